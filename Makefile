@@ -1,0 +1,78 @@
+# Build, check and serve the bilingual JAX course book.
+#
+# Everything runs inside .venv, which `make` creates from uv.lock on first
+# use. Run `make help` for the targets.
+
+PYTHON      ?= python3
+UV_VERSION  ?= 0.13.8
+SPHINXOPTS  ?=
+O           ?=
+BUILDDIR    ?= _build
+LANGUAGES   ?= zh_CN
+PAGES       ?= $(wildcard docs/ch01/*.rst)
+
+VENV        := .venv
+TOOLS       := .tools
+UV          := $(TOOLS)/bin/uv
+SYNCED      := $(VENV)/.synced
+SPHINXBUILD := $(VENV)/bin/sphinx-build
+VENVPYTHON  := $(VENV)/bin/python
+ALLSPHINXOPTS = -c . --fail-on-warning --keep-going $(SPHINXOPTS) $(O)
+
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+# The interpreter comes from .python-version; never download one.
+export UV_PYTHON_DOWNLOADS := never
+export PYTHONPATH := $(CURDIR)/docs/_ext
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## Show this help
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(SYNCED): $(UV) pyproject.toml uv.lock
+	$(UV) sync --frozen
+	@touch $@
+
+.PHONY: venv
+venv: $(SYNCED) ## Create .venv from the lock file (exact versions)
+
+.PHONY: html
+html: $(SYNCED) ## Build the site under _build/html/<language>/
+	@for lang in $(LANGUAGES); do \
+	  $(SPHINXBUILD) -b html -D language=$$lang -d $(BUILDDIR)/doctrees/$$lang \
+	    $(ALLSPHINXOPTS) docs $(BUILDDIR)/html/$$lang || exit 1; \
+	done
+	$(VENVPYTHON) tools/landing.py $(BUILDDIR)/html $(LANGUAGES)
+
+.PHONY: doctest
+doctest: $(SYNCED) ## Run every code cell and check its output; ends with "N passed, N failed"
+	$(VENVPYTHON) tools/run_doctest.py --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
+
+.PHONY: pytest
+pytest: $(SYNCED) ## Run the test suite (extensions, exercises, snippets, tools)
+	$(VENVPYTHON) -m pytest
+
+.PHONY: lint
+lint: $(SYNCED) ## Lint Python code with ruff
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+.PHONY: test
+test: doctest pytest lint ## Everything that checks the project
+
+.PHONY: refresh-outputs
+refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs: make refresh-outputs PAGES=docs/ch01/arrays.rst
+	$(VENVPYTHON) tools/refresh_outputs.py $(PAGES)
+
+.PHONY: clean
+clean: ## Remove build output (keeps .venv)
+	rm -rf $(BUILDDIR)
+
+.PHONY: distclean
+distclean: clean ## Remove build output and the virtual environments
+	rm -rf $(VENV) $(TOOLS)

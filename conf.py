@@ -1,0 +1,98 @@
+"""Sphinx configuration for both languages of the book.
+
+The source is Chinese (``zh_CN``); the English edition is the same source
+built with ``-D language=en`` and the catalogs in ``locale/``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.resolve()
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+
+# -- Project information -----------------------------------------------------
+
+project = "JAX 入门"
+author = "JAX 课程作者"
+copyright = f"2026, {author}"
+release = "JAX 0.12.0.1"
+
+# -- General configuration ---------------------------------------------------
+
+extensions = [
+    "sphinx.ext.doctest",
+    "sphinx.ext.mathjax",
+    "sphinx_copybutton",
+    "sphinx_design",
+    "matplotlib.sphinxext.plot_directive",
+    "jaxbook.guards",
+    "jaxbook.pairs",
+    "jaxbook.notes",
+    "jaxbook.snippets",
+    "jaxbook.testplot",
+]
+root_doc = "index"
+exclude_patterns = ["_build", "_ext", "**/_*.rst"]
+templates_path = ["docs/_templates"]
+nitpicky = True
+
+# -- Internationalisation ----------------------------------------------------
+
+language = "zh_CN"
+locale_dirs = ["locale/"]
+gettext_compact = False
+gettext_additional_targets = ["literal-block"]
+# Chinese text takes full-width quotes as written; smart quotes would garble it.
+smartquotes_excludes = {
+    "languages": ["zh_CN", "ja", "ko"],
+    "builders": ["man", "text"],
+}
+
+# -- Doctest -----------------------------------------------------------------
+# https://www.sphinx-doc.org/en/master/usage/extensions/doctest.html
+
+# IGNORE_EXCEPTION_DETAIL is left out on purpose: the pages print JAX's
+# exact error messages, and the doctests check them. NORMALIZE_WHITESPACE
+# forgives the trailing space and newline that print() leaves.
+doctest_default_flags = (
+    doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1 | doctest.NORMALIZE_WHITESPACE
+)
+doctest_global_setup = """
+from jaxbook.doctest_runtime import *
+start_page_timer()
+"""
+doctest_global_cleanup = """
+stop_page_timer()
+"""
+doctest_test_doctest_blocks = "default"
+
+# -- jaxbook ----------------------------------------------------------------
+
+jaxbook_snippets_dir = "../snippets"
+
+# -- Matplotlib plot directive -----------------------------------------------
+# https://matplotlib.org/stable/api/sphinxext_plot_directive_api.html
+
+plot_formats = [("png", 144)]
+plot_html_show_formats = False
+plot_html_show_source_link = False
+plot_pre_code = ""
+
+# -- sphinx-copybutton -------------------------------------------------------
+# https://sphinx-copybutton.readthedocs.io/en/latest/use.html
+
+copybutton_exclude = ".linenos, .gp, .go"
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+
+# -- HTML output -------------------------------------------------------------
+
+html_title = "JAX 入门"
+html_static_path = ["docs/_static"]
+html_css_files = ["jaxbook.css"]
+html_last_updated_fmt = None
+html_copy_source = False

@@ -1,0 +1,9 @@
+"""The course's own Sphinx extensions, one module per feature.
+
+- :mod:`jaxbook.pairs`: the ❌ outdated / ✅ recommended pair directives.
+- :mod:`jaxbook.notes`: ⚠️ update notes and the generated update-notes table.
+- :mod:`jaxbook.snippets`: show a ``snippets/`` script and stage it for its doctest.
+- :mod:`jaxbook.testplot`: a doctested code cell whose figure is drawn at build time.
+- :mod:`jaxbook.guards`: build-time checks that keep every code cell honest.
+- :mod:`jaxbook.doctest_runtime`: helpers the doctest global setup imports.
+"""

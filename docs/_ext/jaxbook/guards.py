@@ -1,0 +1,77 @@
+"""Build-time checks that keep every code cell honest.
+
+Each finding is a warning with the block's location, so ``--fail-on-warning``
+turns it into a failed build:
+
+- a literal block that is not a doctest but holds ``>>>`` prompts (doctest
+  would skip it silently, so its output would never be checked);
+- an expected output with a line that is nothing but the ``...`` wildcard
+  (a wildcard may stand for a timing or an address, never for a whole line);
+- a ``testcode`` and the ``testoutput`` that answers it with different
+  ``:skipif:`` conditions (one would run without the other).
+
+Config values: none.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+PROMPT = re.compile(r"^\s*>>>( |$)", re.MULTILINE)
+WHOLE_LINE_WILDCARD = re.compile(r"^\s*\.\.\.\s*$", re.MULTILINE)
+
+
+def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
+    return [
+        node
+        for node in doctree.findall(nodes.Element)
+        if isinstance(node, (nodes.literal_block, nodes.comment)) and "testnodetype" in node
+    ]
+
+
+def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
+    for block in doctree.findall(nodes.literal_block):
+        if "testnodetype" not in block and PROMPT.search(block.astext()):
+            logger.warning(
+                "code block with '>>>' prompts is not a doctest and would never run; "
+                "use '.. doctest::' (or testcode/testoutput)",
+                location=block,
+                type="jaxbook",
+            )
+    previous_code: nodes.Element | None = None
+    for node in _test_nodes(doctree):
+        kind = node["testnodetype"]
+        if kind == "testoutput":
+            if WHOLE_LINE_WILDCARD.search(node.astext()):
+                logger.warning(
+                    "expected output has a line that is only the '...' wildcard; "
+                    "match the real output and keep wildcards for varying parts",
+                    location=node,
+                    type="jaxbook",
+                )
+            if previous_code is not None and previous_code.get("skipif") != node.get("skipif"):
+                logger.warning(
+                    "testoutput has :skipif: %r but its testcode has %r",
+                    node.get("skipif"),
+                    previous_code.get("skipif"),
+                    location=node,
+                    type="jaxbook",
+                )
+            previous_code = None
+        elif kind == "testcode":
+            previous_code = node
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.connect("doctree-read", check_code_cells)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

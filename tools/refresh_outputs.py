@@ -1,0 +1,147 @@
+"""Fill the ``testoutput`` blocks of pages with what their code really prints.
+
+    python tools/refresh_outputs.py docs/ch01/arrays.rst [...]
+
+The pages are read by Sphinx (so snippets are staged and translations applied
+exactly as for ``make doctest``), each page's code runs in a fresh namespace
+after the doctest global setup, and every ``testoutput`` whose expected text
+no longer matches what its code printed is rewritten with the real output.
+An expected output that still matches (including one with a ``...`` wildcard
+over a timing) is left alone. Review the diff before committing it: this
+tool records behaviour, it does not judge it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import doctest
+import io
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from run_doctest import doctest_environment
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
+    return [
+        n
+        for n in doctree.findall(nodes.Element)
+        if isinstance(n, (nodes.literal_block, nodes.comment)) and "testnodetype" in n
+    ]
+
+
+def _skipped(node: nodes.Element, setup: str) -> bool:
+    if "skipif" not in node:
+        return False
+    context: dict = {}
+    exec(setup, context)
+    return bool(eval(node["skipif"], context))
+
+
+def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
+    """Run one page's code; return (testoutput node, actual output) pairs."""
+    config = app.config
+    doctree = app.env.get_doctree(docname)
+    setup = config.doctest_global_setup
+    ns: dict = {}
+    exec(setup, ns)
+    test_nodes = [n for n in _test_nodes(doctree) if not _skipped(n, setup)]
+    for node in test_nodes:
+        if node["testnodetype"] == "testsetup":
+            exec(node.get("test", node.astext()), ns)
+    results = []
+    last_output = None
+    for node in test_nodes:
+        kind = node["testnodetype"]
+        if kind == "testcode":
+            buffer = io.StringIO()
+            code = compile(node.astext(), f"{node.source}:{node.line}", "exec")
+            with contextlib.redirect_stdout(buffer):
+                try:
+                    exec(code, ns)
+                except Exception:
+                    print("Traceback (most recent call last):")
+                    print(traceback.format_exc().splitlines()[-1])
+            last_output = buffer.getvalue()
+        elif kind == "testoutput" and last_output is not None:
+            results.append((node, last_output))
+            last_output = None
+    for node in test_nodes:
+        if node["testnodetype"] == "testcleanup":
+            exec(node.get("test", node.astext()), ns)
+    exec(config.doctest_global_cleanup, ns)
+    return results
+
+
+def rewrite(path: Path, updates: dict[int, str]) -> None:
+    """Replace the content of the testoutput directives starting at the given lines."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for start in sorted(updates, reverse=True):
+        directive = next(
+            i for i in range(start, max(start - 4, -1), -1) if ".. testoutput::" in lines[i]
+        )
+        indent = len(lines[directive]) - len(lines[directive].lstrip()) + 3
+        i = directive + 1
+        while i < len(lines) and lines[i].strip().startswith(":"):
+            i += 1
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        end = i
+        while end < len(lines) and (
+            not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) >= indent
+        ):
+            end += 1
+        while end > i and not lines[end - 1].strip():
+            end -= 1
+        new = [(" " * indent + line).rstrip() for line in updates[start].rstrip("\n").split("\n")]
+        lines[i:end] = new
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    os.environ.update(doctest_environment(os.environ))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pages", nargs="+", type=Path)
+    parser.add_argument("--language", default="zh_CN")
+    args = parser.parse_args()
+    srcdir = ROOT / "docs"
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Sphinx(
+            srcdir,
+            ROOT,
+            Path(tmp, "out"),
+            Path(tmp, "doctrees"),
+            "dummy",
+            confoverrides={"language": args.language},
+            status=None,
+            warning=sys.stderr,
+        )
+        app.build()
+        checker = doctest.OutputChecker()
+        flags = app.config.doctest_default_flags
+        for page in args.pages:
+            docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
+            if docname not in app.env.found_docs:
+                print(f"{page}: not a page of its own (included or excluded), skipped")
+                continue
+            updates = {}
+            for node, actual in run_page(app, docname):
+                if not checker.check_output(node.astext() + "\n", actual, flags):
+                    updates[node.line] = actual
+            if updates:
+                rewrite(page, updates)
+            print(f"{page}: {len(updates)} output(s) rewritten")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

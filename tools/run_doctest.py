@@ -1,0 +1,141 @@
+"""Run the book's doctests for each language and print one verdict line.
+
+    python tools/run_doctest.py [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
+
+Each language runs in its own ``sphinx-build -b doctest`` process, all at the
+same time (the doctest builder itself is serial). Every failing example is
+reported as ``docs/<page>.rst:<line>: ...`` followed by doctest's own report
+with the expected and the actual output. The last line is always
+``N passed, N failed`` over all languages; the exit status is non-zero when
+anything failed, including a build error or warning outside the examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUMMARY = re.compile(
+    r"^\s*(?P<tries>\d+) tests?\n\s*(?P<failures>\d+) failures? in tests\n"
+    r"\s*(?P<setup>\d+) failures? in setup code\n\s*(?P<cleanup>\d+) failures? in cleanup code",
+    re.MULTILINE,
+)
+FAILURE_HEADER = re.compile(
+    r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<group>.+)$', re.MULTILINE
+)
+SEPARATOR = "*" * 70
+
+
+def doctest_environment(base: os._Environ[str] | dict[str, str]) -> dict[str, str]:
+    """The environment every doctest run uses (the outputs on the pages depend on it)."""
+    env = dict(base)
+    # A child process that starts JAX while this one holds the GPU's default
+    # 75 % preallocation can run out of memory.
+    env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    env["MPLBACKEND"] = "Agg"
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(ROOT / "docs" / "_ext"), env.get("PYTHONPATH")])
+    )
+    return env
+
+
+def sphinx_command(language: str, builddir: Path, sphinxopts: list[str]) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "doctest",
+        "-c",
+        str(ROOT),
+        "-D",
+        f"language={language}",
+        "-d",
+        str(builddir / "doctrees" / language),
+        "--fail-on-warning",
+        "--keep-going",
+        *sphinxopts,
+        str(ROOT / "docs"),
+        str(builddir / "doctest" / language),
+    ]
+
+
+def report_failures(text: str, language: str) -> None:
+    for block in text.split(SEPARATOR):
+        header = FAILURE_HEADER.search(block)
+        if not header:
+            continue
+        source = header["file"]
+        path = source if source.startswith("<") else f"docs/{source}"
+        what = "setup code failed" if "(setup code)" in header["group"] else "doctest failed"
+        print(f"{path}:{header['line']}: {what} [{language}]")
+        print(block.strip("\n"))
+        print()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("languages", nargs="+")
+    parser.add_argument("--builddir", type=Path, default=ROOT / "_build")
+    parser.add_argument("--sphinxopts", default="")
+    args = parser.parse_args()
+
+    env = doctest_environment(os.environ)
+    sphinxopts = shlex.split(args.sphinxopts)
+    procs = {}
+    for language in args.languages:
+        (args.builddir / "doctest" / language).mkdir(parents=True, exist_ok=True)
+        log = (args.builddir / "doctest" / f"{language}.log").open("w", encoding="utf-8")
+        procs[language] = (
+            subprocess.Popen(
+                sphinx_command(language, args.builddir, sphinxopts),
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+            ),
+            log,
+        )
+
+    passed = failed = 0
+    ok = True
+    for language, (proc, log) in procs.items():
+        status = proc.wait()
+        log.close()
+        outdir = args.builddir / "doctest" / language
+        log_text = (args.builddir / "doctest" / f"{language}.log").read_text(encoding="utf-8")
+        output = outdir / "output.txt"
+        text = output.read_text(encoding="utf-8") if output.exists() else ""
+        summary = SUMMARY.search(text)
+        if summary is None:
+            print(f"docs: the doctest build for {language} did not finish (exit {status}):")
+            print(log_text[-4000:])
+            failed += 1
+            ok = False
+            continue
+        tries, failures = int(summary["tries"]), int(summary["failures"])
+        broken = failures + int(summary["setup"]) + int(summary["cleanup"])
+        report_failures(text, language)
+        passed += tries - failures
+        failed += broken
+        print(f"{language}: {tries - failures} passed, {broken} failed")
+        if status != 0 and broken == 0:
+            print(f"docs: the doctest build for {language} exited {status} with warnings:")
+            warnings = [
+                line for line in log_text.splitlines() if "WARNING" in line or "ERROR" in line
+            ]
+            print("\n".join(warnings) or log_text[-4000:])
+            failed += 1
+        ok = ok and status == 0 and broken == 0
+    print(f"{passed} passed, {failed} failed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
