@@ -10,11 +10,13 @@ O           ?=
 BUILDDIR    ?= _build
 LANGUAGES   ?= zh_CN
 PAGES       ?= $(wildcard docs/ch01/*.rst)
+ONLY        ?=
+EXTRAS      ?=
 
 VENV        := .venv
 TOOLS       := .tools
 UV          := $(TOOLS)/bin/uv
-SYNCED      := $(VENV)/.synced
+SYNCED      := $(VENV)/.synced-$(or $(EXTRAS),cpu)
 SPHINXBUILD := $(VENV)/bin/sphinx-build
 VENVPYTHON  := $(VENV)/bin/python
 ALLSPHINXOPTS = -c . --fail-on-warning --keep-going $(SPHINXOPTS) $(O)
@@ -35,11 +37,12 @@ $(UV):
 	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 $(SYNCED): $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen
+	$(UV) sync --frozen $(foreach extra,$(EXTRAS),--extra $(extra))
+	@rm -f $(VENV)/.synced-*
 	@touch $@
 
 .PHONY: venv
-venv: $(SYNCED) ## Create .venv from the lock file (exact versions)
+venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda for a GPU
 
 .PHONY: html
 html: $(SYNCED) ## Build the site under _build/html/<language>/
@@ -50,8 +53,9 @@ html: $(SYNCED) ## Build the site under _build/html/<language>/
 	$(VENVPYTHON) tools/landing.py $(BUILDDIR)/html $(LANGUAGES)
 
 .PHONY: doctest
-doctest: $(SYNCED) ## Run every code cell and check its output; ends with "N passed, N failed"
-	$(VENVPYTHON) tools/run_doctest.py --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
+doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=docs/ch01/x.rst for one page)
+	$(VENVPYTHON) tools/run_doctest.py --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
+	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: pytest
 pytest: $(SYNCED) ## Run the test suite (extensions, exercises, snippets, tools)
@@ -63,7 +67,7 @@ lint: $(SYNCED) ## Lint Python code with ruff
 	$(VENV)/bin/ruff format --check .
 
 .PHONY: test
-test: doctest pytest lint ## Everything that checks the project
+test: html doctest pytest lint ## Everything that checks the project (warning-free build included)
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs: make refresh-outputs PAGES=docs/ch01/arrays.rst

@@ -28,6 +28,7 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
+    "jaxbook.doctest_lines",
     "jaxbook.guards",
     "jaxbook.pairs",
     "jaxbook.notes",

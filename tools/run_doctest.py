@@ -1,6 +1,7 @@
 """Run the book's doctests for each language and print one verdict line.
 
-    python tools/run_doctest.py [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
+    python tools/run_doctest.py [--builddir _build] [--sphinxopts "..."]
+                                [--only docs/ch01/quiz.rst ...] zh_CN [en ...]
 
 Each language runs in its own ``sphinx-build -b doctest`` process, all at the
 same time (the doctest builder itself is serial). Every failing example is
@@ -45,7 +46,9 @@ def doctest_environment(base: os._Environ[str] | dict[str, str]) -> dict[str, st
     return env
 
 
-def sphinx_command(language: str, builddir: Path, sphinxopts: list[str]) -> list[str]:
+def sphinx_command(
+    language: str, builddir: Path, sphinxopts: list[str], only: list[str]
+) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -63,6 +66,7 @@ def sphinx_command(language: str, builddir: Path, sphinxopts: list[str]) -> list
         *sphinxopts,
         str(ROOT / "docs"),
         str(builddir / "doctest" / language),
+        *(str(Path(page).resolve()) for page in only),
     ]
 
 
@@ -84,6 +88,9 @@ def main() -> int:
     parser.add_argument("languages", nargs="+")
     parser.add_argument("--builddir", type=Path, default=ROOT / "_build")
     parser.add_argument("--sphinxopts", default="")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="PAGE", help="test only this page"
+    )
     args = parser.parse_args()
 
     env = doctest_environment(os.environ)
@@ -94,7 +101,7 @@ def main() -> int:
         log = (args.builddir / "doctest" / f"{language}.log").open("w", encoding="utf-8")
         procs[language] = (
             subprocess.Popen(
-                sphinx_command(language, args.builddir, sphinxopts),
+                sphinx_command(language, args.builddir, sphinxopts, args.only),
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

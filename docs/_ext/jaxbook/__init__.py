@@ -5,5 +5,6 @@
 - :mod:`jaxbook.snippets`: show a ``snippets/`` script and stage it for its doctest.
 - :mod:`jaxbook.testplot`: a doctested code cell whose figure is drawn at build time.
 - :mod:`jaxbook.guards`: build-time checks that keep every code cell honest.
+- :mod:`jaxbook.doctest_lines`: failing `testcode` blocks reported at their own line.
 - :mod:`jaxbook.doctest_runtime`: helpers the doctest global setup imports.
 """

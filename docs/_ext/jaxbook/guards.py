@@ -8,7 +8,9 @@ turns it into a failed build:
 - an expected output with a line that is nothing but the ``...`` wildcard
   (a wildcard may stand for a timing or an address, never for a whole line);
 - a ``testcode`` and the ``testoutput`` that answers it with different
-  ``:skipif:`` conditions (one would run without the other).
+  ``:skipif:`` conditions (one would run without the other);
+- page code that calls ``jax.config.update``: the setting would outlive the
+  page and change the next one, so such demos belong in a ``snippet``.
 
 Config values: none.
 """
@@ -29,6 +31,7 @@ logger = logging.getLogger(__name__)
 
 PROMPT = re.compile(r"^\s*>>>( |$)", re.MULTILINE)
 WHOLE_LINE_WILDCARD = re.compile(r"^\s*\.\.\.\s*$", re.MULTILINE)
+CONFIG_UPDATE = re.compile(r"\bjax\.config\.update\s*\(")
 
 
 def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
@@ -68,8 +71,15 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     type="jaxbook",
                 )
             previous_code = None
-        elif kind == "testcode":
-            previous_code = node
+        elif kind in {"testcode", "doctest"}:
+            previous_code = node if kind == "testcode" else None
+            if CONFIG_UPDATE.search(node.astext()):
+                logger.warning(
+                    "page code calls jax.config.update, which would leak into the pages "
+                    "that follow; run it in a fresh interpreter with '.. snippet::'",
+                    location=node,
+                    type="jaxbook",
+                )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

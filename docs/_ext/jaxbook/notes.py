@@ -165,6 +165,15 @@ def merge_notes(
     _tables(env).update(_tables(other) & set(docnames))
 
 
+def outdated_tables(
+    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
+) -> list[str]:
+    """Rebuild the table page whenever any page changes: its notes may have."""
+    if added or changed or removed:
+        return sorted(_tables(env))
+    return []
+
+
 # -- resolving ---------------------------------------------------------------
 
 
@@ -184,8 +193,8 @@ def reading_order(env: BuildEnvironment) -> list[str]:
     return order
 
 
-def rows(env: BuildEnvironment) -> list[dict[str, Any]]:
-    """One row per note id, numbered in reading order; warns about bad ids."""
+def rows(env: BuildEnvironment, *, warn: bool = False) -> list[dict[str, Any]]:
+    """One row per note id, numbered in reading order; optionally warns about bad ids."""
     rank = {docname: i for i, docname in enumerate(reading_order(env))}
     occurrences = sorted(
         (note for found in _notes(env).values() for note in found),
@@ -196,31 +205,51 @@ def rows(env: BuildEnvironment) -> list[dict[str, Any]]:
         row = by_id.setdefault(note["id"], {"id": note["id"], "notes": [], "point": None})
         row["notes"].append(note)
         if note["point"] is not None:
-            if row["point"] is not None:
+            if row["point"] is None:
+                row["point"] = note
+            elif warn:
                 logger.warning(
                     "update note %r has a point in two places; give the point once and "
                     "leave the other occurrences without an argument",
                     note["id"],
-                    location=(note["source"], note["line"]),
+                    location=(note["docname"], note["line"]),
                     type="jaxbook",
                 )
-            else:
-                row["point"] = note
     ordered = sorted(
         by_id.values(),
         key=lambda row: occurrences.index(row["point"] or row["notes"][0]),
     )
     for number, row in enumerate(ordered, start=1):
         row["number"] = number
-        if row["point"] is None:
+        if row["point"] is None and warn:
             first = row["notes"][0]
             logger.warning(
                 "update note %r has no point: give one occurrence an argument",
                 row["id"],
-                location=(first["source"], first["line"]),
+                location=(first["docname"], first["line"]),
                 type="jaxbook",
             )
     return ordered
+
+
+def _labels(row: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(lbl for note in row["notes"] for lbl in note["verified_by"]))
+
+
+def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warn once per build about ids without a point and about unknown labels."""
+    std = env.domains.standard_domain
+    for row in rows(env, warn=True):
+        for label in _labels(row):
+            if label not in std.anonlabels:
+                note = next(n for n in row["notes"] if label in n["verified_by"])
+                logger.warning(
+                    "update note %r: no label %r for its verifying block",
+                    row["id"],
+                    label,
+                    location=(note["docname"], note["line"]),
+                    type="jaxbook",
+                )
 
 
 def _section_label(env: BuildEnvironment, docname: str) -> str:
@@ -273,17 +302,9 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
             for note in row["notes"]
         ]
         checks = []
-        for label in dict.fromkeys(lbl for note in row["notes"] for lbl in note["verified_by"]):
+        for label in _labels(row):
             target = std.anonlabels.get(label)
             if target is None:
-                first = row["notes"][0]
-                logger.warning(
-                    "update note %r: no label %r for its verifying block",
-                    row["id"],
-                    label,
-                    location=(first["source"], first["line"]),
-                    type="jaxbook",
-                )
                 continue
             docname, anchor = target
             checks.append(
@@ -370,5 +391,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-read", collect_notes)
     app.connect("env-purge-doc", purge_notes)
     app.connect("env-merge-info", merge_notes)
+    app.connect("env-get-outdated", outdated_tables)
+    app.connect("env-check-consistency", check_notes)
     app.connect("doctree-resolved", resolve)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
-from sphinx.directives.code import container_wrapper
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -60,9 +59,14 @@ class SnippetDirective(SphinxDirective):
         self.env.note_dependency(str(path))
         block = nodes.literal_block(text, text, language="python", jaxbook_snippet=name)
         self.set_source_info(block)
-        wrapped = container_wrapper(self, block, name)
-        self.set_source_info(wrapped)
-        return [wrapped]
+        # A file name is not reStructuredText: build the caption as plain text.
+        caption = nodes.caption(name, name, translatable=False)
+        self.set_source_info(caption)
+        wrapper = nodes.container(
+            "", caption, block, classes=["literal-block-wrapper"], literal_block=True
+        )
+        self.set_source_info(wrapper)
+        return [wrapper]
 
 
 def _setup_code(scripts: dict[str, str]) -> str:

@@ -1,0 +1,2 @@
+extensions = ["sphinx.ext.doctest", "jaxbook.pairs"]
+language = "zh_CN"
