@@ -276,10 +276,10 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
     env, builder = app.env, app.builder
     std = env.domains.standard_domain
     headers = [_("No."), _("Section"), _("Point"), _("Where"), _("Verified by")]
-    table = nodes.table(classes=["jb-update-notes"])
+    table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
     group = nodes.tgroup(cols=len(headers))
     table += group
-    for width in (1, 2, 8, 4, 3):
+    for width in (5, 8, 45, 27, 15):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     head += nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
@@ -313,7 +313,7 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
                     fromdoc,
                     docname,
                     anchor,
-                    _("check in %s") % _section_label(env, docname),
+                    f"✔ {_section_label(env, docname)}",
                 )
             )
         row_node = nodes.row(ids=[f"update-row-{row['id']}"])
