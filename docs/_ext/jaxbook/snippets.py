@@ -12,7 +12,8 @@ as scripts in ``snippets/`` and run in a child process::
                           capture_output=True, text=True, timeout=60)
        print(r.stdout)
 
-``snippet`` shows the file as a (translatable) literal block. After the page
+``snippet`` is ``literalinclude`` for a file of the snippets directory: it
+shows the file as a (translatable) literal block. After the page
 is read, and translated, a hidden ``testsetup`` writes the text the reader
 sees into a fresh temporary directory and makes it the working directory for
 the page's doctests; a hidden ``testcleanup`` restores the old one. So the
@@ -30,11 +31,11 @@ Config values:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
 from docutils import nodes
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+from sphinx.directives.code import LiteralInclude
+from sphinx.util import logging, rst
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -43,30 +44,28 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class SnippetDirective(SphinxDirective):
-    required_arguments = 1
-    option_spec: ClassVar[dict[str, Any]] = {}
+class SnippetDirective(LiteralInclude):
+    """``literalinclude`` of a script in the snippets directory, marked for staging.
+
+    Takes ``literalinclude``'s options; the language defaults to Python and
+    the caption to the file name.
+    """
 
     def run(self) -> list[nodes.Node]:
         name = self.arguments[0]
         if Path(name).name != name or not name.endswith(".py"):
             raise self.error(f"snippet {name!r}: give a bare file name such as demo.py")
-        path = Path(self.env.srcdir, self.config.jaxbook_snippets_dir, name)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise self.error(f"snippet {name!r}: cannot read {path.name}: {exc}") from exc
-        self.env.note_dependency(str(path))
-        block = nodes.literal_block(text, text, language="python", jaxbook_snippet=name)
-        self.set_source_info(block)
-        # A file name is not reStructuredText: build the caption as plain text.
-        caption = nodes.caption(name, name, translatable=False)
-        self.set_source_info(caption)
-        wrapper = nodes.container(
-            "", caption, block, classes=["literal-block-wrapper"], literal_block=True
-        )
-        self.set_source_info(wrapper)
-        return [wrapper]
+        directory = Path(self.config.jaxbook_snippets_dir).as_posix().strip("/")
+        self.arguments[0] = f"/{directory}/{name}"
+        self.options.setdefault("language", "python")
+        # The caption is parsed as reStructuredText; a file name is plain text.
+        self.options.setdefault("caption", rst.escape(name))
+        result = super().run()
+        blocks = [n for node in result for n in node.findall(nodes.literal_block)]
+        if not blocks:
+            return result  # literalinclude's own warning says what went wrong
+        blocks[0]["jaxbook_snippet"] = name
+        return result
 
 
 def _setup_code(scripts: dict[str, str]) -> str:
