@@ -28,11 +28,13 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
+    "jaxbook.cjk",
     "jaxbook.doctest_lines",
     "jaxbook.guards",
     "jaxbook.pairs",
     "jaxbook.notes",
     "jaxbook.snippets",
+    "jaxbook.terms",
     "jaxbook.testplot",
 ]
 root_doc = "index"

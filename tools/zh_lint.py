@@ -22,20 +22,34 @@ from pathlib import Path
 import autocorrect_py
 
 LITERAL_DIRECTIVES = {
-    "testcode", "testoutput", "testsetup", "testcleanup", "doctest", "testplot",
-    "code-block", "code", "sourcecode", "math", "raw", "snippet", "literalinclude",
-    "highlight", "toctree", "include", "only",
+    "testcode",
+    "testoutput",
+    "testsetup",
+    "testcleanup",
+    "doctest",
+    "testplot",
+    "code-block",
+    "code",
+    "sourcecode",
+    "math",
+    "raw",
+    "snippet",
+    "literalinclude",
+    "highlight",
+    "toctree",
+    "include",
+    "only",
 }
 DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w-]+)::(.*)$")
 COMMENT_OR_TARGET = re.compile(r"^\s*\.\.(\s|$)")
 OPTION = re.compile(r"^\s*:[\w-]+:( |$)")
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1+\s*$")
 INLINE = re.compile(
-    r"``.+?``"                     # inline literal
-    r"|:[\w:-]+:`[^`]+`"           # role
-    r"|`[^`]+`__?"                 # hyperlink reference
-    r"|\|[^|\s][^|]*\|"            # substitution
-    r"|https?://\S+"               # bare URL
+    r"``.+?``"  # inline literal
+    r"|:[\w:-]+:`[^`]+`"  # role
+    r"|`[^`]+`__?"  # hyperlink reference
+    r"|\|[^|\s][^|]*\|"  # substitution
+    r"|https?://\S+"  # bare URL
 )
 
 
@@ -108,7 +122,9 @@ def main() -> int:
     parser.add_argument("--fix", action="store_true")
     args = parser.parse_args()
     files = sorted(
-        f for p in args.paths for f in ([p] if p.is_file() else p.rglob("*.rst"))
+        f
+        for p in args.paths
+        for f in ([p] if p.is_file() else p.rglob("*.rst"))
         if "_ext" not in f.parts
     )
     findings = [finding for f in files for finding in lint(f, args.fix)]

@@ -3,7 +3,9 @@
 - :mod:`jaxbook.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.notes`: ⚠️ update notes and the generated update-notes table.
 - :mod:`jaxbook.snippets`: show a ``snippets/`` script and stage it for its doctest.
+- :mod:`jaxbook.terms`: the `:zh:` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.testplot`: a doctested code cell whose figure is drawn at build time.
+- :mod:`jaxbook.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.doctest_lines`: failing `testcode` blocks reported at their own line.
 - :mod:`jaxbook.doctest_runtime`: helpers the doctest global setup imports.
