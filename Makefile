@@ -8,7 +8,8 @@ UV_VERSION  ?= 0.13.8
 SPHINXOPTS  ?=
 O           ?=
 BUILDDIR    ?= _build
-LANGUAGES   ?= zh_CN
+LANGUAGES   ?= zh_CN en
+TRANSLATIONS = $(filter-out zh_CN,$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch01/*.rst)
 ONLY        ?=
 EXTRAS      ?=
@@ -67,11 +68,53 @@ lint: $(SYNCED) ## Lint Python code with ruff
 	$(VENV)/bin/ruff format --check .
 
 .PHONY: test
-test: html doctest pytest lint ## Everything that checks the project (warning-free build included)
+test: html doctest check-po pytest lint ## Everything that checks the project (warning-free build included)
+
+# -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
+
+.PHONY: gettext
+gettext: $(SYNCED) ## Extract one message catalog template (.pot) per page into _build/gettext
+	$(SPHINXBUILD) -b gettext $(ALLSPHINXOPTS) docs $(BUILDDIR)/gettext
+
+.PHONY: update-po
+update-po: gettext ## Merge the templates into locale/<lang>/LC_MESSAGES (fuzzy keeps #|, obsolete kept)
+	@for lang in $(TRANSLATIONS); do \
+	  $(VENVPYTHON) tools/po.py update --language $$lang $(BUILDDIR)/gettext locale/$$lang/LC_MESSAGES || exit 1; \
+	done
+
+.PHONY: check-po
+check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, glossary, spelling, Chinese copy
+	@status=0; \
+	for lang in $(TRANSLATIONS); do \
+	  $(VENVPYTHON) tools/po_check.py locale/$$lang/LC_MESSAGES || status=1; \
+	done; \
+	$(VENVPYTHON) tools/zh_lint.py docs || status=1; \
+	exit $$status
+
+.PHONY: po-stats
+po-stats: $(SYNCED) ## Translated, fuzzy and untranslated messages per page
+	@for lang in $(TRANSLATIONS); do \
+	  echo "== $$lang"; $(VENVPYTHON) tools/po.py stats locale/$$lang/LC_MESSAGES; \
+	done
+
+.PHONY: fuzzy
+fuzzy: $(SYNCED) ## List the fuzzy entries that need a translator's review
+	@for lang in $(TRANSLATIONS); do $(VENVPYTHON) tools/po.py fuzzy locale/$$lang/LC_MESSAGES; done
+
+.PHONY: wrap-po
+wrap-po: ## Re-wrap every catalog at 79 columns (after an editor or Weblate saved it)
+	@for po in $$(find locale -name '*.po'); do msgcat --width=79 --output-file=$$po $$po || exit 1; done
+
+.PHONY: zh-lint-fix
+zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/
+	$(VENVPYTHON) tools/zh_lint.py --fix docs
 
 .PHONY: refresh-outputs
-refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs: make refresh-outputs PAGES=docs/ch01/arrays.rst
+refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
 	$(VENVPYTHON) tools/refresh_outputs.py $(PAGES)
+	@for lang in $(TRANSLATIONS); do \
+	  $(VENVPYTHON) tools/refresh_outputs.py --language $$lang $(PAGES) || exit 1; \
+	done
 
 .PHONY: clean
 clean: ## Remove build output (keeps .venv)

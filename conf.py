@@ -36,6 +36,7 @@ extensions = [
     "jaxbook.snippets",
     "jaxbook.terms",
     "jaxbook.testplot",
+    "jaxbook.translation_status",
 ]
 root_doc = "index"
 exclude_patterns = ["_build", "_ext", "**/_*.rst"]
@@ -45,7 +46,8 @@ nitpicky = True
 # -- Internationalisation ----------------------------------------------------
 
 language = "zh_CN"
-locale_dirs = ["locale/"]
+# Relative to the source directory (docs/): the catalogs live at the top level.
+locale_dirs = ["../locale/"]
 gettext_compact = False
 gettext_additional_targets = ["literal-block"]
 # Chinese text takes full-width quotes as written; smart quotes would garble it.
@@ -94,8 +96,21 @@ copybutton_only_copy_prompt_lines = True
 
 # -- HTML output -------------------------------------------------------------
 
-html_title = "JAX 入门"
+# conf.py values are not translated through the catalogs; these few are per language.
+TITLES = {
+    "zh_CN": "JAX 入门",
+    "en": "Getting Started with JAX",
+}
+html_title = TITLES["zh_CN"]
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxbook.css"]
 html_last_updated_fmt = None
 html_copy_source = False
+
+
+def _localise(app, config):
+    config.project = config.html_title = TITLES.get(config.language, TITLES["zh_CN"])
+
+
+def setup(app):
+    app.connect("config-inited", _localise)

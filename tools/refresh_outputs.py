@@ -1,6 +1,7 @@
 """Fill the ``testoutput`` blocks of pages with what their code really prints.
 
     python tools/refresh_outputs.py docs/ch01/arrays.rst [...]
+    python tools/refresh_outputs.py --language en docs/ch01/arrays.rst [...]
 
 The pages are read by Sphinx (so snippets are staged and translations applied
 exactly as for ``make doctest``), each page's code runs in a fresh namespace
@@ -9,6 +10,11 @@ no longer matches what its code printed is rewritten with the real output.
 An expected output that still matches (including one with a ``...`` wildcard
 over a timing) is left alone. Review the diff before committing it: this
 tool records behaviour, it does not judge it.
+
+With ``--language en`` the pages are read through the English catalogs and
+the translated code runs; what it prints becomes the ``msgstr`` of the output
+block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped with
+``msgcat`` at the catalogs' width). The Chinese source is not touched.
 """
 
 from __future__ import annotations
@@ -18,17 +24,21 @@ import contextlib
 import doctest
 import io
 import os
+import subprocess
 import sys
 import tempfile
 import traceback
 from pathlib import Path
 
+import polib
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from po import WIDTH
 from run_doctest import doctest_environment
 
 ROOT = Path(__file__).resolve().parent.parent
+SOURCE_LANGUAGE = "zh_CN"
 
 
 def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
@@ -80,6 +90,55 @@ def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
             exec(node.get("test", node.astext()), ns)
     exec(config.doctest_global_cleanup, ns)
     return results
+
+
+def output_nodes(app: Sphinx, docname: str) -> list[nodes.Element]:
+    """The testoutput nodes that run_page() answers, in the same order."""
+    setup = app.config.doctest_global_setup
+    found, after_code = [], False
+    for node in _test_nodes(app.env.get_doctree(docname)):
+        if _skipped(node, setup):
+            continue
+        if node["testnodetype"] == "testcode":
+            after_code = True
+        elif node["testnodetype"] == "testoutput" and after_code:
+            found.append(node)
+            after_code = False
+    return found
+
+
+def refresh_catalog(source_app: Sphinx, app: Sphinx, docname: str, checker, flags) -> int:
+    """Write the real outputs of the translated page into its catalog."""
+    language = app.config.language
+    catalog_path = ROOT / "locale" / language / "LC_MESSAGES" / f"{docname}.po"
+    catalog = polib.pofile(str(catalog_path))
+    sources = output_nodes(source_app, docname)
+    results = run_page(app, docname)
+    if len(sources) != len(results):
+        sys.exit(
+            f"{catalog_path}: the {language} page has {len(results)} output blocks, "
+            f"the source {len(sources)}"
+        )
+    changed = 0
+    for source, (node, actual) in zip(sources, results, strict=True):
+        if checker.check_output(node.astext() + "\n", actual, flags):
+            continue
+        entry = catalog.find(source.rawsource)
+        if entry is None:
+            sys.exit(
+                f"{catalog_path}: no entry for the output block at "
+                f"{source.source}:{source.line}; run 'make update-po'"
+            )
+        entry.msgstr = actual.rstrip("\n")
+        entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
+        changed += 1
+    if changed:
+        catalog.save(str(catalog_path))
+        subprocess.run(
+            ["msgcat", f"--width={WIDTH}", f"--output-file={catalog_path}", str(catalog_path)],
+            check=True,
+        )
+    return changed
 
 
 def rewrite(path: Path, updates: dict[int, str]) -> None:

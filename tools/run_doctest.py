@@ -4,7 +4,8 @@
                                 [--only docs/ch01/quiz.rst ...] zh_CN [en ...]
 
 Each language runs in its own ``sphinx-build -b doctest`` process, all at the
-same time (the doctest builder itself is serial). Every failing example is
+same time (the doctest builder itself is serial), and every language must run
+the same number of examples. Every failing example is
 reported as ``docs/<page>.rst:<line>: ...`` followed by doctest's own report
 with the expected and the actual output. The last line is always
 ``N passed, N failed`` over all languages; the exit status is non-zero when
@@ -112,6 +113,7 @@ def main() -> int:
 
     passed = failed = 0
     ok = True
+    tries_by_language: dict[str, int] = {}
     for language, (proc, log) in procs.items():
         status = proc.wait()
         log.close()
@@ -127,6 +129,7 @@ def main() -> int:
             ok = False
             continue
         tries, failures = int(summary["tries"]), int(summary["failures"])
+        tries_by_language[language] = tries
         broken = failures + int(summary["setup"]) + int(summary["cleanup"])
         report_failures(text, language)
         passed += tries - failures
@@ -140,6 +143,14 @@ def main() -> int:
             print("\n".join(warnings) or log_text[-4000:])
             failed += 1
         ok = ok and status == 0 and broken == 0
+    if len(set(tries_by_language.values())) > 1:
+        counts = ", ".join(f"{lang} {n}" for lang, n in tries_by_language.items())
+        print(
+            f"docs: the languages ran different numbers of examples ({counts}); "
+            "a translated block lost or gained a doctest"
+        )
+        failed += 1
+        ok = False
     print(f"{passed} passed, {failed} failed")
     return 0 if ok else 1
 

@@ -8,5 +8,6 @@
 - :mod:`jaxbook.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.doctest_lines`: failing `testcode` blocks reported at their own line.
+- :mod:`jaxbook.translation_status`: a notice on pages not fully translated.
 - :mod:`jaxbook.doctest_runtime`: helpers the doctest global setup imports.
 """

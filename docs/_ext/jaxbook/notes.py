@@ -88,7 +88,8 @@ class UpdateNoteDirective(SphinxDirective):
         )
         self.set_source_info(node)
         label = nodes.inline("", f"⚠️ {_('Note')}", classes=["jb-note-label"])
-        title = nodes.title("", "", label)
+        # The label comes from this extension's catalog, not the page's.
+        title = nodes.title("", "", label, translatable=False)
         messages: list[nodes.Node] = []
         if self.arguments:
             point_text = self.arguments[0]

@@ -78,7 +78,10 @@ class HalfDirective(SphinxDirective):
         symbol, label = HALVES[self.name]
         node = pair_half(kind=self.name, classes=["jb-half", f"jb-{self.name}"])
         self.set_source_info(node)
-        node += nodes.paragraph("", f"{symbol} {_(label)}", classes=["jb-half-label"])
+        # The label comes from this extension's catalog, not the page's.
+        node += nodes.paragraph(
+            "", f"{symbol} {_(label)}", classes=["jb-half-label"], translatable=False
+        )
         node += self.parse_content_to_nodes()
         return [node]
 
