@@ -101,6 +101,10 @@ TITLES = {
     "zh_CN": "JAX 入门",
     "en": "Getting Started with JAX",
 }
+AUTHORS = {
+    "zh_CN": "JAX 课程作者",
+    "en": "the JAX course authors",
+}
 html_title = TITLES["zh_CN"]
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxbook.css"]
@@ -109,7 +113,10 @@ html_copy_source = False
 
 
 def _localise(app, config):
-    config.project = config.html_title = TITLES.get(config.language, TITLES["zh_CN"])
+    language = config.language if config.language in TITLES else "zh_CN"
+    config.project = config.html_title = TITLES[language]
+    config.author = AUTHORS[language]
+    config.copyright = f"2026, {AUTHORS[language]}"
 
 
 def setup(app):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -13,3 +14,20 @@ sys.path.insert(0, str(ROOT / "tools"))
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"
+
+
+PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "tools", "locale"]
+
+
+@pytest.fixture
+def project_copy(tmp_path: Path) -> Path:
+    """A copy of the book (sources, catalogs, tools) to break on purpose."""
+    for name in PROJECT_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(
+                source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo")
+            )
+        else:
+            shutil.copy2(source, tmp_path / name)
+    return tmp_path

@@ -4,26 +4,11 @@ when an expected output or an assert on a page is wrong."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "tools"]
-
-
-@pytest.fixture
-def project_copy(tmp_path: Path) -> Path:
-    for name in PROJECT_FILES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, tmp_path / name)
-    return tmp_path
 
 
 def corrupt(path: Path, old: str, new: str) -> int:

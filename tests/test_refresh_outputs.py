@@ -5,8 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from test_doctest_failures import project_copy  # noqa: F401  (fixture)
-
 
 def refresh(project, *pages):
     return subprocess.run(
@@ -22,7 +20,7 @@ def refresh(project, *pages):
     )
 
 
-def test_pending_output_is_filled_and_wildcards_are_kept(project_copy):  # noqa: F811
+def test_pending_output_is_filled_and_wildcards_are_kept(project_copy):
     quiz = project_copy / "docs/ch01/quiz.rst"
     answers = project_copy / "docs/ch01/answers.rst"
     original_quiz = quiz.read_text(encoding="utf-8")
@@ -42,3 +40,32 @@ def test_pending_output_is_filled_and_wildcards_are_kept(project_copy):  # noqa:
     assert quiz.read_text(encoding="utf-8") == original_quiz
     # The timings there are wildcards; the real run matches them, so they stay.
     assert answers.read_text(encoding="utf-8") == original_answers
+
+
+def test_english_outputs_are_written_into_the_catalog(project_copy):
+    catalog = project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po"
+    original = catalog.read_text(encoding="utf-8")
+    assert 'msgid "2.0"\nmsgstr "2.0"\n' in original
+    catalog.write_text(
+        original.replace('msgid "2.0"\nmsgstr "2.0"\n', 'msgid "2.0"\nmsgstr "100.0"\n'),
+        encoding="utf-8",
+    )
+    source = (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8")
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(project_copy / "tools" / "refresh_outputs.py"),
+            "--language",
+            "en",
+            str(project_copy / "docs/ch01/quiz.rst"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=project_copy,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "quiz.rst [en]: 1 output(s) rewritten in the catalog" in result.stdout
+    assert catalog.read_text(encoding="utf-8") == original
+    assert (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8") == source

@@ -92,42 +92,28 @@ def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
     return results
 
 
-def output_nodes(app: Sphinx, docname: str) -> list[nodes.Element]:
-    """The testoutput nodes that run_page() answers, in the same order."""
-    setup = app.config.doctest_global_setup
-    found, after_code = [], False
-    for node in _test_nodes(app.env.get_doctree(docname)):
-        if _skipped(node, setup):
-            continue
-        if node["testnodetype"] == "testcode":
-            after_code = True
-        elif node["testnodetype"] == "testoutput" and after_code:
-            found.append(node)
-            after_code = False
-    return found
+def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
+    """The entry whose translation (or, untranslated, whose source) is the text shown."""
+    hits = [e for e in catalog if not e.obsolete and e.msgstr == shown]
+    if not hits:
+        hits = [e for e in catalog if not e.obsolete and not e.msgstr and e.msgid == shown]
+    return hits[0] if len(hits) == 1 else None
 
 
-def refresh_catalog(source_app: Sphinx, app: Sphinx, docname: str, checker, flags) -> int:
+def refresh_catalog(app: Sphinx, docname: str, checker, flags) -> int:
     """Write the real outputs of the translated page into its catalog."""
     language = app.config.language
     catalog_path = ROOT / "locale" / language / "LC_MESSAGES" / f"{docname}.po"
     catalog = polib.pofile(str(catalog_path))
-    sources = output_nodes(source_app, docname)
-    results = run_page(app, docname)
-    if len(sources) != len(results):
-        sys.exit(
-            f"{catalog_path}: the {language} page has {len(results)} output blocks, "
-            f"the source {len(sources)}"
-        )
     changed = 0
-    for source, (node, actual) in zip(sources, results, strict=True):
+    for node, actual in run_page(app, docname):
         if checker.check_output(node.astext() + "\n", actual, flags):
             continue
-        entry = catalog.find(source.rawsource)
+        entry = catalog_entry(catalog, node.astext())
         if entry is None:
             sys.exit(
-                f"{catalog_path}: no entry for the output block at "
-                f"{source.source}:{source.line}; run 'make update-po'"
+                f"{catalog_path}: cannot tell which entry holds the output block at "
+                f"{node.source}:{node.line}; fix it by hand or run 'make update-po'"
             )
         entry.msgstr = actual.rstrip("\n")
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
@@ -170,7 +156,7 @@ def main() -> int:
     os.environ.update(doctest_environment(os.environ))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pages", nargs="+", type=Path)
-    parser.add_argument("--language", default="zh_CN")
+    parser.add_argument("--language", default=SOURCE_LANGUAGE)
     args = parser.parse_args()
     srcdir = ROOT / "docs"
     with tempfile.TemporaryDirectory() as tmp:
@@ -191,6 +177,10 @@ def main() -> int:
             docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
             if docname not in app.env.found_docs:
                 print(f"{page}: not a page of its own (included or excluded), skipped")
+                continue
+            if args.language != SOURCE_LANGUAGE:
+                changed = refresh_catalog(app, docname, checker, flags)
+                print(f"{page} [{args.language}]: {changed} output(s) rewritten in the catalog")
                 continue
             updates = {}
             for node, actual in run_page(app, docname):

@@ -57,5 +57,5 @@ class TestplotDirective(TestcodeDirective):
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.setup_extension("matplotlib.sphinxext.plot_directive")
-    app.add_directive("testplot", TestplotDirective)
+    app.add_directive("testplot", TestplotDirective, override=True)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
