@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import sphinx.locale
 from sphinx.application import Sphinx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,6 +16,8 @@ CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
 
 
 def build(out: Path, srcdir: Path = ROOT / "docs", confdir: Path = ROOT) -> Path:
+    # Sphinx caches loaded catalogs per process; another build's must not leak in.
+    sphinx.locale.translators.clear()
     app = Sphinx(
         srcdir,
         confdir,
