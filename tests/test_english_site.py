@@ -2,34 +2,46 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-import sphinx.locale
-from sphinx.application import Sphinx
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
 
 
 def build(out: Path, srcdir: Path = ROOT / "docs", confdir: Path = ROOT) -> Path:
-    # Sphinx caches loaded catalogs per process; another build's must not leak in.
-    sphinx.locale.translators.clear()
-    app = Sphinx(
-        srcdir,
-        confdir,
-        out / "html",
-        out / "doctrees",
-        "html",
-        confoverrides={"language": "en"},
-        status=None,
-        warning=None,
-        warningiserror=True,
+    """Build the English site the way `make html` does, in its own process."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-q",
+            "--fail-on-warning",
+            "-D",
+            "language=en",
+            "-c",
+            str(confdir),
+            "-d",
+            str(out / "doctrees"),
+            str(srcdir),
+            str(out / "html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(confdir / "docs" / "_ext")},
     )
-    app.build()
+    assert result.returncode == 0, result.stderr
     return out / "html"
 
 
