@@ -24,13 +24,15 @@ release = "JAX 0.12.0.1"
 
 extensions = [
     "sphinx.ext.doctest",
-    "sphinx.ext.mathjax",
     "sphinx_copybutton",
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
     "jaxbook.cjk",
     "jaxbook.doctest_lines",
     "jaxbook.guards",
+    "jaxbook.languages",
+    "jaxbook.mathml",
+    "jaxbook.search_terms",
     "jaxbook.pairs",
     "jaxbook.notes",
     "jaxbook.snippets",
@@ -40,7 +42,7 @@ extensions = [
 ]
 root_doc = "index"
 exclude_patterns = ["_build", "_ext", "**/_*.rst"]
-templates_path = ["docs/_templates"]
+templates_path = ["docs/_templates", "docs/_ext/jaxbook/templates"]
 nitpicky = True
 
 # -- Internationalisation ----------------------------------------------------
@@ -77,6 +79,11 @@ doctest_test_doctest_blocks = "default"
 # -- jaxbook ----------------------------------------------------------------
 
 jaxbook_snippets_dir = "../snippets"
+jaxbook_glossary = "../locale/glossary.csv"
+jaxbook_languages = {
+    "zh_CN": "简体中文",
+    "en": "English",
+}
 
 # -- Matplotlib plot directive -----------------------------------------------
 # https://matplotlib.org/stable/api/sphinxext_plot_directive_api.html
@@ -89,12 +96,33 @@ plot_pre_code = ""
 # -- sphinx-copybutton -------------------------------------------------------
 # https://sphinx-copybutton.readthedocs.io/en/latest/use.html
 
+# Code cells only: expected outputs (testoutput, rendered as "none") get no button.
+copybutton_selector = ", ".join(
+    f"div.highlight-{language} div.highlight pre" for language in ("python", "pycon", "bash", "rst")
+)
 copybutton_exclude = ".linenos, .gp, .go"
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
 
 # -- HTML output -------------------------------------------------------------
+# https://pradyunsg.github.io/furo/customisation/
+
+html_theme = "furo"
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "sidebar/search.html",
+        "jaxbook-language.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ],
+}
+html_math_renderer = "mathml"
+# Chinese search segments with jieba; jaxbook.search_terms adds the glossary's
+# terms to its dictionary so that 向量化 is not cut into 向 / 量化.
+html_search_options = {}
 
 # conf.py values are not translated through the catalogs; these few are per language.
 TITLES = {

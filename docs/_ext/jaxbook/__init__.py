@@ -7,6 +7,9 @@
 - :mod:`jaxbook.testplot`: a doctested code cell whose figure is drawn at build time.
 - :mod:`jaxbook.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.guards`: build-time checks that keep every code cell honest.
+- :mod:`jaxbook.languages`: language switcher, hreflang and canonical links.
+- :mod:`jaxbook.mathml`: math rendered to MathML at build time.
+- :mod:`jaxbook.search_terms`: the glossary as a jieba dictionary for Chinese search.
 - :mod:`jaxbook.doctest_lines`: failing `testcode` blocks reported at their own line.
 - :mod:`jaxbook.translation_status`: a notice on pages not fully translated.
 - :mod:`jaxbook.doctest_runtime`: helpers the doctest global setup imports.

@@ -87,7 +87,8 @@ class UpdateNoteDirective(SphinxDirective):
             classes=["admonition", "warning", "jb-update-note"],
         )
         self.set_source_info(node)
-        label = nodes.inline("", f"⚠️ {_('Note')}", classes=["jb-note-label"])
+        # The theme draws the warning sign of a "warning" admonition itself.
+        label = nodes.inline("", _("Note"), classes=["jb-note-label"])
         # The label comes from this extension's catalog, not the page's.
         title = nodes.title("", "", label, translatable=False)
         messages: list[nodes.Node] = []

@@ -1,0 +1,60 @@
+"""Teach the Chinese search the book's terms, from the translation glossary.
+
+Sphinx segments Chinese text for its search index with jieba (without jieba
+it leaves Chinese out of the index). jieba's own dictionary cuts 向量化 into
+向 / 量化 in search mode, which would file *vectorization* under 量化,
+*quantization*: the very confusion the chapter warns about. This module
+writes the glossary's Chinese terms, plus any extra terms, to a jieba user
+dictionary in the doctree directory and points ``html_search_options["dict"]``
+at it, so the index keeps each term whole.
+
+Config values:
+
+``jaxbook_glossary``
+   CSV file with a ``zh`` column, relative to the source directory.
+``jaxbook_search_terms``
+   Extra Chinese words to keep whole (default: a few compound terms).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+# Large frequencies make jieba prefer these words over its own splits.
+FREQUENCY = 100000
+
+
+def terms(app: Sphinx) -> list[str]:
+    words = list(app.config.jaxbook_search_terms)
+    if app.config.jaxbook_glossary:
+        path = Path(app.srcdir, app.config.jaxbook_glossary)
+        with path.open(encoding="utf-8", newline="") as f:
+            words += [row["zh"].strip() for row in csv.DictReader(f) if row["zh"].strip()]
+    return list(dict.fromkeys(words))
+
+
+def write_dictionary(app: Sphinx) -> None:
+    if not app.config.language.startswith("zh") or app.builder.format != "html":
+        return
+    path = Path(app.doctreedir, "jieba-dict.txt")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{word} {FREQUENCY} n\n" for word in terms(app)), encoding="utf-8")
+    app.config.html_search_options["dict"] = str(path)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_config_value("jaxbook_glossary", "", "html", types=frozenset({str}))
+    app.add_config_value(
+        "jaxbook_search_terms",
+        ["函数变换", "异步派发", "即时编译", "自动向量化", "纯函数"],
+        "html",
+        types=frozenset({list, tuple}),
+    )
+    app.connect("builder-inited", write_dictionary)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
