@@ -39,7 +39,9 @@ def add_language_links(
     site = (os.environ.get("JAXBOOK_SITE_URL") or app.config.jaxbook_site_url).rstrip("/")
     up = "../" * (pagename.count("/") + 1)
     page = f"{pagename}.html"
-    in_tree = pagename in app.env.found_docs
+    # Documents and the builder's own pages (search, genindex) exist in every
+    # language; anything else falls back to the other language's home page.
+    in_tree = pagename in app.env.found_docs or templatename != "page.html"
 
     links = []
     for code, name in languages.items():

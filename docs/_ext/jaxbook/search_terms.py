@@ -6,7 +6,9 @@ it leaves Chinese out of the index). jieba's own dictionary cuts 向量化 into
 *quantization*: the very confusion the chapter warns about. This module
 writes the glossary's Chinese terms, plus any extra terms, to a jieba user
 dictionary in the doctree directory and points ``html_search_options["dict"]``
-at it, so the index keeps each term whole.
+at it, so the index keeps each term whole. jieba's search mode would still add
+a term's known sub-words (量化 from 向量化), so the Chinese splitter is
+replaced by one that indexes a glossary term whole and nothing inside it.
 
 Config values:
 
@@ -21,6 +23,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import jieba
+from sphinx.search.zh import SearchChinese
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -48,13 +53,34 @@ def write_dictionary(app: Sphinx) -> None:
     app.config.html_search_options["dict"] = str(path)
 
 
+class GlossaryAwareChinese(SearchChinese):
+    """Sphinx's Chinese splitter, keeping the user dictionary's terms whole."""
+
+    def __init__(self, options: dict[str, str]) -> None:
+        super().__init__(options)
+        path = options.get("dict")
+        self.protected = set()
+        if path and Path(path).is_file():
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            self.protected = {line.split()[0] for line in lines if line.strip()}
+
+    def split(self, input: str) -> list[str]:
+        chinese: list[str] = []
+        for word in jieba.cut(input):
+            chinese.extend([word] if word in self.protected else jieba.cut_for_search(word))
+        latin1 = [term.strip() for term in self.latin1_letters.findall(input)]
+        self.latin_terms.update(latin1)
+        return chinese + latin1
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_glossary", "", "html", types=frozenset({str}))
     app.add_config_value(
         "jaxbook_search_terms",
-        ["函数变换", "异步派发", "即时编译", "自动向量化", "纯函数"],
+        ["函数变换", "异步派发", "即时编译", "纯函数"],
         "html",
         types=frozenset({list, tuple}),
     )
+    app.add_search_language(GlossaryAwareChinese)
     app.connect("builder-inited", write_dictionary)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
