@@ -34,6 +34,7 @@ extensions = [
     "jaxbook.mathml",
     "jaxbook.search_terms",
     "jaxbook.pairs",
+    "jaxbook.notebooks",
     "jaxbook.notes",
     "jaxbook.snippets",
     "jaxbook.terms",

@@ -31,3 +31,38 @@ def project_copy(tmp_path: Path) -> Path:
         else:
             shutil.copy2(source, tmp_path / name)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """Both languages built the way `make html` does, each in its own process."""
+    import os
+    import subprocess
+
+    root = tmp_path_factory.mktemp("site")
+    for language in ["zh_CN", "en"]:
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "html",
+                "-q",
+                "--fail-on-warning",
+                "-D",
+                f"language={language}",
+                "-c",
+                str(ROOT),
+                "-d",
+                str(root / "doctrees" / language),
+                str(ROOT / "docs"),
+                str(root / language),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "docs" / "_ext")},
+        )
+        assert result.returncode == 0, result.stderr
+    return root

@@ -46,8 +46,8 @@ def build(out: Path, srcdir: Path = ROOT / "docs", confdir: Path = ROOT) -> Path
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return build(tmp_path_factory.mktemp("en"))
+def site(built_site) -> Path:
+    return built_site / "en"
 
 
 class VisibleText(HTMLParser):

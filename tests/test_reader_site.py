@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,34 +15,8 @@ LANGUAGES = ["zh_CN", "en"]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("site")
-    for language in LANGUAGES:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-q",
-                "--fail-on-warning",
-                "-D",
-                f"language={language}",
-                "-c",
-                str(ROOT),
-                "-d",
-                str(root / "doctrees" / language),
-                str(ROOT / "docs"),
-                str(root / language),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            env={**os.environ, "PYTHONPATH": str(ROOT / "docs" / "_ext")},
-        )
-        assert result.returncode == 0, result.stderr
-    return root
+def site(built_site) -> Path:
+    return built_site
 
 
 def search_index(site: Path, language: str) -> tuple[dict, list[str]]:

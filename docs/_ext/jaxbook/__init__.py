@@ -1,6 +1,7 @@
 """The course's own Sphinx extensions, one module per feature.
 
 - :mod:`jaxbook.pairs`: the ❌ outdated / ✅ recommended pair directives.
+- :mod:`jaxbook.notebooks`: each page as a runnable notebook in its language.
 - :mod:`jaxbook.notes`: ⚠️ update notes and the generated update-notes table.
 - :mod:`jaxbook.snippets`: show a ``snippets/`` script and stage it for its doctest.
 - :mod:`jaxbook.terms`: the `:zh:` role for deliberate Chinese term mentions.
