@@ -66,7 +66,7 @@ doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=docs/ch01/x
 	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: pytest
-pytest: $(SYNCED) ## Run the test suite (extensions, exercises, snippets, tools)
+pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
 	$(VENVPYTHON) -m pytest
 
 .PHONY: lint

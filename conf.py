@@ -27,6 +27,7 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
+    "jaxbook.a11y",
     "jaxbook.cjk",
     "jaxbook.doctest_lines",
     "jaxbook.guards",
@@ -120,6 +121,7 @@ html_sidebars = {
         "sidebar/scroll-end.html",
     ],
 }
+html_favicon = "docs/_static/favicon.svg"
 html_math_renderer = "mathml"
 # Chinese search segments with jieba; jaxbook.search_terms adds the glossary's
 # terms to its dictionary so that 向量化 is not cut into 向 / 量化.
