@@ -28,6 +28,7 @@ extensions = [
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
     "jaxbook.a11y",
+    "jaxbook.backend_tabs",
     "jaxbook.cjk",
     "jaxbook.doctest_lines",
     "jaxbook.guards",

@@ -7,6 +7,7 @@
 - :mod:`jaxbook.terms`: the `:zh:` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.testplot`: a doctested code cell whose figure is drawn at build time.
 - :mod:`jaxbook.a11y`: keyboard-reachable code blocks and labelled headings.
+- :mod:`jaxbook.backend_tabs`: CPU and GPU expected outputs shown as tabs.
 - :mod:`jaxbook.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.languages`: language switcher, hreflang and canonical links.

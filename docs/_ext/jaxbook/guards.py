@@ -8,7 +8,9 @@ turns it into a failed build:
 - an expected output with a line that is nothing but the ``...`` wildcard
   (a wildcard may stand for a timing or an address, never for a whole line);
 - a ``testcode`` and the ``testoutput`` that answers it with different
-  ``:skipif:`` conditions (one would run without the other);
+  ``:skipif:`` conditions (one would run without the other), except one
+  output per backend (``not ON_CPU`` / ``not ON_GPU``) under a cell that runs
+  everywhere;
 - page code that calls ``jax.config.update``: the setting would outlive the
   page and change the next one, so such demos belong in a ``snippet``.
 
@@ -31,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 PROMPT = re.compile(r"^\s*>>>( |$)", re.MULTILINE)
 WHOLE_LINE_WILDCARD = re.compile(r"^\s*\.\.\.\s*$", re.MULTILINE)
+# One expected output per backend may answer a testcode that runs everywhere.
+BACKEND_VARIANTS = {"not ON_CPU", "not ON_GPU"}
 CONFIG_UPDATE = re.compile(r"\bjax\.config\.update\s*\(")
 
 
@@ -62,7 +66,16 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     location=node,
                     type="jaxbook",
                 )
-            if previous_code is not None and previous_code.get("skipif") != node.get("skipif"):
+            backend_variant = (
+                previous_code is not None
+                and previous_code.get("skipif") is None
+                and node.get("skipif") in BACKEND_VARIANTS
+            )
+            if (
+                previous_code is not None
+                and previous_code.get("skipif") != node.get("skipif")
+                and not backend_variant
+            ):
                 logger.warning(
                     "testoutput has :skipif: %r but its testcode has %r",
                     node.get("skipif"),
@@ -70,7 +83,8 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     location=node,
                     type="jaxbook",
                 )
-            previous_code = None
+            if not backend_variant:
+                previous_code = None
         elif kind in {"testcode", "doctest"}:
             previous_code = node if kind == "testcode" else None
             if CONFIG_UPDATE.search(node.astext()):
