@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,36 +35,39 @@ def project_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def build_html(project: Path, language: str, out: Path) -> Path:
+    """Build one language of ``project`` the way `make html` does, in its own process."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-q",
+            "--fail-on-warning",
+            "-D",
+            f"language={language}",
+            "-c",
+            str(project),
+            "-d",
+            str(out / "doctrees" / language),
+            str(project / "docs"),
+            str(out / language),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(project / "docs" / "_ext")},
+    )
+    assert result.returncode == 0, result.stderr
+    return out / language
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """Both languages built the way `make html` does, each in its own process."""
-    import os
-    import subprocess
-
+    """Both languages of the book, built once for the whole test session."""
     root = tmp_path_factory.mktemp("site")
     for language in ["zh_CN", "en"]:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-q",
-                "--fail-on-warning",
-                "-D",
-                f"language={language}",
-                "-c",
-                str(ROOT),
-                "-d",
-                str(root / "doctrees" / language),
-                str(ROOT / "docs"),
-                str(root / language),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            env={**os.environ, "PYTHONPATH": str(ROOT / "docs" / "_ext")},
-        )
-        assert result.returncode == 0, result.stderr
+        build_html(ROOT, language, root)
     return root

@@ -2,47 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import build_html
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
-
-
-def build(out: Path, srcdir: Path = ROOT / "docs", confdir: Path = ROOT) -> Path:
-    """Build the English site the way `make html` does, in its own process."""
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-q",
-            "--fail-on-warning",
-            "-D",
-            "language=en",
-            "-c",
-            str(confdir),
-            "-d",
-            str(out / "doctrees"),
-            str(srcdir),
-            str(out / "html"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONPATH": str(confdir / "docs" / "_ext")},
-    )
-    assert result.returncode == 0, result.stderr
-    return out / "html"
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +94,7 @@ def test_incomplete_page_says_so(tmp_path):
     end = text.index("\n\n", first)
     catalog.write_text(text[:first] + 'msgstr ""' + text[end:], encoding="utf-8")
 
-    html_dir = build(tmp_path / "_build", tmp_path / "docs", tmp_path)
+    html_dir = build_html(tmp_path, "en", tmp_path / "_build")
     summary = (html_dir / "ch01" / "summary.html").read_text(encoding="utf-8")
     assert "Translation in progress" in summary
     assert re.search(r"This page is \d+% translated: 1 of \d+ passages", summary)
