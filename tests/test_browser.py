@@ -319,6 +319,22 @@ def test_no_serious_accessibility_violations(browser, server, site):
     assert not problems
 
 
+def test_figure_and_folded_answers(browser, server):
+    browser.get(f"{server}/zh_CN/ch01/exercises.html")
+    figure = browser.find_element(By.CSS_SELECTOR, "img[src*='.png']")
+    assert browser.execute_script(
+        "return arguments[0].complete && arguments[0].naturalWidth", figure
+    )
+    browser.get(f"{server}/en/ch01/quiz.html")
+    answers = browser.find_elements(By.CSS_SELECTOR, "details.sd-dropdown")
+    assert len(answers) == 8
+    assert not any(a.get_attribute("open") for a in answers)
+    answer_text = answers[0].find_element(By.CSS_SELECTOR, ".sd-summary-content")
+    assert not answer_text.is_displayed()
+    answers[0].find_element(By.TAG_NAME, "summary").click()
+    assert answer_text.is_displayed()
+
+
 def test_screenshots(browser, server):
     out = ROOT / "_build" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
