@@ -12,7 +12,9 @@ turns it into a failed build:
   output per backend (``not ON_CPU`` / ``not ON_GPU``) under a cell that runs
   everywhere;
 - page code that calls ``jax.config.update``: the setting would outlive the
-  page and change the next one, so such demos belong in a ``snippet``.
+  page and change the next one, so such demos belong in a ``snippet``;
+- page code that starts a process with ``subprocess.run`` without a
+  ``timeout=``: a hanging snippet must be stopped, with its name.
 
 Config values: none.
 """
@@ -36,6 +38,7 @@ WHOLE_LINE_WILDCARD = re.compile(r"^\s*\.\.\.\s*$", re.MULTILINE)
 # One expected output per backend may answer a testcode that runs everywhere.
 BACKEND_VARIANTS = {"not ON_CPU", "not ON_GPU"}
 CONFIG_UPDATE = re.compile(r"\bjax\.config\.update\s*\(")
+SUBPROCESS_RUN = re.compile(r"\bsubprocess\.run\s*\(")
 
 
 def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
@@ -87,6 +90,13 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                 previous_code = None
         elif kind in {"testcode", "doctest"}:
             previous_code = node if kind == "testcode" else None
+            if SUBPROCESS_RUN.search(node.astext()) and "timeout=" not in node.astext():
+                logger.warning(
+                    "page code runs subprocess.run without timeout=; a hanging script "
+                    "would stall the doctests instead of failing with its name",
+                    location=node,
+                    type="jaxbook",
+                )
             if CONFIG_UPDATE.search(node.astext()):
                 logger.warning(
                     "page code calls jax.config.update, which would leak into the pages "
