@@ -7,8 +7,10 @@ can fail. Screenshots of a Chinese and an English page go to _build/screenshots/
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -355,3 +357,33 @@ def test_checks_catch_a_broken_page(browser, server, site):
     assert any(v.startswith("image-alt") for v in axe_violations(browser))
     assert any("no-such-page.html" in b for b in broken_links(server, ["broken.html"]))
     assert vnu_errors([site / "broken.html"])
+
+
+def test_make_serve_serves_the_site(site, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    build = tmp_path / "build"
+    (build / "html").mkdir(parents=True)
+    for child in site.iterdir():
+        (build / "html" / child.name).symlink_to(child)
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "serve", f"PORT={port}", f"BUILDDIR={build}"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        body = ""
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/ch01/quiz.html") as r:
+                    body = r.read().decode("utf-8")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "Chapter 1 Quiz" in body
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
