@@ -53,11 +53,11 @@ node_modules/.installed: package.json package-lock.json
 venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda for a GPU
 
 .PHONY: html
-html: $(SYNCED) ## Build the site under _build/html/<language>/
-	@for lang in $(LANGUAGES); do \
+html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages build side by side)
+	@pids=""; for lang in $(LANGUAGES); do \
 	  $(SPHINXBUILD) -b html -D language=$$lang -d $(BUILDDIR)/doctrees/$$lang \
-	    $(ALLSPHINXOPTS) docs $(BUILDDIR)/html/$$lang || exit 1; \
-	done
+	    $(ALLSPHINXOPTS) docs $(BUILDDIR)/html/$$lang & pids="$$pids $$!"; \
+	done; status=0; for pid in $$pids; do wait $$pid || status=1; done; exit $$status
 	$(VENVPYTHON) tools/landing.py $(BUILDDIR)/html $(LANGUAGES)
 
 .PHONY: doctest
@@ -130,6 +130,15 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (sou
 	@for lang in $(TRANSLATIONS); do \
 	  $(VENVPYTHON) tools/refresh_outputs.py --language $$lang $(PAGES) || exit 1; \
 	done
+
+.PHONY: bench
+bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages and setup (medians of RUNS=3); writes _build/bench.json
+	$(VENVPYTHON) tools/bench.py --runs $(or $(RUNS),3) --out $(BUILDDIR)/bench.json
+
+.PHONY: livehtml
+livehtml: $(SYNCED) ## Rebuild and reload one language as you edit (LANG=en for translators)
+	$(VENV)/bin/sphinx-autobuild -D language=$(or $(LANG),zh_CN) $(ALLSPHINXOPTS) \
+	  --watch locale --watch snippets --port $(PORT) docs $(BUILDDIR)/live/$(or $(LANG),zh_CN)
 
 .PHONY: clean
 clean: ## Remove build output (keeps .venv)

@@ -41,6 +41,10 @@ def doctest_environment(base: os._Environ[str] | dict[str, str]) -> dict[str, st
     # 75 % preallocation can run out of memory.
     env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
     env["MPLBACKEND"] = "Agg"
+    # JAX's persistent compilation cache: a second run skips most XLA compiles
+    # (make bench measures it). An explicit JAX_COMPILATION_CACHE_DIR wins.
+    env.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / "_build" / "jax-cache"))
+    env.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     env["PYTHONPATH"] = os.pathsep.join(
         filter(None, [str(ROOT / "docs" / "_ext"), env.get("PYTHONPATH")])
     )
