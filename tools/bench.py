@@ -142,6 +142,30 @@ def html_build(builddir: Path, languages: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def english_build(project: Path, *extra: str) -> float:
+    """Build the English site of a copy of the project; return the seconds it took."""
+    return timed(
+        [
+            PY,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-q",
+            *extra,
+            "-c",
+            str(project),
+            "-D",
+            "language=en",
+            "-d",
+            str(project / "_b/doctrees/en"),
+            str(project / "docs"),
+            str(project / "_b/html/en"),
+        ],
+        env={**env(), "PYTHONPATH": str(project / "docs/_ext")},
+    )
+
+
 def incremental_seconds(project: Path) -> float:
     """Edit one English msgstr in a copy, rebuild English, restore."""
     catalog = project / "locale/en/LC_MESSAGES/ch01/quiz.po"
@@ -150,53 +174,9 @@ def incremental_seconds(project: Path) -> float:
     marker = "The following 8 questions help you"
     assert marker in text, "pick another paragraph to edit"
     catalog.write_text(text.replace(marker, marker + " (edited)", 1), encoding="utf-8")
-    start = time.perf_counter()
-    subprocess.run(
-        [
-            PY,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-q",
-            "-c",
-            str(project),
-            "-D",
-            "language=en",
-            "-d",
-            str(project / "_b/doctrees/en"),
-            str(project / "docs"),
-            str(project / "_b/html/en"),
-        ],
-        check=True,
-        env={**env(), "PYTHONPATH": str(project / "docs/_ext")},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    seconds = time.perf_counter() - start
+    seconds = english_build(project)
     catalog.write_text(text, encoding="utf-8")
-    subprocess.run(
-        [
-            PY,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-q",
-            "-c",
-            str(project),
-            "-D",
-            "language=en",
-            "-d",
-            str(project / "_b/doctrees/en"),
-            str(project / "docs"),
-            str(project / "_b/html/en"),
-        ],
-        check=True,
-        env={**env(), "PYTHONPATH": str(project / "docs/_ext")},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    english_build(project)
     return seconds
 
 
@@ -394,29 +374,7 @@ def main() -> int:
         for name in ["conf.py", "docutils.conf", "docs", "snippets", "locale"]:
             src = ROOT / name
             (shutil.copytree if src.is_dir() else shutil.copy2)(src, project / name)
-        clean_en = [
-            timed(
-                [
-                    PY,
-                    "-m",
-                    "sphinx",
-                    "-b",
-                    "html",
-                    "-q",
-                    "-E",
-                    "-c",
-                    str(project),
-                    "-D",
-                    "language=en",
-                    "-d",
-                    str(project / "_b/doctrees/en"),
-                    str(project / "docs"),
-                    str(project / "_b/html/en"),
-                ],
-                env={**env(), "PYTHONPATH": str(project / "docs/_ext")},
-            )
-            for _ in range(runs)
-        ]
+        clean_en = [english_build(project, "-E") for _ in range(runs)]
         incremental = [incremental_seconds(project) for _ in range(runs)]
         ratio = median(incremental) / median(clean_en)
         row("incremental en rebuild after one msgstr / clean", ratio, "x", "<= 0.10", ratio <= 0.10)
