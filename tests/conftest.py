@@ -37,24 +37,10 @@ def project_copy(tmp_path: Path) -> Path:
 
 def build_html(project: Path, language: str, out: Path) -> Path:
     """Build one language of ``project`` the way `make html` does, in its own process."""
+    from bench import html_command
+
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-q",
-            "--fail-on-warning",
-            "-D",
-            f"language={language}",
-            "-c",
-            str(project),
-            "-d",
-            str(out / "doctrees" / language),
-            str(project / "docs"),
-            str(out / language),
-        ],
+        [*html_command(project, language, out, "--fail-on-warning")],
         capture_output=True,
         text=True,
         timeout=600,

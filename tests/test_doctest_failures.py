@@ -17,7 +17,7 @@ def corrupt(path: Path, old: str, new: str) -> int:
     assert text.count(old) == 1, old
     before = text[: text.index(old)]
     path.write_text(text.replace(old, new), encoding="utf-8")
-    return before.rindex(".. test") and before[: before.rindex(".. test")].count("\n") + 1
+    return before[: before.rindex(".. test")].count("\n") + 1
 
 
 def run_doctest(project: Path, *pages: str) -> subprocess.CompletedProcess[str]:

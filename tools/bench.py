@@ -110,27 +110,33 @@ def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
 # -- builds --------------------------------------------------------------------
 
 
+def html_command(project: Path, language: str, out: Path, *extra: str) -> list[str]:
+    """The sphinx-build call of `make html` for one language of ``project``."""
+    return [
+        PY,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-q",
+        *extra,
+        "-c",
+        str(project),
+        "-D",
+        f"language={language}",
+        "-d",
+        str(out / "doctrees" / language),
+        str(project / "docs"),
+        str(out / language),
+    ]
+
+
 def html_build(builddir: Path, languages: list[str]) -> float:
     """Build the given languages the way `make html` does (concurrently)."""
     start = time.perf_counter()
     processes = [
         subprocess.Popen(
-            [
-                PY,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-q",
-                "-c",
-                str(ROOT),
-                "-D",
-                f"language={lang}",
-                "-d",
-                str(builddir / "doctrees" / lang),
-                str(ROOT / "docs"),
-                str(builddir / "html" / lang),
-            ],
+            html_command(ROOT, lang, builddir),
             env=env(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -145,23 +151,7 @@ def html_build(builddir: Path, languages: list[str]) -> float:
 def english_build(project: Path, *extra: str) -> float:
     """Build the English site of a copy of the project; return the seconds it took."""
     return timed(
-        [
-            PY,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-q",
-            *extra,
-            "-c",
-            str(project),
-            "-D",
-            "language=en",
-            "-d",
-            str(project / "_b/doctrees/en"),
-            str(project / "docs"),
-            str(project / "_b/html/en"),
-        ],
+        html_command(project, "en", project / "_b", *extra),
         env={**env(), "PYTHONPATH": str(project / "docs/_ext")},
     )
 
@@ -184,8 +174,7 @@ def incremental_seconds(project: Path) -> float:
 
 
 def page_figures(site: Path, runs: int) -> dict[str, dict[str, float]]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    from browser import chromium
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -195,23 +184,7 @@ def page_figures(site: Path, runs: int) -> dict[str, dict[str, float]]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,900",
-    ]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(
-        options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    )
+    driver = chromium(Path(tempfile.mkdtemp()), console=False)
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
     time.sleep(0.5)
@@ -385,7 +358,7 @@ def main() -> int:
             "incremental_s": incremental,
         }
 
-        site = tmp / "b0" / "html"
+        site = tmp / "b0"
         pages = page_figures(site, runs)
         worst_kb = max(p["kb"] for p in pages.values())
         worst_requests = max(p["requests"] for p in pages.values())

@@ -1,9 +1,10 @@
-"""Translator workflow for the gettext catalogs: merge, progress, fuzzy, checks.
+"""Translator workflow for the gettext catalogs: merge, progress, fuzzy.
 
     python tools/po.py update   POT_DIR PO_DIR     merge templates into catalogs
     python tools/po.py stats    PO_DIR             translated / fuzzy / untranslated per page
     python tools/po.py fuzzy    PO_DIR             list fuzzy entries as file:line
-    python tools/po.py check    PO_DIR             translation QA (see tools/po_check.py)
+
+The translation checks are tools/po_check.py.
 
 ``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
 paragraph's old translation as a fuzzy entry that shows the previous source
