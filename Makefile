@@ -65,6 +65,10 @@ doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=docs/ch01/x
 	$(VENVPYTHON) tools/run_doctest.py --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
 	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
+.PHONY: doctest-bundle
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json, to run where only JAX is installed
+	$(VENVPYTHON) tools/doctest_bundle.py export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
+
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
 	$(VENVPYTHON) -m pytest

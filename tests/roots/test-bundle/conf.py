@@ -1,0 +1,3 @@
+extensions = ["sphinx.ext.doctest"]
+doctest_global_setup = "ANSWER = 42"
+doctest_test_doctest_blocks = "default"
