@@ -41,6 +41,11 @@ def doctest_environment(base: os._Environ[str] | dict[str, str]) -> dict[str, st
     # 75 % preallocation can run out of memory.
     env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
     env["MPLBACKEND"] = "Agg"
+    # XLA:GPU autotuning can pick another kernel on each compile, and with it
+    # another last digit of a float; deterministic ops also turn it off.
+    env["XLA_FLAGS"] = " ".join(
+        filter(None, [env.get("XLA_FLAGS"), "--xla_gpu_deterministic_ops=true"])
+    )
     # JAX's persistent compilation cache: a second run skips most XLA compiles
     # (make bench measures it). An explicit JAX_COMPILATION_CACHE_DIR wins.
     env.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / "_build" / "jax-cache"))
