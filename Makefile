@@ -38,8 +38,11 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
+# --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set (as in many CI
+# containers), every process would otherwise recompile each module it imports;
+# `import jax` alone took 2.2 s instead of 0.6 s (make bench).
 $(SYNCED): $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen $(foreach extra,$(EXTRAS),--extra $(extra))
+	$(UV) sync --frozen --compile-bytecode $(foreach extra,$(EXTRAS),--extra $(extra))
 	@rm -f $(VENV)/.synced-*
 	@touch $@
 

@@ -90,9 +90,9 @@ def floor_seconds() -> float:
 
 def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
     environment = env()
-    if cache is not None:
-        environment["JAX_COMPILATION_CACHE_DIR"] = str(cache)
-        environment["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
+    # An empty directory name turns JAX's persistent compilation cache off.
+    environment["JAX_COMPILATION_CACHE_DIR"] = "" if cache is None else str(cache)
+    environment["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
     start = time.perf_counter()
     process = subprocess.run(
         [PY, str(ROOT / "tools/run_doctest.py"), "--builddir", str(builddir), *LANGS],
@@ -105,6 +105,15 @@ def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
         sys.exit(process.stdout[-3000:])
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return seconds, peak_kb
+
+
+def import_jax_seconds(empty_pycache: Path | None) -> float:
+    """Start Python and import JAX; with a fresh, unwritable pycache prefix, from source."""
+    environment = dict(os.environ)
+    if empty_pycache is not None:
+        empty_pycache.mkdir()
+        environment.update(PYTHONPYCACHEPREFIX=str(empty_pycache), PYTHONDONTWRITEBYTECODE="1")
+    return timed([PY, "-c", "import jax"], env=environment)
 
 
 # -- builds --------------------------------------------------------------------
@@ -249,8 +258,25 @@ def heaviest_assets(site: Path) -> list[tuple[str, int]]:
 # -- setup ---------------------------------------------------------------------
 
 
-def setup_seconds(runs: int) -> tuple[list[float], list[float]]:
-    uv, pip = [], []
+def uv_sync_seconds(venv: Path, *extra: str) -> float:
+    """Install the lock into a new environment with uv, as `make venv` does."""
+    environment = {
+        **os.environ,
+        "UV_PROJECT_ENVIRONMENT": str(venv),
+        "UV_PYTHON_DOWNLOADS": "never",
+    }
+    start = time.perf_counter()
+    subprocess.run(
+        [str(ROOT / ".tools/bin/uv"), "sync", "--frozen", "--quiet", *extra],
+        check=True,
+        cwd=ROOT,
+        env=environment,
+    )
+    return time.perf_counter() - start
+
+
+def setup_seconds(runs: int) -> tuple[list[float], list[float], list[float], list[float]]:
+    uv, pip, uv_sync, uv_sync_plain = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs):
             clone = Path(tmp, f"clone{i}")
@@ -291,7 +317,9 @@ def setup_seconds(runs: int) -> tuple[list[float], list[float]]:
                 stdout=subprocess.DEVNULL,
             )
             pip.append(time.perf_counter() - start)
-    return uv, pip
+            uv_sync.append(uv_sync_seconds(Path(tmp, f"uvvenv{i}"), "--compile-bytecode"))
+            uv_sync_plain.append(uv_sync_seconds(Path(tmp, f"uvplain{i}")))
+    return uv, pip, uv_sync, uv_sync_plain
 
 
 def main() -> int:
@@ -324,12 +352,18 @@ def main() -> int:
         row("doctest zh+en warm / floor", w / f, "x", "<= 1.3", w / f <= 1.3)
         row("doctest warm, no compilation cache / floor", wn / f, "x")
         row("peak RSS of one doctest process", max(peaks) / 1024, "MiB")
+        compiled = [import_jax_seconds(None) for _ in range(runs)]
+        source = [import_jax_seconds(tmp / f"nopyc{i}") for i in range(runs)]
+        row("import jax, bytecode compiled at install", median(compiled), "s")
+        row("import jax, compiled on import (no .pyc)", median(source), "s")
         report["doctest"] = {
             "floor_s": floor,
             "cold_s": cold,
             "warm_s": warm,
             "warm_nocache_s": warm_nocache,
             "peak_rss_kb": peaks,
+            "import_jax_compiled_s": compiled,
+            "import_jax_from_source_s": source,
         }
 
         both = [html_build(tmp / f"b{i}", LANGS) for i in range(runs)]
@@ -375,10 +409,18 @@ def main() -> int:
         report["heaviest_assets"] = heaviest_assets(site)
 
     if not args.skip_setup:
-        uv, pip = setup_seconds(runs)
+        uv, pip, uv_sync, uv_plain = setup_seconds(runs)
         row("fresh clone to built site (uv, warm cache)", median(uv), "s")
-        row("install the lock: pip / uv (venv only)", median(pip), "s")
-        report["setup"] = {"clone_to_site_s": uv, "pip_install_s": pip}
+        row("install the lock: pip (compiles bytecode)", median(pip), "s")
+        row("install the lock: uv sync --compile-bytecode", median(uv_sync), "s")
+        row("install the lock: uv sync, no bytecode", median(uv_plain), "s")
+        row("pip / uv, both compiling bytecode", median(pip) / median(uv_sync), "x")
+        report["setup"] = {
+            "clone_to_site_s": uv,
+            "pip_install_s": pip,
+            "uv_sync_compile_s": uv_sync,
+            "uv_sync_plain_s": uv_plain,
+        }
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report["table"] = [list(r) for r in rows]
