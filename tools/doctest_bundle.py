@@ -47,22 +47,12 @@ EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]
 
 
 def export_language(language: str, outdir: Path, srcdir: Path = ROOT / "docs") -> Path:
-    from sphinx.application import Sphinx
+    from refresh_outputs import read_pages
     from sphinx.ext.doctest import _condition_default, _condition_with_doctest
 
     confdir = srcdir if (srcdir / "conf.py").exists() else ROOT
     with tempfile.TemporaryDirectory() as tmp:
-        app = Sphinx(
-            srcdir,
-            confdir,
-            Path(tmp, "out"),
-            Path(tmp, "doctrees"),
-            "dummy",
-            confoverrides={"language": language},
-            status=None,
-            warning=sys.stderr,
-        )
-        app.build()
+        app = read_pages(srcdir, confdir, language, Path(tmp))
         config = app.config
         condition = (
             _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default

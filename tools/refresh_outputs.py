@@ -41,6 +41,22 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE_LANGUAGE = "zh_CN"
 
 
+def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
+    """Read every page in ``language`` (translations applied, snippets staged)."""
+    app = Sphinx(
+        srcdir,
+        confdir,
+        tmp / "out",
+        tmp / "doctrees",
+        "dummy",
+        confoverrides={"language": language},
+        status=None,
+        warning=sys.stderr,
+    )
+    app.build()
+    return app
+
+
 def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
     return [
         n
@@ -160,17 +176,7 @@ def main() -> int:
     args = parser.parse_args()
     srcdir = ROOT / "docs"
     with tempfile.TemporaryDirectory() as tmp:
-        app = Sphinx(
-            srcdir,
-            ROOT,
-            Path(tmp, "out"),
-            Path(tmp, "doctrees"),
-            "dummy",
-            confoverrides={"language": args.language},
-            status=None,
-            warning=sys.stderr,
-        )
-        app.build()
+        app = read_pages(srcdir, ROOT, args.language, Path(tmp))
         checker = doctest.OutputChecker()
         flags = app.config.doctest_default_flags
         for page in args.pages:
