@@ -1,0 +1,1 @@
+extensions = ["jaxbook.doctest_lines"]
