@@ -96,7 +96,6 @@ def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
     environment = env()
     # An empty directory name turns JAX's persistent compilation cache off.
     environment["JAX_COMPILATION_CACHE_DIR"] = "" if cache is None else str(cache)
-    environment["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
     start = time.perf_counter()
     process = subprocess.run(
         [PY, str(ROOT / "tools/run_doctest.py"), "--builddir", str(builddir), *LANGS],
@@ -112,7 +111,7 @@ def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
 
 
 def import_jax_seconds(empty_pycache: Path | None) -> float:
-    """Start Python and import JAX; with a fresh, unwritable pycache prefix, from source."""
+    """Start Python and import JAX; given an empty pycache prefix, from source every time."""
     environment = dict(os.environ)
     if empty_pycache is not None:
         empty_pycache.mkdir()

@@ -24,7 +24,6 @@ without installing Sphinx; CI's GPU job still runs ``make doctest`` itself.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import doctest
 import io
 import json
@@ -98,7 +97,7 @@ def export_language(language: str, outdir: Path, srcdir: Path = ROOT / "docs") -
 # -- run (standard library and JAX only) --------------------------------------
 
 
-def _flags(names: list[str] | dict[str, bool]) -> int:
+def _flags(names: list[str]) -> int:
     value = 0
     for name in names:
         value |= doctest.OPTIONFLAGS_BY_NAME[name]
@@ -244,8 +243,7 @@ class PageRun:
             return real_write(text)
 
         runner._fakeout.write = tee  # type: ignore[attr-defined]
-        with contextlib.redirect_stderr(sys.stderr):
-            runner.run(doc, out=lambda text: None, clear_globs=False)
+        runner.run(doc, out=lambda text: None, clear_globs=False)
         self.passed += runner.tries - runner.failures
         self.failed += runner.failures
         self.records.append(
