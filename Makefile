@@ -21,12 +21,12 @@ UV          := $(TOOLS)/bin/uv
 SYNCED      := $(VENV)/.synced-$(or $(EXTRAS),cpu)
 SPHINXBUILD := $(VENV)/bin/sphinx-build
 VENVPYTHON  := $(VENV)/bin/python
+JAXBOOK     := $(VENV)/bin/jaxbook
 ALLSPHINXOPTS = -c . --fail-on-warning --keep-going $(SPHINXOPTS) $(O)
 
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 # The interpreter comes from .python-version; never download one.
 export UV_PYTHON_DOWNLOADS := never
-export PYTHONPATH := $(CURDIR)/docs/_ext
 
 .DEFAULT_GOAL := help
 
@@ -57,20 +57,17 @@ venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda
 
 .PHONY: html
 html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages build side by side)
-	@pids=""; for lang in $(LANGUAGES); do \
-	  $(SPHINXBUILD) -b html -D language=$$lang -d $(BUILDDIR)/doctrees/$$lang \
-	    $(ALLSPHINXOPTS) docs $(BUILDDIR)/html/$$lang & pids="$$pids $$!"; \
-	done; status=0; for pid in $$pids; do wait $$pid || status=1; done; exit $$status
-	$(VENVPYTHON) tools/landing.py $(BUILDDIR)/html $(LANGUAGES)
+	$(JAXBOOK) html --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
 .PHONY: doctest
 doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=docs/ch01/x.rst for one page)
-	$(VENVPYTHON) tools/run_doctest.py --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
+	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
 	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: doctest-bundle
-doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json, to run where only JAX is installed
-	$(VENVPYTHON) tools/doctest_bundle.py export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed
+	$(JAXBOOK) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
+	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
@@ -101,46 +98,46 @@ gettext: $(SYNCED) ## Extract one message catalog template (.pot) per page into 
 .PHONY: update-po
 update-po: gettext ## Merge the templates into locale/<lang>/LC_MESSAGES (fuzzy keeps #|, obsolete kept)
 	@for lang in $(TRANSLATIONS); do \
-	  $(VENVPYTHON) tools/po.py update --language $$lang $(BUILDDIR)/gettext locale/$$lang/LC_MESSAGES || exit 1; \
+	  $(JAXBOOK) po update --language $$lang $(BUILDDIR)/gettext locale/$$lang/LC_MESSAGES || exit 1; \
 	done
 
 .PHONY: check-po
 check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, glossary, spelling, Chinese copy
 	@status=0; \
 	for lang in $(TRANSLATIONS); do \
-	  $(VENVPYTHON) tools/po_check.py locale/$$lang/LC_MESSAGES || status=1; \
+	  $(JAXBOOK) po check locale/$$lang/LC_MESSAGES || status=1; \
 	done; \
-	$(VENVPYTHON) tools/zh_lint.py docs || status=1; \
+	$(JAXBOOK) zh-lint docs || status=1; \
 	exit $$status
 
 .PHONY: po-stats
 po-stats: $(SYNCED) ## Translated, fuzzy and untranslated messages per page
 	@for lang in $(TRANSLATIONS); do \
-	  echo "== $$lang"; $(VENVPYTHON) tools/po.py stats locale/$$lang/LC_MESSAGES; \
+	  echo "== $$lang"; $(JAXBOOK) po stats locale/$$lang/LC_MESSAGES; \
 	done
 
 .PHONY: fuzzy
 fuzzy: $(SYNCED) ## List the fuzzy entries that need a translator's review
-	@for lang in $(TRANSLATIONS); do $(VENVPYTHON) tools/po.py fuzzy locale/$$lang/LC_MESSAGES; done
+	@for lang in $(TRANSLATIONS); do $(JAXBOOK) po fuzzy locale/$$lang/LC_MESSAGES; done
 
 .PHONY: wrap-po
-wrap-po: ## Re-wrap every catalog at 79 columns (after an editor or Weblate saved it)
-	@for po in $$(find locale -name '*.po'); do msgcat --width=79 --output-file=$$po $$po || exit 1; done
+wrap-po: $(SYNCED) ## Re-wrap every catalog at 79 columns (after an editor or Weblate saved it)
+	@for lang in $(TRANSLATIONS); do $(JAXBOOK) po wrap locale/$$lang/LC_MESSAGES || exit 1; done
 
 .PHONY: zh-lint-fix
 zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/
-	$(VENVPYTHON) tools/zh_lint.py --fix docs
+	$(JAXBOOK) zh-lint --fix docs
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
-	$(VENVPYTHON) tools/refresh_outputs.py $(PAGES)
+	$(JAXBOOK) refresh $(PAGES)
 	@for lang in $(TRANSLATIONS); do \
-	  $(VENVPYTHON) tools/refresh_outputs.py --language $$lang $(PAGES) || exit 1; \
+	  $(JAXBOOK) refresh --language $$lang $(PAGES) || exit 1; \
 	done
 
 .PHONY: bench
 bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages and setup (medians of RUNS=3); writes _build/bench.json
-	$(VENVPYTHON) tools/bench.py --runs $(or $(RUNS),3) --out $(BUILDDIR)/bench.json
+	$(JAXBOOK) bench --runs $(or $(RUNS),3) --out $(BUILDDIR)/bench.json
 
 .PHONY: livehtml
 livehtml: $(SYNCED) ## Rebuild and reload one language as you edit (LANG=en for translators)

@@ -7,11 +7,6 @@ built with ``-D language=en`` and the catalogs in ``locale/``.
 from __future__ import annotations
 
 import doctest
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).parent.resolve()
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 # -- Project information -----------------------------------------------------
 
@@ -27,25 +22,25 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
-    "jaxbook.a11y",
-    "jaxbook.backend_tabs",
-    "jaxbook.cjk",
-    "jaxbook.doctest_lines",
-    "jaxbook.guards",
-    "jaxbook.languages",
-    "jaxbook.mathml",
-    "jaxbook.search_terms",
-    "jaxbook.pairs",
-    "jaxbook.notebooks",
-    "jaxbook.notes",
-    "jaxbook.snippets",
-    "jaxbook.terms",
-    "jaxbook.testplot",
-    "jaxbook.translation_status",
+    "jaxbook.sphinxext.a11y",
+    "jaxbook.sphinxext.backend_tabs",
+    "jaxbook.sphinxext.cjk",
+    "jaxbook.sphinxext.doctest_lines",
+    "jaxbook.sphinxext.guards",
+    "jaxbook.sphinxext.languages",
+    "jaxbook.sphinxext.mathml",
+    "jaxbook.sphinxext.search_terms",
+    "jaxbook.sphinxext.pairs",
+    "jaxbook.sphinxext.notebooks",
+    "jaxbook.sphinxext.notes",
+    "jaxbook.sphinxext.snippets",
+    "jaxbook.sphinxext.terms",
+    "jaxbook.sphinxext.testplot",
+    "jaxbook.sphinxext.translation_status",
 ]
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "**/_*.rst"]
-templates_path = ["docs/_templates", "docs/_ext/jaxbook/templates"]
+exclude_patterns = ["_build", "**/_*.rst"]
+templates_path = ["docs/_templates"]
 nitpicky = True
 
 # -- Internationalisation ----------------------------------------------------
@@ -71,7 +66,7 @@ doctest_default_flags = (
     doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1 | doctest.NORMALIZE_WHITESPACE
 )
 doctest_global_setup = """
-from jaxbook.doctest_runtime import *
+from jaxbook.doctest.runtime import *
 start_page_timer()
 """
 doctest_global_cleanup = """
@@ -124,7 +119,7 @@ html_sidebars = {
 }
 html_favicon = "docs/_static/favicon.svg"
 html_math_renderer = "mathml"
-# Chinese search segments with jieba; jaxbook.search_terms adds the glossary's
+# Chinese search segments with jieba; jaxbook.sphinxext.search_terms adds the glossary's
 # terms to its dictionary so that 向量化 is not cut into 向 / 量化.
 html_search_options = {}
 

@@ -1,16 +1,18 @@
 from __future__ import annotations
 
-import os
+import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from jaxbook.site.build import html_command
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-sys.path.insert(0, str(ROOT / "tools"))
 
 
 @pytest.fixture(scope="session")
@@ -18,12 +20,12 @@ def rootdir() -> Path:
     return Path(__file__).parent / "roots"
 
 
-PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "tools", "locale"]
+PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "locale", "Makefile"]
 
 
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Path:
-    """A copy of the book (sources, catalogs, tools) to break on purpose."""
+    """A copy of the book (sources, catalogs) to break on purpose."""
     for name in PROJECT_FILES:
         source = ROOT / name
         if source.is_dir():
@@ -35,19 +37,38 @@ def project_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+JaxbookRunner = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="session")
+def jaxbook() -> JaxbookRunner:
+    """Run ``jaxbook ARGS...`` in a new process, in the project at ``cwd`` (default: this one)."""
+
+    def run(*args: str | Path, cwd: Path = ROOT, timeout: int = 600):
+        return subprocess.run(
+            [sys.executable, "-m", "jaxbook", *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=cwd,
+        )
+
+    return run
+
+
 def build_html(project: Path, language: str, out: Path) -> Path:
     """Build one language of ``project`` the way `make html` does, in its own process."""
-    from bench import html_command
-
-    result = subprocess.run(
-        [*html_command(project, language, out, "--fail-on-warning")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONPATH": str(project / "docs" / "_ext")},
+    command = html_command(
+        project, language, out / language, out / "doctrees" / language, "-q", "--fail-on-warning"
     )
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     return out / language
+
+
+@pytest.fixture(scope="session")
+def html_builder() -> Callable[[Path, str, Path], Path]:
+    return build_html
 
 
 @pytest.fixture(scope="session")
@@ -57,3 +78,37 @@ def built_site(tmp_path_factory) -> Path:
     for language in ["zh_CN", "en"]:
         build_html(ROOT, language, root)
     return root
+
+
+@dataclass
+class Built:
+    """A Sphinx test app after its build: its pages, its warnings, its doctest summary."""
+
+    app: object
+
+    def page(self, name: str = "index") -> str:
+        return (self.app.outdir / f"{name}.html").read_text(encoding="utf-8")
+
+    @property
+    def warnings(self) -> str:
+        return self.app.warning.getvalue()
+
+    @property
+    def doctest_output(self) -> str:
+        return (self.app.outdir / "output.txt").read_text(encoding="utf-8")
+
+    def doctest_counts(self) -> tuple[int, int]:
+        """(tests, failures) from the doctest builder's summary."""
+        output = self.doctest_output
+        tests = re.search(r"^\s*(\d+) tests?$", output, re.MULTILINE)
+        failures = re.search(r"^\s*(\d+) failures? in tests$", output, re.MULTILINE)
+        assert tests, output
+        assert failures, output
+        return int(tests[1]), int(failures[1])
+
+
+@pytest.fixture
+def built(app) -> Built:
+    """The ``app`` of the test's ``@pytest.mark.sphinx(...)`` marker, built."""
+    app.build()
+    return Built(app)

@@ -1,2 +1,2 @@
-extensions = ["sphinx.ext.doctest", "jaxbook.backend_tabs", "jaxbook.guards"]
-doctest_global_setup = "from jaxbook.doctest_runtime import *"
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.backend_tabs", "jaxbook.sphinxext.guards"]
+doctest_global_setup = "from jaxbook.doctest.runtime import *"

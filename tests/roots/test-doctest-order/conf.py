@@ -1,1 +1,1 @@
-extensions = ["jaxbook.doctest_lines"]
+extensions = ["jaxbook.sphinxext.doctest_lines"]

@@ -1,1 +1,1 @@
-extensions = ["sphinx.ext.doctest", "jaxbook.guards"]
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.guards"]

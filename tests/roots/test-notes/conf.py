@@ -1,2 +1,2 @@
-extensions = ["sphinx.ext.doctest", "jaxbook.notes"]
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.notes"]
 language = "zh_CN"

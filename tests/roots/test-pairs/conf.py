@@ -1,2 +1,2 @@
-extensions = ["sphinx.ext.doctest", "jaxbook.pairs"]
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.pairs"]
 language = "zh_CN"

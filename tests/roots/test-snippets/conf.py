@@ -1,1 +1,1 @@
-extensions = ["sphinx.ext.doctest", "jaxbook.snippets"]
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.snippets"]

@@ -1,0 +1,7 @@
+"""``python -m jaxbook``: the same as the ``jaxbook`` command."""
+
+import sys
+
+from jaxbook.cli import main
+
+sys.exit(main())

@@ -1,0 +1,34 @@
+"""The floor: every code cell of the Chinese pages run in one plain Python process.
+
+    python -m jaxbook.bench.floor
+
+Each page runs in a fresh namespace, as under ``make doctest``, but without
+Sphinx's doctest machinery; only the running of the pages is timed, not the
+reading. Prints the seconds. ``make bench`` starts it in a new process with
+JAX's persistent compilation cache turned off.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jaxbook import project
+from jaxbook.doctest.refresh import read_pages, run_page
+from jaxbook.project import SOURCE_LANGUAGE
+
+
+def seconds(root: Path) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp))
+        start = time.perf_counter()
+        for docname in sorted(app.env.found_docs):
+            run_page(app, docname)
+        return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    print(seconds(project.root()))
+    sys.exit(0)

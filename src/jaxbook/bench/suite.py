@@ -1,0 +1,406 @@
+"""Measure what authors, translators and readers wait for; print a table and JSON.
+
+    jaxbook bench [--runs 3] [--out _build/bench.json] [--skip-setup]
+
+Every figure is the median of ``--runs`` runs (at least 3 for a report), and
+every ratio is taken between figures measured in this same run. Targets:
+
+- doctest: wall time of ``make doctest`` (zh + en) over the floor, one plain
+  Python run of all code cells (each page in a fresh namespace, one process,
+  no persistent compilation cache); cold (no doctrees, empty compilation
+  cache) and warm; target <= 1.3.
+- build: clean ``html`` of both languages over one language, target <= 1.5;
+  incremental rebuild after one English msgstr edit over a clean build of that
+  language, target <= 0.10.
+- pages: bytes, requests and first contentful paint of every chapter page in
+  both languages in headless Chromium on a localhost server; targets <= 500 KB,
+  <= 25 requests, 0 third-party requests; the size of each search index.
+- setup and memory: a fresh clone to a built site with warm package caches,
+  the installer (uv) against pip on the same lock, and the peak RSS of one
+  doctest process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jaxbook import project
+from jaxbook.doctest.environment import doctest_environment
+from jaxbook.site.browser import chromium
+from jaxbook.site.build import html_command
+
+ROOT = project.root()
+PY = sys.executable
+LANGS = ["zh_CN", "en"]
+
+
+def timed(command: list[str], **kwargs) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs
+    )
+    return time.perf_counter() - start
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def env() -> dict[str, str]:
+    return doctest_environment(os.environ, ROOT)
+
+
+# -- doctest against its floor -------------------------------------------------
+
+
+def floor_seconds() -> float:
+    # A plain run: without JAX's persistent compilation cache, which is one of
+    # the ways `make doctest` itself gets faster.
+    environment = {**env(), "JAX_COMPILATION_CACHE_DIR": ""}
+    out = subprocess.run(
+        [PY, "-m", "jaxbook.bench.floor"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=ROOT,
+    ).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
+    environment = env()
+    # An empty directory name turns JAX's persistent compilation cache off.
+    environment["JAX_COMPILATION_CACHE_DIR"] = "" if cache is None else str(cache)
+    start = time.perf_counter()
+    process = subprocess.run(
+        [PY, "-m", "jaxbook", "doctest", "--builddir", str(builddir), *LANGS],
+        env=environment,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - start
+    if process.returncode != 0:
+        sys.exit(process.stdout[-3000:])
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return seconds, peak_kb
+
+
+def import_jax_seconds(empty_pycache: Path | None) -> float:
+    """Start Python and import JAX; given an empty pycache prefix, from source every time."""
+    environment = dict(os.environ)
+    if empty_pycache is not None:
+        empty_pycache.mkdir()
+        environment.update(PYTHONPYCACHEPREFIX=str(empty_pycache), PYTHONDONTWRITEBYTECODE="1")
+    return timed([PY, "-c", "import jax"], env=environment)
+
+
+# -- builds --------------------------------------------------------------------
+
+
+def html(project_root: Path, language: str, out: Path, *extra: str) -> list[str]:
+    return html_command(
+        project_root, language, out / language, out / "doctrees" / language, "-q", *extra
+    )
+
+
+def html_build(builddir: Path, languages: list[str]) -> float:
+    """Build the given languages the way `make html` does (concurrently)."""
+    start = time.perf_counter()
+    processes = [
+        subprocess.Popen(
+            html(ROOT, lang, builddir),
+            env=env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for lang in languages
+    ]
+    if any(p.wait() for p in processes):
+        sys.exit("html build failed")
+    return time.perf_counter() - start
+
+
+def english_build(project: Path, *extra: str) -> float:
+    """Build the English site of a copy of the project; return the seconds it took."""
+    return timed(html(project, "en", project / "_b", *extra), env=env())
+
+
+def incremental_seconds(project: Path) -> float:
+    """Edit one English msgstr in a copy, rebuild English, restore."""
+    catalog = project / "locale/en/LC_MESSAGES/ch01/quiz.po"
+    text = catalog.read_text(encoding="utf-8")
+    # A paragraph, not a title: a title change rightly rewrites every page's navigation.
+    marker = "The following 8 questions help you"
+    assert marker in text, "pick another paragraph to edit"
+    catalog.write_text(text.replace(marker, marker + " (edited)", 1), encoding="utf-8")
+    seconds = english_build(project)
+    catalog.write_text(text, encoding="utf-8")
+    english_build(project)
+    return seconds
+
+
+# -- pages ---------------------------------------------------------------------
+
+
+def page_figures(site: Path, runs: int) -> dict[str, dict[str, float]]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [PY, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    driver = chromium(Path(tempfile.mkdtemp()), console=False)
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    time.sleep(0.5)
+    figures = {}
+    try:
+        for lang in LANGS:
+            for page in sorted((site / lang / "ch01").glob("*.html")):
+                url = f"http://127.0.0.1:{port}/{lang}/ch01/{page.name}"
+                samples = []
+                for _ in range(runs):
+                    driver.get_log("performance")
+                    driver.get(url)
+                    time.sleep(0.3)
+                    fcp = driver.execute_script(
+                        "const e = performance.getEntriesByName('first-contentful-paint')[0];"
+                        "return e ? e.startTime : null;"
+                    )
+                    sizes, hosts = {}, set()
+                    for entry in driver.get_log("performance"):
+                        message = json.loads(entry["message"])["message"]
+                        params = message.get("params", {})
+                        if message["method"] == "Network.requestWillBeSent":
+                            request_url = params["request"]["url"]
+                            if not request_url.startswith("data:"):
+                                sizes.setdefault(params["requestId"], 0)
+                                hosts.add(re.sub(r"^\w+://([^/]+).*", r"\1", request_url))
+                        elif (
+                            message["method"] == "Network.loadingFinished"
+                            and params["requestId"] in sizes
+                        ):
+                            sizes[params["requestId"]] = params["encodedDataLength"]
+                    samples.append(
+                        (
+                            sum(sizes.values()),
+                            len(sizes),
+                            fcp or 0.0,
+                            len(hosts - {f"127.0.0.1:{port}"}),
+                        )
+                    )
+                figures[f"{lang}/{page.stem}"] = {
+                    "kb": median([s[0] for s in samples]) / 1024,
+                    "requests": median([s[1] for s in samples]),
+                    "fcp_ms": median([s[2] for s in samples]),
+                    "third_party": max(s[3] for s in samples),
+                }
+    finally:
+        driver.quit()
+        server.terminate()
+    return figures
+
+
+def heaviest_assets(site: Path) -> list[tuple[str, int]]:
+    static = site / "en" / "_static"
+    files = [
+        (str(p.relative_to(site / "en")), p.stat().st_size)
+        for p in static.rglob("*")
+        if p.is_file()
+    ]
+    return sorted(files, key=lambda f: -f[1])[:5]
+
+
+# -- setup ---------------------------------------------------------------------
+
+
+def uv_sync_seconds(venv: Path, *extra: str) -> float:
+    """Install the lock into a new environment with uv, as `make venv` does."""
+    environment = {
+        **os.environ,
+        "UV_PROJECT_ENVIRONMENT": str(venv),
+        "UV_PYTHON_DOWNLOADS": "never",
+    }
+    start = time.perf_counter()
+    subprocess.run(
+        [str(ROOT / ".tools/bin/uv"), "sync", "--frozen", "--quiet", *extra],
+        check=True,
+        cwd=ROOT,
+        env=environment,
+    )
+    return time.perf_counter() - start
+
+
+def setup_seconds(runs: int) -> tuple[list[float], list[float], list[float], list[float]]:
+    uv, pip, uv_sync, uv_sync_plain = [], [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(runs):
+            clone = Path(tmp, f"clone{i}")
+            subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+            uv.append(timed(["make", "-s", "html"], cwd=clone))
+        requirements = Path(tmp, "requirements.txt")
+        subprocess.run(
+            [
+                str(ROOT / ".tools/bin/uv"),
+                "export",
+                "--frozen",
+                "--all-groups",
+                "--no-emit-project",
+                "-o",
+                str(requirements),
+            ],
+            check=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
+        for i in range(runs):
+            venv = Path(tmp, f"pipvenv{i}")
+            start = time.perf_counter()
+            subprocess.run(
+                [PY.replace(".venv/bin/python", ".venv/bin/python"), "-m", "venv", str(venv)],
+                check=True,
+            )
+            subprocess.run(
+                [
+                    str(venv / "bin/pip"),
+                    "install",
+                    "-q",
+                    "--require-hashes",
+                    "-r",
+                    str(requirements),
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+            pip.append(time.perf_counter() - start)
+            uv_sync.append(uv_sync_seconds(Path(tmp, f"uvvenv{i}"), "--compile-bytecode"))
+            uv_sync_plain.append(uv_sync_seconds(Path(tmp, f"uvplain{i}")))
+    return uv, pip, uv_sync, uv_sync_plain
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=Path("_build") / "bench.json")
+    parser.add_argument("--skip-setup", action="store_true", help="leave out the install figures")
+
+
+def run(args: argparse.Namespace) -> int:
+    runs = args.runs
+    report: dict = {"runs": runs}
+    rows = []
+
+    def row(name, value, unit, target=None, ok=None):
+        rows.append((name, value, unit, target, ok))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        floor = [floor_seconds() for _ in range(runs)]
+        cold, warm, warm_nocache, peaks = [], [], [], []
+        for i in range(runs):
+            cache = tmp / f"jaxcache{i}"
+            seconds, peak = doctest_seconds(tmp / f"dt{i}", cache)
+            cold.append(seconds)
+            peaks.append(peak)
+            warm.append(doctest_seconds(tmp / f"dt{i}", cache)[0])
+            warm_nocache.append(doctest_seconds(tmp / f"dt{i}", None)[0])
+        f, c, w, wn = median(floor), median(cold), median(warm), median(warm_nocache)
+        row("floor: all code cells, one process", f, "s")
+        row("doctest zh+en cold / floor", c / f, "x", "<= 1.3", c / f <= 1.3)
+        row("doctest zh+en warm / floor", w / f, "x", "<= 1.3", w / f <= 1.3)
+        row("doctest warm, no compilation cache / floor", wn / f, "x")
+        row("peak RSS of one doctest process", max(peaks) / 1024, "MiB")
+        compiled = [import_jax_seconds(None) for _ in range(runs)]
+        source = [import_jax_seconds(tmp / f"nopyc{i}") for i in range(runs)]
+        row("import jax, bytecode compiled at install", median(compiled), "s")
+        row("import jax, compiled on import (no .pyc)", median(source), "s")
+        report["doctest"] = {
+            "floor_s": floor,
+            "cold_s": cold,
+            "warm_s": warm,
+            "warm_nocache_s": warm_nocache,
+            "peak_rss_kb": peaks,
+            "import_jax_compiled_s": compiled,
+            "import_jax_from_source_s": source,
+        }
+
+        both = [html_build(tmp / f"b{i}", LANGS) for i in range(runs)]
+        one = [html_build(tmp / f"o{i}", ["en"]) for i in range(runs)]
+        row("html both languages (clean)", median(both), "s")
+        row(
+            "html both / one",
+            median(both) / median(one),
+            "x",
+            "<= 1.5",
+            median(both) / median(one) <= 1.5,
+        )
+        project = tmp / "project"
+        project.mkdir()
+        for name in ["conf.py", "docutils.conf", "docs", "snippets", "locale"]:
+            src = ROOT / name
+            (shutil.copytree if src.is_dir() else shutil.copy2)(src, project / name)
+        clean_en = [english_build(project, "-E") for _ in range(runs)]
+        incremental = [incremental_seconds(project) for _ in range(runs)]
+        ratio = median(incremental) / median(clean_en)
+        row("incremental en rebuild after one msgstr / clean", ratio, "x", "<= 0.10", ratio <= 0.10)
+        report["build"] = {
+            "both_s": both,
+            "one_s": one,
+            "clean_en_s": clean_en,
+            "incremental_s": incremental,
+        }
+
+        site = tmp / "b0"
+        pages = page_figures(site, runs)
+        worst_kb = max(p["kb"] for p in pages.values())
+        worst_requests = max(p["requests"] for p in pages.values())
+        third = sum(p["third_party"] for p in pages.values())
+        row("largest page transfer", worst_kb, "KB", "<= 500", worst_kb <= 500)
+        row("most requests on a page", worst_requests, "", "<= 25", worst_requests <= 25)
+        row("third-party requests, all pages", third, "", "0", third == 0)
+        row("slowest first contentful paint", max(p["fcp_ms"] for p in pages.values()), "ms")
+        for lang in LANGS:
+            row(
+                f"search index {lang}", (site / lang / "searchindex.js").stat().st_size / 1024, "KB"
+            )
+        report["pages"] = pages
+        report["heaviest_assets"] = heaviest_assets(site)
+
+    if not args.skip_setup:
+        uv, pip, uv_sync, uv_plain = setup_seconds(runs)
+        row("fresh clone to built site (uv, warm cache)", median(uv), "s")
+        row("install the lock: pip (compiles bytecode)", median(pip), "s")
+        row("install the lock: uv sync --compile-bytecode", median(uv_sync), "s")
+        row("install the lock: uv sync, no bytecode", median(uv_plain), "s")
+        row("pip / uv, both compiling bytecode", median(pip) / median(uv_sync), "x")
+        report["setup"] = {
+            "clone_to_site_s": uv,
+            "pip_install_s": pip,
+            "uv_sync_compile_s": uv_sync,
+            "uv_sync_plain_s": uv_plain,
+        }
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    report["table"] = [list(r) for r in rows]
+    args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    print(f"{'figure':<52} {'value':>10}  {'target':>8}  verdict")
+    for name, value, unit, target, ok in rows:
+        verdict = "" if ok is None else ("PASS" if ok else "MISS")
+        print(f"{name:<52} {value:>9.2f}{unit:<1}  {target or '':>8}  {verdict}")
+    print(f"(medians of {runs} runs; JSON in {args.out})")
+    return 0

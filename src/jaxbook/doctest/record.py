@@ -1,0 +1,154 @@
+"""Write another backend's outputs onto the pages, from a record of a real run there.
+
+    jaxbook record --backend gpu [--wildcard 'NVIDIA H200=NVIDIA ...'] RECORD.json [...]
+
+A record comes from ``jaxbook bundle run --record`` on a machine of
+that backend (usually with ``JAXBOOK_RUN_UNRECORDED=1``, so that blocks
+marked ``unrecorded_on(backend, ...)`` run too). For every ``testcode`` whose
+output there differed from the page, in the source language:
+
+- the block's ``unrecorded_on(backend, ...)`` condition is removed;
+- its expected output gets ``:skipif: not ON_CPU``;
+- a second expected output with ``:skipif: not ON_<BACKEND>`` holds what the
+  block printed there. ``jaxbook.sphinxext.backend_tabs`` shows the two as tabs.
+
+Then the catalogs are merged (``make update-po``) and each new output entry of
+the other languages gets, as its translation, what the translated block
+printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
+(a GPU model, say) in both languages before it is written; use it only for
+such names. Records in which a block failed for a reason that is not the
+backend (another Python or NumPy, say) must be left out of the record file
+first. Review the diff: this tool records behaviour, it does not judge it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+
+from jaxbook import project
+from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.project import SOURCE_LANGUAGE
+
+CODE_DIRECTIVES = (".. testcode::", ".. testplot::")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _options_end(lines: list[str], directive: int) -> int:
+    i = directive + 1
+    while i < len(lines) and lines[i].strip().startswith(":"):
+        i += 1
+    return i
+
+
+def add_backend_output(lines: list[str], testcode_line: int, backend: str, text: str) -> None:
+    """Edit the testcode at 1-based line ``testcode_line`` and its testoutput in place."""
+    start = testcode_line - 1
+    if not lines[start].lstrip().startswith(CODE_DIRECTIVES):
+        raise ValueError(f"line {testcode_line} is not a code block ({', '.join(CODE_DIRECTIVES)})")
+    unrecorded = f'unrecorded_on("{backend}"'
+    for i in range(_options_end(lines, start) - 1, start, -1):
+        if lines[i].strip().startswith(":skipif:") and unrecorded in lines[i]:
+            del lines[i]
+    directive_indent = _indent(lines[start])
+    output = next(
+        (
+            i
+            for i in range(start + 1, len(lines))
+            if lines[i].lstrip().startswith((".. testoutput::", *CODE_DIRECTIVES))
+            and _indent(lines[i]) == directive_indent
+        ),
+        None,
+    )
+    if output is None or not lines[output].lstrip().startswith(".. testoutput::"):
+        raise ValueError(f"the testcode at line {testcode_line} has no testoutput of its own")
+    options_end = _options_end(lines, output)
+    option_indent = " " * (directive_indent + 3)
+    kept = [
+        line for line in lines[output + 1 : options_end] if not line.strip().startswith(":skipif:")
+    ]
+    lines[output + 1 : options_end] = [f"{option_indent}:skipif: not ON_CPU", *kept]
+    end = _options_end(lines, output)
+    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > directive_indent):
+        end += 1
+    while not lines[end - 1].strip():
+        end -= 1
+    block = [
+        "",
+        " " * directive_indent + ".. testoutput::",
+        f"{option_indent}:skipif: not ON_{backend.upper()}",
+        *kept,
+        "",
+        *[(option_indent + line).rstrip() for line in text.rstrip("\n").split("\n")],
+    ]
+    lines[end:end] = block
+
+
+def shown(text: str, wildcards: list[tuple[str, str]]) -> str:
+    for old, new in wildcards:
+        text = text.replace(old, new)
+    return "\n".join(line.rstrip() for line in text.rstrip("\n").split("\n"))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", required=True, choices=["gpu"])
+    parser.add_argument("--wildcard", action="append", default=[], metavar="OLD=NEW")
+    parser.add_argument("records", nargs="+", type=Path)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = project.root()
+    wildcards = [tuple(item.split("=", 1)) for item in args.wildcard]
+    records: dict[str, dict[tuple[str, int], str]] = {}
+    for path in args.records:
+        for language, blocks in json.loads(path.read_text(encoding="utf-8")).items():
+            for block in blocks:
+                if not block["passed"] and block["want"] is not None:
+                    key = (block["file"], block["line"])
+                    records.setdefault(language, {})[key] = shown(block["got"], wildcards)
+    source = records.get(SOURCE_LANGUAGE, {})
+    for file in sorted({file for file, _ in source}):
+        path = root / file
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for _, line in sorted((key for key in source if key[0] == file), reverse=True):
+            try:
+                add_backend_output(lines, line, args.backend, source[(file, line)])
+            except ValueError as error:
+                sys.exit(f"{file}:{line}: {error}")
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        count = sum(1 for key in source if key[0] == file)
+        print(f"{file}: {count} {args.backend} output(s) recorded")
+    subprocess.run(
+        ["make", "--no-print-directory", "update-po"],
+        cwd=root,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    for language, blocks in records.items():
+        if language == SOURCE_LANGUAGE:
+            continue
+        for catalog_path in sorted((root / "locale" / language / "LC_MESSAGES").rglob("*.po")):
+            catalog = polib.pofile(str(catalog_path))
+            filled = 0
+            for key, translated in blocks.items():
+                if key not in source:
+                    sys.exit(f"{key[0]}:{key[1]}: failed in {language} only; run the record again")
+                for entry in catalog:
+                    if entry.msgid == source[key] and not entry.obsolete:
+                        entry.msgstr = translated
+                        entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
+                        entry.previous_msgid = None
+                        filled += 1
+            if filled:
+                save_wrapped(catalog, catalog_path)
+                where = catalog_path.relative_to(root)
+                print(f"{where}: {filled} {args.backend} output(s) translated")
+    return 0

@@ -1,0 +1,193 @@
+"""Fill the ``testoutput`` blocks of pages with what their code really prints.
+
+    jaxbook refresh docs/ch01/arrays.rst [...]
+    jaxbook refresh --language en docs/ch01/arrays.rst [...]
+
+The pages are read by Sphinx (so snippets are staged and translations applied
+exactly as for ``make doctest``), each page's code runs in a fresh namespace
+after the doctest global setup, and every ``testoutput`` whose expected text
+no longer matches what its code printed is rewritten with the real output.
+An expected output that still matches (including one with a ``...`` wildcard
+over a timing) is left alone. Review the diff before committing it: this
+tool records behaviour, it does not judge it.
+
+With ``--language en`` the pages are read through the English catalogs and
+the translated code runs; what it prints becomes the ``msgstr`` of the output
+block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped with
+``msgcat`` at the catalogs' width). The Chinese source is not touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import doctest
+import io
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+import polib
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from jaxbook import project
+from jaxbook.doctest import environment
+from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.project import SOURCE_LANGUAGE
+
+
+def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
+    """Read every page in ``language`` (translations applied, snippets staged)."""
+    app = Sphinx(
+        srcdir,
+        confdir,
+        tmp / "out",
+        tmp / "doctrees",
+        "dummy",
+        confoverrides={"language": language},
+        status=None,
+        warning=sys.stderr,
+    )
+    app.build()
+    return app
+
+
+def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
+    return [
+        n
+        for n in doctree.findall(nodes.Element)
+        if isinstance(n, (nodes.literal_block, nodes.comment)) and "testnodetype" in n
+    ]
+
+
+def _skipped(node: nodes.Element, setup: str) -> bool:
+    if "skipif" not in node:
+        return False
+    context: dict = {}
+    exec(setup, context)
+    return bool(eval(node["skipif"], context))
+
+
+def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
+    """Run one page's code; return (testoutput node, actual output) pairs."""
+    config = app.config
+    doctree = app.env.get_doctree(docname)
+    setup = config.doctest_global_setup
+    ns: dict = {}
+    exec(setup, ns)
+    test_nodes = [n for n in _test_nodes(doctree) if not _skipped(n, setup)]
+    for node in test_nodes:
+        if node["testnodetype"] == "testsetup":
+            exec(node.get("test", node.astext()), ns)
+    results = []
+    last_output = None
+    for node in test_nodes:
+        kind = node["testnodetype"]
+        if kind == "testcode":
+            buffer = io.StringIO()
+            code = compile(node.astext(), f"{node.source}:{node.line}", "exec")
+            with contextlib.redirect_stdout(buffer):
+                try:
+                    exec(code, ns)
+                except Exception:
+                    print("Traceback (most recent call last):")
+                    print(traceback.format_exc().splitlines()[-1])
+            last_output = buffer.getvalue()
+        elif kind == "testoutput" and last_output is not None:
+            results.append((node, last_output))
+            last_output = None
+    for node in test_nodes:
+        if node["testnodetype"] == "testcleanup":
+            exec(node.get("test", node.astext()), ns)
+    exec(config.doctest_global_cleanup, ns)
+    return results
+
+
+def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
+    """The entry whose translation (or, untranslated, whose source) is the text shown."""
+    hits = [e for e in catalog if not e.obsolete and e.msgstr == shown]
+    if not hits:
+        hits = [e for e in catalog if not e.obsolete and not e.msgstr and e.msgid == shown]
+    return hits[0] if len(hits) == 1 else None
+
+
+def refresh_catalog(app: Sphinx, docname: str, checker, flags) -> int:
+    """Write the real outputs of the translated page into its catalog."""
+    language = app.config.language
+    catalog_path = Path(app.confdir) / "locale" / language / "LC_MESSAGES" / f"{docname}.po"
+    catalog = polib.pofile(str(catalog_path))
+    changed = 0
+    for node, actual in run_page(app, docname):
+        if checker.check_output(node.astext() + "\n", actual, flags):
+            continue
+        entry = catalog_entry(catalog, node.astext())
+        if entry is None:
+            sys.exit(
+                f"{catalog_path}: cannot tell which entry holds the output block at "
+                f"{node.source}:{node.line}; fix it by hand or run 'make update-po'"
+            )
+        entry.msgstr = actual.rstrip("\n")
+        entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
+        changed += 1
+    if changed:
+        save_wrapped(catalog, catalog_path)
+    return changed
+
+
+def rewrite(path: Path, updates: dict[int, str]) -> None:
+    """Replace the content of the testoutput directives starting at the given lines."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for start in sorted(updates, reverse=True):
+        directive = next(
+            i for i in range(start, max(start - 4, -1), -1) if ".. testoutput::" in lines[i]
+        )
+        indent = len(lines[directive]) - len(lines[directive].lstrip()) + 3
+        i = directive + 1
+        while i < len(lines) and lines[i].strip().startswith(":"):
+            i += 1
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        end = i
+        while end < len(lines) and (
+            not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) >= indent
+        ):
+            end += 1
+        while end > i and not lines[end - 1].strip():
+            end -= 1
+        new = [(" " * indent + line).rstrip() for line in updates[start].rstrip("\n").split("\n")]
+        lines[i:end] = new
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pages", nargs="+", type=Path)
+    parser.add_argument("--language", default=SOURCE_LANGUAGE)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = project.root()
+    environment.apply(root)
+    srcdir = root / "docs"
+    with tempfile.TemporaryDirectory() as tmp:
+        app = read_pages(srcdir, root, args.language, Path(tmp))
+        checker = doctest.OutputChecker()
+        flags = app.config.doctest_default_flags
+        for page in args.pages:
+            docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
+            if docname not in app.env.found_docs:
+                print(f"{page}: not a page of its own (included or excluded), skipped")
+                continue
+            if args.language != SOURCE_LANGUAGE:
+                changed = refresh_catalog(app, docname, checker, flags)
+                print(f"{page} [{args.language}]: {changed} output(s) rewritten in the catalog")
+                continue
+            updates = {}
+            for node, actual in run_page(app, docname):
+                if not checker.check_output(node.astext() + "\n", actual, flags):
+                    updates[node.line] = actual
+            if updates:
+                rewrite(page, updates)
+            print(f"{page}: {len(updates)} output(s) rewritten")
+    return 0

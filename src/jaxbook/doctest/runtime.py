@@ -1,0 +1,73 @@
+"""What the doctest global setup imports: backend flags and a page time limit.
+
+Every page's doctests start with ``from jaxbook.doctest.runtime import *``
+(see ``doctest_global_setup`` in ``conf.py``), which gives:
+
+``BACKEND``, ``ON_CPU``, ``ON_GPU``
+   The backend JAX chose, for ``:skipif:`` conditions that pick per-backend
+   expected outputs.
+``unrecorded_on(backend, reason)``
+   A ``:skipif:`` condition for a block whose output on ``backend`` differs
+   from the recorded one and has not yet been produced by a real run there.
+   It prints the reason whenever it skips, so a skip never goes unexplained.
+   With ``JAXBOOK_RUN_UNRECORDED=1`` in the environment it never skips: the
+   blocks run and fail with what they print on that backend, which is how
+   their output for it gets recorded from a real run.
+
+On a GPU, float32 matrix products default to TF32; the pages' numbers are
+those of full float32, so the setup asks for it explicitly there.
+
+The page time limit (``PAGE_TIMEOUT_S`` seconds, default 300, or the
+``JAXBOOK_PAGE_TIMEOUT`` environment variable) turns a page that hangs into a
+doctest failure at the line that was running, instead of a stuck build.
+
+Config values: none (this module is not a Sphinx extension).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import jax
+
+__all__ = ["BACKEND", "ON_CPU", "ON_GPU", "start_page_timer", "stop_page_timer", "unrecorded_on"]
+
+BACKEND = jax.default_backend()
+ON_CPU = BACKEND == "cpu"
+ON_GPU = BACKEND == "gpu"
+PAGE_TIMEOUT_S = int(os.environ.get("JAXBOOK_PAGE_TIMEOUT", "300"))
+RUN_UNRECORDED = os.environ.get("JAXBOOK_RUN_UNRECORDED") == "1"
+
+if ON_GPU:
+    jax.config.update("jax_default_matmul_precision", "float32")
+
+
+def unrecorded_on(backend: str, reason: str) -> bool:
+    if backend != BACKEND:
+        return False
+    if RUN_UNRECORDED:
+        print(f"run on {backend} to record its output: {reason}", file=sys.stderr)
+        return False
+    print(f"skipped on {backend}: {reason}", file=sys.stderr)
+    return True
+
+
+class PageTimeout(Exception):
+    """Raised in a page's doctests when the page runs past its time limit."""
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise PageTimeout(f"page ran longer than {PAGE_TIMEOUT_S} s; the code here does not finish")
+
+
+def start_page_timer() -> None:
+    if hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.alarm(PAGE_TIMEOUT_S)
+
+
+def stop_page_timer() -> None:
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)

@@ -1,0 +1,162 @@
+"""Translator workflow for the gettext catalogs: merge, progress, fuzzy.
+
+    jaxbook po update POT_DIR PO_DIR    merge templates into catalogs
+    jaxbook po stats PO_DIR             translated / fuzzy / untranslated per page
+    jaxbook po fuzzy PO_DIR             list fuzzy entries as file:line
+    jaxbook po check PO_DIR             the translation checks (jaxbook.i18n.check)
+    jaxbook po wrap PO_DIR              re-wrap every catalog at the catalogs' width
+
+``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
+paragraph's old translation as a fuzzy entry that shows the previous source
+(``#|``), and keeps a removed paragraph's translation as an obsolete entry
+(``#~``); a new page gets a catalog with every message untranslated. Every catalog is written
+at the same width, ``WIDTH`` (79, GNU gettext's default, as python-docs-fr
+uses), so that editors and merges produce the same line breaks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+
+WIDTH = 79
+PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);"}
+
+
+def gettext(*command: str) -> None:
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)}: {result.stderr.strip()}")
+
+
+def wrap(po: Path) -> None:
+    gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
+
+
+def save_wrapped(catalog: polib.POFile, po: Path) -> None:
+    """Save a catalog that polib changed, at the width every catalog is written at."""
+    catalog.save(str(po))
+    wrap(po)
+
+
+def update(pot_dir: Path, po_dir: Path, language: str) -> int:
+    pots = sorted(pot_dir.rglob("*.pot"))
+    if not pots:
+        sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
+    seen = set()
+    for pot in pots:
+        po = po_dir / pot.relative_to(pot_dir).with_suffix(".po")
+        seen.add(po)
+        po.parent.mkdir(parents=True, exist_ok=True)
+        if po.exists():
+            gettext(
+                "msgmerge",
+                "--quiet",
+                "--update",
+                "--backup=none",
+                "--previous",
+                f"--width={WIDTH}",
+                str(po),
+                str(pot),
+            )
+            print(f"{po}: merged")
+        else:
+            # Not msginit: for English it copies every msgid into its msgstr.
+            catalog = polib.pofile(str(pot))
+            catalog.header = f"{pot.stem}: {language} translation of the JAX course book."
+            catalog.metadata_is_fuzzy = False
+            catalog.metadata["PO-Revision-Date"] = catalog.metadata["POT-Creation-Date"]
+            catalog.metadata["Last-Translator"] = "JAX course translators"
+            catalog.metadata["Language-Team"] = f"{language} translators"
+            catalog.metadata["Language"] = language
+            catalog.metadata["Plural-Forms"] = PLURAL_FORMS[language]
+            save_wrapped(catalog, po)
+            print(f"{po}: created")
+    for po in sorted(set(po_dir.rglob("*.po")) - seen):
+        print(f"{po}: its page is gone; the catalog is kept, delete it by hand if that is right")
+    return 0
+
+
+def catalogs(po_dir: Path) -> list[Path]:
+    return sorted(po_dir.rglob("*.po"))
+
+
+def counts(po: polib.POFile) -> tuple[int, int, int]:
+    live = [e for e in po if not e.obsolete]
+    fuzzy = sum(1 for e in live if e.fuzzy)
+    translated = sum(1 for e in live if e.translated() and not e.fuzzy)
+    return translated, fuzzy, len(live) - translated - fuzzy
+
+
+def stats(po_dir: Path) -> int:
+    rows = []
+    for path in catalogs(po_dir):
+        translated, fuzzy, untranslated = counts(polib.pofile(str(path)))
+        rows.append(
+            (str(path.relative_to(po_dir).with_suffix("")), translated, fuzzy, untranslated)
+        )
+    name_width = max((len(r[0]) for r in rows), default=4)
+    print(f"{'page':<{name_width}}  translated  fuzzy  untranslated  done")
+    totals = [0, 0, 0]
+    for name, *numbers in rows:
+        totals = [t + n for t, n in zip(totals, numbers, strict=True)]
+        total = sum(numbers) or 1
+        print(
+            f"{name:<{name_width}}  {numbers[0]:>10}  {numbers[1]:>5}  {numbers[2]:>12}"
+            f"  {100 * numbers[0] / total:5.1f}%"
+        )
+    total = sum(totals) or 1
+    print(
+        f"{'all':<{name_width}}  {totals[0]:>10}  {totals[1]:>5}  {totals[2]:>12}"
+        f"  {100 * totals[0] / total:5.1f}%"
+    )
+    return 0
+
+
+def fuzzy(po_dir: Path) -> int:
+    found = 0
+    for path in catalogs(po_dir):
+        for entry in polib.pofile(str(path)):
+            if entry.fuzzy and not entry.obsolete:
+                found += 1
+                first = entry.msgid.splitlines()[0] if entry.msgid else ""
+                print(f"{path}:{entry.linenum}: fuzzy: {first[:70]}")
+    print(f"{found} fuzzy entr{'y' if found == 1 else 'ies'}", file=sys.stderr)
+    return 0
+
+
+def wrap_all(po_dir: Path) -> int:
+    for po in catalogs(po_dir):
+        wrap(po)
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from jaxbook.i18n import check
+
+    sub = parser.add_subparsers(dest="action", required=True)
+    update_parser = sub.add_parser("update", help="merge the .pot templates into the catalogs")
+    update_parser.add_argument("pot_dir", type=Path)
+    update_parser.add_argument("po_dir", type=Path)
+    update_parser.add_argument("--language", default="en")
+    for name, summary in [
+        ("stats", "translated, fuzzy and untranslated messages per page"),
+        ("fuzzy", "list the fuzzy entries as file:line"),
+        ("wrap", "re-wrap every catalog at the catalogs' width"),
+    ]:
+        sub.add_parser(name, help=summary).add_argument("po_dir", type=Path)
+    check.add_arguments(sub.add_parser("check", help=check.__doc__.splitlines()[0]))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "update":
+        return update(args.pot_dir, args.po_dir, args.language)
+    if args.action == "check":
+        from jaxbook.i18n import check
+
+        return check.run(args)
+    return {"stats": stats, "fuzzy": fuzzy, "wrap": wrap_all}[args.action](args.po_dir)

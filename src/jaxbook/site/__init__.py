@@ -1,0 +1,2 @@
+"""The built site: the language landing page and the headless browser that
+tests and measures it."""

@@ -1,0 +1,76 @@
+"""Write the root ``index.html`` that sends a reader to one language's site.
+
+    jaxbook landing _build/html zh_CN [en ...]
+
+The first language is the default. Browsers that ask for another listed
+language (``navigator.languages``) are sent there instead; without JavaScript
+the meta refresh goes to the default, and the page lists every language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+from pathlib import Path
+
+NAMES = {"zh_CN": "简体中文", "en": "English"}
+
+TEMPLATE = """<!DOCTYPE html>
+<html lang="{default_lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>JAX 入门 · Getting started with JAX</title>
+<meta http-equiv="refresh" content="0; url={default}/index.html">
+<link rel="canonical" href="{default}/index.html">
+<script>
+(function () {{
+  var sites = {sites};
+  var wanted = navigator.languages || [navigator.language || ""];
+  for (var i = 0; i < wanted.length; i++) {{
+    var tag = wanted[i].toLowerCase();
+    for (var j = 0; j < sites.length; j++) {{
+      if (tag.indexOf(sites[j].prefix) === 0) {{
+        window.location.replace(sites[j].dir + "/index.html");
+        return;
+      }}
+    }}
+  }}
+}})();
+</script>
+</head>
+<body>
+<ul>
+{links}
+</ul>
+</body>
+</html>
+"""
+
+
+def write(root: Path, languages: list[str]) -> Path:
+    sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in languages]
+    links = "\n".join(
+        f'<li><a href="{lang}/index.html" hreflang="{lang.replace("_", "-")}">'
+        f"{html.escape(NAMES.get(lang, lang))}</a></li>"
+        for lang in languages
+    )
+    page = TEMPLATE.format(
+        default=languages[0],
+        default_lang=languages[0].replace("_", "-"),
+        sites=json.dumps(sites),
+        links=links,
+    )
+    (root / "index.html").write_text(page, encoding="utf-8")
+    return root / "index.html"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("html_root", type=Path)
+    parser.add_argument("languages", nargs="+", help="the first is the default")
+
+
+def run(args: argparse.Namespace) -> int:
+    write(args.html_root, args.languages)
+    return 0

@@ -1,0 +1,87 @@
+"""Language switcher, ``hreflang`` alternates and a canonical link on every page.
+
+All languages are built from one source tree into sibling directories
+(``<root>/zh_CN/``, ``<root>/en/``), so every page exists under the same name
+in every language and the switcher can link a page to itself elsewhere. A page
+that only one build has (say, a search page of another theme) falls back to
+that language's home page.
+
+Config values:
+
+``jaxbook_languages``
+   Ordered mapping of language code to its name in that language, e.g.
+   ``{"zh_CN": "简体中文", "en": "English"}``.
+``jaxbook_site_url``
+   Absolute URL of the site root that holds the language directories, used
+   for canonical and ``hreflang`` links (default ``""``: relative links). The
+   ``JAXBOOK_SITE_URL`` environment variable overrides it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def bcp47(language: str) -> str:
+    return language.replace("_", "-")
+
+
+def add_language_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    languages: dict[str, str] = app.config.jaxbook_languages
+    current = app.config.language
+    site = (os.environ.get("JAXBOOK_SITE_URL") or app.config.jaxbook_site_url).rstrip("/")
+    up = "../" * (pagename.count("/") + 1)
+    page = f"{pagename}.html"
+    # Documents and the builder's own pages (search, genindex) exist in every
+    # language; anything else falls back to the other language's home page.
+    in_tree = pagename in app.env.found_docs or templatename != "page.html"
+
+    links = []
+    for code, name in languages.items():
+        target = page if in_tree else f"{app.config.root_doc}.html"
+        links.append(
+            {
+                "code": code,
+                "lang": bcp47(code),
+                "name": name,
+                "url": f"{up}{code}/{target}",
+                "absolute": f"{site}/{code}/{target}" if site else f"{up}{code}/{target}",
+                "current": code == current,
+            }
+        )
+    context["jaxbook_languages"] = links
+    head = [
+        f'<link rel="alternate" hreflang="{link["lang"]}" href="{link["absolute"]}" />'
+        for link in links
+    ]
+    default = links[0]
+    head.append(f'<link rel="alternate" hreflang="x-default" href="{default["absolute"]}" />')
+    canonical = next(link for link in links if link["current"])["absolute"]
+    head.append(f'<link rel="canonical" href="{canonical}" />')
+    context["metatags"] = context.get("metatags", "") + "\n".join(head) + "\n"
+
+
+def add_templates(app: Sphinx, config: Config) -> None:
+    """Make the switcher template (``jaxbook-language.html``) available to html_sidebars."""
+    config.templates_path = [*config.templates_path, str(TEMPLATES)]
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_config_value(
+        "jaxbook_languages", {"zh_CN": "简体中文", "en": "English"}, "html", types=frozenset({dict})
+    )
+    app.add_config_value("jaxbook_site_url", "", "html", types=frozenset({str}))
+    app.connect("config-inited", add_templates)
+    app.connect("html-page-context", add_language_links)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

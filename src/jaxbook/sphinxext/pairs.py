@@ -1,0 +1,160 @@
+"""❌ outdated / ✅ recommended pairs.
+
+A pair shows an outdated idiom next to the one to use instead. Both halves
+hold real doctest blocks: the ❌ half demonstrates the failure (an exception
+or a wrong value that its doctest checks), the ✅ half passes::
+
+    .. pair:: Requesting float64 under the default configuration
+
+       .. outdated::
+
+          .. testcode:: ...
+
+       .. recommended::
+
+          .. testcode:: ...
+
+The build warns, with the pair's location, when a pair does not hold exactly
+one ``outdated`` half followed by one ``recommended`` half, when a half holds
+no doctest block, or when a half stands outside a pair.
+
+Config values: none.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from jaxbook.sphinxext._locale import _, add_catalog
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+HALVES = {"outdated": ("❌", "Outdated"), "recommended": ("✅", "Recommended")}
+
+
+class pair(nodes.General, nodes.Element):
+    """A titled box holding an outdated and a recommended half."""
+
+
+class pair_half(nodes.General, nodes.Element):
+    """One half of a pair; ``node['kind']`` is ``outdated`` or ``recommended``."""
+
+
+def _is_test_block(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.Element) and node.get("testnodetype") in {"doctest", "testcode"}
+
+
+class PairDirective(SphinxDirective):
+    has_content = True
+    required_arguments = 1
+    final_argument_whitespace = True
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        node = pair(classes=["jb-pair"])
+        self.set_source_info(node)
+        title_text = self.arguments[0]
+        inline, messages = self.parse_inline(title_text, lineno=self.lineno)
+        title = nodes.paragraph(title_text, "", *inline, classes=["jb-pair-title"])
+        self.set_source_info(title)
+        node += title
+        node += self.parse_content_to_nodes()
+        return [node, *messages]
+
+
+class HalfDirective(SphinxDirective):
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        symbol, label = HALVES[self.name]
+        node = pair_half(kind=self.name, classes=["jb-half", f"jb-{self.name}"])
+        self.set_source_info(node)
+        # The label comes from this extension's catalog, not the page's.
+        node += nodes.paragraph(
+            "", f"{symbol} {_(label)}", classes=["jb-half-label"], translatable=False
+        )
+        node += self.parse_content_to_nodes()
+        return [node]
+
+
+def check_pairs(app: Sphinx, doctree: nodes.document) -> None:
+    for half in doctree.findall(pair_half):
+        if not isinstance(half.parent, pair):
+            logger.warning(
+                "%s half outside a pair directive", half["kind"], location=half, type="jaxbook"
+            )
+        if not any(_is_test_block(n) for n in half.findall(nodes.Element)):
+            logger.warning(
+                "%s half holds no doctest block: it must demonstrate its claim",
+                half["kind"],
+                location=half,
+                type="jaxbook",
+            )
+    for box in doctree.findall(pair):
+        kinds = [child["kind"] for child in box.children if isinstance(child, pair_half)]
+        if kinds != ["outdated", "recommended"]:
+            logger.warning(
+                "a pair holds %s; it needs one outdated half followed by one recommended half",
+                kinds or "no halves",
+                location=box,
+                type="jaxbook",
+            )
+
+
+def visit_pair_html(self: Any, node: pair) -> None:
+    self.body.append(self.starttag(node, "section", CLASS=""))
+
+
+def depart_pair_html(self: Any, node: pair) -> None:
+    self.body.append("</section>\n")
+
+
+def visit_half_html(self: Any, node: pair_half) -> None:
+    self.body.append(self.starttag(node, "div", CLASS=""))
+
+
+def depart_half_html(self: Any, node: pair_half) -> None:
+    self.body.append("</div>\n")
+
+
+def _visit_passthrough(self: Any, node: nodes.Element) -> None:
+    pass
+
+
+def _depart_passthrough(self: Any, node: nodes.Element) -> None:
+    pass
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
+    passthrough = (_visit_passthrough, _depart_passthrough)
+    app.add_node(
+        pair,
+        html=(visit_pair_html, depart_pair_html),
+        latex=passthrough,
+        text=passthrough,
+        man=passthrough,
+        texinfo=passthrough,
+    )
+    app.add_node(
+        pair_half,
+        html=(visit_half_html, depart_half_html),
+        latex=passthrough,
+        text=passthrough,
+        man=passthrough,
+        texinfo=passthrough,
+    )
+    app.add_directive("pair", PairDirective)
+    app.add_directive("outdated", HalfDirective)
+    app.add_directive("recommended", HalfDirective)
+    app.connect("doctree-read", check_pairs)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,81 @@
+"""Recording a GPU output turns one expected output into a CPU/GPU pair."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxbook.doctest.record import add_backend_output, shown
+
+PAGE = """\
+Title
+=====
+
+.. testcode::
+   :skipif: unrecorded_on("gpu", "prints a CpuDevice repr")
+
+   print(jax.devices())
+
+.. testoutput::
+   :skipif: unrecorded_on("gpu", "prints a CpuDevice repr")
+   :options: +NORMALIZE_WHITESPACE
+
+   [CpuDevice(id=0)]
+
+Next paragraph.
+"""
+
+RECORDED = """\
+Title
+=====
+
+.. testcode::
+
+   print(jax.devices())
+
+.. testoutput::
+   :skipif: not ON_CPU
+   :options: +NORMALIZE_WHITESPACE
+
+   [CpuDevice(id=0)]
+
+.. testoutput::
+   :skipif: not ON_GPU
+   :options: +NORMALIZE_WHITESPACE
+
+   [CudaDevice(id=0)]
+
+Next paragraph.
+"""
+
+
+def test_the_cpu_output_stays_and_the_gpu_output_follows_it() -> None:
+    lines = PAGE.splitlines()
+
+    add_backend_output(lines, 4, "gpu", "[CudaDevice(id=0)]")
+
+    assert "\n".join(lines) + "\n" == RECORDED
+
+
+def test_a_nested_block_keeps_its_indentation() -> None:
+    nested = ["   " + line if line else "" for line in PAGE.splitlines()]
+
+    add_backend_output(nested, 4, "gpu", "[CudaDevice(id=0)]")
+
+    assert nested == ["   " + line if line else "" for line in RECORDED.splitlines()]
+
+
+def test_a_line_that_is_not_a_code_block_is_refused() -> None:
+    with pytest.raises(ValueError, match="line 1 is not a code block"):
+        add_backend_output(PAGE.splitlines(), 1, "gpu", "x")
+
+
+def test_a_code_block_without_its_own_output_is_refused() -> None:
+    lines = PAGE.replace(".. testoutput::", ".. testcode::").splitlines()
+    with pytest.raises(ValueError, match="has no testoutput of its own"):
+        add_backend_output(lines, 4, "gpu", "x")
+
+
+def test_a_machine_name_becomes_a_wildcard_and_trailing_spaces_go() -> None:
+    text = "kind=NVIDIA H200 \nid=0\n"
+
+    assert shown(text, [("NVIDIA H200", "NVIDIA ...")]) == "kind=NVIDIA ...\nid=0"

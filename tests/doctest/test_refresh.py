@@ -1,0 +1,42 @@
+"""`jaxbook refresh` records real outputs and leaves matching ones alone."""
+
+from __future__ import annotations
+
+
+def test_pending_output_is_filled_and_wildcards_are_kept(jaxbook, project_copy):
+    quiz = project_copy / "docs/ch01/quiz.rst"
+    answers = project_copy / "docs/ch01/answers.rst"
+    original_quiz = quiz.read_text(encoding="utf-8")
+    original_answers = answers.read_text(encoding="utf-8")
+    quiz.write_text(
+        original_quiz.replace(
+            "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      (pending)\n"
+        ),
+        encoding="utf-8",
+    )
+    assert quiz.read_text(encoding="utf-8") != original_quiz
+
+    result = jaxbook("refresh", "docs/ch01/quiz.rst", "docs/ch01/answers.rst", cwd=project_copy)
+    assert result.returncode == 0, result.stderr
+    assert "docs/ch01/quiz.rst: 1 output(s) rewritten" in result.stdout
+    assert "docs/ch01/answers.rst: 0 output(s) rewritten" in result.stdout
+    assert quiz.read_text(encoding="utf-8") == original_quiz
+    # The timings there are wildcards; the real run matches them, so they stay.
+    assert answers.read_text(encoding="utf-8") == original_answers
+
+
+def test_english_outputs_are_written_into_the_catalog(jaxbook, project_copy):
+    catalog = project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po"
+    original = catalog.read_text(encoding="utf-8")
+    assert 'msgid "2.0"\nmsgstr "2.0"\n' in original
+    catalog.write_text(
+        original.replace('msgid "2.0"\nmsgstr "2.0"\n', 'msgid "2.0"\nmsgstr "100.0"\n'),
+        encoding="utf-8",
+    )
+    source = (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8")
+
+    result = jaxbook("refresh", "--language", "en", "docs/ch01/quiz.rst", cwd=project_copy)
+    assert result.returncode == 0, result.stderr
+    assert "quiz.rst [en]: 1 output(s) rewritten in the catalog" in result.stdout
+    assert catalog.read_text(encoding="utf-8") == original
+    assert (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8") == source

@@ -1,0 +1,70 @@
+"""`make doctest` fails, names page and line, and shows expected and actual output
+when an expected output or an assert on a page is wrong."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+
+def corrupt(path: Path, old: str, new: str) -> int:
+    """Replace ``old`` once; return the line of the directive of the block it sits in."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    before = text[: text.index(old)]
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return before[: before.rindex(".. test")].count("\n") + 1
+
+
+@pytest.fixture
+def run_doctest(jaxbook):
+    def run(project: Path, *pages: str):
+        only = [arg for page in pages for arg in ("--only", str(project / page))]
+        return jaxbook("doctest", "--builddir", project / "_build", *only, "zh_CN", cwd=project)
+
+    return run
+
+
+def reported_line(output: str, page: str) -> int:
+    match = re.search(
+        rf"^docs/{re.escape(page)}:(\d+): doctest failed \[zh_CN\]$", output, re.MULTILINE
+    )
+    assert match, output
+    return int(match[1])
+
+
+def test_clean_pages_pass(run_doctest, project_copy):
+    result = run_doctest(project_copy, "docs/ch01/quiz.rst")
+    assert result.returncode == 0, result.stdout
+    assert re.search(r"^\d+ passed, 0 failed$", result.stdout.splitlines()[-1])
+
+
+def test_a_wrong_output_and_a_broken_assert_fail_by_page_and_line(run_doctest, project_copy):
+    quiz = project_copy / "docs/ch01/quiz.rst"
+    # Q5's answer: the doctest must reject a page that claims the global is re-read.
+    text = quiz.read_text(encoding="utf-8")
+    q5 = text.index("Q5.")
+    q5_output = text.index("   .. testoutput::\n\n      2.0\n", q5)
+    quiz.write_text(
+        text[:q5_output]
+        + "   .. testoutput::\n\n      100.0\n"
+        + text[q5_output + len("   .. testoutput::\n\n      2.0\n") :],
+        encoding="utf-8",
+    )
+    q5_code_line = text[: text.index(".. testcode::", q5)].count("\n") + 1
+
+    what = project_copy / "docs/ch01/what-is-jax.rst"
+    assert_line = corrupt(what, 'startswith("Vectorizing map")', 'startswith("Quantizing map")')
+
+    result = run_doctest(project_copy, "docs/ch01/quiz.rst", "docs/ch01/what-is-jax.rst")
+    out = result.stdout
+    assert result.returncode != 0
+    assert re.search(r"^\d+ passed, 2 failed$", out.splitlines()[-1]), out
+
+    assert abs(reported_line(out, "ch01/quiz.rst") - q5_code_line) <= 2
+    assert re.search(r"Expected:\n\s+100\.0\nGot:\n\s+2\.0\n", out)
+
+    assert abs(reported_line(out, "ch01/what-is-jax.rst") - assert_line) <= 2
+    assert "AssertionError" in out

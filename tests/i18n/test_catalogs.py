@@ -1,0 +1,88 @@
+"""`make update-po` never loses a translator's work when the Chinese source changes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polib
+
+CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
+
+
+def update_po(project):
+    gettext = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "gettext",
+            "-q",
+            "-c",
+            str(project),
+            str(project / "docs"),
+            str(project / "_build/gettext"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert gettext.returncode == 0, gettext.stderr
+    merge = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "jaxbook",
+            "po",
+            "update",
+            str(project / "_build/gettext"),
+            str(project / "locale/en/LC_MESSAGES"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=project,
+    )
+    assert merge.returncode == 0, merge.stderr
+
+
+def entry(catalog, start, obsolete=False):
+    hits = [e for e in catalog if e.obsolete == obsolete and e.msgid.startswith(start)]
+    assert len(hits) == 1, [e.msgid[:40] for e in hits]
+    return hits[0]
+
+
+def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
+    page = project_copy / "docs/ch01/what-is-jax.rst"
+    po_path = project_copy / "locale/en/LC_MESSAGES/ch01/what-is-jax.po"
+    before = polib.pofile(str(po_path))
+    changed_translation = entry(before, "JAX 的变换最适合用在").msgstr
+    text = page.read_text(encoding="utf-8")
+    assert CHANGED in text
+    page.write_text(text.replace(CHANGED, CHANGED.replace("强迫", "要求")), encoding="utf-8")
+
+    index_page = project_copy / "docs/ch01/index.rst"
+    index_po = project_copy / "locale/en/LC_MESSAGES/ch01/index.po"
+    removed = "- 「🔍 补充」是延伸内容，标有「必读」或「选读」。\n"
+    index_text = index_page.read_text(encoding="utf-8")
+    assert removed in index_text
+    index_page.write_text(index_text.replace(removed, ""), encoding="utf-8")
+    removed_translation = entry(polib.pofile(str(index_po)), "「🔍 补充」是延伸内容").msgstr
+
+    update_po(project_copy)
+
+    after = polib.pofile(str(po_path))
+    changed = entry(after, "JAX 的变换最适合用在")
+    assert changed.fuzzy
+    assert changed.msgstr == changed_translation
+    assert "强迫" in changed.previous_msgid
+    assert "要求" in changed.msgid
+    assert "#| msgid" in po_path.read_text(encoding="utf-8")
+
+    obsolete = entry(polib.pofile(str(index_po)), "「🔍 补充」是延伸内容", obsolete=True)
+    assert obsolete.msgstr == removed_translation
+    assert "#~ msgid" in index_po.read_text(encoding="utf-8")
+
+    # Not one English string of the page was dropped.
+    assert {e.msgstr for e in before if e.msgstr} <= {e.msgstr for e in after}

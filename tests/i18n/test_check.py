@@ -1,0 +1,204 @@
+"""Each kind of bad translation makes the catalog check fail and names file:line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxbook.project import find_root
+
+ROOT = find_root(Path(__file__).parent)
+
+HEADER = r"""msgid ""
+msgstr ""
+"Project-Id-Version: test\n"
+"Language: en\n"
+"MIME-Version: 1.0\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Content-Transfer-Encoding: 8bit\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+"""
+
+ENTRIES = {
+    "prose": (
+        "用 ``jax.jit`` 编译,见 :doc:`arrays`。",
+        "Compile with ``jax.jit``; see :doc:`arrays`.",
+    ),
+    "code": (
+        '# 创建密钥\nkey = jax.random.key(0)\nprint("密钥:", key)',
+        '# Create a key\nkey = jax.random.key(0)\nprint("key:", key)',
+    ),
+    "term": ("“向量化”不是量化。", ":zh:`向量化` is vectorization, not quantization."),
+    "plain": ("随机数要显式传递密钥。", "Random numbers need an explicit key."),
+    "long": (
+        "这是一段很长的中文说明，用来检查换行宽度是否统一，它需要超过七十九列才会被折行。" * 2,
+        "A long explanation that checks the catalogs are wrapped at one width; "
+        "it has to be longer than seventy-nine columns to be wrapped at all.",
+    ),
+}
+
+
+def po_text(entries: dict[str, tuple[str, str]], fuzzy: str | None = None) -> str:
+    parts = [HEADER]
+    for name, (msgid, msgstr) in entries.items():
+        flag = "#, fuzzy\n" if name == fuzzy else ""
+        parts.append(
+            f"#: ../../docs/{name}.rst:1\n{flag}msgid {quote(msgid)}\nmsgstr {quote(msgstr)}\n"
+        )
+    return "\n".join(parts)
+
+
+def quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def write_catalog(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "en" / "LC_MESSAGES" / "page.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
+    return path
+
+
+def check(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jaxbook", "po", "check", str(path.parent)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def line_of(path: Path, msgid_start: str) -> int:
+    """The msgstr line of the entry whose msgid starts with ``msgid_start``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith(f'msgid "{msgid_start}')
+        or (
+            line == 'msgid ""' and i + 1 < len(lines) and lines[i + 1].startswith(f'"{msgid_start}')
+        )
+    )
+    return next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr")) + 1
+
+
+def test_good_catalog_is_clean(tmp_path):
+    result = check(write_catalog(tmp_path, po_text(ENTRIES)))
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == ""
+
+
+def test_malformed_catalog(tmp_path):
+    path = tmp_path / "en" / "LC_MESSAGES" / "page.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(po_text(ENTRIES) + '\nmsgid "unterminated\nmsgstr ""\n', encoding="utf-8")
+    result = check(path)
+    assert result.returncode == 1
+    assert re.search(rf"^{re.escape(str(path))}:\d+: msgfmt: ", result.stdout, re.MULTILINE)
+
+
+BROKEN = {
+    "broken inline code": (
+        "prose",
+        "Compile with ``jax.jit`; see :doc:`arrays`.",
+        "用 ``jax.jit``",
+        "inline code missing from the translation: 'jax.jit'",
+    ),
+    "changed role target": (
+        "prose",
+        "Compile with ``jax.jit``; see :doc:`devices`.",
+        "用 ``jax.jit``",
+        "role missing from the translation: ('doc', 'arrays')",
+    ),
+    "changed code token": (
+        "code",
+        '# Create a key\nkey = jax.random.key(1)\nprint("key:", key)',
+        "# 创建密钥",
+        "translated code differs from the source at its line 2: expected '0', found '1'",
+    ),
+    "raw script": (
+        "plain",
+        "Random numbers need an explicit key.<script>alert(1)</script>",
+        "随机数",
+        "<script> in the translation",
+    ),
+    "new directive": (
+        "plain",
+        "Random numbers need an explicit key.\n\n.. raw:: html",
+        "随机数",
+        "directive not in the source: .. raw::",
+    ),
+    "glossary term missing": (
+        "plain",
+        "Random numbers need an explicit seed.",
+        "随机数",
+        "glossary: 密钥 must be translated as 'key'",
+    ),
+    "exclusive term misused": (
+        "term",
+        ":zh:`向量化` is quantization.",
+        "“向量化”",
+        "glossary: 向量化 must be translated as 'vectorization'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN), ids=list(BROKEN))
+def test_bad_translation_is_reported_at_its_line(tmp_path, case):
+    name, msgstr, msgid_start, message = BROKEN[case]
+    entries = dict(ENTRIES)
+    entries[name] = (entries[name][0], msgstr)
+    path = write_catalog(tmp_path, po_text(entries))
+    result = check(path)
+    assert result.returncode == 1
+    assert f"{path}:{line_of(path, msgid_start)}: {message}" in result.stdout, result.stdout
+
+
+def test_quantization_without_its_chinese_term_is_flagged(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = ("随机数要显式传递密钥。", "Random numbers need a quantization key.")
+    path = write_catalog(tmp_path, po_text(entries))
+    result = check(path)
+    assert (
+        f"{path}:{line_of(path, '随机数')}: glossary: 'quantization' is only for 量化"
+        in result.stdout
+    ), result.stdout
+
+
+def test_fuzzy_and_untranslated_entries_are_listed(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = (entries["plain"][0], "")
+    path = write_catalog(tmp_path, po_text(entries, fuzzy="prose"))
+    result = check(path)
+    assert result.returncode == 1
+    assert f"{path}:{line_of(path, '用 ``jax.jit``')}: fuzzy" in result.stdout, result.stdout
+    assert f"{path}:{line_of(path, '随机数')}: untranslated" in result.stdout
+
+
+def test_wrong_headers(tmp_path):
+    text = po_text(ENTRIES).replace('"Language: en\\n"\n', '"Language: fr\\n"\n')
+    path = write_catalog(tmp_path, text)
+    result = check(path)
+    assert f"{path}:1: header Language is 'fr', expected 'en'" in result.stdout
+
+
+def test_spelling(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = (entries["plain"][0], "Random numbers need an explicit key, teh end.")
+    path = write_catalog(tmp_path, po_text(entries))
+    result = check(path)
+    assert re.search(rf"{re.escape(str(path))}:\d+: spelling: teh ==> the", result.stdout)
+
+
+def test_catalog_not_wrapped_at_the_project_width(tmp_path):
+    path = write_catalog(tmp_path, po_text(ENTRIES))
+    subprocess.run(["msgcat", "--no-wrap", f"--output-file={path}", str(path)], check=True)
+    result = check(path)
+    assert re.search(rf"{re.escape(str(path))}:\d+: not wrapped at 79 columns", result.stdout)

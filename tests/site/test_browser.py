@@ -1,0 +1,371 @@
+"""The site as readers meet it: a real HTTP server and a headless Chromium.
+
+Every check here also runs against a deliberately broken page, to show that it
+can fail. Screenshots of a Chinese and an English page go to _build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlparse
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from jaxbook.project import find_root
+from jaxbook.site import landing
+from jaxbook.site.browser import chromium
+
+ROOT = find_root(Path(__file__).parent)
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+LANGUAGES = ["zh_CN", "en"]
+
+BROKEN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>broken</title>
+<script src="http://127.0.0.2:9/third-party.js"></script>
+</head><body>
+<script>console.error("deliberate error");</script>
+<p><div>unclosed</p>
+<img src="missing.png">
+<a href="no-such-page.html">dead link</a>
+</body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def site(built_site, tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("served")
+    for language in LANGUAGES:
+        shutil.copytree(built_site / language, root / language)
+    landing.write(root, LANGUAGES)
+    (root / "broken.html").write_text(BROKEN_PAGE, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "http.server",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+            str(site),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(50):
+        try:
+            urllib.request.urlopen(base + "/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def pages(site: Path) -> list[str]:
+    return sorted(
+        f"{language}/{p.relative_to(site / language).as_posix()}"
+        for language in LANGUAGES
+        for p in (site / language).rglob("*.html")
+        if not p.relative_to(site / language).as_posix().startswith("_")
+    )
+
+
+def load(browser, url: str) -> tuple[list[str], list[str]]:
+    """Open a page; return (console errors, request URLs)."""
+    browser.get_log("browser")
+    browser.get_log("performance")
+    browser.get(url)
+    time.sleep(0.2)
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    requests = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            requests.append(message["params"]["request"]["url"])
+    return errors, requests
+
+
+def foreign(requests: list[str], base: str) -> list[str]:
+    origin = urlparse(base).netloc
+    return [
+        url
+        for url in requests
+        if urlparse(url).scheme not in {"data", "blob", "about"} and urlparse(url).netloc != origin
+    ]
+
+
+def axe_violations(browser) -> list[str]:
+    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    found = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run({resultTypes: ['violations']}).then(r => done(r.violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))));"
+    )
+    return list(found)
+
+
+class Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if attributes.get("id"):
+            self.ids.add(attributes["id"])
+        if tag == "a" and attributes.get("href"):
+            self.hrefs.append(attributes["href"])
+        if tag == "link" and attributes.get("rel") in {"stylesheet"}:
+            self.hrefs.append(attributes["href"])
+
+
+def broken_links(base: str, start: list[str]) -> list[str]:
+    """Crawl the site over HTTP from ``start``; report dead links and missing anchors."""
+    seen: dict[str, set[str] | None] = {}
+    queue = [f"{base}/{path}" for path in start]
+    wanted: list[tuple[str, str, str]] = []
+    broken = []
+    while queue:
+        url = queue.pop()
+        if url in seen:
+            continue
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                body = response.read().decode("utf-8", "replace")
+                kind = response.headers.get_content_type()
+        except OSError as exc:
+            seen[url] = None
+            broken.append(f"{url}: {exc}")
+            continue
+        if kind != "text/html":
+            seen[url] = set()
+            continue
+        parser = Links()
+        parser.feed(body)
+        seen[url] = parser.ids
+        for href in parser.hrefs:
+            target, fragment = urldefrag(urljoin(url, href))
+            if not target.startswith(base):
+                continue
+            wanted.append((url, target, fragment))
+            if target not in seen:
+                queue.append(target)
+    for page, target, fragment in wanted:
+        ids = seen.get(target)
+        if ids is None:
+            broken.append(f"{page}: dead link to {target}")
+        elif fragment and ids and fragment not in ids:
+            broken.append(f"{page}: no #{fragment} in {target}")
+    return sorted(set(broken))
+
+
+def vnu_errors(files: list[Path]) -> list[str]:
+    result = subprocess.run(
+        ["java", "-jar", str(VNU), "--errors-only", "--format", "gnu", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return [line for line in result.stderr.splitlines() if ": error:" in line]
+
+
+# -- the checks ----------------------------------------------------------------
+
+
+def test_switcher_lands_on_the_same_page(browser, server):
+    browser.get(f"{server}/zh_CN/ch01/arrays.html")
+    browser.find_element(By.CSS_SELECTOR, 'a.jb-language-link[hreflang="en"]').click()
+    WebDriverWait(browser, 10).until(expected_conditions.url_contains("/en/ch01/arrays.html"))
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    browser.find_element(By.CSS_SELECTOR, 'a.jb-language-link[hreflang="zh-CN"]').click()
+    WebDriverWait(browser, 10).until(expected_conditions.url_contains("/zh_CN/ch01/arrays.html"))
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-CN"
+
+
+def test_landing_page_sends_the_reader_to_a_language(browser, server):
+    browser.get(f"{server}/")
+    WebDriverWait(browser, 10).until(
+        lambda b: re.search(r"/(en|zh_CN)/index\.html$", b.current_url)
+    )
+
+
+def search(browser, server: str, language: str, query: str) -> list[str]:
+    browser.get(f"{server}/{language}/search.html?q={query}")
+    WebDriverWait(browser, 20).until(
+        lambda b: (
+            b.find_elements(By.CSS_SELECTOR, "#search-results li a")
+            or "0" in (b.find_element(By.CSS_SELECTOR, "#search-results").text or "x")
+        )
+    )
+    links = browser.find_elements(By.CSS_SELECTOR, "#search-results li a")
+    return [urlparse(a.get_attribute("href")).path for a in links]
+
+
+def test_search_in_both_languages(browser, server):
+    zh = search(browser, server, "zh_CN", "向量化")
+    assert any(path.endswith("/ch01/what-is-jax.html") for path in zh), zh
+    assert any(path.endswith("/ch01/transformations.html") for path in zh), zh
+    quantization = search(browser, server, "zh_CN", "量化")
+    assert not any(path.endswith("/ch01/summary.html") for path in quantization), quantization
+    en = search(browser, server, "en", "vectorization")
+    assert any(path.endswith("/ch01/what-is-jax.html") for path in en), en
+
+
+def test_copy_button_copies_code_without_prompts_or_output(browser, server):
+    browser.get(f"{server}/en/ch01/what-is-jax.html")
+    # The second code cell: the one that prints jax.vmap's docstring.
+    cell = browser.find_elements(By.CSS_SELECTOR, "div.highlight-python div.highlight")[1]
+    code = cell.find_element(By.TAG_NAME, "pre").text
+    browser.execute_script(
+        "window.__copied = null;"
+        "document.execCommand = () => { window.__copied = document.activeElement.value ??"
+        " window.getSelection().toString(); return true; };"
+        "if (navigator.clipboard) navigator.clipboard.writeText ="
+        " (t) => { window.__copied = t; return Promise.resolve(); };"
+    )
+    browser.execute_script("arguments[0].querySelector('button.copybtn').click();", cell)
+    WebDriverWait(browser, 5).until(lambda b: b.execute_script("return window.__copied"))
+    copied = browser.execute_script("return window.__copied")
+    assert copied.strip() == code.strip()
+    assert ">>>" not in copied
+    outputs = browser.find_elements(By.CSS_SELECTOR, "div.highlight-none button.copybtn")
+    assert not outputs, "expected outputs must not get a copy button"
+    following = browser.execute_script(
+        "let n = arguments[0].closest('div.highlight-python').nextElementSibling;"
+        "while (n && !n.matches('div.highlight-none')) n = n.nextElementSibling;"
+        "return n ? n.innerText : '';",
+        cell,
+    )
+    assert following.strip()
+    assert following.strip() not in copied
+
+
+def test_pages_make_no_foreign_requests_and_log_no_errors(browser, server, site):
+    problems = {}
+    for path in pages(site):
+        errors, requests = load(browser, f"{server}/{path}")
+        if errors or foreign(requests, server):
+            problems[path] = errors + foreign(requests, server)
+    assert not problems
+
+
+def test_no_internal_link_is_broken(server):
+    assert broken_links(server, [f"{language}/index.html" for language in LANGUAGES]) == []
+
+
+def test_html_is_valid(site):
+    assert vnu_errors([site / path for path in pages(site)] + [site / "index.html"]) == []
+
+
+def test_no_serious_accessibility_violations(browser, server, site):
+    problems = {}
+    for path in pages(site):
+        browser.get(f"{server}/{path}")
+        violations = axe_violations(browser)
+        if violations:
+            problems[path] = violations
+    assert not problems
+
+
+def test_figure_and_folded_answers(browser, server):
+    browser.get(f"{server}/zh_CN/ch01/exercises.html")
+    figure = browser.find_element(By.CSS_SELECTOR, "img[src*='.png']")
+    assert browser.execute_script(
+        "return arguments[0].complete && arguments[0].naturalWidth", figure
+    )
+    browser.get(f"{server}/en/ch01/quiz.html")
+    answers = browser.find_elements(By.CSS_SELECTOR, "details.sd-dropdown")
+    assert len(answers) == 8
+    assert not any(a.get_attribute("open") for a in answers)
+    answer_text = answers[0].find_element(By.CSS_SELECTOR, ".sd-summary-content")
+    assert not answer_text.is_displayed()
+    answers[0].find_element(By.TAG_NAME, "summary").click()
+    assert answer_text.is_displayed()
+
+
+def test_screenshots(browser, server):
+    out = ROOT / "_build" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    for language in LANGUAGES:
+        browser.get(f"{server}/{language}/ch01/jax-vs-numpy.html")
+        path = out / f"{language}-jax-vs-numpy.png"
+        assert browser.save_screenshot(str(path))
+        assert path.stat().st_size > 10_000
+
+
+# -- each check fails on a broken page -------------------------------------------
+
+
+def test_checks_catch_a_broken_page(browser, server, site):
+    errors, requests = load(browser, f"{server}/broken.html")
+    assert any("deliberate error" in e for e in errors)
+    assert foreign(requests, server) == ["http://127.0.0.2:9/third-party.js"]
+    assert any(v.startswith("image-alt") for v in axe_violations(browser))
+    assert any("no-such-page.html" in b for b in broken_links(server, ["broken.html"]))
+    assert vnu_errors([site / "broken.html"])
+
+
+def test_make_serve_serves_the_site(site, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    build = tmp_path / "build"
+    (build / "html").mkdir(parents=True)
+    for child in site.iterdir():
+        (build / "html" / child.name).symlink_to(child)
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "serve", f"PORT={port}", f"BUILDDIR={build}"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        body = ""
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/ch01/quiz.html") as r:
+                    body = r.read().decode("utf-8")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "Chapter 1 Quiz" in body
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)

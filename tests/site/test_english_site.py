@@ -1,0 +1,97 @@
+"""The English edition: built from the catalogs, with no stray Chinese text."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
+
+
+@pytest.fixture(scope="module")
+def site(built_site) -> Path:
+    return built_site / "en"
+
+
+class VisibleText(HTMLParser):
+    """Collects text and alt/title attributes, minus deliberate Chinese mentions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.chinese: list[str] = []
+
+    def skipping(self) -> bool:
+        return any(skip for _tag, skip in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        # Deliberate mentions: the :zh: role, and code examples marked as showing one.
+        skip = (
+            tag in {"script", "style"}
+            or attributes.get("lang") == "zh-CN"
+            or "jb-zh-example" in attributes.get("class", "").split()
+        )
+        if tag not in {"img", "br", "meta", "link", "input", "hr", "col", "source"}:
+            self.stack.append((tag, skip))
+        for name in ("alt", "title", "aria-label", "placeholder"):
+            if attributes.get(name) and CJK.search(attributes[name]) and not self.skipping():
+                self.chinese.append(f"{tag}[{name}]={attributes[name]!r}")
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data):
+        if not self.skipping() and CJK.search(data):
+            self.chinese.append(data.strip()[:80])
+
+
+def test_english_pages_have_no_chinese_outside_term_mentions(site):
+    pages = [p for p in site.rglob("*.html") if "_static" not in p.parts]
+    assert len(pages) >= 14
+    offenders = {}
+    for page in pages:
+        parser = VisibleText()
+        parser.feed(page.read_text(encoding="utf-8"))
+        if parser.chinese:
+            offenders[str(page.relative_to(site))] = parser.chinese[:5]
+    assert not offenders
+
+
+def test_english_pages_are_english(site):
+    html = (site / "ch01" / "what-is-jax.html").read_text(encoding="utf-8")
+    assert re.search(r'<html [^>]*lang="en"', html)
+    assert "<h1>1.1 What is JAX?" in html
+    assert "❌ Outdated" in (site / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
+    assert "Translation in progress" not in html
+
+
+def test_english_code_is_translated_too(site):
+    html = (site / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "Default JAX float type" in text or "default JAX float" in text.lower()
+
+
+def test_incomplete_page_says_so(project_copy, html_builder):
+    catalog = project_copy / "locale/en/LC_MESSAGES/ch01/summary.po"
+    text = catalog.read_text(encoding="utf-8")
+    first = text.index('msgstr "', text.index("#: ../../docs/ch01/summary.rst"))
+    end = text.index("\n\n", first)
+    catalog.write_text(text[:first] + 'msgstr ""' + text[end:], encoding="utf-8")
+
+    html_dir = html_builder(project_copy, "en", project_copy / "_build")
+    summary = (html_dir / "ch01" / "summary.html").read_text(encoding="utf-8")
+    assert "Translation in progress" in summary
+    assert re.search(r"This page is \d+% translated: 1 of \d+ passages", summary)
+    quiz = (html_dir / "ch01" / "quiz.html").read_text(encoding="utf-8")
+    assert "Translation in progress" not in quiz
+    # The untranslated passage shows the source, and the Chinese check sees it.
+    parser = VisibleText()
+    parser.feed(summary)
+    assert parser.chinese

@@ -1,0 +1,80 @@
+"""The real chapter, built once: every seed element is on the site."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from jaxbook.project import find_root
+
+ROOT = find_root(Path(__file__).parent)
+CH01 = "ch01"
+
+
+@pytest.fixture(scope="module")
+def site(built_site) -> Path:
+    return built_site / "zh_CN"
+
+
+def page(site: Path, name: str) -> str:
+    return (site / CH01 / f"{name}.html").read_text(encoding="utf-8")
+
+
+def test_one_page_per_section(site):
+    titles = {
+        "what-is-jax": "1.1",
+        "jax-vs-numpy": "1.2",
+        "transformations": "1.3",
+        "installation": "1.4",
+        "arrays": "1.5",
+        "devices": "1.6",
+        "exercises": "1.7",
+    }
+    for name, number in titles.items():
+        assert re.search(rf"<h1>{re.escape(number)} ", page(site, name)), name
+    for name in ["quiz", "summary", "update-notes", "answers"]:
+        assert "<h1>" in page(site, name)
+
+
+def test_five_pairs_each_with_both_halves(site):
+    pages = [p.read_text(encoding="utf-8") for p in (site / CH01).glob("*.html")]
+    assert sum(p.count('class="jb-pair"') for p in pages) == 5
+    assert sum(p.count("jb-half jb-outdated") for p in pages) == 5
+    assert sum(p.count("jb-half jb-recommended") for p in pages) == 5
+
+
+def test_update_notes_table_has_24_rows_whose_links_resolve(site):
+    html = page(site, "update-notes")
+    rows = re.findall(r'<tr class="row-(?:odd|even)" id="update-row-', html)
+    assert len(rows) == 24
+    for href in set(re.findall(r'href="([\w-]+\.html)#([\w-]+)"', html)):
+        target = page(site, href[0].removesuffix(".html"))
+        assert f'id="{href[1]}"' in target, href
+
+
+def test_quiz_has_eight_questions_with_folded_answers(site):
+    html = page(site, "quiz")
+    assert len(re.findall(r"<h2>Q\d\.", html)) == 8
+    details = re.findall(r"<details[^>]*>", html)
+    assert len(details) == 8
+    assert not any(" open" in tag for tag in details)
+
+
+def test_exercise_figure_is_drawn_at_build_time(site):
+    html = page(site, "exercises")
+    image = re.search(r'<img [^>]*src="([^"]+\.png)"', html)
+    assert image
+    assert (site / CH01 / image[1]).stat().st_size > 5000
+    assert not list((ROOT / "docs").rglob("*.png")), "figures must not be committed"
+
+
+def test_exercises_have_answer_areas_and_self_checks(site):
+    exercises = page(site, "exercises")
+    answers = page(site, "answers")
+    for n in range(1, 5):
+        assert f"作答区:练习 E{n}" in exercises
+        assert f"自检:练习 E{n}" in exercises
+        assert f"自检:练习 E{n}" in answers
+        assert f"参考答案 E{n}" in answers

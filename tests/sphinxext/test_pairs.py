@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+@pytest.mark.sphinx("html", testroot="pairs")
+def test_pairs_render_labels_and_warn_on_bad_shapes(built):
+    html = built.page()
+    assert html.count('class="jb-pair"') == 3
+    assert "❌ 旧写法(过时)" in html
+    assert "✅ 推荐写法" in html
+
+    warnings = built.warnings
+    assert re.search(
+        r"index\.rst:\d+: WARNING: a pair holds \['recommended', 'outdated'\]", warnings
+    )
+    assert re.search(r"index\.rst:\d+: WARNING: outdated half holds no doctest block", warnings)
+    assert re.search(r"index\.rst:\d+: WARNING: recommended half outside a pair", warnings)
+    assert warnings.count("WARNING") == 3
+
+
+@pytest.mark.sphinx("html", testroot="pairs", confoverrides={"language": "en"})
+def test_pair_labels_follow_the_build_language(built):
+    html = built.page()
+    assert "❌ Outdated" in html
+    assert "✅ Recommended" in html
+    assert "旧写法" not in html
+
+
+@pytest.mark.sphinx("doctest", testroot="pairs")
+def test_both_halves_are_doctested(built):
+    assert built.doctest_counts() == (6, 0)
