@@ -69,6 +69,12 @@ doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang
 	$(JAXBOOK) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
 	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
+.PHONY: drift
+drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to choose); report per cell
+	@test -n "$(JAX)" || { echo "make drift needs JAX=<release>, for example JAX=0.4.38"; exit 2; }
+	$(JAXBOOK) drift --jax $(JAX) --uv $(UV) --out $(BUILDDIR)/drift \
+	  $(if $(filter command line environment,$(origin PYTHON)),--python $(PYTHON)) $(LANGUAGES)
+
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
 	$(VENVPYTHON) -m pytest

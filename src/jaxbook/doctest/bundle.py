@@ -32,6 +32,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -112,12 +113,15 @@ class ReportingRunner(doctest.DocTestRunner):
     def __init__(self, optionflags: int, out: list[str]) -> None:
         super().__init__(verbose=False, optionflags=optionflags)
         self.out = out
+        self.exception: str | None = None
 
     def _where(self, test: doctest.DocTest, example: doctest.Example) -> str:
         offset = example.lineno if len(test.examples) > 1 else 0
         return f"{test.filename}:{(test.lineno or 0) + offset}: doctest failed"
 
     def report_failure(self, out, test, example, got) -> None:  # type: ignore[override]
+        if "Traceback (most recent call last)" in got:
+            self.exception = got.rstrip().splitlines()[-1].strip()
         self.out.append(
             self._where(test, example)
             + "\n"
@@ -125,6 +129,7 @@ class ReportingRunner(doctest.DocTestRunner):
         )
 
     def report_unexpected_exception(self, out, test, example, exc_info) -> None:  # type: ignore[override]
+        self.exception = traceback.format_exception_only(*exc_info[:2])[-1].strip()
         self.out.append(
             self._where(test, example)
             + "\nException raised:\n"
@@ -255,6 +260,7 @@ class PageRun:
                 "want": doc.examples[0].want if doc.examples and len(test) == 2 else None,
                 "got": printed.getvalue(),
                 "passed": runner.failures == 0,
+                "exception": runner.exception,
             }
         )
 

@@ -1,0 +1,102 @@
+"""`jaxbook drift` runs a book on a JAX release in an environment of its own and sorts
+each cell into same / output / exception / assert / cannot-run / skipped."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import jax
+import pytest
+
+from jaxbook.doctest import drift
+
+
+@pytest.fixture(scope="module")
+def report(jaxbook, rootdir: Path, tmp_path_factory) -> dict:
+    """The tiny root run through the whole drift command, on the release installed here."""
+    out = tmp_path_factory.mktemp("drift")
+    result = jaxbook(
+        "drift",
+        "--srcdir",
+        rootdir / "test-drift",
+        "--jax",
+        jax.__version__,
+        "--python",
+        sys.executable,
+        "--out",
+        out,
+        "en",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last == (
+        f"JAX {jax.__version__}: 1 same, 1 output, 1 exception, 1 assert, 1 cannot-run, "
+        "1 skipped (of 6 cells)"
+    )
+    return json.loads((out / f"jax-{jax.__version__}.json").read_text(encoding="utf-8"))
+
+
+def first_code_line(source: list[str], directive_line: int) -> str:
+    """The first line of code under the directive at ``directive_line`` (1-based)."""
+    body = source[directive_line:]
+    return next(line.strip() for line in body if line.strip() and not line.strip().startswith(":"))
+
+
+def test_each_cell_gets_its_outcome(report, rootdir):
+    source = (rootdir / "test-drift" / "index.rst").read_text(encoding="utf-8").splitlines()
+    by_code = {first_code_line(source, cell["line"]): cell for cell in report["cells"]["en"]}
+    assert by_code["print(sum(range(4)))"]["outcome"] == "same"
+    assert by_code['print("new behaviour")']["outcome"] == "output"
+    assert by_code['print("new behaviour")']["detail"] == "-old behaviour\n+new behaviour"
+    assert by_code['raise ValueError("changed")'] == {
+        **by_code['raise ValueError("changed")'],
+        "outcome": "exception",
+        "detail": "ValueError: changed",
+    }
+    assert by_code['assert 1 + 1 == 3, "the claim"']["outcome"] == "assert"
+    assert by_code["jax.numpy.no_such_function(1)"]["outcome"] == "cannot-run"
+    assert by_code['print("never")']["outcome"] == "skipped"
+
+
+def test_the_environment_is_the_release_asked_for(report):
+    assert f"jax=={jax.__version__}" in report["environment"]
+    assert report["environment"].startswith(f"Python {sys.version_info[0]}.{sys.version_info[1]}")
+
+
+def test_a_release_that_cannot_be_installed_is_one_clear_error(jaxbook, rootdir, tmp_path):
+    result = jaxbook(
+        "drift",
+        "--srcdir",
+        rootdir / "test-drift",
+        "--jax",
+        "99.0",
+        "--python",
+        sys.executable,
+        "--out",
+        tmp_path,
+        "en",
+    )
+    assert result.returncode == 2
+    lines = result.stdout.strip().splitlines()
+    assert lines[-1].startswith("JAX 99.0 cannot be installed here: on Python 3."), lines
+    assert "jax" in lines[-1]
+    assert not list(tmp_path.glob("envs/*")), "a failed environment is removed"
+
+
+def test_an_expected_exception_that_changed_is_an_exception():
+    record = {
+        "file": "p.rst",
+        "line": 3,
+        "want": "Traceback (most recent call last):\n  ...\nTypeError: old\n",
+        "got": "Traceback (most recent call last):\n  ...\nKeyError: 'new'\n",
+        "passed": False,
+        "exception": None,
+    }
+    assert drift.classify(record) == {
+        "file": "p.rst",
+        "line": 3,
+        "outcome": "exception",
+        "detail": "KeyError: 'new'",
+    }

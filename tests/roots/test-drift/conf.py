@@ -1,0 +1,2 @@
+extensions = ["sphinx.ext.doctest"]
+doctest_global_setup = "import jax"
