@@ -75,6 +75,21 @@ drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to 
 	$(JAXBOOK) drift --jax $(JAX) --uv $(UV) --out $(BUILDDIR)/drift \
 	  $(if $(filter command line environment,$(origin PYTHON)),--python $(PYTHON)) $(LANGUAGES)
 
+# The releases readers are likely to have: the newest 0.4, the first with the new
+# RNG default, the previous minor, and the one the book is checked on.
+REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
+
+.PHONY: release-report
+release-report: $(SYNCED) ## Run the book on REPORT_RELEASES and keep the differences for the "other releases" page
+	@for jax in $(REPORT_RELEASES); do \
+	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
+	    --save docs/release-drift.json $(LANGUAGES) | tail -1 || exit 1; \
+	done
+
+.PHONY: evidence
+evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour changed (docs/release-evidence.json)
+	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
+
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
 	$(VENVPYTHON) -m pytest

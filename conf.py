@@ -26,6 +26,7 @@ extensions = [
     "jaxbook.sphinxext.backend_tabs",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.doctest_lines",
+    "jaxbook.sphinxext.drift_report",
     "jaxbook.sphinxext.guards",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.mathml",
@@ -78,6 +79,10 @@ doctest_test_doctest_blocks = "default"
 
 jaxbook_snippets_dir = "../snippets"
 jaxbook_glossary = "../locale/glossary.csv"
+# Written by `make evidence`: where each noted behaviour changed, by JAX release.
+jaxbook_release_evidence = "release-evidence.json"
+# Written by `make release-report`: what prints differently on a few other releases.
+jaxbook_release_drift = "release-drift.json"
 jaxbook_languages = {
     "zh_CN": "简体中文",
     "en": "English",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import html as html_module
 import re
 
 import pytest
@@ -65,3 +66,44 @@ def test_removing_a_note_removes_its_row(built):
     html = built.page("table")
     assert "Point three" not in html
     assert len(_rows(html)) == 3
+
+
+def _cells(html: str) -> dict[str, str]:
+    """The "Changed in" cell of each row, by note id."""
+    return {
+        re.search(r'id="update-row-([\w-]+)"', row)[1]: html_module.unescape(
+            re.sub(r"\s+;", ";", _text(row.rsplit("<td", 1)[1].split(">", 1)[1]))
+        )
+        for row in _rows(html)
+    }
+
+
+@pytest.mark.sphinx("html", testroot="notes-evidence")
+def test_changed_in_column_comes_from_the_evidence_file(built):
+    cells = _cells(built.page())
+    assert cells["method"].startswith(
+        "changed in JAX 0.4.31 (newest with the old behaviour: 0.4.30):"
+    )
+    assert "0.4.13–0.4.30 x.device() -> CpuDevice(id=0)" in cells["method"]
+    assert cells["value"].startswith(
+        "10.8: not reproducible on any release that installs here (0.4.13–0.12.0.1); "
+        "each era printed: 0.4.13–0.4.38 2.5; 0.5.0–0.12.0.1 9.7"
+    )
+    assert cells["steady"].startswith("the same on every release from 0.4.13 to 0.12.0.1:")
+    assert cells["unbacked"] == "—"
+
+
+@pytest.mark.sphinx("html", testroot="notes-evidence", freshenv=True)
+def test_a_claim_about_an_older_release_needs_evidence(built):
+    warnings = built.warnings
+    assert re.search(
+        r"index\.rst:\d+: WARNING: update note 'unbacked' speaks of an older release but "
+        r"names no :evidence: probe",
+        warnings,
+    )
+    assert re.search(
+        r"index\.rst:\d+: WARNING: update note 'unknown-probe': the evidence file has no "
+        r"probe 'no-such-probe'",
+        warnings,
+    )
+    assert warnings.count("WARNING") == 2

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import json
 import os
 import re
@@ -48,6 +49,10 @@ from jaxbook import project
 
 OUTCOMES = ["same", "output", "exception", "assert", "cannot-run", "skipped"]
 MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError")
+# Never compile these from source: an old release on a new Python would try for
+# many minutes and fail. jax itself is pure Python, and before 0.4.14 it came
+# only as a source archive, so it may be built.
+BINARY_ONLY = ["jaxlib", "numpy", "scipy", "ml-dtypes", "matplotlib", "contourpy", "pillow"]
 NUMPY_ABI = re.compile(r"numpy\.core\.multiarray failed to import|compiled using NumPy 1\.x")
 
 
@@ -72,6 +77,7 @@ def _version_of(python: str) -> tuple[int, int] | None:
     return (int(match[1]), int(match[2])) if result.returncode == 0 and match else None
 
 
+@functools.cache
 def interpreters() -> list[tuple[tuple[int, int], str]]:
     """Every usable CPython 3.9+ found on PATH or under pyenv, newest first, one per minor."""
     found: dict[tuple[int, int], str] = {}
@@ -110,14 +116,30 @@ def wheel(root: Path, out: Path, uv: str) -> Path:
     return next(out.glob("jaxbook-*.whl"))
 
 
+def default_uv() -> str:
+    """The uv installed beside this Python (the project's, from the lock), else the one on PATH."""
+    beside = Path(sys.executable).with_name("uv")
+    return str(beside) if beside.exists() else shutil.which("uv") or "uv"
+
+
 def environment(
-    release: str, python: str, envs: Path, the_wheel: Path, uv: str
+    release: str,
+    python: str,
+    envs: Path,
+    the_wheel: Path,
+    uv: str,
+    exclude_newer: str | None = None,
 ) -> tuple[Path, str]:
-    """Create (or reuse) the release's environment; return its python and what went in."""
+    """Create (or reuse) the release's environment; return its python and what went in.
+
+    With ``exclude_newer`` (a timestamp), only packages uploaded before it are
+    used: the release with the NumPy, SciPy and ml_dtypes of its day.
+    """
     version = _version_of(python)
     if version is None:
         raise CannotInstall(release, f"{python} is not a Python interpreter that runs")
-    env = envs / f"jax-{release}-py{version[0]}.{version[1]}"
+    era = "-of-its-day" if exclude_newer else ""
+    env = envs / f"jax-{release}-py{version[0]}.{version[1]}{era}"
     ready = env / "jaxbook-drift-ready"
     if ready.exists():
         return env / "bin" / "python", ready.read_text(encoding="utf-8")
@@ -127,7 +149,15 @@ def environment(
         raise CannotInstall(release, _reason(created))
     env_python = str(env / "bin" / "python")
     wanted = [f"jax[cpu]=={release}", "matplotlib"]
+    if exclude_newer:
+        wanted += ["--exclude-newer", exclude_newer]
+    for package in BINARY_ONLY:
+        wanted += ["--no-build-package", package]
     installed = _run([uv, "pip", "install", "--quiet", "-p", env_python, *wanted])
+    if installed.returncode != 0 and f"no version of jaxlib=={release}" in installed.stderr:
+        # A few releases had no jaxlib of their own: they ran on the one before.
+        wanted[0:1] = [f"jax=={release}", f"jaxlib<={release}"]
+        installed = _run([uv, "pip", "install", "--quiet", "-p", env_python, *wanted])
     if installed.returncode != 0:
         shutil.rmtree(env, ignore_errors=True)
         raise CannotInstall(release, f"on Python {version[0]}.{version[1]}: {_reason(installed)}")
@@ -157,14 +187,19 @@ def environment(
 
 
 def pick_environment(
-    release: str, python: str | None, envs: Path, the_wheel: Path, uv: str
+    release: str,
+    python: str | None,
+    envs: Path,
+    the_wheel: Path,
+    uv: str,
+    exclude_newer: str | None = None,
 ) -> tuple[Path, str]:
     if python:
-        return environment(release, python, envs, the_wheel, uv)
+        return environment(release, python, envs, the_wheel, uv, exclude_newer)
     tried = []
     for (major, minor), candidate in interpreters():
         try:
-            return environment(release, candidate, envs, the_wheel, uv)
+            return environment(release, candidate, envs, the_wheel, uv, exclude_newer)
         except CannotInstall as error:
             tried.append(f"Python {major}.{minor}: {str(error).split(': ', 1)[-1]}")
     if not tried:
@@ -263,12 +298,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python", help="the interpreter (default: the newest that works)")
     parser.add_argument("--out", type=Path, default=Path("_build") / "drift")
     parser.add_argument("--srcdir", type=Path, default=Path("docs"), help="the pages")
-    beside = Path(sys.executable).with_name("uv")
     parser.add_argument(
-        "--uv",
-        default=str(beside) if beside.exists() else shutil.which("uv") or "uv",
-        help="the uv executable (default: the one installed beside this Python)",
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="also keep this release's differences in FILE (docs/release-drift.json for the "
+        "'other JAX releases' page)",
     )
+    parser.add_argument("--uv", default=default_uv(), help="the uv executable")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -320,5 +357,28 @@ def run(args: argparse.Namespace) -> int:
     path = out / f"jax-{args.jax}.json"
     path.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"report: {path.relative_to(root) if path.is_relative_to(root) else path}")
+    if args.save:
+        save(args.save, args.jax, installed, report)
     print(summary(args.jax, report))
     return 0
+
+
+def save(path: Path, release: str, installed: str, report: dict[str, list[dict]]) -> None:
+    """Keep what differs on ``release`` in the drift file that the pages are made from."""
+    data = (
+        json.loads(path.read_text(encoding="utf-8"))
+        if path.exists()
+        else {"generated by": "jaxbook drift --save", "releases": {}}
+    )
+    data["releases"][release] = {
+        "environment": installed,
+        "counts": {
+            language: dict(Counter(cell["outcome"] for cell in cells))
+            for language, cells in report.items()
+        },
+        "cells": {
+            language: [cell for cell in cells if cell["outcome"] not in ("same", "skipped")]
+            for language, cells in report.items()
+        },
+    }
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -11,22 +11,39 @@ that prove it::
 
        Body of the note.
 
+A note that says how an older JAX release behaved names the probes that
+check it on real releases, ``:evidence: device-method`` (comma-separated;
+see ``jaxbook.doctest.probes``), and, where the claim is about one old
+output, that output: ``:old: dot-value=10.811179161071777``. The table's "Changed in"
+column then says, from the evidence file that ``jaxbook evidence`` writes,
+in which release the behaviour changed and what each era showed, or that the
+old output is not reproducible on any release that installs.
+
 A second note with the same ``:id:`` and no argument adds another location to
 the same row. ``.. update-notes-table::`` is replaced at build time by a table
 with one row per id, in reading order, linking to each note and to each
 verifying block. The build warns, with a location, about an id without a point
-or with two, and about a ``:verified-by:`` label that does not exist.
+or with two, about a ``:verified-by:`` label that does not exist, about an
+``:evidence:`` probe that the evidence file lacks, and about a note whose
+point speaks of an older release ("不再", "已移除", "no longer", …) but names no
+evidence.
 
 The shape follows ``sphinx.ext.todo``: notes are collected in the environment
 at read time, merged for parallel builds, and the placeholder node is replaced
 when the doctree is resolved.
 
-Config values: none.
+Config values:
+
+``jaxbook_release_evidence``
+   The evidence file, relative to the source directory (default ``""``: no
+   "Changed in" column).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
@@ -47,6 +64,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
+# Words with which a point says that an older release behaved otherwise.
+CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
+SHOWN_WIDTH = 70
 
 
 class update_note(nodes.Admonition, nodes.Element):
@@ -72,6 +92,8 @@ class UpdateNoteDirective(SphinxDirective):
     option_spec: ClassVar[dict[str, Any]] = {
         "id": directives.unchanged_required,
         "verified-by": _id_list,
+        "evidence": _id_list,
+        "old": directives.unchanged_required,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -83,6 +105,8 @@ class UpdateNoteDirective(SphinxDirective):
         node = update_note(
             note_id=note_id,
             verified_by=self.options.get("verified-by", []),
+            evidence=self.options.get("evidence", []),
+            old=self.options.get("old"),
             ids=[anchor],
             classes=["admonition", "warning", "jb-update-note"],
         )
@@ -147,6 +171,8 @@ def collect_notes(app: Sphinx, doctree: nodes.document) -> None:
                 "source": node.source,
                 "point": points[0].deepcopy() if points else None,
                 "verified_by": list(node["verified_by"]),
+                "evidence": list(node.get("evidence", [])),
+                "old": node.get("old"),
             }
         )
     if found:
@@ -238,10 +264,51 @@ def _labels(row: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(lbl for note in row["notes"] for lbl in note["verified_by"]))
 
 
+def _evidence_of(row: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+    """The row's probes, and the old answer it claims for some of them (``probe=answer``)."""
+    probes = list(dict.fromkeys(p for note in row["notes"] for p in note["evidence"]))
+    old = dict(
+        note["old"].split("=", 1) for note in row["notes"] if note["old"] and "=" in note["old"]
+    )
+    return probes, old
+
+
+def load_evidence(app: Sphinx) -> dict[str, Any] | None:
+    name = app.config.jaxbook_release_evidence
+    if not name:
+        return None
+    if not hasattr(app, "_jaxbook_evidence"):
+        path = Path(app.srcdir, name)
+        app._jaxbook_evidence = (
+            json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"probes": {}}
+        )
+    return app._jaxbook_evidence
+
+
 def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
-    """Warn once per build about ids without a point and about unknown labels."""
+    """Warn once per build about ids without a point, unknown labels and missing evidence."""
     std = env.domains.standard_domain
+    evidence = load_evidence(app)
     for row in rows(env, warn=True):
+        probes, _old = _evidence_of(row)
+        where = row["point"] or row["notes"][0]
+        point = row["point"]["point"].astext() if row["point"] else ""
+        if evidence is not None and not probes and CHANGE_WORDS.search(point):
+            logger.warning(
+                "update note %r speaks of an older release but names no :evidence: probe",
+                row["id"],
+                location=(where["docname"], where["line"]),
+                type="jaxbook",
+            )
+        for probe in probes:
+            if evidence is not None and probe not in evidence["probes"]:
+                logger.warning(
+                    "update note %r: the evidence file has no probe %r; run 'make evidence'",
+                    row["id"],
+                    probe,
+                    location=(where["docname"], where["line"]),
+                    type="jaxbook",
+                )
         for label in _labels(row):
             if label not in std.anonlabels:
                 note = next(n for n in row["notes"] if label in n["verified_by"])
@@ -274,14 +341,57 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     return nodes.entry("", para)
 
 
+def _shown(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SHOWN_WIDTH else text[: SHOWN_WIDTH - 1] + "…"
+
+
+def _span(era: dict[str, str]) -> str:
+    return era["first"] if era["first"] == era["last"] else f"{era['first']}–{era['last']}"
+
+
+def changed_in(evidence: dict[str, Any], probes: list[str], old: dict[str, str]) -> nodes.paragraph:
+    """The "Changed in" cell: the release of the change and what each era showed."""
+    para = nodes.paragraph()
+    for probe in probes:
+        eras = evidence["probes"].get(probe, {}).get("eras", [])
+        if not eras:
+            continue
+        if para.children:
+            para += nodes.Text(" ")
+        if probe in old and all(era["key"] != old[probe] for era in eras):
+            span = f"{eras[0]['first']}–{eras[-1]['last']}"
+            para += nodes.strong(
+                "", _("%s: not reproducible on any release that installs here") % old[probe]
+            )
+            para += nodes.Text(" " + _("(%s); each era printed:") % span)
+        elif len(eras) == 1:
+            para += nodes.Text(
+                _("the same on every release from %s to %s:") % (eras[0]["first"], eras[0]["last"])
+            )
+        else:
+            para += nodes.strong("", _("changed in JAX %s") % eras[-1]["first"])
+            para += nodes.Text(" " + _("(newest with the old behaviour: %s):") % eras[-2]["last"])
+        for era in eras:
+            para += nodes.Text(f" {_span(era)} ")
+            para += nodes.literal("", _shown(era["shown"]))
+            para += nodes.Text(";")
+    return para
+
+
 def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> nodes.table:
     env, builder = app.env, app.builder
     std = env.domains.standard_domain
+    evidence = load_evidence(app)
     headers = [_("No."), _("Section"), _("Point"), _("Where"), _("Verified by")]
+    widths = [5, 8, 45, 27, 15]
+    if evidence is not None:
+        headers.append(_("Changed in"))
+        widths = [4, 6, 30, 16, 10, 34]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
     group = nodes.tgroup(cols=len(headers))
     table += group
-    for width in (5, 8, 45, 27, 15):
+    for width in widths:
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     head += nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
@@ -324,6 +434,11 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
         row_node += nodes.entry("", point_para)
         row_node += _cell(*where)
         row_node += _cell(*checks)
+        if evidence is not None:
+            probes, old = _evidence_of(row)
+            row_node += nodes.entry(
+                "", changed_in(evidence, probes, old) if probes else nodes.paragraph("", "—")
+            )
         body += row_node
     # The cells repeat text that is translated where the notes stand.
     for node in table.findall(nodes.TextElement):
@@ -377,6 +492,7 @@ def _visit_passthrough(self: Any, node: nodes.Element) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
     passthrough = (_visit_passthrough, _visit_passthrough)
     app.add_node(
         update_note,

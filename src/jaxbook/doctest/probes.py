@@ -1,0 +1,171 @@
+"""What one JAX release does, asked in the few ways the chapter's update notes depend on.
+
+    python -m jaxbook.doctest.probes        (in an environment that has that release)
+
+Prints one JSON object: for every probe, ``{"key": ..., "shown": ...}``. The
+key is what the evidence search compares between releases (a release where a
+probe's key changes is where the behaviour changed); ``shown`` is what a
+reader would see there (a value, an exception, a list of extras).
+
+This module runs under every Python and JAX the evidence search installs
+(Python 3.9 and JAX 0.4.1 onwards), so it uses nothing newer than those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import warnings
+from importlib import metadata
+
+# Two CPU devices, for the probe about arrays committed to different devices;
+# this must be set before JAX starts its backend.
+os.environ["XLA_FLAGS"] = (
+    os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=2"
+).strip()
+
+import jax
+import jax.numpy as jnp
+
+PROBES = {}
+
+
+def probe(function):
+    PROBES[function.__name__.replace("_", "-")] = function
+    return function
+
+
+def _error(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
+
+
+@probe
+def dot_value():
+    """The installation check: dot(x, x) of ten normals from PRNGKey(0), default config."""
+    x = jax.random.normal(jax.random.PRNGKey(0), (10,))
+    value = repr(float(jnp.dot(x, x)))
+    return value, value
+
+
+@probe
+def threefry_partitionable_default():
+    """The default of jax_threefry_partitionable (absent before the flag existed)."""
+    value = getattr(jax.config, "jax_threefry_partitionable", None)
+    if value is None:
+        return "absent", "no jax_threefry_partitionable flag"
+    return str(value), f"jax_threefry_partitionable={value}"
+
+
+@probe
+def device_method():
+    """Whether ``x.device()`` can be called (a method) or raises (a property)."""
+    x = jnp.ones(3)
+    try:
+        device = x.device()
+    except Exception as error:
+        return type(error).__name__, _error(error)
+    return "method", f"x.device() -> {device!r}"
+
+
+@probe
+def array_type():
+    """The class of a JAX array, as ``type()`` prints it."""
+    kind = type(jnp.ones(3))
+    name = f"{kind.__module__}.{kind.__qualname__}"
+    return name, name
+
+
+@probe
+def devicearray_name():
+    """Whether ``jax.numpy.DeviceArray`` still exists."""
+    present = hasattr(jnp, "DeviceArray")
+    return ("present", "jnp.DeviceArray exists") if present else ("removed", "no jnp.DeviceArray")
+
+
+@probe
+def typed_keys():
+    """Whether ``jax.random.key`` (typed keys) exists."""
+    if not hasattr(jax.random, "key"):
+        return "absent", "no jax.random.key"
+    same = bool(
+        (
+            jax.random.normal(jax.random.key(0), (3,))
+            == jax.random.normal(jax.random.PRNGKey(0), (3,))
+        ).all()
+    )
+    return "present", f"jax.random.key exists; same numbers as PRNGKey: {same}"
+
+
+@probe
+def prngkey_warning():
+    """Whether ``jax.random.PRNGKey`` warns when it is used."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        jax.random.normal(jax.random.PRNGKey(0), (3,))
+    shown = [f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught]
+    return ("warns", "; ".join(shown)) if shown else ("silent", "no warning")
+
+
+@probe
+def shard_map_top_level():
+    """Whether ``jax.shard_map`` is part of the top-level API."""
+    present = hasattr(jax, "shard_map")
+    return ("present", "jax.shard_map") if present else ("absent", "no jax.shard_map")
+
+
+@probe
+def jaxlib_with_jax():
+    """Whether ``pip install jax`` alone brings jaxlib (a dependency outside any extra)."""
+    requires = metadata.requires("jax") or []
+    plain = [r for r in requires if r.startswith("jaxlib") and "extra ==" not in r]
+    return ("yes", plain[0]) if plain else ("no", "jaxlib only through an extra")
+
+
+@probe
+def cuda_extras():
+    """The CUDA extras of the jax package (the install commands the docs give)."""
+    extras = metadata.metadata("jax").get_all("Provides-Extra") or []
+    # PEP 685 spells extras with hyphens; older metadata has underscores.
+    cuda = sorted(re.sub(r"[-_.]+", "-", e) for e in extras if e.startswith("cuda"))
+    return " ".join(cuda) or "none", " ".join(cuda) or "no CUDA extra"
+
+
+@probe
+def requires_python():
+    """The Python versions the release declares."""
+    value = metadata.metadata("jax").get("Requires-Python") or "unspecified"
+    return value, value
+
+
+@probe
+def committed_devices():
+    """Adding arrays committed to two different devices."""
+    devices = jax.devices()
+    if len(devices) < 2:
+        return "one-device", "only one device"
+    a = jax.device_put(jnp.ones(2), devices[0])
+    b = jax.device_put(jnp.ones(2), devices[1])
+    try:
+        a + b
+    except Exception as error:
+        return type(error).__name__, _error(error)[:160]
+    return "no-error", "a + b ran"
+
+
+def main() -> int:
+    results = {}
+    for name, function in PROBES.items():
+        try:
+            key, shown = function()
+        except Exception as error:
+            key, shown = "probe-failed", _error(error)
+        results[name] = {"key": key, "shown": shown}
+    print(json.dumps(results, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""The "other JAX releases" page: which cells print differently there, and why.
+
+``.. drift-report::`` is replaced by one section per release recorded in the
+drift file (``jaxbook drift --save``): the environment it ran in, how many
+cells came out the same, and a table of every cell that did not, in the
+language being built, with what changed (the diff or the exception from the
+real run) and a link to the update note whose verifying block it is.
+
+A cell is matched to a note through its label: the target right before a
+``testcode`` block (``.. _check-device-property:``) that a note names in
+``:verified-by:``. Labels are collected while reading, in the shape of
+``sphinx.ext.todo`` (collect, purge, merge, replace the placeholder).
+
+Config values:
+
+``jaxbook_release_drift``
+   The drift file, relative to the source directory (default ``""``: the
+   directive shows nothing but a warning).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docutils import nodes
+from packaging.version import Version
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from jaxbook.sphinxext import notes
+from jaxbook.sphinxext._locale import _, add_catalog
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+
+def outcome_names() -> dict[str, str]:
+    return {
+        "same": _("same"),
+        "output": _("prints something else"),
+        "exception": _("raises another exception"),
+        "assert": _("an assert fails"),
+        "cannot-run": _("cannot run (missing API)"),
+        "skipped": _("skipped"),
+    }
+
+
+class drift_report(nodes.General, nodes.Element):
+    """Placeholder replaced by the report."""
+
+
+class DriftReportDirective(SphinxDirective):
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        node = drift_report()
+        self.set_source_info(node)
+        return [node]
+
+
+def _cells(env: BuildEnvironment) -> dict[str, dict[str, list]]:
+    if not hasattr(env, "jaxbook_labelled_cells"):
+        env.jaxbook_labelled_cells = {}
+    return env.jaxbook_labelled_cells
+
+
+def collect_labels(app: Sphinx, doctree: nodes.document) -> None:
+    """Remember which labelled code cell stands at which source line."""
+    found: dict[str, list] = {}
+    for target in doctree.findall(nodes.target):
+        cell = target.next_node(nodes.literal_block, siblings=True, descend=False)
+        if cell is None or cell.get("testnodetype") != "testcode" or not target.get("refid"):
+            continue
+        source = Path(cell.source or "").resolve()
+        try:
+            where = source.relative_to(Path(app.confdir).resolve()).as_posix()
+        except ValueError:
+            continue
+        found[f"{where}:{cell.line}"] = target["refid"]
+    docname = app.env.current_document.docname
+    if found:
+        _cells(app.env)[docname] = found
+    if any(True for _node in doctree.findall(drift_report)):
+        _reports(app.env).add(docname)
+
+
+def _reports(env: BuildEnvironment) -> set[str]:
+    if not hasattr(env, "jaxbook_drift_reports"):
+        env.jaxbook_drift_reports = set()
+    return env.jaxbook_drift_reports
+
+
+def outdated_reports(
+    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
+) -> list[str]:
+    """Rewrite the report whenever a page changes: its cells and labels may have."""
+    return sorted(_reports(env)) if added or changed or removed else []
+
+
+def purge_labels(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _cells(env).pop(docname, None)
+    _reports(env).discard(docname)
+
+
+def merge_labels(
+    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+) -> None:
+    for docname, found in _cells(other).items():
+        if docname in docnames:
+            _cells(env)[docname] = found
+    _reports(env).update(_reports(other) & set(docnames))
+
+
+def _explained_by(env: BuildEnvironment) -> dict[str, list[dict[str, Any]]]:
+    """label -> the update-note rows that name it as a verifying block."""
+    by_label: dict[str, list[dict[str, Any]]] = {}
+    for row in notes.rows(env):
+        for note in row["notes"]:
+            for label in note["verified_by"]:
+                by_label.setdefault(label, []).append(row)
+    return by_label
+
+
+def _entry(*children: nodes.Node) -> nodes.entry:
+    return nodes.entry("", *children)
+
+
+def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.Node]:
+    env, builder = app.env, app.builder
+    language = app.config.language
+    labels = {where: label for found in _cells(env).values() for where, label in found.items()}
+    explained = _explained_by(env)
+    table_doc = notes._table_docname(env)
+    names = outcome_names()
+    result: list[nodes.Node] = []
+    for release in sorted(data["releases"], key=Version):
+        entry = data["releases"][release]
+        counts = entry["counts"].get(language, {})
+        section = nodes.section(ids=[f"jax-{release.replace('.', '-')}"])
+        section += nodes.title("", f"JAX {release}")
+        summary = ", ".join(f"{counts.get(key, 0)} {name}" for key, name in names.items())
+        section += nodes.paragraph(
+            "", _("Measured in: %s. Cells: %s.") % (entry["environment"], summary)
+        )
+        cells = entry["cells"].get(language, [])
+        if not cells:
+            section += nodes.paragraph("", _("Every cell prints what the pages show."))
+            result.append(section)
+            continue
+        headers = [_("Cell"), _("Outcome"), _("What changed"), _("Explained by")]
+        table = nodes.table(classes=["jb-drift", "colwidths-given"])
+        group = nodes.tgroup(cols=len(headers))
+        table += group
+        for width in (18, 14, 50, 18):
+            group += nodes.colspec(colwidth=width)
+        group += nodes.thead("", nodes.row("", *(_entry(nodes.paragraph("", h)) for h in headers)))
+        body = nodes.tbody()
+        group += body
+        for cell in cells:
+            where = f"{cell['file']}:{cell['line']}"
+            page = cell["file"].removeprefix("docs/").removesuffix(".rst")
+            docname = page if page in env.found_docs else None
+            shown = nodes.paragraph("", "", nodes.literal("", where))
+            if docname:
+                uri = builder.get_relative_uri(fromdoc, docname)
+                label = labels.get(where)
+                shown = nodes.paragraph(
+                    "",
+                    "",
+                    nodes.reference(
+                        "",
+                        "",
+                        nodes.literal("", where),
+                        internal=True,
+                        refuri=uri + (f"#{label}" if label else ""),
+                    ),
+                )
+            why = nodes.paragraph()
+            for row in explained.get(labels.get(where, ""), []):
+                if table_doc and why.children:
+                    why += nodes.Text(", ")
+                if table_doc:
+                    why += nodes.reference(
+                        "",
+                        _("update note #%s") % row["number"],
+                        internal=True,
+                        refuri=builder.get_relative_uri(fromdoc, table_doc)
+                        + f"#update-row-{row['id']}",
+                    )
+            if not why.children:
+                why += nodes.Text("—")
+            detail = cell.get("detail", "")
+            body += nodes.row(
+                "",
+                _entry(shown),
+                _entry(nodes.paragraph("", names[cell["outcome"]])),
+                _entry(nodes.literal_block(detail, detail, language="diff")),
+                _entry(why),
+            )
+        section += table
+        result.append(section)
+    for node in result:
+        for text in node.findall(nodes.TextElement):
+            text["translatable"] = False
+    return result
+
+
+def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    for placeholder in list(doctree.findall(drift_report)):
+        name = app.config.jaxbook_release_drift
+        path = Path(app.srcdir, name) if name else None
+        if path is None or not path.exists():
+            logger.warning(
+                "drift-report: no drift file %r; run 'make release-report'",
+                name,
+                location=placeholder,
+                type="jaxbook",
+            )
+            placeholder.replace_self([])
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        placeholder.replace_self(build_report(app, fromdoc, data))
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
+    app.setup_extension("jaxbook.sphinxext.notes")
+    app.add_config_value("jaxbook_release_drift", "", "env", types=frozenset({str}))
+    app.add_node(drift_report)
+    app.add_directive("drift-report", DriftReportDirective)
+    app.connect("doctree-read", collect_labels)
+    app.connect("env-purge-doc", purge_labels)
+    app.connect("env-merge-info", merge_labels)
+    app.connect("env-get-outdated", outdated_reports)
+    app.connect("doctree-resolved", resolve)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

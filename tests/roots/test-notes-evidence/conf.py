@@ -1,0 +1,3 @@
+extensions = ["jaxbook.sphinxext.notes"]
+language = "en"
+jaxbook_release_evidence = "evidence.json"
