@@ -33,6 +33,7 @@ cannot be installed or run at all.
 from __future__ import annotations
 
 import argparse
+import datetime
 import difflib
 import functools
 import json
@@ -49,6 +50,7 @@ from jaxbook import project
 
 OUTCOMES = ["same", "output", "exception", "assert", "cannot-run", "skipped"]
 MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError")
+IGNORE_PYTHON = ["--ignore-requires-python"]
 # Never compile these from source: an old release on a new Python would try for
 # many minutes and fail. jax itself is pure Python, and before 0.4.14 it came
 # only as a source archive, so it may be built.
@@ -122,6 +124,16 @@ def default_uv() -> str:
     return str(beside) if beside.exists() else shutil.which("uv") or "uv"
 
 
+def _install_wheel(env_python: str, the_wheel: Path, release: str) -> None:
+    # The wheel says Python >= the project's; its runner and runtime need far less.
+    pip = [env_python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    ours = _run(
+        [*pip, "--no-deps", "--no-index", "--force-reinstall", *IGNORE_PYTHON, str(the_wheel)]
+    )
+    if ours.returncode != 0:
+        raise CannotInstall(release, f"the jaxbook wheel: {_reason(ours)}")
+
+
 def environment(
     release: str,
     python: str,
@@ -141,18 +153,28 @@ def environment(
     era = "-of-its-day" if exclude_newer else ""
     env = envs / f"jax-{release}-py{version[0]}.{version[1]}{era}"
     ready = env / "jaxbook-drift-ready"
+    env_python = str(env / "bin" / "python")
     if ready.exists():
-        return env / "bin" / "python", ready.read_text(encoding="utf-8")
+        # The release stays; this checkout's runner and probes replace the old ones.
+        _install_wheel(env_python, the_wheel, release)
+        return Path(env_python), ready.read_text(encoding="utf-8")
     shutil.rmtree(env, ignore_errors=True)
     created = _run([uv, "venv", "--quiet", "--seed", "-p", python, str(env)])
     if created.returncode != 0:
         raise CannotInstall(release, _reason(created))
-    env_python = str(env / "bin" / "python")
     wanted = [f"jax[cpu]=={release}", "matplotlib"]
     if exclude_newer:
+        # JAX's own wheels are exempt: some were uploaded again years later.
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         wanted += ["--exclude-newer", exclude_newer]
+        wanted += [
+            "--exclude-newer-package",
+            f"jax={now}",
+            "--exclude-newer-package",
+            f"jaxlib={now}",
+        ]
     for package in BINARY_ONLY:
-        wanted += ["--no-build-package", package]
+        wanted += ["--only-binary", package]
     installed = _run([uv, "pip", "install", "--quiet", "-p", env_python, *wanted])
     if installed.returncode != 0 and f"no version of jaxlib=={release}" in installed.stderr:
         # A few releases had no jaxlib of their own: they ran on the one before.
@@ -161,11 +183,7 @@ def environment(
     if installed.returncode != 0:
         shutil.rmtree(env, ignore_errors=True)
         raise CannotInstall(release, f"on Python {version[0]}.{version[1]}: {_reason(installed)}")
-    # The wheel says Python >= the project's; its runner and runtime need far less.
-    pip = [env_python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    ours = _run([*pip, "--no-deps", "--no-index", "--ignore-requires-python", str(the_wheel)])
-    if ours.returncode != 0:
-        raise CannotInstall(release, f"the jaxbook wheel: {_reason(ours)}")
+    _install_wheel(env_python, the_wheel, release)
     smoke = _run([env_python, "-m", "jaxbook", "backend"])
     if smoke.returncode != 0 and NUMPY_ABI.search(smoke.stderr + smoke.stdout):
         wanted.append("numpy<2")

@@ -63,10 +63,15 @@ def threefry_partitionable_default():
 def device_method():
     """Whether ``x.device()`` can be called (a method) or raises (a property)."""
     x = jnp.ones(3)
-    try:
-        device = x.device()
-    except Exception as error:
-        return type(error).__name__, _error(error)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            device = x.device()
+        except Exception as error:
+            return type(error).__name__, _error(error)
+    deprecated = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    if deprecated:
+        return "deprecated method", f"DeprecationWarning: {deprecated[0].message}"
     return "method", f"x.device() -> {device!r}"
 
 
@@ -114,6 +119,14 @@ def shard_map_top_level():
     """Whether ``jax.shard_map`` is part of the top-level API."""
     present = hasattr(jax, "shard_map")
     return ("present", "jax.shard_map") if present else ("absent", "no jax.shard_map")
+
+
+@probe
+def pmap_doc():
+    """Whether ``jax.pmap``'s documentation calls it the old way, pointing to ``shard_map``."""
+    first = (jax.pmap.__doc__ or "").strip().splitlines()[:1] or [""]
+    old = "shard_map" in first[0] or "old way" in first[0].lower()
+    return ("old interface" if old else "current"), first[0]
 
 
 @probe
