@@ -58,8 +58,11 @@ def _digest_file(digest: hashlib._Hash, path: Path, name: str | None = None) -> 
     digest.update(b"\0")
 
 
-def package_files() -> list[Path]:
-    package = Path(jaxbook.__file__).parent
+def package_dir() -> Path:
+    return Path(jaxbook.__file__).parent
+
+
+def package_files(package: Path) -> list[Path]:
     return sorted(
         path
         for path in package.rglob("*")
@@ -75,7 +78,9 @@ def environment_items(environment: Mapping[str, str]) -> list[tuple[str, str]]:
     )
 
 
-def shared_key(root: Path, environment: Mapping[str, str], backend: str) -> str:
+def shared_key(
+    root: Path, environment: Mapping[str, str], backend: str, package: Path | None = None
+) -> str:
     """The part of every unit's key that is the same for all pages."""
     digest = hashlib.sha256()
     digest.update(f"python {platform.python_version()}\0backend {backend}\0".encode())
@@ -83,8 +88,8 @@ def shared_key(root: Path, environment: Mapping[str, str], backend: str) -> str:
         digest.update(f"{name}={value}\0".encode())
     for name in PROJECT_FILES:
         _digest_file(digest, root / name, name)
-    package = Path(jaxbook.__file__).parent
-    for path in package_files():
+    package = package or package_dir()
+    for path in package_files(package):
         _digest_file(digest, path, path.relative_to(package).as_posix())
     return digest.hexdigest()
 
