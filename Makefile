@@ -12,6 +12,9 @@ LANGUAGES   ?= zh_CN en
 TRANSLATIONS = $(filter-out zh_CN,$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch01/*.rst)
 ONLY        ?=
+JOBS        ?= auto
+FORCE       ?=
+SHARD       ?=
 EXTRAS      ?=
 
 PORT        ?= 8000
@@ -60,9 +63,14 @@ html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages b
 	$(JAXBOOK) html --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
 .PHONY: doctest
-doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=docs/ch01/x.rst for one page)
-	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
+doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=auto FORCE=1 SHARD=i/N)
+	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) \
+	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(SHARD),--shard $(SHARD)) \
 	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
+
+.PHONY: doctest-merge
+doctest-merge: $(SYNCED) ## Merge the CI shards' verdicts (DIR=$(BUILDDIR)/doctest/shards) into one
+	$(JAXBOOK) doctest-merge $(or $(DIR),$(BUILDDIR)/doctest/shards)
 
 .PHONY: doctest-bundle
 doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed

@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "html": ("jaxbook.site.build", "build the site, every language side by side, and its landing"),
     "landing": ("jaxbook.site.landing", "write the root index.html that picks a language"),
     "doctest": ("jaxbook.doctest.runner", "run every code cell of every language; one verdict"),
+    "doctest-merge": ("jaxbook.doctest.shard", "merge the CI shards' doctest verdicts into one"),
     "backend": ("jaxbook.doctest.backend", "say which backend JAX runs on (--expect to insist)"),
     "bundle": ("jaxbook.doctest.bundle", "export the doctests, or run them with Python and JAX"),
     "refresh": ("jaxbook.doctest.refresh", "rewrite stale expected outputs from real runs"),

@@ -107,3 +107,16 @@ def test_a_claim_about_an_older_release_needs_evidence(built):
         warnings,
     )
     assert warnings.count("WARNING") == 2
+
+
+@pytest.mark.sphinx("html", testroot="notes-chapters")
+def test_each_chapter_has_its_own_table(built):
+    assert built.warnings == ""
+    for chapter, other in [(1, 2), (2, 1)]:
+        rows = _rows(built.page(f"ch{chapter}/update-notes"))
+        assert [_text(row).split()[0] for row in rows] == ["1", "2"]
+        assert f"Point of chapter {chapter}" in _text(rows[0])
+        assert f"chapter {other}" not in " ".join(_text(row) for row in rows)
+        page = built.page(f"ch{chapter}/page")
+        assert f'href="update-notes.html#update-row-ch{chapter}-second"' in page
+        assert "更新说明 #2" in page

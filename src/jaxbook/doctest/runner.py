@@ -1,154 +1,254 @@
-"""Run the book's doctests for each language and print one verdict line.
+"""Run the book's doctests, every page in every language, on every core; print one verdict.
 
-    jaxbook doctest [--builddir _build] [--sphinxopts "..."]
+    jaxbook doctest [--builddir _build] [--sphinxopts "..."] [--jobs auto|N]
+                    [--force] [--shard i/N] [--json FILE] [--record-timings]
                     [--only docs/ch01/quiz.rst ...] zh_CN [en ...]
 
-Each language runs in its own ``sphinx-build -b doctest`` process, all at the
-same time (the doctest builder itself is serial), and every language must run
-the same number of examples. Every failing example is
-reported as ``docs/<page>.rst:<line>: ...`` followed by doctest's own report
-with the expected and the actual output. The last line is always
-``N passed, N failed`` over all languages; the exit status is non-zero when
-anything failed, including a build error or warning outside the examples.
+A unit of work is one page in one language. Each language is read once
+(``jaxbook.doctest.units.read_language``, into ``<builddir>/doctrees/<lang>``),
+then the units are spread over ``--jobs`` worker processes (``auto``: one per
+core, at most one per unit, and no more than the memory holds at about
+1 GiB each). Each unit runs with the doctest builder's own code in a fresh
+namespace. A unit that passed before with the same inputs is not run again
+but reported as cached (``jaxbook.doctest.cache``); ``--force`` runs them all.
+
+The verdict is the same whatever the number of workers: every failing example
+as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` followed by doctest's
+report (expected and actual output), one ``<lang>: N passed, N failed`` line
+per language, a check that every language ran the same number of examples,
+and last ``N passed, N failed`` over all of them. A warning while reading or
+testing counts as a failure. The exit status is non-zero when anything failed.
+
+``--shard i/N`` runs the i-th of N shares (``jaxbook.doctest.shard``) and
+writes its JSON verdict for ``jaxbook doctest-merge``; the languages' counts
+are compared there, over all shards.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import multiprocessing
 import os
-import re
 import shlex
-import subprocess
-import sys
+import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from sphinx.cmd.build import get_parser as sphinx_build_parser
+
 from jaxbook import project
+from jaxbook.doctest import cache, shard
 from jaxbook.doctest.environment import doctest_environment
+from jaxbook.doctest.units import Spec, UnitResult, read_language, run_unit, start_worker
+from jaxbook.doctest.verdict import Verdict
 
-SUMMARY = re.compile(
-    r"^\s*(?P<tries>\d+) tests?\n\s*(?P<failures>\d+) failures? in tests\n"
-    r"\s*(?P<setup>\d+) failures? in setup code\n\s*(?P<cleanup>\d+) failures? in cleanup code",
-    re.MULTILINE,
-)
-FAILURE_HEADER = re.compile(
-    r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<group>.+)$', re.MULTILINE
-)
-SEPARATOR = "*" * 70
+# One worker process imports JAX and Sphinx and holds two environments: about
+# 0.5 GiB at its peak (make bench), so 1 GiB each leaves room for the snippets.
+WORKER_MEMORY = 1 << 30
 
 
-def sphinx_command(
-    root: Path, language: str, builddir: Path, sphinxopts: list[str], only: list[str]
-) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-b",
-        "doctest",
-        "-c",
-        str(root),
-        "-D",
-        f"language={language}",
-        "-d",
-        str(builddir / "doctrees" / language),
-        "--fail-on-warning",
-        "--keep-going",
-        *sphinxopts,
-        str(root / "docs"),
-        str(builddir / "doctest" / language),
-        *(str(Path(page).resolve()) for page in only),
-    ]
+def available_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def report_failures(text: str, language: str) -> None:
-    for block in text.split(SEPARATOR):
-        header = FAILURE_HEADER.search(block)
-        if not header:
-            continue
-        source = header["file"]
-        path = source if source.startswith("<") else f"docs/{source}"
-        what = "setup code failed" if "(setup code)" in header["group"] else "doctest failed"
-        print(f"{path}:{header['line']}: {what} [{language}]")
-        print(block.strip("\n"))
-        print()
+def available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def worker_count(jobs: str, units: int) -> int:
+    if jobs != "auto":
+        return max(1, int(jobs))
+    count = available_cores()
+    memory = available_memory()
+    if memory is not None:
+        count = min(count, max(1, memory // WORKER_MEMORY))
+    return max(1, min(count, units))
+
+
+def jobs_value(text: str) -> str:
+    if text == "auto" or (text.isdigit() and int(text) > 0):
+        return text
+    raise argparse.ArgumentTypeError(f"JOBS={text!r}: give auto or a number of processes")
+
+
+def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str) -> Spec:
+    """Honour the ``-D name=value`` and ``-t tag`` options that ``SPHINXOPTS`` can carry."""
+    options = sphinx_build_parser().parse_args([*shlex.split(sphinxopts), "docs", "out"])
+    overrides = []
+    for define in options.define or []:
+        name, _, value = define.partition("=")
+        overrides.append((name, value))
+    return Spec(
+        root=str(root),
+        builddir=str(builddir),
+        confoverrides=tuple(overrides),
+        tags=tuple(options.tags or ()),
+    )
+
+
+def schedule(units: list[tuple[str, str]], timings: dict, workers: int) -> list[tuple[str, str]]:
+    """Longest pages first, and the languages of one page apart.
+
+    Run side by side, two languages of one page would compile the same
+    programs at the same time; apart, the second finds them in JAX's
+    persistent compilation cache.
+    """
+    known = list(timings.values())
+    default = sorted(known)[len(known) // 2] if known else 1.0
+    pages = sorted(
+        {docname for _, docname in units},
+        key=lambda d: (-max(timings.get((lang, d), default) for lang, doc in units if doc == d), d),
+    )
+    languages = list(dict.fromkeys(language for language, _ in units))
+    wanted = set(units)
+    order = []
+    for start in range(0, len(pages), workers):
+        chunk = pages[start : start + workers]
+        for language in languages:
+            order.extend((language, d) for d in chunk if (language, d) in wanted)
+    return order
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("languages", nargs="+")
     parser.add_argument("--builddir", type=Path, default=Path("_build"))
-    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
+    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options (-D, -t)")
     parser.add_argument(
         "--only", action="append", default=[], metavar="PAGE", help="test only this page"
     )
+    parser.add_argument(
+        "--jobs", type=jobs_value, default="auto", help="worker processes (default: auto)"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="run every unit, even those with a cached pass"
+    )
+    parser.add_argument(
+        "--shard", type=shard.parse_shard, metavar="I/N", help="run the I-th of N shares"
+    )
+    parser.add_argument("--json", type=Path, help="write the verdict here as JSON")
+    parser.add_argument(
+        "--record-timings",
+        action="store_true",
+        help=f"store each unit's run time in {shard.TIMINGS} for the CI partition",
+    )
+
+
+def docname_of(root: Path, page: str) -> str:
+    path = Path(page).resolve()
+    docs = root / "docs"
+    if not path.is_relative_to(docs) or path.suffix != ".rst":
+        raise SystemExit(f"{page}: not a page of the book (docs/**/*.rst)")
+    return path.relative_to(docs).with_suffix("").as_posix()
 
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
-    args.builddir = args.builddir.resolve()
-    env = doctest_environment(os.environ, root)
-    sphinxopts = shlex.split(args.sphinxopts)
-    procs = {}
-    for index, language in enumerate(args.languages):
-        (args.builddir / "doctest" / language).mkdir(parents=True, exist_ok=True)
-        log = (args.builddir / "doctest" / f"{language}.log").open("w", encoding="utf-8")
-        procs[language] = (
-            subprocess.Popen(
-                sphinx_command(
-                    root,
-                    language,
-                    args.builddir,
-                    # Every other language tests the pages backwards, so the
-                    # languages share the compilation cache instead of racing.
-                    [*sphinxopts, "-D", f"jaxbook_doctest_reversed={index % 2}"],
-                    args.only,
-                ),
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                text=True,
-            ),
-            log,
-        )
+    builddir = args.builddir.resolve()
+    environment = doctest_environment(os.environ, root)
+    spec = spec_from_sphinxopts(root, builddir, args.sphinxopts)
+    only = [docname_of(root, page) for page in args.only]
+    shard_text = f"{args.shard[0]}/{args.shard[1]}" if args.shard else ""
+    verdict = Verdict(languages=list(args.languages), shard=shard_text)
+    timings_path = root / shard.TIMINGS
+    timings = shard.load_timings(timings_path)
 
-    passed = failed = 0
-    ok = True
-    tries_by_language: dict[str, int] = {}
-    for language, (proc, log) in procs.items():
-        status = proc.wait()
-        log.close()
-        outdir = args.builddir / "doctest" / language
-        log_text = (args.builddir / "doctest" / f"{language}.log").read_text(encoding="utf-8")
-        output = outdir / "output.txt"
-        text = output.read_text(encoding="utf-8") if output.exists() else ""
-        summary = SUMMARY.search(text)
-        if summary is None:
-            print(f"docs: the doctest build for {language} did not finish (exit {status}):")
-            print(log_text[-4000:])
-            failed += 1
-            ok = False
-            continue
-        tries, failures = int(summary["tries"]), int(summary["failures"])
-        tries_by_language[language] = tries
-        broken = failures + int(summary["setup"]) + int(summary["cleanup"])
-        report_failures(text, language)
-        passed += tries - failures
-        failed += broken
-        print(f"{language}: {tries - failures} passed, {broken} failed")
-        if status != 0 and broken == 0:
-            print(f"docs: the doctest build for {language} exited {status} with warnings:")
-            warnings = [
-                line for line in log_text.splitlines() if "WARNING" in line or "ERROR" in line
-            ]
-            print("\n".join(warnings) or log_text[-4000:])
-            failed += 1
-        ok = ok and status == 0 and broken == 0
-    if len(set(tries_by_language.values())) > 1:
-        counts = ", ".join(f"{lang} {n}" for lang, n in tries_by_language.items())
-        print(
-            f"docs: the languages ran different numbers of examples ({counts}); "
-            "a translated block lost or gained a doctest"
-        )
-        failed += 1
-        ok = False
-    print(f"{passed} passed, {failed} failed")
+    # Workers start on demand, so a run that finds everything cached starts
+    # only the readers, and the readers go on to run units.
+    pool_size = worker_count(args.jobs, 1 << 16)
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=pool_size,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=start_worker,
+        initargs=(environment,),
+    )
+    with pool:
+        reads = {lang: pool.submit(read_language, spec, lang) for lang in args.languages}
+        docnames: dict[str, list[str]] = {}
+        dependencies: dict[str, dict[str, list[str]]] = {}
+        backends = set()
+        for language, future in reads.items():
+            try:
+                read = future.result()
+            except Exception as error:  # a broken conf.py, an extension's exception
+                verdict.errors.append(f"docs: the {language} pages could not be read: {error}")
+                continue
+            if read["warnings"]:
+                verdict.errors.append(
+                    f"docs: reading the {language} pages warned:\n{read['warnings'].rstrip()}"
+                )
+            docnames[language] = read["docnames"]
+            dependencies[language] = read["dependencies"]
+            backends.add(read["backend"])
+        verdict.backend = " ".join(sorted(backends))
+        for page in only:
+            if not all(page in names for names in docnames.values()):
+                verdict.errors.append(f"docs/{page}.rst: no such page")
+        planned = [
+            (language, docname)
+            for language, names in docnames.items()
+            for docname in names
+            if not only or docname in only
+        ]
+        verdict.planned = planned
+        mine = planned
+        if args.shard:
+            index, total = args.shard
+            mine = shard.partition(planned, total, timings)[index - 1]
+
+        results = cache.ResultCache(builddir / "doctest-cache")
+        shared = cache.shared_key(root, environment, verdict.backend)
+        keys = {
+            (language, docname): cache.unit_key(
+                root, shared, language, docname, dependencies[language][docname]
+            )
+            for language, docname in mine
+        }
+        to_run = []
+        for unit in mine:
+            hit = None if args.force else results.get(*unit, keys[unit])
+            if hit is None:
+                to_run.append(unit)
+            else:
+                verdict.units.append(hit)
+
+        workers = min(pool_size, len(to_run) or 1)
+        started = time.perf_counter()
+        futures = {
+            pool.submit(run_unit, spec, language, docname): (language, docname)
+            for language, docname in schedule(to_run, timings, workers)
+        }
+        for future in concurrent.futures.as_completed(futures):
+            language, docname = futures[future]
+            try:
+                result = future.result()
+            except BrokenProcessPool as error:
+                result = UnitResult(language=language, docname=docname, setup_failures=1)
+                result.warnings = f"the worker process running it died: {error}"
+            except Exception as error:
+                result = UnitResult(language=language, docname=docname, setup_failures=1)
+                result.warnings = f"{type(error).__name__}: {error}"
+            result.key = keys[(language, docname)]
+            results.put(result)
+            verdict.units.append(result)
+            if result.clean:
+                timings[(language, docname)] = result.seconds
+        elapsed = time.perf_counter() - started
+
+    if args.record_timings and not only and not args.shard:
+        shard.save_timings(timings_path, timings)
+    if to_run:
+        print(f"doctest: {len(to_run)} units in {elapsed:.1f} s on {workers} workers")
+    ok = verdict.print(check_equal_counts=not args.shard)
+    default_json = (
+        f"shards/shard-{args.shard[0]}-of-{args.shard[1]}.json" if args.shard else "verdict.json"
+    )
+    verdict.write(args.json or builddir / "doctest" / default_json)
     return 0 if ok else 1

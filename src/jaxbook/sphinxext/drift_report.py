@@ -119,13 +119,14 @@ def merge_labels(
     _reports(env).update(_reports(other) & set(docnames))
 
 
-def _explained_by(env: BuildEnvironment) -> dict[str, list[dict[str, Any]]]:
-    """label -> the update-note rows that name it as a verifying block."""
-    by_label: dict[str, list[dict[str, Any]]] = {}
-    for row in notes.rows(env):
-        for note in row["notes"]:
-            for label in note["verified_by"]:
-                by_label.setdefault(label, []).append(row)
+def _explained_by(env: BuildEnvironment) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """label -> (table page, row) of each update note that names it as a verifying block."""
+    by_label: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for table_doc in sorted(notes._tables(env)):
+        for row in notes.rows(env, table_doc=table_doc):
+            for note in row["notes"]:
+                for label in note["verified_by"]:
+                    by_label.setdefault(label, []).append((table_doc, row))
     return by_label
 
 
@@ -138,7 +139,6 @@ def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.
     language = app.config.language
     labels = {where: label for found in _cells(env).values() for where, label in found.items()}
     explained = _explained_by(env)
-    table_doc = notes._table_docname(env)
     names = outcome_names()
     result: list[nodes.Node] = []
     for release in sorted(data["releases"], key=Version):
@@ -184,17 +184,16 @@ def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.
                     ),
                 )
             why = nodes.paragraph()
-            for row in explained.get(labels.get(where, ""), []):
-                if table_doc and why.children:
+            for table_doc, row in explained.get(labels.get(where, ""), []):
+                if why.children:
                     why += nodes.Text(", ")
-                if table_doc:
-                    why += nodes.reference(
-                        "",
-                        _("update note #%s") % row["number"],
-                        internal=True,
-                        refuri=builder.get_relative_uri(fromdoc, table_doc)
-                        + f"#update-row-{row['id']}",
-                    )
+                why += nodes.reference(
+                    "",
+                    _("update note #%s") % row["number"],
+                    internal=True,
+                    refuri=builder.get_relative_uri(fromdoc, table_doc)
+                    + f"#update-row-{row['id']}",
+                )
             if not why.children:
                 why += nodes.Text("—")
             detail = cell.get("detail", "")

@@ -22,7 +22,10 @@ old output is not reproducible on any release that installs.
 A second note with the same ``:id:`` and no argument adds another location to
 the same row. ``.. update-notes-table::`` is replaced at build time by a table
 with one row per id, in reading order, linking to each note and to each
-verifying block. The build warns, with a location, about an id without a point
+verifying block. A table lists the notes of the pages in its own directory
+and below, so a book of many chapters has one table per chapter
+(``chNN/update-notes``), each numbered from 1; a note links to the table of
+its chapter. The build warns, with a location, about an id without a point
 or with two, about a ``:verified-by:`` label that does not exist, about an
 ``:evidence:`` probe that the evidence file lacks, and about a note whose
 point speaks of an older release ("不再", "已移除", "no longer", …) but names no
@@ -221,11 +224,29 @@ def reading_order(env: BuildEnvironment) -> list[str]:
     return order
 
 
-def rows(env: BuildEnvironment, *, warn: bool = False) -> list[dict[str, Any]]:
-    """One row per note id, numbered in reading order; optionally warns about bad ids."""
+def _covers(table_doc: str | None, docname: str) -> bool:
+    """Whether the table on ``table_doc`` lists the notes of ``docname`` (same dir or below)."""
+    if table_doc is None:
+        return True
+    directory = table_doc.rpartition("/")[0]
+    return not directory or docname.startswith(directory + "/")
+
+
+def rows(
+    env: BuildEnvironment, *, warn: bool = False, table_doc: str | None = None
+) -> list[dict[str, Any]]:
+    """One row per note id, numbered in reading order; optionally warns about bad ids.
+
+    With ``table_doc``, only the notes that table lists.
+    """
     rank = {docname: i for i, docname in enumerate(reading_order(env))}
     occurrences = sorted(
-        (note for found in _notes(env).values() for note in found),
+        (
+            note
+            for docname, found in _notes(env).items()
+            if _covers(table_doc, docname)
+            for note in found
+        ),
         key=lambda note: (rank.get(note["docname"], len(rank)), note["position"]),
     )
     by_id: dict[str, dict[str, Any]] = {}
@@ -446,16 +467,17 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
     return table
 
 
-def _table_docname(env: BuildEnvironment) -> str | None:
-    tables = sorted(_tables(env))
-    return tables[0] if tables else None
+def _table_docname(env: BuildEnvironment, docname: str) -> str | None:
+    """The table that lists this page's notes: the nearest one up its directories."""
+    tables = [table for table in sorted(_tables(env)) if _covers(table, docname)]
+    return max(tables, key=lambda table: table.count("/")) if tables else None
 
 
 def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
     env = app.env
-    table_rows = rows(env) if _notes(env) else []
+    table_doc = _table_docname(env, fromdoc)
+    table_rows = rows(env, table_doc=table_doc) if _notes(env) else []
     numbers = {row["id"]: row["number"] for row in table_rows}
-    table_doc = _table_docname(env)
     for note in doctree.findall(update_note):
         number = numbers.get(note["note_id"])
         if number is None or table_doc is None:
@@ -475,7 +497,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         if app.builder.format != "html":
             placeholder.parent.remove(placeholder)
             continue
-        placeholder.replace_self(build_table(app, fromdoc, table_rows))
+        placeholder.replace_self(build_table(app, fromdoc, rows(env, table_doc=fromdoc)))
 
 
 def visit_note_html(self: Any, node: update_note) -> None:

@@ -1,0 +1,170 @@
+"""What a doctest worker process does: read a language once, then test pages one by one.
+
+A unit of work is one page in one language. ``make doctest`` reads each
+language once (``read_language``: every page, translated, into the shared
+doctree directory, the way ``sphinx-build`` reads them), then hands units to
+worker processes; each worker keeps one Sphinx application per language,
+loaded from that pickled environment, and runs a unit with the doctest
+builder's own ``test_doc``, so each page's groups get a fresh namespace and
+its failures are reported exactly as ``sphinx-build -b doctest`` reports them.
+
+The functions here run in worker processes started by ``jaxbook.doctest.runner``;
+``start_worker`` is their initializer.
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import docutils_namespace
+
+_QUIET = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the worker's lifetime)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Where the book is and how to build it; the same for every unit of one run."""
+
+    root: str
+    builddir: str
+    confoverrides: tuple[tuple[str, str], ...] = ()
+    tags: tuple[str, ...] = ()
+
+    def doctreedir(self, language: str) -> Path:
+        return Path(self.builddir) / "doctrees" / language
+
+    def outdir(self, language: str) -> Path:
+        return Path(self.builddir) / "doctest" / language
+
+
+@dataclass
+class UnitResult:
+    """The verdict on one page in one language (JSON-friendly)."""
+
+    language: str
+    docname: str
+    tries: int = 0
+    failures: int = 0
+    setup_failures: int = 0
+    cleanup_failures: int = 0
+    report: str = ""  # the doctest builder's output for this page
+    warnings: str = ""
+    seconds: float = 0.0
+    key: str = ""
+    cached: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def broken(self) -> int:
+        return self.failures + self.setup_failures + self.cleanup_failures
+
+    @property
+    def clean(self) -> bool:
+        return self.broken == 0 and not self.warnings
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UnitResult:
+        return cls(**data)
+
+
+def start_worker(environment: dict[str, str]) -> None:
+    """Initializer of every worker: the doctest environment, before JAX is imported."""
+    os.environ.clear()
+    os.environ.update(environment)
+
+
+def _application(spec: Spec, language: str, builder: str, warning: io.StringIO) -> Sphinx:
+    outdir = spec.outdir(language)
+    outdir.mkdir(parents=True, exist_ok=True)
+    return Sphinx(
+        Path(spec.root) / "docs",
+        spec.root,
+        outdir,
+        spec.doctreedir(language),
+        builder,
+        confoverrides={**dict(spec.confoverrides), "language": language},
+        # Not None: a quiet application reports doctest failures as warnings too.
+        status=_QUIET,
+        warning=warning,
+        keep_going=True,
+        tags=spec.tags,
+    )
+
+
+def read_language(spec: Spec, language: str) -> dict[str, Any]:
+    """Read (or bring up to date) every page of ``language``; say what each depends on."""
+    import jax
+
+    warning = io.StringIO()
+    start = time.perf_counter()
+    # The dummy builder reads and pickles the environment and writes nothing.
+    # Directives and node visitors are registered with docutils globally; a
+    # namespace per application lets one worker hold one per language.
+    with docutils_namespace():
+        app = _application(spec, language, "dummy", warning)
+        app.build()
+    env = app.env
+    srcdir = Path(env.srcdir)
+    return {
+        "language": language,
+        "docnames": sorted(env.found_docs),
+        "dependencies": {
+            docname: sorted(str(srcdir / path) for path in env.dependencies.get(docname, ()))
+            for docname in env.found_docs
+        },
+        "warnings": warning.getvalue(),
+        "backend": f"{jax.default_backend()}:{jax.devices()[0].device_kind}",
+        "seconds": time.perf_counter() - start,
+    }
+
+
+_apps: dict[str, tuple[Sphinx, io.StringIO]] = {}
+
+
+def run_unit(spec: Spec, language: str, docname: str) -> UnitResult:
+    """Run the doctests of one page in one language, in this worker."""
+    if language not in _apps:
+        warning = io.StringIO()
+        with docutils_namespace():
+            _apps[language] = (_application(spec, language, "doctest", warning), warning)
+    app, warning = _apps[language]
+    # Sphinx's logging goes to the application created last; send it to this one's.
+    logging.setup(app, _QUIET, warning)
+    builder = app.builder
+    # The doctest builder points doctest.compile at itself when it starts;
+    # with two languages in one worker it must be this language's builder.
+    doctest.compile = builder.compile  # type: ignore[attr-defined]
+    builder.outfile = io.StringIO()
+    before = (
+        builder.total_tries,
+        builder.total_failures,
+        builder.setup_failures,
+        builder.cleanup_failures,
+    )
+    warned = warning.tell()
+    start = time.perf_counter()
+    builder.test_doc(docname, app.env.get_doctree(docname))
+    seconds = time.perf_counter() - start
+    warning.seek(warned)
+    return UnitResult(
+        language=language,
+        docname=docname,
+        tries=builder.total_tries - before[0],
+        failures=builder.total_failures - before[1],
+        setup_failures=builder.setup_failures - before[2],
+        cleanup_failures=builder.cleanup_failures - before[3],
+        report=builder.outfile.getvalue(),
+        warnings=warning.read(),
+        seconds=seconds,
+    )
