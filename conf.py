@@ -12,7 +12,7 @@ import doctest
 
 project = "JAX 入门"
 author = "本书贡献者（笔记与工具）"
-copyright = f"2026, {author}"
+copyright = f"2026 {author}"
 release = "JAX 0.12.0.1"
 
 # -- General configuration ---------------------------------------------------
@@ -24,6 +24,7 @@ extensions = [
     "matplotlib.sphinxext.plot_directive",
     "jaxbook.sphinxext.a11y",
     "jaxbook.sphinxext.backend_tabs",
+    "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.guards",
@@ -157,7 +158,7 @@ def _localise(app, config):
     language = config.language if config.language in TITLES else "zh_CN"
     config.project = config.html_title = TITLES[language]
     config.author = AUTHORS[language]
-    config.copyright = f"2026, {AUTHORS[language]}"
+    config.copyright = f"2026 {AUTHORS[language]}"
     config.html_context = {**config.html_context, "jaxbook_credit": CREDITS[language]}
 
 

@@ -104,3 +104,106 @@ def test_no_half_width_punctuation_next_to_chinese(site):
 def test_the_punctuation_check_sees_a_planted_colon():
     assert half_width_by_chinese("<p>密钥:<code>key:1</code></p>") == ["密钥:X"]
     assert half_width_by_chinese("<p>密钥：<code>print('a:', 1)</code></p>") == []
+
+
+# Names that stay as they are in Chinese: the software, the publisher, the licences.
+PROPER_NAMES = {
+    "JAX",
+    "NumPy",
+    "CPU",
+    "GPU",
+    "TPU",
+    "Sphinx",
+    "Furo",
+    "pradyunsg",
+    "ApX",
+    "Machine",
+    "Learning",
+    "CC",
+    "BY",
+    "MIT",
+    "Python",
+    "XLA",
+}
+TITLE_ECHOES = {"toc-tree", "sidebar-tree", "title"}
+LABELS = ("title", "aria-label", "placeholder", "alt")
+ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+class Chrome(HTMLParser):
+    """English words in what the theme and the extensions put on a page.
+
+    That is all text outside the article, and the labels (title, aria-label,
+    placeholder, alt) anywhere; code and anything marked ``lang="en"`` (the
+    language switcher's "English") are left out.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool, bool]] = []
+        self.english: list[str] = []
+
+    def skipping(self) -> bool:
+        return any(skip for _tag, skip, _article in self.stack)
+
+    def in_article(self) -> bool:
+        return any(article for _tag, _skip, article in self.stack)
+
+    def check(self, where: str, text: str) -> None:
+        words = set(ENGLISH_WORD.findall(text)) - PROPER_NAMES
+        if words:
+            self.english.append(f"{where}: {text.strip()[:70]!r}")
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = set(attributes.get("class", "").split())
+        skip = tag in LITERAL or attributes.get("lang", "zh-CN") != "zh-CN"
+        # The page's own titles, repeated by the navigation, the local table of
+        # contents, the next / previous links and <title>, are content.
+        titles = tag == "title" or bool(classes & TITLE_ECHOES)
+        if tag not in {"img", "br", "meta", "link", "input", "hr", "col", "source", "use", "path"}:
+            self.stack.append((tag, skip, tag == "article" or titles))
+        if self.skipping():
+            return
+        labels = ("title", "aria-label") if self.in_article() else LABELS
+        for name in labels:
+            if attributes.get(name) and not (tag == "link" and name == "title"):
+                self.check(f"{tag}[{name}]", attributes[name])
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data):
+        if not self.skipping() and not self.in_article():
+            self.check("text", data)
+
+
+def english_chrome(page: str) -> list[str]:
+    parser = Chrome()
+    parser.feed(page)
+    return parser.english
+
+
+def test_no_english_ui_words_on_chinese_pages(site):
+    offenders = {}
+    for page in pages(site):
+        found = english_chrome(page.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(page.relative_to(site))] = found[:6]
+    assert not offenders
+
+
+def test_the_chrome_check_sees_english_labels():
+    page = (
+        '<html lang="zh-CN"><body><a class="skip">Skip to content</a>'
+        '<input aria-label="Toggle site navigation sidebar"><article>'
+        "<p>用 JAX 和 tracing</p></article>"
+        '<span lang="en">English</span></body></html>'
+    )
+    assert english_chrome(page) == [
+        "text: 'Skip to content'",
+        "input[aria-label]: 'Toggle site navigation sidebar'",
+    ]
