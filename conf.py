@@ -11,8 +11,8 @@ import doctest
 # -- Project information -----------------------------------------------------
 
 project = "JAX 入门"
-author = "JAX 课程作者"
-copyright = f"2026, {author}"
+author = "本书贡献者（笔记与工具）"
+copyright = f"2026 {author}"
 release = "JAX 0.12.0.1"
 
 # -- General configuration ---------------------------------------------------
@@ -24,6 +24,7 @@ extensions = [
     "matplotlib.sphinxext.plot_directive",
     "jaxbook.sphinxext.a11y",
     "jaxbook.sphinxext.backend_tabs",
+    "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.drift_report",
@@ -133,9 +134,23 @@ TITLES = {
     "zh_CN": "JAX 入门",
     "en": "Getting Started with JAX",
 }
+# The copyright line claims only what the project owns; the course is credited beside it.
 AUTHORS = {
-    "zh_CN": "JAX 课程作者",
-    "en": "the JAX course authors",
+    "zh_CN": "本书贡献者（笔记与工具）",
+    "en": "the book's contributors (notes and tooling)",
+}
+COURSE_URL = "https://apxml.com/zh/courses/getting-started-with-jax/chapter-1-introduction-to-jax"
+CREDITS = {
+    "zh_CN": (
+        f'本书整理自 ApX Machine Learning 的课程<a href="{COURSE_URL}">《JAX 入门》</a>第 1 章，'
+        "课程的内容和示例归其所有。本书自己的文字和译文以 CC BY 4.0、代码以 MIT 许可证提供。"
+    ),
+    "en": (
+        f'Drawn from chapter 1 of the course <a href="{COURSE_URL}">Getting Started with JAX</a> '
+        '(<span lang="zh-CN">《JAX 入门》</span>) by ApX Machine Learning, to whom its content '
+        "and examples belong. The book's own text and translation are offered under CC BY 4.0, "
+        "its code under the MIT licence."
+    ),
 }
 html_title = TITLES["zh_CN"]
 html_static_path = ["docs/_static"]
@@ -148,7 +163,8 @@ def _localise(app, config):
     language = config.language if config.language in TITLES else "zh_CN"
     config.project = config.html_title = TITLES[language]
     config.author = AUTHORS[language]
-    config.copyright = f"2026, {AUTHORS[language]}"
+    config.copyright = f"2026 {AUTHORS[language]}"
+    config.html_context = {**config.html_context, "jaxbook_credit": CREDITS[language]}
 
 
 def setup(app):

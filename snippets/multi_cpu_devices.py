@@ -11,7 +11,7 @@ print("模拟的设备:", devs)
 x = jnp.arange(4.0)
 a = jax.device_put(x, devs[1])  # committed 到 cpu:1
 b = jax.device_put(x, devs[2])  # committed 到 cpu:2
-print("a 在", a.device, ",b 在", b.device)
+print(f"a 在 {a.device}，b 在 {b.device}")
 assert (a + 1).device == devs[1]
 assert (a + jnp.ones(4)).device == devs[1]  # uncommitted 数组被自动搬到 cpu:1
 print("a + jnp.ones(4)(uncommitted 数组被自动搬过来)在", (a + jnp.ones(4)).device)
@@ -27,5 +27,5 @@ assert raised
 # 正确做法:先把数据显式搬到同一设备
 c = a + jax.device_put(b, devs[1])
 assert c.device == devs[1] and jnp.array_equal(c, 2 * x)
-print("搬到同一设备后 a + b =", c, ",位于", c.device)
+print(f"搬到同一设备后 a + b = {c}，位于 {c.device}")
 print("ALL_OK")

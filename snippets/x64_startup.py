@@ -7,5 +7,5 @@ import jax.numpy as jnp
 a = jnp.array([1.0, 2.0], dtype=jnp.float64)
 assert a.dtype == jnp.float64
 assert jnp.array([1.0]).dtype == jnp.float64 and jnp.arange(3).dtype == jnp.int64
-print("开启 x64 后,显式 float64:", a.dtype)
-print("开启 x64 后,默认浮点:", jnp.array([1.0]).dtype, ",默认整数:", jnp.arange(3).dtype)
+print(f"开启 x64 后，显式 float64：{a.dtype}")
+print(f"开启 x64 后，默认浮点：{jnp.array([1.0]).dtype}，默认整数：{jnp.arange(3).dtype}")

@@ -9,7 +9,7 @@ import pytest
 def test_pairs_render_labels_and_warn_on_bad_shapes(built):
     html = built.page()
     assert html.count('class="jb-pair"') == 3
-    assert "❌ 旧写法(过时)" in html
+    assert "❌ 旧写法（过时）" in html
     assert "✅ 推荐写法" in html
 
     warnings = built.warnings

@@ -43,8 +43,16 @@ def save_wrapped(catalog: polib.POFile, po: Path) -> None:
     wrap(po)
 
 
+# The gettext builder also writes the templates' strings (the interface) to
+# sphinx.pot; those are no page's text. The theme is in English already, and the
+# Chinese interface is locale/zh_CN/LC_MESSAGES/sphinx.po (jaxbook.sphinxext.chrome).
+INTERFACE_TEMPLATE = "sphinx.pot"
+
+
 def update(pot_dir: Path, po_dir: Path, language: str) -> int:
-    pots = sorted(pot_dir.rglob("*.pot"))
+    pots = sorted(
+        p for p in pot_dir.rglob("*.pot") if p.relative_to(pot_dir) != Path(INTERFACE_TEMPLATE)
+    )
     if not pots:
         sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
     seen = set()

@@ -1,0 +1,110 @@
+"""The Chinese copy lint catches half-width punctuation in prose and leaves code alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+PAGE = """\
+标题：一节
+==========
+
+这一段用 ``print("a:", b)`` 打印结果：看输出。
+
+.. testcode::
+
+   print("密钥:", 1)  # 注释,保持原样
+
+.. testoutput::
+
+   密钥: 1
+
+.. list-table::
+
+   * - 逐操作 (异步派发)
+     - 见 https://example.org/a:b,c
+"""
+
+
+def zh_lint(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jaxbook", "zh-lint", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_clean_page_passes(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(PAGE, encoding="utf-8")
+    result = zh_lint(page)
+    assert result.returncode == 1  # the table cell's "(异步派发)" wants full-width parentheses
+    assert result.stdout.splitlines() == [
+        f"{page}:16: half-width '(' ')' in Chinese text; expected: * - 逐操作（异步派发）"
+    ]
+
+
+def test_planted_half_width_colon_is_caught_with_its_line(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(PAGE.replace("打印结果：看输出", "打印结果:看输出"), encoding="utf-8")
+    result = zh_lint(page)
+    assert result.returncode == 1
+    assert f"{page}:4: half-width ':' in Chinese text; expected: 这一段用 " in result.stdout
+    assert "run 'make zh-lint-fix'" in result.stderr
+
+
+def test_half_width_semicolon_after_emphasis_and_question_in_heading(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(
+        "Q1. 它是什么?\n============\n\n- **对照**:过时的写法;紧跟推荐写法\n", encoding="utf-8"
+    )
+    result = zh_lint(page)
+    assert result.stdout.splitlines() == [
+        f"{page}:1: half-width '?' in Chinese text; expected: Q1. 它是什么？",
+        f"{page}:4: half-width ':' ';' in Chinese text; "
+        "expected: - **对照**：过时的写法；紧跟推荐写法",
+    ]
+
+
+def test_fix_rewrites_prose_and_leaves_code_alone(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(PAGE.replace("打印结果：看输出", "打印结果:看输出"), encoding="utf-8")
+    assert zh_lint("--fix", page).returncode == 0
+    fixed = page.read_text(encoding="utf-8")
+    assert '这一段用 ``print("a:", b)`` 打印结果：看输出。' in fixed
+    assert '   print("密钥:", 1)  # 注释,保持原样' in fixed
+    assert "   密钥: 1" in fixed
+    assert "https://example.org/a:b,c" in fixed
+    assert "* - 逐操作（异步派发）" in fixed
+    assert zh_lint(page).returncode == 0
+
+
+def test_parentheses_around_latin_stay_ascii(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text("追踪 (tracing) 带来的约束，见 XLA (Accelerated Linear Algebra)。\n")
+    result = zh_lint(page)
+    assert result.returncode == 0, result.stdout
+
+
+def test_unfinished_line_of_a_chinese_paragraph(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(
+        "并行用 ``jax.shard_map``,``pmap`` 是旧接口 (见\n1.1 节的验证).\n", encoding="utf-8"
+    )
+    assert zh_lint("--fix", page).returncode == 0
+    assert page.read_text(encoding="utf-8") == (
+        "并行用 ``jax.shard_map``，``pmap`` 是旧接口（见\n1.1 节的验证）。\n"
+    )
+
+
+def test_alt_text_of_a_code_directive_is_prose(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(
+        ".. testplot::\n   :alt: 正弦曲线,标出 5 个点\n\n   print(1, 2)\n", encoding="utf-8"
+    )
+    result = zh_lint(page)
+    assert result.stdout.splitlines() == [
+        f"{page}:2: half-width ',' in Chinese text; expected: :alt: 正弦曲线，标出 5 个点"
+    ]

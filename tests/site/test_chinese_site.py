@@ -1,0 +1,209 @@
+"""The Chinese edition reads as Chinese: full-width punctuation, and its chrome in Chinese."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# A half-width mark with a Chinese character on either side (spaces between allowed).
+HALF_WIDTH_BY_CHINESE = re.compile(rf"[{HAN}] *[,;:?!]|[,;:?!] *[{HAN}]")
+LITERAL = {"code", "pre", "kbd", "samp", "math", "script", "style", "svg", "tt"}
+BLOCK = {
+    "p",
+    "li",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "dt",
+    "dd",
+    "div",
+    "summary",
+    "caption",
+    "figcaption",
+    "title",
+    "a",
+    "span",
+    "button",
+    "label",
+    "aside",
+    "nav",
+    "footer",
+}
+
+
+@pytest.fixture(scope="module")
+def site(built_site) -> Path:
+    return built_site / "zh_CN"
+
+
+def pages(site: Path) -> list[Path]:
+    found = [p for p in site.rglob("*.html") if "_static" not in p.parts]
+    assert len(found) >= 14
+    return found
+
+
+class Prose(HTMLParser):
+    """The page's text with code, math and URLs replaced by a Latin placeholder."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.literal = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in LITERAL:
+            if not self.literal:
+                self.parts.append("X")
+            self.literal += 1
+        elif tag in BLOCK:
+            self.parts.append("\n")
+        for name, value in attrs:
+            if name in {"alt", "title", "aria-label", "placeholder"} and value:
+                self.parts.append(f"\n{value}\n")
+
+    def handle_endtag(self, tag):
+        if tag in LITERAL and self.literal:
+            self.literal -= 1
+        elif tag in BLOCK:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.literal:
+            self.parts.append(re.sub(r"https?://\S+", "X", data))
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def half_width_by_chinese(html: str) -> list[str]:
+    parser = Prose()
+    parser.feed(html)
+    return [
+        line.strip()[:80]
+        for line in parser.text().split("\n")
+        if HALF_WIDTH_BY_CHINESE.search(line)
+    ]
+
+
+def test_no_half_width_punctuation_next_to_chinese(site):
+    offenders = {}
+    for page in pages(site):
+        found = half_width_by_chinese(page.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(page.relative_to(site))] = found[:5]
+    assert not offenders
+
+
+def test_the_punctuation_check_sees_a_planted_colon():
+    assert half_width_by_chinese("<p>密钥:<code>key:1</code></p>") == ["密钥:X"]
+    assert half_width_by_chinese("<p>密钥：<code>print('a:', 1)</code></p>") == []
+
+
+# Names that stay as they are in Chinese: the software, the publisher, the licences.
+PROPER_NAMES = {
+    "JAX",
+    "NumPy",
+    "CPU",
+    "GPU",
+    "TPU",
+    "Sphinx",
+    "Furo",
+    "pradyunsg",
+    "ApX",
+    "Machine",
+    "Learning",
+    "CC",
+    "BY",
+    "MIT",
+    "Python",
+    "XLA",
+}
+TITLE_ECHOES = {"toc-tree", "sidebar-tree", "title"}
+LABELS = ("title", "aria-label", "placeholder", "alt")
+ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+class Chrome(HTMLParser):
+    """English words in what the theme and the extensions put on a page.
+
+    That is all text outside the article, and the labels (title, aria-label,
+    placeholder, alt) anywhere; code and anything marked ``lang="en"`` (the
+    language switcher's "English") are left out.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool, bool]] = []
+        self.english: list[str] = []
+
+    def skipping(self) -> bool:
+        return any(skip for _tag, skip, _article in self.stack)
+
+    def in_article(self) -> bool:
+        return any(article for _tag, _skip, article in self.stack)
+
+    def check(self, where: str, text: str) -> None:
+        words = set(ENGLISH_WORD.findall(text)) - PROPER_NAMES
+        if words:
+            self.english.append(f"{where}: {text.strip()[:70]!r}")
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = set(attributes.get("class", "").split())
+        skip = tag in LITERAL or attributes.get("lang", "zh-CN") != "zh-CN"
+        # The page's own titles, repeated by the navigation, the local table of
+        # contents, the next / previous links and <title>, are content.
+        titles = tag == "title" or bool(classes & TITLE_ECHOES)
+        if tag not in {"img", "br", "meta", "link", "input", "hr", "col", "source", "use", "path"}:
+            self.stack.append((tag, skip, tag == "article" or titles))
+        if self.skipping():
+            return
+        labels = ("title", "aria-label") if self.in_article() else LABELS
+        for name in labels:
+            if attributes.get(name) and not (tag == "link" and name == "title"):
+                self.check(f"{tag}[{name}]", attributes[name])
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data):
+        if not self.skipping() and not self.in_article():
+            self.check("text", data)
+
+
+def english_chrome(page: str) -> list[str]:
+    parser = Chrome()
+    parser.feed(page)
+    return parser.english
+
+
+def test_no_english_ui_words_on_chinese_pages(site):
+    offenders = {}
+    for page in pages(site):
+        found = english_chrome(page.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(page.relative_to(site))] = found[:6]
+    assert not offenders
+
+
+def test_the_chrome_check_sees_english_labels():
+    page = (
+        '<html lang="zh-CN"><body><a class="skip">Skip to content</a>'
+        '<input aria-label="Toggle site navigation sidebar"><article>'
+        "<p>用 JAX 和 tracing</p></article>"
+        '<span lang="en">English</span></body></html>'
+    )
+    assert english_chrome(page) == [
+        "text: 'Skip to content'",
+        "input[aria-label]: 'Toggle site navigation sidebar'",
+    ]
