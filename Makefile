@@ -62,6 +62,14 @@ venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda
 html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages build side by side)
 	$(JAXBOOK) html --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
+.PHONY: pdf
+pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto CJK) and copy it into the site
+	$(JAXBOOK) editions --format pdf --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
+
+.PHONY: epub
+epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it into the site
+	$(JAXBOOK) editions --format epub --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
+
 .PHONY: doctest
 doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=auto FORCE=1 SHARD=i/N)
 	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) \
@@ -116,7 +124,7 @@ serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first
 	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILDDIR)/html
 
 .PHONY: test
-test: html doctest check-po pytest lint ## Everything that checks the project (warning-free build included)
+test: html pdf epub doctest check-po pytest lint ## Everything that checks the project (warning-free build included)
 
 # -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
 

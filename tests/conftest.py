@@ -80,6 +80,15 @@ def built_site(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def built_editions(built_site, jaxbook) -> Path:
+    """The PDF and EPUB of both languages, also copied into ``built_site`` as `make` does."""
+    builddir = built_site.parent / f"{built_site.name}-editions"
+    result = jaxbook("editions", "--builddir", builddir, "--site", built_site, "zh_CN", "en")
+    assert result.returncode == 0, result.stderr[-5000:]
+    return builddir
+
+
 @dataclass
 class Built:
     """A Sphinx test app after its build: its pages, its warnings, its doctest summary."""

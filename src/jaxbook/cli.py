@@ -14,6 +14,7 @@ import sys
 # name: (module with add_arguments(parser) and run(args), one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "html": ("jaxbook.site.build", "build the site, every language side by side, and its landing"),
+    "editions": ("jaxbook.site.editions", "build the PDF and EPUB of each language"),
     "landing": ("jaxbook.site.landing", "write the root index.html that picks a language"),
     "doctest": ("jaxbook.doctest.runner", "run every code cell of every language; one verdict"),
     "doctest-merge": ("jaxbook.doctest.shard", "merge the CI shards' doctest verdicts into one"),

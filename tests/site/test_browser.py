@@ -47,7 +47,7 @@ BROKEN_PAGE = """<!DOCTYPE html>
 
 
 @pytest.fixture(scope="module")
-def site(built_site, tmp_path_factory) -> Path:
+def site(built_site, built_editions, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("served")
     for language in LANGUAGES:
         shutil.copytree(built_site / language, root / language)

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
+from jaxbook.sphinxext._locale import _, add_catalog
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -80,11 +82,27 @@ def depart_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     self.body.append("</div>\n")
 
 
+def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Where tabs cannot switch (PDF, EPUB), show both outputs, each under its label."""
+    if app.builder.name == "html":
+        return
+    for tabs in list(doctree.findall(backend_tabs)):
+        shown: list[nodes.Node] = []
+        for output in tabs.children:
+            label = nodes.strong("", _("Output on %s:") % _backend_output(output))
+            shown += [
+                nodes.paragraph("", "", label, classes=["jb-backend-label"]),
+                output.deepcopy(),
+            ]
+        tabs.replace_self(shown)
+
+
 def _passthrough(self: Any, node: nodes.Element) -> None:
     pass
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
     app.add_node(
         backend_tabs,
         html=(visit_backend_tabs_html, depart_backend_tabs_html),
@@ -93,4 +111,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     # Before the guards look at testcode/testoutput pairs.
     app.connect("doctree-read", group_outputs, priority=400)
+    app.connect("doctree-resolved", label_outputs)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

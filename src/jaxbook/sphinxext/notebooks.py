@@ -72,7 +72,8 @@ def notebook_for(doctree: nodes.document, language: str) -> nbformat.NotebookNod
 
 
 def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html":
+    # The website only: an e-book has no place for a download.
+    if app.builder.name != "html":
         return
     notebook = notebook_for(doctree, app.config.language)
     if notebook is None:

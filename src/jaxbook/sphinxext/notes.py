@@ -494,18 +494,28 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         title += nodes.Text(" · ")
         title += backlink
     for placeholder in list(doctree.findall(update_notes_table)):
-        if app.builder.format != "html":
+        if app.builder.format not in {"html", "latex"}:
             placeholder.parent.remove(placeholder)
             continue
-        placeholder.replace_self(build_table(app, fromdoc, rows(env, table_doc=fromdoc)))
+        table = build_table(app, fromdoc, rows(env, table_doc=fromdoc))
+        if app.builder.format == "latex":
+            # Longer than a page: let LaTeX break it and repeat the header.
+            table["classes"].append("longtable")
+        placeholder.replace_self(table)
 
 
 def visit_note_html(self: Any, node: update_note) -> None:
     self.visit_admonition(node)
 
 
-def depart_note_html(self: Any, node: update_note) -> None:
+def depart_note(self: Any, node: update_note) -> None:
     self.depart_admonition(node)
+
+
+def visit_note_latex(self: Any, node: update_note) -> None:
+    # A warning box, as the theme draws it on the web; its title is the label.
+    self.body.append("\n" + self.hypertarget_to(node) + r"\begin{sphinxadmonition}{warning}")
+    self.no_latex_floats += 1
 
 
 def _visit_passthrough(self: Any, node: nodes.Element) -> None:
@@ -518,8 +528,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     passthrough = (_visit_passthrough, _visit_passthrough)
     app.add_node(
         update_note,
-        html=(visit_note_html, depart_note_html),
-        latex=passthrough,
+        html=(visit_note_html, depart_note),
+        latex=(visit_note_latex, depart_note),
         text=passthrough,
         man=passthrough,
         texinfo=passthrough,

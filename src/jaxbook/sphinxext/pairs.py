@@ -126,6 +126,30 @@ def depart_half_html(self: Any, node: pair_half) -> None:
     self.body.append("</div>\n")
 
 
+# On paper: the pair's title in bold, each half a box titled by its label
+# (a box around both would not break across pages).
+LATEX_BOX = {"outdated": "error", "recommended": "tip"}
+
+
+def visit_pair_latex(self: Any, node: pair) -> None:
+    title = node.children[0]
+    title.replace_self(nodes.paragraph("", "", nodes.strong("", "", *title.children)))
+    self.body.append("\n" + self.hypertarget_to(node))
+
+
+def visit_half_latex(self: Any, node: pair_half) -> None:
+    label = node.children[0]
+    node.remove(label)
+    box, title = LATEX_BOX[node["kind"]], self.encode(label.astext())
+    self.body.append("\n" + rf"\begin{{sphinxadmonition}}{{{box}}}{{{title}}}")
+    self.no_latex_floats += 1
+
+
+def depart_box_latex(self: Any, node: nodes.Element) -> None:
+    self.body.append(r"\end{sphinxadmonition}" + "\n")
+    self.no_latex_floats -= 1
+
+
 def _visit_passthrough(self: Any, node: nodes.Element) -> None:
     pass
 
@@ -140,7 +164,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(
         pair,
         html=(visit_pair_html, depart_pair_html),
-        latex=passthrough,
+        latex=(visit_pair_latex, _depart_passthrough),
         text=passthrough,
         man=passthrough,
         texinfo=passthrough,
@@ -148,7 +172,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(
         pair_half,
         html=(visit_half_html, depart_half_html),
-        latex=passthrough,
+        latex=(visit_half_latex, depart_box_latex),
         text=passthrough,
         man=passthrough,
         texinfo=passthrough,

@@ -1,0 +1,210 @@
+"""The book on paper and in e-readers: PDF (LaTeX, xelatex + xeCJK) and EPUB, per language.
+
+Sets the LaTeX and EPUB configuration from the book's (already localised)
+title and author, so that one ``conf.py`` serves every language:
+
+- LaTeX: ``xelatex`` with ``xeCJK`` and the Noto CJK fonts (serif for text,
+  sans for headings, Noto Sans Mono CJK for code), so every glyph of either
+  language is embedded; ❌ ✅ ⚠️ and the other symbols the pages use come from
+  a symbol font through xeCJK's fallback.
+- A dropdown (the quiz's "answer and explanation") becomes a labelled block,
+  since paper cannot fold.
+- On every HTML page, links to the PDF and EPUB of its language, at
+  ``<language root>/<basename>-<language>.pdf`` and ``.epub``: ``jaxbook
+  editions`` builds them and copies them there.
+
+Config values:
+
+``jaxbook_editions_basename``
+   File name stem of the PDF and EPUB (default ``"jaxbook"``): the files are
+   ``<basename>-<language>.pdf`` and ``.epub``.
+``jaxbook_symbol_font``
+   Font for the symbols the CJK and Latin fonts lack (default ``"Symbola"``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from matplotlib import cbook
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from jaxbook.sphinxext._locale import _, add_catalog
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+# xeCJK treats these as CJK characters, so they are drawn with the CJK font's
+# fallback (the symbol font) instead of vanishing from a Latin font.
+SYMBOL_RANGES = r"""
+\xeCJKsetup{AutoFallBack=true}
+\xeCJKDeclareCharClass{CJK}{"2300 -> "23FF, "2600 -> "27BF, "1F300 -> "1F9FF}
+"""
+# Newer than the symbol font (Unicode 11): drawn as the nearest older symbol.
+SUBSTITUTES = "\n".join(
+    [
+        r"\usepackage{newunicodechar}",
+        r"\newunicodechar{🧪}{⚗}",
+        # The emoji presentation selector after ⚠ has no glyph on paper.
+        "\\newunicodechar{\ufe0f}{}",
+    ]
+)
+
+
+ITEM = re.compile(r'<item id="[^"]*" href="([^"]+)" media-type="application/xhtml\+xml" />')
+
+
+def edition_name(config: Config) -> str:
+    return f"{config.jaxbook_editions_basename}-{config.language}"
+
+
+def configure(app: Sphinx, config: Config) -> None:
+    name = edition_name(config)
+    is_cjk = config.language.split("_")[0] in {"zh", "ja", "ko"}
+    config.latex_engine = "xelatex"
+    config.latex_documents = [
+        (config.root_doc, f"{name}.tex", config.project, config.author, "manual", False)
+    ]
+    config.latex_show_urls = "footnote"
+    config.latex_elements = {
+        "papersize": "a4paper",
+        "pointsize": "11pt",
+        # Sphinx loads xeCJK itself for Chinese; English pages quote Chinese too.
+        "fontenc": r"\usepackage{xeCJK}",
+        "fontpkg": "\n".join(
+            [
+                r"\setmainfont{DejaVu Serif}",
+                r"\setsansfont{DejaVu Sans}",
+                r"\setmonofont[Scale=0.9]{DejaVu Sans Mono}",
+                r"\setCJKmainfont{Noto Serif CJK SC}[BoldFont=Noto Sans CJK SC Bold]",
+                r"\setCJKsansfont{Noto Sans CJK SC}",
+                r"\setCJKmonofont{Noto Sans Mono CJK SC}",
+                SYMBOL_RANGES,
+                rf"\setCJKfallbackfamilyfont{{\CJKrmdefault}}{{{config.jaxbook_symbol_font}}}",
+                rf"\setCJKfallbackfamilyfont{{\CJKsfdefault}}{{{config.jaxbook_symbol_font}}}",
+                rf"\setCJKfallbackfamilyfont{{\CJKttdefault}}{{{config.jaxbook_symbol_font}}}",
+                SUBSTITUTES,
+                # English text: curly quotes belong to the Latin font, not the CJK one.
+                "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D}',
+            ]
+        ),
+        "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
+        "babel": "",
+        "polyglossia": "",
+        "printindex": "",
+        # The chapter titles carry their own number ("第 1 章", "Chapter 1").
+        "fncychap": "",
+        "preamble": r"\renewcommand{\chaptername}{}\setlength{\headheight}{14pt}",
+        "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}",
+    }
+    config.latex_domain_indices = False
+    config.epub_basename = name
+    config.epub_title = config.project
+    config.epub_author = config.author
+    config.epub_publisher = config.author
+    config.epub_copyright = config.copyright
+    config.epub_language = config.language.replace("_", "-")
+    config.epub_show_urls = "no"
+    config.epub_exclude_files = ["search.html"]
+
+
+def version_for_epub(app: Sphinx) -> None:
+    """EPUB 3 metadata wants a version; the book's is the JAX release it runs on."""
+    if app.builder.name == "epub" and not app.config.version:
+        app.config.version = app.config.release
+
+
+class LabelDropdowns(SphinxPostTransform):
+    """Off the website a dropdown cannot fold: show its title as a label above its content.
+
+    Runs before sphinx-design turns dropdowns into HTML ``<details>`` (whose
+    icons an EPUB may not hold there).
+    """
+
+    default_priority = 150
+
+    def run(self, **kwargs: Any) -> None:
+        if self.app.builder.name == "html":
+            return
+        for node in list(self.document.findall(nodes.container)):
+            if node.get("design_component") != "dropdown":
+                continue
+            title = next(iter(node.findall(nodes.rubric)), None)
+            label = title.astext() if title is not None else _("Answer")
+            box = nodes.admonition(classes=["jb-answer", "hint"])
+            box += nodes.title("", label)
+            box += [child.deepcopy() for child in node.children if child is not title]
+            node.replace_self(box)
+
+
+def prepare_epub(app: Sphinx) -> None:
+    """Stage what an EPUB must hold before Sphinx lists its files."""
+    if app.builder.name != "epub":
+        return
+    # matplotlib copies its stylesheet only when the build has finished, too late.
+    static = Path(app.outdir, "_static")
+    static.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(
+        cbook._get_data_path("plot_directive/plot_directive.css"), static / "plot_directive.css"
+    )
+
+
+def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
+    """EPUB 3 wants each page with MathML or inline SVG flagged in the package file.
+
+    Sphinx's EPUB builder does not do it, so the package file is amended and
+    the book zipped again.
+    """
+    if exception is not None or app.builder.name != "epub":
+        return
+    opf = Path(app.outdir, "content.opf")
+    text = opf.read_text(encoding="utf-8")
+
+    def amend(match: re.Match[str]) -> str:
+        item, href = match.group(0), match.group(1)
+        page = Path(app.outdir, href)
+        if not href.endswith(".xhtml") or not page.exists():
+            return item
+        content = page.read_text(encoding="utf-8")
+        properties = [p for p, tag in (("mathml", "<math"), ("svg", "<svg")) if tag in content]
+        if not properties:
+            return item
+        return item.replace(" />", f' properties="{" ".join(properties)}" />')
+
+    opf.write_text(ITEM.sub(amend, text), encoding="utf-8")
+    app.builder.build_epub()
+
+
+def add_download_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if app.builder.name != "html":
+        return
+    up = "../" * pagename.count("/")
+    name = edition_name(app.config)
+    context["jaxbook_editions_label"] = _("Download the book")
+    context["jaxbook_editions"] = [
+        {"label": _("Book as PDF"), "url": f"{up}{name}.pdf", "type": "application/pdf"},
+        {"label": _("Book as EPUB"), "url": f"{up}{name}.epub", "type": "application/epub+zip"},
+    ]
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
+    app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
+    # After conf.py has localised the title and author.
+    app.connect("config-inited", configure, priority=800)
+    # Before Sphinx's EPUB builder checks its metadata.
+    app.connect("builder-inited", version_for_epub, priority=400)
+    app.connect("builder-inited", prepare_epub)
+    app.add_post_transform(LabelDropdowns)
+    app.connect("build-finished", declare_epub_properties)
+    app.connect("html-page-context", add_download_links)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

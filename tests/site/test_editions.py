@@ -1,0 +1,161 @@
+"""The PDF and EPUB of each language: complete, with CJK fonts embedded, valid, and linked.
+
+The PDF is read back with poppler (``pdftotext``, ``pdffonts``) and the EPUB
+checked with the W3C's EPUBCheck, as a reader's tools would see them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+LANGUAGES = ["zh_CN", "en"]
+LABELS = {"zh_CN": ["❌ 旧写法(过时)", "✅ 推荐写法"], "en": ["❌ Outdated", "✅ Recommended"]}
+TABLE_HEADERS = {"zh_CN": ["编号", "小节", "要点"], "en": ["No.", "Section", "Point"]}
+HEADING = re.compile(r"<h([1-6])>(.*?)<a class=\"headerlink\"", re.DOTALL)
+EPUBCHECK = Path("/usr/share/java/epubcheck.jar")
+
+
+def squeeze(text: str) -> str:
+    """Text without whitespace or hyphens, so that line breaks and hyphenation do not count."""
+    return re.sub(r"[\s\-\u2010]+", "", text)
+
+
+def plain(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def pages(site: Path, language: str) -> list[Path]:
+    root = site / language
+    return [
+        p for p in sorted(root.rglob("*.html")) if p.name not in {"genindex.html", "search.html"}
+    ]
+
+
+def section_titles(site: Path, language: str) -> list[str]:
+    titles = []
+    for page in pages(site, language):
+        for _level, title in HEADING.findall(page.read_text(encoding="utf-8")):
+            titles.append(plain(title).strip())
+    return titles
+
+
+def pdf_text(pdf: Path) -> str:
+    return subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def pdf_fonts(pdf: Path) -> list[dict[str, str]]:
+    lines = subprocess.run(
+        ["pdffonts", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[2:]
+    # name type... encoding emb sub uni object-id gen: the flags are counted from the end.
+    return [
+        {"name": line.split()[0], "emb": line.split()[-5], "uni": line.split()[-3]}
+        for line in lines
+    ]
+
+
+def the_pdf(builddir: Path, language: str) -> Path:
+    [pdf] = (builddir / "pdf").glob(f"*-{language}.pdf")
+    return pdf
+
+
+def the_epub(builddir: Path, language: str) -> Path:
+    [epub] = (builddir / "epub").glob(f"*-{language}.epub")
+    return epub
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pdf_holds_every_section_title(built_site, built_editions, language):
+    text = squeeze(pdf_text(the_pdf(built_editions, language)))
+    titles = section_titles(built_site, language)
+    assert len(titles) > 40
+    assert [title for title in titles if squeeze(title) not in text] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pdf_shows_pairs_outputs_and_the_update_notes_table(built_site, built_editions, language):
+    text = pdf_text(the_pdf(built_editions, language))
+    squeezed = squeeze(text)
+    for label in LABELS[language]:
+        assert squeeze(label) in squeezed, label
+    header = squeeze("".join(TABLE_HEADERS[language]))
+    assert header in squeezed
+    # Every row of the update-notes table, as the website shows it. The PDF's
+    # narrow columns interleave on extraction, so each point is found by its
+    # start, after the table's header.
+    table = (built_site / language / "ch01" / "update-notes.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr class="row-[^"]*" id="update-row-[^"]+">(.*?)</tr>', table, re.DOTALL)
+    assert len(rows) > 10
+    after_header = squeezed[squeezed.index(header) :]
+    for row in rows:
+        number, _section, point = (plain(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)[:3])
+        assert squeeze(point)[:5] in after_header, (number, point)
+    # Both backends' outputs of a cell, each under its own label.
+    cpu, gpu = (
+        ("CPU 上的输出", "GPU 上的输出")
+        if language == "zh_CN"
+        else ("Output on CPU", "Output on GPU")
+    )
+    assert squeeze(cpu) in squeezed
+    assert squeeze(gpu) in squeezed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pdf_embeds_cjk_fonts(built_editions, language):
+    fonts = pdf_fonts(the_pdf(built_editions, language))
+    assert [font for font in fonts if font["emb"] != "yes"] == []
+    assert any("CJK" in font["name"] for font in fonts), fonts
+
+
+@pytest.mark.skipif(
+    not EPUBCHECK.exists(), reason="EPUBCheck (Debian package epubcheck) is not installed"
+)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_is_valid(built_editions, language):
+    result = subprocess.run(
+        ["java", "-jar", str(EPUBCHECK), str(the_epub(built_editions, language))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 fatals / 0 errors" in result.stdout
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_keeps_the_text_of_its_language(built_site, built_editions, language):
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        page = epub.read("ch01/arrays.xhtml").decode("utf-8")
+        package = epub.read("content.opf").decode("utf-8")
+    [title] = [t for t in section_titles(built_site, language) if t.startswith("1.5 ")]
+    assert title in plain(page)
+    assert f"<dc:language>{language.replace('_', '-')}</dc:language>" in package
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_links_to_the_books_of_its_language(built_site, built_editions, language):
+    for page in pages(built_site, language):
+        links = re.findall(r'<a class="jb-edition-link" href="([^"]+)"', page.read_text("utf-8"))
+        assert [Path(link).suffix for link in links] == [".pdf", ".epub"], page
+        for link in links:
+            target = (page.parent / link).resolve()
+            assert target.name.endswith(f"-{language}{target.suffix}"), (page, link)
+            assert target.is_file(), (page, link)
+
+
+def test_the_tools_are_there():
+    """The PDF checks need poppler; name what is missing rather than fail obscurely."""
+    assert shutil.which("pdftotext"), "install poppler-utils"
+    assert shutil.which("pdffonts"), "install poppler-utils"
