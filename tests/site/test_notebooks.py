@@ -1,12 +1,23 @@
-"""Every page's notebook, in each language, runs top to bottom and passes its asserts."""
+"""Every page's notebook, in each language, runs top to bottom and passes its asserts.
+
+The notebooks also carry the pages' outputs, pin the versions those outputs
+came from, come as one zip per language and, given a repository, open in Colab.
+"""
 
 from __future__ import annotations
 
+import importlib.metadata
+import tomllib
+import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
+
+from jaxbook.sphinxext.notebooks import INSTALL_TAG
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PAGES = [
     "what-is-jax",
@@ -27,6 +38,9 @@ PAGES = [
 def test_notebook_runs(built_site, tmp_path, language, page):
     path = built_site / language / "_notebooks" / "ch01" / f"{page}.ipynb"
     notebook = nbformat.read(str(path), as_version=4)
+    # The install cell would reach a package index; this environment already
+    # holds the pins (test_install_cell_pins_the_locked_versions checks them).
+    notebook.cells = [c for c in notebook.cells if INSTALL_TAG not in c.metadata.get("tags", [])]
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert code, path
     assert notebook.metadata["jaxbook"]["language"] == language
@@ -49,3 +63,66 @@ def test_notebook_links_on_pages(built_site):
     assert "%%writefile x64_startup.py" in sources
     assert "不" not in "".join(c.source for c in notebook.cells if c.cell_type == "code")
     assert Path(built_site / "zh_CN" / "_notebooks/ch01/quiz.ipynb").exists()
+
+
+def _notebook(site: Path, language: str, page: str) -> nbformat.NotebookNode:
+    return nbformat.read(str(site / language / "_notebooks" / "ch01" / f"{page}.ipynb"), 4)
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_install_cell_pins_the_locked_versions(built_site, language):
+    notebook = _notebook(built_site, language, "arrays")
+    [install] = [c for c in notebook.cells if INSTALL_TAG in c.metadata.get("tags", [])]
+    first_code = next(c for c in notebook.cells if c.cell_type == "code")
+    assert install is first_code
+    pins = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["dependencies"]
+    assert install.source == "%pip install " + " ".join(pins)
+    for pin in pins:
+        name, version = pin.split("==")
+        assert importlib.metadata.version(name) == version, pin
+    note = notebook.cells[notebook.cells.index(install) - 1].source
+    assert "jax[cuda13]==0.12.0.1" in note
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_cells_carry_the_outputs_the_page_shows(built_site, language):
+    notebook = _notebook(built_site, language, "jax-vs-numpy")
+    printed = [
+        "".join(o.text for o in cell.outputs)
+        for cell in notebook.cells
+        if cell.cell_type == "code" and cell.outputs
+    ]
+    assert len(printed) > 5
+    page = (built_site / language / "ch01" / "jax-vs-numpy.html").read_text("utf-8")
+    # The first output of the page, as the page prints it (HTML-escaped there).
+    first = printed[0].strip().splitlines()[0]
+    assert first.replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;") in page
+    # A cell with CPU and GPU outputs carries the CPU one only.
+    devices = _notebook(built_site, language, "devices")
+    texts = ["".join(o.text for o in c.outputs) for c in devices.cells if c.cell_type == "code"]
+    assert any("CpuDevice" in t for t in texts)
+    assert not any("CudaDevice" in t for t in texts)
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_one_zip_holds_every_notebook_of_a_language(built_site, language):
+    folder = built_site / language / "_notebooks"
+    [archive] = folder.glob(f"*-notebooks-{language}.zip")
+    with zipfile.ZipFile(archive) as notebooks:
+        names = sorted(notebooks.namelist())
+    assert names == sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.ipynb"))
+    html = (built_site / language / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert f'href="../_notebooks/{archive.name}"' in html
+
+
+def test_colab_link_only_with_a_repository(project_copy, html_builder, tmp_path, monkeypatch):
+    monkeypatch.setenv("JAXBOOK_REPO_URL", "https://github.com/example/jaxbook")
+    site = html_builder(project_copy, "en", tmp_path)
+    html = (site / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert (
+        'href="https://colab.research.google.com/github/example/jaxbook/blob/gh-pages/'
+        'en/_notebooks/ch01/arrays.ipynb"'
+    ) in html
+    monkeypatch.delenv("JAXBOOK_REPO_URL")
+    plain = html_builder(project_copy, "en", tmp_path / "plain")
+    assert "colab.research.google.com" not in (plain / "ch01" / "arrays.html").read_text("utf-8")
