@@ -26,6 +26,7 @@ extensions = [
     "jaxbook.sphinxext.backend_tabs",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
+    "jaxbook.sphinxext.discovery",
     "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.drift_report",
     "jaxbook.sphinxext.editions",

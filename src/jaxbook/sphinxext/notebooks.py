@@ -48,6 +48,7 @@ import nbformat
 from docutils import nodes
 
 from jaxbook.sphinxext._locale import _
+from jaxbook.sphinxext._nodes import chrome
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -189,7 +190,7 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         refuri=f"{up}{NOTEBOOK_DIR}/{docname}.ipynb",
         classes=["jb-notebook-link"],
     )
-    paragraph = nodes.paragraph("", "", link, classes=["jb-notebook"])
+    paragraph = chrome("", "", link, classes=["jb-notebook"])
     paragraph += nodes.Text(" · ")
     paragraph += nodes.reference(
         "",

@@ -1,0 +1,257 @@
+"""What search engines and link previews read: sitemap, 404 page, descriptions, cards, dates.
+
+Configures well-kept extensions for a book built in several languages side by
+side (``<site>/<language>/``) and adds what they lack:
+
+- ``sphinx_sitemap``: ``sitemap.xml`` in each language's root, each page
+  with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so it
+  is made when a site URL is known (``JAXBOOK_SITE_URL`` or
+  ``jaxbook_site_url``) and left out otherwise.
+- ``notfound.extension``: a ``404.html`` per language, its links rooted at
+  ``/<site path>/<language>/`` so that it works at any depth.
+- ``sphinxext.opengraph``: ``og:*`` tags; the ``description`` meta tag and
+  ``og:description`` are the page's opening paragraph (the first one outside
+  notes and site chrome). With a site URL also a social card per page, drawn
+  by matplotlib in Noto Sans CJK (Symbola for ❌ ✅) so that Chinese renders.
+- ``sphinx_last_updated_by_git``: "last updated" from the date of the last
+  commit of the page's source, when the sources are in a git work tree (a
+  source archive has no history: no dates then, rather than an error).
+- Under the title of an English page, whether its catalog
+  (``locale/<language>/LC_MESSAGES/<page>.po``) was last committed before
+  its Chinese source, i.e. the translation may be behind.
+- With a repository URL, links to edit the page (the source language: its
+  ``.rst``), to translate it (other languages: its ``.po``) and to report a
+  problem (a new issue naming the page).
+
+Config values:
+
+``jaxbook_repo_url``
+   ``https://github.com/<owner>/<repo>`` (registered by
+   ``jaxbook.sphinxext.notebooks``; ``JAXBOOK_REPO_URL`` overrides it).
+``jaxbook_repo_branch``
+   The branch that edit links open (default ``"main"``).
+``jaxbook_social_card_fonts``
+   The font families of the social cards, in order of preference (default
+   ``["Noto Sans CJK SC", "Symbola"]``).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlparse
+
+from docutils import nodes
+
+from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._nodes import chrome
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+SOURCE_LANGUAGE = "zh_CN"
+DATE_FORMAT = "%Y-%m-%d"
+
+
+def site_url(config: Config) -> str:
+    return (os.environ.get("JAXBOOK_SITE_URL") or config.jaxbook_site_url).rstrip("/")
+
+
+def repo_url(config: Config) -> str:
+    return (os.environ.get("JAXBOOK_REPO_URL") or config.jaxbook_repo_url).rstrip("/")
+
+
+def in_git(path: Path) -> bool:
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--is-inside-work-tree"],
+            cwd=path,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except FileNotFoundError:
+        return False
+    return result.returncode == 0 and result.stdout.strip() == "true"
+
+
+def configure(app: Sphinx, config: Config) -> None:
+    site = site_url(config)
+    language = config.language
+    base_path = urlparse(site).path.rstrip("/") if site else ""
+    config.notfound_urls_prefix = f"{base_path}/{language}/"
+    config.notfound_context = {
+        "title": _("Page not found"),
+        "body": "<h1>{}</h1>\n<p>{}</p>".format(
+            _("Page not found"),
+            _("This page does not exist, or has moved. The table of contents is on the left."),
+        ),
+    }
+    config.ogp_site_name = config.project
+    config.ogp_enable_meta_description = True
+    config.html_last_updated_fmt = DATE_FORMAT
+    config.git_last_updated_metatags = True
+    if site:
+        # Not html_baseurl: Sphinx would write a second canonical link, without
+        # the language; jaxbook.sphinxext.languages writes the right one.
+        config.site_url = f"{site}/"
+        config.ogp_site_url = f"{site}/{language}/"
+        config.sitemap_url_scheme = "{lang}{link}"
+        config.sitemap_locales = list(config.jaxbook_languages)
+        config.sitemap_excludes = ["search.html", "genindex.html", "404.html"]
+        config.ogp_social_cards = {"font": list(config.jaxbook_social_card_fonts)}
+    else:
+        # An image link must be absolute to be of use to a link preview.
+        config.ogp_social_cards = {"enable": False}
+
+
+def _last_commit(root: Path, path: Path) -> int | None:
+    result = subprocess.run(
+        ["git", "log", "-1", "--format=%ct", "--", str(path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    stamp = result.stdout.strip()
+    return int(stamp) if result.returncode == 0 and stamp else None
+
+
+def _day(stamp: int) -> str:
+    return datetime.fromtimestamp(stamp, UTC).strftime(DATE_FORMAT)
+
+
+def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
+    """Edit/translate and report links, and the translation's age, for one page."""
+    config = app.config
+    source = Path(app.env.doc2path(docname))
+    catalog = Path(
+        app.srcdir, config.locale_dirs[0], config.language, "LC_MESSAGES", f"{docname}.po"
+    ).resolve()
+    found: list[nodes.Node] = []
+    if config.language != SOURCE_LANGUAGE and catalog.exists() and app._jaxbook_in_git:
+        translated, written = (
+            _last_commit(source.parent, catalog),
+            _last_commit(source.parent, source),
+        )
+        if translated and written and translated < written:
+            found.append(
+                chrome(
+                    "",
+                    _(
+                        "The original of this page changed on %(written)s, after its "
+                        "translation was last updated (%(translated)s): the translation "
+                        "may be behind."
+                    )
+                    % {"written": _day(written), "translated": _day(translated)},
+                    classes=["jb-translation-age"],
+                )
+            )
+    repo = repo_url(config)
+    if not repo:
+        return found
+    root = Path(app.confdir).resolve()
+    branch = config.jaxbook_repo_branch
+    if config.language == SOURCE_LANGUAGE:
+        target, label = source.resolve(), _("Edit this page")
+    else:
+        target, label = catalog, _("Translate this page")
+    links = chrome("", "", classes=["jb-page-links"])
+    if target.is_relative_to(root):
+        edit = f"{repo}/edit/{branch}/{target.relative_to(root).as_posix()}"
+        links += nodes.reference("", label, refuri=edit, classes=["jb-edit-link"])
+        links += nodes.Text(" · ")
+    page = f"{config.language}/{docname}.html"
+    title = quote(_("Problem on %s") % page)
+    links += nodes.reference(
+        "",
+        _("Report a problem"),
+        refuri=f"{repo}/issues/new?title={title}",
+        classes=["jb-report-link"],
+    )
+    found.append(links)
+    return found
+
+
+DESCRIPTION_LENGTH = 300
+
+
+def opening_paragraph(doctree: nodes.document) -> str:
+    for paragraph in doctree.findall(nodes.paragraph):
+        if isinstance(paragraph, nodes.Invisible) or any(
+            isinstance(a, (nodes.Admonition, nodes.Invisible, nodes.table))
+            for a in _ancestors(paragraph)
+        ):
+            continue
+        text = " ".join(paragraph.astext().split())
+        if text:
+            if len(text) > DESCRIPTION_LENGTH:
+                text = text[: DESCRIPTION_LENGTH - 1].rstrip() + "…"
+            return text
+    return ""
+
+
+def _ancestors(node: nodes.Node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
+def add_description(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """The opening paragraph as the page's description, for search results and previews."""
+    if doctree is None or app.builder.name != "html":
+        return
+    description = opening_paragraph(doctree)
+    if not description:
+        return
+    context["meta"] = {**(context.get("meta") or {}), "og:description": description}
+    context["metatags"] = (
+        context.get("metatags", "")
+        + f'<meta name="description" content="{html.escape(description)}" />\n'
+    )
+
+
+def add_page_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.name != "html" or docname not in app.env.found_docs:
+        return
+    found = page_links(app, docname)
+    sections = list(doctree.findall(nodes.section))
+    if not found or not sections:
+        return
+    title = sections[0].next_node(nodes.title)
+    at = sections[0].index(title) + 1
+    sections[0][at:at] = found
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
+    app.setup_extension("jaxbook.sphinxext.languages")
+    app.setup_extension("jaxbook.sphinxext.notebooks")
+    app.setup_extension("sphinxext.opengraph")
+    app.setup_extension("notfound.extension")
+    app.add_config_value("jaxbook_repo_branch", "main", "html", types=frozenset({str}))
+    app.add_config_value(
+        "jaxbook_social_card_fonts",
+        ["Noto Sans CJK SC", "Symbola"],
+        "html",
+        types=frozenset({list}),
+    )
+    app._jaxbook_in_git = in_git(Path(app.srcdir))
+    if app._jaxbook_in_git:
+        app.setup_extension("sphinx_last_updated_by_git")
+    if os.environ.get("JAXBOOK_SITE_URL") or app.config._raw_config.get("jaxbook_site_url"):
+        app.setup_extension("sphinx_sitemap")
+    # After conf.py has localised the title.
+    app.connect("config-inited", configure, priority=800)
+    app.connect("doctree-resolved", add_page_links)
+    # Before sphinxext.opengraph, which keeps a description it finds.
+    app.connect("html-page-context", add_description, priority=400)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,196 @@
+"""What search engines and link previews read, on a deploy build (site and repository URLs set).
+
+Sitemap with hreflang alternates, a 404 page per language, a description and
+OpenGraph tags per page, social cards that render Chinese, absolute canonical
+and hreflang links, "last updated" from git, the translation-behind notice,
+and the edit / translate / report links.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from jaxbook.site.build import html_command
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = "https://example.org/jaxbook"
+REPO = "https://github.com/example/jaxbook"
+LANGUAGES = ["zh_CN", "en"]
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def build(project: Path, language: str, out: Path, **env: str) -> subprocess.CompletedProcess:
+    command = html_command(
+        project, language, out / language, out / "doctrees" / language, "--fail-on-warning"
+    )
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=600, env={**os.environ, **env}
+    )
+
+
+@pytest.fixture(scope="module")
+def deploy(tmp_path_factory) -> dict[str, object]:
+    out = tmp_path_factory.mktemp("deploy")
+    logs = {}
+    for language in LANGUAGES:
+        result = build(ROOT, language, out, JAXBOOK_SITE_URL=SITE, JAXBOOK_REPO_URL=REPO)
+        assert result.returncode == 0, result.stderr[-5000:]
+        logs[language] = result.stdout + result.stderr
+    return {"site": out, "logs": logs}
+
+
+def pages(root: Path) -> list[Path]:
+    skip = {"genindex.html", "search.html", "404.html"}
+    return [p for p in sorted(root.rglob("*.html")) if p.name not in skip]
+
+
+def meta(page: str, key: str, attribute: str = "property") -> list[str]:
+    return [
+        html.unescape(m)
+        for m in re.findall(rf'<meta {attribute}="{re.escape(key)}" content="([^"]*)"', page)
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_sitemap_lists_every_page_with_its_alternates(deploy, language):
+    root = deploy["site"] / language
+    tree = ET.parse(root / "sitemap.xml")
+    urls = {u.findtext(f"{SITEMAP}loc"): u for u in tree.getroot().iter(f"{SITEMAP}url")}
+    expected = {f"{SITE}/{language}/{p.relative_to(root).as_posix()}" for p in pages(root)}
+    assert set(urls) == expected
+    for loc, url in urls.items():
+        alternates = {link.get("hreflang"): link.get("href") for link in url.iter(f"{XHTML}link")}
+        page = loc.removeprefix(f"{SITE}/{language}/")
+        assert alternates == {"zh-CN": f"{SITE}/zh_CN/{page}", "en": f"{SITE}/en/{page}"}
+
+
+def test_no_sitemap_without_a_site_url(built_site):
+    assert not (built_site / "zh_CN" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_404_page_per_language(deploy, language):
+    page = (deploy["site"] / language / "404.html").read_text(encoding="utf-8")
+    assert f'lang="{language.replace("_", "-")}"' in page
+    assert ("页面不存在" if language == "zh_CN" else "Page not found") in page
+    # Served for any missing path, so its links must not be relative.
+    stylesheets = re.findall(r'<link rel="stylesheet"[^>]* href="([^"]+)"', page)
+    assert stylesheets
+    assert all(href.startswith(f"/jaxbook/{language}/_static/") for href in stylesheets)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_is_described_by_its_opening_paragraph(deploy, language):
+    root = deploy["site"] / language
+    seen = set()
+    for path in pages(root):
+        page = path.read_text(encoding="utf-8")
+        [description] = meta(page, "description", "name")
+        assert description, path
+        assert meta(page, "og:description") == [description], path
+        # The opening paragraph of the article, as the page shows it.
+        article = page[page.index('<article role="main"') :]
+        first = re.search(r"<p>(.*?)</p>", article, re.DOTALL)
+        shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", first[1])).split())
+        assert description.rstrip("…") in shown, path
+        seen.add(description)
+    assert len(seen) == len(pages(root))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_opengraph_tags_and_social_cards(deploy, language):
+    root = deploy["site"] / language
+    page = (root / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert meta(page, "og:url") == [f"{SITE}/{language}/ch01/arrays.html"]
+    assert meta(page, "og:title")
+    [image] = meta(page, "og:image")
+    assert image.startswith(f"{SITE}/{language}/_images/social_previews/")
+    card = root / image.removeprefix(f"{SITE}/{language}/")
+    assert card.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # matplotlib says so when a font lacks a glyph of the title or description.
+    assert "missing from font" not in deploy["logs"][language]
+
+
+def test_no_social_card_without_a_site_url(built_site):
+    page = (built_site / "zh_CN" / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert meta(page, "og:image") == []
+    assert meta(page, "description", "name")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_canonical_and_hreflang_are_absolute(deploy, language):
+    page = (deploy["site"] / language / "ch01" / "devices.html").read_text(encoding="utf-8")
+    canonical = re.findall(r'<link rel="canonical" href="([^"]+)"', page)
+    assert canonical == [f"{SITE}/{language}/ch01/devices.html"]
+    alternates = dict(re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"', page))
+    assert alternates == {
+        "zh-CN": f"{SITE}/zh_CN/ch01/devices.html",
+        "en": f"{SITE}/en/ch01/devices.html",
+        "x-default": f"{SITE}/zh_CN/ch01/devices.html",
+    }
+
+
+def _git_date(path: Path) -> str:
+    return subprocess.run(
+        ["git", "log", "-1", "--format=%cd", "--date=format:%Y-%m-%d", "--", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_last_updated_comes_from_git(deploy, language):
+    page = (deploy["site"] / language / "ch01" / "quiz.html").read_text(encoding="utf-8")
+    updated = re.search(r'<div class="last-updated">\s*(.*?)</div>', page, re.DOTALL)
+    assert updated
+    assert _git_date(ROOT / "docs" / "ch01" / "quiz.rst") in updated[1]
+
+
+def test_edit_translate_and_report_links(deploy):
+    zh = (deploy["site"] / "zh_CN" / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    en = (deploy["site"] / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert f'href="{REPO}/edit/main/docs/ch01/arrays.rst">编辑本页</a>' in zh
+    assert (
+        f'href="{REPO}/edit/main/locale/en/LC_MESSAGES/ch01/arrays.po">Translate this page</a>'
+    ) in en
+    for page in (zh, en):
+        assert f'href="{REPO}/issues/new?title=' in page
+
+
+def test_no_repository_links_without_a_repository(built_site):
+    page = (built_site / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert "jb-edit-link" not in page
+    assert "jb-report-link" not in page
+
+
+def _commit(repo: Path, message: str, date: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+    for command in (["git", "add", "-A"], ["git", "commit", "-q", "-m", message]):
+        subprocess.run(command, cwd=repo, env=env, check=True, capture_output=True)
+
+
+def test_english_page_says_when_its_translation_is_behind(project_copy, tmp_path):
+    subprocess.run(["git", "init", "-q"], cwd=project_copy, check=True)
+    for key, value in (("user.name", "Test"), ("user.email", "test@example.org")):
+        subprocess.run(["git", "config", key, value], cwd=project_copy, check=True)
+    _commit(project_copy, "book", "2026-01-01T12:00:00Z")
+    source = project_copy / "docs" / "ch01" / "devices.rst"
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    _commit(project_copy, "source changes after its translation", "2026-02-01T12:00:00Z")
+
+    result = build(project_copy, "en", tmp_path)
+    assert result.returncode == 0, result.stderr[-5000:]
+    behind = (tmp_path / "en" / "ch01" / "devices.html").read_text(encoding="utf-8")
+    current = (tmp_path / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
+    assert "changed on 2026-02-01, after its translation was last updated (2026-01-01)" in behind
+    assert "jb-translation-age" not in current
