@@ -18,7 +18,11 @@ SHARD       ?=
 EXTRAS      ?=
 
 PORT        ?= 8000
-VENV        := .venv
+# PY=/path/to/python3.12 builds and tests with another interpreter than
+# .python-version's, in its own environment (.venv-3.12).
+PY          ?=
+PY_VERSION  := $(if $(PY),$(shell $(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])'))
+VENV        := .venv$(if $(PY),-$(PY_VERSION))
 TOOLS       := .tools
 UV          := $(TOOLS)/bin/uv
 SYNCED      := $(VENV)/.synced-$(or $(EXTRAS),cpu)
@@ -28,6 +32,9 @@ JAXBOOK     := $(VENV)/bin/jaxbook
 ALLSPHINXOPTS = -c . --fail-on-warning --keep-going $(SPHINXOPTS) $(O)
 
 export UV_PROJECT_ENVIRONMENT := $(VENV)
+ifneq ($(PY),)
+export UV_PYTHON := $(PY)
+endif
 # The interpreter comes from .python-version; never download one.
 export UV_PYTHON_DOWNLOADS := never
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -23,3 +25,16 @@ def test_page_timer_turns_a_hang_into_an_error(monkeypatch):
             time.sleep(5)
     finally:
         doctest_runtime.stop_page_timer()
+
+
+def test_outputs_are_recorded_on_the_python_of_python_version():
+    pinned = (Path(__file__).resolve().parents[2] / ".python-version").read_text().strip()
+    assert tuple(int(part) for part in pinned.split(".")[:2]) == doctest_runtime.RECORDED_PYTHON
+
+
+def test_other_python_skips_only_on_another_minor_version(monkeypatch, capsys):
+    monkeypatch.setattr(doctest_runtime, "RECORDED_PYTHON", sys.version_info[:2])
+    assert doctest_runtime.other_python("prints the version") is False
+    monkeypatch.setattr(doctest_runtime, "RECORDED_PYTHON", (2, 7))
+    assert doctest_runtime.other_python("prints the version") is True
+    assert "skipped on Python 3." in capsys.readouterr().err

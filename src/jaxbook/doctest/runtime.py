@@ -13,6 +13,11 @@ Every page's doctests start with ``from jaxbook.doctest.runtime import *``
    With ``JAXBOOK_RUN_UNRECORDED=1`` in the environment it never skips: the
    blocks run and fail with what they print on that backend, which is how
    their output for it gets recorded from a real run.
+``other_python(reason)``
+   A ``:skipif:`` condition for a block that prints the Python version: its
+   output was recorded on ``RECORDED_PYTHON`` (the minor version of
+   ``.python-version``), so on another minor version it is skipped, saying
+   why. Outputs never depend on the patch version (``3.13...``).
 
 On a GPU, float32 matrix products default to TF32; the pages' numbers are
 those of full float32, so the setup asks for it explicitly there.
@@ -32,13 +37,23 @@ import sys
 
 import jax
 
-__all__ = ["BACKEND", "ON_CPU", "ON_GPU", "start_page_timer", "stop_page_timer", "unrecorded_on"]
+__all__ = [
+    "BACKEND",
+    "ON_CPU",
+    "ON_GPU",
+    "other_python",
+    "start_page_timer",
+    "stop_page_timer",
+    "unrecorded_on",
+]
 
 BACKEND = jax.default_backend()
 ON_CPU = BACKEND == "cpu"
 ON_GPU = BACKEND == "gpu"
 PAGE_TIMEOUT_S = int(os.environ.get("JAXBOOK_PAGE_TIMEOUT", "300"))
 RUN_UNRECORDED = os.environ.get("JAXBOOK_RUN_UNRECORDED") == "1"
+# The minor version of .python-version, on which the outputs were recorded.
+RECORDED_PYTHON = (3, 13)
 
 if ON_GPU:
     jax.config.update("jax_default_matmul_precision", "float32")
@@ -51,6 +66,14 @@ def unrecorded_on(backend: str, reason: str) -> bool:
         print(f"run on {backend} to record its output: {reason}", file=sys.stderr)
         return False
     print(f"skipped on {backend}: {reason}", file=sys.stderr)
+    return True
+
+
+def other_python(reason: str) -> bool:
+    if sys.version_info[:2] == RECORDED_PYTHON:
+        return False
+    major, minor = sys.version_info[:2]
+    print(f"skipped on Python {major}.{minor}: {reason}", file=sys.stderr)
     return True
 
 
