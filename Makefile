@@ -89,9 +89,10 @@ REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
 
 .PHONY: release-report
 release-report: $(SYNCED) ## Run the book on REPORT_RELEASES and keep the differences for the "other releases" page
-	@for jax in $(REPORT_RELEASES); do \
+	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
 	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
-	    --save docs/release-drift.json $(LANGUAGES) | tail -1 || exit 1; \
+	    --save docs/release-drift.json $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
+	    && tail -1 $(BUILDDIR)/drift/jax-$$jax.log || { cat $(BUILDDIR)/drift/jax-$$jax.log; exit 1; }; \
 	done
 
 .PHONY: evidence
