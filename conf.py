@@ -30,6 +30,7 @@ extensions = [
     "jaxbook.sphinxext.guards",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.mathml",
+    "jaxbook.sphinxext.measured",
     "jaxbook.sphinxext.search_terms",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.notebooks",
