@@ -27,6 +27,7 @@ extensions = [
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.doctest_lines",
+    "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.mathml",
