@@ -22,8 +22,9 @@ page, under a label that says where it was measured: the JAX backend, the
 device (the CPU model on a CPU) and the JAX version. The real output must still
 match the expected one, wildcards and all; if it does not, or the code fails,
 the build warns at the cell. So the figures on the page are from a real run of
-the code on the page, made by the build that published it; a page with a
-measured output is read and written again on every build, incremental or not.
+the code on the page, made by the build that last wrote the page (a clean
+build measures every page; an incremental one only the pages it rewrites, so
+that editing another page stays quick).
 
 Config values: none.
 """
@@ -45,7 +46,6 @@ from jaxbook.sphinxext._locale import _, add_catalog
 if TYPE_CHECKING:
     from docutils.nodes import Node
     from sphinx.application import Sphinx
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
@@ -60,30 +60,10 @@ class MeasuredOutputDirective(TestoutputDirective):
         # sphinx.ext.doctest keys the node's kind (and its :options:) on the name.
         self.name = "testoutput"
         result = super().run()
-        _measured_docs(self.env).add(self.env.docname)
         for node in result:
             if isinstance(node, nodes.literal_block):
                 node["jaxbook_measured"] = True
         return result
-
-
-def _measured_docs(env: BuildEnvironment) -> set[str]:
-    if not hasattr(env, "jaxbook_measured_docs"):
-        env.jaxbook_measured_docs = set()
-    return env.jaxbook_measured_docs
-
-
-def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _measured_docs(env).discard(docname)
-
-
-def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    _measured_docs(env).update(_measured_docs(other) & docnames)
-
-
-def remeasure(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:
-    """Pages with measured outputs are written on every build: their figures are fresh."""
-    return sorted(_measured_docs(env) - set(removed))
 
 
 @cache
@@ -150,8 +130,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.add_directive("measured-output", MeasuredOutputDirective)
     add_catalog(app)
-    app.connect("env-purge-doc", purge)
-    app.connect("env-merge-info", merge)
-    app.connect("env-get-outdated", remeasure)
     app.connect("doctree-resolved", show_measurements)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
