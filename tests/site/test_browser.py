@@ -241,6 +241,7 @@ def test_search_in_both_languages(browser, server):
     zh = search(browser, server, "zh_CN", "向量化")
     assert any(path.endswith("/ch01/what-is-jax.html") for path in zh), zh
     assert any(path.endswith("/ch01/transformations.html") for path in zh), zh
+    assert any(path.endswith("/zh_CN/glossary.html") for path in zh), zh  # the entry itself
     quantization = search(browser, server, "zh_CN", "量化")
     assert not any(path.endswith("/ch01/summary.html") for path in quantization), quantization
     en = search(browser, server, "en", "vectorization")
@@ -365,7 +366,7 @@ def test_make_serve_serves_the_site(site, tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        assert "Chapter 1 Quiz" in body
+        assert "Chapter 1 quiz" in body
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
