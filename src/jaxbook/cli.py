@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("jaxbook.doctest.record", "write another backend's recorded outputs onto the pages"),
     "po": ("jaxbook.i18n.catalogs", "the catalogs: update, stats, fuzzy, check, wrap"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
+    "livehtml": ("jaxbook.site.live", "serve one language, rebuilt in-process on each save"),
     "bench": ("jaxbook.bench.suite", "measure doctest, builds, pages and setup"),
 }
 

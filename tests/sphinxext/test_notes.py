@@ -76,5 +76,5 @@ def test_each_chapter_has_its_own_table(built):
         assert f"Point of chapter {chapter}" in _text(rows[0])
         assert f"chapter {other}" not in " ".join(_text(row) for row in rows)
         page = built.page(f"ch{chapter}/page")
-        assert 'href="update-notes.html#update-row-ch%d-second"' % chapter in page
+        assert f'href="update-notes.html#update-row-ch{chapter}-second"' in page
         assert "更新说明 #2" in page

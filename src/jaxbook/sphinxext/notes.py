@@ -199,7 +199,7 @@ def reading_order(env: BuildEnvironment) -> list[str]:
 
 
 def _covers(table_doc: str | None, docname: str) -> bool:
-    """Whether the table on ``table_doc`` lists the notes of ``docname``: same directory or below."""
+    """Whether the table on ``table_doc`` lists the notes of ``docname`` (its directory, below)."""
     if table_doc is None:
         return True
     directory = table_doc.rpartition("/")[0]
