@@ -166,13 +166,12 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (sou
 	done
 
 .PHONY: bench
-bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages and setup (medians of RUNS=3); writes _build/bench.json
-	$(JAXBOOK) bench --runs $(or $(RUNS),3) --out $(BUILDDIR)/bench.json
+bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16) and setup (medians of RUNS=3)
+	$(JAXBOOK) bench --runs $(or $(RUNS),3) --chapters $(or $(CHAPTERS),1,4,16) --out $(BUILDDIR)/bench.json
 
 .PHONY: livehtml
-livehtml: $(SYNCED) ## Rebuild and reload one language as you edit (LANG=en for translators)
-	$(VENV)/bin/sphinx-autobuild -D language=$(or $(LANG),zh_CN) $(ALLSPHINXOPTS) \
-	  --watch locale --watch snippets --port $(PORT) docs $(BUILDDIR)/live/$(or $(LANG),zh_CN)
+livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (LANG=en for translators)
+	$(JAXBOOK) livehtml --language $(or $(LANG),zh_CN) --port $(PORT) --builddir $(BUILDDIR)
 
 .PHONY: clean
 clean: ## Remove build output (keeps .venv)
