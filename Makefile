@@ -104,9 +104,10 @@ REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
 
 .PHONY: release-report
 release-report: $(SYNCED) ## Run the book on REPORT_RELEASES and keep the differences for the "other releases" page
-	@for jax in $(REPORT_RELEASES); do \
+	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
 	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
-	    --save docs/release-drift.json $(LANGUAGES) | tail -1 || exit 1; \
+	    --save docs/release-drift.json $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
+	    && tail -1 $(BUILDDIR)/drift/jax-$$jax.log || { cat $(BUILDDIR)/drift/jax-$$jax.log; exit 1; }; \
 	done
 
 .PHONY: evidence
@@ -180,13 +181,12 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (sou
 	done
 
 .PHONY: bench
-bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages and setup (medians of RUNS=3); writes _build/bench.json
-	$(JAXBOOK) bench --runs $(or $(RUNS),3) --out $(BUILDDIR)/bench.json
+bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16) and setup (medians of RUNS=3)
+	$(JAXBOOK) bench --runs $(or $(RUNS),3) --chapters $(or $(CHAPTERS),1,4,16) --out $(BUILDDIR)/bench.json
 
 .PHONY: livehtml
-livehtml: $(SYNCED) ## Rebuild and reload one language as you edit (LANG=en for translators)
-	$(VENV)/bin/sphinx-autobuild -D language=$(or $(LANG),zh_CN) $(ALLSPHINXOPTS) \
-	  --watch locale --watch snippets --port $(PORT) docs $(BUILDDIR)/live/$(or $(LANG),zh_CN)
+livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (LANG=en for translators)
+	$(JAXBOOK) livehtml --language $(or $(LANG),zh_CN) --port $(PORT) --builddir $(BUILDDIR)
 
 .PHONY: clean
 clean: ## Remove build output (keeps .venv)

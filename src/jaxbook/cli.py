@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evidence": ("jaxbook.doctest.evidence", "find where each noted behaviour changed, by release"),
     "po": ("jaxbook.i18n.catalogs", "the catalogs: update, stats, fuzzy, check, wrap"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
+    "livehtml": ("jaxbook.site.live", "serve one language, rebuilt in-process on each save"),
     "bench": ("jaxbook.bench.suite", "measure doctest, builds, pages and setup"),
 }
 

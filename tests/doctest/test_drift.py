@@ -100,3 +100,15 @@ def test_an_expected_exception_that_changed_is_an_exception():
         "outcome": "exception",
         "detail": "KeyError: 'new'",
     }
+
+
+def test_what_the_page_leaves_to_vary_is_not_a_difference():
+    record = {
+        "file": "p.rst",
+        "line": 3,
+        "want": "jax: 0.12.0.1\nplatform: node='...', machine='...'\n",
+        "got": "jax: 0.4.38\nplatform: node='somehost', machine='x86_64'\n",
+        "passed": False,
+        "exception": None,
+    }
+    assert drift.classify(record)["detail"] == "-jax: 0.12.0.1\n+jax: 0.4.38"

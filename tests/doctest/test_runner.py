@@ -4,6 +4,7 @@ when an expected output or an assert on a page is wrong."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,11 @@ def corrupt(path: Path, old: str, new: str) -> int:
 
 @pytest.fixture
 def run_doctest(jaxbook):
-    def run(project: Path, *pages: str):
+    def run(project: Path, *pages: str, jobs: str = "auto"):
         only = [arg for page in pages for arg in ("--only", str(project / page))]
-        return jaxbook("doctest", "--builddir", project / "_build", *only, "zh_CN", cwd=project)
+        return jaxbook(
+            "doctest", "--jobs", jobs, "--builddir", project / "_build", *only, "zh_CN", cwd=project
+        )
 
     return run
 
@@ -39,6 +42,22 @@ def test_clean_pages_pass(run_doctest, project_copy):
     result = run_doctest(project_copy, "docs/ch01/quiz.rst")
     assert result.returncode == 0, result.stdout
     assert re.search(r"^\d+ passed, 0 failed$", result.stdout.splitlines()[-1])
+
+
+def test_one_worker_and_three_give_the_same_verdict(run_doctest, project_copy):
+    """One worker runs both pages in turn, three run them side by side: the same verdict."""
+    quiz = project_copy / "docs/ch01/quiz.rst"
+    corrupt(quiz, "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      3.0\n")
+    pages = ("docs/ch01/quiz.rst", "docs/ch01/what-is-jax.rst")
+    outputs = []
+    for jobs in ("1", "3"):
+        shutil.rmtree(project_copy / "_build", ignore_errors=True)
+        result = run_doctest(project_copy, *pages, jobs=jobs)
+        assert result.returncode != 0
+        # The first line says how many workers ran; the verdict below it must not differ.
+        outputs.append(result.stdout.split("\n", 1)[1])
+    assert outputs[0] == outputs[1]
+    assert outputs[0].splitlines()[-1].endswith("passed, 1 failed")
 
 
 def test_a_wrong_output_and_a_broken_assert_fail_by_page_and_line(run_doctest, project_copy):

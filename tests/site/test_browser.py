@@ -241,6 +241,7 @@ def test_search_in_both_languages(browser, server):
     zh = search(browser, server, "zh_CN", "向量化")
     assert any(path.endswith("/ch01/what-is-jax.html") for path in zh), zh
     assert any(path.endswith("/ch01/transformations.html") for path in zh), zh
+    assert any(path.endswith("/zh_CN/glossary.html") for path in zh), zh  # the entry itself
     quantization = search(browser, server, "zh_CN", "量化")
     assert not any(path.endswith("/ch01/summary.html") for path in quantization), quantization
     en = search(browser, server, "en", "vectorization")

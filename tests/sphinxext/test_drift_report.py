@@ -8,13 +8,13 @@ import re
 import pytest
 
 
-def _rows(html: str, release: str) -> list[str]:
+def _section(html: str, release: str) -> str:
     section = html[html.index(f'id="jax-{release.replace(".", "-")}"') :]
-    section = section[: section.index("</section>")]
-    return [
-        html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))).strip()
-        for row in re.findall(r"<tr.*?</tr>", section, re.DOTALL)[1:]
-    ]
+    return section[: section.index("</section>")]
+
+
+def _text(fragment: str) -> str:
+    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment))).strip()
 
 
 @pytest.mark.sphinx("html", testroot="drift-report")
@@ -24,14 +24,19 @@ def test_each_differing_cell_is_listed_with_its_note(built):
     # Releases in version order, each with where it was measured.
     assert html.index("JAX 0.4.38") < html.index("JAX 0.12.0.1")
     assert "Measured in: Python 3.13, jax==0.4.38." in html
-    assert "Every cell prints what the pages show." in html
+    assert "Every cell prints what the pages show." in _section(html, "0.12.0.1")
 
-    labelled, unlabelled = _rows(html, "0.4.38")
-    assert labelled.startswith("page.rst:10 prints something else -device +old device")
-    assert labelled.endswith("update note #1")
-    assert 'href="page.html#check-device"' in html
-    assert 'href="notes.html#update-row-device-property"' in html
-    assert unlabelled == "page.rst:18 cannot run (missing API) AttributeError: no —"
+    old = _section(html, "0.4.38")
+    cells = re.findall(r'<p class="jb-drift-cell">(.*?)</p>', old, re.DOTALL)
+    assert [_text(cell) for cell in cells] == [
+        "line 10 · prints something else · update note #1",
+        "line 18 · cannot run (missing API)",
+    ]
+    assert 'href="page.html#check-device"' in cells[0]
+    assert 'href="notes.html#update-row-device-property"' in cells[0]
+    assert "A page" in _text(old)  # the cells are grouped under their page's title
+    diffs = [_text(block) for block in re.findall(r"<pre>.*?</pre>", old, re.DOTALL)]
+    assert diffs == ["-device +old device", "AttributeError: no"]
 
 
 @pytest.mark.sphinx("html", testroot="drift-report", confoverrides={"jaxbook_release_drift": ""})

@@ -72,7 +72,7 @@ def _cells(html: str) -> dict[str, str]:
     """The "Changed in" cell of each row, by note id."""
     return {
         re.search(r'id="update-row-([\w-]+)"', row)[1]: html_module.unescape(
-            re.sub(r"\s+;", ";", _text(row.rsplit("<td", 1)[1].split(">", 1)[1]))
+            re.sub(r"\s+([;.])", r"\1", _text(row.rsplit("<td", 1)[1].split(">", 1)[1]))
         )
         for row in _rows(html)
     }

@@ -1,11 +1,13 @@
 """The floor: every code cell of the Chinese pages run in one plain Python process.
 
-    python -m jaxbook.bench.floor
+    python -m jaxbook.bench.floor [DOCNAME]
 
 Each page runs in a fresh namespace, as under ``make doctest``, but without
 Sphinx's doctest machinery; only the running of the pages is timed, not the
-reading. Prints the seconds. ``make bench`` starts it in a new process with
-JAX's persistent compilation cache turned off.
+reading. Prints the seconds. Given a DOCNAME (``ch01/quiz``), only that
+page runs: the floor of a ``make doctest`` after editing that page.
+``make bench`` starts it in a new process with JAX's persistent compilation
+cache turned off.
 """
 
 from __future__ import annotations
@@ -20,15 +22,16 @@ from jaxbook.doctest.refresh import read_pages, run_page
 from jaxbook.project import SOURCE_LANGUAGE
 
 
-def seconds(root: Path) -> float:
+def seconds(root: Path, only: str | None = None) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp))
+        docnames = [only] if only else sorted(app.env.found_docs)
         start = time.perf_counter()
-        for docname in sorted(app.env.found_docs):
+        for docname in docnames:
             run_page(app, docname)
         return time.perf_counter() - start
 
 
 if __name__ == "__main__":
-    print(seconds(project.root()))
+    print(seconds(project.root(), sys.argv[1] if len(sys.argv) > 1 else None))
     sys.exit(0)

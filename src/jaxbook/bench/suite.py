@@ -1,6 +1,7 @@
 """Measure what authors, translators and readers wait for; print a table and JSON.
 
     jaxbook bench [--runs 3] [--out _build/bench.json] [--skip-setup]
+                  [--chapters 1,4,16] [--skip-scale | --only-scale]
 
 Every figure is the median of ``--runs`` runs (at least 3 for a report), and
 every ratio is taken between figures measured in this same run. Targets:
@@ -15,6 +16,12 @@ every ratio is taken between figures measured in this same run. Targets:
 - pages: bytes, requests and first contentful paint of every chapter page in
   both languages in headless Chromium on a localhost server; targets <= 500 KB,
   <= 25 requests, 0 third-party requests; the size of each search index.
+- scale (``jaxbook.bench.scale``): synthetic courses of ``--chapters``
+  chapters: clean doctest and its growth per chapter, parallel efficiency,
+  doctest after one page edit over that page's floor (target <= 1.3), clean
+  html, html after one page or one msgstr edit over clean (target <= 0.10);
+  and the translator's preview, ``.po`` save to reload in Chromium
+  (target <= 1 s median).
 - setup and memory: a fresh clone to a built site with warm package caches,
   the installer (uv) against pip on the same lock, and the peak RSS of one
   doctest process.
@@ -37,6 +44,7 @@ import time
 from pathlib import Path
 
 from jaxbook import project
+from jaxbook.bench import scale
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.site.browser import chromium
 from jaxbook.site.build import html_command
@@ -86,7 +94,8 @@ def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
     environment["JAX_COMPILATION_CACHE_DIR"] = "" if cache is None else str(cache)
     start = time.perf_counter()
     process = subprocess.run(
-        [PY, "-m", "jaxbook", "doctest", "--builddir", str(builddir), *LANGS],
+        # --force: these rows time running the pages; the result cache is measured apart.
+        [PY, "-m", "jaxbook", "doctest", "--force", "--builddir", str(builddir), *LANGS],
         env=environment,
         cwd=ROOT,
         capture_output=True,
@@ -294,20 +303,8 @@ def setup_seconds(runs: int) -> tuple[list[float], list[float], list[float], lis
     return uv, pip, uv_sync, uv_sync_plain
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=Path("_build") / "bench.json")
-    parser.add_argument("--skip-setup", action="store_true", help="leave out the install figures")
-
-
-def run(args: argparse.Namespace) -> int:
-    runs = args.runs
-    report: dict = {"runs": runs}
-    rows = []
-
-    def row(name, value, unit, target=None, ok=None):
-        rows.append((name, value, unit, target, ok))
-
+def single_book_rows(runs: int, report: dict, row) -> None:
+    """The figures of the book itself: doctest, builds, pages."""
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         floor = [floor_seconds() for _ in range(runs)]
@@ -381,6 +378,53 @@ def run(args: argparse.Namespace) -> int:
         report["pages"] = pages
         report["heaviest_assets"] = heaviest_assets(site)
 
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=Path("_build") / "bench.json")
+    parser.add_argument("--skip-setup", action="store_true", help="leave out the install figures")
+    parser.add_argument(
+        "--chapters",
+        default="1,4,16",
+        help="sizes of the synthetic courses, comma-separated (default 1,4,16)",
+    )
+    parser.add_argument(
+        "--skip-scale", action="store_true", help="leave out the synthetic courses and preview"
+    )
+    parser.add_argument(
+        "--only-scale", action="store_true", help="measure only the synthetic courses and preview"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    runs = args.runs
+    report: dict = {"runs": runs}
+    rows = []
+
+    def row(name, value, unit, target=None, ok=None):
+        rows.append((name, value, unit, target, ok))
+
+    if not args.only_scale:
+        single_book_rows(runs, report, row)
+
+    if not args.skip_scale:
+        preview = scale.preview_seconds(ROOT, max(runs, 3))
+        row(
+            "translator preview: .po save to page reloaded",
+            median(preview),
+            "s",
+            "<= 1",
+            median(preview) <= 1,
+        )
+        sizes = sorted({int(n) for n in args.chapters.split(",") if n.strip()})
+        courses = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for n in sizes:
+                courses.append(scale.measure_course(Path(tmp), n, runs, serial=True))
+                print(f"course of {n} chapters measured", flush=True)
+        scale.rows_for(courses, row)
+        report["scale"] = {"preview_s": preview, "courses": courses}
+
     if not args.skip_setup:
         uv, pip, uv_sync, uv_plain = setup_seconds(runs)
         row("fresh clone to built site (uv, warm cache)", median(uv), "s")
@@ -398,9 +442,9 @@ def run(args: argparse.Namespace) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report["table"] = [list(r) for r in rows]
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
-    print(f"{'figure':<52} {'value':>10}  {'target':>8}  verdict")
+    print(f"{'figure':<58} {'value':>10}  {'target':>8}  verdict")
     for name, value, unit, target, ok in rows:
         verdict = "" if ok is None else ("PASS" if ok else "MISS")
-        print(f"{name:<52} {value:>9.2f}{unit:<1}  {target or '':>8}  {verdict}")
+        print(f"{name:<58} {value:>9.2f}{unit:<1}  {target or '':>8}  {verdict}")
     print(f"(medians of {runs} runs; JSON in {args.out})")
     return 0

@@ -12,8 +12,10 @@ code prints or what the page expects:
 - the backend JAX runs on (platform and device kind, asked of JAX itself);
 - the doctest environment (``jaxbook.doctest.environment``): every variable
   it sets and every variable JAX, XLA, Python or the book reads;
-- the extensions and the runtime (every file of the ``jaxbook`` package),
-  ``conf.py`` and ``docutils.conf``.
+- the extensions and the runtime (every file of ``jaxbook.sphinxext``,
+  ``jaxbook.doctest`` and the package's top-level modules; the site, the
+  catalogs tools and the bench do not reach the pages' code), ``conf.py``
+  and ``docutils.conf``.
 
 Only clean passes are stored; a unit that failed or warned always runs again.
 A key that cannot be computed (a file went missing) means no cache entry.
@@ -63,11 +65,15 @@ def package_dir() -> Path:
 
 
 def package_files(package: Path) -> list[Path]:
-    return sorted(
-        path
-        for path in package.rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo"
-    )
+    """The files of the package that the reading and the running of the pages use."""
+    found = [path for path in package.glob("*.py")]
+    for part in ("sphinxext", "doctest"):
+        found += [
+            path
+            for path in (package / part).rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo"
+        ]
+    return sorted(found)
 
 
 def environment_items(environment: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import difflib
+import doctest
 import functools
 import json
 import os
@@ -236,6 +237,17 @@ def _exception(got: str) -> str | None:
     return last[-1] if last else None
 
 
+def _wildcards_kept(want: str, got: str) -> list[str]:
+    """The printed lines, with each line that a ``...`` line of the page matches shown as that
+    line: what the page leaves to vary (a machine name, a timing) is not a difference."""
+    wildcards = [line for line in want.splitlines() if "..." in line]
+    lines = []
+    for line in got.splitlines():
+        match = next((w for w in wildcards if doctest._ellipsis_match(w, line)), None)
+        lines.append(match if match is not None else line)
+    return lines
+
+
 def classify(record: dict[str, Any]) -> dict[str, Any]:
     """One cell's outcome on the other release, from its record of ``bundle run``."""
     want = record.get("want") or ""
@@ -257,7 +269,7 @@ def classify(record: dict[str, Any]) -> dict[str, Any]:
     if want_error and _exception(got) != want_error:
         return {**cell, "outcome": "exception", "detail": _exception(got) or got.strip()[:200]}
     diff = difflib.unified_diff(
-        want.splitlines(), got.splitlines(), "page", "release", n=0, lineterm=""
+        want.splitlines(), _wildcards_kept(want, got), "page", "release", n=0, lineterm=""
     )
     lines = [line for line in diff if not line.startswith(("---", "+++", "@@"))]
     return {**cell, "outcome": "output", "detail": "\n".join(lines[:8])}

@@ -54,17 +54,17 @@ def locked_release(root: Path) -> str:
     return next(p["version"] for p in lock["package"] if p["name"] == "jax")
 
 
-def releases(index: str, since: str, until: str) -> dict[str, str]:
-    """Every final, unyanked release of jax in [since, until], with its upload time."""
-    request = urllib.request.Request(f"{index}/jax/", headers={"Accept": SIMPLE_JSON})
+def releases(index: str, since: str, until: str, package: str = "jax") -> dict[str, str]:
+    """Every final, unyanked release of a package in [since, until], with its upload time."""
+    request = urllib.request.Request(f"{index}/{package}/", headers={"Accept": SIMPLE_JSON})
     with urllib.request.urlopen(request, timeout=60) as response:
         files = json.load(response)["files"]
     found: dict[Version, str] = {}
     for file in files:
         name = file["filename"]
-        if file.get("yanked") or not name.startswith("jax-"):
+        if file.get("yanked") or not name.startswith(f"{package}-"):
             continue
-        text = name.removeprefix("jax-").split("-")[0].removesuffix(".tar.gz")
+        text = name.removeprefix(f"{package}-").split("-")[0].removesuffix(".tar.gz")
         try:
             version = Version(text)
         except InvalidVersion:
@@ -84,8 +84,11 @@ def _until(uploaded: str) -> str:
 class Search:
     """Visits releases on demand and remembers what each probe answered there."""
 
-    def __init__(self, uploads: dict[str, str], out: Path, uv: str, the_wheel: Path) -> None:
+    def __init__(
+        self, uploads: dict[str, str], jaxlibs: list[str], out: Path, uv: str, the_wheel: Path
+    ) -> None:
         self.names = list(uploads)
+        self.oldest_jaxlib = Version(jaxlibs[0]) if jaxlibs else None
         self.uploads = uploads
         self.out = out
         self.uv = uv
@@ -100,6 +103,13 @@ class Search:
         return self.answers[release]
 
     def _visit(self, release: str) -> dict[str, Any] | None:
+        if self.oldest_jaxlib is None or Version(release) < self.oldest_jaxlib:
+            # A jax release runs on a jaxlib of its own number or older.
+            self.visited[release] = {
+                "cannot install": f"the registry has no jaxlib release at or below {release}"
+            }
+            print(f"JAX {release}: cannot install (no jaxlib)", flush=True)
+            return None
         try:
             python, installed = drift.pick_environment(
                 release,
@@ -178,9 +188,11 @@ def run(args: argparse.Namespace) -> int:
     root = project.root()
     work = args.work.resolve()
     current = locked_release(root)
-    uploads = releases(registry(root), args.since, current)
+    index = registry(root)
+    uploads = releases(index, args.since, current)
+    jaxlibs = list(releases(index, "0", current, package="jaxlib"))
     the_wheel = drift.wheel(root, work / "wheel", args.uv)
-    search = Search(uploads, work, args.uv, the_wheel)
+    search = Search(uploads, jaxlibs, work, args.uv, the_wheel)
     names = list(probes.PROBES)
     last = len(search.names) - 1
     first = next((i for i in range(last) if search.answer(i) is not None), None)

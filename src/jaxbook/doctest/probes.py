@@ -87,21 +87,21 @@ def array_type():
 def devicearray_name():
     """Whether ``jax.numpy.DeviceArray`` still exists."""
     present = hasattr(jnp, "DeviceArray")
-    return ("present", "jnp.DeviceArray exists") if present else ("removed", "no jnp.DeviceArray")
+    return ("present" if present else "removed"), f"hasattr(jnp, 'DeviceArray') = {present}"
 
 
 @probe
 def typed_keys():
     """Whether ``jax.random.key`` (typed keys) exists."""
     if not hasattr(jax.random, "key"):
-        return "absent", "no jax.random.key"
+        return "absent", "hasattr(jax.random, 'key') = False"
     same = bool(
         (
             jax.random.normal(jax.random.key(0), (3,))
             == jax.random.normal(jax.random.PRNGKey(0), (3,))
         ).all()
     )
-    return "present", f"jax.random.key exists; same numbers as PRNGKey: {same}"
+    return "present", f"normal(key(0)) == normal(PRNGKey(0)): {same}"
 
 
 @probe
@@ -111,14 +111,14 @@ def prngkey_warning():
         warnings.simplefilter("always")
         jax.random.normal(jax.random.PRNGKey(0), (3,))
     shown = [f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught]
-    return ("warns", "; ".join(shown)) if shown else ("silent", "no warning")
+    return ("warns", "; ".join(shown)) if shown else ("silent", "PRNGKey(0): no warning")
 
 
 @probe
 def shard_map_top_level():
     """Whether ``jax.shard_map`` is part of the top-level API."""
     present = hasattr(jax, "shard_map")
-    return ("present", "jax.shard_map") if present else ("absent", "no jax.shard_map")
+    return ("present" if present else "absent"), f"hasattr(jax, 'shard_map') = {present}"
 
 
 @probe
@@ -134,7 +134,10 @@ def jaxlib_with_jax():
     """Whether ``pip install jax`` alone brings jaxlib (a dependency outside any extra)."""
     requires = metadata.requires("jax") or []
     plain = [r for r in requires if r.startswith("jaxlib") and "extra ==" not in r]
-    return ("yes", plain[0]) if plain else ("no", "jaxlib only through an extra")
+    if plain:
+        return "yes", f"Requires-Dist: {plain[0]}"
+    extra = [r for r in requires if r.startswith("jaxlib")][:1] or ["none"]
+    return "no", f"Requires-Dist: {extra[0]}"
 
 
 @probe
@@ -144,6 +147,17 @@ def cuda_extras():
     # PEP 685 spells extras with hyphens; older metadata has underscores.
     cuda = sorted(re.sub(r"[-_.]+", "-", e) for e in extras if e.startswith("cuda"))
     return " ".join(cuda) or "none", " ".join(cuda) or "no CUDA extra"
+
+
+@probe
+def cuda_find_links():
+    """Whether a CUDA extra pins a jaxlib build that only the ``-f`` download page had."""
+    requires = metadata.requires("jax") or []
+    local = [r for r in requires if "+cuda" in r]
+    if local:
+        return "needs -f", f"Requires-Dist: {local[0]}"
+    plugin = [r for r in requires if "cuda12" in r and "plugin" in r][:1] or ["no CUDA 12 extra"]
+    return "registry only", f"Requires-Dist: {plugin[0]}"
 
 
 @probe
@@ -158,7 +172,7 @@ def committed_devices():
     """Adding arrays committed to two different devices."""
     devices = jax.devices()
     if len(devices) < 2:
-        return "one-device", "only one device"
+        return "one-device", "len(jax.devices()) = 1"
     a = jax.device_put(jnp.ones(2), devices[0])
     b = jax.device_put(jnp.ones(2), devices[1])
     try:

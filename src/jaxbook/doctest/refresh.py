@@ -72,8 +72,13 @@ def _skipped(node: nodes.Element, setup: str) -> bool:
 
 def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
     """Run one page's code; return (testoutput node, actual output) pairs."""
-    config = app.config
-    doctree = app.env.get_doctree(docname)
+    return run_doctree(app.config, app.env.get_doctree(docname))
+
+
+def run_doctree(
+    config, doctree: nodes.document, until: nodes.Element | None = None
+) -> list[tuple[nodes.Element, str]]:
+    """Run a page's code in a fresh namespace, as far as the output node ``until``."""
     setup = config.doctest_global_setup
     ns: dict = {}
     exec(setup, ns)
@@ -98,6 +103,8 @@ def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
         elif kind == "testoutput" and last_output is not None:
             results.append((node, last_output))
             last_output = None
+            if node is until:
+                break
     for node in test_nodes:
         if node["testnodetype"] == "testcleanup":
             exec(node.get("test", node.astext()), ns)

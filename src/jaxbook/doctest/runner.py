@@ -94,27 +94,30 @@ def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str) -> Spec:
     )
 
 
-def schedule(units: list[tuple[str, str]], timings: dict, workers: int) -> list[tuple[str, str]]:
-    """Longest pages first, and the languages of one page apart.
+def schedule(
+    units: list[tuple[str, str]], timings: dict
+) -> tuple[list[tuple[str, str]], dict[tuple[str, str], list[tuple[str, str]]]]:
+    """Longest pages first; a page's other languages after its first one has finished.
 
     Run side by side, two languages of one page would compile the same
-    programs at the same time; apart, the second finds them in JAX's
-    persistent compilation cache.
+    programs at the same time; one after the other, the second finds them in
+    JAX's persistent compilation cache. Returns the units to start with (one
+    per page, longest first) and, for each, the units that follow it.
     """
-    known = list(timings.values())
-    default = sorted(known)[len(known) // 2] if known else 1.0
-    pages = sorted(
-        {docname for _, docname in units},
-        key=lambda d: (-max(timings.get((lang, d), default) for lang, doc in units if doc == d), d),
-    )
-    languages = list(dict.fromkeys(language for language, _ in units))
-    wanted = set(units)
-    order = []
-    for start in range(0, len(pages), workers):
-        chunk = pages[start : start + workers]
-        for language in languages:
-            order.extend((language, d) for d in chunk if (language, d) in wanted)
-    return order
+    known = sorted(timings.values())
+    default = known[len(known) // 2] if known else 1.0
+    pages: dict[str, list[tuple[str, str]]] = {}
+    for unit in units:
+        pages.setdefault(unit[1], []).append(unit)
+    leaders, followers = [], {}
+    for page_units in pages.values():
+        leaders.append(page_units[0])
+        followers[page_units[0]] = page_units[1:]
+
+    def cost(unit: tuple[str, str]) -> float:
+        return max(timings.get(u, default) for u in [unit, *followers[unit]])
+
+    return sorted(leaders, key=lambda u: (-cost(u), u)), followers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -221,11 +224,28 @@ def run(args: argparse.Namespace) -> int:
 
         workers = min(pool_size, len(to_run) or 1)
         started = time.perf_counter()
-        futures = {
-            pool.submit(run_unit, spec, language, docname): (language, docname)
-            for language, docname in schedule(to_run, timings, workers)
-        }
-        for future in concurrent.futures.as_completed(futures):
+        leaders, followers = schedule(to_run, timings)
+        futures = {pool.submit(run_unit, spec, *unit): unit for unit in leaders}
+        pending = set(futures)
+        unstarted: list[tuple[str, str]] = []
+        while pending:
+            done, pending = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                for unit in followers.get(futures[future], []):
+                    try:
+                        follower = pool.submit(run_unit, spec, *unit)
+                    except BrokenProcessPool:
+                        unstarted.append(unit)
+                        continue
+                    futures[follower] = unit
+                    pending.add(follower)
+        for language, docname in unstarted:
+            result = UnitResult(language=language, docname=docname, setup_failures=1)
+            result.warnings = "not run: a worker process died and took the pool with it"
+            verdict.units.append(result)
+        for future in futures:
             language, docname = futures[future]
             try:
                 result = future.result()

@@ -32,6 +32,7 @@ import autocorrect_py
 LITERAL_DIRECTIVES = {
     "testcode",
     "testoutput",
+    "measured-output",
     "testsetup",
     "testcleanup",
     "doctest",

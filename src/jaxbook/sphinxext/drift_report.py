@@ -130,12 +130,40 @@ def _explained_by(env: BuildEnvironment) -> dict[str, list[tuple[str, dict[str, 
     return by_label
 
 
-def _entry(*children: nodes.Node) -> nodes.entry:
-    return nodes.entry("", *children)
+def _cell_heading(app: Sphinx, fromdoc: str, cell: dict[str, Any], labels, explained, names):
+    """One cell's line: where it is (linked), what happened, and the note that explains it."""
+    env, builder = app.env, app.builder
+    where = f"{cell['file']}:{cell['line']}"
+    page = cell["file"].removeprefix("docs/").removesuffix(".rst")
+    label = labels.get(where)
+    text = _("line %s") % cell["line"]
+    para = nodes.paragraph(classes=["jb-drift-cell"])
+    if page in env.found_docs:
+        uri = builder.get_relative_uri(fromdoc, page) + (f"#{label}" if label else "")
+        para += nodes.reference("", text, internal=True, refuri=uri)
+    else:
+        para += nodes.literal("", where)
+    para += nodes.Text(" · ")
+    para += nodes.strong("", names[cell["outcome"]])
+    for table_doc, row in explained.get(label or "", []):
+        para += nodes.Text(" · ")
+        para += nodes.reference(
+            "",
+            _("update note #%s") % row["number"],
+            internal=True,
+            refuri=builder.get_relative_uri(fromdoc, table_doc) + f"#update-row-{row['id']}",
+        )
+    return para
+
+
+def _page_of(env: BuildEnvironment, file: str) -> str:
+    """The title of the page a cell's file belongs to (an included file has none of its own)."""
+    page = file.removeprefix("docs/").removesuffix(".rst")
+    return env.titles[page].astext() if page in env.titles else file
 
 
 def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.Node]:
-    env, builder = app.env, app.builder
+    env = app.env
     language = app.config.language
     labels = {where: label for found in _cells(env).values() for where, label in found.items()}
     explained = _explained_by(env)
@@ -146,65 +174,23 @@ def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.
         counts = entry["counts"].get(language, {})
         section = nodes.section(ids=[f"jax-{release.replace('.', '-')}"])
         section += nodes.title("", f"JAX {release}")
-        summary = ", ".join(f"{counts.get(key, 0)} {name}" for key, name in names.items())
+        # The list separator is the language's own: "，" in Chinese text.
+        summary = _(", ").join(f"{counts.get(key, 0)} {name}" for key, name in names.items())
         section += nodes.paragraph(
             "", _("Measured in: %s. Cells: %s.") % (entry["environment"], summary)
         )
         cells = entry["cells"].get(language, [])
         if not cells:
             section += nodes.paragraph("", _("Every cell prints what the pages show."))
-            result.append(section)
-            continue
-        headers = [_("Cell"), _("Outcome"), _("What changed"), _("Explained by")]
-        table = nodes.table(classes=["jb-drift", "colwidths-given"])
-        group = nodes.tgroup(cols=len(headers))
-        table += group
-        for width in (18, 14, 50, 18):
-            group += nodes.colspec(colwidth=width)
-        group += nodes.thead("", nodes.row("", *(_entry(nodes.paragraph("", h)) for h in headers)))
-        body = nodes.tbody()
-        group += body
+        current_page = None
         for cell in cells:
-            where = f"{cell['file']}:{cell['line']}"
-            page = cell["file"].removeprefix("docs/").removesuffix(".rst")
-            docname = page if page in env.found_docs else None
-            shown = nodes.paragraph("", "", nodes.literal("", where))
-            if docname:
-                uri = builder.get_relative_uri(fromdoc, docname)
-                label = labels.get(where)
-                shown = nodes.paragraph(
-                    "",
-                    "",
-                    nodes.reference(
-                        "",
-                        "",
-                        nodes.literal("", where),
-                        internal=True,
-                        refuri=uri + (f"#{label}" if label else ""),
-                    ),
-                )
-            why = nodes.paragraph()
-            for table_doc, row in explained.get(labels.get(where, ""), []):
-                if why.children:
-                    why += nodes.Text(", ")
-                why += nodes.reference(
-                    "",
-                    _("update note #%s") % row["number"],
-                    internal=True,
-                    refuri=builder.get_relative_uri(fromdoc, table_doc)
-                    + f"#update-row-{row['id']}",
-                )
-            if not why.children:
-                why += nodes.Text("—")
+            page = _page_of(env, cell["file"])
+            if page != current_page:
+                section += nodes.rubric("", page)
+                current_page = page
+            section += _cell_heading(app, fromdoc, cell, labels, explained, names)
             detail = cell.get("detail", "")
-            body += nodes.row(
-                "",
-                _entry(shown),
-                _entry(nodes.paragraph("", names[cell["outcome"]])),
-                _entry(nodes.literal_block(detail, detail, language="diff")),
-                _entry(why),
-            )
-        section += table
+            section += nodes.literal_block(detail, detail, language="diff")
         result.append(section)
     for node in result:
         for text in node.findall(nodes.TextElement):

@@ -393,10 +393,11 @@ def changed_in(evidence: dict[str, Any], probes: list[str], old: dict[str, str])
         else:
             para += nodes.strong("", _("changed in JAX %s") % eras[-1]["first"])
             para += nodes.Text(" " + _("(newest with the old behaviour: %s):") % eras[-2]["last"])
-        for era in eras:
-            para += nodes.Text(f" {_span(era)} ")
+        for i, era in enumerate(eras):
+            # The separators are the language's own: "；" and "。" in Chinese text.
+            para += nodes.Text((_("; ") if i else " ") + f"{_span(era)} ")
             para += nodes.literal("", _shown(era["shown"]))
-            para += nodes.Text(";")
+        para += nodes.Text(_("."))
     return para
 
 

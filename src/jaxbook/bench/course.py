@@ -1,0 +1,105 @@
+"""A synthetic course of N chapters for ``make bench``: copies of chapter 1, renamed.
+
+    python -m jaxbook.bench.course DEST 16
+
+Each chapter ``chNN`` is a copy of ``docs/ch01`` and its English catalogs,
+with the names that must be unique in a book renamed in the pages and the
+catalogs alike: labels (``.. _check-x:``, ``:ref:``, ``:verified-by:``)
+become ``cNN-check-x``, update-note ids become ``cNN-<id>``, and each
+snippet ``x.py`` becomes ``cNN_x.py`` (the file, the ``.. snippet::`` and the
+code that runs it). Every chapter keeps its own update-notes table. The
+course is written under DEST (a temporary directory); it is never committed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from jaxbook import project
+
+CHAPTER = "ch01"
+LABEL = re.compile(r"^\s*\.\. _([\w-]+):", re.MULTILINE)
+SNIPPET = re.compile(r"^\s*\.\. snippet:: (\S+\.py)\s*$", re.MULTILINE)
+
+
+def _names(chapter_dir: Path) -> tuple[list[str], list[str]]:
+    labels, snippets = set(), set()
+    for page in chapter_dir.glob("*.rst"):
+        text = page.read_text(encoding="utf-8")
+        labels.update(LABEL.findall(text))
+        snippets.update(SNIPPET.findall(text))
+    # Longest first, so that no name is replaced inside a longer one.
+    return sorted(labels, key=len, reverse=True), sorted(snippets, key=len, reverse=True)
+
+
+def renamer(number: int, labels: list[str], snippets: list[str]):
+    prefix = f"c{number:02d}"
+
+    def rename(text: str) -> str:
+        for label in labels:
+            name = re.escape(label)
+            text = re.sub(rf"(\.\. _){name}:", rf"\g<1>{prefix}-{label}:", text)
+            text = re.sub(rf"(:ref:`(?:[^`<]*<)?){name}([>`])", rf"\g<1>{prefix}-{label}\2", text)
+        text = re.sub(
+            r"(:verified-by:)([^\n]*)",
+            lambda m: (
+                m[1]
+                + ",".join(re.sub(r"([\w-]+)", rf"{prefix}-\1", part) for part in m[2].split(","))
+            ),
+            text,
+        )
+        text = re.sub(r"(:id:[ \t]+)([\w-]+)", rf"\g<1>{prefix}-\2", text)
+        for snippet in snippets:
+            text = text.replace(snippet, f"{prefix}_{snippet}")
+        return text
+
+    return rename
+
+
+def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
+    """Write a course of ``chapters`` chapters to ``dest``; return ``dest``."""
+    root = root or project.root()
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    for name in ["conf.py", "docutils.conf", "uv.lock"]:
+        shutil.copy2(root / name, dest / name)
+    ignore = shutil.ignore_patterns("*.mo", "__pycache__", CHAPTER)
+    shutil.copytree(root / "docs", dest / "docs", ignore=ignore)
+    shutil.copytree(root / "locale", dest / "locale", ignore=ignore)
+    (dest / "snippets").mkdir()
+    labels, snippets = _names(root / "docs" / CHAPTER)
+    catalogs = sorted((root / "locale").glob(f"*/LC_MESSAGES/{CHAPTER}"))
+    for number in range(1, chapters + 1):
+        rename = renamer(number, labels, snippets)
+        name = f"ch{number:02d}"
+        for page in (root / "docs" / CHAPTER).glob("*.rst"):
+            target = dest / "docs" / name / page.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(rename(page.read_text(encoding="utf-8")), encoding="utf-8")
+        for catalog_dir in catalogs:
+            target_dir = dest / catalog_dir.relative_to(root).parent / name
+            target_dir.mkdir(parents=True, exist_ok=True)
+            for catalog in catalog_dir.glob("*.po"):
+                text = rename(catalog.read_text(encoding="utf-8"))
+                (target_dir / catalog.name).write_text(text, encoding="utf-8")
+        for snippet in snippets:
+            source = (root / "snippets" / snippet).read_text(encoding="utf-8")
+            (dest / "snippets" / f"c{number:02d}_{snippet}").write_text(
+                rename(source), encoding="utf-8"
+            )
+    index = dest / "docs" / "index.rst"
+    text = index.read_text(encoding="utf-8")
+    entries = "".join(f"   ch{number:02d}/index\n" for number in range(1, chapters + 1))
+    assert f"   {CHAPTER}/index\n" in text, "docs/index.rst no longer lists the chapter"
+    index.write_text(text.replace(f"   {CHAPTER}/index\n", entries), encoding="utf-8")
+    return dest
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or not sys.argv[2].isdigit():
+        sys.exit("usage: python -m jaxbook.bench.course DEST CHAPTERS")
+    print(write(Path(sys.argv[1]), int(sys.argv[2])))

@@ -1,0 +1,254 @@
+"""The cost of the machinery against the size of the book, and the translator's preview.
+
+Used by ``jaxbook bench``. For each size in ``--chapters`` (default 1, 4, 16)
+it writes a synthetic course (``jaxbook.bench.course``) under a temporary
+directory and measures, on that course:
+
+- clean doctest of both languages (no doctrees, no result cache, an empty
+  JAX compilation cache) with ``--jobs auto`` and with ``--jobs 1``: time
+  per chapter, growth against one chapter, and parallel efficiency
+  (single-worker time / (workers x parallel time));
+- ``make doctest`` after editing one page (a comment appended to the last
+  chapter's quiz) against that page's own floor (``jaxbook.bench.floor``);
+- clean HTML of both languages the way ``make html`` builds it (warnings are
+  errors), and in one long-lived process (``jaxbook.bench.incremental``) the
+  English rebuild after editing one page and after editing one msgstr, each
+  over the clean build of that process.
+
+``preview_seconds`` measures the translator's preview end to end: ``jaxbook
+livehtml --language en`` serving, Chromium showing a page, a ``.po`` saved,
+and the time until Chromium shows the page with the new text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jaxbook.bench import course
+from jaxbook.doctest.environment import doctest_environment
+from jaxbook.site.build import html_command
+
+PY = sys.executable
+LANGS = ["zh_CN", "en"]
+PAGE = "quiz"
+MARKER = "The following 8 questions help you"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def doctest_run(root: Path, builddir: Path, *extra: str) -> tuple[float, str]:
+    environment = doctest_environment(os.environ, root)
+    environment["JAX_COMPILATION_CACHE_DIR"] = str(builddir / "jax-cache")
+    start = time.perf_counter()
+    process = subprocess.run(
+        [PY, "-m", "jaxbook", "doctest", "--builddir", str(builddir), *extra, *LANGS],
+        env=environment,
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - start
+    if process.returncode != 0:
+        sys.exit(f"doctest of the synthetic course failed:\n{process.stdout[-3000:]}")
+    return seconds, process.stdout
+
+
+def passed(output: str) -> int:
+    match = re.search(r"^(\d+) passed, 0 failed$", output, re.MULTILINE)
+    assert match, output[-2000:]
+    return int(match[1])
+
+
+def workers(output: str) -> int:
+    match = re.search(r" on (\d+) workers$", output, re.MULTILINE)
+    return int(match[1]) if match else 1
+
+
+def floor_seconds(root: Path, docname: str) -> float:
+    environment = {**doctest_environment(os.environ, root), "JAX_COMPILATION_CACHE_DIR": ""}
+    out = subprocess.run(
+        [PY, "-m", "jaxbook.bench.floor", docname],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=root,
+    ).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def html_both(root: Path, out: Path) -> float:
+    start = time.perf_counter()
+    processes = [
+        subprocess.Popen(
+            html_command(
+                root,
+                lang,
+                out / lang,
+                out / "doctrees" / lang,
+                "-q",
+                "--fail-on-warning",
+                "--keep-going",
+            ),
+            env=doctest_environment(os.environ, root),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for lang in LANGS
+    ]
+    failures = [p.communicate()[1] for p in processes if p.wait()]
+    if failures:
+        sys.exit("the synthetic course did not build warning-free:\n" + "\n".join(failures)[-3000:])
+    return time.perf_counter() - start
+
+
+def incremental(root: Path, chapter: str, runs: int) -> dict:
+    out = subprocess.run(
+        [
+            PY,
+            "-m",
+            "jaxbook.bench.incremental",
+            str(root),
+            f"docs/{chapter}/{PAGE}.rst",
+            f"locale/en/LC_MESSAGES/{chapter}/{PAGE}.po",
+            MARKER,
+            "--runs",
+            str(runs),
+        ],
+        capture_output=True,
+        text=True,
+        env=doctest_environment(os.environ, root),
+    )
+    if out.returncode != 0:
+        sys.exit(f"incremental build failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure_course(tmp: Path, chapters: int, runs: int, serial: bool) -> dict:
+    root = course.write(tmp / f"course{chapters}", chapters)
+    last = f"ch{chapters:02d}"
+    figures: dict = {"chapters": chapters}
+    seconds, output = doctest_run(root, root / "_b")
+    figures.update(clean_doctest_s=seconds, examples=passed(output), workers=workers(output))
+    if serial:
+        figures["clean_doctest_one_worker_s"] = doctest_run(root, root / "_b1", "--jobs", "1")[0]
+    page = root / "docs" / last / f"{PAGE}.rst"
+    text = page.read_text(encoding="utf-8")
+    after_edit = []
+    for run in range(runs):
+        page.write_text(text + f"\n.. edited {run}\n", encoding="utf-8")
+        seconds, output = doctest_run(root, root / "_b")
+        assert "1 page run" in output, output[-2000:]
+        after_edit.append(seconds)
+    page.write_text(text, encoding="utf-8")
+    figures["doctest_after_edit_s"] = after_edit
+    figures["page_floor_s"] = [floor_seconds(root, f"{last}/{PAGE}") for _ in range(runs)]
+    figures["clean_html_both_s"] = html_both(root, root / "_html")
+    figures["incremental"] = incremental(root, last, runs)
+    return figures
+
+
+def rows_for(results: list[dict], row) -> None:
+    """Add the table rows for the measured course sizes."""
+    median = statistics.median
+    one = next((r for r in results if r["chapters"] == 1), None)
+    for r in results:
+        n = r["chapters"]
+        tag = f"course {n:>2} ch:"
+        row(f"{tag} clean doctest zh+en ({r['examples']} examples)", r["clean_doctest_s"], "s")
+        row(f"{tag} clean doctest per chapter", r["clean_doctest_s"] / n, "s")
+        if one is not None and n > 1:
+            growth = r["clean_doctest_s"] / (n * one["clean_doctest_s"])
+            row(f"{tag} clean doctest / ({n} x 1 chapter)", growth, "x", "<= 1.15", growth <= 1.15)
+        if "clean_doctest_one_worker_s" in r:
+            serial = r["clean_doctest_one_worker_s"]
+            ratio = r["clean_doctest_s"] / serial
+            row(
+                f"{tag} doctest on {r['workers']} workers / on 1",
+                ratio,
+                "x",
+                "<= 0.6",
+                ratio <= 0.6,
+            )
+            row(f"{tag} parallel efficiency", serial / (r["workers"] * r["clean_doctest_s"]), "")
+        edit = median(r["doctest_after_edit_s"]) / median(r["page_floor_s"])
+        row(f"{tag} doctest after one page edit / its floor", edit, "x", "<= 1.3", edit <= 1.3)
+        row(f"{tag} clean html zh+en", r["clean_html_both_s"], "s")
+        row(f"{tag} clean html per chapter", r["clean_html_both_s"] / n, "s")
+        inc = r["incremental"]
+        for what, key in (("one page", "after_page_s"), ("one msgstr", "after_msgstr_s")):
+            ratio = median(inc[key]) / inc["clean_s"]
+            row(f"{tag} html after {what} / clean (en)", ratio, "x", "<= 0.10", ratio <= 0.10)
+
+
+def preview_seconds(root: Path, runs: int) -> list[float]:
+    """From a saved .po to Chromium showing the page with the new text, ``runs`` times."""
+    from selenium.common.exceptions import WebDriverException
+
+    from jaxbook.site.browser import chromium
+
+    project = course.write(Path(tempfile.mkdtemp()) / "preview", 1, root)
+    catalog = project / "locale/en/LC_MESSAGES/ch01" / f"{PAGE}.po"
+    text = catalog.read_text(encoding="utf-8")
+    port = free_port()
+    server = subprocess.Popen(
+        [PY, "-m", "jaxbook", "livehtml", "--language", "en", "--port", str(port)],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    driver = None
+    samples = []
+    try:
+        deadline = time.monotonic() + 900
+        log = ""
+        while "serving http" not in log:
+            if server.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"the preview did not start:\n{log}{server.stdout.read()}")
+            if select.select([server.stdout], [], [], 1)[0]:
+                log += server.stdout.readline()
+        driver = chromium(Path(tempfile.mkdtemp()), console=False)
+        driver.get(f"http://127.0.0.1:{port}/ch01/{PAGE}.html")
+        time.sleep(2)  # the page opens its reload websocket
+        for run in range(runs):
+            marker = f"(preview edit {run})"
+            catalog.write_text(text.replace(MARKER, f"{MARKER} {marker}", 1), encoding="utf-8")
+            start = time.perf_counter()
+            while True:
+                try:
+                    shown = driver.execute_script(
+                        "return !!document.body && document.body.innerText.includes(arguments[0])",
+                        marker,
+                    )
+                except WebDriverException:
+                    shown = False
+                if shown:
+                    break
+                if time.perf_counter() - start > 60:
+                    sys.exit("the preview never showed the edit")
+                time.sleep(0.01)
+            samples.append(time.perf_counter() - start)
+            time.sleep(1)
+    finally:
+        catalog.write_text(text, encoding="utf-8")
+        if driver is not None:
+            driver.quit()
+        server.terminate()
+        server.wait(timeout=30)
+    return samples

@@ -1,0 +1,143 @@
+"""The live preview: one long-lived Sphinx application, rebuilt on each save; the browser reloads.
+
+    jaxbook livehtml [--language en] [--port 8000] [--builddir _build]
+
+A fresh ``sphinx-build`` per edit pays about 1.4 s before it does anything
+(start Python, import Sphinx and the extensions, load the pickled
+environment); sphinx-autobuild starts one per change. Here the application
+stays alive: on a change under ``docs/``, ``locale/`` or ``snippets/`` it
+builds again incrementally in the same process. A saved ``.po`` is compiled
+to its ``.mo`` by Sphinx as usual, but gettext caches the catalogs it has
+loaded (Python's ``gettext._translations`` and Sphinx's
+``sphinx.locale.translators``, which would keep the old one as the primary
+catalog and the new one as a mere fallback), so the page catalogs are
+dropped from both caches before each build. Only the changed page (and the
+pages that list it) are read and written again.
+
+The site is served with sphinx-autobuild's server parts (a websocket and a
+script injected into each HTML page), so the browser reloads when a build
+finishes. The build's warnings are printed; the server keeps running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gettext
+import io
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.locale import translators
+
+from jaxbook import project
+
+
+def forget_page_catalogs() -> None:
+    """Drop the loaded page catalogs, so that a recompiled .mo is read again."""
+    gettext._translations.clear()  # type: ignore[attr-defined]
+    for namespace, catalog in list(translators):
+        # Sphinx's own messages and the extensions' live under other names.
+        if namespace == "general" and catalog != "sphinx":
+            del translators[namespace, catalog]
+
+
+class LiveBuilder:
+    """An HTML build of one language of the book that can be brought up to date again and again."""
+
+    def __init__(
+        self, root: Path, language: str, outdir: Path, doctreedir: Path, *, quiet: bool = True
+    ) -> None:
+        self.warnings = io.StringIO()
+        self.app = Sphinx(
+            root / "docs",
+            root,
+            outdir,
+            doctreedir,
+            "html",
+            confoverrides={"language": language},
+            status=io.StringIO() if quiet else sys.stdout,
+            warning=self.warnings,
+            keep_going=True,
+        )
+
+    def build(self) -> str:
+        """Build what changed since the last build; return the warnings of this build."""
+        start = self.warnings.tell()
+        forget_page_catalogs()
+        self.app.build()
+        self.warnings.seek(start)
+        return self.warnings.read()
+
+
+def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port: int) -> None:
+    import uvicorn
+    from sphinx_autobuild.filter import IgnoreFilter
+    from sphinx_autobuild.middleware import JavascriptInjectorMiddleware
+    from sphinx_autobuild.server import RebuildServer
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.routing import Mount, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
+
+    def rebuild(changed_paths: Sequence[Path]) -> None:
+        start = time.perf_counter()
+        warnings = builder.build()
+        if warnings:
+            print(warnings, end="", flush=True)
+        names = ", ".join(str(p.name) for p in changed_paths)
+        print(f"rebuilt in {time.perf_counter() - start:.2f} s after {names}", flush=True)
+
+    class InProcessRebuildServer(RebuildServer):
+        """sphinx-autobuild's watcher, building in this process instead of a new one."""
+
+        async def watch(self) -> None:
+            import watchfiles
+
+            async for changes in watchfiles.awatch(
+                *self.paths, watch_filter=lambda _, path: not self.ignore(path), step=20
+            ):
+                changed = [Path(path).resolve() for _, path in changes]
+                await asyncio.to_thread(rebuild, changed)
+                self.flag.set()
+
+    # Sphinx writes the .mo files next to the catalogs; they are output, not edits.
+    ignore = IgnoreFilter([str(outdir)], [r".*\.mo$", r".*~$", r".*\.swp$", r".*/\.#.*"])
+    watcher = InProcessRebuildServer(watch, ignore, change_callback=rebuild)
+    app = Starlette(
+        routes=[
+            WebSocketRoute("/websocket-reload", watcher, name="reload"),
+            Mount("/", app=StaticFiles(directory=outdir, html=True), name="static"),
+        ],
+        middleware=[Middleware(JavascriptInjectorMiddleware, ws_url=f"{host}:{port}")],
+        lifespan=watcher.lifespan,
+    )
+    print(f"serving http://{host}:{port}/ (Ctrl+C stops)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--language", default=project.SOURCE_LANGUAGE)
+    parser.add_argument("--builddir", type=Path, default=Path("_build"))
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = project.root()
+    builddir = args.builddir.resolve()
+    outdir = builddir / "live" / args.language
+    # Its own doctrees: a preview left running must not race `make html` or `make doctest`.
+    doctrees = builddir / "live" / "doctrees" / args.language
+    builder = LiveBuilder(root, args.language, outdir, doctrees)
+    start = time.perf_counter()
+    warnings = builder.build()
+    print(warnings, end="")
+    print(f"built {args.language} in {time.perf_counter() - start:.1f} s", flush=True)
+    # conf.py is read when the application starts: restart the preview after editing it.
+    watch = [root / "docs", root / "locale", root / "snippets"]
+    serve(builder, [path for path in watch if path.exists()], outdir, args.host, args.port)
+    return 0

@@ -1,0 +1,221 @@
+"""The readers' glossary, generated from the translators' glossary CSV.
+
+``.. book-glossary::`` becomes a Sphinx glossary with one entry per row of
+``jaxbook_glossary`` (the CSV that ``make check-po`` uses), in the build's
+language: on a Chinese page the term is the ``zh`` column and its entry gives
+the ``en`` term and ``definition_zh``; on an English page the term is ``en``,
+its entry gives the Chinese term (as ``:zh:`` would) and ``definition_en``.
+The entries are real glossary terms: indexed, and linkable with ``:term:``.
+Being generated from the CSV in the build's language, they are not messages
+for the catalogs; an English glossary term also answers to its Chinese name,
+so ``:term:`向量化``` resolves in both languages.
+
+On the pages that ``jaxbook_glossary_pages`` names, the first use of each
+term is linked to its entry when the page is written. In Chinese a use is the
+term itself, and a longer term that contains it wins (向量化 is never linked as
+量化); in English it is a match of the CSV's ``pattern`` at a word start. Code,
+titles, links and ``:zh:`` mentions are left alone.
+
+Config values:
+
+``jaxbook_glossary``
+   The CSV, relative to the source directory (declared by
+   ``jaxbook.sphinxext.search_terms``, which feeds the same terms to search).
+``jaxbook_glossary_pages``
+   ``fnmatch`` patterns of the documents whose first uses are linked
+   (default ``["ch*/*"]``).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.domains.std import make_glossary_term
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_id
+
+from jaxbook.sphinxext.terms import zh_term
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+# Text inside these is never a "use" to link.
+SKIP = (
+    nodes.literal,
+    nodes.FixedTextElement,
+    nodes.reference,
+    nodes.title,
+    nodes.rubric,
+    nodes.term,
+    nodes.raw,
+    nodes.comment,
+    nodes.math,
+    zh_term,
+    addnodes.pending_xref,
+    addnodes.toctree,
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    zh: str
+    en: str
+    pattern: str
+    definition_zh: str
+    definition_en: str
+
+
+def entries(app: Sphinx) -> list[Entry]:
+    path = Path(app.srcdir, app.config.jaxbook_glossary)
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    missing = [
+        f"{path}:{i + 2}: no {column}"
+        for i, row in enumerate(rows)
+        for column in ("zh", "en", "pattern", "definition_zh", "definition_en")
+        if not (row.get(column) or "").strip()
+    ]
+    if missing:
+        raise ValueError("glossary rows lack a column:\n" + "\n".join(missing))
+    return [
+        Entry(
+            row["zh"].strip(),
+            row["en"].strip(),
+            row["pattern"].strip(),
+            row["definition_zh"].strip(),
+            row["definition_en"].strip(),
+        )
+        for row in rows
+    ]
+
+
+def chinese(app: Sphinx) -> bool:
+    return (app.config.language or "").startswith("zh")
+
+
+class BookGlossary(SphinxDirective):
+    """``.. book-glossary::``: the glossary CSV as a Sphinx glossary."""
+
+    has_content = False
+    option_spec: ClassVar = {}
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_dependency(str(Path(self.env.srcdir, self.config.jaxbook_glossary)))
+        zh = chinese(self.env.app)
+        glossary = addnodes.glossary()
+        glossary["sorted"] = False
+        items = nodes.definition_list(classes=["glossary"])
+        glossary += items
+        source, line = self.get_source_info()
+        for entry in entries(self.env.app):
+            shown = entry.zh if zh else entry.en
+            node_id = make_id(self.env, self.state.document, "term", entry.en)
+            term = make_glossary_term(
+                self.env, [nodes.Text(shown)], None, source, line, node_id, self.state.document
+            )
+            # Generated in the build's language: not a message for the catalogs.
+            term["translatable"] = False
+            if not zh:  # the English entry also answers to its Chinese name
+                self.env.domains.standard_domain._note_term(entry.zh, node_id, location=term)
+            definition = nodes.definition()
+            if zh:
+                other = nodes.inline(entry.en, entry.en, classes=["jb-term-other"])
+            else:
+                other = zh_term(entry.zh, entry.zh, classes=["jb-zh-term", "jb-term-other"])
+            text = entry.definition_zh if zh else entry.definition_en
+            inline, messages = self.parse_inline(text, lineno=line)
+            paragraph = nodes.paragraph("", "", other, nodes.Text("：" if zh else ": "), *inline)
+            definition += paragraph
+            definition += messages
+            items += nodes.definition_list_item("", term, definition)
+        return [glossary]
+
+
+def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.format != "html":
+        return
+    if not any(fnmatch(docname, pattern) for pattern in app.config.jaxbook_glossary_pages):
+        return
+    std = app.env.domains.standard_domain
+    zh = chinese(app)
+    found: dict[str, tuple[str, str]] = {}  # shown term -> (docname, id)
+    rules: list[tuple[re.Pattern[str], str]] = []
+    for entry in entries(app):
+        target = std._terms.get(entry.en.lower()) or std._terms.get(entry.zh.lower())
+        if target is None:
+            continue
+        found[entry.en] = target
+        if not zh:
+            rules.append((re.compile(rf"\b(?:{entry.pattern})[\w-]*", re.IGNORECASE), entry.en))
+    if zh:
+        rules = rules_for_chinese(
+            {entry.zh: entry.en for entry in entries(app) if entry.en in found}
+        )
+    linked: set[str] = set()
+    for text in list(doctree.findall(nodes.Text)):
+        if any(isinstance(parent, SKIP) for parent in _ancestors(text)):
+            continue
+        spans = _uses(str(text), rules)
+        todo = [(start, end, key) for start, end, key in spans if key not in linked]
+        if not todo:
+            continue
+        pieces: list[nodes.Node] = []
+        position = 0
+        value = str(text)
+        for start, end, key in todo:
+            if key in linked:
+                continue
+            linked.add(key)
+            target_doc, target_id = found[key]
+            pieces.append(nodes.Text(value[position:start]))
+            uri = app.builder.get_relative_uri(docname, target_doc) + "#" + target_id
+            reference = nodes.reference("", "", internal=True, refuri=uri, classes=["jb-term"])
+            reference += nodes.Text(value[start:end])
+            pieces.append(reference)
+            position = end
+        pieces.append(nodes.Text(value[position:]))
+        text.parent.replace(text, pieces)
+
+
+def rules_for_chinese(terms: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
+    """One rule per Chinese term, the longest first: 向量化 before 量化, 类型化密钥 before 密钥."""
+    ordered = sorted(terms, key=len, reverse=True)
+    return [(re.compile(re.escape(term)), terms[term]) for term in ordered]
+
+
+def _ancestors(node: nodes.Node):
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def _uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
+    """Non-overlapping uses of the terms in ``text``, earlier rules taking precedence."""
+    taken: list[tuple[int, int, str]] = []
+    for pattern, key in rules:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if all(end <= s or start >= e for s, e, _ in taken):
+                taken.append((start, end, key))
+    return sorted(taken)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("jaxbook.sphinxext.search_terms")
+    app.setup_extension("jaxbook.sphinxext.terms")
+    app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))
+    app.add_directive("book-glossary", BookGlossary)
+    app.connect("doctree-resolved", link_first_uses)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,134 @@
+"""Measured outputs: what a timing cell printed when the page was built, labelled.
+
+A timing or a speed-up differs from one machine and one run to the next, so its
+expected output can only be checked with ``...`` wildcards; but the reader
+should see the figures, not the wildcards. For such a cell, write the expected
+output with ``measured-output`` instead of ``testoutput``::
+
+    .. testcode::
+
+       print(f"dispatch only: {t_dispatch * 1e3:.3f} ms")
+       assert t_dispatch * 10 < t_real  # the lesson's claim, with a wide margin
+
+    .. measured-output::
+
+       dispatch only: ... ms
+
+For ``make doctest`` it is a ``testoutput`` like any other (same options, same
+count). When an HTML page that holds one is written, the page's code runs once
+in a fresh namespace (as ``make refresh-outputs`` runs it), as far as the last
+measured cell; what each measured cell printed replaces its wildcards on the
+page, under a label that says where it was measured: the JAX backend, the
+device (the CPU model on a CPU) and the JAX version. The real output must still
+match the expected one, wildcards and all; if it does not, or the code fails,
+the build warns at the cell. So the figures on the page are from a real run of
+the code on the page, made by the build that last wrote the page (a clean
+build measures every page; an incremental one only the pages it rewrites, so
+that editing another page stays quick).
+
+Config values: none.
+"""
+
+from __future__ import annotations
+
+import doctest
+import platform
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from docutils import nodes
+from sphinx.ext.doctest import TestoutputDirective
+from sphinx.util import logging
+
+from jaxbook.sphinxext._locale import _, add_catalog
+
+if TYPE_CHECKING:
+    from docutils.nodes import Node
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+
+class MeasuredOutputDirective(TestoutputDirective):
+    """A ``testoutput`` whose page shows the output of the build's own run."""
+
+    option_spec: ClassVar = TestoutputDirective.option_spec
+
+    def run(self) -> list[Node]:
+        # sphinx.ext.doctest keys the node's kind (and its :options:) on the name.
+        self.name = "testoutput"
+        result = super().run()
+        for node in result:
+            if isinstance(node, nodes.literal_block):
+                node["jaxbook_measured"] = True
+        return result
+
+
+@cache
+def processor() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return " ".join(line.split(":", 1)[1].split())
+    return platform.processor() or platform.machine()
+
+
+def where() -> str:
+    import jax  # only a build that shows a measured cell needs JAX
+
+    backend = jax.default_backend()
+    device = processor() if backend == "cpu" else jax.devices()[0].device_kind
+    return _("%(backend)s backend, %(device)s, JAX %(version)s") % {
+        "backend": backend.upper(),
+        "device": device,
+        "version": jax.__version__,
+    }
+
+
+def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.format != "html":
+        return
+    measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
+    if not measured:
+        return
+    from jaxbook.doctest.refresh import run_doctree  # imports JAX: only when needed
+
+    outputs = dict(run_doctree(app.config, doctree, until=measured[-1]))
+    checker = doctest.OutputChecker()
+    label = _("Measured on: %s") % where()
+    for node in measured:
+        actual = outputs.get(node)
+        if actual is None:
+            logger.warning("measured output: its code did not run", location=node)
+            continue
+        flags = app.config.doctest_default_flags
+        for flag, enabled in node.get("options", {}).items():
+            flags = flags | flag if enabled else flags & ~flag
+        if not checker.check_output(node.astext() + "\n", actual, flags):
+            logger.warning(
+                "measured output does not match the expected output:\n%s",
+                actual,
+                location=node,
+            )
+            continue
+        shown = node.deepcopy()
+        text = actual.rstrip("\n")
+        # rawsource equal to the text: otherwise the writer takes it for a parsed
+        # literal and skips the highlighting box every other output has.
+        shown.children = [nodes.Text(text)]
+        shown.rawsource = text
+        box = nodes.container(classes=["jb-measured"])
+        box += nodes.paragraph("", label, classes=["jb-measured-label"])
+        box += shown
+        node.replace_self(box)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("sphinx.ext.doctest")
+    app.add_directive("measured-output", MeasuredOutputDirective)
+    add_catalog(app)
+    app.connect("doctree-resolved", show_measurements)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,3 @@
+language = "zh_CN"
+locale_dirs = ["../locale/"]
+gettext_compact = False

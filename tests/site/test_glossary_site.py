@@ -1,0 +1,59 @@
+"""The readers' glossary: every CSV term in both languages, linked from the chapter."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from jaxbook.project import find_root
+
+ROOT = find_root(Path(__file__).parent)
+TERM = re.compile(r'<dt id="term-[^"]+">(.*?)<a class="headerlink"', re.DOTALL)
+LINK = re.compile(r'<a class="jb-term reference internal" href="([^"]+)">([^<]+)</a>')
+
+
+def rows() -> list[dict[str, str]]:
+    with (ROOT / "locale" / "glossary.csv").open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize(("language", "column"), [("zh_CN", "zh"), ("en", "en")])
+def test_glossary_has_every_term_in_the_pages_language(built_site, language, column):
+    html = (built_site / language / "glossary.html").read_text(encoding="utf-8")
+    assert TERM.findall(html) == [row[column] for row in rows()]
+    index = (built_site / language / "genindex.html").read_text(encoding="utf-8")
+    assert 'href="glossary.html#term-vectorization"' in index
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_chapter_pages_link_first_uses_to_the_glossary(built_site, language):
+    chapter = built_site / language / "ch01"
+    pages = ["what-is-jax", "jax-vs-numpy", "transformations", "arrays", "devices", "summary"]
+    for name in pages:
+        links = LINK.findall((chapter / f"{name}.html").read_text(encoding="utf-8"))
+        assert len(links) >= 2, name
+        targets = [href for href, _text in links]
+        assert all(href.startswith("../glossary.html#term-") for href in targets), name
+        assert len(targets) == len(set(targets)), f"{name}: a term linked twice"
+
+
+def test_vectorization_is_never_linked_as_quantization(built_site):
+    linked = 0
+    for page in (built_site / "zh_CN" / "ch01").glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        before = re.findall(r'(.)<a class="jb-term reference internal" href="[^"]+">量化</a>', html)
+        assert "向" not in before, page.name
+        linked += len(before)
+    assert linked >= 1  # 量化 itself is linked where the page says it
+
+
+def test_chinese_search_index_files_the_term_under_the_glossary(built_site):
+    script = (built_site / "zh_CN" / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(script[script.index("(") + 1 : script.rindex(")")])
+    glossary = index["docnames"].index("glossary")
+    assert glossary in index["terms"]["向量化"]
+    assert [glossary, "term-vectorization", True] in index["indexentries"]["向量化"]
