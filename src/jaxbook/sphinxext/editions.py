@@ -104,6 +104,9 @@ def configure(app: Sphinx, config: Config) -> None:
         "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}",
     }
     config.latex_domain_indices = False
+    # No printed index ("printindex" is empty): plain makeindex, not xindy
+    # (another TeX Live package), is enough for the entries the glossary makes.
+    config.latex_use_xindy = False
     config.epub_basename = name
     config.epub_title = config.project
     config.epub_author = config.author
