@@ -124,6 +124,9 @@ PROPER_NAMES = {
     "MIT",
     "Python",
     "XLA",
+    # File formats, named as they are in Chinese too (the book's downloads).
+    "PDF",
+    "EPUB",
 }
 TITLE_ECHOES = {"toc-tree", "sidebar-tree", "title"}
 LABELS = ("title", "aria-label", "placeholder", "alt")

@@ -45,7 +45,12 @@ def add_language_links(
     page = f"{pagename}.html"
     # Documents and the builder's own pages (search, genindex) exist in every
     # language; anything else falls back to the other language's home page.
-    in_tree = pagename in app.env.found_docs or templatename != "page.html"
+    # So does the not-found page of sphinx-notfound-page.
+    in_tree = (
+        pagename in app.env.found_docs
+        or templatename != "page.html"
+        or pagename == getattr(app.config, "notfound_pagename", None)
+    )
 
     links = []
     for code, name in languages.items():
