@@ -336,7 +336,7 @@ def single_book_rows(runs: int, report: dict, row) -> None:
         row(f"drift on JAX {DRIFT_RELEASE}, first run (makes its environment)", drift[0], "s")
         row(
             f"drift on JAX {DRIFT_RELEASE}, environment made / doctest warm",
-            median(drift[1:]) / w,
+            median(drift[1:] or drift) / w,
             "x",
         )
         compiled = [import_jax_seconds(None) for _ in range(runs)]
