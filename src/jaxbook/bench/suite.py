@@ -124,7 +124,7 @@ def import_jax_seconds(empty_pycache: Path | None) -> float:
     if empty_pycache is not None:
         empty_pycache.mkdir()
         environment.update(PYTHONPYCACHEPREFIX=str(empty_pycache), PYTHONDONTWRITEBYTECODE="1")
-    return timed([PY, "-c", "import jax"], env=environment)
+    return timed([PY, "-m", "jaxbook.bench.import_jax"], env=environment)
 
 
 # -- builds --------------------------------------------------------------------
