@@ -106,8 +106,8 @@ def test_what_the_page_leaves_to_vary_is_not_a_difference():
     record = {
         "file": "p.rst",
         "line": 3,
-        "want": "jax: 0.12.0.1\nplatform: node='...', machine='...'\n",
-        "got": "jax: 0.4.38\nplatform: node='somehost', machine='x86_64'\n",
+        "want": "jax: 0.12.0.1\nplatform: node='...', machine='...'...\n",
+        "got": "jax: 0.4.38\nplatform: node='somehost', machine='x86_64')\nCACHE_DIR=/home/x\n",
         "passed": False,
         "exception": None,
     }
