@@ -84,8 +84,8 @@ doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=a
 	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: doctest-merge
-doctest-merge: $(SYNCED) ## Merge the CI shards' verdicts (DIR=$(BUILDDIR)/doctest/shards) into one
-	$(JAXBOOK) doctest-merge $(or $(DIR),$(BUILDDIR)/doctest/shards)
+doctest-merge: $(SYNCED) ## Merge the CI shards' verdicts (DIR=$(BUILDDIR)/doctest/shards, BACKEND=gpu) into one
+	$(JAXBOOK) doctest-merge $(if $(BACKEND),--expect-backend $(BACKEND)) $(or $(DIR),$(BUILDDIR)/doctest/shards)
 
 .PHONY: doctest-bundle
 doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed

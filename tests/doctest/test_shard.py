@@ -143,6 +143,10 @@ def test_sharded_runs_merge_to_the_unsharded_verdict(project_copy):
     assert merged.stdout.splitlines()[-1] == whole.stdout.splitlines()[-1]
     assert re.search(r"^zh_CN: \d+ passed, 0 failed$", merged.stdout, re.MULTILINE)
 
+    off_gpu = jaxbook(project_copy, "doctest-merge", "--expect-backend", "gpu", str(out))
+    assert off_gpu.returncode != 0
+    assert re.search(r"shard 1/3 ran on cpu\S*, not gpu", off_gpu.stdout), off_gpu.stdout
+
     (out / "2.json").unlink()
     incomplete = jaxbook(project_copy, "doctest-merge", str(out))
     assert incomplete.returncode != 0

@@ -108,13 +108,23 @@ def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
     return seconds, peak_kb
 
 
+# `make drift` against `make doctest`: the newest 0.4 release, which runs on this Python.
+DRIFT_RELEASE = "0.4.38"
+
+
+def drift_seconds(out: Path) -> float:
+    """One `jaxbook drift` of both languages; the first call also makes the environment."""
+    command = [PY, "-m", "jaxbook", "drift", "--jax", DRIFT_RELEASE, "--out", str(out), *LANGS]
+    return timed(command, cwd=ROOT)
+
+
 def import_jax_seconds(empty_pycache: Path | None) -> float:
     """Start Python and import JAX; given an empty pycache prefix, from source every time."""
     environment = dict(os.environ)
     if empty_pycache is not None:
         empty_pycache.mkdir()
         environment.update(PYTHONPYCACHEPREFIX=str(empty_pycache), PYTHONDONTWRITEBYTECODE="1")
-    return timed([PY, "-c", "import jax"], env=environment)
+    return timed([PY, "-m", "jaxbook.bench.import_jax"], env=environment)
 
 
 # -- builds --------------------------------------------------------------------
@@ -322,6 +332,13 @@ def single_book_rows(runs: int, report: dict, row) -> None:
         row("doctest zh+en warm / floor", w / f, "x", "<= 1.3", w / f <= 1.3)
         row("doctest warm, no compilation cache / floor", wn / f, "x")
         row("peak RSS of one doctest process", max(peaks) / 1024, "MiB")
+        drift = [drift_seconds(tmp / "drift") for _ in range(runs)]
+        row(f"drift on JAX {DRIFT_RELEASE}, first run (makes its environment)", drift[0], "s")
+        row(
+            f"drift on JAX {DRIFT_RELEASE}, environment made / doctest warm",
+            median(drift[1:] or drift) / w,
+            "x",
+        )
         compiled = [import_jax_seconds(None) for _ in range(runs)]
         source = [import_jax_seconds(tmp / f"nopyc{i}") for i in range(runs)]
         row("import jax, bytecode compiled at install", median(compiled), "s")
@@ -334,6 +351,7 @@ def single_book_rows(runs: int, report: dict, row) -> None:
             "peak_rss_kb": peaks,
             "import_jax_compiled_s": compiled,
             "import_jax_from_source_s": source,
+            "drift_s": drift,
         }
 
         both = [html_build(tmp / f"b{i}", LANGS) for i in range(runs)]

@@ -240,11 +240,16 @@ def _exception(got: str) -> str | None:
 def _wildcards_kept(want: str, got: str) -> list[str]:
     """The printed lines, with each line that a ``...`` line of the page matches shown as that
     line: what the page leaves to vary (a machine name, a timing) is not a difference."""
-    wildcards = [line for line in want.splitlines() if "..." in line]
+    wanted = want.splitlines()
+    wildcards = [line for line in wanted if "..." in line]
+    # A last line that ends in "..." stands for everything after it as well.
+    tail = wanted[-1] if wanted and wanted[-1].endswith("...") else None
     lines = []
     for line in got.splitlines():
         match = next((w for w in wildcards if doctest._ellipsis_match(w, line)), None)
         lines.append(match if match is not None else line)
+        if match is not None and match == tail:
+            break
     return lines
 
 
@@ -388,6 +393,11 @@ def run(args: argparse.Namespace) -> int:
     path.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"report: {path.relative_to(root) if path.is_relative_to(root) else path}")
     if args.save:
+        # The kept differences go into the repository: no path of this checkout in them.
+        for cells in report.values():
+            for cell in cells:
+                if "detail" in cell:
+                    cell["detail"] = cell["detail"].replace(str(root), "<book>")
         save(args.save, args.jax, installed, report)
     print(summary(args.jax, report))
     return 0

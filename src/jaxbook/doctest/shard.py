@@ -2,6 +2,7 @@
 
     make doctest SHARD=2/4              # this job's share; writes its JSON verdict
     jaxbook doctest-merge DIR [...]     # every shard's JSON under DIR -> one verdict line
+    jaxbook doctest-merge --expect-backend gpu DIR
 
 The partition is stable: every shard computes the same one from the same
 unit list and the recorded run time of each unit (``.ci/doctest-timings.json``,
@@ -122,6 +123,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths", nargs="+", type=Path, help="shard verdict JSON files, or directories holding them"
     )
+    parser.add_argument(
+        "--expect-backend",
+        choices=["cpu", "gpu", "tpu"],
+        help="fail unless every shard ran on this backend",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,6 +142,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{file}: not a doctest shard verdict ({error})")
             return 1
     merged, problems = merge(verdicts)
+    if args.expect_backend:
+        problems += [
+            f"shard {v.shard} ran on {v.backend or 'an unknown backend'}, not {args.expect_backend}"
+            for v in verdicts
+            if v.backend.split(":")[0] != args.expect_backend
+        ]
     for problem in problems:
         print(f"doctest-merge: {problem}")
     ok = merged.print()

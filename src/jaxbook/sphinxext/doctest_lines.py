@@ -11,10 +11,11 @@ example.
 Config values:
 
 ``jaxbook_doctest_reversed`` (default ``False``)
-   Test the pages in reverse order. ``make doctest`` runs the languages side
-   by side with one persistent compilation cache; when one goes forwards and
-   the other backwards, each mostly finds the programs the other has already
-   compiled instead of compiling the same ones at the same time.
+   Test the pages in reverse order. For a plain ``sphinx-build -b doctest``
+   per language run side by side with one persistent compilation cache: when
+   one goes forwards and the other backwards, each mostly finds the programs
+   the other has already compiled instead of compiling the same ones at the
+   same time. (``make doctest`` schedules pages itself and does not need it.)
 """
 
 from __future__ import annotations

@@ -257,12 +257,10 @@ def rows(
             if row["point"] is None:
                 row["point"] = note
             elif warn:
-                logger.warning(
+                _warn(
+                    note,
                     "update note %r has a point in two places; give the point once and "
                     "leave the other occurrences without an argument",
-                    note["id"],
-                    location=(note["docname"], note["line"]),
-                    type="jaxbook",
                 )
     ordered = sorted(
         by_id.values(),
@@ -272,12 +270,7 @@ def rows(
         row["number"] = number
         if row["point"] is None and warn:
             first = row["notes"][0]
-            logger.warning(
-                "update note %r has no point: give one occurrence an argument",
-                row["id"],
-                location=(first["docname"], first["line"]),
-                type="jaxbook",
-            )
+            _warn(first, "update note %r has no point: give one occurrence an argument")
     return ordered
 
 
@@ -298,12 +291,21 @@ def load_evidence(app: Sphinx) -> dict[str, Any] | None:
     name = app.config.jaxbook_release_evidence
     if not name:
         return None
-    if not hasattr(app, "_jaxbook_evidence"):
-        path = Path(app.srcdir, name)
-        app._jaxbook_evidence = (
-            json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"probes": {}}
-        )
-    return app._jaxbook_evidence
+    path = Path(app.srcdir, name)
+    stamp = path.stat().st_mtime if path.exists() else None
+    # Read once per change of the file: a long-lived preview builder sees a new one.
+    cached = getattr(app, "_jaxbook_evidence", (None, None))
+    if cached[0] != stamp or cached[1] is None:
+        data = json.loads(path.read_text(encoding="utf-8")) if stamp else {"probes": {}}
+        app._jaxbook_evidence = (stamp, data)
+    return app._jaxbook_evidence[1]
+
+
+def _warn(note: dict[str, Any], message: str, *args: Any) -> None:
+    """A warning at the note, about its id (the message's first %r)."""
+    logger.warning(
+        message, note["id"], *args, location=(note["docname"], note["line"]), type="jaxbook"
+    )
 
 
 def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
@@ -315,31 +317,18 @@ def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
         where = row["point"] or row["notes"][0]
         point = row["point"]["point"].astext() if row["point"] else ""
         if evidence is not None and not probes and CHANGE_WORDS.search(point):
-            logger.warning(
-                "update note %r speaks of an older release but names no :evidence: probe",
-                row["id"],
-                location=(where["docname"], where["line"]),
-                type="jaxbook",
-            )
+            _warn(where, "update note %r speaks of an older release but names no :evidence: probe")
         for probe in probes:
             if evidence is not None and probe not in evidence["probes"]:
-                logger.warning(
+                _warn(
+                    where,
                     "update note %r: the evidence file has no probe %r; run 'make evidence'",
-                    row["id"],
                     probe,
-                    location=(where["docname"], where["line"]),
-                    type="jaxbook",
                 )
         for label in _labels(row):
             if label not in std.anonlabels:
                 note = next(n for n in row["notes"] if label in n["verified_by"])
-                logger.warning(
-                    "update note %r: no label %r for its verifying block",
-                    row["id"],
-                    label,
-                    location=(note["docname"], note["line"]),
-                    type="jaxbook",
-                )
+                _warn(note, "update note %r: no label %r for its verifying block", label)
 
 
 def _section_label(env: BuildEnvironment, docname: str) -> str:
