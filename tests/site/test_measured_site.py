@@ -17,7 +17,12 @@ def test_no_wildcard_figures_on_any_page(built_site, language):
     for page in (built_site / language).rglob("*.html"):
         if "_static" in page.parts:
             continue
-        text = re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))
+        html = page.read_text(encoding="utf-8")
+        # A cell skipped on this interpreter keeps its expected output (its skip says why).
+        html = re.sub(
+            r'<div class="[^"]*jb-not-measured[^"]*">.*?</pre></div>\s*</div>', "", html, flags=re.S
+        )
+        text = re.sub(r"<[^>]+>", "", html)
         found = WILDCARD_FIGURE.findall(text)
         if found:
             offenders[page.name] = found

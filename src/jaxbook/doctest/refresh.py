@@ -62,7 +62,8 @@ def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
     ]
 
 
-def _skipped(node: nodes.Element, setup: str) -> bool:
+def is_skipped(node: nodes.Element, setup: str) -> bool:
+    """Whether the node's :skipif: condition holds here (after the global setup)."""
     if "skipif" not in node:
         return False
     context: dict = {}
@@ -82,7 +83,7 @@ def run_doctree(
     setup = config.doctest_global_setup
     ns: dict = {}
     exec(setup, ns)
-    test_nodes = [n for n in _test_nodes(doctree) if not _skipped(n, setup)]
+    test_nodes = [n for n in _test_nodes(doctree) if not is_skipped(n, setup)]
     for node in test_nodes:
         if node["testnodetype"] == "testsetup":
             exec(node.get("test", node.astext()), ns)

@@ -94,12 +94,17 @@ def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> Non
     measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
     if not measured:
         return
-    from jaxbook.doctest.refresh import run_doctree  # imports JAX: only when needed
+    from jaxbook.doctest.refresh import is_skipped, run_doctree  # imports JAX: only when needed
 
     outputs = dict(run_doctree(app.config, doctree, until=measured[-1]))
     checker = doctest.OutputChecker()
     label = _("Measured on: %s") % where()
     for node in measured:
+        if is_skipped(node, app.config.doctest_global_setup):
+            # Its :skipif: says why it does not run here (say, another Python): the page
+            # keeps the expected output, marked as not measured.
+            node["classes"].append("jb-not-measured")
+            continue
         actual = outputs.get(node)
         if actual is None:
             logger.warning("measured output: its code did not run", location=node)
