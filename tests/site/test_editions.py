@@ -126,6 +126,17 @@ def test_pdf_shows_pairs_outputs_and_the_update_notes_table(built_site, built_ed
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_pdf_shows_measured_figures_not_wildcards(built_editions, language):
+    text = pdf_text(the_pdf(built_editions, language))
+    label = "实测环境：" if language == "zh_CN" else "Measured on: "
+    # Two timing cells (jax-vs-numpy, answers); the installation cell's versions too.
+    assert squeeze(text).count(squeeze(label)) >= 2
+    timings = re.findall(r"block_until_ready: *(\S+) ms", text)
+    assert timings and all(re.fullmatch(r"\d+\.\d+", t) for t in timings), timings
+    assert not re.search(r"\.\.\. ms", text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_pdf_embeds_cjk_fonts(built_editions, language):
     fonts = pdf_fonts(the_pdf(built_editions, language))
     assert [font for font in fonts if font["emb"] != "yes"] == []

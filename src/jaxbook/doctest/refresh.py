@@ -54,7 +54,7 @@ def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
     return app
 
 
-def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
+def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
     return [
         n
         for n in doctree.findall(nodes.Element)
@@ -80,10 +80,17 @@ def run_doctree(
     config, doctree: nodes.document, until: nodes.Element | None = None
 ) -> list[tuple[nodes.Element, str]]:
     """Run a page's code in a fresh namespace, as far as the output node ``until``."""
+    return run_nodes(config, test_nodes_of(doctree), until)
+
+
+def run_nodes(
+    config, page_nodes: list[nodes.Element], until: nodes.Element | None = None
+) -> list[tuple[nodes.Element, str]]:
+    """Run one page's test nodes, in order, in a fresh namespace, as far as ``until``."""
     setup = config.doctest_global_setup
     ns: dict = {}
     exec(setup, ns)
-    test_nodes = [n for n in _test_nodes(doctree) if not is_skipped(n, setup)]
+    test_nodes = [n for n in page_nodes if not is_skipped(n, setup)]
     for node in test_nodes:
         if node["testnodetype"] == "testsetup":
             exec(node.get("test", node.astext()), ns)

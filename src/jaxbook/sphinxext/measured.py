@@ -24,7 +24,9 @@ match the expected one, wildcards and all; if it does not, or the code fails,
 the build warns at the cell. So the figures on the page are from a real run of
 the code on the page, made by the build that last wrote the page (a clean
 build measures every page; an incremental one only the pages it rewrites, so
-that editing another page stays quick).
+that editing another page stays quick). The PDF is measured the same way, page
+by page, when it is built; the EPUB is written by an HTML writer and measured
+as the site is.
 
 Config values: none.
 """
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.ext.doctest import TestoutputDirective
 from sphinx.util import logging
 
@@ -88,15 +91,41 @@ def where() -> str:
     }
 
 
-def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html":
-        return
-    measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
-    if not measured:
-        return
-    from jaxbook.doctest.refresh import is_skipped, run_doctree  # imports JAX: only when needed
+def pages_of(doctree: nodes.Element) -> list[list[nodes.Element]]:
+    """The test nodes of each page in ``doctree``, in order.
 
-    outputs = dict(run_doctree(app.config, doctree, until=measured[-1]))
+    An HTML or EPUB doctree is one page. The LaTeX builder resolves one tree
+    for the whole book, each page's nodes under its ``start_of_file``; each
+    page runs in its own namespace, as in ``make doctest``.
+    """
+    from jaxbook.doctest.refresh import test_nodes_of
+
+    pages: dict[int, list[nodes.Element]] = {}
+    for node in test_nodes_of(doctree):
+        owner = node.parent
+        while owner is not None and not isinstance(owner, addnodes.start_of_file):
+            owner = owner.parent
+        pages.setdefault(id(owner), []).append(node)
+    return list(pages.values())
+
+
+def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.format not in ("html", "latex"):
+        return
+    if not any(n.get("jaxbook_measured") for n in doctree.findall(nodes.literal_block)):
+        return
+    for page in pages_of(doctree):
+        measured = [n for n in page if n.get("jaxbook_measured")]
+        if measured:
+            show_page_measurements(app, page, measured)
+
+
+def show_page_measurements(
+    app: Sphinx, page: list[nodes.Element], measured: list[nodes.Element]
+) -> None:
+    from jaxbook.doctest.refresh import is_skipped, run_nodes  # imports JAX: only when needed
+
+    outputs = dict(run_nodes(app.config, page, until=measured[-1]))
     checker = doctest.OutputChecker()
     label = _("Measured on: %s") % where()
     for node in measured:
