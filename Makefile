@@ -83,6 +83,10 @@ doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=a
 	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(SHARD),--shard $(SHARD)) \
 	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
+.PHONY: doctest-server
+doctest-server: $(SYNCED) ## Keep Sphinx, JAX and the workers warm; make doctest then hands its runs to it (Ctrl+C stops)
+	$(JAXBOOK) doctest-server --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) $(LANGUAGES)
+
 .PHONY: doctest-merge
 doctest-merge: $(SYNCED) ## Merge the CI shards' verdicts (DIR=$(BUILDDIR)/doctest/shards, BACKEND=gpu) into one
 	$(JAXBOOK) doctest-merge $(if $(BACKEND),--expect-backend $(BACKEND)) $(or $(DIR),$(BUILDDIR)/doctest/shards)

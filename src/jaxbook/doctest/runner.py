@@ -32,16 +32,22 @@ import multiprocessing
 import os
 import shlex
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from pathlib import Path
-
-from sphinx.cmd.build import get_parser as sphinx_build_parser
+from typing import TYPE_CHECKING
 
 from jaxbook import project
-from jaxbook.doctest import cache, shard
+from jaxbook.doctest import client
 from jaxbook.doctest.environment import doctest_environment
-from jaxbook.doctest.units import Spec, UnitResult, read_language, run_unit, start_worker
-from jaxbook.doctest.verdict import Verdict
+
+if TYPE_CHECKING:
+    from jaxbook.doctest.units import Spec
+
+# Sphinx, JAX and the doctest machinery are imported when the pages are run
+# here, not when a running doctest server (jaxbook.doctest.server) runs them.
 
 # One worker process imports JAX and Sphinx and holds two environments: about
 # 0.5 GiB at its peak (make bench), so 1 GiB each leaves room for the snippets.
@@ -81,6 +87,10 @@ def jobs_value(text: str) -> str:
 
 def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str) -> Spec:
     """Honour the ``-D name=value`` and ``-t tag`` options that ``SPHINXOPTS`` can carry."""
+    from sphinx.cmd.build import get_parser as sphinx_build_parser
+
+    from jaxbook.doctest.units import Spec
+
     options = sphinx_build_parser().parse_args([*shlex.split(sphinxopts), "docs", "out"])
     overrides = []
     for define in options.define or []:
@@ -133,15 +143,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--force", action="store_true", help="run every unit, even those with a cached pass"
     )
-    parser.add_argument(
-        "--shard", type=shard.parse_shard, metavar="I/N", help="run the I-th of N shares"
-    )
+    parser.add_argument("--shard", type=parse_shard, metavar="I/N", help="run the I-th of N shares")
     parser.add_argument("--json", type=Path, help="write the verdict here as JSON")
     parser.add_argument(
         "--record-timings",
         action="store_true",
-        help=f"store each unit's run time in {shard.TIMINGS} for the CI partition",
+        help="store each unit's run time in .ci/doctest-timings.json for the CI partition",
     )
+    parser.add_argument(
+        "--no-server",
+        action="store_true",
+        help="run here even when a doctest server (make doctest-server) is running",
+    )
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    from jaxbook.doctest import shard
+
+    return shard.parse_shard(text)
 
 
 def docname_of(root: Path, page: str) -> str:
@@ -152,16 +171,24 @@ def docname_of(root: Path, page: str) -> str:
     return path.relative_to(docs).with_suffix("").as_posix()
 
 
+@dataclass
+class Executors:
+    """Where a run reads the languages and runs the units."""
+
+    read: Callable[[Spec, str], Future]
+    pool: Executor
+    size: int
+
+
 def run(args: argparse.Namespace) -> int:
     root = project.root()
     builddir = args.builddir.resolve()
     environment = doctest_environment(os.environ, root)
-    spec = spec_from_sphinxopts(root, builddir, args.sphinxopts)
-    only = [docname_of(root, page) for page in args.only]
-    shard_text = f"{args.shard[0]}/{args.shard[1]}" if args.shard else ""
-    verdict = Verdict(languages=list(args.languages), shard=shard_text)
-    timings_path = root / shard.TIMINGS
-    timings = shard.load_timings(timings_path)
+    if not args.no_server:
+        answered = client.ask(root, builddir, args, environment)
+        if answered is not None:
+            return answered
+    from jaxbook.doctest.units import read_language, start_worker
 
     # Workers start on demand, so a run that finds everything cached starts
     # only the readers, and the readers go on to run units.
@@ -173,94 +200,119 @@ def run(args: argparse.Namespace) -> int:
         initargs=(environment,),
     )
     with pool:
-        reads = {lang: pool.submit(read_language, spec, lang) for lang in args.languages}
-        docnames: dict[str, list[str]] = {}
-        dependencies: dict[str, dict[str, list[str]]] = {}
-        backends = set()
-        for language, future in reads.items():
-            try:
-                read = future.result()
-            except Exception as error:  # a broken conf.py, an extension's exception
-                verdict.errors.append(f"docs: the {language} pages could not be read: {error}")
-                continue
-            if read["warnings"]:
-                verdict.errors.append(
-                    f"docs: reading the {language} pages warned:\n{read['warnings'].rstrip()}"
-                )
-            docnames[language] = read["docnames"]
-            dependencies[language] = read["dependencies"]
-            backends.add(read["backend"])
-        verdict.backend = " ".join(sorted(backends))
-        for page in only:
-            if not all(page in names for names in docnames.values()):
-                verdict.errors.append(f"docs/{page}.rst: no such page")
-        planned = [
-            (language, docname)
-            for language, names in docnames.items()
-            for docname in names
-            if not only or docname in only
-        ]
-        verdict.planned = planned
-        mine = planned
-        if args.shard:
-            index, total = args.shard
-            mine = shard.partition(planned, total, timings)[index - 1]
+        executors = Executors(
+            read=lambda spec, language: pool.submit(read_language, spec, language),
+            pool=pool,
+            size=pool_size,
+        )
+        return run_with(args, root, environment, executors)
 
-        results = cache.ResultCache(builddir / "doctest-cache")
-        shared = cache.shared_key(root, environment, verdict.backend)
-        keys = {
-            (language, docname): cache.unit_key(
-                root, shared, language, docname, dependencies[language][docname]
-            )
-            for language, docname in mine
-        }
-        to_run = []
-        for unit in mine:
-            hit = None if args.force else results.get(*unit, keys[unit])
-            if hit is None:
-                to_run.append(unit)
-            else:
-                verdict.units.append(hit)
 
-        workers = min(pool_size, len(to_run) or 1)
-        started = time.perf_counter()
-        leaders, followers = schedule(to_run, timings)
-        futures = {pool.submit(run_unit, spec, *unit): unit for unit in leaders}
-        pending = set(futures)
-        unstarted: list[tuple[str, str]] = []
-        while pending:
-            done, pending = concurrent.futures.wait(
-                pending, return_when=concurrent.futures.FIRST_COMPLETED
+def run_with(
+    args: argparse.Namespace, root: Path, environment: dict[str, str], executors: Executors
+) -> int:
+    """One doctest run: read, look up the cache, run what is left, print the verdict."""
+    from jaxbook.doctest import cache, shard
+    from jaxbook.doctest.units import UnitResult, run_unit
+    from jaxbook.doctest.verdict import Verdict
+
+    builddir = args.builddir.resolve()
+    spec = spec_from_sphinxopts(root, builddir, args.sphinxopts)
+    only = [docname_of(root, page) for page in args.only]
+    shard_text = f"{args.shard[0]}/{args.shard[1]}" if args.shard else ""
+    verdict = Verdict(languages=list(args.languages), shard=shard_text)
+    timings_path = root / shard.TIMINGS
+    timings = shard.load_timings(timings_path)
+
+    pool, pool_size = executors.pool, executors.size
+    reads = {lang: executors.read(spec, lang) for lang in args.languages}
+    docnames: dict[str, list[str]] = {}
+    dependencies: dict[str, dict[str, list[str]]] = {}
+    backends = set()
+    for language, future in reads.items():
+        try:
+            read = future.result()
+        except Exception as error:  # a broken conf.py, an extension's exception
+            verdict.errors.append(f"docs: the {language} pages could not be read: {error}")
+            continue
+        if read["warnings"]:
+            verdict.errors.append(
+                f"docs: reading the {language} pages warned:\n{read['warnings'].rstrip()}"
             )
-            for future in done:
-                for unit in followers.get(futures[future], []):
-                    try:
-                        follower = pool.submit(run_unit, spec, *unit)
-                    except BrokenProcessPool:
-                        unstarted.append(unit)
-                        continue
-                    futures[follower] = unit
-                    pending.add(follower)
-        for language, docname in unstarted:
+        docnames[language] = read["docnames"]
+        dependencies[language] = read["dependencies"]
+        backends.add(read["backend"])
+    verdict.backend = " ".join(sorted(backends))
+    for page in only:
+        if not all(page in names for names in docnames.values()):
+            verdict.errors.append(f"docs/{page}.rst: no such page")
+    planned = [
+        (language, docname)
+        for language, names in docnames.items()
+        for docname in names
+        if not only or docname in only
+    ]
+    verdict.planned = planned
+    mine = planned
+    if args.shard:
+        index, total = args.shard
+        mine = shard.partition(planned, total, timings)[index - 1]
+
+    results = cache.ResultCache(builddir / "doctest-cache")
+    shared = cache.shared_key(root, environment, verdict.backend)
+    keys = {
+        (language, docname): cache.unit_key(
+            root, shared, language, docname, dependencies[language][docname]
+        )
+        for language, docname in mine
+    }
+    to_run = []
+    for unit in mine:
+        hit = None if args.force else results.get(*unit, keys[unit])
+        if hit is None:
+            to_run.append(unit)
+        else:
+            verdict.units.append(hit)
+
+    workers = min(pool_size, len(to_run) or 1)
+    started = time.perf_counter()
+    leaders, followers = schedule(to_run, timings)
+    futures = {pool.submit(run_unit, spec, *unit): unit for unit in leaders}
+    pending = set(futures)
+    unstarted: list[tuple[str, str]] = []
+    while pending:
+        done, pending = concurrent.futures.wait(
+            pending, return_when=concurrent.futures.FIRST_COMPLETED
+        )
+        for future in done:
+            for unit in followers.get(futures[future], []):
+                try:
+                    follower = pool.submit(run_unit, spec, *unit)
+                except BrokenProcessPool:
+                    unstarted.append(unit)
+                    continue
+                futures[follower] = unit
+                pending.add(follower)
+    for language, docname in unstarted:
+        result = UnitResult(language=language, docname=docname, setup_failures=1)
+        result.warnings = "not run: a worker process died and took the pool with it"
+        verdict.units.append(result)
+    for future in futures:
+        language, docname = futures[future]
+        try:
+            result = future.result()
+        except BrokenProcessPool as error:
             result = UnitResult(language=language, docname=docname, setup_failures=1)
-            result.warnings = "not run: a worker process died and took the pool with it"
-            verdict.units.append(result)
-        for future in futures:
-            language, docname = futures[future]
-            try:
-                result = future.result()
-            except BrokenProcessPool as error:
-                result = UnitResult(language=language, docname=docname, setup_failures=1)
-                result.warnings = f"the worker process running it died: {error}"
-            except Exception as error:
-                result = UnitResult(language=language, docname=docname, setup_failures=1)
-                result.warnings = f"{type(error).__name__}: {error}"
-            result.key = keys[(language, docname)]
-            results.put(result)
-            verdict.units.append(result)
-            if result.clean:
-                timings[(language, docname)] = result.seconds
-        elapsed = time.perf_counter() - started
+            result.warnings = f"the worker process running it died: {error}"
+        except Exception as error:
+            result = UnitResult(language=language, docname=docname, setup_failures=1)
+            result.warnings = f"{type(error).__name__}: {error}"
+        result.key = keys[(language, docname)]
+        results.put(result)
+        verdict.units.append(result)
+        if result.clean:
+            timings[(language, docname)] = result.seconds
+    elapsed = time.perf_counter() - started
 
     if args.record_timings and not only and not args.shard:
         shard.save_timings(timings_path, timings)

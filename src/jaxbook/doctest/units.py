@@ -26,6 +26,8 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import docutils_namespace
 
+from jaxbook.site.live import forget_page_catalogs
+
 _QUIET = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the worker's lifetime)
 
 
@@ -102,18 +104,40 @@ def _application(spec: Spec, language: str, builder: str, warning: io.StringIO) 
     )
 
 
-def read_language(spec: Spec, language: str) -> dict[str, Any]:
-    """Read (or bring up to date) every page of ``language``; say what each depends on."""
+_readers: dict[str, tuple[Sphinx, io.StringIO]] = {}
+
+
+def read_language(spec: Spec, language: str, keep: bool = False) -> dict[str, Any]:
+    """Read (or bring up to date) every page of ``language``; say what each depends on.
+
+    With ``keep``, the application stays in this process and later calls only
+    re-read what changed (the doctest server's readers, one process per
+    language, so that its directives can stay registered with docutils).
+    """
     import jax
 
-    warning = io.StringIO()
     start = time.perf_counter()
     # The dummy builder reads and pickles the environment and writes nothing.
-    # Directives and node visitors are registered with docutils globally; a
-    # namespace per application lets one worker hold one per language.
-    with docutils_namespace():
-        app = _application(spec, language, "dummy", warning)
+    if keep and language in _readers:
+        app, warning = _readers[language]
+        warned = warning.tell()
+        forget_page_catalogs()
         app.build()
+    elif keep:
+        warning = io.StringIO()
+        warned = 0
+        app = _application(spec, language, "dummy", warning)
+        _readers[language] = (app, warning)
+        app.build()
+    else:
+        warning = io.StringIO()
+        warned = 0
+        # Directives and node visitors are registered with docutils globally; a
+        # namespace per application lets one worker hold one per language.
+        with docutils_namespace():
+            app = _application(spec, language, "dummy", warning)
+            app.build()
+    warning.seek(warned)
     env = app.env
     srcdir = Path(env.srcdir)
     return {
@@ -123,7 +147,7 @@ def read_language(spec: Spec, language: str) -> dict[str, Any]:
             docname: sorted(str(srcdir / path) for path in env.dependencies.get(docname, ()))
             for docname in env.found_docs
         },
-        "warnings": warning.getvalue(),
+        "warnings": warning.read(),
         "backend": f"{jax.default_backend()}:{jax.devices()[0].device_kind}",
         "seconds": time.perf_counter() - start,
     }
@@ -153,6 +177,8 @@ def run_unit(spec: Spec, language: str, docname: str) -> UnitResult:
         builder.cleanup_failures,
     )
     warned = warning.tell()
+    # A long-lived worker (the doctest server's) must see the page as last read.
+    app.env._pickled_doctree_cache.pop(docname, None)
     start = time.perf_counter()
     builder.test_doc(docname, app.env.get_doctree(docname))
     seconds = time.perf_counter() - start

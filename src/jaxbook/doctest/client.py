@@ -1,0 +1,79 @@
+"""Hand a ``jaxbook doctest`` run to a running doctest server, if there is one.
+
+This half imports nothing heavy, so that asking the server costs a Python
+start and a socket. The server (``jaxbook.doctest.server``) listens on a Unix
+socket whose name is derived from the build directory, so a server serves one
+checkout's build directory. Without a server, or when the server does not take
+the run (it says why), ``jaxbook doctest`` runs the pages itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import socket
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def socket_path(builddir: Path) -> Path:
+    # A Unix socket's path has a short length limit; a build directory's does not.
+    digest = hashlib.sha256(str(builddir.resolve()).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"jaxbook-doctest-{os.getuid()}-{digest}.sock"
+
+
+def request_of(
+    root: Path, builddir: Path, args: argparse.Namespace, environment: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        "root": str(root),
+        "builddir": str(builddir),
+        "languages": list(args.languages),
+        "sphinxopts": args.sphinxopts,
+        # Paths as this process sees them: the server has its own working directory.
+        "only": [str(Path(page).resolve()) for page in args.only],
+        "force": args.force,
+        "shard": list(args.shard) if args.shard else None,
+        "json": str(args.json.resolve()) if args.json else None,
+        "record_timings": args.record_timings,
+        "environment": environment,
+    }
+
+
+def ask(
+    root: Path, builddir: Path, args: argparse.Namespace, environment: dict[str, str]
+) -> int | None:
+    """The exit status of the run the server made, or None to run here."""
+    path = socket_path(builddir)
+    if not path.exists():
+        return None
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(str(path))
+    except OSError:
+        print(f"doctest: no doctest server answers at {path}; running here", file=sys.stderr)
+        return None
+    with connection, connection.makefile("rw", encoding="utf-8") as stream:
+        stream.write(json.dumps(request_of(root, builddir, args, environment)) + "\n")
+        stream.flush()
+        for number, line in enumerate(stream):
+            reply = json.loads(line)
+            if number == 0 and "refused" not in reply:
+                print("doctest: run by the doctest server", flush=True)
+            if "refused" in reply:
+                print(
+                    f"doctest: the doctest server did not take this run: {reply['refused']}; "
+                    "running here",
+                    file=sys.stderr,
+                )
+                return None
+            if "output" in reply:
+                print(reply["output"], end="", flush=True)
+            if "exit" in reply:
+                return int(reply["exit"])
+    print("doctest: the doctest server stopped before it answered; running here", file=sys.stderr)
+    return None

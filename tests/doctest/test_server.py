@@ -1,0 +1,116 @@
+"""The doctest server gives the verdict `make doctest` gives, sees every edit, and steps aside
+when the code it loaded is no longer what is on disk."""
+
+from __future__ import annotations
+
+import json
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+QUIZ = "docs/ch01/quiz.rst"
+SERVED = "doctest: run by the doctest server"
+
+
+def doctest(project: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
+    verdict = project / "_build" / "verdict.json"
+    verdict.unlink(missing_ok=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "jaxbook", "doctest", "--json", "_build/verdict.json",
+         "--only", QUIZ, *extra, "zh_CN", "en"],
+        capture_output=True, text=True, timeout=600, cwd=project,
+    )  # fmt: skip
+    units = json.loads(verdict.read_text(encoding="utf-8"))["units"]
+    return result, {(u["language"], u["docname"]): u for u in units}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A copy of the book, and a doctest server for it; stopped after the module."""
+    project = tmp_path_factory.mktemp("served")
+    for name in ["conf.py", "docutils.conf", "docs", "snippets", "locale", "uv.lock"]:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("*.mo"))
+        else:
+            shutil.copy2(source, project / name)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jaxbook", "doctest-server", "--jobs", "2", "zh_CN", "en"],
+        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    log = ""
+    deadline = time.monotonic() + 300
+    while "listening" not in log:
+        assert server.poll() is None, log
+        assert time.monotonic() < deadline, log
+        if select.select([server.stdout], [], [], 1)[0]:
+            log += server.stdout.readline()
+    yield project, server
+    server.terminate()
+    server.wait(timeout=60)
+    server.stdout.close()
+
+
+def edit(path: Path, old: str, new: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return text
+
+
+def test_the_server_gives_the_verdict_of_a_run_here(served):
+    project, _ = served
+    by_server, units = doctest(project, "--force")
+    here, here_units = doctest(project, "--force", "--no-server")
+    assert by_server.returncode == here.returncode == 0, by_server.stdout + by_server.stderr
+    assert by_server.stdout.splitlines()[0] == SERVED
+    assert SERVED not in here.stdout
+    assert by_server.stdout.splitlines()[-3:] == here.stdout.splitlines()[-3:]
+    assert {u: v["tries"] for u, v in units.items()} == {
+        u: v["tries"] for u, v in here_units.items()
+    }
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "broken"),
+    [
+        (QUIZ, "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      100.0\n",
+         {("zh_CN", "ch01/quiz"), ("en", "ch01/quiz")}),
+        ("locale/en/LC_MESSAGES/ch01/quiz.po", 'msgid "2.0"\nmsgstr "2.0"',
+         'msgid "2.0"\nmsgstr "100.0"', {("en", "ch01/quiz")}),
+    ],
+)  # fmt: skip
+def test_the_server_sees_an_edit_and_its_undoing(served, path, old, new, broken):
+    project, _ = served
+    original = edit(project / path, old, new)
+    try:
+        result, units = doctest(project)
+        assert result.returncode == 1, result.stdout
+        assert result.stdout.splitlines()[0] == SERVED
+        failed = {unit for unit, found in units.items() if found["failures"]}
+        assert failed == broken, result.stdout
+        assert "doctest failed [" in result.stdout
+    finally:
+        (project / path).write_text(original, encoding="utf-8")
+    result, units = doctest(project)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.splitlines()[0] == SERVED
+
+
+def test_changed_code_is_run_here_and_stops_the_server(served):
+    project, server = served
+    edit(project / "conf.py", "nitpicky = True", "nitpicky = True  # edited")
+    result, _ = doctest(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert SERVED not in result.stdout
+    assert "the doctest server did not take this run: the extensions" in result.stderr
+    assert server.wait(timeout=60) == 0
+    again, _ = doctest(project)
+    assert again.returncode == 0
+    assert again.stderr == ""
