@@ -77,6 +77,17 @@ pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto
 epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it into the site
 	$(JAXBOOK) editions --format epub --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
+# Under make -j, the books are copied into the site only once it has been built.
+pdf epub: | $(if $(filter html test,$(MAKECMDGOALS)),html)
+
+.PHONY: lighthouse
+lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, both languages (SEO, a11y, best practices 100; performance >= 95)
+	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
+
+.PHONY: publish-notebooks
+publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in Colab" opens (REMOTE=<git URL>; CI's deploy does)
+	$(JAXBOOK) publish-notebooks --remote "$(REMOTE)" --builddir $(BUILDDIR) $(LANGUAGES)
+
 .PHONY: doctest
 doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=auto FORCE=1 SHARD=i/N)
 	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) \

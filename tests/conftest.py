@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -78,6 +79,38 @@ def built_site(tmp_path_factory) -> Path:
     for language in ["zh_CN", "en"]:
         build_html(ROOT, language, root)
     return root
+
+
+DEPLOY_URLS = {
+    "JAXBOOK_SITE_URL": "https://example.org/jaxbook",
+    "JAXBOOK_REPO_URL": "https://github.com/example/jaxbook",
+}
+
+
+@pytest.fixture(scope="session")
+def deploy_site(tmp_path_factory) -> dict[str, object]:
+    """Both languages built as they are deployed: site and repository URLs set.
+
+    ``site`` is the output root, ``logs`` each language's build output, ``url``
+    and ``repo`` the URLs it was built with.
+    """
+    out = tmp_path_factory.mktemp("deploy")
+    logs = {}
+    for language in ["zh_CN", "en"]:
+        command = html_command(
+            ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning"
+        )
+        result = subprocess.run(
+            command, capture_output=True, text=True, timeout=600, env={**os.environ, **DEPLOY_URLS}
+        )
+        assert result.returncode == 0, result.stderr[-5000:]
+        logs[language] = result.stdout + result.stderr
+    return {
+        "site": out,
+        "logs": logs,
+        "url": DEPLOY_URLS["JAXBOOK_SITE_URL"],
+        "repo": DEPLOY_URLS["JAXBOOK_REPO_URL"],
+    }
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evidence": ("jaxbook.doctest.evidence", "find where each noted behaviour changed, by release"),
     "po": ("jaxbook.i18n.catalogs", "the catalogs: update, stats, fuzzy, check, wrap"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
+    "lighthouse": ("jaxbook.site.lighthouse", "audit every page of a deploy build with Lighthouse"),
+    "publish-notebooks": ("jaxbook.site.publish", "push the built notebooks to Colab's branch"),
     "livehtml": ("jaxbook.site.live", "serve one language, rebuilt in-process on each save"),
     "bench": ("jaxbook.bench.suite", "measure doctest, builds, pages and setup"),
 }

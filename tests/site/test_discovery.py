@@ -37,14 +37,9 @@ def build(project: Path, language: str, out: Path, **env: str) -> subprocess.Com
 
 
 @pytest.fixture(scope="module")
-def deploy(tmp_path_factory) -> dict[str, object]:
-    out = tmp_path_factory.mktemp("deploy")
-    logs = {}
-    for language in LANGUAGES:
-        result = build(ROOT, language, out, JAXBOOK_SITE_URL=SITE, JAXBOOK_REPO_URL=REPO)
-        assert result.returncode == 0, result.stderr[-5000:]
-        logs[language] = result.stdout + result.stderr
-    return {"site": out, "logs": logs}
+def deploy(deploy_site) -> dict[str, object]:
+    assert (deploy_site["url"], deploy_site["repo"]) == (SITE, REPO)
+    return deploy_site
 
 
 def pages(root: Path) -> list[Path]:
@@ -117,6 +112,36 @@ def test_opengraph_tags_and_social_cards(deploy, language):
     assert card.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # matplotlib says so when a font lacks a glyph of the title or description.
     assert "missing from font" not in deploy["logs"][language]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_social_card_carries_the_books_mark(deploy, language):
+    from matplotlib import image as mpimg
+
+    from jaxbook.sphinxext.discovery import MARK_COLOUR
+
+    root = deploy["site"] / language
+    page = (root / "ch01" / "devices.html").read_text(encoding="utf-8")
+    [url] = meta(page, "og:image")
+    card = mpimg.imread(root / url.removeprefix(f"{SITE}/{language}/"))
+    wanted = [int(MARK_COLOUR[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    height, width = card.shape[:2]
+    corner = card[height // 2 :, width * 3 // 4 :, :3]
+    close = (abs(corner - wanted) < 0.02).all(axis=-1)
+    # The mark is a filled square of its colour; Sphinx's default logo has none of it.
+    assert close.sum() > 1000
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pages_without_a_source_describe_themselves(deploy, language):
+    root = deploy["site"] / language
+    found = {}
+    for name in ("404.html", "search.html", "genindex.html"):
+        [description] = meta((root / name).read_text(encoding="utf-8"), "description", "name")
+        found[name] = description
+    assert len(set(found.values())) == 3
+    chinese = [bool(re.search(r"[\u4e00-\u9fff]", text)) for text in found.values()]
+    assert chinese == [language == "zh_CN"] * 3, found
 
 
 def test_no_social_card_without_a_site_url(built_site):

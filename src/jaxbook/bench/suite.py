@@ -2,6 +2,7 @@
 
     jaxbook bench [--runs 3] [--out _build/bench.json] [--skip-setup]
                   [--chapters 1,4,16] [--skip-scale | --only-scale]
+                  [--skip-lighthouse]
 
 Every figure is the median of ``--runs`` runs (at least 3 for a report), and
 every ratio is taken between figures measured in this same run. Targets:
@@ -16,6 +17,10 @@ every ratio is taken between figures measured in this same run. Targets:
 - pages: bytes, requests and first contentful paint of every chapter page in
   both languages in headless Chromium on a localhost server; targets <= 500 KB,
   <= 25 requests, 0 third-party requests; the size of each search index.
+- Lighthouse (``jaxbook.site.lighthouse``): every page of a deploy build of
+  both languages, one audit each; the lowest score of each category, targets
+  SEO, accessibility and best practices 100, performance >= 95 (mobile
+  throttling). ``--skip-lighthouse`` leaves it out.
 - scale (``jaxbook.bench.scale``): synthetic courses of ``--chapters``
   chapters: clean doctest and its growth per chapter, parallel efficiency,
   doctest after one page edit over that page's floor (target <= 1.3), clean
@@ -397,6 +402,39 @@ def single_book_rows(runs: int, report: dict, row) -> None:
         report["heaviest_assets"] = heaviest_assets(site)
 
 
+# -- Lighthouse ----------------------------------------------------------------
+
+
+def lighthouse_rows(report: dict, row) -> None:
+    """Lighthouse on every page of a deploy build (one audit per page: about 15 s each)."""
+    from jaxbook.site.lighthouse import TARGETS
+
+    with tempfile.TemporaryDirectory() as tmp:
+        scores_file = Path(tmp, "scores.json")
+        process = subprocess.run(
+            [PY, "-m", "jaxbook", "lighthouse", "--builddir", tmp, "--out", str(scores_file)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if not scores_file.exists():
+            sys.exit(f"Lighthouse did not run:\n{process.stdout[-2000:]}{process.stderr[-2000:]}")
+        pages = json.loads(scores_file.read_text(encoding="utf-8"))
+    failed = [page for page, audit in pages.items() if audit["error"]]
+    row("Lighthouse: pages audited, both languages", len(pages), "", "all", not failed)
+    for category, target in TARGETS.items():
+        lowest = min(audit["scores"].get(category, 0) for audit in pages.values())
+        worst = min(pages, key=lambda page: pages[page]["scores"].get(category, 0))
+        row(
+            f"Lighthouse {category}, lowest page ({worst})",
+            lowest,
+            "",
+            f">= {target}",
+            lowest >= target,
+        )
+    report["lighthouse"] = pages
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("_build") / "bench.json")
@@ -408,6 +446,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--skip-scale", action="store_true", help="leave out the synthetic courses and preview"
+    )
+    parser.add_argument(
+        "--skip-lighthouse", action="store_true", help="leave out Lighthouse (about 10 minutes)"
     )
     parser.add_argument(
         "--only-scale", action="store_true", help="measure only the synthetic courses and preview"
@@ -424,6 +465,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.only_scale:
         single_book_rows(runs, report, row)
+
+    if not (args.only_scale or args.skip_lighthouse):
+        lighthouse_rows(report, row)
 
     if not args.skip_scale:
         preview = scale.preview_seconds(ROOT, max(runs, 3))

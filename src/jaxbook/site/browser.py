@@ -25,6 +25,16 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 VERSION = re.compile(r"(\d+)\.\d+\.\d+(?:\.\d+)?")
+# What a browser on a closed network needs: nothing fetched in the background.
+CLOSED_NETWORK_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+]
 
 
 class BrowserSetupError(RuntimeError):
@@ -105,13 +115,7 @@ def chromium(user_data_dir: Path, console: bool = True) -> webdriver.Chrome:
     options.binary_location = str(browser)
     for argument in [
         "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
+        *CLOSED_NETWORK_FLAGS,
         "--window-size=1280,900",
         f"--user-data-dir={user_data_dir}",
     ]:

@@ -12,7 +12,8 @@ side (``<site>/<language>/``) and adds what they lack:
 - ``sphinxext.opengraph``: ``og:*`` tags; the ``description`` meta tag and
   ``og:description`` are the page's opening paragraph (the first one outside
   notes and site chrome). With a site URL also a social card per page, drawn
-  by matplotlib in Noto Sans CJK (Symbola for ❌ ✅) so that Chinese renders.
+  by matplotlib in Noto Sans CJK (Symbola for ❌ ✅) so that Chinese renders,
+  with the book's mark in its corner.
 - ``sphinx_last_updated_by_git``: "last updated" from the date of the last
   commit of the page's source, when the sources are in a git work tree (a
   source archive has no history: no dates then, rather than an error).
@@ -81,6 +82,54 @@ def in_git(path: Path) -> bool:
     return result.returncode == 0 and result.stdout.strip() == "true"
 
 
+# The favicon's mark (docs/_static/favicon.svg), for the corner of the social
+# cards, which take a raster image; without one they show Sphinx's logo.
+MARK_COLOUR = "#1a5fb4"
+
+
+def draw_mark(path: Path) -> Path:
+    if path.exists():
+        return path
+    import matplotlib
+
+    matplotlib.use("agg")
+    from matplotlib import pyplot as plt
+    from matplotlib.patches import FancyBboxPatch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure = plt.figure(figsize=(2, 2), dpi=100)
+    axes = figure.add_axes((0, 0, 1, 1))
+    axes.set_axis_off()
+    axes.add_patch(
+        FancyBboxPatch(
+            (0.04, 0.04),
+            0.92,
+            0.92,
+            boxstyle="round,pad=0,rounding_size=0.18",
+            facecolor=MARK_COLOUR,
+            edgecolor="none",
+        )
+    )
+    axes.text(
+        0.5,
+        0.47,
+        "JAX",
+        color="white",
+        fontsize=46,
+        fontweight="bold",
+        family="DejaVu Sans",
+        ha="center",
+        va="center",
+    )
+    figure.savefig(path, transparent=True)
+    plt.close(figure)
+    return path
+
+
+def not_found_text() -> str:
+    return _("This page does not exist, or has moved. The table of contents is on the left.")
+
+
 def configure(app: Sphinx, config: Config) -> None:
     site = site_url(config)
     language = config.language
@@ -90,7 +139,7 @@ def configure(app: Sphinx, config: Config) -> None:
         "title": _("Page not found"),
         "body": "<h1>{}</h1>\n<p>{}</p>".format(
             _("Page not found"),
-            _("This page does not exist, or has moved. The table of contents is on the left."),
+            not_found_text(),
         ),
     }
     config.ogp_site_name = config.project
@@ -105,7 +154,10 @@ def configure(app: Sphinx, config: Config) -> None:
         config.sitemap_url_scheme = "{lang}{link}"
         config.sitemap_locales = list(config.jaxbook_languages)
         config.sitemap_excludes = ["search.html", "genindex.html", "404.html"]
-        config.ogp_social_cards = {"font": list(config.jaxbook_social_card_fonts)}
+        config.ogp_social_cards = {
+            "font": list(config.jaxbook_social_card_fonts),
+            "image_mini": str(draw_mark(Path(app.doctreedir) / "social-card-mark.png")),
+        }
     else:
         # An image link must be absolute to be of use to a link preview.
         config.ogp_social_cards = {"enable": False}
@@ -203,13 +255,27 @@ def _ancestors(node: nodes.Node):
         yield node
 
 
+def generated_page_description(pagename: str) -> str:
+    """What the pages without a source (404, search, index) say they are."""
+    if pagename == "404":
+        return not_found_text()
+    if pagename == "search":
+        return _("Search every page of this book, in this language.")
+    if pagename == "genindex":
+        return _("The index of this book: each term, and the pages that explain it.")
+    return ""
+
+
 def add_description(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     """The opening paragraph as the page's description, for search results and previews."""
-    if doctree is None or app.builder.name != "html":
+    if app.builder.name != "html":
         return
-    description = opening_paragraph(doctree)
+    if doctree is None:
+        description = generated_page_description(pagename)
+    else:
+        description = opening_paragraph(doctree)
     if not description:
         return
     context["meta"] = {**(context.get("meta") or {}), "og:description": description}
