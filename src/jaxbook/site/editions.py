@@ -73,6 +73,8 @@ def build_language(
         shutil.copy2(path, builddir / fmt / path.name)
         if site.is_dir():
             shutil.copy2(path, site / path.name)
+        else:
+            print(f"{path.name}: no site at {site}, so not copied into it (run make html first)")
     return 0
 
 

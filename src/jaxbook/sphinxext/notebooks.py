@@ -31,8 +31,9 @@ Config values:
    ``https://github.com/<owner>/<repo>`` (the ``JAXBOOK_REPO_URL``
    environment variable overrides it; default ``""``: no Colab link).
 ``jaxbook_notebooks_branch``
-   The branch of that repository that holds the built site, whose
-   ``<language>/_notebooks/`` Colab opens (default ``"gh-pages"``).
+   The branch of that repository whose ``<language>/_notebooks/`` Colab
+   opens (default ``"notebooks"``, which the deploy job writes with
+   ``jaxbook publish-notebooks``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 NOTEBOOK_DIR = "_notebooks"
+# Written by `jaxbook publish-notebooks` on each deploy (jaxbook.site.publish).
+NOTEBOOKS_BRANCH = "notebooks"
 INSTALL_TAG = "jaxbook-install"
 GITHUB = re.compile(r"^https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
 # Cells that answer another backend than the one a notebook runs on by default.
@@ -227,7 +230,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_notebook_requirements", [], "html", types=frozenset({list}))
     app.add_config_value("jaxbook_notebook_gpu_extra", "", "html", types=frozenset({str}))
     app.add_config_value("jaxbook_repo_url", "", "html", types=frozenset({str}))
-    app.add_config_value("jaxbook_notebooks_branch", "gh-pages", "html", types=frozenset({str}))
+    app.add_config_value(
+        "jaxbook_notebooks_branch", NOTEBOOKS_BRANCH, "html", types=frozenset({str})
+    )
     app.setup_extension("jaxbook.sphinxext.editions")
     app.connect("doctree-resolved", write_notebook)
     app.connect("build-finished", zip_notebooks)
