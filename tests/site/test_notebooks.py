@@ -120,7 +120,7 @@ def test_colab_link_only_with_a_repository(project_copy, html_builder, tmp_path,
     site = html_builder(project_copy, "en", tmp_path)
     html = (site / "ch01" / "arrays.html").read_text(encoding="utf-8")
     assert (
-        'href="https://colab.research.google.com/github/example/jaxbook/blob/gh-pages/'
+        'href="https://colab.research.google.com/github/example/jaxbook/blob/notebooks/'
         'en/_notebooks/ch01/arrays.ipynb"'
     ) in html
     monkeypatch.delenv("JAXBOOK_REPO_URL")
