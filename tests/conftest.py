@@ -21,21 +21,32 @@ def rootdir() -> Path:
     return Path(__file__).parent / "roots"
 
 
-PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "locale", "Makefile"]
+PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "locale", "Makefile", "uv.lock"]
+
+
+def copy_book(destination: Path) -> Path:
+    """Copy the book's sources, catalogs and build files (no compiled catalogs) into a directory."""
+    for name in PROJECT_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(
+                source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo")
+            )
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+@pytest.fixture(scope="session")
+def book_copier() -> Callable[[Path], Path]:
+    """``copy_book``, for fixtures of a wider scope than ``project_copy``."""
+    return copy_book
 
 
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Path:
     """A copy of the book (sources, catalogs) to break on purpose."""
-    for name in PROJECT_FILES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(
-                source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo")
-            )
-        else:
-            shutil.copy2(source, tmp_path / name)
-    return tmp_path
+    return copy_book(tmp_path)
 
 
 JaxbookRunner = Callable[..., subprocess.CompletedProcess[str]]

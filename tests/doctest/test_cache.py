@@ -39,15 +39,9 @@ def doctest(project: Path, **environment: str) -> tuple[subprocess.CompletedProc
 
 
 @pytest.fixture(scope="module")
-def primed(tmp_path_factory) -> Path:
+def primed(tmp_path_factory, book_copier) -> Path:
     """A copy of the book whose cache holds a pass for every unit of PAGES."""
-    project = tmp_path_factory.mktemp("cached")
-    for name in ["conf.py", "docutils.conf", "docs", "snippets", "locale", "uv.lock"]:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("*.mo"))
-        else:
-            shutil.copy2(source, project / name)
+    project = book_copier(tmp_path_factory.mktemp("cached"))
     result, units = doctest(project)
     assert result.returncode == 0, result.stdout
     assert set(units) == UNITS

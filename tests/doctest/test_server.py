@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import select
-import shutil
 import subprocess
 import sys
 import time
@@ -13,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 QUIZ = "docs/ch01/quiz.rst"
 SERVED = "doctest: run by the doctest server"
 
@@ -31,15 +29,9 @@ def doctest(project: Path, *extra: str) -> tuple[subprocess.CompletedProcess, di
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served(tmp_path_factory, book_copier):
     """A copy of the book, and a doctest server for it; stopped after the module."""
-    project = tmp_path_factory.mktemp("served")
-    for name in ["conf.py", "docutils.conf", "docs", "snippets", "locale", "uv.lock"]:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("*.mo"))
-        else:
-            shutil.copy2(source, project / name)
+    project = book_copier(tmp_path_factory.mktemp("served"))
     server = subprocess.Popen(
         [sys.executable, "-m", "jaxbook", "doctest-server", "--jobs", "2", "zh_CN", "en"],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
