@@ -28,10 +28,7 @@ def doctest(project: Path, *extra: str) -> tuple[subprocess.CompletedProcess, di
     return result, {(u["language"], u["docname"]): u for u in units}
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory, book_copier):
-    """A copy of the book, and a doctest server for it; stopped after the module."""
-    project = book_copier(tmp_path_factory.mktemp("served"))
+def start_server(project: Path) -> subprocess.Popen:
     server = subprocess.Popen(
         [sys.executable, "-m", "jaxbook", "doctest-server", "--jobs", "2", "zh_CN", "en"],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -43,6 +40,33 @@ def served(tmp_path_factory, book_copier):
         assert time.monotonic() < deadline, log
         if select.select([server.stdout], [], [], 1)[0]:
             log += server.stdout.readline()
+    return server
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    living = set()
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except FileNotFoundError:
+            continue
+        if "State:\tZ" not in status:
+            living.add(pid)
+    return living
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, book_copier):
+    """A copy of the book, and a doctest server for it; stopped after the module."""
+    project = book_copier(tmp_path_factory.mktemp("served"))
+    server = start_server(project)
     yield project, server
     server.terminate()
     server.wait(timeout=60)
@@ -106,3 +130,22 @@ def test_changed_code_is_run_here_and_stops_the_server(served):
     again, _ = doctest(project)
     assert again.returncode == 0
     assert again.stderr == ""
+
+
+def test_a_stopped_server_leaves_no_process_behind(book_copier, tmp_path):
+    project = book_copier(tmp_path)
+    server = start_server(project)
+    try:
+        result, _ = doctest(project)
+        assert result.stdout.splitlines()[0] == SERVED
+        processes = children(server.pid)
+        assert len(processes) >= 3, processes  # two readers and at least one worker
+    finally:
+        server.terminate()
+        status = server.wait(timeout=60)
+        server.stdout.close()
+    assert status == 0
+    deadline = time.monotonic() + 30
+    while alive(processes) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert alive(processes) == set()

@@ -36,7 +36,9 @@ import io
 import json
 import multiprocessing
 import os
+import signal
 import socket
+import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -87,21 +89,21 @@ class DoctestServer:
     def read(self, spec, language: str) -> concurrent.futures.Future:
         return self.readers[language].submit(read_language, spec, language, True)
 
-    def refusal(self, request: dict[str, Any]) -> str:
-        """Why this server must not make this run; empty when it may."""
+    def refusal(self, request: dict[str, Any]) -> tuple[str, bool]:
+        """Why this server must not make this run (empty when it may), and whether to stop."""
         if Path(request["root"]) != self.root or Path(request["builddir"]) != self.builddir:
-            return f"it serves {self.root} with the build directory {self.builddir}"
+            return f"it serves {self.root} with the build directory {self.builddir}", False
         if request["sphinxopts"].split() != self.sphinxopts.split():
-            return f"it was started with SPHINXOPTS={self.sphinxopts!r}"
+            return f"it was started with SPHINXOPTS={self.sphinxopts!r}", False
         other = sorted(set(request["languages"]) - set(self.languages))
         if other:
-            return f"it was not started for {', '.join(other)}"
+            return f"it was not started for {', '.join(other)}", False
         if cache.shared_key(self.root, request["environment"], self.backend) != self.fingerprint:
             return (
                 "the extensions, the doctest code, conf.py, uv.lock or the doctest environment "
                 "changed since it started (it stops now; start it again with make doctest-server)"
-            )
-        return ""
+            ), True
+        return "", False
 
     def run(self, request: dict[str, Any]) -> tuple[str, int]:
         args = argparse.Namespace(
@@ -126,9 +128,9 @@ class DoctestServer:
         return output.getvalue(), status
 
     def shutdown(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
-        for reader in self.readers.values():
-            reader.shutdown(cancel_futures=True)
+        """Stop the workers and readers; none is left behind."""
+        for executor in [self.pool, *self.readers.values()]:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 def send(stream, **reply: Any) -> None:
@@ -136,7 +138,19 @@ def send(stream, **reply: Any) -> None:
     stream.flush()
 
 
+def already_served(path: Path) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
 def serve(server: DoctestServer, path: Path) -> None:
+    # A socket left by a server that was killed answers no one; replace it.
     path.unlink(missing_ok=True)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(path))
@@ -146,32 +160,40 @@ def serve(server: DoctestServer, path: Path) -> None:
     try:
         while True:
             connection, _ = listener.accept()
-            with connection, connection.makefile("rw", encoding="utf-8") as stream:
-                request = json.loads(stream.readline() or "{}")
-                if not request:
-                    continue
-                reason = server.refusal(request)
-                if reason:
-                    send(stream, refused=reason)
-                    print(f"doctest server: refused a run: {reason}", flush=True)
-                    if "changed since it started" in reason:
-                        return
-                    continue
-                start = time.perf_counter()
-                try:
-                    output, status = server.run(request)
-                except Exception as error:  # the run here failed: the client runs it itself
-                    send(stream, refused=f"it failed: {type(error).__name__}: {error}")
-                    print(f"doctest server: a run failed: {error!r}", flush=True)
-                    continue
-                send(stream, output=output)
-                send(stream, exit=status)
-                last = output.rstrip().splitlines()[-1:] or [""]
-                took = time.perf_counter() - start
-                print(f"doctest server: {last[0]} ({took:.2f} s)", flush=True)
+            try:
+                if handle(server, connection):
+                    return
+            except (BrokenPipeError, ConnectionResetError):
+                print("doctest server: the asking process went away before the answer", flush=True)
     finally:
         listener.close()
         path.unlink(missing_ok=True)
+
+
+def handle(server: DoctestServer, connection: socket.socket) -> bool:
+    """Answer one request; True when the server must stop."""
+    with connection, connection.makefile("rw", encoding="utf-8") as stream:
+        request = json.loads(stream.readline() or "{}")
+        if not request:
+            return False
+        reason, stop = server.refusal(request)
+        if reason:
+            send(stream, refused=reason)
+            print(f"doctest server: refused a run: {reason}", flush=True)
+            return stop
+        start = time.perf_counter()
+        try:
+            output, status = server.run(request)
+        except Exception as error:  # the run here failed: the client runs it itself
+            send(stream, refused=f"it failed: {type(error).__name__}: {error}")
+            print(f"doctest server: a run failed: {error!r}", flush=True)
+            return False
+        send(stream, output=output)
+        send(stream, exit=status)
+        last = output.rstrip().splitlines()[-1:] or [""]
+        took = time.perf_counter() - start
+        print(f"doctest server: {last[0]} ({took:.2f} s)", flush=True)
+        return False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -183,16 +205,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def stop_on_sigterm(signum: int, frame: object) -> None:
+    # As Ctrl+C does: leave serve() through its cleanup, then shut the pools down.
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
     root = project.root()
     builddir = args.builddir.resolve()
     start = time.perf_counter()
+    path = client.socket_path(builddir)
+    if already_served(path):
+        print(f"a doctest server already serves {builddir} (at {path})", file=sys.stderr)
+        return 1
     server = DoctestServer(root, builddir, list(args.languages), args.jobs, args.sphinxopts)
     print(
         f"doctest server: read {', '.join(args.languages)} in {time.perf_counter() - start:.1f} s"
     )
     try:
-        serve(server, client.socket_path(builddir))
+        serve(server, path)
     except KeyboardInterrupt:
         pass
     finally:

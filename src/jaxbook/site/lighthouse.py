@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -121,12 +122,16 @@ def compressing_server(root: Path, site: Path) -> Iterator[str]:
                 try:
                     urllib.request.urlopen(base, timeout=1).close()
                     break
+                except urllib.error.HTTPError:
+                    break  # it answers, if only with "not found"
                 except OSError:
                     if server.poll() is not None:
                         raise SystemExit(
                             f"serve exited with {server.returncode} on port {port}"
                         ) from None
                     time.sleep(0.1)
+            else:
+                raise SystemExit(f"serve did not answer on port {port} within 10 s")
             yield base
         finally:
             server.terminate()
