@@ -42,3 +42,23 @@ def test_each_differing_cell_is_listed_with_its_note(built):
 @pytest.mark.sphinx("html", testroot="drift-report", confoverrides={"jaxbook_release_drift": ""})
 def test_a_missing_drift_file_is_a_warning(built):
     assert re.search(r"report\.rst:\d+: WARNING: drift-report: no drift file ''", built.warnings)
+
+
+@pytest.mark.sphinx("html", testroot="drift-report", freshenv=True)
+def test_the_report_is_rewritten_when_a_page_it_shows_changes(built):
+    app = built.app
+    report = app.outdir / "report.html"
+
+    def edit(name: str, old: str, new: str) -> None:
+        path = app.srcdir / name
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+
+    before = report.stat().st_mtime_ns
+    edit("notes.rst", "\n", "\n\n")  # shows no cell of the drift file
+    app.build()
+    assert report.stat().st_mtime_ns == before
+
+    edit("page.rst", "A page", "A renamed page")  # its cells are in the report
+    app.build()
+    assert report.stat().st_mtime_ns != before
+    assert "A renamed page" in _text(built.page("report"))

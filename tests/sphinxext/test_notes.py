@@ -120,3 +120,18 @@ def test_each_chapter_has_its_own_table(built):
         page = built.page(f"ch{chapter}/page")
         assert f'href="update-notes.html#update-row-ch{chapter}-second"' in page
         assert "更新说明 #2" in page
+
+
+@pytest.mark.sphinx("html", testroot="notes-chapters", freshenv=True)
+def test_an_edit_rewrites_its_chapters_table_only(built):
+    app = built.app
+    written = {n: (app.outdir / f"ch{n}/update-notes.html").stat().st_mtime_ns for n in (1, 2)}
+    page = app.srcdir / "ch1" / "page.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("Point of chapter 1", "Edited point", 1),
+        encoding="utf-8",
+    )
+    app.build()
+    assert "Edited point" in _text(_rows(built.page("ch1/update-notes"))[0])
+    assert (app.outdir / "ch1/update-notes.html").stat().st_mtime_ns != written[1]
+    assert (app.outdir / "ch2/update-notes.html").stat().st_mtime_ns == written[2]

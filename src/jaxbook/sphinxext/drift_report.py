@@ -101,8 +101,38 @@ def _reports(env: BuildEnvironment) -> set[str]:
 def outdated_reports(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
-    """Rewrite the report whenever a page changes: its cells and labels may have."""
-    return sorted(_reports(env)) if added or changed or removed else []
+    """Rewrite the report when a page it shows cells of changed: their lines and labels may have."""
+    if added or removed:
+        return sorted(_reports(env))
+    shown = _files_shown(app)
+    confdir = Path(app.confdir).resolve()
+    for docname in changed:
+        paths = [Path(env.doc2path(docname))]
+        paths += [Path(app.srcdir, dependency) for dependency in env.dependencies[docname]]
+        # The drift file names each cell's file as collect_labels does: from the conf dir.
+        files = {
+            path.resolve().relative_to(confdir).as_posix()
+            for path in paths
+            if path.resolve().is_relative_to(confdir)
+        }
+        if shown is None or files & shown:
+            return sorted(_reports(env))
+    return []
+
+
+def _files_shown(app: Sphinx) -> set[str] | None:
+    """The files whose cells the drift data lists; None when it cannot be read."""
+    name = app.config.jaxbook_release_drift
+    try:
+        data = json.loads(Path(app.srcdir, name).read_text(encoding="utf-8"))
+        return {
+            cell["file"]
+            for entry in data["releases"].values()
+            for cells in entry["cells"].values()
+            for cell in cells
+        }
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def purge_labels(app: Sphinx, env: BuildEnvironment, docname: str) -> None:

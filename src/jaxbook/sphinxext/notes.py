@@ -199,10 +199,10 @@ def merge_notes(
 def outdated_tables(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
-    """Rebuild the table page whenever any page changes: its notes may have."""
-    if added or changed or removed:
+    """Rebuild the tables that list a changed page's notes (all of them when pages come or go)."""
+    if added or removed:
         return sorted(_tables(env))
-    return []
+    return sorted(table for table in _tables(env) if any(_covers(table, d) for d in changed))
 
 
 # -- resolving ---------------------------------------------------------------
