@@ -4,9 +4,9 @@ when the code it loaded is no longer what is on disk."""
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,13 +33,21 @@ def start_server(project: Path) -> subprocess.Popen:
         [sys.executable, "-m", "jaxbook", "doctest-server", "--jobs", "2", "zh_CN", "en"],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
-    log = ""
-    deadline = time.monotonic() + 300
-    while "listening" not in log:
-        assert server.poll() is None, log
-        assert time.monotonic() < deadline, log
-        if select.select([server.stdout], [], [], 1)[0]:
-            log += server.stdout.readline()
+    log: list[str] = []
+
+    def wait_until_listening() -> None:
+        for line in server.stdout:
+            log.append(line)
+            if "listening" in line:
+                return
+
+    waiting = threading.Thread(target=wait_until_listening, daemon=True)
+    waiting.start()
+    waiting.join(timeout=300)
+    if not any("listening" in line for line in log):
+        server.kill()
+        server.wait()
+        pytest.fail(f"the doctest server did not start:\n{''.join(log)}")
     return server
 
 

@@ -221,7 +221,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     server = DoctestServer(root, builddir, list(args.languages), args.jobs, args.sphinxopts)
     print(
-        f"doctest server: read {', '.join(args.languages)} in {time.perf_counter() - start:.1f} s"
+        f"doctest server: read {', '.join(args.languages)} in {time.perf_counter() - start:.1f} s",
+        flush=True,
     )
     try:
         serve(server, path)
