@@ -36,6 +36,7 @@ from jaxbook import project
 from jaxbook.doctest import environment
 from jaxbook.i18n.catalogs import save_wrapped
 from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.sphinxext._nodes import test_nodes_of
 
 
 def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
@@ -52,14 +53,6 @@ def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
     )
     app.build()
     return app
-
-
-def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
-    return [
-        n
-        for n in doctree.findall(nodes.Element)
-        if isinstance(n, (nodes.literal_block, nodes.comment)) and "testnodetype" in n
-    ]
 
 
 def is_skipped(node: nodes.Element, setup: str) -> bool:

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
+from jaxbook.sphinxext._nodes import test_nodes_of
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -41,14 +43,6 @@ CONFIG_UPDATE = re.compile(r"\bjax\.config\.update\s*\(")
 SUBPROCESS_RUN = re.compile(r"\bsubprocess\.run\s*\(")
 
 
-def _test_nodes(doctree: nodes.document) -> list[nodes.Element]:
-    return [
-        node
-        for node in doctree.findall(nodes.Element)
-        if isinstance(node, (nodes.literal_block, nodes.comment)) and "testnodetype" in node
-    ]
-
-
 def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
     for block in doctree.findall(nodes.literal_block):
         if "testnodetype" not in block and PROMPT.search(block.astext()):
@@ -59,7 +53,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                 type="jaxbook",
             )
     previous_code: nodes.Element | None = None
-    for node in _test_nodes(doctree):
+    for node in test_nodes_of(doctree):
         kind = node["testnodetype"]
         if kind == "testoutput":
             if WHOLE_LINE_WILDCARD.search(node.astext()):

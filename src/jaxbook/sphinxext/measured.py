@@ -45,6 +45,7 @@ from sphinx.ext.doctest import TestoutputDirective
 from sphinx.util import logging
 
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._nodes import test_nodes_of
 
 if TYPE_CHECKING:
     from docutils.nodes import Node
@@ -98,8 +99,6 @@ def pages_of(doctree: nodes.Element) -> list[list[nodes.Element]]:
     for the whole book, each page's nodes under its ``start_of_file``; each
     page runs in its own namespace, as in ``make doctest``.
     """
-    from jaxbook.doctest.refresh import test_nodes_of
-
     pages: dict[int, list[nodes.Element]] = {}
     for node in test_nodes_of(doctree):
         owner = node.parent
