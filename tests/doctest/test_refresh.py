@@ -40,3 +40,16 @@ def test_english_outputs_are_written_into_the_catalog(jaxbook, project_copy):
     assert "quiz.rst [en]: 1 output(s) rewritten in the catalog" in result.stdout
     assert catalog.read_text(encoding="utf-8") == original
     assert (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8") == source
+
+
+def test_english_refresh_of_a_page_without_a_catalog_says_so(jaxbook, project_copy):
+    page = project_copy / "docs/ch01/quiz.rst"
+    (project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po").unlink()
+
+    result = jaxbook("refresh", "--language", "en", "docs/ch01/quiz.rst", cwd=project_copy)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "docs/ch01/quiz.rst: no en catalog yet; run 'make update-po' to create it, "
+        "translate it, then refresh the outputs"
+    )
+    assert page.is_file()

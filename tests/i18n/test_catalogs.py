@@ -7,6 +7,8 @@ import sys
 
 import polib
 
+from jaxbook.i18n.catalogs import save_wrapped
+
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
 
 
@@ -86,3 +88,39 @@ def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
 
     # Not one English string of the page was dropped.
     assert {e.msgstr for e in before if e.msgstr} <= {e.msgstr for e in after}
+
+
+def catalog_bytes(project):
+    return {p.relative_to(project): p.read_bytes() for p in (project / "locale").rglob("*.po")}
+
+
+def test_update_po_on_an_unchanged_source_changes_no_catalog(project_copy):
+    before = catalog_bytes(project_copy)
+    update_po(project_copy)
+    after = catalog_bytes(project_copy)
+    assert sorted(after) == sorted(before)
+    assert [path for path in before if after[path] != before[path]] == []
+
+
+def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(project_copy):
+    po_path = project_copy / "locale/en/LC_MESSAGES/ch01/devices.po"
+    catalog = polib.pofile(str(po_path))
+    # An output under the CPU tab: the kind of message the templates once lost.
+    lost = entry(catalog, "数组 x 位于: cpu:0")
+    lost.obsolete = True
+    save_wrapped(catalog, po_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "jaxbook", "po", "check", "locale/en/LC_MESSAGES"],
+        cwd=project_copy,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 1
+    findings = [line for line in result.stdout.splitlines() if "obsolete, but" in line]
+    assert len(findings) == 1, result.stdout
+    line = int(findings[0].split(":")[1])
+    text = po_path.read_text(encoding="utf-8").splitlines()
+    assert findings[0].startswith("locale/en/LC_MESSAGES/ch01/devices.po:")
+    assert text[line - 1] == '#~ msgid "数组 x 位于: cpu:0"', text[line - 1]
+    assert "devices.rst still shows this text" in findings[0]

@@ -202,3 +202,114 @@ def test_catalog_not_wrapped_at_the_project_width(tmp_path):
     subprocess.run(["msgcat", "--no-wrap", f"--output-file={path}", str(path)], check=True)
     result = check(path)
     assert re.search(rf"{re.escape(str(path))}:\d+: not wrapped at 79 columns", result.stdout)
+
+
+def crlf(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r\n")
+
+
+def bom(data: bytes) -> bytes:
+    return b"\xef\xbb\xbf" + data
+
+
+def latin1(data: bytes) -> bytes:
+    text = data.decode("utf-8").replace("Random numbers", "Random numbers ¿")
+    return text.encode("latin-1", errors="replace")
+
+
+def gbk(data: bytes) -> bytes:
+    return data.decode("utf-8").encode("gbk", errors="replace")
+
+
+def duplicate(data: bytes) -> bytes:
+    text = data.decode("utf-8")
+    entry = text[text.index("#: ../../docs/plain.rst") :].split("\n\n")[0]
+    return (text + "\n" + entry + "\n").encode("utf-8")
+
+
+def cut_off(data: bytes) -> bytes:
+    text = data.decode("utf-8")
+    return text[: text.index("Random numbers need") + 10].encode("utf-8")
+
+
+def cut_after_msgid(data: bytes) -> bytes:
+    text = data.decode("utf-8")
+    end = text.index("\n", text.index('msgid "随机数'))
+    return text[: end + 1].encode("utf-8")
+
+
+EDITOR_FAULTS = {
+    "CRLF line endings": (crlf, r"Windows \(CRLF\) line endings; 'make wrap-po' converts"),
+    "byte-order mark": (bom, "the file starts with a UTF-8 byte-order mark"),
+    "Latin-1 claiming UTF-8": (latin1, r"byte 0x.. at column \d+ is not UTF-8"),
+    "GBK claiming UTF-8": (gbk, r"byte 0x.. at column \d+ is not UTF-8"),
+    "duplicate msgid": (duplicate, r"msgfmt: duplicate message definition \(first defined"),
+    "cut off in a string": (cut_off, "the last line has no newline: the file looks cut off"),
+    "cut off after a msgid": (cut_after_msgid, "msgfmt: "),
+}
+
+
+def two_catalogs(tmp_path: Path, fault) -> tuple[Path, Path, dict[Path, bytes]]:
+    """A good catalog and a broken one, side by side; the bytes of both before anything ran."""
+    good = write_catalog(tmp_path, po_text(ENTRIES))
+    broken = good.with_name("broken.po")
+    broken.write_bytes(fault(good.read_bytes()))
+    return good, broken, {path: path.read_bytes() for path in (good, broken)}
+
+
+@pytest.mark.parametrize("case", list(EDITOR_FAULTS), ids=list(EDITOR_FAULTS))
+def test_a_catalog_an_editor_broke_is_one_finding(tmp_path, case):
+    fault, message = EDITOR_FAULTS[case]
+    _, broken, before = two_catalogs(tmp_path, fault)
+    result = check(broken)
+    assert result.returncode == 1
+    findings = result.stdout.splitlines()
+    assert len(findings) == 1, result.stdout
+    assert re.match(rf"{re.escape(str(broken))}:\d+: {message}", findings[0]), findings[0]
+    assert {path: path.read_bytes() for path in before} == before
+
+
+def po_command(action: str, *args: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jaxbook", "po", action, *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("case", list(EDITOR_FAULTS), ids=list(EDITOR_FAULTS))
+def test_update_po_refuses_to_merge_into_a_broken_catalog(tmp_path, case):
+    fault, message = EDITOR_FAULTS[case]
+    good, broken, before = two_catalogs(tmp_path / "locale", fault)
+    templates = tmp_path / "gettext"
+    templates.mkdir()
+    # Templates with one more paragraph, so that a merge would rewrite both catalogs.
+    for name in ("page", "broken"):
+        text = po_text({**ENTRIES, "new": ("新的一段。", "")})
+        (templates / f"{name}.pot").write_text(text, encoding="utf-8")
+    result = po_command("update", templates, good.parent)
+    assert result.returncode == 1
+    assert re.search(rf"^{re.escape(str(broken))}:\d+: {message}", result.stderr, re.MULTILINE)
+    assert "nothing merged" in result.stderr
+    assert {path: path.read_bytes() for path in before} == before
+
+
+@pytest.mark.parametrize("fault", [crlf, bom], ids=["CRLF", "byte-order mark"])
+def test_wrap_po_normalises_line_endings_and_byte_order_mark_and_says_so(tmp_path, fault):
+    good, broken, before = two_catalogs(tmp_path, fault)
+    result = po_command("wrap", good.parent)
+    assert result.returncode == 0, result.stderr
+    assert f"{broken}: " in result.stdout
+    assert broken.read_bytes() == before[good]
+    assert check(broken).returncode == 0
+
+
+def test_wrap_po_leaves_a_catalog_it_cannot_read(tmp_path):
+    _, broken, before = two_catalogs(tmp_path, gbk)
+    result = po_command("wrap", broken.parent)
+    assert result.returncode == 1
+    assert f"{broken}:" in result.stderr
+    assert "not re-wrapped" in result.stderr
+    assert broken.read_bytes() == before[broken]

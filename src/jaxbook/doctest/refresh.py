@@ -121,11 +121,15 @@ def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def catalog_path(root: Path, language: str, page: Path) -> Path:
+    """``locale/<language>/LC_MESSAGES/<page>.po`` for ``page``, relative to ``docs/``."""
+    return root / "locale" / language / "LC_MESSAGES" / page.with_suffix(".po")
+
+
 def refresh_catalog(app: Sphinx, docname: str, checker, flags) -> int:
     """Write the real outputs of the translated page into its catalog."""
-    language = app.config.language
-    catalog_path = Path(app.confdir) / "locale" / language / "LC_MESSAGES" / f"{docname}.po"
-    catalog = polib.pofile(str(catalog_path))
+    path = catalog_path(Path(app.confdir), app.config.language, Path(docname))
+    catalog = polib.pofile(str(path))
     changed = 0
     for node, actual in run_page(app, docname):
         if checker.check_output(node.astext() + "\n", actual, flags):
@@ -133,14 +137,14 @@ def refresh_catalog(app: Sphinx, docname: str, checker, flags) -> int:
         entry = catalog_entry(catalog, node.astext())
         if entry is None:
             sys.exit(
-                f"{catalog_path}: cannot tell which entry holds the output block at "
+                f"{path}: cannot tell which entry holds the output block at "
                 f"{node.source}:{node.line}; fix it by hand or run 'make update-po'"
             )
         entry.msgstr = actual.rstrip("\n")
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
         changed += 1
     if changed:
-        save_wrapped(catalog, catalog_path)
+        save_wrapped(catalog, path)
     return changed
 
 
@@ -178,6 +182,18 @@ def run(args: argparse.Namespace) -> int:
     root = project.root()
     environment.apply(root)
     srcdir = root / "docs"
+    if args.language != SOURCE_LANGUAGE:
+        missing = [
+            page
+            for page in args.pages
+            if not catalog_path(root, args.language, page.resolve().relative_to(srcdir)).is_file()
+        ]
+        if missing:
+            names = ", ".join(map(str, missing))
+            sys.exit(
+                f"{names}: no {args.language} catalog yet; run 'make update-po' to create it, "
+                "translate it, then refresh the outputs"
+            )
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(srcdir, root, args.language, Path(tmp))
         checker = doctest.OutputChecker()

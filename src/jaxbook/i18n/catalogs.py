@@ -12,29 +12,25 @@ paragraph's old translation as a fuzzy entry that shows the previous source
 (``#~``); a new page gets a catalog with every message untranslated. Every catalog is written
 at the same width, ``WIDTH`` (79, GNU gettext's default, as python-docs-fr
 uses), so that editors and merges produce the same line breaks.
+
+A catalog whose merge changes nothing but the template's date is left as it
+was, so ``update`` on an unchanged source changes no file. ``update`` merges
+nothing while any catalog has a fault that ``jaxbook.i18n.pofile`` finds (an
+editor's CRLF or byte-order mark, another encoding, a duplicate or cut-off
+entry): it names them and exits 1. ``wrap`` removes a byte-order mark and CRLF
+line endings and says so, and leaves a catalog it cannot read as it is.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import polib
 
-WIDTH = 79
-PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);"}
-
-
-def gettext(*command: str) -> None:
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(command)}: {result.stderr.strip()}")
-
-
-def wrap(po: Path) -> None:
-    gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
+from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, faults, gettext, normalise, wrap
 
 
 def save_wrapped(catalog: polib.POFile, po: Path) -> None:
@@ -49,29 +45,57 @@ def save_wrapped(catalog: polib.POFile, po: Path) -> None:
 INTERFACE_TEMPLATE = "sphinx.pot"
 
 
+def same_but_template_date(old: str, new: str) -> bool:
+    def without_date(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith('"POT-Creation-Date:')]
+
+    return without_date(old) == without_date(new)
+
+
+def merge(po: Path, pot: Path) -> bool:
+    """Merge ``pot`` into ``po``; write it only when more than the template's date changed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        merged = Path(tmp) / po.name
+        gettext(
+            "msgmerge",
+            "--quiet",
+            "--previous",
+            f"--width={WIDTH}",
+            f"--output-file={merged}",
+            str(po),
+            str(pot),
+        )
+        old, new = po.read_text(encoding="utf-8"), merged.read_text(encoding="utf-8")
+        if same_but_template_date(old, new):
+            return False
+        po.write_text(new, encoding="utf-8")
+        return True
+
+
 def update(pot_dir: Path, po_dir: Path, language: str) -> int:
     pots = sorted(
         p for p in pot_dir.rglob("*.pot") if p.relative_to(pot_dir) != Path(INTERFACE_TEMPLATE)
     )
     if not pots:
         sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
+    # A catalog that does not parse as gettext expects is never merged into: msgmerge
+    # would rewrite it from what it understood, and the rest would be lost.
+    broken = [finding for po in catalogs(po_dir) for finding in faults(po)]
+    if broken:
+        for finding in broken:
+            print(finding, file=sys.stderr)
+        print(
+            f"{po_dir}: nothing merged; mend the catalog(s) above first ('make check-po')",
+            file=sys.stderr,
+        )
+        return 1
     seen = set()
     for pot in pots:
         po = po_dir / pot.relative_to(pot_dir).with_suffix(".po")
         seen.add(po)
         po.parent.mkdir(parents=True, exist_ok=True)
         if po.exists():
-            gettext(
-                "msgmerge",
-                "--quiet",
-                "--update",
-                "--backup=none",
-                "--previous",
-                f"--width={WIDTH}",
-                str(po),
-                str(pot),
-            )
-            print(f"{po}: merged")
+            print(f"{po}: {'merged' if merge(po, pot) else 'unchanged'}")
         else:
             # Not msginit: for English it copies every msgid into its msgstr.
             catalog = polib.pofile(str(pot))
@@ -138,9 +162,20 @@ def fuzzy(po_dir: Path) -> int:
 
 
 def wrap_all(po_dir: Path) -> int:
+    status = 0
     for po in catalogs(po_dir):
+        done = normalise(po)
+        if done:
+            print(f"{po}: {done}")
+        broken = faults(po)
+        if broken:
+            # msgcat would rewrite the catalog from what it could read of it.
+            for finding in broken:
+                print(f"{finding} (not re-wrapped)", file=sys.stderr)
+            status = 1
+            continue
         wrap(po)
-    return 0
+    return status
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,9 +4,14 @@
 
 Checks, per catalog:
 
-- syntax and format strings (``msgfmt --check``), the ``Language``,
+- the file itself (``jaxbook.i18n.pofile``: a byte-order mark, CRLF, bytes
+  that are not UTF-8, a file cut off), then syntax, duplicates and format
+  strings (``msgfmt --check``); a catalog with such a fault gets that one
+  finding, since the rest cannot be read; the ``Language``,
   ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width;
 - untranslated and fuzzy entries (a release never ships either);
+- an obsolete translation whose text the page still shows: the templates
+  lost a message, and the English page would show Chinese there;
 - markup parity between msgid and msgstr: inline literals, roles and their
   targets, link URLs, footnote and substitution references (``:zh:`` term
   mentions and badge text are the translator's own);
@@ -38,9 +43,8 @@ from pathlib import Path
 
 import polib
 
-from jaxbook.i18n.catalogs import WIDTH
-
-EXPECTED_PLURALS = {"en": "nplurals=2; plural=(n != 1);"}
+from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, Finding, faults, file_faults
+from jaxbook.project import find_root
 
 INLINE_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
 ROLE = re.compile(r":([\w:+-]+):`([^`]+)`")
@@ -51,16 +55,6 @@ HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::", re.MULTILINE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
-
-
-@dataclass
-class Finding:
-    path: Path
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
 
 
 def role_key(name: str, content: str) -> tuple[str, str] | None:
@@ -226,26 +220,12 @@ def check_headers(path: Path, po: polib.POFile, language: str) -> list[Finding]:
         findings.append(
             Finding(path, 1, f"header Language is {meta.get('Language')!r}, expected {language!r}")
         )
-    expected = EXPECTED_PLURALS.get(language)
+    expected = PLURAL_FORMS.get(language)
     if not meta.get("Plural-Forms") or (expected and meta["Plural-Forms"] != expected):
         findings.append(Finding(path, 1, f"header Plural-Forms must be {expected!r}"))
     if "charset=UTF-8" not in meta.get("Content-Type", ""):
         findings.append(Finding(path, 1, "header Content-Type must declare charset=UTF-8"))
     return findings
-
-
-def msgfmt_check(path: Path) -> list[Finding]:
-    result = subprocess.run(
-        ["msgfmt", "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True
-    )
-    if result.returncode == 0:
-        return []
-    findings = []
-    for line in result.stderr.splitlines():
-        match = re.match(rf"{re.escape(str(path))}:(\d+): (.*)", line)
-        if match:
-            findings.append(Finding(path, int(match[1]), f"msgfmt: {match[2]}"))
-    return findings or [Finding(path, 1, f"msgfmt: {result.stderr.strip()}")]
 
 
 def msgstr_line(lines: list[str], start: int) -> int:
@@ -271,14 +251,55 @@ def wrap_check(path: Path) -> list[Finding]:
     return [Finding(path, line, f"not wrapped at {WIDTH} columns; run 'make wrap-po'")]
 
 
+def source_page(path: Path) -> Path | None:
+    """The Chinese page whose catalog ``path`` is (``locale/<lang>/LC_MESSAGES/<page>.po``)."""
+    parts = path.resolve().parts
+    if "LC_MESSAGES" not in parts:
+        return None
+    at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
+    root = find_root(Path(*parts[:at]))
+    if root is None:
+        return None
+    page = root / "docs" / Path(*parts[at + 1 :]).with_suffix(".rst")
+    return page if page.is_file() else None
+
+
+def still_in_source(msgid: str, source: str) -> bool:
+    """Whether ``msgid`` is a whole block (paragraph, title, code) of the page, spacing aside."""
+    words = [re.escape(char) for char in msgid if not char.isspace()]
+    if not words:
+        return False
+    start = r"(?:^|\n)[ \t]*(?:[-*+] |\d+\. |#\. |\.\. [\w:-]+:: |:[\w-]+: )?"
+    return re.search(start + r"\s*".join(words) + r"[ \t]*(?:\n|$)", source) is not None
+
+
+def lost_translations(path: Path, po: polib.POFile) -> list[Finding]:
+    """Obsolete translations whose source text the page still has: a merge dropped them."""
+    page = source_page(path)
+    if page is None:
+        return []
+    source = page.read_text(encoding="utf-8")
+    return [
+        Finding(
+            path,
+            entry.linenum,
+            f"obsolete, but {page.name} still shows this text: the templates lost it, "
+            "so its translation is no longer used",
+        )
+        for entry in po
+        if entry.obsolete and entry.msgstr and still_in_source(entry.msgid, source)
+    ]
+
+
 def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]:
-    findings = msgfmt_check(path)
-    if findings:
-        return findings  # the rest needs a catalog that parses
-    findings += wrap_check(path)
+    broken = faults(path)
+    if broken:
+        return broken  # the rest needs a catalog that parses
+    findings = wrap_check(path)
     po = polib.pofile(str(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     findings += check_headers(path, po, language)
+    findings += lost_translations(path, po)
     for entry in po:
         if entry.obsolete:
             continue
@@ -343,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.po_dir}: no catalogs; run 'make update-po'")
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms)]
-    findings += codespell(paths, args.words)
+    findings += codespell([path for path in paths if not file_faults(path)], args.words)
     for finding in findings:
         print(finding)
     print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)

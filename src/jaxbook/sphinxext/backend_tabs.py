@@ -88,12 +88,12 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     for tabs in list(doctree.findall(backend_tabs)):
         shown: list[nodes.Node] = []
-        for output in tabs.children:
+        # The outputs themselves move, not copies: a copy lacks the uid by which the
+        # gettext builder collects a message, and the templates would lose them.
+        for output in list(tabs.children):
             label = nodes.strong("", _("Output on %s:") % _backend_output(output))
-            shown += [
-                nodes.paragraph("", "", label, classes=["jb-backend-label"]),
-                output.deepcopy(),
-            ]
+            tabs.remove(output)
+            shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
         tabs.replace_self(shown)
 
 

@@ -133,7 +133,8 @@ class LabelDropdowns(SphinxPostTransform):
     default_priority = 150
 
     def run(self, **kwargs: Any) -> None:
-        if self.app.builder.name == "html":
+        # The gettext builder must see the dropdown as the page has it, title included.
+        if self.app.builder.name in ("html", "gettext"):
             return
         for node in list(self.document.findall(nodes.container)):
             if node.get("design_component") != "dropdown":
@@ -142,7 +143,11 @@ class LabelDropdowns(SphinxPostTransform):
             label = title.astext() if title is not None else _("Answer")
             box = nodes.admonition(classes=["jb-answer", "hint"])
             box += nodes.title("", label)
-            box += [child.deepcopy() for child in node.children if child is not title]
+            # Moved, not copied: the gettext builder collects a message by its node's uid.
+            for child in list(node.children):
+                node.remove(child)
+                if child is not title:
+                    box += child
             node.replace_self(box)
 
 

@@ -1,0 +1,141 @@
+"""One catalog file as the tools read it: its format, its faults, its width.
+
+The lowest part of :mod:`jaxbook.i18n`: :mod:`~jaxbook.i18n.catalogs` (merge,
+wrap) and :mod:`~jaxbook.i18n.check` (the QA) both build on it, and neither
+imports the other for it.
+
+A catalog that a translator's editor saved may not be the file GNU gettext
+expects. ``file_faults`` names the first such fault as ``file:line``, before
+anything parses the file:
+
+- a UTF-8 byte-order mark, or Windows (CRLF) line endings: ``make wrap-po``
+  removes them (``normalise``) and says so;
+- bytes that are not UTF-8 (a file saved as Latin-1 or GBK while its header
+  says ``charset=UTF-8``): only the translator can say what they meant;
+- a last line without its newline: a file cut off in the middle of an entry.
+
+``msgfmt_check`` then finds what gettext itself refuses (syntax, a duplicate
+msgid, an entry without its ``msgstr``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+WIDTH = 79
+PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);"}
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class Finding:
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+def gettext(*command: str) -> None:
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)}: {result.stderr.strip()}")
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def file_faults(path: Path) -> list[Finding]:
+    """The first fault of the file as bytes (at most one finding: the rest may follow from it)."""
+    data = path.read_bytes()
+    if data.startswith(BOM):
+        return [
+            Finding(
+                path, 1, "the file starts with a UTF-8 byte-order mark; 'make wrap-po' removes it"
+            )
+        ]
+    crlf = data.find(b"\r\n")
+    if crlf >= 0:
+        return [
+            Finding(
+                path,
+                _line_at(data, crlf),
+                "Windows (CRLF) line endings; 'make wrap-po' converts them to LF",
+            )
+        ]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = _line_at(data, exc.start)
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return [
+            Finding(
+                path,
+                line,
+                f"byte 0x{data[exc.start]:02x} at column {column} is not UTF-8, which the "
+                "header declares; the file was saved in another encoding (Latin-1, GBK?): "
+                "save it as UTF-8",
+            )
+        ]
+    if data and not data.endswith(b"\n"):
+        return [
+            Finding(
+                path,
+                _line_at(data, len(data)),
+                "the last line has no newline: the file looks cut off; restore the rest of it",
+            )
+        ]
+    return []
+
+
+def msgfmt_check(path: Path) -> list[Finding]:
+    result = subprocess.run(
+        ["msgfmt", "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True
+    )
+    if result.returncode == 0:
+        return []
+    findings = []
+    for line in result.stderr.splitlines():
+        match = re.match(rf"{re.escape(str(path))}:(\d+)(?::\d+)?: (.*)", line)
+        if not match:
+            continue
+        if match[2].startswith("...") and findings:
+            # "...this is the location of the first definition": part of the finding before.
+            note = match[2].strip(".")
+            if "first definition" in note:
+                note = "first defined"
+            findings[-1].message += f" ({note} at line {match[1]})"
+        else:
+            findings.append(Finding(path, int(match[1]), f"msgfmt: {match[2].rstrip('.')}"))
+    return findings or [Finding(path, 1, f"msgfmt: {result.stderr.strip()}")]
+
+
+def faults(path: Path) -> list[Finding]:
+    """Why the file cannot be merged or checked further; empty when it can."""
+    return file_faults(path) or msgfmt_check(path)
+
+
+def normalise(path: Path) -> str | None:
+    """Remove a byte-order mark and CRLF line endings; say what was done, if anything."""
+    data = path.read_bytes()
+    done = []
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+        done.append("removed its byte-order mark")
+    if b"\r\n" in data:
+        data = data.replace(b"\r\n", b"\n")
+        done.append("converted CRLF line endings to LF")
+    if not done:
+        return None
+    path.write_bytes(data)
+    return " and ".join(done)
+
+
+def wrap(po: Path) -> None:
+    gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
