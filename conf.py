@@ -30,6 +30,7 @@ extensions = [
     "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.drift_report",
     "jaxbook.sphinxext.editions",
+    "jaxbook.sphinxext.fonts",
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
     "jaxbook.sphinxext.languages",

@@ -13,6 +13,7 @@ import sys
 
 # name: (module with add_arguments(parser) and run(args), one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "preflight": ("jaxbook.preflight", "check (or, as root on Debian, install) the system's tools"),
     "html": ("jaxbook.site.build", "build the site, every language side by side, and its landing"),
     "editions": ("jaxbook.site.editions", "build the PDF and EPUB of each language"),
     "landing": ("jaxbook.site.landing", "write the root index.html that picks a language"),

