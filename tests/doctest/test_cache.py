@@ -3,6 +3,7 @@ and never reports a stale result as a pass."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -177,3 +178,54 @@ def test_variables_outside_the_doctest_environment_do_not_count():
     key = cache.shared_key(ROOT, base, "cpu:cpu")
     assert cache.shared_key(ROOT, {**base, "TERM": "dumb", "SHLVL": "3"}, "cpu:cpu") == key
     assert cache.shared_key(ROOT, {**base, "XLA_FLAGS": ""}, "cpu:cpu") != key
+
+
+# What a run's processes do, in one process: the parent (runner, cache, shards, the
+# server and its client), a reader per language and a worker running a page in each.
+# What it has imported then is what a run loads; matplotlib, jax and Sphinx load
+# extensions with importlib, which -X importtime does not see, so sys.modules is read.
+TRACE = """
+import json, os, sys
+from pathlib import Path
+from jaxbook.doctest import cache, client, environment, runner, server, shard, units
+root = Path.cwd()
+spec = runner.spec_from_sphinxopts(root, root / "_build", "")
+units.start_worker(environment.doctest_environment(os.environ, root))
+for language in ("zh_CN", "en"):
+    units.read_language(spec, language)
+    result = units.run_unit(spec, language, "ch01/quiz")
+    assert result.clean, result
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] == "jaxbook")))
+"""
+
+
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory, book_copier) -> list[str]:
+    """Every module of jaxbook that a doctest run loads."""
+    project = book_copier(tmp_path_factory.mktemp("traced"))
+    run = subprocess.run(
+        [sys.executable, "-c", TRACE], capture_output=True, text=True, timeout=600, cwd=project
+    )
+    assert run.returncode == 0, run.stderr
+    modules = json.loads(run.stdout.splitlines()[-1])
+    # Loaded by the readers and workers only, or through Sphinx's extension loader.
+    assert {"jaxbook.site.live", "jaxbook.sphinxext.measured", "jaxbook.doctest.runtime"} <= set(
+        modules
+    )
+    return modules
+
+
+def test_every_module_a_doctest_run_loads_is_part_of_the_key(tmp_path, traced):
+    package = tmp_path / "jaxbook"
+    shutil.copytree(cache.package_dir(), package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = cache.shared_key(ROOT, {}, "cpu:cpu", package=package)
+    outside = []
+    for name in traced:
+        origin = Path(importlib.util.find_spec(name).origin)
+        copy = package / origin.relative_to(cache.package_dir())
+        original = copy.read_bytes()
+        copy.write_bytes(original + b"\n# edited\n")
+        if cache.shared_key(ROOT, {}, "cpu:cpu", package=package) == before:
+            outside.append(name)
+        copy.write_bytes(original)
+    assert outside == []

@@ -12,10 +12,11 @@ code prints or what the page expects:
 - the backend JAX runs on (platform and device kind, asked of JAX itself);
 - the doctest environment (``jaxbook.doctest.environment``): every variable
   it sets and every variable JAX, XLA, Python or the book reads;
-- the extensions and the runtime (every file of ``jaxbook.sphinxext``,
-  ``jaxbook.doctest`` and the package's top-level modules; the site, the
-  catalogs tools and the bench do not reach the pages' code), ``conf.py``
-  and ``docutils.conf``.
+- every file of the ``jaxbook`` package, ``conf.py`` and ``docutils.conf``.
+  The whole package, not the parts thought to reach the pages: the readers,
+  the workers and the server import across it (``doctest.units`` imports
+  ``site.live``), and a list kept by hand drifts. The test traces what a run
+  imports and edits each of those modules.
 
 Only clean passes are stored; a unit that failed or warned always runs again.
 A key that cannot be computed (a file went missing) means no cache entry.
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import jaxbook
 from jaxbook.doctest.units import UnitResult
+from jaxbook.files import write_text_atomically
 from jaxbook.project import SOURCE_LANGUAGE
 
 # Variables that reach the pages' code: JAX and XLA settings, the CUDA stack,
@@ -65,15 +67,12 @@ def package_dir() -> Path:
 
 
 def package_files(package: Path) -> list[Path]:
-    """The files of the package that the reading and the running of the pages use."""
-    found = [path for path in package.glob("*.py")]
-    for part in ("sphinxext", "doctest"):
-        found += [
-            path
-            for path in (package / part).rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo"
-        ]
-    return sorted(found)
+    """Every file of the package (its compiled catalogs and bytecode aside)."""
+    return sorted(
+        path
+        for path in package.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".mo"
+    )
 
 
 def environment_items(environment: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -128,11 +127,12 @@ class ResultCache:
         path = self._path(language, docname)
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            if entry.get("key") != key:
+                return None
+            result = UnitResult.from_json(entry["result"])
+        except (OSError, ValueError, AttributeError, KeyError, TypeError):
+            # Unreadable, cut off or of another shape: no entry, so the page runs again.
             return None
-        if entry.get("key") != key:
-            return None
-        result = UnitResult.from_json(entry["result"])
         if not result.clean:
             return None
         result.cached = True
@@ -143,6 +143,5 @@ class ResultCache:
         if not result.clean:
             path.unlink(missing_ok=True)
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
         entry = {"key": result.key, "result": result.to_json()}
-        path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+        write_text_atomically(path, json.dumps(entry, ensure_ascii=False))

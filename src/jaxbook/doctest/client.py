@@ -57,8 +57,20 @@ def ask(
     except OSError:
         print(f"doctest: no doctest server answers at {path}; running here", file=sys.stderr)
         return None
+    try:
+        return _exchange(connection, request_of(root, builddir, args, environment))
+    except (OSError, ValueError):
+        # The server died mid-answer: a reset connection, or half a line.
+        print(
+            "doctest: the doctest server stopped before it answered; running here",
+            file=sys.stderr,
+        )
+        return None
+
+
+def _exchange(connection: socket.socket, request: dict[str, Any]) -> int | None:
     with connection, connection.makefile("rw", encoding="utf-8") as stream:
-        stream.write(json.dumps(request_of(root, builddir, args, environment)) + "\n")
+        stream.write(json.dumps(request) + "\n")
         stream.flush()
         for number, line in enumerate(stream):
             reply = json.loads(line)

@@ -211,7 +211,23 @@ def run(args: argparse.Namespace) -> int:
 def run_with(
     args: argparse.Namespace, root: Path, environment: dict[str, str], executors: Executors
 ) -> int:
-    """One doctest run: read, look up the cache, run what is left, print the verdict."""
+    """One doctest run: read, look up the cache, run what is left, print the verdict.
+
+    One run at a time on a build directory: two would read into the same
+    doctrees and write the same cache entries and verdict.
+    """
+    from jaxbook.files import exclusive
+
+    def waiting() -> None:
+        print("doctest: another doctest run on this build directory; waiting for it", flush=True)
+
+    with exclusive(args.builddir.resolve() / "doctest" / "run.lock", waiting):
+        return _run(args, root, environment, executors)
+
+
+def _run(
+    args: argparse.Namespace, root: Path, environment: dict[str, str], executors: Executors
+) -> int:
     from jaxbook.doctest import cache, shard
     from jaxbook.doctest.units import UnitResult, run_unit
     from jaxbook.doctest.verdict import Verdict

@@ -100,8 +100,9 @@ class DoctestServer:
             return f"it was not started for {', '.join(other)}", False
         if cache.shared_key(self.root, request["environment"], self.backend) != self.fingerprint:
             return (
-                "the extensions, the doctest code, conf.py, uv.lock or the doctest environment "
-                "changed since it started (it stops now; start it again with make doctest-server)"
+                "the extensions or other code of the jaxbook package, conf.py, uv.lock or the "
+                "doctest environment changed since it started (it stops now; start it again with "
+                "make doctest-server)"
             ), True
         return "", False
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxbook.doctest.units import UnitResult
+from jaxbook.files import write_text_atomically
 
 FAILURE_HEADER = re.compile(
     r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<group>.+)$', re.MULTILINE
@@ -70,8 +71,7 @@ class Verdict:
         )
 
     def write(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+        write_text_atomically(path, json.dumps(self.to_json(), ensure_ascii=False, indent=1))
 
     @classmethod
     def read(cls, path: Path) -> Verdict:

@@ -1,0 +1,43 @@
+"""Writing the build's state so that a process killed at any moment leaves no half of it."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a reader never sees a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def exclusive(lock: Path, on_wait: Callable[[], None]) -> Iterator[None]:
+    """Hold ``lock`` (an advisory file lock) for the block; ``on_wait`` once if another holds it.
+
+    The kernel releases the lock when its holder exits, however it exits, so a
+    killed run never leaves the next one waiting.
+    """
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as file:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            on_wait()
+            fcntl.flock(file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(file, fcntl.LOCK_UN)
