@@ -23,6 +23,13 @@ _server_test = importlib.util.spec_from_file_location(
 )
 
 
+def server_helpers():
+    """start_server, children and alive, from the server's tests."""
+    helpers = importlib.util.module_from_spec(_server_test)
+    _server_test.loader.exec_module(helpers)
+    return helpers
+
+
 def command(*extra: str) -> list[str]:
     only = [arg for page in PAGES for arg in ("--only", page)]
     return [sys.executable, "-m", "jaxbook", "doctest", *only, *extra, "zh_CN", "en"]
@@ -42,6 +49,12 @@ def outcome(verdict: Path) -> list[tuple]:
     units = json.loads(verdict.read_text(encoding="utf-8"))["units"]
     return sorted(
         (u["language"], u["docname"], u["tries"], u["failures"], u["setup_failures"]) for u in units
+    )
+
+
+def start(project: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        command("--force"), cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 
@@ -79,19 +92,23 @@ def assert_same_as_forced(forced, result, units) -> None:
 
 def test_a_run_killed_in_the_middle_leaves_a_correct_verdict(forced, project):
     shutil.rmtree(project / "_build" / "doctest-cache")
-    run = subprocess.Popen(
-        command("--force"), cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
+    helpers = server_helpers()
+    run = subprocess.Popen(command("--force"), cwd=project, stdout=subprocess.DEVNULL)
     # Killed once its readers have written the doctrees, while pages run.
     pickle = project / "_build" / "doctrees" / "en" / "environment.pickle"
     deadline = time.monotonic() + 300
     while not pickle.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.5)
+    workers = helpers.children(run.pid)
+    assert workers
     run.send_signal(signal.SIGKILL)
-    run.wait(timeout=60)
-    run.stdout.close()
-    assert run.returncode == -signal.SIGKILL
+    assert run.wait(timeout=60) == -signal.SIGKILL
+    # Its workers stop by themselves: none is left holding JAX and memory.
+    deadline = time.monotonic() + 30
+    while helpers.alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert helpers.alive(workers) == set()
     assert_same_as_forced(forced, *doctest(project))
 
 
@@ -109,16 +126,7 @@ def test_cut_off_and_corrupt_cache_entries_are_run_again(forced, project):
 
 
 def test_two_runs_at_once_on_one_build_directory_both_give_the_verdict(forced, project):
-    runs = [
-        subprocess.Popen(
-            command("--force"),
-            cwd=project,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        for _ in range(2)
-    ]
+    runs = [start(project) for _ in range(2)]
     results = []
     for run in runs:
         stdout, stderr = run.communicate(timeout=600)
@@ -132,14 +140,10 @@ def test_two_runs_at_once_on_one_build_directory_both_give_the_verdict(forced, p
 
 
 def test_a_server_killed_while_it_serves_a_run_leaves_a_correct_verdict(forced, project):
-    helpers = importlib.util.module_from_spec(_server_test)
-    _server_test.loader.exec_module(helpers)
+    helpers = server_helpers()
     server = helpers.start_server(project)
     try:
-        run = subprocess.Popen(
-            command("--force"), cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
+        run = start(project)
         time.sleep(2)  # a forced run of these pages takes the server longer than that
         workers = helpers.children(server.pid)
         os.kill(server.pid, signal.SIGKILL)

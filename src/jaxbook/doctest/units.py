@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import doctest
 import io
+import multiprocessing
 import os
 import pickle
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -85,6 +87,18 @@ def start_worker(environment: dict[str, str]) -> None:
     """Initializer of every worker: the doctest environment, before JAX is imported."""
     os.environ.clear()
     os.environ.update(environment)
+    # The pid the run started this worker from: it may have died before this line.
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent.pid,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    # A run killed with SIGKILL cannot stop its workers; each stops itself instead of
+    # waiting forever, JAX and all, for work that will not come.
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
 
 
 def _application(spec: Spec, language: str, builder: str, warning: io.StringIO) -> Sphinx:
