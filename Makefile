@@ -215,9 +215,13 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (sou
 bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16) and setup (medians of RUNS=3)
 	$(JAXBOOK) bench --runs $(or $(RUNS),3) --chapters $(or $(CHAPTERS),1,4,16) --out $(BUILDDIR)/bench.json
 
+# The language livehtml serves. Not LANG, which every shell exports as its locale
+# (C.UTF-8); `make livehtml LANG=en` on the command line still works.
+BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),zh_CN)
+
 .PHONY: livehtml
-livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (LANG=en for translators)
-	$(JAXBOOK) livehtml --language $(or $(LANG),zh_CN) --port $(PORT) --builddir $(BUILDDIR)
+livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (BOOK_LANGUAGE=en for translators)
+	$(JAXBOOK) livehtml --language $(BOOK_LANGUAGE) --port $(PORT) --builddir $(BUILDDIR)
 
 .PHONY: clean
 clean: ## Remove build output (keeps .venv)
