@@ -2,7 +2,7 @@
 
 Sitemap with hreflang alternates, a 404 page per language, a description and
 OpenGraph tags per page, social cards that render Chinese, absolute canonical
-and hreflang links, "last updated" from git, the translation-behind notice,
+and hreflang links, "last updated" from git,
 and the edit / translate / report links.
 """
 
@@ -196,26 +196,3 @@ def test_no_repository_links_without_a_repository(built_site):
     page = (built_site / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
     assert "jb-edit-link" not in page
     assert "jb-report-link" not in page
-
-
-def _commit(repo: Path, message: str, date: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
-    for command in (["git", "add", "-A"], ["git", "commit", "-q", "-m", message]):
-        subprocess.run(command, cwd=repo, env=env, check=True, capture_output=True)
-
-
-def test_english_page_says_when_its_translation_is_behind(project_copy, tmp_path):
-    subprocess.run(["git", "init", "-q"], cwd=project_copy, check=True)
-    for key, value in (("user.name", "Test"), ("user.email", "test@example.org")):
-        subprocess.run(["git", "config", key, value], cwd=project_copy, check=True)
-    _commit(project_copy, "book", "2026-01-01T12:00:00Z")
-    source = project_copy / "docs" / "ch01" / "devices.rst"
-    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    _commit(project_copy, "source changes after its translation", "2026-02-01T12:00:00Z")
-
-    result = build(project_copy, "en", tmp_path)
-    assert result.returncode == 0, result.stderr[-5000:]
-    behind = (tmp_path / "en" / "ch01" / "devices.html").read_text(encoding="utf-8")
-    current = (tmp_path / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
-    assert "changed on 2026-02-01, after its translation was last updated (2026-01-01)" in behind
-    assert "jb-translation-age" not in current

@@ -17,9 +17,6 @@ side (``<site>/<language>/``) and adds what they lack:
 - ``sphinx_last_updated_by_git``: "last updated" from the date of the last
   commit of the page's source, when the sources are in a git work tree (a
   source archive has no history: no dates then, rather than an error).
-- Under the title of an English page, whether its catalog
-  (``locale/<language>/LC_MESSAGES/<page>.po``) was last committed before
-  its Chinese source, i.e. the translation may be behind.
 - With a repository URL, links to edit the page (the source language: its
   ``.rst``), to translate it (other languages: its ``.po``) and to report a
   problem (a new issue naming the page).
@@ -41,7 +38,6 @@ from __future__ import annotations
 import html
 import os
 import subprocess
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlparse
@@ -163,51 +159,16 @@ def configure(app: Sphinx, config: Config) -> None:
         config.ogp_social_cards = {"enable": False}
 
 
-def _last_commit(root: Path, path: Path) -> int | None:
-    result = subprocess.run(
-        ["git", "log", "-1", "--format=%ct", "--", str(path)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    stamp = result.stdout.strip()
-    return int(stamp) if result.returncode == 0 and stamp else None
-
-
-def _day(stamp: int) -> str:
-    return datetime.fromtimestamp(stamp, UTC).strftime(DATE_FORMAT)
-
-
 def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
-    """Edit/translate and report links, and the translation's age, for one page."""
+    """Edit/translate and report links for one page."""
     config = app.config
     source = Path(app.env.doc2path(docname))
     catalog = Path(
         app.srcdir, config.locale_dirs[0], config.language, "LC_MESSAGES", f"{docname}.po"
     ).resolve()
-    found: list[nodes.Node] = []
-    if config.language != SOURCE_LANGUAGE and catalog.exists() and app._jaxbook_in_git:
-        translated, written = (
-            _last_commit(source.parent, catalog),
-            _last_commit(source.parent, source),
-        )
-        if translated and written and translated < written:
-            found.append(
-                chrome(
-                    "",
-                    _(
-                        "The original of this page changed on %(written)s, after its "
-                        "translation was last updated (%(translated)s): the translation "
-                        "may be behind."
-                    )
-                    % {"written": _day(written), "translated": _day(translated)},
-                    classes=["jb-translation-age"],
-                )
-            )
     repo = repo_url(config)
     if not repo:
-        return found
+        return []
     root = Path(app.confdir).resolve()
     branch = config.jaxbook_repo_branch
     if config.language == SOURCE_LANGUAGE:
@@ -227,8 +188,7 @@ def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
         refuri=f"{repo}/issues/new?title={title}",
         classes=["jb-report-link"],
     )
-    found.append(links)
-    return found
+    return [links]
 
 
 DESCRIPTION_LENGTH = 300
@@ -310,8 +270,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "html",
         types=frozenset({list}),
     )
-    app._jaxbook_in_git = in_git(Path(app.srcdir))
-    if app._jaxbook_in_git:
+    if in_git(Path(app.srcdir)):
         app.setup_extension("sphinx_last_updated_by_git")
     if os.environ.get("JAXBOOK_SITE_URL") or app.config._raw_config.get("jaxbook_site_url"):
         app.setup_extension("sphinx_sitemap")

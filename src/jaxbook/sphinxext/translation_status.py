@@ -1,10 +1,14 @@
 """Tell readers of a translated page that is not fully translated yet.
 
-For a build in another language than the source, each page whose catalog
-(``<locale_dir>/<language>/LC_MESSAGES/<page>.po``) still has untranslated or
-fuzzy messages gets a notice at its top saying how much is translated. Fuzzy
-translations are never published (Sphinx leaves them out), so those passages
-show the source text.
+For a build in another language than the source, each page is counted as it
+is read, against its current source: every passage Sphinx would translate
+(paragraphs, titles, code blocks and their outputs), and of those the ones the
+catalog (``<locale_dir>/<language>/LC_MESSAGES/<page>.po``) did not translate:
+no entry yet (the source changed after the catalog was merged), an empty
+``msgstr``, or a fuzzy one, which is never published. A page with any such
+passage gets a notice at its top with the count; a page whose every passage is
+translated gets none, however its catalog's and its source's commit dates
+compare.
 
 Config values: none; the catalogs are found through ``locale_dirs``.
 """
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING
 import polib
 from docutils import nodes
 from sphinx.util import logging
+from sphinx.util.nodes import extract_messages
 
 from jaxbook.sphinxext._locale import _, add_catalog
 
@@ -28,15 +33,34 @@ logger = logging.getLogger(__name__)
 SOURCE_LANGUAGE = "zh_CN"
 
 
-def page_progress(app: Sphinx, docname: str) -> tuple[int, int] | None:
-    """(finished, total) messages of a page's catalog, or None without a catalog."""
+def _catalog(app: Sphinx, docname: str) -> polib.POFile | None:
     for locale_dir in app.config.locale_dirs:
         path = Path(app.srcdir, locale_dir, app.config.language, "LC_MESSAGES", f"{docname}.po")
         if path.exists():
-            live = [e for e in polib.pofile(str(path)) if not e.obsolete]
-            done = sum(1 for e in live if e.translated() and not e.fuzzy)
-            return done, len(live)
+            return polib.pofile(str(path))
     return None
+
+
+def count_passages(app: Sphinx, doctree: nodes.document) -> None:
+    """Store (translated, total) passages of the page just read, in its metadata."""
+    if app.config.language == SOURCE_LANGUAGE:
+        return
+    docname = app.env.docname
+    catalog = _catalog(app, docname)
+    live = [e for e in catalog or [] if not e.obsolete and e.msgstr and not e.fuzzy]
+    # Sphinx translates toctree captions and image alt texts without flagging the node.
+    known = {e.msgid for e in live} | {e.msgstr for e in live}
+    total = done = 0
+    for node, message in extract_messages(doctree):
+        total += 1
+        if node.get("translated") or message in known:
+            done += 1
+    app.env.metadata[docname]["jaxbook_translated"] = (done, total)
+
+
+def page_progress(app: Sphinx, docname: str) -> tuple[int, int] | None:
+    """(translated, total) passages of a page as last read, or None in the source language."""
+    return app.env.metadata.get(docname, {}).get("jaxbook_translated")
 
 
 def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -63,5 +87,11 @@ def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    app.connect("doctree-read", count_passages)
     app.connect("doctree-resolved", add_notice)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
