@@ -211,9 +211,13 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (sou
 	  $(JAXBOOK) refresh --language $$lang $(PAGES) || exit 1; \
 	done
 
+# $(or) would take the commas of 1,4,16 as argument separators and give 1.
+RUNS        ?= 3
+CHAPTERS    ?= 1,4,16
+
 .PHONY: bench
 bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16) and setup (medians of RUNS=3)
-	$(JAXBOOK) bench --runs $(or $(RUNS),3) --chapters $(or $(CHAPTERS),1,4,16) --out $(BUILDDIR)/bench.json
+	$(JAXBOOK) bench --runs $(RUNS) --chapters $(CHAPTERS) --out $(BUILDDIR)/bench.json
 
 # The language livehtml serves. Not LANG, which every shell exports as its locale
 # (C.UTF-8); `make livehtml LANG=en` on the command line still works.
