@@ -75,8 +75,10 @@ doctest_default_flags = (
 doctest_global_setup = """
 from jaxbook.doctest.runtime import *
 start_page_timer()
+watch_warnings()
 """
 doctest_global_cleanup = """
+unwatch_warnings()
 stop_page_timer()
 """
 doctest_test_doctest_blocks = "default"

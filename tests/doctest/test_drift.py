@@ -121,3 +121,22 @@ def test_the_kept_data_names_no_local_path(name):
     """The data the pages are made from is committed: no absolute path of a machine in it."""
     text = (find_root(Path(__file__).parent) / "docs" / name).read_text(encoding="utf-8")
     assert not re.findall(r"(?<![\w.:/])/(?:[\w.-]+/){2,}", text)
+
+
+@pytest.mark.parametrize(
+    "error", ["DeprecationWarning: jax.foo is deprecated", "jax._src.x.FutureWarning: soon"]
+)
+def test_a_warning_on_another_release_is_its_own_outcome(error):
+    record = {"file": "p.rst", "line": 3, "want": "1\n", "got": "", "passed": False}
+    assert drift.classify({**record, "exception": error})["outcome"] == "warns"
+    in_output = {
+        **record,
+        "exception": None,
+        "got": f"Traceback (most recent call last):\n  ...\n{error}\n",
+    }
+    assert drift.classify(in_output) == {
+        "file": "p.rst",
+        "line": 3,
+        "outcome": "warns",
+        "detail": error,
+    }

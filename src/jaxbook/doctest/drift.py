@@ -20,6 +20,9 @@ outcome there is one of:
 ``output``      it printed something else (a short diff is kept);
 ``exception``   it raised an exception, or another one than the page shows;
 ``assert``      an ``assert`` in it failed;
+``warns``       it emitted a warning the page does not show (a deprecation, say): the
+                pages' doctests raise every warning, so this is the first sign of the
+                next break, before the cell stops working;
 ``cannot-run``  the release lacks what it uses (AttributeError, ImportError,
                 or a NameError left by an earlier cell that could not run);
 ``skipped``     its ``:skipif:`` skips it there.
@@ -49,7 +52,7 @@ from typing import Any
 
 from jaxbook import project
 
-OUTCOMES = ["same", "output", "exception", "assert", "cannot-run", "skipped"]
+OUTCOMES = ["same", "output", "warns", "exception", "assert", "cannot-run", "skipped"]
 MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError")
 IGNORE_PYTHON = ["--ignore-requires-python"]
 # Never compile these from source: an old release on a new Python would try for
@@ -265,14 +268,19 @@ def classify(record: dict[str, Any]) -> dict[str, Any]:
         kind = error.split(":", 1)[0].rsplit(".", 1)[-1]
         if kind == "AssertionError":
             outcome = "assert"
+        elif kind.endswith("Warning"):
+            outcome = "warns"
         elif kind in MISSING_API:
             outcome = "cannot-run"
         else:
             outcome = "exception"
         return {**cell, "outcome": outcome, "detail": error}
     want_error = _exception(want)
-    if want_error and _exception(got) != want_error:
-        return {**cell, "outcome": "exception", "detail": _exception(got) or got.strip()[:200]}
+    got_error = _exception(got)
+    if got_error and got_error != want_error and got_error.split(":", 1)[0].endswith("Warning"):
+        return {**cell, "outcome": "warns", "detail": got_error}
+    if want_error and got_error != want_error:
+        return {**cell, "outcome": "exception", "detail": got_error or got.strip()[:200]}
     diff = difflib.unified_diff(
         want.splitlines(), _wildcards_kept(want, got), "page", "release", n=0, lineterm=""
     )

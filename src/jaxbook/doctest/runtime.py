@@ -22,6 +22,14 @@ Every page's doctests start with ``from jaxbook.doctest.runtime import *``
 On a GPU, float32 matrix products default to TF32; the pages' numbers are
 those of full float32, so the setup asks for it explicitly there.
 
+A warning is output: between ``watch_warnings()`` and ``unwatch_warnings()``
+(the global setup and cleanup) every warning a page's code emits, of any
+category (``DeprecationWarning`` and ``FutureWarning`` included, which Python
+hides by default), is raised as an exception, so the example that emitted it
+fails at its line with the warning's class and message. A cell that expects a
+warning catches it (``warnings.catch_warnings(record=True)``) and prints it,
+so the warning is part of the output the page shows and the doctest compares.
+
 The page time limit (``PAGE_TIMEOUT_S`` seconds, default 300, or the
 ``JAXBOOK_PAGE_TIMEOUT`` environment variable) turns a page that hangs into a
 doctest failure at the line that was running, instead of a stuck build.
@@ -34,6 +42,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import warnings
 
 import jax
 
@@ -45,6 +54,8 @@ __all__ = [
     "start_page_timer",
     "stop_page_timer",
     "unrecorded_on",
+    "unwatch_warnings",
+    "watch_warnings",
 ]
 
 BACKEND = jax.default_backend()
@@ -94,3 +105,18 @@ def start_page_timer() -> None:
 def stop_page_timer() -> None:
     if hasattr(signal, "SIGALRM"):
         signal.alarm(0)
+
+
+_watching: list[warnings.catch_warnings] = []
+
+
+def watch_warnings() -> None:
+    guard = warnings.catch_warnings()
+    guard.__enter__()
+    warnings.simplefilter("error")
+    _watching.append(guard)
+
+
+def unwatch_warnings() -> None:
+    while _watching:
+        _watching.pop().__exit__(None, None, None)

@@ -20,6 +20,10 @@ FAILURE_HEADER = re.compile(
     r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<group>.+)$', re.MULTILINE
 )
 SEPARATOR = "*" * 70
+# The last line of an "Exception raised:" traceback that is a warning.
+UNEXPECTED_WARNING = re.compile(
+    r"Exception raised:\n(?:.*\n)*?\s+(?:[\w.]+\.)?(?P<category>\w*Warning): (?P<message>.*)\Z",
+)
 
 
 def report_failures(text: str, language: str) -> None:
@@ -31,6 +35,10 @@ def report_failures(text: str, language: str) -> None:
         source = header["file"]
         path = source if source.startswith("<") else f"docs/{source}"
         what = "setup code failed" if "(setup code)" in header["group"] else "doctest failed"
+        warned = UNEXPECTED_WARNING.search(block.rstrip())
+        if warned:
+            # jaxbook.doctest.runtime raises every warning; say which, not only "failed".
+            what = f"unexpected {warned['category']}: {warned['message']}"
         print(f"{path}:{header['line']}: {what} [{language}]")
         print(block.strip("\n"))
         print()

@@ -46,6 +46,7 @@ def outcome_names() -> dict[str, str]:
     return {
         "same": _("same"),
         "output": _("prints something else"),
+        "warns": _("emits a warning"),
         "exception": _("raises another exception"),
         "assert": _("an assert fails"),
         "cannot-run": _("cannot run (missing API)"),
