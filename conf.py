@@ -23,6 +23,7 @@ extensions = [
     "sphinx_design",
     "matplotlib.sphinxext.plot_directive",
     "jaxbook.sphinxext.a11y",
+    "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.backend_tabs",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",

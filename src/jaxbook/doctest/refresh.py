@@ -55,13 +55,17 @@ def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
     return app
 
 
-def is_skipped(node: nodes.Element, setup: str) -> bool:
-    """Whether the node's :skipif: condition holds here (after the global setup)."""
+def is_skipped(node: nodes.Element, config) -> bool:
+    """Whether the node's :skipif: condition holds here, as ``sphinx.ext.doctest`` decides it:
+    after the global setup, and followed by the global cleanup (which stops what the setup
+    started, the page timer and the watch on warnings)."""
     if "skipif" not in node:
         return False
     context: dict = {}
-    exec(setup, context)
-    return bool(eval(node["skipif"], context))
+    exec(config.doctest_global_setup, context)
+    skip = bool(eval(node["skipif"], context))
+    exec(config.doctest_global_cleanup, context)
+    return skip
 
 
 def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
@@ -83,7 +87,7 @@ def run_nodes(
     setup = config.doctest_global_setup
     ns: dict = {}
     exec(setup, ns)
-    test_nodes = [n for n in page_nodes if not is_skipped(n, setup)]
+    test_nodes = [n for n in page_nodes if not is_skipped(n, config)]
     for node in test_nodes:
         if node["testnodetype"] == "testsetup":
             exec(node.get("test", node.astext()), ns)

@@ -131,11 +131,11 @@ class LabelDropdowns(SphinxPostTransform):
     """
 
     default_priority = 150
+    # The editions; not the site, nor the gettext builder, which must see the dropdown
+    # as the page has it, title included.
+    builders = ("latex", "epub")
 
     def run(self, **kwargs: Any) -> None:
-        # The gettext builder must see the dropdown as the page has it, title included.
-        if self.app.builder.name in ("html", "gettext"):
-            return
         for node in list(self.document.findall(nodes.container)):
             if node.get("design_component") != "dropdown":
                 continue
@@ -143,7 +143,7 @@ class LabelDropdowns(SphinxPostTransform):
             label = title.astext() if title is not None else _("Answer")
             box = nodes.admonition(classes=["jb-answer", "hint"])
             box += nodes.title("", label)
-            # Moved, not copied: the gettext builder collects a message by its node's uid.
+            # Moved, not copied: a copy would lose what Sphinx keeps on the node (its uid).
             for child in list(node.children):
                 node.remove(child)
                 if child is not title:

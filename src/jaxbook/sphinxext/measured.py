@@ -128,7 +128,7 @@ def show_page_measurements(
     checker = doctest.OutputChecker()
     label = _("Measured on: %s") % where()
     for node in measured:
-        if is_skipped(node, app.config.doctest_global_setup):
+        if is_skipped(node, app.config):
             # Its :skipif: says why it does not run here (say, another Python): the page
             # keeps the expected output, marked as not measured.
             node["classes"].append("jb-not-measured")

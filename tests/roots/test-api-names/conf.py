@@ -1,0 +1,1 @@
+extensions = ["jaxbook.sphinxext.api_names"]
