@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -10,9 +11,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def dry_run(*arguments: str) -> str:
+def dry_run(*arguments: str, **environment: str) -> str:
+    """The last command ``make -n`` prints, as a shell outside any make would see it."""
+    outer = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
     result = subprocess.run(
-        ["make", "-n", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=60
+        ["make", "--no-print-directory", "-n", *arguments],
+        cwd=ROOT,
+        env={**outer, **environment},
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]
@@ -23,3 +31,14 @@ def dry_run(*arguments: str) -> str:
 )
 def test_make_bench_measures_the_courses_its_help_names(arguments, chapters):
     assert f" --chapters {chapters} " in dry_run("bench", *arguments)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "language"),
+    [([], "zh_CN"), (["BOOK_LANGUAGE=en"], "en"), (["LANG=en"], "en")],
+    ids=["default", "BOOK_LANGUAGE", "LANG on the command line"],
+)
+def test_make_livehtml_serves_the_language_asked_not_the_shells_locale(arguments, language):
+    command = dry_run("livehtml", *arguments, LANG="C.UTF-8")
+    assert f"livehtml --language {language} " in command
+    assert "C.UTF-8" not in command

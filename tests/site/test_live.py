@@ -3,17 +3,13 @@ only what changed."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from sphinx.util.docutils import docutils_namespace
 
 from jaxbook.site import live
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -57,23 +53,3 @@ def test_without_dropping_the_catalogs_the_old_text_would_stay(book, tmp_path, m
         edit(book / "locale/en/LC_MESSAGES/index.po", "First paragraph.", "Edited paragraph.")
         builder.build()
     assert "Edited paragraph." not in (out / "index.html").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize(
-    ("arguments", "language"),
-    [([], "zh_CN"), (["BOOK_LANGUAGE=en"], "en"), (["LANG=en"], "en")],
-    ids=["default", "BOOK_LANGUAGE", "LANG on the command line"],
-)
-def test_make_livehtml_serves_the_language_asked_not_the_shells_locale(arguments, language):
-    result = subprocess.run(
-        ["make", "-n", "livehtml", *arguments],
-        cwd=ROOT,
-        env={**os.environ, "LANG": "C.UTF-8"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    command = result.stdout.strip().splitlines()[-1]
-    assert f"livehtml --language {language} " in command
-    assert "C.UTF-8" not in command
