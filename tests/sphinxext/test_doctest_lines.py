@@ -1,25 +1,13 @@
-"""jaxbook_doctest_reversed: the doctest builder can test the pages backwards."""
+"""A failing testcode block is reported at its directive's line, not at about twice it."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
 
-def pages_in_test_order(built) -> list[str]:
-    assert built.warnings == ""
-    assert built.doctest_counts() == (2, 0)
-    return re.findall(r"^Document: (\S+)$", built.doctest_output, re.MULTILINE)
-
-
-@pytest.mark.sphinx("doctest", testroot="doctest-order")
-def test_pages_are_tested_in_sorted_order_by_default(built) -> None:
-    assert pages_in_test_order(built) == ["alpha", "beta"]
-
-
-@pytest.mark.sphinx(
-    "doctest", testroot="doctest-order", confoverrides={"jaxbook_doctest_reversed": True}
-)
-def test_reversed_tests_the_pages_backwards(built) -> None:
-    assert pages_in_test_order(built) == ["beta", "alpha"]
+@pytest.mark.sphinx("doctest", testroot="doctest-lines")
+def test_a_failing_testcode_is_reported_at_its_own_line(built) -> None:
+    assert built.doctest_counts() == (2, 1)
+    source = (built.app.srcdir / "beta.rst").read_text(encoding="utf-8").splitlines()
+    line = source.index(".. testcode::") + 1
+    assert f'File "beta.rst", line {line}, in default' in built.doctest_output

@@ -8,14 +8,7 @@ counts from the block itself and the report names the ``.. testcode::``
 directive's line, the same convention as a ``.. doctest::`` block's first
 example.
 
-Config values:
-
-``jaxbook_doctest_reversed`` (default ``False``)
-   Test the pages in reverse order. For a plain ``sphinx-build -b doctest``
-   per language run side by side with one persistent compilation cache: when
-   one goes forwards and the other backwards, each mostly finds the programs
-   the other has already compiled instead of compiling the same ones at the
-   same time. (``make doctest`` schedules pages itself and does not need it.)
+Config values: none.
 """
 
 from __future__ import annotations
@@ -27,7 +20,6 @@ from sphinx.ext.doctest import DocTestBuilder, SphinxDocTestRunner
 
 if TYPE_CHECKING:
     import doctest
-    from collections.abc import Set
 
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -53,18 +45,8 @@ class LineAccurateDocTestBuilder(DocTestBuilder):
         runner.__class__ = LineAccurateRunner
         self._test_runner = runner
 
-    def write_documents(self, docnames: Set[str]) -> None:
-        if not self.config.jaxbook_doctest_reversed:
-            super().write_documents(docnames)
-            return
-        for docname in sorted(docnames, reverse=True):
-            success = self.test_doc(docname, self.env.get_doctree(docname))
-            if not success and self.config.doctest_fail_fast:
-                break
-
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.add_builder(LineAccurateDocTestBuilder, override=True)
-    app.add_config_value("jaxbook_doctest_reversed", False, "", types=frozenset({bool}))
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
