@@ -1,19 +1,28 @@
-"""The course's own Sphinx extensions, one module per feature.
+"""The course's own Sphinx extensions, one module per feature; ``conf.py`` lists them all.
 
-- :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
-- :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
-- :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
-- :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
-- :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
-- :mod:`jaxbook.sphinxext.testplot`: a doctested code cell whose figure is drawn at build time.
-- :mod:`jaxbook.a11y`: keyboard-reachable code blocks and labelled headings.
+- :mod:`jaxbook.sphinxext.a11y`: keyboard-reachable code blocks and labelled headings.
+- :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: CPU and GPU expected outputs shown as tabs.
+- :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
+- :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
+- :mod:`jaxbook.sphinxext.doctest_lines`: failing `testcode` blocks reported at their own line.
+- :mod:`jaxbook.sphinxext.drift_report`: the page on running the chapter on other releases.
+- :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
+- :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
+- :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
+- :mod:`jaxbook.sphinxext.measured`: timing outputs shown as measured by the build.
+- :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
+- :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
+- :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
-- :mod:`jaxbook.sphinxext.doctest_lines`: failing `testcode` blocks reported at their own line.
+- :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
+- :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
+- :mod:`jaxbook.sphinxext.testplot`: a doctested code cell whose figure is drawn at build time.
 - :mod:`jaxbook.sphinxext.translation_status`: a notice on pages not fully translated.
-- :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
+
+Modules whose names begin with ``_`` are shared helpers, not extensions.
 """
