@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from jaxbook.doctest import shard
-from jaxbook.doctest.units import UnitResult
+from jaxbook.doctest.results import UnitResult
 from jaxbook.doctest.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,3 +151,16 @@ def test_sharded_runs_merge_to_the_unsharded_verdict(project_copy):
     incomplete = jaxbook(project_copy, "doctest-merge", str(out))
     assert incomplete.returncode != 0
     assert "shard 2/3 is missing" in incomplete.stdout
+
+
+def test_merging_verdicts_imports_neither_sphinx_nor_jax():
+    probe = (
+        "import sys\n"
+        "from jaxbook.cli import parser_for\n"
+        "parser_for(['doctest-merge'])\n"
+        "import jaxbook.doctest.results, jaxbook.doctest.verdict, jaxbook.doctest.cache\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'sphinx', 'jax'})\n"
+        "assert not heavy, heavy\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

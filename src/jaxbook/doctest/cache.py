@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import jaxbook
-from jaxbook.doctest.units import UnitResult
+from jaxbook.doctest.results import UnitResult
 from jaxbook.files import write_text_atomically
 from jaxbook.project import SOURCE_LANGUAGE
 

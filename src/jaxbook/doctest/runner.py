@@ -229,7 +229,8 @@ def _run(
     args: argparse.Namespace, root: Path, environment: dict[str, str], executors: Executors
 ) -> int:
     from jaxbook.doctest import cache, shard
-    from jaxbook.doctest.units import UnitResult, run_unit
+    from jaxbook.doctest.results import UnitResult
+    from jaxbook.doctest.units import run_unit
     from jaxbook.doctest.verdict import Verdict
 
     builddir = args.builddir.resolve()

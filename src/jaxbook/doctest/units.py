@@ -21,7 +21,7 @@ import os
 import pickle
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from sphinx.application import ENV_PICKLE_FILENAME, Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import docutils_namespace
 
+from jaxbook.doctest.results import UnitResult
 from jaxbook.site.live import forget_page_catalogs
 
 _QUIET = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the worker's lifetime)
@@ -48,39 +49,6 @@ class Spec:
 
     def outdir(self, language: str) -> Path:
         return Path(self.builddir) / "doctest" / language
-
-
-@dataclass
-class UnitResult:
-    """The verdict on one page in one language (JSON-friendly)."""
-
-    language: str
-    docname: str
-    tries: int = 0
-    failures: int = 0
-    setup_failures: int = 0
-    cleanup_failures: int = 0
-    report: str = ""  # the doctest builder's output for this page
-    warnings: str = ""
-    seconds: float = 0.0
-    key: str = ""
-    cached: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def broken(self) -> int:
-        return self.failures + self.setup_failures + self.cleanup_failures
-
-    @property
-    def clean(self) -> bool:
-        return self.broken == 0 and not self.warnings
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> UnitResult:
-        return cls(**data)
 
 
 def start_worker(environment: dict[str, str]) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jaxbook.doctest.units import UnitResult
+from jaxbook.doctest.results import UnitResult
 from jaxbook.files import write_text_atomically
 
 FAILURE_HEADER = re.compile(
