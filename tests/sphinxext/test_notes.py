@@ -135,3 +135,12 @@ def test_an_edit_rewrites_its_chapters_table_only(built):
     assert "Edited point" in _text(_rows(built.page("ch1/update-notes"))[0])
     assert (app.outdir / "ch1/update-notes.html").stat().st_mtime_ns != written[1]
     assert (app.outdir / "ch2/update-notes.html").stat().st_mtime_ns == written[2]
+
+
+@pytest.mark.sphinx("html", testroot="notes-order")
+def test_notes_are_numbered_where_the_reader_first_meets_them(built):
+    rows = [_text(row) for row in _rows(built.page("table"))]
+    assert [row.split()[0] for row in rows] == ["1", "2"]
+    assert "Met first" in rows[0]
+    assert "Met second" in rows[1]
+    assert "更新说明 #1" in built.page("first")

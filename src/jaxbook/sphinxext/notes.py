@@ -262,10 +262,8 @@ def rows(
                     "update note %r has a point in two places; give the point once and "
                     "leave the other occurrences without an argument",
                 )
-    ordered = sorted(
-        by_id.values(),
-        key=lambda row: occurrences.index(row["point"] or row["notes"][0]),
-    )
+    # Numbered where the reader first meets the note, wherever its point is given.
+    ordered = sorted(by_id.values(), key=lambda row: occurrences.index(row["notes"][0]))
     for number, row in enumerate(ordered, start=1):
         row["number"] = number
         if row["point"] is None and warn:

@@ -1,0 +1,2 @@
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.notes"]
+language = "zh_CN"
