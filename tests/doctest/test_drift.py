@@ -1,5 +1,5 @@
 """`jaxbook drift` runs a book on a JAX release in an environment of its own and sorts
-each cell into same / output / exception / assert / cannot-run / skipped."""
+each cell into same / output / warns / exception / assert / cannot-run / skipped."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def report(jaxbook, rootdir: Path, tmp_path_factory) -> dict:
     assert result.returncode == 0, result.stdout + result.stderr
     last = result.stdout.strip().splitlines()[-1]
     assert last == (
-        f"JAX {jax.__version__}: 1 same, 1 output, 1 exception, 1 assert, 1 cannot-run, "
-        "1 skipped (of 6 cells)"
+        f"JAX {jax.__version__}: 1 same, 1 output, 1 warns, 1 exception, 1 assert, "
+        "1 cannot-run, 1 skipped (of 7 cells)"
     )
     return json.loads((out / f"jax-{jax.__version__}.json").read_text(encoding="utf-8"))
 
@@ -56,6 +56,11 @@ def test_each_cell_gets_its_outcome(report, rootdir):
         **by_code['raise ValueError("changed")'],
         "outcome": "exception",
         "detail": "ValueError: changed",
+    }
+    assert by_code["import warnings"] == {
+        **by_code["import warnings"],
+        "outcome": "warns",
+        "detail": "DeprecationWarning: old_api is deprecated",
     }
     assert by_code['assert 1 + 1 == 3, "the claim"']["outcome"] == "assert"
     assert by_code["jax.numpy.no_such_function(1)"]["outcome"] == "cannot-run"
