@@ -25,6 +25,9 @@ def test_each_differing_cell_is_listed_with_its_note(built):
     assert html.index("JAX 0.4.38") < html.index("JAX 0.12.0.1")
     assert "Measured in: Python 3.13, jax==0.4.38." in html
     assert "Every cell prints what the pages show." in _section(html, "0.12.0.1")
+    # A release run since drift told warnings apart counts them; an older record cannot.
+    assert "0 emits a warning" in _text(_section(html, "0.12.0.1"))
+    assert "emits a warning" not in _text(_section(html, "0.4.38"))
 
     old = _section(html, "0.4.38")
     cells = re.findall(r'<p class="jb-drift-cell">(.*?)</p>', old, re.DOTALL)

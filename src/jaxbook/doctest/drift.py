@@ -420,6 +420,8 @@ def save(path: Path, release: str, installed: str, report: dict[str, list[dict]]
     )
     data["releases"][release] = {
         "environment": installed,
+        # What this run could tell apart: a count of 0 means none, not "not looked for".
+        "outcomes": OUTCOMES,
         "counts": {
             language: dict(Counter(cell["outcome"] for cell in cells))
             for language, cells in report.items()

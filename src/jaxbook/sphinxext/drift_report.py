@@ -206,7 +206,12 @@ def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.
         section = nodes.section(ids=[f"jax-{release.replace('.', '-')}"])
         section += nodes.title("", f"JAX {release}")
         # The list separator is the language's own: "，" in Chinese text.
-        summary = _(", ").join(f"{counts.get(key, 0)} {name}" for key, name in names.items())
+        # Data saved before drift told warnings apart does not list its outcomes; it
+        # cannot say "0 warns".
+        outcomes = entry.get("outcomes") or [key for key in names if key != "warns"]
+        summary = _(", ").join(
+            f"{counts.get(key, 0)} {name}" for key, name in names.items() if key in outcomes
+        )
         section += nodes.paragraph(
             "", _("Measured in: %s. Cells: %s.") % (entry["environment"], summary)
         )
