@@ -30,6 +30,7 @@ from pathlib import Path
 
 import polib
 
+from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, faults, gettext, normalise, wrap
 
 
@@ -68,7 +69,8 @@ def merge(po: Path, pot: Path) -> bool:
         old, new = po.read_text(encoding="utf-8"), merged.read_text(encoding="utf-8")
         if same_but_template_date(old, new):
             return False
-        po.write_text(new, encoding="utf-8")
+        # Whole or not at all: a merge cut short must not leave half a catalog.
+        write_text_atomically(po, new)
         return True
 
 
