@@ -139,12 +139,16 @@ def test_two_runs_at_once_on_one_build_directory_both_give_the_verdict(forced, p
     assert_same_as_forced(forced, *doctest(project))
 
 
-def test_a_server_killed_while_it_serves_a_run_leaves_a_correct_verdict(forced, project):
+def test_a_server_killed_while_it_serves_a_run_leaves_a_correct_verdict(project):
+    # A cell that takes a while, so that the kill lands while the server runs the pages.
+    page = project / PAGES[1]
+    slow = "\n.. testcode::\n\n   import time\n\n   time.sleep(SLOW_S)\n"
+    page.write_text(page.read_text(encoding="utf-8") + slow.replace("SLOW_S", "8"), "utf-8")
     helpers = server_helpers()
     server = helpers.start_server(project)
     try:
         run = start(project)
-        time.sleep(2)  # a forced run of these pages takes the server longer than that
+        time.sleep(3)
         workers = helpers.children(server.pid)
         os.kill(server.pid, signal.SIGKILL)
         stdout, stderr = run.communicate(timeout=600)
@@ -156,5 +160,7 @@ def test_a_server_killed_while_it_serves_a_run_leaves_a_correct_verdict(forced, 
         os.kill(pid, signal.SIGKILL)
     result = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
     assert "the doctest server stopped before it answered; running here" in result.stderr
-    assert_same_as_forced(forced, result, outcome(project / "_build/doctest/verdict.json"))
-    assert_same_as_forced(forced, *doctest(project))
+    after_kill = outcome(project / "_build/doctest/verdict.json")
+    forced_here, units = doctest(project, "--force")
+    assert_same_as_forced((project, last_line(forced_here), units), result, after_kill)
+    assert_same_as_forced((project, last_line(forced_here), units), *doctest(project))
