@@ -45,3 +45,41 @@ def test_a_page_written_again_is_measured_again(app):
     assert first
     assert second
     assert first[1] != second[1]
+
+
+def prose(app) -> str:
+    html = (app.outdir / "index.html").read_text(encoding="utf-8")
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+@pytest.mark.sphinx("html", testroot="measured-figure", freshenv=True)
+@pytest.mark.parametrize(
+    ("planted", "shown"), [("0.25", "0.250 ms here, about 3"), ("5", "5.000 ms here, about 1")]
+)
+def test_a_figure_in_the_prose_follows_the_measurement(app, monkeypatch, planted, shown):
+    monkeypatch.setenv("PLANTED_DISPATCH_MS", planted)
+    app.build()
+    text = prose(app)
+    assert f"Dispatch took {shown} orders" in text
+    assert f"dispatch: {shown.split(' here')[0]}" in text
+    assert not app.warning.getvalue()
+
+
+@pytest.mark.sphinx("html", testroot="measured-figure", freshenv=True)
+def test_a_name_the_run_does_not_define_is_a_warning_at_the_role(app, monkeypatch):
+    monkeypatch.setenv("PLANTED_DISPATCH_MS", "1")
+    index = app.srcdir / "index.rst"
+    index.write_text(index.read_text().replace("`orders`", "`order`"))
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "index.rst:4: WARNING: measured: the page's code does not define 'order'" in warnings
+
+
+@pytest.mark.sphinx("html", testroot="measured-figure", freshenv=True)
+def test_the_role_reads_a_variable_and_never_evaluates_an_expression(app, monkeypatch):
+    monkeypatch.setenv("PLANTED_DISPATCH_MS", "1")
+    index = app.srcdir / "index.rst"
+    index.write_text(index.read_text().replace("`orders`", "`__import__('os').getpid()`"))
+    app.build()
+    assert "is not a variable name with an optional format spec" in app.warning.getvalue()
+    assert str(__import__("os").getpid()) not in prose(app)

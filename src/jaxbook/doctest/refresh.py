@@ -27,6 +27,7 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polib
 from docutils import nodes
@@ -37,6 +38,9 @@ from jaxbook.doctest import environment
 from jaxbook.i18n.catalogs import save_wrapped
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._nodes import test_nodes_of
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
@@ -84,6 +88,19 @@ def run_nodes(
     config, page_nodes: list[nodes.Element], until: nodes.Element | None = None
 ) -> list[tuple[nodes.Element, str]]:
     """Run one page's test nodes, in order, in a fresh namespace, as far as ``until``."""
+    return run_and_read(config, page_nodes, until)[0]
+
+
+def run_and_read(
+    config,
+    page_nodes: list[nodes.Element],
+    until: nodes.Element | None = None,
+    names: Iterable[str] = (),
+) -> tuple[list[tuple[nodes.Element, str]], dict[str, object]]:
+    """:func:`run_nodes`, and the values that ``names`` hold once the run stops.
+
+    They are read before the cleanup runs, which may delete them.
+    """
     setup = config.doctest_global_setup
     ns: dict = {}
     exec(setup, ns)
@@ -110,11 +127,12 @@ def run_nodes(
             last_output = None
             if node is until:
                 break
+    values = {name: ns[name] for name in names if name in ns}
     for node in test_nodes:
         if node["testnodetype"] == "testcleanup":
             exec(node.get("test", node.astext()), ns)
     exec(config.doctest_global_cleanup, ns)
-    return results
+    return results, values
 
 
 def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:

@@ -28,6 +28,18 @@ that editing another page stays quick). The PDF is measured the same way, page
 by page, when it is built; the EPUB is written by an HTML writer and measured
 as the site is.
 
+A figure in the prose that the run produces comes from the run too. The role
+``:measured:`name``` or ``:measured:`name:spec``` shows the value that the
+variable ``name`` holds once the page's code has run as far as its last
+measured cell, formatted with the format spec ``spec``::
+
+    On this machine dispatch took :measured:`t_dispatch_ms:.3f` ms.
+
+Only a variable is read, never an expression evaluated, so a translation,
+which must keep the role as it is, cannot run code through it. A name the run
+does not define, or a value the spec cannot format, is a warning at the role.
+Builders that do not measure (doctest, gettext) show the role's text.
+
 Config values: none.
 """
 
@@ -35,6 +47,7 @@ from __future__ import annotations
 
 import doctest
 import platform
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -43,6 +56,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.ext.doctest import TestoutputDirective
 from sphinx.util import logging
+from sphinx.util.docutils import SphinxRole
 
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import test_nodes_of
@@ -53,6 +67,35 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
+
+MEASURED_VALUE = re.compile(r"(?P<name>[A-Za-z_]\w*)(?::(?P<spec>[^{}]*))?")
+
+
+class measured_value(nodes.inline):
+    """A figure in running text that the page's run fills in."""
+
+
+class MeasuredRole(SphinxRole):
+    """``:measured:`name:spec```: the value of ``name`` after the page's run."""
+
+    def run(self) -> tuple[list[Node], list[nodes.system_message]]:
+        match = MEASURED_VALUE.fullmatch(self.text.strip())
+        if match is None:
+            message = self.inliner.reporter.error(
+                f"measured: {self.text!r} is not a variable name with an optional "
+                "format spec, such as ratio:.0f",
+                line=self.lineno,
+            )
+            return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
+        node = measured_value(
+            self.rawtext,
+            self.text,
+            classes=["jb-measured-value"],
+            variable=match["name"],
+            spec=match["spec"] or "",
+        )
+        self.set_source_info(node)
+        return [node], []
 
 
 class MeasuredOutputDirective(TestoutputDirective):
@@ -92,6 +135,13 @@ def where() -> str:
     }
 
 
+def page_of(node: nodes.Element) -> int:
+    owner = node.parent
+    while owner is not None and not isinstance(owner, addnodes.start_of_file):
+        owner = owner.parent
+    return id(owner)
+
+
 def pages_of(doctree: nodes.Element) -> list[list[nodes.Element]]:
     """The test nodes of each page in ``doctree``, in order.
 
@@ -101,30 +151,47 @@ def pages_of(doctree: nodes.Element) -> list[list[nodes.Element]]:
     """
     pages: dict[int, list[nodes.Element]] = {}
     for node in test_nodes_of(doctree):
-        owner = node.parent
-        while owner is not None and not isinstance(owner, addnodes.start_of_file):
-            owner = owner.parent
-        pages.setdefault(id(owner), []).append(node)
+        pages.setdefault(page_of(node), []).append(node)
     return list(pages.values())
 
 
 def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format not in ("html", "latex"):
         return
-    if not any(n.get("jaxbook_measured") for n in doctree.findall(nodes.literal_block)):
+    values: dict[int, list[measured_value]] = {}
+    for value in doctree.findall(measured_value):
+        values.setdefault(page_of(value), []).append(value)
+    if not values and not any(
+        n.get("jaxbook_measured") for n in doctree.findall(nodes.literal_block)
+    ):
         return
     for page in pages_of(doctree):
         measured = [n for n in page if n.get("jaxbook_measured")]
-        if measured:
-            show_page_measurements(app, page, measured)
+        shown = values.pop(page_of(page[0]), [])
+        if measured or shown:
+            show_page_measurements(app, page, measured, shown)
+    for orphans in values.values():
+        for value in orphans:
+            logger.warning("measured: the page has no code to run", location=value)
 
 
 def show_page_measurements(
-    app: Sphinx, page: list[nodes.Element], measured: list[nodes.Element]
+    app: Sphinx,
+    page: list[nodes.Element],
+    measured: list[nodes.Element],
+    values: list[measured_value] = (),
 ) -> None:
-    from jaxbook.doctest.refresh import is_skipped, run_nodes  # imports JAX: only when needed
+    from jaxbook.doctest.refresh import is_skipped, run_and_read  # imports JAX: only when needed
 
-    outputs = dict(run_nodes(app.config, page, until=measured[-1]))
+    results, variables = run_and_read(
+        app.config,
+        page,
+        until=measured[-1] if measured else None,
+        names={value["variable"] for value in values},
+    )
+    outputs = dict(results)
+    for value in values:
+        show_value(value, variables)
     checker = doctest.OutputChecker()
     label = _("Measured on: %s") % where()
     for node in measured:
@@ -159,9 +226,31 @@ def show_page_measurements(
         node.replace_self(box)
 
 
+def show_value(value: measured_value, variables: dict[str, object]) -> None:
+    name = value["variable"]
+    if name not in variables:
+        logger.warning(
+            "measured: the page's code does not define %r by its last measured cell",
+            name,
+            location=value,
+        )
+        return
+    try:
+        text = format(variables[name], value["spec"])
+    except (TypeError, ValueError) as error:
+        logger.warning(
+            "measured: cannot format %r with %r: %s", name, value["spec"], error, location=value
+        )
+        return
+    value.children = [nodes.Text(text)]
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.add_directive("measured-output", MeasuredOutputDirective)
+    app.add_role("measured", MeasuredRole())
+    app.add_node(measured_value)
     add_catalog(app)
-    app.connect("doctree-resolved", show_measurements)
+    # Before the notebooks and any other reader of the resolved tree, so they see the figures.
+    app.connect("doctree-resolved", show_measurements, priority=400)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

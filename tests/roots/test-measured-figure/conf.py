@@ -1,0 +1,2 @@
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.measured"]
+doctest_global_setup = "import math, os"
