@@ -92,6 +92,10 @@ jaxbook_glossary = "../locale/glossary.csv"
 jaxbook_release_evidence = "release-evidence.json"
 # Written by `make release-report`: what prints differently on a few other releases.
 jaxbook_release_drift = "release-drift.json"
+# Where the GPU tabs were recorded (`jaxbook bundle run --record` on that machine, then
+# `jaxbook record`), and the texts in them that name that one machine.
+jaxbook_recorded_on = {"GPU": "NVIDIA H200, CUDA 13, Python 3.12, JAX 0.12.0.1, 2026-11-29"}
+jaxbook_machine_names = {"GPU": ["NVIDIA H200"]}
 jaxbook_languages = {
     "zh_CN": "简体中文",
     "en": "English",

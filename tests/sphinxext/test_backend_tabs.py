@@ -10,13 +10,30 @@ def test_cpu_and_gpu_outputs_show_as_tabs(built):
     html = built.page()
     tabs = re.search(r'<div class="jb-backend-tabs[^"]*">(.*?)</div>\n', html, re.DOTALL)
     assert tabs
-    assert re.findall(r'<label class="jb-tab-label" for="[^"]+">(\w+)</label>', html) == [
-        "CPU",
-        "GPU",
-    ]
+    assert (
+        re.findall(r'<label class="jb-tab-label" for="[^"]+">(\w+)</label>', html)
+        == [
+            "CPU",
+            "GPU",
+        ]
+        * 2
+    )
     assert not built.warnings
 
 
 @pytest.mark.sphinx("doctest", testroot="backend-tabs")
 def test_each_backend_checks_its_own_output(built):
-    assert built.doctest_counts() == (1, 0)
+    assert built.doctest_counts() == (2, 0)
+
+
+@pytest.mark.sphinx("html", testroot="backend-tabs")
+def test_a_recorded_output_shows_the_machine_and_where_it_ran(built):
+    text = re.sub(r"<[^>]+>", "", built.page())
+    assert "Recorded on: Planted CPU 9000, JAX 0.12.0.1, 2026-11-29" in text
+    assert "kind=Planted CPU 9000!" in text
+    assert "..." not in text
+
+
+@pytest.mark.sphinx("doctest", testroot="backend-tabs", confoverrides={"jaxbook_machine_names": {}})
+def test_without_the_machine_name_declared_another_machine_fails(built):
+    assert built.doctest_counts() == (2, 1)

@@ -15,10 +15,14 @@ lies between two neighbouring releases. That finds every change point with a
 few dozen installs instead of a hundred, on one assumption, written into the
 file: a behaviour that changed does not change back in between.
 
-The file (one, committed) holds, per probe, its eras: the first and last
-release visited with each answer, what a reader saw there, and so the newest
-release with the old behaviour and the first with the new one. Releases
-that would not install are listed with the reason. ``jaxbook.sphinxext.notes``
+The file (one, committed) holds what every visited release answered to every
+probe, and, per probe, its eras: the first and last release visited with each
+answer (so the newest release with the old behaviour and the first with the
+new one), and what a reader saw on the visited releases in between, as runs
+of releases that showed the same text. The key is what is compared; the text
+may still differ inside an era (a class renamed, a pin that moves), and the
+pages show each run. Releases that would not install are listed with the
+reason. ``jaxbook.sphinxext.notes``
 reads it for the update-notes table.
 """
 
@@ -134,9 +138,10 @@ class Search:
             last = (probed.stderr.strip().splitlines() or ["no output"])[-1]
             self.visited[release] = {"cannot install": f"the probes do not run: {last}"}
             return None
-        self.visited[release] = {"environment": installed}
+        answers = json.loads(probed.stdout)
+        self.visited[release] = {"environment": installed, "answers": answers}
         print(f"JAX {release}: {installed}", flush=True)
-        return json.loads(probed.stdout)
+        return answers
 
     def nearest_installable(self, lo: int, hi: int) -> int | None:
         """An index strictly between lo and hi whose release installs, nearest the middle."""
@@ -163,16 +168,31 @@ def eras(search: Search, name: str, points: list[tuple[int, int]], first: int, l
     bounds = [first] + [i for pair in sorted(points) for i in pair] + [last]
     result = []
     for start, end in zip(bounds[::2], bounds[1::2], strict=True):
-        answer = search.answer(start)[name]
         result.append(
             {
                 "first": search.names[start],
                 "last": search.names[end],
-                "key": answer["key"],
-                "shown": answer["shown"],
+                "key": search.answer(start)[name]["key"],
+                "shown": shown_runs(search, name, start, end),
             }
         )
     return result
+
+
+def shown_runs(search: Search, name: str, start: int, end: int) -> list[dict[str, str]]:
+    """What the visited releases in [start, end] showed, as runs of the same text."""
+    runs: list[dict[str, str]] = []
+    for index in range(start, end + 1):
+        release = search.names[index]
+        answer = search.answers.get(release)
+        if answer is None:
+            continue
+        text = answer[name]["shown"]
+        if runs and runs[-1]["text"] == text:
+            runs[-1]["last"] = release
+        else:
+            runs.append({"first": release, "last": release, "text": text})
+    return runs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -213,6 +233,7 @@ def run(args: argparse.Namespace) -> int:
         "probes": {
             name: {
                 "question": probes.PROBES[name].__doc__.strip(),
+                "sentences": probes.SENTENCES[name],
                 "eras": eras(search, name, found[name], first, last),
             }
             for name in names

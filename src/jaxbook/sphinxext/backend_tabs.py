@@ -17,9 +17,18 @@ When a ``testcode`` is answered by one ``testoutput`` per backend, written as
 the doctest on each backend checks its own output (the other is skipped), and
 the page shows both under CPU / GPU tabs instead of one after the other. The
 tabs are radio buttons and CSS: no script. Write a GPU output only from a real
-GPU run.
+GPU run (``jaxbook record``), and say where it ran:
 
-Config values: none.
+``jaxbook_recorded_on``
+   Per backend label ("GPU"), where its outputs were recorded: the device,
+   CUDA, JAX and the date, e.g. ``"NVIDIA H200, CUDA 13, JAX 0.12.0.1,
+   2026-11-29"``. Each such tab shows it above the output (default ``{}``).
+``jaxbook_machine_names``
+   Per backend label, the texts in its recorded outputs that name the one
+   machine they ran on (``["NVIDIA H200"]``). The page shows them as
+   recorded; the doctest compares each as a ``...`` wildcard, so a run on
+   another GPU of the same backend passes where only the name differs
+   (default ``{}``).
 """
 
 from __future__ import annotations
@@ -47,7 +56,21 @@ def _backend_output(node: nodes.Node) -> str | None:
     return None
 
 
+def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
+    """Let the doctest read each machine name of a recorded output as a wildcard."""
+    names = app.config.jaxbook_machine_names.get(_backend_output(output) or "", [])
+    text = output.astext()
+    test = text
+    for name in names:
+        test = test.replace(name, "...")
+    if test != text:
+        output["test"] = test
+
+
 def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
+    for output in doctree.findall(nodes.literal_block):
+        if _backend_output(output):
+            compare_machine_names(app, output)
     for parent in list(doctree.findall(nodes.Element)):
         children = parent.children
         i = 0
@@ -65,11 +88,18 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
             i += 1
 
 
+def _label_of(tab: nodes.Node) -> str | None:
+    """The backend of a tab: its output, or the box that holds it under its record."""
+    if isinstance(tab, nodes.container):
+        return tab.get("jaxbook_backend")
+    return _backend_output(tab)
+
+
 def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     group = f"jb-backend-{id(node)}"
     self.body.append(self.starttag(node, "div", CLASS=""))
     for index, output in enumerate(node.children):
-        label = _backend_output(output)
+        label = _label_of(output)
         tab_id = f"{group}-{label.lower()}"
         checked = " checked" if index == 0 else ""
         self.body.append(
@@ -83,16 +113,36 @@ def depart_backend_tabs_html(self: Any, node: backend_tabs) -> None:
 
 
 def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Where tabs cannot switch (PDF, EPUB), show both outputs, each under its label."""
-    if app.builder.name == "html":
-        return
+    """Label each recorded tab with where it ran; where tabs cannot switch (PDF, EPUB),
+    show both outputs one after the other, each under its label."""
+    recorded = app.config.jaxbook_recorded_on
     for tabs in list(doctree.findall(backend_tabs)):
+        if app.builder.name == "html":
+            for output in list(tabs.children):
+                where = recorded.get(_backend_output(output) or "")
+                if where:
+                    box = nodes.container(
+                        classes=["jb-recorded"], jaxbook_backend=_backend_output(output)
+                    )
+                    output.replace_self(box)
+                    box += nodes.paragraph(
+                        "", _("Recorded on: %s") % where, classes=["jb-measured-label"]
+                    )
+                    box += output
+            continue
         shown: list[nodes.Node] = []
         # The outputs themselves move, not copies: a copy lacks the uid by which the
         # gettext builder collects a message, and the templates would lose them.
         for output in list(tabs.children):
-            label = nodes.strong("", _("Output on %s:") % _backend_output(output))
+            backend = _backend_output(output)
+            where = recorded.get(backend or "")
+            text = (
+                _("Output on %s (recorded on %s):") % (backend, where)
+                if where
+                else _("Output on %s:") % backend
+            )
             tabs.remove(output)
+            label = nodes.strong("", text)
             shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
         tabs.replace_self(shown)
 
@@ -103,6 +153,8 @@ def _passthrough(self: Any, node: nodes.Element) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    app.add_config_value("jaxbook_recorded_on", {}, "env", types=frozenset({dict}))
+    app.add_config_value("jaxbook_machine_names", {}, "env", types=frozenset({dict}))
     app.add_node(
         backend_tabs,
         html=(visit_backend_tabs_html, depart_backend_tabs_html),

@@ -218,7 +218,8 @@ def show_page_measurements(
         text = actual.rstrip("\n")
         # rawsource equal to the text: otherwise the writer takes it for a parsed
         # literal and skips the highlighting box every other output has.
-        shown.children = [nodes.Text(text)]
+        shown.clear()
+        shown += nodes.Text(text)
         shown.rawsource = text
         box = nodes.container(classes=["jb-measured"])
         box += nodes.paragraph("", label, classes=["jb-measured-label"])
@@ -242,7 +243,8 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
             "measured: cannot format %r with %r: %s", name, value["spec"], error, location=value
         )
         return
-    value.children = [nodes.Text(text)]
+    value.clear()
+    value += nodes.Text(text)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

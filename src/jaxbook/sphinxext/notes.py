@@ -54,6 +54,7 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook.sphinxext._eras import era_nodes, span
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
@@ -69,7 +70,6 @@ logger = logging.getLogger(__name__)
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Words with which a point says that an older release behaved otherwise.
 CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
-SHOWN_WIDTH = 70
 
 
 class update_note(nodes.Admonition, nodes.Element):
@@ -349,41 +349,47 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     return nodes.entry("", para)
 
 
-def _shown(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= SHOWN_WIDTH else text[: SHOWN_WIDTH - 1] + "…"
-
-
-def _span(era: dict[str, str]) -> str:
-    return era["first"] if era["first"] == era["last"] else f"{era['first']}–{era['last']}"
-
-
-def changed_in(evidence: dict[str, Any], probes: list[str], old: dict[str, str]) -> nodes.paragraph:
-    """The "Changed in" cell: the release of the change and what each era showed."""
+def changed_in(
+    evidence: dict[str, Any], probes: list[str], old: dict[str, str], note: dict[str, Any]
+) -> nodes.paragraph:
+    """The "Changed in" cell: the release of the change, and what held in each era."""
     para = nodes.paragraph()
     for probe in probes:
-        eras = evidence["probes"].get(probe, {}).get("eras", [])
+        entry = evidence["probes"].get(probe, {})
+        eras = entry.get("eras", [])
         if not eras:
             continue
-        if para.children:
-            para += nodes.Text(" ")
+        if para.children and not para.astext().endswith("。"):
+            para += nodes.Text(" ")  # between two sentences; Chinese needs no space after 。
         if probe in old and all(era["key"] != old[probe] for era in eras):
-            span = f"{eras[0]['first']}–{eras[-1]['last']}"
             para += nodes.strong(
                 "", _("%s: not reproducible on any release that installs here") % old[probe]
             )
-            para += nodes.Text(" " + _("(%s); each era printed:") % span)
+            para += nodes.Text(_(" (%s): ") % span(eras[0]["first"], eras[-1]["last"]))
         elif len(eras) == 1:
             para += nodes.Text(
-                _("the same on every release from %s to %s:") % (eras[0]["first"], eras[0]["last"])
+                _("The same on every release from %s to %s: ") % (eras[0]["first"], eras[0]["last"])
             )
         else:
-            para += nodes.strong("", _("changed in JAX %s") % eras[-1]["first"])
-            para += nodes.Text(" " + _("(newest with the old behaviour: %s):") % eras[-2]["last"])
+            para += nodes.strong("", _("Changed in JAX %s") % eras[-1]["first"])
+            para += nodes.Text(
+                _(" (the newest release with the old behavior is %s): ") % eras[-2]["last"]
+            )
         for i, era in enumerate(eras):
-            # The separators are the language's own: "；" and "。" in Chinese text.
-            para += nodes.Text((_("; ") if i else " ") + f"{_span(era)} ")
-            para += nodes.literal("", _shown(era["shown"]))
+            parts = era_nodes(entry, era)
+            if parts is None:
+                _warn(
+                    note,
+                    "update note %r: the evidence has no sentence for probe %r answering %r",
+                    probe,
+                    era["key"],
+                )
+                parts = [nodes.literal("", era["key"])]
+            if i:
+                para += nodes.Text(_("; "))
+            if len(eras) > 1:
+                para += nodes.Text(_("in %s, ") % span(era["first"], era["last"]))
+            para += parts
         para += nodes.Text(_("."))
     return para
 
@@ -446,7 +452,10 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
         if evidence is not None:
             probes, old = _evidence_of(row)
             row_node += nodes.entry(
-                "", changed_in(evidence, probes, old) if probes else nodes.paragraph("", "—")
+                "",
+                changed_in(evidence, probes, old, row["notes"][0])
+                if probes
+                else nodes.paragraph("", "—"),
             )
         body += row_node
     # The cells repeat text that is translated where the notes stand.

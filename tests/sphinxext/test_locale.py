@@ -1,0 +1,51 @@
+"""The extensions' labels, and the sentences the probes declare, all have a Chinese text."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import polib
+
+from jaxbook.doctest.probes import SENTENCES
+from jaxbook.sphinxext import _locale
+from jaxbook.sphinxext.pairs import HALVES
+
+PACKAGE = Path(_locale.__file__).parent
+
+
+def msgids_in_code() -> set[str]:
+    """Every ``_("...")`` of the modules that translate through this catalog."""
+    found = {label for _symbol, label in HALVES.values()}  # looked up as _(label)
+    for module in PACKAGE.glob("*.py"):
+        source = module.read_text(encoding="utf-8")
+        if "from jaxbook.sphinxext._locale import _" not in source:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.add(node.args[0].value)
+    return found
+
+
+def probe_sentences() -> set[str]:
+    return {text for table in SENTENCES.values() for text in table.values()}
+
+
+def catalog() -> dict[str, str]:
+    po = polib.pofile(str(_locale.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "jaxbook.po"))
+    return {entry.msgid: entry.msgstr for entry in po if not entry.obsolete}
+
+
+def test_every_label_and_sentence_is_translated():
+    translated = {msgid for msgid, msgstr in catalog().items() if msgstr}
+    assert sorted((msgids_in_code() | probe_sentences()) - translated) == []
+
+
+def test_the_catalog_keeps_no_label_that_nothing_uses():
+    assert sorted(set(catalog()) - msgids_in_code() - probe_sentences() - {""}) == []
