@@ -183,7 +183,7 @@ check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, gloss
 	for lang in $(TRANSLATIONS); do \
 	  $(JAXBOOK) po check locale/$$lang/LC_MESSAGES || status=1; \
 	done; \
-	$(JAXBOOK) zh-lint docs || status=1; \
+	$(JAXBOOK) zh-lint docs snippets || status=1; \
 	exit $$status
 
 .PHONY: po-stats
@@ -201,8 +201,10 @@ wrap-po: $(SYNCED) ## Re-wrap every catalog at 79 columns (after an editor or We
 	@for lang in $(TRANSLATIONS); do $(JAXBOOK) po wrap locale/$$lang/LC_MESSAGES || exit 1; done
 
 .PHONY: zh-lint-fix
-zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/
-	$(JAXBOOK) zh-lint --fix docs
+zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and snippets/, keeping the translations they touch
+	$(JAXBOOK) zh-lint --fix docs snippets
+	$(MAKE) --no-print-directory update-po
+	$(JAXBOOK) zh-lint --carry $(foreach lang,$(TRANSLATIONS),locale/$(lang)/LC_MESSAGES)
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst

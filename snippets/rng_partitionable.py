@@ -1,4 +1,4 @@
-# 随机数的具体数值依赖 RNG 配置:用法 python rng_partitionable.py True|False
+# 随机数的具体数值依赖 RNG 配置：用法 python rng_partitionable.py True|False
 import sys
 
 import jax

@@ -1,4 +1,4 @@
-# 在程序启动时开启 jax_enable_x64:要在创建任何数组之前设置
+# 在程序启动时开启 jax_enable_x64：要在创建任何数组之前设置
 import jax
 
 jax.config.update("jax_enable_x64", True)  # 必须在创建数组之前设置

@@ -1,4 +1,4 @@
-"""The Chinese copy lint catches half-width punctuation in prose and leaves code alone."""
+"""The Chinese copy lint catches half-width punctuation in prose and in the Chinese of code."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ PAGE = """\
 
 .. testcode::
 
-   print("密钥:", 1)  # 注释,保持原样
+   print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样
 
 .. testoutput::
 
-   密钥: 1
+   密钥： 1 (3,)
 
 .. list-table::
 
@@ -74,8 +74,8 @@ def test_fix_rewrites_prose_and_leaves_code_alone(tmp_path):
     assert zh_lint("--fix", page).returncode == 0
     fixed = page.read_text(encoding="utf-8")
     assert '这一段用 ``print("a:", b)`` 打印结果：看输出。' in fixed
-    assert '   print("密钥:", 1)  # 注释,保持原样' in fixed
-    assert "   密钥: 1" in fixed
+    assert '   print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样' in fixed
+    assert "   密钥： 1 (3,)" in fixed
     assert "https://example.org/a:b,c" in fixed
     assert "* - 逐操作（异步派发）" in fixed
     assert zh_lint(page).returncode == 0
@@ -108,3 +108,74 @@ def test_alt_text_of_a_code_directive_is_prose(tmp_path):
     assert result.stdout.splitlines() == [
         f"{page}:2: half-width ',' in Chinese text; expected: :alt: 正弦曲线，标出 5 个点"
     ]
+
+
+def test_planted_half_width_marks_in_a_comment_and_a_string_are_caught(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(
+        PAGE.replace('print("密钥：", ', 'print("密钥:", ').replace("# 注释，", "# 注释,"),
+        encoding="utf-8",
+    )
+    result = zh_lint(page)
+    assert result.stdout.splitlines() == [
+        f"{page}:8: half-width ',' ':' in Chinese text in code; "
+        'expected: print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样',
+        f"{page}:16: half-width '(' ')' in Chinese text; expected: * - 逐操作（异步派发）",
+    ]
+    assert zh_lint("--fix", page).returncode == 0
+    assert '   print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样' in page.read_text()
+
+
+def test_an_fstring_keeps_its_fields_and_an_aside_after_chinese_gets_full_width(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(
+        '.. testcode::\n\n   print(f"形状(行数, 列数): {x.shape}, 耗时 {t:.1f} ms")\n',
+        encoding="utf-8",
+    )
+    assert zh_lint("--fix", page).returncode == 0
+    assert page.read_text() == (
+        '.. testcode::\n\n   print(f"形状（行数，列数）：{x.shape}，耗时 {t:.1f} ms")\n'
+    )
+
+
+def test_a_snippet_file_is_read_as_python(tmp_path):
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text('# 在启动时开启:要在创建数组之前\nx = {"a": 1}  # 字典,键为 a\n')
+    result = zh_lint(snippet)
+    assert result.stdout.splitlines() == [
+        f"{snippet}:1: half-width ':' in Chinese text in code; "
+        "expected: # 在启动时开启：要在创建数组之前",
+        f"{snippet}:2: half-width ',' in Chinese text in code; "
+        'expected: x = {"a": 1}  # 字典，键为 a',
+    ]
+
+
+def test_an_expected_output_is_reported_for_the_code_to_fix_and_never_rewritten(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(PAGE.replace("   密钥： 1 (3,)", "   密钥: 1 (3,)"), encoding="utf-8")
+    result = zh_lint("--fix", page)
+    assert f"{page}:12: half-width ':' in Chinese text in an expected output; correct the code" in (
+        result.stdout
+    )
+    assert "   密钥: 1 (3,)" in page.read_text()
+    assert zh_lint(page).returncode == 1
+
+
+def test_carry_keeps_a_translation_only_when_just_the_punctuation_changed(tmp_path):
+    import polib
+
+    po = tmp_path / "page.po"
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    for msgid, previous in [
+        ('print("密钥：", 1)  # 注释，保持', 'print("密钥:", 1)  # 注释,保持'),
+        ('print("新的说法：", 1)', 'print("旧的说法:", 1)'),
+    ]:
+        catalog.append(
+            polib.POEntry(msgid=msgid, msgstr="English", flags=["fuzzy"], previous_msgid=previous)
+        )
+    catalog.save(str(po))
+    result = zh_lint("--carry", tmp_path)
+    assert result.stdout.strip() == f"{tmp_path}: 1 translation(s) kept, 1 entr(ies) still fuzzy"
+    entries = polib.pofile(str(po))
+    assert [e.flags for e in entries] == [[], ["fuzzy"]]

@@ -13,21 +13,44 @@ Code, expected outputs, math, directive options, comments and targets are left
 alone, and inline markup (``code``, :roles:`...`, links, substitutions, URLs)
 is shielded, so code and printed strings keep their ASCII.
 
+Code follows the same rule where it speaks Chinese: the comments and the
+string literals of Python code (``testcode`` and the other doctest blocks,
+``code-block:: python``, ``>>>`` lines and the ``.py`` snippet files), read by
+tokenizing the code, and the comments of shell blocks and text blocks. There
+only a mark that touches a Chinese character, ASCII parentheses around
+Chinese, or an aside in parentheses right after a Chinese word changes, so
+``f(x, y)`` and ``(3,)`` in a comment stay as they are. Expected outputs
+(``testoutput``, ``measured-output``) are checked by the same rule but never
+corrected here: they are what the code prints, so the fix is the code's,
+followed by ``make refresh-outputs``.
+
 Each finding is printed as ``file:line: <what is wrong>; expected: <corrected
 line>``; the exit status is 1 when there is any. ``--fix`` rewrites the lines
 instead, and lengthens a section underline when the corrected title became
 wider.
+
+``--carry LOCALE_DIR`` then keeps the translations of the entries that only
+such a correction changed: after ``make update-po`` such an entry is fuzzy,
+and its previous msgid differs from its msgid only in the width of its
+punctuation and in spaces (they are equal once NFKC folds the full-width
+marks and the spaces are dropped). Its translation is still right, since the
+translated text never had the Chinese marks, so the fuzzy flag goes; every
+other fuzzy entry stays for a translator.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import sys
+import textwrap
+import tokenize
 import unicodedata
 from pathlib import Path
 
 import autocorrect_py
+import polib
 
 LITERAL_DIRECTIVES = {
     "testcode",
@@ -65,6 +88,7 @@ INLINE = re.compile(
 )
 
 
+HAN_RANGE = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CHINESE = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef\u201c\u201d"
 # The full-width marks are escaped: ruff rightly flags look-alike characters in code.
 FULL_WIDTH = dict(zip(",;:?!.", "\uff0c\uff1b\uff1a\uff1f\uff01\u3002", strict=True))
@@ -80,6 +104,15 @@ HALF_WIDTH = re.compile(
     rf"|(?<=[{CHINESE}])()(\.)(?=\s|$)"  # a Chinese sentence ended with "."
 )
 CHINESE_PARENS = re.compile(rf"\( *([^()]*[{CHINESE}][^()]*?) *\)")
+# An aside in parentheses right after a Chinese word: "追踪器（tracer）", not "追踪器 (tracer)".
+# A tuple or a range such as "(3,)" or "(0, 2π)" is code or math, and keeps its ASCII.
+ASIDE = re.compile(rf"(?<=[{HAN_RANGE}]) ?\(([^()]*[A-Za-z][^()]*)\) ?")
+# In code only a mark that touches a Chinese character is Chinese punctuation.
+TOUCHING = re.compile(
+    rf"(?<=[{CHINESE}])( *)([,;:?!])(?!:)"
+    rf"|()(?<!:)([,;:?!])(?!:)(?= *[{CHINESE}])"
+    rf"|(?<=[{CHINESE}])()(\.)(?=\s|$|[\"'])"
+)
 SPACE_BEFORE = re.compile(rf"(?<=\S)(?: |\\ )+(?=[{FULL_WIDTH_MARKS}])")
 SPACE_AFTER = re.compile(rf"(?<=[{FULL_WIDTH_MARKS}]) +(?=\S)")
 
@@ -107,6 +140,216 @@ def punctuate(text: str) -> str:
         return text
     fixed = SPACE_BEFORE.sub("", fixed)
     return SPACE_AFTER.sub("", fixed)
+
+
+def punctuate_code_text(text: str) -> str:
+    """Full-width punctuation in the Chinese of a comment, a string or an output line."""
+    if not HAS_CHINESE.search(text):
+        return text
+    fixed = text
+    for _ in range(3):
+        before = fixed
+        fixed = ASIDE.sub(r"（\1）", CHINESE_PARENS.sub(r"（\1）", fixed))
+        fixed = TOUCHING.sub(_full_width, fixed)
+        if fixed == before:
+            break
+    if fixed == text:
+        return text
+    fixed = re.sub(rf"(?<=\S) +(?=[{FULL_WIDTH_MARKS}])", "", fixed)
+    return re.sub(rf"(?<=[{FULL_WIDTH_MARKS}]) +", "", fixed)
+
+
+STRING_PREFIX = re.compile(r"^([rRbBuUfF]*)('''|\"\"\"|'|\")")
+
+
+def _fixed_token(kind: int, text: str) -> str:
+    if kind == tokenize.COMMENT:
+        return "#" + punctuate_code_text(text[1:])
+    if kind == tokenize.STRING:
+        prefix = STRING_PREFIX.match(text)
+        if prefix is None or "b" in prefix[1].lower():
+            return text
+        quote = prefix[2]
+        start, end = prefix.end(), len(text) - len(quote)
+        if "f" in prefix[1].lower():
+            # Before Python 3.12 an f-string is one token: leave its fields alone.
+            parts = re.split(r"(\{[^{}]*\})", text[start:end])
+            body = "".join(p if i % 2 else punctuate_code_text(p) for i, p in enumerate(parts))
+        else:
+            body = punctuate_code_text(text[start:end])
+        return text[:start] + body + text[end:]
+    if kind == getattr(tokenize, "FSTRING_MIDDLE", -1):
+        return punctuate_code_text(text)
+    return text
+
+
+def correct_python(source: str) -> str:
+    """The source with its comments and strings corrected; as it was if it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return source
+    lines = source.split("\n")
+    # Right to left, so that the columns of the tokens not yet replaced stay true.
+    for token in reversed(tokens):
+        fixed = _fixed_token(token.type, token.string)
+        if fixed == token.string:
+            continue
+        (row, col), (end_row, end_col) = token.start, token.end
+        if row != end_row:
+            block = "\n".join(lines[row - 1 : end_row])
+            offset = len(block) - (len(lines[end_row - 1]) - end_col)
+            block = block[:col] + fixed + block[offset:]
+            lines[row - 1 : end_row] = block.split("\n")
+        else:
+            line = lines[row - 1]
+            lines[row - 1] = line[:col] + fixed + line[end_col:]
+    return "\n".join(lines)
+
+
+def correct_doctest(source: str) -> str:
+    """A ``>>>`` block: its code as Python, the lines it prints as output."""
+    out = []
+    for line in source.split("\n"):
+        prompt = re.match(r"^(>>> |\.\.\. |>>>$|\.\.\.$)", line)
+        if prompt:
+            out.append(prompt[1] + correct_python(line[prompt.end() :]))
+        else:
+            out.append(punctuate_code_text(line))
+    return "\n".join(out)
+
+
+def correct_shell(source: str) -> str:
+    """A shell block: the comments, a ``#`` that starts a line or follows a space."""
+    out = []
+    for line in source.split("\n"):
+        comment = re.search(r"(?:^|\s)#", line)
+        if (
+            comment
+            and line[: comment.start()].count("'") % 2 == 0
+            and line[: comment.start()].count('"') % 2 == 0
+        ):
+            at = comment.end()
+            line = line[:at] + punctuate_code_text(line[at:])
+        out.append(line)
+    return "\n".join(out)
+
+
+def correct_lines(source: str) -> str:
+    return "\n".join(punctuate_code_text(line) for line in source.split("\n"))
+
+
+def check_output(source: str) -> str:
+    """An expected output is what its code prints: it is corrected by correcting the
+    code and refreshing the output, never here. Only its marks are compared."""
+    return correct_lines(source)
+
+
+def folded(text: str) -> str:
+    """The text with full-width marks folded to ASCII and spaces dropped."""
+    return "".join(unicodedata.normalize("NFKC", text).split())
+
+
+PYTHON_DIRECTIVES = {"testcode", "testsetup", "testcleanup", "testplot"}
+OUTPUT_DIRECTIVES = {"testoutput", "measured-output"}
+SHELL = {"bash", "sh", "shell", "console"}
+
+
+def corrector(directive: str, argument: str):
+    """How the body of a literal directive is corrected, if it is corrected."""
+    language = argument.strip().lower()
+    if directive in PYTHON_DIRECTIVES:
+        return correct_python
+    if directive == "doctest":
+        return correct_doctest
+    if directive in OUTPUT_DIRECTIVES:
+        return check_output
+    if directive in ("code-block", "code", "sourcecode"):
+        if language in ("python", "py", "python3", "ipython", "pycon"):
+            return correct_doctest if language == "pycon" else correct_python
+        if language in SHELL:
+            return correct_shell
+        if language in ("text", "none", ""):
+            return correct_lines
+    return None
+
+
+def code_blocks(lines: list[str]):
+    """(first line, last line, corrector) of each literal body the lint corrects."""
+    i = 0
+    while i < len(lines):
+        directive = DIRECTIVE.match(lines[i])
+        literal = lines[i].rstrip().endswith("::") and not directive
+        fix = corrector(directive[2], directive[3]) if directive else None
+        if fix is None and literal:
+            fix = correct_doctest  # a literal block after "::" (``>>>`` or plain lines)
+        if fix is None:
+            i += 1
+            continue
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        j = i + 1
+        while j < len(lines) and OPTION.match(lines[j]) and directive:
+            j += 1
+        body_start = j
+        while j < len(lines) and (
+            not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > indent
+        ):
+            j += 1
+        while j > body_start and not lines[j - 1].strip():
+            j -= 1
+        if j > body_start:
+            yield body_start, j, fix
+        i = max(j, i + 1)
+
+
+def correct_block(block: list[str], fix) -> list[str]:
+    body = textwrap.dedent("\n".join(block))
+    margin = next((line[: len(line) - len(line.lstrip())] for line in block if line.strip()), "")
+    fixed = fix(body)
+    if fixed == body:
+        return block
+    return [margin + line if line else "" for line in fixed.split("\n")]
+
+
+def lint_code(path: Path, lines: list[str], fix: bool) -> list[str]:
+    findings = []
+    for start, end, corrector_ in code_blocks(lines):
+        fixed = correct_block(lines[start:end], corrector_)
+        output = corrector_ is check_output
+        for offset, (old, new) in enumerate(zip(lines[start:end], fixed, strict=True)):
+            if (
+                output
+                and old != new
+                and folded(old) == folded(new)
+                and problem(old, new).startswith("CJK")
+            ):
+                continue  # spacing in an output is whatever print() put there
+            if old != new:
+                findings.append(
+                    f"{path}:{start + offset + 1}: {problem(old, new)} in an expected output; "
+                    "correct the code that prints it, then run 'make refresh-outputs'"
+                    if output
+                    else f"{path}:{start + offset + 1}: {problem(old, new)} in code; "
+                    f"expected: {new.strip()}"
+                )
+        if fix and not output:
+            lines[start:end] = fixed
+    return findings
+
+
+def lint_python_file(path: Path, fix: bool) -> list[str]:
+    source = path.read_text(encoding="utf-8")
+    fixed = correct_python(source)
+    findings = [
+        f"{path}:{n}: {problem(old, new)} in code; expected: {new.strip()}"
+        for n, (old, new) in enumerate(
+            zip(source.split("\n"), fixed.split("\n"), strict=True), start=1
+        )
+        if old != new
+    ]
+    if fix and findings:
+        path.write_text(fixed, encoding="utf-8")
+    return findings
 
 
 def width(text: str) -> int:
@@ -176,8 +419,10 @@ def prose_lines(lines: list[str]):
 
 
 def lint(path: Path, fix: bool) -> list[str]:
+    if path.suffix == ".py":
+        return lint_python_file(path, fix)
     lines = path.read_text(encoding="utf-8").split("\n")
-    findings = []
+    findings = lint_code(path, lines, fix)
     for group in paragraphs(lines):
         heads = [lines[i][:start] for i, start in group]
         texts = [lines[i][start:] for i, start in group]
@@ -201,24 +446,62 @@ def lint(path: Path, fix: bool) -> list[str]:
 
 def problem(text: str, fixed: str) -> str:
     """Name what the correction changed, for the finding's message."""
-    marks = sorted({ch for ch in text if ch in FULL_WIDTH or ch in "()"} - set(fixed))
-    if not marks:
-        marks = sorted(
-            {ch for ch in text if ch in ",;:?!.()"} - {ch for ch in fixed if ch in ",;:?!.()"}
-            | {ch for ch in ",;:?!.()" if text.count(ch) > fixed.count(ch)}
-        )
+    marks = sorted(ch for ch in ",;:?!.()" if text.count(ch) > fixed.count(ch))
     if marks:
         return "half-width " + " ".join(f"'{ch}'" for ch in marks) + " in Chinese text"
     return "CJK/Latin spacing"
 
 
+def carry(locale: Path) -> tuple[int, int]:
+    """Unfuzzy the entries whose only change was this lint's correction.
+
+    Returns (entries carried, entries still fuzzy).
+    """
+    carried = left = 0
+    for po in sorted(locale.rglob("*.po")):
+        catalog = polib.pofile(str(po))
+        changed = False
+        for entry in catalog:
+            if entry.obsolete or "fuzzy" not in entry.flags:
+                continue
+            old = entry.previous_msgid
+            if old and old != entry.msgid and folded(old) == folded(entry.msgid):
+                entry.flags.remove("fuzzy")
+                entry.previous_msgid = None
+                entry.previous_msgctxt = None
+                carried += 1
+                changed = True
+            else:
+                left += 1
+        if changed:
+            from jaxbook.i18n.catalogs import save_wrapped  # the catalogs' own width
+
+            save_wrapped(catalog, po)
+    return carried, left
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path)
     parser.add_argument("--fix", action="store_true", help="rewrite the lines instead")
+    parser.add_argument(
+        "--carry",
+        action="store_true",
+        help="the paths are locale directories: keep the translations of the entries "
+        "that only the correction changed",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    files = sorted(f for p in args.paths for f in ([p] if p.is_file() else p.rglob("*.rst")))
+    if args.carry:
+        for locale in args.paths:
+            carried, left = carry(locale)
+            print(f"{locale}: {carried} translation(s) kept, {left} entr(ies) still fuzzy")
+        return 0
+    files = sorted(
+        f
+        for p in args.paths
+        for f in ([p] if p.is_file() else [*p.rglob("*.rst"), *p.rglob("*.py")])
+    )
     findings = [finding for f in files for finding in lint(f, args.fix)]
     for finding in findings:
         print(finding)
