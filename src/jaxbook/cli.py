@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "refresh": ("jaxbook.doctest.refresh", "rewrite stale expected outputs from real runs"),
     "record": ("jaxbook.doctest.record", "write another backend's recorded outputs onto the pages"),
     "drift": ("jaxbook.doctest.drift", "run the book on another JAX release; report what changed"),
-    "evidence": ("jaxbook.doctest.evidence", "find where each noted behaviour changed, by release"),
+    "evidence": ("jaxbook.doctest.evidence", "find where each noted behavior changed, by release"),
     "po": ("jaxbook.i18n.catalogs", "the catalogs: update, stats, fuzzy, check, wrap"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
     "lighthouse": ("jaxbook.site.lighthouse", "audit every page of a deploy build with Lighthouse"),

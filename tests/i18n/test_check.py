@@ -313,3 +313,36 @@ def test_wrap_po_leaves_a_catalog_it_cannot_read(tmp_path):
     assert f"{broken}:" in result.stderr
     assert "not re-wrapped" in result.stderr
     assert broken.read_bytes() == before[broken]
+
+
+def test_british_spelling_is_caught(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = (entries["plain"][0], "The behaviour of random numbers needs a key.")
+    path = write_catalog(tmp_path, po_text(entries))
+    result = check(path)
+    assert re.search(
+        rf"{re.escape(str(path))}:\d+: spelling: behaviour ==> behavior", result.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    ("msgid", "msgstr", "finding"),
+    [
+        ("在 CPU / GPU 上运行。", "Runs on CPU / GPU.", "a spaced slash in prose"),
+        ("先创建密钥；", "create a key first;", "the list item ends with a semicolon"),
+        ("例如密钥。", "For example, e.g. a key.", "write 'e.g.,' and 'i.e.,' with a comma"),
+    ],
+)
+def test_house_style_in_prose(tmp_path, msgid, msgstr, finding):
+    entries = dict(ENTRIES)
+    entries["plain"] = (msgid, msgstr)
+    path = write_catalog(tmp_path, po_text(entries))
+    result = check(path)
+    assert re.search(rf"{re.escape(str(path))}:\d+: {finding}", result.stdout), result.stdout
+
+
+def test_a_slash_inside_code_is_not_prose(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = ("用 ``a / b`` 相除。", "Divide with ``a / b``.")
+    path = write_catalog(tmp_path, po_text(entries))
+    assert "spaced slash" not in check(path).stdout

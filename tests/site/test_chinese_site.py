@@ -210,3 +210,81 @@ def test_the_chrome_check_sees_english_labels():
         "text: 'Skip to content'",
         "input[aria-label]: 'Toggle site navigation sidebar'",
     ]
+
+
+class Code(HTMLParser):
+    """The text of every code block and output (``<pre>``) on a page, line by line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.lines: list[str] = []
+        self.current: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "pre":
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if tag == "pre" and self.depth:
+            self.depth -= 1
+            self.lines += "".join(self.current).split("\n")
+            self.current = []
+
+    def handle_data(self, data):
+        if self.depth:
+            self.current.append(data)
+
+
+HALF_WIDTH_IN_CODE = re.compile(rf"[{HAN}][,;:?!()]|[,;:?!()][{HAN}]")
+
+
+def half_width_in_code(page: str) -> list[str]:
+    parser = Code()
+    parser.feed(page)
+    return [line.strip() for line in parser.lines if HALF_WIDTH_IN_CODE.search(line)]
+
+
+def test_code_comments_strings_and_outputs_use_full_width_marks(site):
+    offenders = {}
+    for page in pages(site):
+        found = half_width_in_code(page.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(page.relative_to(site))] = found[:5]
+    assert not offenders
+
+
+def test_the_code_check_sees_a_planted_comma():
+    assert half_width_in_code("<pre>x = 1  # 注释,再说</pre><p>正文,不算</p>") == [
+        "x = 1  # 注释,再说"
+    ]
+
+
+def test_the_general_index_is_in_pinyin_order(site):
+    html = (site / "genindex.html").read_text(encoding="utf-8")
+    letters = re.findall(r"<h2>([^<]+)</h2>", html)
+    assert len(letters) >= 8
+    assert letters == sorted(letters)
+    assert all(re.fullmatch(r"[A-Z]|Symbols", letter) for letter in letters)
+    assert "归约" in html.split("<h2>G</h2>")[1].split("<h2")[0]
+
+
+def test_the_404_page_links_home_and_needs_no_sidebar(site):
+    html = (site / "404.html").read_text(encoding="utf-8")
+    assert re.search(r'请从<a href="/zh_CN/">首页</a>重新开始', html)
+    assert "左侧" not in html
+
+
+def test_search_and_copy_messages_speak_as_the_book(site):
+    assert "您" not in (site / "_static" / "translations.js").read_text(encoding="utf-8").encode(
+        "ascii", "backslashreplace"
+    ).decode("unicode_escape")
+    assert "'copy_success': '复制成功！'" in (site / "_static" / "copybutton.js").read_text(
+        encoding="utf-8"
+    )
+    for page in pages(site):
+        text = re.sub(
+            r"<(pre|script|style)\b.*?</\1>|<[^>]+>", " ", page.read_text("utf-8"), flags=re.S
+        )
+        assert "您" not in text, page
+        assert not re.search(r"\bnotebooks?\b", text), page

@@ -1,4 +1,4 @@
-"""Find, by running real releases, where each behaviour that an update note describes changed.
+"""Find, by running real releases, where each behavior that an update note describes changed.
 
     jaxbook evidence [--since 0.4.1] [--out docs/release-evidence.json]
 
@@ -13,11 +13,11 @@ The search visits the oldest and the newest release, and splits a range in
 two wherever some probe answers differently at its ends, until each change
 lies between two neighbouring releases. That finds every change point with a
 few dozen installs instead of a hundred, on one assumption, written into the
-file: a behaviour that changed does not change back in between.
+file: a behavior that changed does not change back in between.
 
 The file (one, committed) holds what every visited release answered to every
 probe, and, per probe, its eras: the first and last release visited with each
-answer (so the newest release with the old behaviour and the first with the
+answer (so the newest release with the old behavior and the first with the
 new one), and what a reader saw on the visited releases in between, as runs
 of releases that showed the same text. The key is what is compared; the text
 may still differ inside an era (a class renamed, a pin that moves), and the
@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
             "Each release is installed with the packages of its day (uploaded at most "
             f"{ERA_DAYS} days after it) on the newest Python it installs on, and asked every "
             "probe (jaxbook.doctest.probes); a range is split wherever a probe answers "
-            "differently at its two ends. Assumed: a behaviour does not change back in between."
+            "differently at its two ends. Assumed: a behavior does not change back in between."
         ),
         "range": [search.names[first], current],
         "releases": dict(sorted(search.visited.items(), key=lambda kv: Version(kv[0]))),

@@ -4,7 +4,7 @@
 
 Prints one JSON object: for every probe, ``{"key": ..., "shown": ...}``. The
 key is what the evidence search compares between releases (a release where a
-probe's key changes is where the behaviour changed); ``shown`` is what a
+probe's key changes is where the behavior changed); ``shown`` is what a
 reader would see there (a value, an exception, a list of extras).
 
 This module runs under every Python and JAX the evidence search installs

@@ -18,7 +18,7 @@ printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
 (a GPU model, say) in both languages before it is written; use it only for
 such names. Records in which a block failed for a reason that is not the
 backend (another Python or NumPy, say) must be left out of the record file
-first. Review the diff: this tool records behaviour, it does not judge it.
+first. Review the diff: this tool records behavior, it does not judge it.
 """
 
 from __future__ import annotations

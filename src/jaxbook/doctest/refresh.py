@@ -9,7 +9,7 @@ after the doctest global setup, and every ``testoutput`` whose expected text
 no longer matches what its code printed is rewritten with the real output.
 An expected output that still matches (including one with a ``...`` wildcard
 over a timing) is left alone. Review the diff before committing it: this
-tool records behaviour, it does not judge it.
+tool records behavior, it does not judge it.
 
 With ``--language en`` the pages are read through the English catalogs and
 the translated code runs; what it prints becomes the ``msgstr`` of the output

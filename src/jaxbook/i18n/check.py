@@ -22,7 +22,11 @@ Checks, per catalog:
 - the glossary: when the source has a term, the translation uses its English
   term; an exclusive term (quantization) appears only where the source has its
   Chinese term (or names the English word itself);
-- spelling of the English (codespell, with the project word list).
+- the English house style (US spelling, as the JAX and Python docs use):
+  codespell's British-to-American dictionary next to its usual ones, with the
+  project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
+  or "CPU/GPU"); "e.g.," and "i.e.," with a comma; a list item that the
+  source ends with "；" ends with a period, not a semicolon.
 
 Exit status 1 if there is any finding.
 """
@@ -147,6 +151,25 @@ def check_code(msgid: str, msgstr: str) -> str | None:
     if len(source) != len(translated):
         return f"translated code has {len(translated)} tokens, the source {len(source)}"
     return None
+
+
+SPACED_SLASH = re.compile(r"(?<=[\w)]) / (?=[\w(])")
+
+
+def check_style(msgid: str, msgstr: str) -> list[str]:
+    """The English house style, in prose (code and inline markup aside)."""
+    prose = INLINE_LITERAL.sub("X", ROLE.sub("X", msgstr))
+    problems = []
+    if SPACED_SLASH.search(prose):
+        problems.append(
+            "a spaced slash in prose: write a list ('CPU, GPU, or TPU') or an unspaced "
+            "pair ('CPU/GPU')"
+        )
+    if re.search(r"\b(e\.g|i\.e)\.(?!,)", prose):
+        problems.append("write 'e.g.,' and 'i.e.,' with a comma")
+    if msgid.rstrip().endswith("；") and msgstr.rstrip().endswith(";"):
+        problems.append("the list item ends with a semicolon: end it with a period")
+    return problems
 
 
 def check_smuggling(msgid: str, msgstr: str) -> list[str]:
@@ -324,6 +347,8 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
                 problems.append(problem)
         else:
             problems += check_markup(entry.msgid, entry.msgstr)
+            if language == "en":
+                problems += check_style(entry.msgid, entry.msgstr)
         problems += check_smuggling(entry.msgid, entry.msgstr)
         problems += check_glossary(terms, entry.msgid, entry.msgstr)
         findings += [Finding(path, where, problem) for problem in problems]
@@ -337,6 +362,8 @@ def codespell(paths: list[Path], words: Path) -> list[Finding]:
         sys.executable,
         "-m",
         "codespell_lib",
+        "--builtin",
+        "clear,rare,en-GB_to_en-US",
         "--ignore-words",
         str(words),
         *map(str, paths),

@@ -10,16 +10,25 @@ footer. After an HTML build this extension replaces those, in every written
 page, with their translation from the same catalog (the msgids are listed
 below). In English nothing changes.
 
+Two scripts carry their own strings. Sphinx's ``translations.js`` (search
+messages such as "Your search did not match any documents") is copied from
+Sphinx's catalog, not built from the project's: every message the project's
+catalog translates is written into it, so the search speaks as the book does
+(你, not 您). sphinx-copybutton keeps its labels in ``copybutton.js``; the
+Chinese "Copied!" is taken from the catalog too ("复制成功！", full-width).
+
 Config values: none.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import polib
 from sphinx.locale import get_translation
 
 if TYPE_CHECKING:
@@ -80,11 +89,51 @@ def translate_literals(page: str) -> str:
     return page
 
 
+def project_catalog(app: Sphinx) -> dict[str, str]:
+    """The messages that the project's own ``sphinx.po`` translates for this language."""
+    found: dict[str, str] = {}
+    for locale_dir in app.config.locale_dirs:
+        po = Path(app.srcdir, locale_dir, app.config.language, "LC_MESSAGES", "sphinx.po")
+        if po.exists():
+            found.update(
+                {e.msgid: e.msgstr for e in polib.pofile(str(po)) if e.msgstr and not e.obsolete}
+            )
+    return found
+
+
+def translate_scripts(app: Sphinx) -> None:
+    static = Path(app.outdir, "_static")
+    messages = project_catalog(app)
+    script = static / "translations.js"
+    if script.exists() and messages:
+        text = script.read_text(encoding="utf-8")
+        match = re.search(r"Documentation\.addTranslations\((\{.*\})\);", text, re.S)
+        if match:
+            data = json.loads(match[1])
+            for msgid in list(data["messages"]):
+                if msgid in messages:
+                    data["messages"][msgid] = messages[msgid]
+            text = text[: match.start(1)] + json.dumps(data, indent=4) + text[match.end(1) :]
+            script.write_text(text, encoding="utf-8")
+    copybutton = static / "copybutton.js"
+    if copybutton.exists() and "Copied!" in messages:
+        text = copybutton.read_text(encoding="utf-8")
+        lang = app.config.language.replace("_", "-")
+        fixed = re.sub(
+            rf"('{re.escape(lang)}'\s*:\s*\{{[^}}]*?'copy_success'\s*:\s*)'[^']*'",
+            lambda m: m[1] + json.dumps(messages["Copied!"], ensure_ascii=False).replace('"', "'"),
+            text,
+        )
+        if fixed != text:
+            copybutton.write_text(fixed, encoding="utf-8")
+
+
 def translate_pages(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     if str(_("Toggle site navigation sidebar")) == "Toggle site navigation sidebar":
         return  # no catalog for this language: the theme's English stays
+    translate_scripts(app)
     for page in Path(app.outdir).rglob("*.html"):
         if "_static" in page.parts:
             continue

@@ -123,7 +123,19 @@ def draw_mark(path: Path) -> Path:
 
 
 def not_found_text() -> str:
-    return _("This page does not exist, or has moved. The table of contents is on the left.")
+    return _("This page does not exist, or has moved.")
+
+
+def not_found_body(home: str) -> str:
+    """The 404 page's text: what happened, and a way back that holds on a phone too."""
+    return "<h1>{}</h1>\n<p>{}</p>".format(
+        _("Page not found"),
+        _(
+            "This page does not exist, or has moved. "
+            'Start again from the <a href="%s">home page</a>, or search the book.'
+        )
+        % home,
+    )
 
 
 def configure(app: Sphinx, config: Config) -> None:
@@ -133,10 +145,7 @@ def configure(app: Sphinx, config: Config) -> None:
     config.notfound_urls_prefix = f"{base_path}/{language}/"
     config.notfound_context = {
         "title": _("Page not found"),
-        "body": "<h1>{}</h1>\n<p>{}</p>".format(
-            _("Page not found"),
-            not_found_text(),
-        ),
+        "body": not_found_body(config.notfound_urls_prefix),
     }
     config.ogp_site_name = config.project
     config.ogp_enable_meta_description = True

@@ -16,7 +16,7 @@ check it on real releases, ``:evidence: device-method`` (comma-separated;
 see ``jaxbook.doctest.probes``), and, where the claim is about one old
 output, that output: ``:old: dot-value=10.811179161071777``. The table's "Changed in"
 column then says, from the evidence file that ``jaxbook evidence`` writes,
-in which release the behaviour changed and what each era showed, or that the
+in which release the behavior changed and what each era showed, or that the
 old output is not reproducible on any release that installs.
 
 A second note with the same ``:id:`` and no argument adds another location to
