@@ -16,7 +16,7 @@ CHAPTER = """\
 第 2 章 试写的一章
 ##################
 
-这一章只有一个单元，用来试一遍添加新章的步骤。
+这一章只有一段代码，用来试一遍添加新章的步骤。
 
 .. testcode::
 
@@ -31,7 +31,7 @@ CHAPTER = """\
 """
 ENGLISH = {
     "第 2 章 试写的一章": "Chapter 2: A trial chapter",
-    "这一章只有一个单元，用来试一遍添加新章的步骤。": (
+    "这一章只有一段代码，用来试一遍添加新章的步骤。": (
         "This chapter has one cell, to try out the steps of adding a chapter."
     ),
 }

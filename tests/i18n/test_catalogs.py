@@ -106,7 +106,7 @@ def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(p
     po_path = project_copy / "locale/en/LC_MESSAGES/ch01/devices.po"
     catalog = polib.pofile(str(po_path))
     # An output under the CPU tab: the kind of message the templates once lost.
-    lost = entry(catalog, "数组 x 位于: cpu:0")
+    lost = entry(catalog, "数组 x 位于：cpu:0")
     lost.obsolete = True
     save_wrapped(catalog, po_path)
     result = subprocess.run(
@@ -122,5 +122,5 @@ def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(p
     line = int(findings[0].split(":")[1])
     text = po_path.read_text(encoding="utf-8").splitlines()
     assert findings[0].startswith("locale/en/LC_MESSAGES/ch01/devices.po:")
-    assert text[line - 1] == '#~ msgid "数组 x 位于: cpu:0"', text[line - 1]
+    assert text[line - 1] == '#~ msgid "数组 x 位于：cpu:0"', text[line - 1]
     assert "devices.rst still shows this text" in findings[0]

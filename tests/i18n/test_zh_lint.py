@@ -81,11 +81,20 @@ def test_fix_rewrites_prose_and_leaves_code_alone(tmp_path):
     assert zh_lint(page).returncode == 0
 
 
-def test_parentheses_around_latin_stay_ascii(tmp_path):
+def test_an_aside_beside_chinese_gets_full_width_parentheses(tmp_path):
     page = tmp_path / "page.rst"
-    page.write_text("追踪 (tracing) 带来的约束，见 XLA (Accelerated Linear Algebra)。\n")
-    result = zh_lint(page)
-    assert result.returncode == 0, result.stdout
+    page.write_text("追踪 (tracing) 带来的约束，见 XLA (Accelerated Linear Algebra) 编译器。\n")
+    assert zh_lint("--fix", page).returncode == 0
+    assert (
+        page.read_text()
+        == "追踪（tracing）带来的约束，见 XLA（Accelerated Linear Algebra）编译器。\n"
+    )
+
+
+def test_parentheses_in_latin_text_or_around_code_stay_ascii(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text("调用 ``f(x)`` 时，JAX (the library) is fine.\n")
+    assert zh_lint(page).returncode == 0
 
 
 def test_unfinished_line_of_a_chinese_paragraph(tmp_path):
@@ -179,3 +188,25 @@ def test_carry_keeps_a_translation_only_when_just_the_punctuation_changed(tmp_pa
     assert result.stdout.strip() == f"{tmp_path}: 1 translation(s) kept, 1 entr(ies) still fuzzy"
     entries = polib.pofile(str(po))
     assert [e.flags for e in entries] == [[], ["fuzzy"]]
+
+
+def test_a_spaced_slash_in_chinese_text_is_a_list(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text("在 CPU / GPU / TPU 上运行 ``a / b``。\n\n``jnp.sum`` / ``mean``\n")
+    assert zh_lint("--fix", page).returncode == 0
+    assert page.read_text() == "在 CPU、GPU、TPU 上运行 ``a / b``。\n\n``jnp.sum`` / ``mean``\n"
+
+
+def test_carry_takes_the_translation_of_an_obsolete_twin(tmp_path):
+    import polib
+
+    po = tmp_path / "page.po"
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    catalog.append(polib.POEntry(msgid="CPU、GPU、TPU", msgstr=""))
+    catalog.append(polib.POEntry(msgid="CPU / GPU / TPU", msgstr="CPU, GPU, TPU", obsolete=True))
+    catalog.save(str(po))
+    assert "1 translation(s) kept" in zh_lint("--carry", tmp_path).stdout
+    assert [(e.msgid, e.msgstr, e.obsolete) for e in polib.pofile(str(po))] == [
+        ("CPU、GPU、TPU", "CPU, GPU, TPU", False)
+    ]

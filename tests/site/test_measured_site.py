@@ -1,4 +1,4 @@
-"""Readers see measured figures, labelled, never the wildcards that check them."""
+"""Readers see measured figures, labeled, never the wildcards that check them."""
 
 from __future__ import annotations
 

@@ -7,9 +7,12 @@ came from, come as one zip per language and, given a repository, open in Colab.
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import tomllib
 import zipfile
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 
 import nbformat
 import pytest
@@ -126,3 +129,84 @@ def test_colab_link_only_with_a_repository(project_copy, html_builder, tmp_path,
     monkeypatch.delenv("JAXBOOK_REPO_URL")
     plain = html_builder(project_copy, "en", tmp_path / "plain")
     assert "colab.research.google.com" not in (plain / "ch01" / "arrays.html").read_text("utf-8")
+
+
+class PageProse(HTMLParser):
+    """The article's blocks of prose (paragraphs, list items, cells, headings), not its code."""
+
+    BLOCKS: ClassVar = {"p", "li", "td", "th", "h1", "h2", "h3", "h4", "dt"}
+    # Math is MathML on the page and LaTeX in the notebook: both sides leave it out.
+    SKIP: ClassVar = {"pre", "script", "style", "button", "label", "input", "math"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.blocks: list[str] = []
+        self.current: list[list[str]] = []
+        self.article = False
+
+    def skipping(self) -> bool:
+        return any(skip for _tag, skip in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        classes = set((dict(attrs).get("class") or "").split())
+        if tag == "article":
+            self.article = True
+        # Chrome a notebook has no place for (the downloads line, the heading links), and
+        # the recorded output of another backend, which a notebook on a CPU leaves out.
+        skip = tag in self.SKIP or bool(
+            classes & {"jb-notebook", "headerlink", "jb-tab-label", "jb-recorded"}
+        )
+        if tag not in {"br", "img", "hr", "meta", "link", "input", "col"}:
+            self.stack.append((tag, skip))
+        if tag in self.BLOCKS and self.article and not self.skipping():
+            self.current.append([])
+
+    def handle_endtag(self, tag):
+        if tag in self.BLOCKS and self.current and self.article:
+            text = " ".join("".join(self.current.pop()).split())
+            if text:
+                self.blocks.append(text)
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+        if tag == "article":
+            self.article = False
+
+    def handle_data(self, data):
+        if self.current and not self.skipping():
+            self.current[-1].append(data)
+
+
+def folded(text: str) -> str:
+    """Text with Markdown's marks, links' targets and all spacing taken out."""
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"\$[^$]+\$", "", text)
+    return re.sub(r"[\s*`#>|\[\]\\-]", "", text)
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_notebook_keeps_all_of_the_pages_prose(built_site, language, page):
+    html = (built_site / language / "ch01" / f"{page}.html").read_text(encoding="utf-8")
+    parser = PageProse()
+    parser.feed(html)
+    notebook = nbformat.read(
+        str(built_site / language / "_notebooks" / "ch01" / f"{page}.ipynb"), as_version=4
+    )
+    markdown = folded(
+        "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+    )
+    missing = [block for block in parser.blocks if folded(block) not in markdown]
+    assert parser.blocks
+    assert missing == []
+
+
+def test_the_prose_check_sees_a_dropped_table_cell():
+    parser = PageProse()
+    parser.feed(
+        "<article><p>Kept <code>x</code>.</p><table><tr><td>Dropped</td></tr></table></article>"
+    )
+    markdown = folded("Kept `x`.")
+    assert [block for block in parser.blocks if folded(block) not in markdown] == ["Dropped"]

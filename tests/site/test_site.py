@@ -74,7 +74,7 @@ def test_exercises_have_answer_areas_and_self_checks(site):
     exercises = page(site, "exercises")
     answers = page(site, "answers")
     for n in range(1, 5):
-        assert f"作答区:练习 E{n}" in exercises
-        assert f"自检:练习 E{n}" in exercises
-        assert f"自检:练习 E{n}" in answers
+        assert f"作答区：练习 E{n}" in exercises
+        assert f"自检：练习 E{n}" in exercises
+        assert f"自检：练习 E{n}" in answers
         assert f"参考答案 E{n}" in answers

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import furo
 import polib
+import sphinx
+import sphinx_copybutton
 
 from jaxbook.project import find_root
 from jaxbook.sphinxext import chrome
@@ -29,6 +31,9 @@ def test_catalog_compiles_without_warnings(tmp_path):
 def test_every_entry_is_a_string_the_theme_or_the_project_shows():
     templates = [*Path(furo.__file__).parent.joinpath("theme").rglob("*.html")]
     templates += [*(ROOT / "src" / "jaxbook" / "sphinxext" / "templates").rglob("*.html")]
+    # The scripts whose strings the build translates: Sphinx's search and the copy button.
+    templates += [Path(sphinx.__file__).parent / "themes" / "basic" / "static" / "searchtools.js"]
+    templates += [Path(sphinx_copybutton.__file__).parent / "_static" / "copybutton.js_t"]
     source = "\n".join(t.read_text(encoding="utf-8") for t in templates)
     literal_msgids = {msgid for _pattern, msgid in chrome.LITERALS}
     entries = [e for e in polib.pofile(str(CATALOG)) if not e.obsolete]

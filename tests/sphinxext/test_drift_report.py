@@ -21,25 +21,36 @@ def _text(fragment: str) -> str:
 def test_each_differing_cell_is_listed_with_its_note(built):
     html = built.page("report")
     assert not built.warnings
-    # Releases in version order, each with where it was measured.
+    # Releases in version order, each with where it ran, as a reader names it.
     assert html.index("JAX 0.4.38") < html.index("JAX 0.12.0.1")
-    assert "Measured in: Python 3.13, jax==0.4.38." in html
-    assert "Every cell prints what the pages show." in _section(html, "0.12.0.1")
-    # A release run since drift told warnings apart counts them; an older record cannot.
-    assert "0 emits a warning" in _text(_section(html, "0.12.0.1"))
-    assert "emits a warning" not in _text(_section(html, "0.4.38"))
+    new = _text(_section(html, "0.12.0.1"))
+    assert (
+        "It ran on Python 3.13 and JAX 0.12.0.1. Of the 2 examples of this chapter, 2 print "
+        "the same." in new
+    )
+    assert "Every example prints what the pages show." in new
 
     old = _section(html, "0.4.38")
+    assert "Of the 3 examples of this chapter, 2 print something else and 1 fails an assert." in (
+        _text(old)
+    )
     cells = re.findall(r'<p class="jb-drift-cell">(.*?)</p>', old, re.DOTALL)
+    # In reading order, each named by its section and linked to its label or section.
     assert [_text(cell) for cell in cells] == [
-        "line 10 · prints something else · update note #1",
-        "line 18 · cannot run (missing API)",
+        "A page : prints something else ; see update note #1 .",
+        "A page : cannot run (missing API) .",
+        "Checks : an assert fails .",
     ]
     assert 'href="page.html#check-device"' in cells[0]
     assert 'href="notes.html#update-row-device-property"' in cells[0]
+    assert 'href="page.html#a-page"' in cells[1]
+    assert 'href="page.html#checks"' in cells[2]
     assert "A page" in _text(old)  # the cells are grouped under their page's title
-    diffs = [_text(block) for block in re.findall(r"<pre>.*?</pre>", old, re.DOTALL)]
-    assert diffs == ["-device +old device", "AttributeError: no"]
+    blocks = [_text(block) for block in re.findall(r"<pre>.*?</pre>", old, re.DOTALL)]
+    assert blocks[:2] == ["-device +old device", "AttributeError: no"]
+    assert blocks[2].replace(" ,", ",") == 'assert x == 2, "x"'
+    assert "(3 more lines left out)" in _text(old)
+    assert "The assert that fails:" in _text(old)
 
 
 @pytest.mark.sphinx("html", testroot="drift-report", confoverrides={"jaxbook_release_drift": ""})

@@ -19,13 +19,13 @@ def msgids_in_code() -> set[str]:
     found = {label for _symbol, label in HALVES.values()}  # looked up as _(label)
     for module in PACKAGE.glob("*.py"):
         source = module.read_text(encoding="utf-8")
-        if "from jaxbook.sphinxext._locale import _" not in source:
+        if "from jaxbook.sphinxext._locale import" not in source:
             continue
         for node in ast.walk(ast.parse(source)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "_"
+                and node.func.id in ("_", "ngettext", "N_")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
@@ -39,7 +39,11 @@ def probe_sentences() -> set[str]:
 
 def catalog() -> dict[str, str]:
     po = polib.pofile(str(_locale.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "jaxbook.po"))
-    return {entry.msgid: entry.msgstr for entry in po if not entry.obsolete}
+    return {
+        entry.msgid: entry.msgstr or "".join(entry.msgstr_plural.values())
+        for entry in po
+        if not entry.obsolete
+    }
 
 
 def test_every_label_and_sentence_is_translated():

@@ -1,4 +1,4 @@
-"""A measured output shows what its code printed when the page was built, labelled."""
+"""A measured output shows what its code printed when the page was built, labeled."""
 
 from __future__ import annotations
 

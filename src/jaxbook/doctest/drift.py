@@ -256,6 +256,9 @@ def _wildcards_kept(want: str, got: str) -> list[str]:
     return lines
 
 
+DIFF_LINES = 8
+
+
 def classify(record: dict[str, Any]) -> dict[str, Any]:
     """One cell's outcome on the other release, from its record of ``bundle run``."""
     want = record.get("want") or ""
@@ -280,12 +283,18 @@ def classify(record: dict[str, Any]) -> dict[str, Any]:
     if got_error and got_error != want_error and got_error.split(":", 1)[0].endswith("Warning"):
         return {**cell, "outcome": "warns", "detail": got_error}
     if want_error and got_error != want_error:
-        return {**cell, "outcome": "exception", "detail": got_error or got.strip()[:200]}
+        detail = got_error or got.strip()
+        if len(detail) > 200:
+            detail = detail[:199] + "…"  # cut, and marked as cut
+        return {**cell, "outcome": "exception", "detail": detail}
     diff = difflib.unified_diff(
         want.splitlines(), _wildcards_kept(want, got), "page", "release", n=0, lineterm=""
     )
     lines = [line for line in diff if not line.startswith(("---", "+++", "@@"))]
-    return {**cell, "outcome": "output", "detail": "\n".join(lines[:8])}
+    shown = {**cell, "outcome": "output", "detail": "\n".join(lines[:DIFF_LINES])}
+    if len(lines) > DIFF_LINES:
+        shown["cut"] = len(lines) - DIFF_LINES  # the page says how many lines it leaves out
+    return shown
 
 
 def compare(bundles: list[Path], records: dict[str, list[dict]]) -> dict[str, list[dict]]:

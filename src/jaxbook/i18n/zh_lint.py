@@ -7,8 +7,11 @@ dropdown titles) go through autocorrect (the same rules as the autocorrect CLI
 for plain text) and then through this module's punctuation rule, which follows
 GB/T 15834-2011 as autocorrect does not everywhere: a half-width ``, ; : ? !``
 (or a sentence-ending ``.``) next to a Chinese character, across spaces and
-emphasis marks, becomes full-width, and ASCII parentheses around content that
-holds Chinese become full-width ones. Spaces beside full-width punctuation go.
+emphasis marks, becomes full-width; ASCII parentheses become full-width ones
+around content that holds Chinese, and around an aside right beside Chinese
+text ("追踪器（tracer）当输入", "XLA（Accelerated Linear Algebra）编译器"); items
+joined by a spaced slash are a list, joined by 、 ("CPU、GPU、TPU"). Spaces
+beside full-width punctuation go.
 Code, expected outputs, math, directive options, comments and targets are left
 alone, and inline markup (``code``, :roles:`...`, links, substitutions, URLs)
 is shielded, so code and printed strings keep their ASCII.
@@ -32,10 +35,12 @@ wider.
 ``--carry LOCALE_DIR`` then keeps the translations of the entries that only
 such a correction changed: after ``make update-po`` such an entry is fuzzy,
 and its previous msgid differs from its msgid only in the width of its
-punctuation and in spaces (they are equal once NFKC folds the full-width
-marks and the spaces are dropped). Its translation is still right, since the
-translated text never had the Chinese marks, so the fuzzy flag goes; every
-other fuzzy entry stays for a translator.
+punctuation, a list's separator and spaces (they are equal once NFKC folds
+the full-width marks, 、 is read as "/" and the spaces are dropped). Its
+translation is still right, since the translated text never had the Chinese
+marks, so the fuzzy flag goes; an untranslated entry whose obsolete twin
+differs only so (msgmerge retires a short entry instead of marking it fuzzy)
+takes the twin's translation. Every other fuzzy entry stays for a translator.
 """
 
 from __future__ import annotations
@@ -105,6 +110,29 @@ HALF_WIDTH = re.compile(
 )
 CHINESE_PARENS = re.compile(rf"\( *([^()]*[{CHINESE}][^()]*?) *\)")
 # An aside in parentheses right after a Chinese word: "追踪器（tracer）", not "追踪器 (tracer)".
+# In prose, an aside in parentheses beside Chinese text: "追踪器（tracer）当输入".
+PAREN_ASIDE = re.compile(r"( ?)\(([^()]*[A-Za-z][^()]*)\)( ?)")
+BESIDE = re.compile(rf"[{HAN_RANGE}{FULL_WIDTH_MARKS}]")
+
+
+def prose_aside(text: str) -> str:
+    """Full-width parentheses for an aside that touches Chinese text on either side."""
+
+    def replace(match: re.Match[str]) -> str:
+        before = text[: match.start()].rstrip("\n")
+        after = text[match.end() :].lstrip("\n")
+        if not (BESIDE.match(before[-1:]) or BESIDE.match(after[:1])):
+            return match[0]
+        # A space that is indentation stays; one between words goes.
+        lead = match[1] if text[: match.start()][-1:] in ("", " ", "\n") else ""
+        trail = "" if BESIDE.match(after[:1]) or not after else match[3]
+        return f"{lead}（{match[2]}）{trail}"
+
+    return PAREN_ASIDE.sub(replace, text)
+
+
+# Items joined by " / " in Chinese text are a list: "CPU、GPU、TPU".
+SPACED_SLASH = re.compile(r"(?<=\S) ?/( |\n *)(?=\S)")
 # A tuple or a range such as "(3,)" or "(0, 2π)" is code or math, and keeps its ASCII.
 ASIDE = re.compile(rf"(?<=[{HAN_RANGE}]) ?\(([^()]*[A-Za-z][^()]*)\) ?")
 # In code only a mark that touches a Chinese character is Chinese punctuation.
@@ -133,7 +161,10 @@ def punctuate(text: str) -> str:
     # Each rule can give the other something to do: "(可复现);" and "(0, 2π)" in Chinese.
     for _ in range(3):
         before = fixed
-        fixed = HALF_WIDTH.sub(_full_width, CHINESE_PARENS.sub(r"（\1）", fixed))
+        fixed = SPACED_SLASH.sub(lambda m: "、" + m[1].lstrip(" "), fixed)
+        fixed = CHINESE_PARENS.sub(r"（\1）", fixed)
+        fixed = prose_aside(fixed)
+        fixed = HALF_WIDTH.sub(_full_width, fixed)
         if fixed == before:
             break
     if fixed == text:
@@ -246,8 +277,9 @@ def check_output(source: str) -> str:
 
 
 def folded(text: str) -> str:
-    """The text with full-width marks folded to ASCII and spaces dropped."""
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    """The text with full-width marks folded to ASCII, 、 read as the slash it replaces,
+    and spaces dropped."""
+    return "".join(unicodedata.normalize("NFKC", text).replace("、", "/").split())
 
 
 PYTHON_DIRECTIVES = {"testcode", "testsetup", "testcleanup", "testplot"}
@@ -461,7 +493,16 @@ def carry(locale: Path) -> tuple[int, int]:
     for po in sorted(locale.rglob("*.po")):
         catalog = polib.pofile(str(po))
         changed = False
+        # msgmerge makes a short entry obsolete rather than fuzzy: match those too.
+        retired = {folded(e.msgid): e for e in catalog if e.obsolete and e.msgstr}
         for entry in catalog:
+            twin = retired.get(folded(entry.msgid))
+            if not entry.obsolete and not entry.msgstr and twin is not None:
+                entry.msgstr = twin.msgstr
+                catalog.remove(twin)
+                carried += 1
+                changed = True
+                continue
             if entry.obsolete or "fuzzy" not in entry.flags:
                 continue
             old = entry.previous_msgid

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sphinx.locale import get_translation
+from sphinx.locale import get_translation, get_translator
 from sphinx.util.i18n import CatalogRepository
 
 if TYPE_CHECKING:
@@ -20,6 +20,16 @@ MESSAGE_CATALOG_NAME = "jaxbook"
 LOCALE_DIR = Path(__file__).parent / "locales"
 
 _ = get_translation(MESSAGE_CATALOG_NAME)
+
+
+def N_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a label with a count for the catalog; ``ngettext`` translates it when used."""
+    return singular, plural
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """A label with a count, in the form the language gives that count."""
+    return get_translator(MESSAGE_CATALOG_NAME).ngettext(singular, plural, n)
 
 
 def add_catalog(app: Sphinx) -> None:

@@ -1,15 +1,21 @@
 """The "other JAX releases" page: which cells print differently there, and why.
 
 ``.. drift-report::`` is replaced by one section per release recorded in the
-drift file (``jaxbook drift --save``): the environment it ran in, how many
-cells came out the same, and a table of every cell that did not, in the
-language being built, with what changed (the diff or the exception from the
-real run) and a link to the update note whose verifying block it is.
+drift file (``jaxbook drift --save``), written as prose in the language being
+built: the environment it ran in, named as a reader says it (``JAX 0.4.38``,
+not ``jax==0.4.38``); how many of the chapter's examples came out the same
+and how many did not, with measure words; and, page by page in reading order,
+every example that did not, named by the section it stands in and linked to
+it, with what changed (the diff or the exception from the real run, and a
+marker where a long diff is cut; for a failed assert, the cell's asserts)
+and a link to the update note whose verifying block it is.
 
-A cell is matched to a note through its label: the target right before a
-``testcode`` block (``.. _check-device-property:``) that a note names in
-``:verified-by:``. Labels are collected while reading, in the shape of
-``sphinx.ext.todo`` (collect, purge, merge, replace the placeholder).
+While reading, each ``testcode`` block's place is collected (its page, the
+section it is in, the label right before it, its asserts), keyed by its
+source file and line as the drift file names it, in the shape of
+``sphinx.ext.todo`` (collect, purge, merge, replace the placeholder). A cell
+is matched to a note through its label: the target right before the block
+(``.. _check-device-property:``) that a note names in ``:verified-by:``.
 
 Config values:
 
@@ -30,7 +36,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook.sphinxext import notes
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -67,26 +73,48 @@ class DriftReportDirective(SphinxDirective):
         return [node]
 
 
-def _cells(env: BuildEnvironment) -> dict[str, dict[str, list]]:
-    if not hasattr(env, "jaxbook_labelled_cells"):
-        env.jaxbook_labelled_cells = {}
-    return env.jaxbook_labelled_cells
+def _cells(env: BuildEnvironment) -> dict[str, dict[str, dict[str, Any]]]:
+    """docname -> {"file:line" of a testcode block -> its place on the page}."""
+    if not hasattr(env, "jaxbook_cell_places"):
+        env.jaxbook_cell_places = {}
+    return env.jaxbook_cell_places
+
+
+def _place(cell: nodes.literal_block, docname: str) -> dict[str, Any]:
+    section = cell.parent
+    while section is not None and not isinstance(section, nodes.section):
+        section = section.parent
+    title = section.next_node(nodes.title) if section is not None else None
+    label = None
+    previous = cell.parent[cell.parent.index(cell) - 1] if cell.parent.index(cell) else None
+    if isinstance(previous, nodes.target) and previous.get("refid"):
+        label = previous["refid"]
+    return {
+        "docname": docname,
+        "section": title.astext() if title is not None else "",
+        "anchor": label or (section["ids"][0] if section is not None and section["ids"] else ""),
+        "label": label,
+        "asserts": [
+            line.strip()
+            for line in cell.astext().splitlines()
+            if line.strip().startswith("assert ")
+        ],
+    }
 
 
 def collect_labels(app: Sphinx, doctree: nodes.document) -> None:
-    """Remember which labelled code cell stands at which source line."""
-    found: dict[str, list] = {}
-    for target in doctree.findall(nodes.target):
-        cell = target.next_node(nodes.literal_block, siblings=True, descend=False)
-        if cell is None or cell.get("testnodetype") != "testcode" or not target.get("refid"):
+    """Remember where each code cell stands: its source line, section and label."""
+    docname = app.env.current_document.docname
+    found: dict[str, dict[str, Any]] = {}
+    confdir = Path(app.confdir).resolve()
+    for cell in doctree.findall(nodes.literal_block):
+        if cell.get("testnodetype") != "testcode":
             continue
-        source = Path(cell.source or "").resolve()
         try:
-            where = source.relative_to(Path(app.confdir).resolve()).as_posix()
+            where = Path(cell.source or "").resolve().relative_to(confdir).as_posix()
         except ValueError:
             continue
-        found[f"{where}:{cell.line}"] = target["refid"]
-    docname = app.env.current_document.docname
+        found[f"{where}:{cell.line}"] = _place(cell, docname)
     if found:
         _cells(app.env)[docname] = found
     if any(True for _node in doctree.findall(drift_report)):
@@ -161,72 +189,151 @@ def _explained_by(env: BuildEnvironment) -> dict[str, list[tuple[str, dict[str, 
     return by_label
 
 
-def _cell_heading(app: Sphinx, fromdoc: str, cell: dict[str, Any], labels, explained, names):
-    """One cell's line: where it is (linked), what happened, and the note that explains it."""
-    env, builder = app.env, app.builder
-    where = f"{cell['file']}:{cell['line']}"
-    page = cell["file"].removeprefix("docs/").removesuffix(".rst")
-    label = labels.get(where)
-    text = _("line %s") % cell["line"]
+def _cell_heading(app: Sphinx, fromdoc: str, cell: dict[str, Any], place, explained, names):
+    """One cell's line: where it is (its section, linked), what happened, and its note."""
+    builder = app.builder
     para = nodes.paragraph(classes=["jb-drift-cell"])
-    if page in env.found_docs:
-        uri = builder.get_relative_uri(fromdoc, page) + (f"#{label}" if label else "")
-        para += nodes.reference("", text, internal=True, refuri=uri)
+    if place is not None:
+        uri = builder.get_relative_uri(fromdoc, place["docname"])
+        uri += f"#{place['anchor']}" if place["anchor"] else ""
+        para += nodes.reference("", place["section"], internal=True, refuri=uri)
     else:
-        para += nodes.literal("", where)
-    para += nodes.Text(" · ")
+        para += nodes.literal("", f"{cell['file']}:{cell['line']}")
+    para += nodes.Text(_(": "))
     para += nodes.strong("", names[cell["outcome"]])
-    for table_doc, row in explained.get(label or "", []):
-        para += nodes.Text(" · ")
+    for table_doc, row in explained.get((place or {}).get("label") or "", []):
+        para += nodes.Text(_("; "))
         para += nodes.reference(
             "",
-            _("update note #%s") % row["number"],
+            _("see update note #%s") % row["number"],
             internal=True,
             refuri=builder.get_relative_uri(fromdoc, table_doc) + f"#update-row-{row['id']}",
         )
+    para += nodes.Text(_("."))
     return para
 
 
-def _page_of(env: BuildEnvironment, file: str) -> str:
-    """The title of the page a cell's file belongs to (an included file has none of its own)."""
-    page = file.removeprefix("docs/").removesuffix(".rst")
-    return env.titles[page].astext() if page in env.titles else file
+def outcome_counts(counts: dict[str, int], outcomes: list[str]) -> list[str]:
+    """Each outcome that happened, as a clause with its count ("33 print something else")."""
+    forms = {
+        "same": N_("%d prints the same", "%d print the same"),
+        "output": N_("%d prints something else", "%d print something else"),
+        "warns": N_("%d emits a warning", "%d emit a warning"),
+        "exception": N_("%d raises another exception", "%d raise another exception"),
+        "assert": N_("%d fails an assert", "%d fail an assert"),
+        "cannot-run": N_("%d cannot run (an API is missing)", "%d cannot run (an API is missing)"),
+        "skipped": N_("%d is skipped", "%d are skipped"),
+    }
+    return [
+        ngettext(one, many, counts[key]) % counts[key]
+        for key, (one, many) in forms.items()
+        if key in outcomes and counts.get(key)
+    ]
+
+
+def series(items: list[str]) -> str:
+    """A list in the language's own way: "a, b, and c"; in Chinese "a、b、c"."""
+    if len(items) < 2:
+        return "".join(items)
+    if len(items) == 2:
+        return _("%s and %s") % tuple(items)
+    head = items[0]
+    for item in items[1:-1]:
+        head = _("%s, %s") % (head, item)
+    return _("%s, and %s") % (head, items[-1])
+
+
+PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
+
+
+def environment_names(environment: str) -> list[str]:
+    """``Python 3.13, jax==0.4.38, jaxlib==0.4.38`` as a reader says it: JAX 0.4.38, ..."""
+    named = []
+    for part in environment.split(", "):
+        name, _sep, version = part.partition("==")
+        if not version:
+            named.append(part)
+        else:
+            named.append(f"{PACKAGE_NAMES.get(name, name)} {version}")
+    return named
+
+
+def reading_order(env: BuildEnvironment, root: str) -> list[str]:
+    """The documents in the order a reader meets them, through the toctrees."""
+    order: list[str] = []
+
+    def visit(docname: str) -> None:
+        if docname in order:
+            return
+        order.append(docname)
+        for child in env.toctree_includes.get(docname, []):
+            visit(child)
+
+    visit(root)
+    return order + sorted(set(env.found_docs) - set(order))
 
 
 def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.Node]:
     env = app.env
     language = app.config.language
-    labels = {where: label for found in _cells(env).values() for where, label in found.items()}
+    places = {where: place for found in _cells(env).values() for where, place in found.items()}
     explained = _explained_by(env)
     names = outcome_names()
+    order = {docname: i for i, docname in enumerate(reading_order(env, app.config.root_doc))}
     result: list[nodes.Node] = []
     for release in sorted(data["releases"], key=Version):
         entry = data["releases"][release]
         counts = entry["counts"].get(language, {})
         section = nodes.section(ids=[f"jax-{release.replace('.', '-')}"])
         section += nodes.title("", f"JAX {release}")
-        # The list separator is the language's own: "，" in Chinese text.
         # Data saved before drift told warnings apart does not list its outcomes; it
-        # cannot say "0 warns".
+        # cannot say "0 warn".
         outcomes = entry.get("outcomes") or [key for key in names if key != "warns"]
-        summary = _(", ").join(
-            f"{counts.get(key, 0)} {name}" for key, name in names.items() if key in outcomes
-        )
-        section += nodes.paragraph(
-            "", _("Measured in: %s. Cells: %s.") % (entry["environment"], summary)
-        )
+        total = sum(counts.values())
+        ran = _("It ran on %s.") % series(environment_names(entry["environment"]))
+        tally = _("Of the %(total)d examples of this chapter, %(outcomes)s.") % {
+            "total": total,
+            "outcomes": series(outcome_counts(counts, outcomes)),
+        }
+        # Chinese sentences follow each other without a space.
+        section += nodes.paragraph("", ran + ("" if ran.endswith("。") else " ") + tally)
         cells = entry["cells"].get(language, [])
         if not cells:
-            section += nodes.paragraph("", _("Every cell prints what the pages show."))
+            section += nodes.paragraph("", _("Every example prints what the pages show."))
+
+        def position(cell: dict[str, Any]) -> tuple[int, int]:
+            place = places.get(f"{cell['file']}:{cell['line']}")
+            return (order.get(place["docname"], len(order)) if place else len(order), cell["line"])
+
         current_page = None
-        for cell in cells:
-            page = _page_of(env, cell["file"])
+        for cell in sorted(cells, key=position):
+            place = places.get(f"{cell['file']}:{cell['line']}")
+            page = env.titles[place["docname"]].astext() if place else cell["file"]
             if page != current_page:
                 section += nodes.rubric("", page)
                 current_page = page
-            section += _cell_heading(app, fromdoc, cell, labels, explained, names)
+            section += _cell_heading(app, fromdoc, cell, place, explained, names)
             detail = cell.get("detail", "")
+            if cell["outcome"] == "assert" and place and place["asserts"]:
+                section += nodes.paragraph(
+                    "",
+                    ngettext(
+                        "The assert that fails:",
+                        "One of these asserts fails:",
+                        len(place["asserts"]),
+                    ),
+                )
+                asserts = "\n".join(place["asserts"])
+                section += nodes.literal_block(asserts, asserts, language="python")
+                continue
             section += nodes.literal_block(detail, detail, language="diff")
+            if cell.get("cut"):
+                section += nodes.paragraph(
+                    "",
+                    ngettext("(%d more line left out)", "(%d more lines left out)", cell["cut"])
+                    % cell["cut"],
+                    classes=["jb-drift-cut"],
+                )
         result.append(section)
     for node in result:
         for text in node.findall(nodes.TextElement):

@@ -39,6 +39,7 @@ Config values:
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import tomllib
 import zipfile
@@ -47,7 +48,9 @@ from typing import TYPE_CHECKING
 
 import nbformat
 from docutils import nodes
+from sphinx.locale import admonitionlabels
 
+from jaxbook.sphinxext import _markdown
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import chrome
 
@@ -100,32 +103,110 @@ def install_cells(requirements: list[str], gpu: str) -> list[nbformat.NotebookNo
     return [nbformat.v4.new_markdown_cell(note), install]
 
 
+class Cells:
+    """The cells of one notebook, built by walking a page's doctree in reading order."""
+
+    def __init__(self, link: _markdown.Link) -> None:
+        self.cells: list[nbformat.NotebookNode] = []
+        self.last_code: nbformat.NotebookNode | None = None
+        self.link = link
+
+    def markdown(self, text: str, quote: bool) -> None:
+        if text.strip():
+            self.cells.append(
+                nbformat.v4.new_markdown_cell(_markdown.quoted(text) if quote else text)
+            )
+
+    def walk(self, node: nodes.Element, level: int, quote: bool = False) -> None:
+        for child in node.children:
+            if isinstance(child, nodes.Element):
+                self.block(child, level, quote)
+
+    def block(self, node: nodes.Element, level: int, quote: bool) -> None:
+        code = _code_cell(node)
+        output = _shown_output(node)
+        if code is not None:
+            self.last_code = nbformat.v4.new_code_cell(code)
+            self.cells.append(self.last_code)
+            return
+        if output is not None:
+            if self.last_code is not None and not self.last_code.outputs:
+                text = output if output.endswith("\n") else output + "\n"
+                self.last_code.outputs.append(
+                    nbformat.v4.new_output("stream", name="stdout", text=text)
+                )
+            return
+        if node.get("testnodetype") or isinstance(node, SKIPPED):
+            return  # setup, cleanup and the other backend's output; chrome; comments
+        if "jb-recorded" in node.get("classes", []):
+            return  # another backend's recorded output, under its label
+        runs_code = any(n.get("testnodetype") for n in node.findall(nodes.literal_block))
+        if isinstance(node, nodes.section):
+            self.walk(node, level + 1, quote)
+        elif isinstance(node, nodes.title):
+            self.markdown(f"{'#' * max(level, 1)} {_markdown.inline(node, self.link)}", quote)
+        elif isinstance(node, nodes.paragraph):
+            self.markdown(_markdown.inline(node, self.link), quote)
+        elif isinstance(node, (nodes.bullet_list, nodes.enumerated_list)) and not runs_code:
+            self.markdown(self.listed(node), quote)
+        elif isinstance(node, nodes.table) and not runs_code:
+            self.markdown(_markdown.table(node, self.link), quote)
+        elif isinstance(node, nodes.literal_block):
+            self.markdown(_markdown.fenced(node), quote)
+        elif isinstance(node, nodes.Admonition):
+            title = node.next_node(nodes.title)
+            if title is None:  # a note or a warning: its label, in the page's language
+                label = admonitionlabels.get(node.tagname, node.tagname.capitalize())
+                self.markdown(f"**{label}**", True)
+            for child in node.children:
+                if isinstance(child, nodes.title):
+                    self.markdown(f"**{_markdown.inline(child, self.link)}**", True)
+                elif isinstance(child, nodes.Element):
+                    self.block(child, level, True)
+        elif isinstance(node, nodes.TextElement) and not isinstance(node, nodes.literal_block):
+            self.markdown(f"**{_markdown.inline(node, self.link)}**", quote)  # rubric, caption
+        else:
+            self.walk(node, level, quote)
+
+    def listed(self, node: nodes.Element, depth: int = 0) -> str:
+        lines = []
+        start = node.get("start", 1)
+        for number, item in enumerate(node.children, start=start):
+            marker = "-" if isinstance(node, nodes.bullet_list) else f"{number}."
+            parts = []
+            for child in item.children:
+                if isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
+                    parts.append(self.listed(child, depth + 1))
+                elif isinstance(child, nodes.literal_block):
+                    parts.append(_markdown.fenced(child))
+                elif isinstance(child, nodes.paragraph):
+                    parts.append(_markdown.inline(child, self.link))
+                elif isinstance(child, nodes.Element):
+                    parts.append(child.astext())
+            indent = "  " * depth
+            first, *rest = parts or [""]
+            lines.append(f"{indent}{marker} {first}")
+            for part in rest:
+                pad = indent + " " * (len(marker) + 1)
+                lines += [pad + line if line else "" for line in part.split("\n")]
+        return "\n".join(lines)
+
+
+SKIPPED = (chrome, nodes.comment, nodes.target, nodes.substitution_definition, nodes.raw)
+SKIPPED += (nodes.system_message, nodes.Invisible)
+
+
 def notebook_for(
     doctree: nodes.document,
     language: str,
     requirements: list[str] | None = None,
     gpu: str = "",
+    link: _markdown.Link = lambda uri: uri,
 ) -> nbformat.NotebookNode | None:
-    cells = []
-    has_code = False
-    last_code = None
-    for node in doctree.findall(nodes.Element):
-        code = _code_cell(node)
-        output = _shown_output(node)
-        if code is not None:
-            last_code = nbformat.v4.new_code_cell(code)
-            cells.append(last_code)
-            has_code = True
-        elif output is not None:
-            if last_code is not None and not last_code.outputs:
-                text = output if output.endswith("\n") else output + "\n"
-                last_code.outputs.append(nbformat.v4.new_output("stream", name="stdout", text=text))
-        elif isinstance(node, nodes.title) and isinstance(node.parent, nodes.section):
-            level = sum(1 for _ in _ancestors(node, nodes.section))
-            cells.append(nbformat.v4.new_markdown_cell(f"{'#' * level} {node.astext()}"))
-        elif isinstance(node, nodes.paragraph) and not any(_ancestors(node, nodes.table)):
-            bullet = "- " if isinstance(node.parent, nodes.list_item) else ""
-            cells.append(nbformat.v4.new_markdown_cell(bullet + node.astext()))
+    walker = Cells(link)
+    walker.walk(doctree, 0)
+    cells = walker.cells
+    has_code = any(cell.cell_type == "code" for cell in cells)
     if not has_code:
         return None
     if requirements:
@@ -180,7 +261,18 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     pins, gpu = project_pins(app.confdir)
     requirements = app.config.jaxbook_notebook_requirements or pins
     gpu = app.config.jaxbook_notebook_gpu_extra or gpu
-    notebook = notebook_for(doctree, app.config.language, requirements, gpu)
+    here = posixpath.dirname(docname)
+    back = "../" * (docname.count("/") + 1)  # from _notebooks/<dir>/ to the site's root
+
+    def link(uri: str) -> str:
+        # A page's link is relative to the page; the notebook lies under _notebooks/.
+        if not uri or "://" in uri or uri.startswith(("mailto:", "/")):
+            return uri
+        if uri.startswith("#"):
+            return back + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
+        return back + posixpath.normpath(posixpath.join(here, uri))
+
+    notebook = notebook_for(doctree, app.config.language, requirements, gpu, link)
     if notebook is None:
         return
     path = Path(app.outdir, NOTEBOOK_DIR, f"{docname}.ipynb")
@@ -234,6 +326,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "jaxbook_notebooks_branch", NOTEBOOKS_BRANCH, "html", types=frozenset({str})
     )
     app.setup_extension("jaxbook.sphinxext.editions")
-    app.connect("doctree-resolved", write_notebook)
+    # Last: the notebook takes the page as written, note numbers and measured figures included.
+    app.connect("doctree-resolved", write_notebook, priority=900)
     app.connect("build-finished", zip_notebooks)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,71 @@
+"""A page's prose as Jupyter Markdown: what the notebooks show between the code cells.
+
+Inline markup keeps its meaning (``code``, **strong**, *emphasis*, links,
+math); lists, tables (as GitHub tables), admonitions (as quotes under their
+title) and code that the page shows but does not run (shell commands, text
+blocks) are kept, the last as fenced blocks that the notebook does not
+execute. ``link`` turns a reference's URI into one that works from the
+notebook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from docutils import nodes
+
+Link = Callable[[str], str]
+ESCAPED = str.maketrans({"|": "\\|"})
+
+
+def inline(node: nodes.Node, link: Link) -> str:
+    """The Markdown of a paragraph's (or a title's) inline content."""
+    if isinstance(node, nodes.Text):
+        return node.astext().replace("\n", " ")  # astext() drops the escapes' null bytes
+    if isinstance(node, nodes.literal):
+        text = node.astext()
+        fence = "``" if "`" in text else "`"
+        return f"{fence}{text}{fence}"
+    if isinstance(node, nodes.math):
+        return f"${node.astext()}$"
+    inner = "".join(inline(child, link) for child in node.children)
+    if isinstance(node, nodes.strong):
+        return f"**{inner}**" if inner.strip() else inner
+    if isinstance(node, nodes.emphasis):
+        return f"*{inner}*" if inner.strip() else inner
+    if isinstance(node, nodes.reference):
+        uri = node.get("refuri") or ("#" + node["refid"] if node.get("refid") else "")
+        return f"[{inner}]({link(uri)})" if uri and inner.strip() else inner
+    if isinstance(node, (nodes.image, nodes.system_message, nodes.target)):
+        return ""
+    return inner
+
+
+def table(node: nodes.table, link: Link) -> str:
+    rows = []
+    for row in node.findall(nodes.row):
+        cells = []
+        for entry in row.children:
+            text = " ".join(
+                inline(p, link) for p in entry.findall(nodes.paragraph) if p.parent is entry
+            ) or entry.astext().replace("\n", " ")
+            cells.append(text.translate(ESCAPED))
+        rows.append(cells)
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(lines)
+
+
+def fenced(node: nodes.literal_block) -> str:
+    language = node.get("language", "")
+    if language in ("default", "none", "python3"):
+        language = "python" if language == "python3" else "text"
+    return f"```{language}\n{node.astext()}\n```"
+
+
+def quoted(text: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
