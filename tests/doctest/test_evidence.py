@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from packaging.version import Version
 
-from jaxbook.doctest import evidence, probes
+from jaxbook.doctest import evidence
+from jaxbook.doctest.sentences import SENTENCES
 from jaxbook.project import find_root
 
 EVIDENCE = find_root(Path(__file__).parent) / "docs" / "release-evidence.json"
@@ -27,9 +31,9 @@ def visited(data: dict) -> dict[str, dict]:
 def test_every_probe_has_its_sentences_and_an_era_for_every_visited_release(data):
     answers = visited(data)
     assert answers
-    assert set(data["probes"]) == set(probes.PROBES)
+    assert set(data["probes"]) == set(SENTENCES)
     for name, entry in data["probes"].items():
-        assert entry["sentences"] == probes.SENTENCES[name]
+        assert entry["sentences"] == SENTENCES[name]
         covered = [
             release
             for era in entry["eras"]
@@ -55,7 +59,7 @@ def test_each_era_holds_for_every_visited_release_in_it(data):
                 if Version(run["first"]) <= Version(r) <= Version(run["last"])
             }
             assert shown == {r: answers[r][name]["shown"] for r in inside}, (name, era)
-            assert probes.SENTENCES[name].get(era["key"], probes.SENTENCES[name].get("*"))
+            assert SENTENCES[name].get(era["key"], SENTENCES[name].get("*"))
 
 
 def test_no_era_that_reaches_the_pinned_release_shows_an_older_releases_text(data):
@@ -82,3 +86,16 @@ def test_runs_split_where_the_text_changes():
         {"first": "1", "last": "3", "text": "a"},
         {"first": "4", "last": "4", "text": "b"},
     ]
+
+
+def test_every_probe_has_sentences_and_importing_them_leaves_jax_alone():
+    """The probes set XLA_FLAGS when imported; the sentences are read without them."""
+    code = (
+        "import os, sys; from jaxbook.doctest.sentences import SENTENCES; "
+        "assert 'XLA_FLAGS' not in os.environ and 'jax' not in sys.modules; "
+        "from jaxbook.doctest.probes import PROBES; "
+        "assert set(PROBES) == set(SENTENCES), set(PROBES) ^ set(SENTENCES)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import polib
 
-from jaxbook.doctest.probes import SENTENCES
+from jaxbook.doctest.sentences import SENTENCES
 from jaxbook.sphinxext import _locale
 from jaxbook.sphinxext.pairs import HALVES
 

@@ -203,7 +203,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jaxbook.doctest import probes
+    from jaxbook.doctest import probes, sentences
 
     root = project.root()
     work = args.work.resolve()
@@ -233,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         "probes": {
             name: {
                 "question": probes.PROBES[name].__doc__.strip(),
-                "sentences": probes.SENTENCES[name],
+                "sentences": sentences.SENTENCES[name],
                 "eras": eras(search, name, found[name], first, last),
             }
             for name in names

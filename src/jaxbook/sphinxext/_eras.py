@@ -6,8 +6,8 @@ releases showed, as runs of the same text. A cell says, for each era, what
 holds on every release in it: a sentence chosen by the probe and its key, in
 the page's language, and, where the sentence takes the releases' own text
 (``%(shown)s``), every run of it with the releases that showed it. The
-sentences are English msgids that the probes declare
-(``jaxbook.doctest.probes.SENTENCES``) and the evidence file carries; this
+sentences are English msgids written for the probes
+(``jaxbook.doctest.sentences``) and the evidence file carries; this
 package's catalog translates them. A key with no sentence is a warning, so a
 new probe or a new answer cannot reach the page as a probe expression.
 """
