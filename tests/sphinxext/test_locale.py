@@ -9,14 +9,14 @@ import polib
 
 from jaxbook.doctest.sentences import SENTENCES
 from jaxbook.sphinxext import _locale
-from jaxbook.sphinxext.pairs import HALVES
+from jaxbook.sphinxext.pairs import BROKEN, HALVES
 
 PACKAGE = Path(_locale.__file__).parent
 
 
 def msgids_in_code() -> set[str]:
     """Every ``_("...")`` of the modules that translate through this catalog."""
-    found = {label for _symbol, label in HALVES.values()}  # looked up as _(label)
+    found = {label for _symbol, label in HALVES.values()} | {BROKEN}  # looked up as _(label)
     for module in PACKAGE.glob("*.py"):
         source = module.read_text(encoding="utf-8")
         if "from jaxbook.sphinxext._locale import" not in source:

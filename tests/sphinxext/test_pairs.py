@@ -32,3 +32,14 @@ def test_pair_labels_follow_the_build_language(built):
 @pytest.mark.sphinx("doctest", testroot="pairs")
 def test_both_halves_are_doctested(built):
     assert built.doctest_counts() == (6, 0)
+
+
+@pytest.mark.sphinx("html", testroot="pairs", freshenv=True)
+def test_a_broken_half_says_so_instead_of_outdated(app):
+    index = app.srcdir / "index.rst"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text.replace("   .. outdated::\n", "   .. outdated::\n      :broken:\n", 1))
+    app.build()
+    html = (app.outdir / "index.html").read_text(encoding="utf-8")
+    assert "❌ 错误写法" in html
+    assert html.count("❌ 旧写法（过时）") == text.count(".. outdated::") - 1

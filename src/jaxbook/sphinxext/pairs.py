@@ -14,6 +14,10 @@ or a wrong value that its doctest checks), the ✅ half passes::
 
           .. testcode:: ...
 
+An ❌ half whose code is not old but simply wrong (the course's example
+uses ``np`` without importing it) says so with ``:broken:``: its label reads
+"Broken" instead of "Outdated".
+
 The build warns, with the pair's location, when a pair does not hold exactly
 one ``outdated`` half followed by one ``recommended`` half, when a half holds
 no doctest block, or when a half stands outside a pair.
@@ -26,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -38,6 +43,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 HALVES = {"outdated": ("❌", "Outdated"), "recommended": ("✅", "Recommended")}
+BROKEN = "Broken"
 
 
 class pair(nodes.General, nodes.Element):
@@ -72,10 +78,12 @@ class PairDirective(SphinxDirective):
 
 class HalfDirective(SphinxDirective):
     has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {}
+    option_spec: ClassVar[dict[str, Any]] = {"broken": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         symbol, label = HALVES[self.name]
+        if "broken" in self.options and self.name == "outdated":
+            label = BROKEN
         node = pair_half(kind=self.name, classes=["jb-half", f"jb-{self.name}"])
         self.set_source_info(node)
         # The label comes from this extension's catalog, not the page's.
