@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PAGE = """\
 标题：一节
 ==========
@@ -210,3 +212,31 @@ def test_carry_takes_the_translation_of_an_obsolete_twin(tmp_path):
     assert [(e.msgid, e.msgstr, e.obsolete) for e in polib.pofile(str(po))] == [
         ("CPU、GPU、TPU", "CPU, GPU, TPU", False)
     ]
+
+
+@pytest.mark.parametrize(
+    ("source", "fixed"),
+    [
+        ("标有「必读」。\n", "标有“必读”。\n"),
+        ("1000 个 0~4 的标签。\n", "1000 个 0\uff5e4 的标签。\n"),
+        ("本章小结 & 速查表\n", "本章小结与速查表\n"),
+        ("调用 ``f(True)``):。\n", "调用 ``f(True)``)。\n"),
+        ("**B。** A 只说了一面。\n", "**B。**\\ A 只说了一面。\n"),
+        ("第一句。 第二句。\n", "第一句。第二句。\n"),
+        (
+            "以 `官方安装说明 <https://example.org/x>`__ 为准。\n",
+            "以\\ `官方安装说明 <https://example.org/x>`__\\ 为准。\n",
+        ),
+        ("见 :doc:`arrays` 的说明。\n", "见\\ :doc:`arrays`\\ 的说明。\n"),
+        (
+            "出自课程 `《JAX 入门》 <https://example.org/c>`__。\n",
+            "出自课程\\ `《JAX 入门》 <https://example.org/c>`__。\n",
+        ),
+    ],
+)
+def test_each_mark_rule_fixes_its_planted_fault(tmp_path, source, fixed):
+    page = tmp_path / "page.rst"
+    page.write_text(source, encoding="utf-8")
+    assert zh_lint(page).returncode == 1
+    assert zh_lint("--fix", page).returncode == 0
+    assert page.read_text(encoding="utf-8") == fixed

@@ -153,11 +153,26 @@ def _full_width(match: re.Match[str]) -> str:
     raise AssertionError(match)
 
 
+# One rule per mark, chosen once (the author's guide lists them): “” not 「」, a full-width
+# tilde for a range of numbers, 与 not "&", no ASCII mark stacked before 。, no space after
+# a full-width mark (an emphasis that ends there keeps an escaped space, as reST needs).
+MARKS = [
+    (re.compile("「"), "“"),
+    (re.compile("」"), "”"),
+    (re.compile(r"(?<=\d)~(?=\d)"), "\uff5e"),
+    (re.compile(rf"(?<=[{HAN_RANGE}]) & (?=[{HAN_RANGE}])"), "与"),
+    (re.compile(r"(?<![.])[.:;,](?=。)"), ""),
+    (re.compile(rf"(?<=[{FULL_WIDTH_MARKS}])(\*\*?) +(?=\S)"), r"\1\\ "),
+]
+
+
 def punctuate(text: str) -> str:
     """Full-width punctuation in Chinese text (its inline markup already shielded)."""
     if not HAS_CHINESE.search(text):
         return text
     fixed = text
+    for pattern, replacement in MARKS:
+        fixed = pattern.sub(replacement, fixed)
     # Each rule can give the other something to do: "(可复现);" and "(0, 2π)" in Chinese.
     for _ in range(3):
         before = fixed
@@ -167,8 +182,6 @@ def punctuate(text: str) -> str:
         fixed = HALF_WIDTH.sub(_full_width, fixed)
         if fixed == before:
             break
-    if fixed == text:
-        return text
     fixed = SPACE_BEFORE.sub("", fixed)
     return SPACE_AFTER.sub("", fixed)
 
@@ -279,7 +292,10 @@ def check_output(source: str) -> str:
 def folded(text: str) -> str:
     """The text with full-width marks folded to ASCII, 、 read as the slash it replaces,
     and spaces dropped."""
-    return "".join(unicodedata.normalize("NFKC", text).replace("、", "/").split())
+    text = unicodedata.normalize("NFKC", text).replace("、", "/").replace("\\ ", "")
+    for pattern, replacement in MARKS[:4]:
+        text = pattern.sub(replacement, text)
+    return "".join(text.split())
 
 
 PYTHON_DIRECTIVES = {"testcode", "testsetup", "testcleanup", "testplot"}
@@ -388,8 +404,21 @@ def width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
+# A link or a cross-reference whose text is Chinese sits in the sentence without spaces
+# ("以\\ `官方安装说明 <…>`__\\ 为准"); reST needs the escaped space there.
+HUGGED = re.compile(r"(`[^`<]*[\u4e00-\u9fff][^`<]*<[^<>`]+>`__?|:(?:doc|ref):`[^`]+`)")
+BOOK_TITLE_SPACE = re.compile(rf"(?<=[{HAN_RANGE}]) (?=`?《)|(?<=》) (?=[{HAN_RANGE}])")
+
+
+def hug(text: str) -> str:
+    text = BOOK_TITLE_SPACE.sub(lambda m: "\\ " if text[m.end() : m.end() + 1] == "`" else "", text)
+    text = re.sub(rf"(?<=[{HAN_RANGE}{FULL_WIDTH_MARKS}]) {HUGGED.pattern}", r"\\ \1", text)
+    return re.sub(rf"{HUGGED.pattern} (?=[{HAN_RANGE}])", r"\1\\ ", text)
+
+
 def correct(lines: list[str]) -> list[str]:
     """Correct the lines of one paragraph (inline markup may span its lines)."""
+    lines = hug("\n".join(lines)).split("\n") if HAN.search("".join(lines)) else lines
     shielded: list[str] = []
 
     def shield(match: re.Match[str]) -> str:
