@@ -66,11 +66,11 @@ def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
 
     index_page = project_copy / "docs/ch01/index.rst"
     index_po = project_copy / "locale/en/LC_MESSAGES/ch01/index.po"
-    removed = "- 「🔍 补充」是延伸内容，标有「必读」或「选读」。\n"
+    removed = "- “🔍 补充”是延伸内容，标有“必读”或“选读”。\n"
     index_text = index_page.read_text(encoding="utf-8")
     assert removed in index_text
     index_page.write_text(index_text.replace(removed, ""), encoding="utf-8")
-    removed_translation = entry(polib.pofile(str(index_po)), "「🔍 补充」是延伸内容").msgstr
+    removed_translation = entry(polib.pofile(str(index_po)), "“🔍 补充”是延伸内容").msgstr
 
     update_po(project_copy)
 
@@ -82,7 +82,7 @@ def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
     assert "要求" in changed.msgid
     assert "#| msgid" in po_path.read_text(encoding="utf-8")
 
-    obsolete = entry(polib.pofile(str(index_po)), "「🔍 补充」是延伸内容", obsolete=True)
+    obsolete = entry(polib.pofile(str(index_po)), "“🔍 补充”是延伸内容", obsolete=True)
     assert obsolete.msgstr == removed_translation
     assert "#~ msgid" in index_po.read_text(encoding="utf-8")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 
 import pytest
@@ -46,29 +45,29 @@ def test_timings_are_shown_with_where_they_were_measured(built_site, language):
 
 DISPATCH_PROSE = {
     "zh_CN": r"派发只用了 ([\d.]+) 毫秒，等这次矩阵乘法算完则用了 ([\d.]+) 毫秒，"
-    r"相差约 ([\d,]+) 倍，也就是 (\d+) 个数量级",
+    r"相差约 ([\d,]+) 倍",
     "en": r"dispatch took ([\d.]+) ms, while waiting for this matrix multiplication to finish "
-    r"took ([\d.]+) ms, about ([\d,]+) times as long, or roughly (\d+) orders of magnitude",
+    r"took ([\d.]+) ms, about ([\d,]+) times as long",
 }
 DISPATCH_OUTPUT = {
-    "zh_CN": r"不等待（仅派发）：([\d.]+) ms block_until_ready：([\d.]+) ms 相差约 ([\d,]+) 倍，"
-    r"约 (\d+) 个数量级",
+    "zh_CN": r"不等待（仅派发）：([\d.]+) ms block_until_ready：([\d.]+) ms 相差约 ([\d,]+) 倍",
     "en": r"No wait \(dispatch only\): ([\d.]+) ms block_until_ready: ([\d.]+) ms "
-    r"About ([\d,]+) times as long, about (\d+) orders of magnitude",
+    r"About ([\d,]+) times as long",
 }
 
 
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
 def test_dispatch_figures_in_the_prose_are_the_measured_ones(built_site, language):
     html = (built_site / language / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
-    text = " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace(" ，", "，")
+    text = " ".join(re.sub(r"<[^>]+>", " ", html).split())
     text = re.sub(r"\s+([，。：])", r"\1", text)
     prose = re.search(DISPATCH_PROSE[language], text)
     output = re.search(DISPATCH_OUTPUT[language], text)
     assert prose, text[:3000]
     assert output, text[:3000]
     assert prose.groups() == output.groups()
-    dispatch, real, about, orders = prose.groups()
+    dispatch, real, about = prose.groups()
     ratio = float(real) / float(dispatch)
-    assert int(orders) == round(math.log10(ratio)) > 1
+    # The page claims, and its code asserts, no more than this bound.
+    assert ratio > 10
     assert abs(float(about.replace(",", "")) - ratio) <= 0.1 * ratio

@@ -40,6 +40,7 @@ import datetime
 import difflib
 import doctest
 import functools
+import hashlib
 import json
 import os
 import re
@@ -297,6 +298,11 @@ def classify(record: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def code_digest(code: str) -> str:
+    """A short name for a cell's code, the same in the drift data and in the build."""
+    return hashlib.sha256(code.strip().encode("utf-8")).hexdigest()[:12]
+
+
 def compare(bundles: list[Path], records: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """Per language, every code cell of the bundles with its outcome (skipped ones too)."""
     report: dict[str, list[dict]] = {}
@@ -311,11 +317,11 @@ def compare(bundles: list[Path], records: dict[str, list[dict]]) -> dict[str, li
                     continue
                 record = ran.get((block["file"], block["line"]))
                 if record is None:
-                    cells.append(
-                        {"file": block["file"], "line": block["line"], "outcome": "skipped"}
-                    )
+                    cell = {"file": block["file"], "line": block["line"], "outcome": "skipped"}
                 else:
-                    cells.append(classify(record))
+                    cell = classify(record)
+                # The page finds the cell by its code, which outlives an edit that moves lines.
+                cells.append({**cell, "code": code_digest(block["code"])})
     return report
 
 

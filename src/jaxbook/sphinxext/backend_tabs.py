@@ -126,7 +126,7 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                     )
                     output.replace_self(box)
                     box += nodes.paragraph(
-                        "", _("Recorded on: %s") % where, classes=["jb-measured-label"]
+                        "", _("Recorded on: %s") % where, classes=["jb-recorded-label"]
                     )
                     box += output
             continue

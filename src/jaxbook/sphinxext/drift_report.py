@@ -35,6 +35,7 @@ from packaging.version import Version
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook.doctest.drift import code_digest
 from jaxbook.sphinxext import notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
 
@@ -91,6 +92,7 @@ def _place(cell: nodes.literal_block, docname: str) -> dict[str, Any]:
         label = previous["refid"]
     return {
         "docname": docname,
+        "code": code_digest(cell.get("test", cell.astext())),
         "section": title.astext() if title is not None else "",
         "anchor": label or (section["ids"][0] if section is not None and section["ids"] else ""),
         "label": label,
@@ -277,6 +279,18 @@ def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.
     env = app.env
     language = app.config.language
     places = {where: place for found in _cells(env).values() for where, place in found.items()}
+    # A cell is found by its file and code first (an edit may have moved its line since
+    # the drift run), by its line otherwise.
+    by_code = {
+        (where.rsplit(":", 1)[0], place["code"]): place
+        for found in _cells(env).values()
+        for where, place in found.items()
+    }
+
+    def place_of(cell: dict[str, Any]) -> dict[str, Any] | None:
+        found = by_code.get((cell["file"], cell.get("code")))
+        return found or places.get(f"{cell['file']}:{cell['line']}")
+
     explained = _explained_by(env)
     names = outcome_names()
     order = {docname: i for i, docname in enumerate(reading_order(env, app.config.root_doc))}
@@ -302,12 +316,12 @@ def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.
             section += nodes.paragraph("", _("Every example prints what the pages show."))
 
         def position(cell: dict[str, Any]) -> tuple[int, int]:
-            place = places.get(f"{cell['file']}:{cell['line']}")
+            place = place_of(cell)
             return (order.get(place["docname"], len(order)) if place else len(order), cell["line"])
 
         current_page = None
         for cell in sorted(cells, key=position):
-            place = places.get(f"{cell['file']}:{cell['line']}")
+            place = place_of(cell)
             page = env.titles[place["docname"]].astext() if place else cell["file"]
             if page != current_page:
                 section += nodes.rubric("", page)
