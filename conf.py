@@ -39,7 +39,6 @@ extensions = [
     "jaxbook.sphinxext.measured",
     "jaxbook.sphinxext.search_terms",
     "jaxbook.sphinxext.pairs",
-    "jaxbook.sphinxext.parallel",
     "jaxbook.sphinxext.pinyin_index",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",

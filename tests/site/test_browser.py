@@ -330,47 +330,6 @@ def test_screenshots(browser, server):
         assert path.stat().st_size > 10_000
 
 
-def test_parallel_text_side_by_side_on_a_desktop_and_stacked_on_a_phone(browser, server):
-    out = ROOT / "_build" / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    browser.set_window_size(1400, 1000)
-    browser.get(f"{server}/en/ch01/arrays.html")
-    browser.execute_script("localStorage.removeItem('jaxbook-parallel')")
-    browser.get(f"{server}/en/ch01/arrays.html")
-    paragraph = browser.find_element(By.CSS_SELECTOR, "article p.jb-has-parallel")
-    other = paragraph.find_element(By.CSS_SELECTOR, ".jb-parallel")
-    assert not other.is_displayed()
-    browser.find_element(By.CSS_SELECTOR, ".jb-parallel-switch").click()
-    assert other.is_displayed()
-    assert other.get_attribute("lang") == "zh-CN"
-    own = paragraph.find_element(By.CSS_SELECTOR, ".jb-own")
-    assert other.rect["x"] > own.rect["x"] + own.rect["width"] / 2  # beside it
-    assert browser.save_screenshot(str(out / "en-parallel-desktop.png"))
-    # The choice holds on the next page, in the other language too.
-    browser.get(f"{server}/zh_CN/ch01/devices.html")
-    zh = browser.find_element(By.CSS_SELECTOR, "article p.jb-has-parallel .jb-parallel")
-    assert zh.is_displayed()
-    assert zh.get_attribute("lang") == "en"
-    assert (
-        browser.find_element(By.CSS_SELECTOR, ".jb-parallel-switch").get_attribute("aria-pressed")
-        == "true"
-    )
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True},
-    )
-    browser.get(f"{server}/en/ch01/arrays.html")
-    paragraph = browser.find_element(By.CSS_SELECTOR, "article p.jb-has-parallel")
-    own = paragraph.find_element(By.CSS_SELECTOR, ".jb-own")
-    other = paragraph.find_element(By.CSS_SELECTOR, ".jb-parallel")
-    assert other.rect["y"] >= own.rect["y"] + own.rect["height"] - 1  # under it
-    assert browser.save_screenshot(str(out / "en-parallel-phone.png"))
-    browser.find_element(By.CSS_SELECTOR, ".jb-parallel-switch").click()
-    assert not other.is_displayed()
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
 # -- each check fails on a broken page -------------------------------------------
 
 

@@ -210,13 +210,7 @@ def opening_paragraph(doctree: nodes.document) -> str:
             for a in _ancestors(paragraph)
         ):
             continue
-        # Only the page's own text: not a parallel text in the other language.
-        shown = (
-            str(t.astext())
-            for t in paragraph.findall(nodes.Text)
-            if not any(isinstance(a, nodes.Invisible) for a in _ancestors(t))
-        )
-        text = " ".join("".join(shown).split())
+        text = " ".join(paragraph.astext().split())
         if text:
             if len(text) > DESCRIPTION_LENGTH:
                 text = text[: DESCRIPTION_LENGTH - 1].rstrip() + "…"
