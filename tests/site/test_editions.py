@@ -133,7 +133,7 @@ def test_pdf_shows_measured_figures_not_wildcards(built_editions, language):
     assert squeeze(text).count(squeeze(label)) >= 2
     # pdftotext may put a right-aligned figure on the line after its label; the code that
     # prints the line has an f-string field there instead ("{real_ms:.3f}").
-    timings = re.findall(r"block_until_ready[:：]\s*([^\s{]\S*) ms", text)
+    timings = re.findall(r"block_until_ready\s*[:：]\s*([^\s{]\S*)\s+ms", text)
     assert timings
     assert all(re.fullmatch(r"\d+\.\d+", t) for t in timings), timings
     assert not re.search(r"\.\.\. ms", text)
