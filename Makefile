@@ -177,11 +177,12 @@ update-po: gettext ## Merge the templates into locale/<lang>/LC_MESSAGES (fuzzy 
 	done
 
 .PHONY: check-po
-check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, glossary, spelling, Chinese copy
+check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, glossary, spelling, Chinese copy, nothing lost since HEAD
 	@$(PREFLIGHT) check-po
 	@status=0; \
 	for lang in $(TRANSLATIONS); do \
 	  $(JAXBOOK) po check locale/$$lang/LC_MESSAGES || status=1; \
+	  $(JAXBOOK) po lost locale/$$lang/LC_MESSAGES || status=1; \
 	done; \
 	$(JAXBOOK) zh-lint docs snippets || status=1; \
 	exit $$status

@@ -7,6 +7,7 @@ built with ``-D language=en`` and the catalogs in ``locale/``.
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 # -- Project information -----------------------------------------------------
 
@@ -55,8 +56,9 @@ nitpicky = True
 # -- Internationalisation ----------------------------------------------------
 
 language = "zh_CN"
-# Relative to the source directory (docs/): the catalogs live at the top level.
-locale_dirs = ["../locale/"]
+# Absolute, because Sphinx resolves a relative entry from the source directory
+# (docs/) and sphinx-intl from this file's directory: one path for both.
+locale_dirs = [str(Path(__file__).resolve().parent / "locale")]
 gettext_compact = False
 gettext_additional_targets = ["literal-block"]
 # Chinese text takes full-width quotes as written; smart quotes would garble it.

@@ -4,6 +4,7 @@
     jaxbook po stats PO_DIR             translated / fuzzy / untranslated per page
     jaxbook po fuzzy PO_DIR             list fuzzy entries as file:line
     jaxbook po check PO_DIR             the translation checks (jaxbook.i18n.check)
+    jaxbook po lost PO_DIR              translations HEAD had that are gone (jaxbook.i18n.loss)
     jaxbook po wrap PO_DIR              re-wrap every catalog at the catalogs' width
 
 ``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
@@ -31,19 +32,13 @@ from pathlib import Path
 import polib
 
 from jaxbook.files import write_text_atomically
-from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, faults, gettext, normalise, wrap
+from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, faults, gettext, normalise, tidy, wrap
 
 
 def save_wrapped(catalog: polib.POFile, po: Path) -> None:
     """Save a catalog that polib changed, at the width every catalog is written at."""
     catalog.save(str(po))
     wrap(po)
-
-
-# The gettext builder also writes the templates' strings (the interface) to
-# sphinx.pot; those are no page's text. The theme is in English already, and the
-# Chinese interface is locale/zh_CN/LC_MESSAGES/sphinx.po (jaxbook.sphinxext.chrome).
-INTERFACE_TEMPLATE = "sphinx.pot"
 
 
 def same_but_template_date(old: str, new: str) -> bool:
@@ -75,9 +70,7 @@ def merge(po: Path, pot: Path) -> bool:
 
 
 def update(pot_dir: Path, po_dir: Path, language: str) -> int:
-    pots = sorted(
-        p for p in pot_dir.rglob("*.pot") if p.relative_to(pot_dir) != Path(INTERFACE_TEMPLATE)
-    )
+    pots = sorted(pot_dir.rglob("*.pot"))
     if not pots:
         sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
     # A catalog that does not parse as gettext expects is never merged into: msgmerge
@@ -176,6 +169,9 @@ def wrap_all(po_dir: Path) -> int:
                 print(f"{finding} (not re-wrapped)", file=sys.stderr)
             status = 1
             continue
+        done = tidy(po)
+        if done:
+            print(f"{po}: {done}")
         wrap(po)
     return status
 
@@ -192,6 +188,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("stats", "translated, fuzzy and untranslated messages per page"),
         ("fuzzy", "list the fuzzy entries as file:line"),
         ("wrap", "re-wrap every catalog at the catalogs' width"),
+        ("lost", "list the translations git HEAD had that the catalogs have lost"),
     ]:
         sub.add_parser(name, help=summary).add_argument("po_dir", type=Path)
     check.add_arguments(sub.add_parser("check", help=check.__doc__.splitlines()[0]))
@@ -204,4 +201,8 @@ def run(args: argparse.Namespace) -> int:
         from jaxbook.i18n import check
 
         return check.run(args)
+    if args.action == "lost":
+        from jaxbook.i18n import loss
+
+        return loss.run(args.po_dir)
     return {"stats": stats, "fuzzy": fuzzy, "wrap": wrap_all}[args.action](args.po_dir)

@@ -16,6 +16,12 @@ anything parses the file:
 
 ``msgfmt_check`` then finds what gettext itself refuses (syntax, a duplicate
 msgid, an entry without its ``msgstr``).
+
+A catalog that another merge tool wrote parses, but differs from what
+``msgmerge`` writes: Babel (``sphinx-intl update``) wraps at 76 columns, writes
+``charset=utf-8`` and a ``Generated-By`` header, and flags every message with a
+``%`` or ``{}`` in it as a Python format string. ``foreign_marks`` names those
+marks; ``tidy`` (``make wrap-po``) removes them, and ``wrap`` re-wraps.
 """
 
 from __future__ import annotations
@@ -26,7 +32,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import polib
+
 WIDTH = 79
+# A page's text is never a format string; with the flag, msgfmt --check would
+# hold the prose's braces and percent signs to the rules of Python formats.
+FORMAT_FLAGS = ("python-format", "python-brace-format")
+CHARSET = "text/plain; charset=UTF-8"
 PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);"}
 BOM = b"\xef\xbb\xbf"
 
@@ -139,3 +151,32 @@ def normalise(path: Path) -> str | None:
 
 def wrap(po: Path) -> None:
     gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
+
+
+def foreign_marks(po: polib.POFile) -> list[tuple[int, str]]:
+    """What a merge tool other than msgmerge wrote into ``po``, as (line, what)."""
+    marks = []
+    if po.metadata.get("Content-Type", CHARSET) != CHARSET:
+        marks.append((1, f"header Content-Type {po.metadata['Content-Type']!r}"))
+    if "Generated-By" in po.metadata:
+        marks.append((1, f"header Generated-By {po.metadata['Generated-By']!r}"))
+    for entry in po:
+        for flag in FORMAT_FLAGS:
+            if flag in entry.flags:
+                marks.append((entry.linenum, f"flag {flag!r} on page text"))
+    return marks
+
+
+def tidy(path: Path) -> str | None:
+    """Remove what ``foreign_marks`` finds; say what was done, if anything."""
+    po = polib.pofile(str(path), wrapwidth=WIDTH)
+    marks = foreign_marks(po)
+    if not marks:
+        return None
+    if "Content-Type" in po.metadata:
+        po.metadata["Content-Type"] = CHARSET
+    po.metadata.pop("Generated-By", None)
+    for entry in po:
+        entry.flags = [flag for flag in entry.flags if flag not in FORMAT_FLAGS]
+    po.save(str(path))
+    return f"removed what another merge tool wrote ({len(marks)} mark(s): {marks[0][1]}, ...)"

@@ -17,6 +17,12 @@ catalog translates is written into it, so the search speaks as the book does
 (你, not 您). sphinx-copybutton keeps its labels in ``copybutton.js``; the
 Chinese "Copied!" is taken from the catalog too ("复制成功！", full-width).
 
+The gettext builder also writes the templates' strings to ``sphinx.pot``. That
+template is no page's text and nothing merges it: the Chinese interface catalog
+is kept by hand here, and the theme is English already. It is removed after a
+gettext build, so that ``sphinx-intl update -p _build/gettext -l en`` does not
+create an English ``sphinx.po`` of untranslated interface strings.
+
 Config values: none.
 """
 
@@ -36,6 +42,8 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 _ = get_translation("sphinx")
+
+INTERFACE_TEMPLATE = "sphinx.pot"
 
 # Each pattern's group "text" is the literal furo writes; the msgid is looked up
 # (with %(name)s filled from the pattern's other named groups).
@@ -143,6 +151,12 @@ def translate_pages(app: Sphinx, exception: Exception | None) -> None:
             page.write_text(translated, encoding="utf-8")
 
 
+def drop_interface_template(app: Sphinx, exception: Exception | None) -> None:
+    if exception is None and app.builder.name == "gettext":
+        Path(app.outdir, INTERFACE_TEMPLATE).unlink(missing_ok=True)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("build-finished", translate_pages)
+    app.connect("build-finished", drop_interface_template)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,185 @@
+"""Translations the catalogs had at git ``HEAD`` that the working tree has lost.
+
+    jaxbook po lost locale/en/LC_MESSAGES
+
+Whatever merged the templates (``make update-po``, ``sphinx-intl update``,
+Poedit's "update from POT", Weblate), this compares every catalog of the
+directory with the same directory at ``HEAD``. A translation that ``HEAD`` had,
+live, fuzzy or obsolete, is kept when the working tree still holds it, in any
+catalog of the directory:
+
+- live: an entry with the same message (context and msgid) has a translation;
+- fuzzy: an entry whose previous msgid (``#|``, ``msgmerge --previous``) is that
+  message, or any live entry with the same translation (Babel's fuzzy match,
+  which sphinx-intl uses, copies the translation but keeps no ``#|``);
+- obsolete: an obsolete entry (``#~``) of that message holds it, and the page
+  does not show the message again untranslated. That last case is the one
+  where a paragraph came back and a merge added an empty entry beside its
+  obsolete twin: the page shows Chinese, and the translation is only a comment;
+- revised: the translator rewrote a fuzzy entry with its new source, which
+  drops the ``#|`` lines. A live, reviewed entry whose message ``HEAD`` did not
+  have and that reads like the lost one (``difflib`` ratio at least
+  ``SIMILAR``, msgmerge's own threshold for a fuzzy match) counts as its
+  revision, once.
+
+Anything else is lost: ``sphinx-intl update --no-obsolete`` after a paragraph
+was deleted, a catalog deleted by hand, an entry an editor cleared. Each is
+reported as ``file:line`` of the catalog at ``HEAD`` (the working file may not
+have the entry, or may not exist). Exit status 1 if any is.
+
+Outside a git checkout, or before the first commit, there is nothing to
+compare with: it says so in one line and exits 0.
+"""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import polib
+
+from jaxbook.i18n.pofile import Finding
+
+SIMILAR = 0.6
+
+
+@dataclass(frozen=True)
+class Held:
+    """One translation of one catalog: where it is and what state it is in."""
+
+    path: Path
+    line: int
+    key: tuple[str | None, str]
+    msgstr: str
+    previous: tuple[str | None, str] | None
+    fuzzy: bool
+    obsolete: bool
+
+
+def translations(path: Path, text: str) -> list[Held]:
+    held = []
+    for entry in polib.pofile(text):
+        msgstr = entry.msgstr or "".join(entry.msgstr_plural.values())
+        previous = (entry.previous_msgctxt, entry.previous_msgid) if entry.previous_msgid else None
+        held.append(
+            Held(
+                path,
+                entry.linenum,
+                (entry.msgctxt, entry.msgid),
+                msgstr,
+                previous,
+                "fuzzy" in entry.flags,
+                entry.obsolete,
+            )
+        )
+    return held
+
+
+def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, encoding="utf-8"
+    )
+
+
+def head_catalogs(po_dir: Path) -> dict[Path, str] | str:
+    """The text of each catalog under ``po_dir`` at ``HEAD``, or why there is none."""
+    top = git(po_dir, "rev-parse", "--show-toplevel")
+    if top.returncode != 0:
+        return f"{po_dir}: not in a git checkout, so no translation can be compared with HEAD"
+    root = Path(top.stdout.strip())
+    if git(root, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
+        return f"{po_dir}: the checkout has no commit yet, so nothing to compare with HEAD"
+    prefix = PurePosixPath(po_dir.resolve().relative_to(root.resolve()).as_posix())
+    listed = git(root, "ls-tree", "-r", "--name-only", "HEAD", "--", str(prefix))
+    catalogs = {}
+    for name in listed.stdout.splitlines():
+        if not name.endswith(".po"):
+            continue
+        shown = git(root, "show", f"HEAD:{name}")
+        if shown.returncode == 0:
+            path = po_dir / PurePosixPath(name).relative_to(prefix)
+            catalogs[path] = shown.stdout
+    return catalogs
+
+
+def working_catalogs(po_dir: Path) -> tuple[list[Held], list[Finding]]:
+    held, unreadable = [], []
+    for path in sorted(po_dir.rglob("*.po")):
+        try:
+            held += translations(path, path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            unreadable.append(
+                Finding(path, 1, f"cannot be read ({error}), so its translations are not compared")
+            )
+    return held, unreadable
+
+
+def why_lost(old: Held, now: list[Held], revisions: list[Held]) -> str | None:
+    """Why ``old`` is lost from ``now``; None when it is kept."""
+    same = [h for h in now if h.key == old.key]
+    if any(h.msgstr and not h.obsolete for h in same):
+        return None
+    live = [h for h in now if not h.obsolete and h.msgstr]
+    if any(h.fuzzy and h.previous == old.key for h in live):
+        return None
+    if old.msgstr and any(h.msgstr == old.msgstr for h in live):
+        return None
+    shown_untranslated = [h for h in same if not h.obsolete]
+    kept_obsolete = any(h.obsolete and h.msgstr for h in same)
+    if shown_untranslated and kept_obsolete:
+        return (
+            f"the page shows this text again, but its entry (now at line "
+            f"{shown_untranslated[0].line}) is "
+            "untranslated and the translation is only in an obsolete (#~) twin"
+        )
+    if kept_obsolete:
+        return None
+    for revision in revisions:
+        matcher = difflib.SequenceMatcher(None, old.key[1], revision.key[1], autojunk=False)
+        if revision.key[0] == old.key[0] and matcher.ratio() >= SIMILAR:
+            revisions.remove(revision)
+            return None
+    if shown_untranslated:
+        return f"its entry (now at line {shown_untranslated[0].line}) is untranslated"
+    return "it is neither live, fuzzy nor obsolete now"
+
+
+def lost(po_dir: Path) -> tuple[list[Finding], str | None]:
+    """The findings, and a note when there is nothing to compare with."""
+    head = head_catalogs(po_dir)
+    if isinstance(head, str):
+        return [], head
+    now, findings = working_catalogs(po_dir)
+    before = [h for path, text in head.items() for h in translations(path, text) if h.msgstr]
+    keys_before = {h.key for h in before}
+    revisions = [
+        h for h in now if h.msgstr and not h.obsolete and not h.fuzzy and h.key not in keys_before
+    ]
+    for old in before:
+        reason = why_lost(old, now, revisions)
+        if reason is None:
+            continue
+        state = "obsolete" if old.obsolete else "fuzzy" if old.fuzzy else "translated"
+        first = old.key[1].splitlines()[0] if old.key[1] else ""
+        findings.append(
+            Finding(
+                old.path,
+                old.line,
+                f"translation lost since HEAD (this line at HEAD, {state} there) of "
+                f"{first[:50]!r}: {reason}; restore the catalog from HEAD "
+                "(git checkout HEAD -- FILE) and run 'make update-po', which keeps it",
+            )
+        )
+    return findings, None
+
+
+def run(po_dir: Path) -> int:
+    findings, note = lost(po_dir)
+    if note:
+        print(note, file=sys.stderr)
+    for finding in findings:
+        print(finding)
+    return 1 if findings else 0
