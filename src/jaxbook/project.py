@@ -10,6 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 
 SOURCE_LANGUAGE = "zh_CN"
+# A page is reStructuredText or MyST Markdown (conf.py's source_suffix).
+SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
+
+
+def page_file(docs: Path, docname: str) -> Path:
+    """The source of ``docname`` under ``docs``: its ``.rst`` or its ``.md`` file."""
+    for suffix in SOURCE_SUFFIX:
+        path = docs / f"{docname}{suffix}"
+        if path.is_file():
+            return path
+    return docs / f"{docname}.rst"
+
+
+def page_name(root: Path, docname: str) -> str:
+    """``docs/<docname>.rst`` or ``docs/<docname>.md``, as messages name a page."""
+    return page_file(root / "docs", docname).relative_to(root).as_posix()
 
 
 def find_root(start: Path | None = None) -> Path | None:

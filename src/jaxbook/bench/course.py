@@ -4,7 +4,8 @@
 
 Each chapter ``chNN`` is a copy of ``docs/ch01`` and its English catalogs,
 with the names that must be unique in a book renamed in the pages and the
-catalogs alike: labels (``.. _check-x:``, ``:ref:``, ``:verified-by:``)
+catalogs alike: labels (``.. _check-x:`` or MyST's ``(check-x)=``, ``:ref:``
+or ``{ref}``, ``:verified-by:``)
 become ``cNN-check-x``, update-note ids become ``cNN-<id>``, and each
 snippet ``x.py`` becomes ``cNN_x.py`` (the file, the ``.. snippet::`` and the
 code that runs it). Every chapter keeps its own update-notes table. The
@@ -21,15 +22,19 @@ from pathlib import Path
 from jaxbook import project
 
 CHAPTER = "ch01"
-LABEL = re.compile(r"^\s*\.\. _([\w-]+):", re.MULTILINE)
-SNIPPET = re.compile(r"^\s*\.\. snippet:: (\S+\.py)\s*$", re.MULTILINE)
+LABEL = re.compile(r"^\s*(?:\.\. _(?P<rst>[\w-]+):|\((?P<myst>[\w-]+)\)=)", re.MULTILINE)
+SNIPPET = re.compile(r"^\s*(?:\.\. snippet::|```\{snippet\}) (\S+\.py)\s*$", re.MULTILINE)
+
+
+def pages(chapter_dir: Path) -> list[Path]:
+    return sorted(p for suffix in project.SOURCE_SUFFIX for p in chapter_dir.glob(f"*{suffix}"))
 
 
 def _names(chapter_dir: Path) -> tuple[list[str], list[str]]:
     labels, snippets = set(), set()
-    for page in chapter_dir.glob("*.rst"):
+    for page in pages(chapter_dir):
         text = page.read_text(encoding="utf-8")
-        labels.update(LABEL.findall(text))
+        labels.update(m["rst"] or m["myst"] for m in LABEL.finditer(text))
         snippets.update(SNIPPET.findall(text))
     # Longest first, so that no name is replaced inside a longer one.
     return sorted(labels, key=len, reverse=True), sorted(snippets, key=len, reverse=True)
@@ -42,7 +47,12 @@ def renamer(number: int, labels: list[str], snippets: list[str]):
         for label in labels:
             name = re.escape(label)
             text = re.sub(rf"(\.\. _){name}:", rf"\g<1>{prefix}-{label}:", text)
-            text = re.sub(rf"(:ref:`(?:[^`<]*<)?){name}([>`])", rf"\g<1>{prefix}-{label}\2", text)
+            text = re.sub(rf"^(\s*\(){name}(\)=)", rf"\g<1>{prefix}-{label}\2", text, flags=re.M)
+            text = re.sub(
+                rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?){name}([>`])",
+                rf"\g<1>{prefix}-{label}\2",
+                text,
+            )
         text = re.sub(
             r"(:verified-by:)([^\n]*)",
             lambda m: (
@@ -76,7 +86,7 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     for number in range(1, chapters + 1):
         rename = renamer(number, labels, snippets)
         name = f"ch{number:02d}"
-        for page in (root / "docs" / CHAPTER).glob("*.rst"):
+        for page in pages(root / "docs" / CHAPTER):
             target = dest / "docs" / name / page.name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(rename(page.read_text(encoding="utf-8")), encoding="utf-8")

@@ -33,7 +33,7 @@ from pathlib import Path
 import jaxbook
 from jaxbook.doctest.results import UnitResult
 from jaxbook.files import write_text_atomically
-from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.project import SOURCE_LANGUAGE, page_file
 
 # Variables that reach the pages' code: JAX and XLA settings, the CUDA stack,
 # Python's own, the book's, and the locale.
@@ -103,7 +103,7 @@ def unit_key(
     root: Path, shared: str, language: str, docname: str, dependencies: Iterable[str]
 ) -> str:
     digest = hashlib.sha256(f"{shared}\0{language}\0{docname}\0".encode())
-    _digest_file(digest, root / "docs" / f"{docname}.rst", "page")
+    _digest_file(digest, page_file(root / "docs", docname), "page")
     for dependency in sorted(set(dependencies)):
         path = Path(dependency)
         # The .mo is compiled from the .po, which is hashed below.

@@ -334,7 +334,7 @@ def table(report: dict[str, list[dict]]) -> list[str]:
         for cell in cells:
             pages.setdefault(cell["file"], Counter())[cell["outcome"]] += 1
         for page, counts in pages.items():
-            name = page.removeprefix("docs/").removesuffix(".rst")
+            name = Path(page.removeprefix("docs/")).with_suffix("").as_posix()
             row = "".join(f" {counts[outcome]:>10}" for outcome in OUTCOMES)
             lines.append(f"{name:<28} {language:<6}{row}")
     return lines

@@ -166,8 +166,8 @@ def parse_shard(text: str) -> tuple[int, int]:
 def docname_of(root: Path, page: str) -> str:
     path = Path(page).resolve()
     docs = root / "docs"
-    if not path.is_relative_to(docs) or path.suffix != ".rst":
-        raise SystemExit(f"{page}: not a page of the book (docs/**/*.rst)")
+    if not path.is_relative_to(docs) or path.suffix not in project.SOURCE_SUFFIX:
+        raise SystemExit(f"{page}: not a page of the book (docs/**/*.rst or docs/**/*.md)")
     return path.relative_to(docs).with_suffix("").as_posix()
 
 
@@ -262,7 +262,7 @@ def _run(
     verdict.backend = " ".join(sorted(backends))
     for page in only:
         if not all(page in names for names in docnames.values()):
-            verdict.errors.append(f"docs/{page}.rst: no such page")
+            verdict.errors.append(f"{project.page_name(root, page)}: no such page")
     planned = [
         (language, docname)
         for language, names in docnames.items()

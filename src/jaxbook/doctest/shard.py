@@ -26,6 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 from jaxbook.doctest.verdict import Verdict
+from jaxbook.project import find_root, page_name
 
 TIMINGS = Path(".ci") / "doctest-timings.json"
 
@@ -102,13 +103,14 @@ def merge(verdicts: list[Verdict]) -> tuple[Verdict, list[str]]:
                 f"{first.backend}"
             )
     ran = Counter((unit.language, unit.docname) for v in verdicts for unit in v.units)
+    root = find_root() or Path.cwd()
     for unit in sorted(planned - set(ran)):
-        problems.append(f"docs/{unit[1]}.rst [{unit[0]}]: no shard ran it")
+        problems.append(f"{page_name(root, unit[1])} [{unit[0]}]: no shard ran it")
     for unit, count in sorted(ran.items()):
         if count > 1:
-            problems.append(f"docs/{unit[1]}.rst [{unit[0]}]: ran in {count} shards")
+            problems.append(f"{page_name(root, unit[1])} [{unit[0]}]: ran in {count} shards")
         if unit not in planned:
-            problems.append(f"docs/{unit[1]}.rst [{unit[0]}]: ran but was not planned")
+            problems.append(f"{page_name(root, unit[1])} [{unit[0]}]: ran but was not planned")
     merged = Verdict(
         languages=first.languages,
         units=[unit for v in verdicts for unit in v.units],
