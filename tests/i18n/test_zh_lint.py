@@ -240,3 +240,76 @@ def test_each_mark_rule_fixes_its_planted_fault(tmp_path, source, fixed):
     assert zh_lint(page).returncode == 1
     assert zh_lint("--fix", page).returncode == 0
     assert page.read_text(encoding="utf-8") == fixed
+
+
+MYST_PAGE = """\
+---
+orphan: true
+---
+
+(a-label)=
+# 标题：一节
+
+这一段用 `print("a:", b)` 打印结果：看输出，见{doc}`本章更新说明 <x>`。
+
+```{testcode}
+:hide:
+
+print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样
+```
+
+```{testoutput}
+密钥： 1 (3,)
+```
+
+````{update-note} 旧接口（pmap）
+:id: pmap
+
+以[官方安装说明](https://example.org/a:b,c)为准。
+
+```python
+x = 1  # 赋值
+```
+````
+
+% 注释: 不是正文
+- 列表项：第一项
+"""
+
+
+def test_a_clean_myst_page_passes(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(MYST_PAGE, encoding="utf-8")
+    result = zh_lint(page)
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize(
+    ("clean", "planted", "what"),
+    [
+        ("# 标题：一节", "# 标题:一节", "half-width ':' in Chinese text"),
+        ("打印结果：看输出", "打印结果:看输出", "half-width ':' in Chinese text"),
+        ("  # 注释，f(x, y)", "  # 注释,f(x, y)", "half-width ',' in Chinese text in code"),
+        ("旧接口（pmap）", "旧接口 (pmap)", "half-width '(' ')' in Chinese text"),
+        ("以[官方安装说明]", "以 [官方安装说明]", "CJK/Latin spacing"),
+        ("x = 1  # 赋值", "x = 1  # 赋值,好", "half-width ',' in Chinese text in code"),
+        ("- 列表项：第一项", "- 列表项:第一项", "half-width ':' in Chinese text"),
+    ],
+)
+def test_each_planted_fault_in_a_myst_page_is_caught_at_its_line(tmp_path, clean, planted, what):
+    page = tmp_path / "page.md"
+    assert MYST_PAGE.count(clean) == 1
+    text = MYST_PAGE.replace(clean, planted)
+    page.write_text(text, encoding="utf-8")
+    line = text[: text.index(planted)].count("\n") + 1
+    result = zh_lint(page)
+    assert result.returncode == 1
+    assert f"{page}:{line}: {what}" in result.stdout, result.stdout
+    assert result.stdout.count(f"{page}:") == 1, result.stdout
+
+
+def test_fix_in_a_myst_page_keeps_code_outputs_and_options(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(MYST_PAGE.replace("打印结果：", "打印结果:"), encoding="utf-8")
+    assert zh_lint("--fix", page).returncode == 0
+    assert page.read_text(encoding="utf-8") == MYST_PAGE

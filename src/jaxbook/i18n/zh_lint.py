@@ -1,4 +1,4 @@
-"""Chinese copy lint for the reStructuredText source (CJK/Latin spacing, punctuation).
+"""Chinese copy lint for the pages' source (CJK/Latin spacing, punctuation).
 
     jaxbook zh-lint [--fix] docs/
 
@@ -26,6 +26,14 @@ Chinese, or an aside in parentheses right after a Chinese word changes, so
 (``testoutput``, ``measured-output``) are checked by the same rule but never
 corrected here: they are what the code prints, so the fix is the code's,
 followed by ``make refresh-outputs``.
+
+MyST Markdown pages (``.md``) get the same rules, read the Markdown way:
+fenced directives (````` ```{testcode} `````, ``:::{note}``) and code fences
+are code or prose by their name as the reST directives are, their options
+are skipped, headings (``#``), list items and directive titles are prose, and
+code spans, roles, link destinations and ``$math$`` are shielded. A link or a
+role with Chinese text sits in the sentence without spaces, as in reST, but
+with no escaped space, which Markdown does not need.
 
 Each finding is printed as ``file:line: <what is wrong>; expected: <corrected
 line>``; the exit status is 1 when there is any. ``--fix`` rewrites the lines
@@ -83,6 +91,18 @@ OPTION = re.compile(r"^\s*:([\w-]+):( |$)")
 # Directive options whose value is text a reader sees.
 PROSE_OPTIONS = {"alt", "caption", "title"}
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1+\s*$")
+MD_INLINE = re.compile(
+    r"(`+).+?\1(?!`)"  # code span
+    r"|\{[\w:-]+\}`[^`]+`"  # role
+    r"|(?<=\])\([^)\s]*\)"  # a link's destination (its text is prose)
+    r"|<https?://[^>\s]+>|https?://[^\s)]+"  # URLs
+    r"|\{\{[^}]*\}\}"  # substitution
+    r"|\$[^$\n]+\$",  # math
+    re.DOTALL,
+)
+FENCE = re.compile(r"^(\s*)(`{3,}|~{3,}|:{3,})\s*(?:\{([\w-]+)\})?\s*(.*?)\s*$")
+MD_HEADING = re.compile(r"^\s*#{1,6} ")
+MD_SKIPPED = re.compile(r"^\s*(?:\([\w-]+\)=\s*$|%|<!--|\$\$)")
 INLINE = re.compile(
     r"``.+?``"  # inline literal (may continue on the next line of its paragraph)
     r"|:[\w:-]+:`[^`]+`"  # role
@@ -166,12 +186,13 @@ MARKS = [
 ]
 
 
-def punctuate(text: str) -> str:
+def punctuate(text: str, markdown: bool = False) -> str:
     """Full-width punctuation in Chinese text (its inline markup already shielded)."""
     if not HAS_CHINESE.search(text):
         return text
     fixed = text
-    for pattern, replacement in MARKS:
+    # Markdown has no escaped space: there the emphasis rule is left out.
+    for pattern, replacement in MARKS[:-1] if markdown else MARKS:
         fixed = pattern.sub(replacement, fixed)
     # Each rule can give the other something to do: "(可复现);" and "(0, 2π)" in Chinese.
     for _ in range(3):
@@ -322,6 +343,95 @@ def corrector(directive: str, argument: str):
     return None
 
 
+def fence_end(lines: list[str], i: int, fence: str) -> int:
+    """The index of the line that closes the fence opened at ``i`` (or the end)."""
+    close = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+    j = i + 1
+    while j < len(lines) and not close.match(lines[j]):
+        j += 1
+    return j
+
+
+def fence_body(lines: list[str], i: int) -> int:
+    """The first line of a fenced directive's body, after its options."""
+    j = i + 1
+    if j < len(lines) and lines[j].strip() == "---":
+        j += 1
+        while j < len(lines) and lines[j].strip() != "---":
+            j += 1
+        return j + 1
+    while j < len(lines) and OPTION.match(lines[j]):
+        j += 1
+    return j
+
+
+def md_fences(lines: list[str]):
+    """(index, fence match, index of its closing line) of each fence that opens a block.
+
+    A directive that holds prose stays open while its body is read, so that a
+    bare fence line closes it rather than opening a code block."""
+    open_fences: list[str] = []
+    i = 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        marks, name, argument = fence[2], fence[3], fence[4]
+        if open_fences and not name and not argument:
+            top = open_fences[-1]
+            if marks[0] == top[0] and len(marks) >= len(top):
+                open_fences.pop()
+                i += 1
+                continue
+        if marks[0] == ":" and not name:
+            i += 1
+            continue
+        if name and name not in LITERAL_DIRECTIVES:
+            open_fences.append(marks)
+            yield i, fence, None
+            i += 1
+            continue
+        end = fence_end(lines, i, marks)
+        yield i, fence, end
+        i = end + 1
+
+
+def md_code_blocks(lines: list[str]):
+    """``code_blocks`` for a MyST page: the bodies of its code fences."""
+    for i, fence, end in md_fences(lines):
+        name, argument = fence[3], fence[4]
+        if end is None:
+            continue
+        fix = corrector(name, argument) if name else corrector("code-block", argument)
+        start = fence_body(lines, i) if name else i + 1
+        if fix is not None and end > start:
+            yield start, end, fix
+
+
+def md_prose_lines(lines: list[str]):
+    """``prose_lines`` for a MyST page."""
+    skip, prose = set(), []
+    if lines and lines[0].strip() == "---":
+        skip.update(range(fence_end(lines, 0, "---") + 1))  # front matter
+    for i, fence, end in md_fences(lines):
+        body = fence_body(lines, i) if fence[3] else i + 1
+        skip.update(range(i, (end + 1) if end is not None else body))
+        if end is None:
+            if fence[4]:
+                prose.append((i, fence.start(4)))  # a directive's title
+            for j in range(i + 1, body):
+                option = OPTION.match(lines[j])
+                if option and option[1] in PROSE_OPTIONS and lines[j][option.end() :].strip():
+                    prose.append((j, option.end()))
+    for i, line in enumerate(lines):
+        if i in skip or FENCE.match(line) or MD_SKIPPED.match(line) or not line.strip():
+            continue  # code, options, a closing fence, a target, a comment, math
+        heading = MD_HEADING.match(line)
+        prose.append((i, heading.end() if heading else 0))
+    yield from sorted(prose)
+
+
 def code_blocks(lines: list[str]):
     """(first line, last line, corrector) of each literal body the lint corrects."""
     i = 0
@@ -361,7 +471,8 @@ def correct_block(block: list[str], fix) -> list[str]:
 
 def lint_code(path: Path, lines: list[str], fix: bool) -> list[str]:
     findings = []
-    for start, end, corrector_ in code_blocks(lines):
+    blocks = md_code_blocks if path.suffix == ".md" else code_blocks
+    for start, end, corrector_ in blocks(lines):
         fixed = correct_block(lines[start:end], corrector_)
         output = corrector_ is check_output
         for offset, (old, new) in enumerate(zip(lines[start:end], fixed, strict=True)):
@@ -410,15 +521,26 @@ HUGGED = re.compile(r"(`[^`<]*[\u4e00-\u9fff][^`<]*<[^<>`]+>`__?|:(?:doc|ref):`[
 BOOK_TITLE_SPACE = re.compile(rf"(?<=[{HAN_RANGE}]) (?=`?《)|(?<=》) (?=[{HAN_RANGE}])")
 
 
+# In Markdown: "以[官方安装说明](https://…)为准", "见{doc}`本章更新说明 <x>`的".
+MD_HUGGED = re.compile(rf"(\[[^\]]*[{HAN_RANGE}][^\]]*\]\([^)\s]*\)|\{{(?:doc|ref)\}}`[^`]+`)")
+
+
+def hug_md(text: str) -> str:
+    text = BOOK_TITLE_SPACE.sub("", text)
+    text = re.sub(rf"(?<=[{HAN_RANGE}{FULL_WIDTH_MARKS}]) {MD_HUGGED.pattern}", r"\1", text)
+    return re.sub(rf"{MD_HUGGED.pattern} (?=[{HAN_RANGE}])", r"\1", text)
+
+
 def hug(text: str) -> str:
     text = BOOK_TITLE_SPACE.sub(lambda m: "\\ " if text[m.end() : m.end() + 1] == "`" else "", text)
     text = re.sub(rf"(?<=[{HAN_RANGE}{FULL_WIDTH_MARKS}]) {HUGGED.pattern}", r"\\ \1", text)
     return re.sub(rf"{HUGGED.pattern} (?=[{HAN_RANGE}])", r"\1\\ ", text)
 
 
-def correct(lines: list[str]) -> list[str]:
+def correct(lines: list[str], markdown: bool = False) -> list[str]:
     """Correct the lines of one paragraph (inline markup may span its lines)."""
-    lines = hug("\n".join(lines)).split("\n") if HAN.search("".join(lines)) else lines
+    if HAN.search("".join(lines)):
+        lines = (hug_md if markdown else hug)("\n".join(lines)).split("\n")
     shielded: list[str] = []
 
     def shield(match: re.Match[str]) -> str:
@@ -426,21 +548,23 @@ def correct(lines: list[str]) -> list[str]:
         first = len(shielded) - match[0].count("\n") - 1
         return "\n".join(f"Q{n}Q" for n in range(first, len(shielded)))
 
-    masked = INLINE.sub(shield, "\n".join(lines))
+    masked = (MD_INLINE if markdown else INLINE).sub(shield, "\n".join(lines))
     # A line of a Chinese paragraph may hold no Chinese character, and autocorrect would
     # turn its full-width punctuation back into half-width: it only sees the one line.
     spaced = "\n".join(
         autocorrect_py.format_for(line, "text.txt") if HAN.search(line) else line
         for line in masked.split("\n")
     )
-    fixed = punctuate(spaced)
-    return re.sub(r"Q(\d+)Q", lambda m: shielded[int(m[1])], fixed).split("\n")
+    fixed = punctuate(spaced, markdown)
+    fixed = re.sub(r"Q(\d+)Q", lambda m: shielded[int(m[1])], fixed)
+    # autocorrect spaces a shielded link or role off the Chinese beside it.
+    return (hug_md(fixed) if markdown and HAN.search(fixed) else fixed).split("\n")
 
 
-def paragraphs(lines: list[str]):
+def paragraphs(lines: list[str], markdown: bool = False):
     """Group the prose lines into paragraphs (a directive title with its continuation lines)."""
     group: list[tuple[int, int]] = []
-    for i, start in prose_lines(lines):
+    for i, start in (md_prose_lines if markdown else prose_lines)(lines):
         if group and (start or i != group[-1][0] + 1):
             yield group
             group = []
@@ -484,10 +608,12 @@ def lint(path: Path, fix: bool) -> list[str]:
         return lint_python_file(path, fix)
     lines = path.read_text(encoding="utf-8").split("\n")
     findings = lint_code(path, lines, fix)
-    for group in paragraphs(lines):
+    markdown = path.suffix == ".md"
+    for group in paragraphs(lines, markdown):
         heads = [lines[i][:start] for i, start in group]
         texts = [lines[i][start:] for i, start in group]
-        for (i, _), head, text, fixed in zip(group, heads, texts, correct(texts), strict=True):
+        fixes = correct(texts, markdown)
+        for (i, _), head, text, fixed in zip(group, heads, texts, fixes, strict=True):
             if fixed == text:
                 continue
             findings.append(
@@ -570,7 +696,7 @@ def run(args: argparse.Namespace) -> int:
     files = sorted(
         f
         for p in args.paths
-        for f in ([p] if p.is_file() else [*p.rglob("*.rst"), *p.rglob("*.py")])
+        for f in ([p] if p.is_file() else [*p.rglob("*.rst"), *p.rglob("*.md"), *p.rglob("*.py")])
     )
     findings = [finding for f in files for finding in lint(f, args.fix)]
     for finding in findings:
