@@ -9,6 +9,8 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
+from jaxbook.project import SOURCE_SUFFIX
+
 # -- Project information -----------------------------------------------------
 
 project = "JAX 入门"
@@ -38,6 +40,7 @@ extensions = [
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.mathml",
     "jaxbook.sphinxext.measured",
+    "jaxbook.sphinxext.myst_i18n",
     "jaxbook.sphinxext.search_terms",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.pinyin_index",
@@ -49,7 +52,10 @@ extensions = [
     "jaxbook.sphinxext.translation_status",
 ]
 root_doc = "index"
-exclude_patterns = ["_build", "**/_*.rst"]
+# A page is reStructuredText or MyST Markdown; jaxbook.sphinxext.myst_i18n loads
+# myst_parser and keeps a MyST page's translated code blocks code.
+source_suffix = SOURCE_SUFFIX
+exclude_patterns = ["_build", "**/_*.rst", "**/_*.md"]
 templates_path = ["docs/_templates"]
 nitpicky = True
 
@@ -66,6 +72,13 @@ smartquotes_excludes = {
     "languages": ["zh_CN", "ja", "ko"],
     "builders": ["man", "text"],
 }
+
+# -- MyST Markdown -----------------------------------------------------------
+# https://myst-parser.readthedocs.io/en/latest/configuration.html
+
+# ":::" fences hold the directives whose body is prose with code fences inside
+# (a pair's halves, an update note, a quiz answer).
+myst_enable_extensions = ["colon_fence"]
 
 # -- Doctest -----------------------------------------------------------------
 # https://www.sphinx-doc.org/en/master/usage/extensions/doctest.html

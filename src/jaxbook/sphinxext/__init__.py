@@ -15,6 +15,7 @@
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
 - :mod:`jaxbook.sphinxext.measured`: timing outputs shown as measured by the build.
+- :mod:`jaxbook.sphinxext.myst_i18n`: translated code blocks on MyST Markdown pages stay code.
 - :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
 - :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
