@@ -5,6 +5,11 @@ following ``testoutput`` checks what it prints) that is also handed to
 Matplotlib's ``plot`` directive, which executes it while the page is read
 and inserts the figure after the code. Nothing is committed as an image.
 
+On a MyST Markdown page it is written ```` ```{testplot} ````. The plot
+directive adds its figure by inserting reST into the parser's input, which
+MyST's directive machinery cannot do; there the inserted reST is parsed on its
+own and its nodes follow the code.
+
 Options are those of ``testcode`` (``:skipif:``, ``:hide:``...) plus
 ``:alt:`` and ``:caption:`` for the figure.
 
@@ -16,7 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from docutils.parsers.rst import Parser as RstParser
 from docutils.parsers.rst import directives
+from docutils.utils import new_document
 from matplotlib.sphinxext.plot_directive import PlotDirective
 from sphinx.ext.doctest import TestcodeDirective
 
@@ -51,7 +58,23 @@ class TestplotDirective(TestcodeDirective):
             self.state,
             self.state_machine,
         )
-        return [*code_nodes, *plot.run()]
+        return [*code_nodes, *self.run_plot(plot)]
+
+    def run_plot(self, plot: PlotDirective) -> list[nodes.Node]:
+        # MyST's mock state machine raises its own error for what it lacks.
+        if "insert_input" in dir(type(self.state_machine)):
+            return plot.run()
+        inserted: list[tuple[list[str], str]] = []
+        self.state_machine.insert_input = lambda lines, source: inserted.append((lines, source))
+        try:
+            result = plot.run()
+        finally:
+            del self.state_machine.insert_input
+        for lines, source in inserted:
+            document = new_document(source, self.state.document.settings)
+            RstParser().parse("\n".join(lines), document)
+            result.extend(document.children)
+        return result
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
