@@ -35,6 +35,16 @@ def test_output_that_no_longer_matches_is_a_warning_at_the_cell(app):
 
 
 @pytest.mark.sphinx("html", testroot="measured", freshenv=True)
+def test_a_cell_that_does_not_compile_is_a_warning_at_the_cell_not_a_crash(app):
+    index = app.srcdir / "index.rst"
+    index.write_text(index.read_text().replace('print("stable line")', 'print("stable line"', 1))
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "index.rst:10: WARNING: measured output does not match the expected output" in warnings
+    assert "SyntaxError" in warnings
+
+
+@pytest.mark.sphinx("html", testroot="measured", freshenv=True)
 def test_a_page_written_again_is_measured_again(app):
     app.build()
     first = re.search(r"took (\d+) ms", (app.outdir / "index.html").read_text())

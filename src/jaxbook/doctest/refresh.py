@@ -114,10 +114,10 @@ def run_and_read(
         kind = node["testnodetype"]
         if kind == "testcode":
             buffer = io.StringIO()
-            code = compile(node.astext(), f"{node.source}:{node.line}", "exec")
             with contextlib.redirect_stdout(buffer):
                 try:
-                    exec(code, ns)
+                    # A cell that does not compile fails as one that raises: reported, not fatal.
+                    exec(compile(node.astext(), f"{node.source}:{node.line}", "exec"), ns)
                 except Exception:
                     print("Traceback (most recent call last):")
                     print(traceback.format_exc().splitlines()[-1])
