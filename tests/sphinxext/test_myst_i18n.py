@@ -42,11 +42,6 @@ BLOCKS = 23
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 LITERALS = (nodes.literal_block, nodes.doctest_block)
 
-# jaxbook.sphinxext.glossary reads env.app, which Sphinx 9 deprecates (on reST pages too).
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:'sphinx.environment.BuildEnvironment.app' is deprecated"
-)
-
 
 def code_blocks(page: str) -> list[str]:
     """The text of every ``<pre>`` on an HTML page."""

@@ -46,6 +46,7 @@ from jaxbook.sphinxext.terms import zh_term
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
@@ -76,8 +77,8 @@ class Entry:
     definition_en: str
 
 
-def entries(app: Sphinx) -> list[Entry]:
-    path = Path(app.srcdir, app.config.jaxbook_glossary)
+def entries(srcdir: str | Path, config: Config) -> list[Entry]:
+    path = Path(srcdir, config.jaxbook_glossary)
     with path.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     missing = [
@@ -100,8 +101,8 @@ def entries(app: Sphinx) -> list[Entry]:
     ]
 
 
-def chinese(app: Sphinx) -> bool:
-    return (app.config.language or "").startswith("zh")
+def chinese(config: Config) -> bool:
+    return (config.language or "").startswith("zh")
 
 
 class BookGlossary(SphinxDirective):
@@ -112,13 +113,13 @@ class BookGlossary(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         self.env.note_dependency(str(Path(self.env.srcdir, self.config.jaxbook_glossary)))
-        zh = chinese(self.env.app)
+        zh = chinese(self.config)
         glossary = addnodes.glossary()
         glossary["sorted"] = False
         items = nodes.definition_list(classes=["glossary"])
         glossary += items
         source, line = self.get_source_info()
-        for entry in entries(self.env.app):
+        for entry in entries(self.env.srcdir, self.config):
             shown = entry.zh if zh else entry.en
             node_id = make_id(self.env, self.state.document, "term", entry.en)
             term = make_glossary_term(
@@ -148,10 +149,10 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if not any(fnmatch(docname, pattern) for pattern in app.config.jaxbook_glossary_pages):
         return
     std = app.env.domains.standard_domain
-    zh = chinese(app)
+    zh = chinese(app.config)
     found: dict[str, tuple[str, str]] = {}  # shown term -> (docname, id)
     rules: list[tuple[re.Pattern[str], str]] = []
-    for entry in entries(app):
+    for entry in entries(app.srcdir, app.config):
         target = std._terms.get(entry.en.lower()) or std._terms.get(entry.zh.lower())
         if target is None:
             continue
@@ -160,7 +161,7 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             rules.append((re.compile(rf"\b(?:{entry.pattern})[\w-]*", re.IGNORECASE), entry.en))
     if zh:
         rules = rules_for_chinese(
-            {entry.zh: entry.en for entry in entries(app) if entry.en in found}
+            {entry.zh: entry.en for entry in entries(app.srcdir, app.config) if entry.en in found}
         )
     linked: set[str] = set()
     for text in list(doctree.findall(nodes.Text)):
