@@ -1,6 +1,7 @@
 """Join lines of Chinese prose without the space a line break would leave.
 
-reStructuredText keeps a paragraph's line breaks, and a browser shows each one
+reStructuredText and MyST keep a paragraph's line breaks (MyST as Text nodes of
+their own), and a browser shows each one
 between two Chinese characters as a space (“在每题 下方”). This transform
 drops a line break that has a CJK character or CJK punctuation on both sides,
 in the text and in the ``rawsource`` that gettext turns into a message id. It
@@ -42,11 +43,21 @@ class JoinCJKLines(SphinxTransform):
                 continue
             if "\n" in node.rawsource:
                 node.rawsource = join_cjk_lines(node.rawsource)
-            for child in list(node.children):
-                if isinstance(child, nodes.Text) and "\n" in child:
-                    joined = join_cjk_lines(str(child))
-                    if joined != child:
-                        node.replace(child, nodes.Text(joined))
+            runs: list[list[nodes.Text]] = [[]]
+            for child in node.children:
+                if isinstance(child, nodes.Text):
+                    runs[-1].append(child)
+                elif runs[-1]:
+                    runs.append([])
+            for run in runs:
+                text = "".join(map(str, run))
+                joined = join_cjk_lines(text) if "\n" in text else text
+                if joined == text:
+                    continue
+                # MyST gives each line break a Text node of its own: join the run as one.
+                node.replace(run[0], nodes.Text(joined))
+                for extra in run[1:]:
+                    node.remove(extra)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -1,0 +1,2 @@
+extensions = ["jaxbook.sphinxext.cjk", "jaxbook.sphinxext.myst_i18n"]
+language = "zh_CN"
