@@ -53,3 +53,16 @@ def test_english_refresh_of_a_page_without_a_catalog_says_so(jaxbook, project_co
         "translate it, then refresh the outputs"
     )
     assert page.is_file()
+
+
+def test_a_myst_page_gets_its_output_in_its_fence(jaxbook, project_copy):
+    page = project_copy / "docs/ch01/what-is-jax.md"
+    original = page.read_text(encoding="utf-8")
+    fence = "```{testoutput}\nhttps://github.com/jax-ml/jax\ndocs.jax.dev\n```\n"
+    assert original.count(fence) == 1
+    page.write_text(original.replace(fence, "```{testoutput}\n(pending)\n```\n"), "utf-8")
+
+    result = jaxbook("refresh", "docs/ch01/what-is-jax.md", cwd=project_copy)
+    assert result.returncode == 0, result.stderr
+    assert "docs/ch01/what-is-jax.md: 1 output(s) rewritten" in result.stdout
+    assert page.read_text(encoding="utf-8") == original

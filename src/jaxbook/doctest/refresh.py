@@ -36,6 +36,7 @@ from sphinx.application import Sphinx
 from jaxbook import project
 from jaxbook.doctest import environment
 from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._nodes import test_nodes_of
 
@@ -170,8 +171,24 @@ def refresh_catalog(app: Sphinx, docname: str, checker, flags) -> int:
     return changed
 
 
+OUTPUT_FENCE = ("testoutput", "measured-output")
+
+
+def rewrite_markdown(path: Path, updates: dict[int, str]) -> None:
+    """``rewrite`` for a MyST page: the body of each output fence, after its options."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for start in sorted(updates, reverse=True):
+        near = range(min(start, len(lines) - 1), max(start - 6, -1), -1)
+        fence = next((i, m) for i in near if (m := FENCE.match(lines[i])) and m[3] in OUTPUT_FENCE)
+        body, end = fence_body(lines, fence[0]), fence_end(lines, fence[0], fence[1][2])
+        lines[body:end] = [line.rstrip() for line in updates[start].rstrip("\n").split("\n")]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def rewrite(path: Path, updates: dict[int, str]) -> None:
     """Replace the content of the testoutput directives starting at the given lines."""
+    if path.suffix == ".md":
+        return rewrite_markdown(path, updates)
     lines = path.read_text(encoding="utf-8").splitlines()
     for start in sorted(updates, reverse=True):
         directive = next(

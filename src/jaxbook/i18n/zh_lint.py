@@ -65,6 +65,8 @@ from pathlib import Path
 import autocorrect_py
 import polib
 
+from jaxbook.myst import FENCE, fence_body, fence_end
+
 LITERAL_DIRECTIVES = {
     "testcode",
     "testoutput",
@@ -100,7 +102,6 @@ MD_INLINE = re.compile(
     r"|\$[^$\n]+\$",  # math
     re.DOTALL,
 )
-FENCE = re.compile(r"^(\s*)(`{3,}|~{3,}|:{3,})\s*(?:\{([\w-]+)\})?\s*(.*?)\s*$")
 MD_HEADING = re.compile(r"^\s*#{1,6} ")
 MD_SKIPPED = re.compile(r"^\s*(?:\([\w-]+\)=\s*$|%|<!--|\$\$)")
 INLINE = re.compile(
@@ -341,28 +342,6 @@ def corrector(directive: str, argument: str):
         if language in ("text", "none", ""):
             return correct_lines
     return None
-
-
-def fence_end(lines: list[str], i: int, fence: str) -> int:
-    """The index of the line that closes the fence opened at ``i`` (or the end)."""
-    close = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-    j = i + 1
-    while j < len(lines) and not close.match(lines[j]):
-        j += 1
-    return j
-
-
-def fence_body(lines: list[str], i: int) -> int:
-    """The first line of a fenced directive's body, after its options."""
-    j = i + 1
-    if j < len(lines) and lines[j].strip() == "---":
-        j += 1
-        while j < len(lines) and lines[j].strip() != "---":
-            j += 1
-        return j + 1
-    while j < len(lines) and OPTION.match(lines[j]):
-        j += 1
-    return j
 
 
 def md_fences(lines: list[str]):
