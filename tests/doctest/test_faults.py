@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 # One page that passes, one that a planted wrong output makes fail, in both languages.
-PAGES = ["docs/ch01/quiz.rst", "docs/ch01/what-is-jax.rst"]
+PAGES = ["docs/ch01/quiz.rst", "docs/ch01/what-is-jax.md"]
 WRONG = ("      TypeError\n      [10  2  3]\n", "      TypeError\n      [10  2  4]\n")
 _server_test = importlib.util.spec_from_file_location(
     "server_helpers", Path(__file__).with_name("test_server.py")

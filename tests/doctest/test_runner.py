@@ -16,7 +16,9 @@ def corrupt(path: Path, old: str, new: str) -> int:
     assert text.count(old) == 1, old
     before = text[: text.index(old)]
     path.write_text(text.replace(old, new), encoding="utf-8")
-    return before[: before.rindex(".. test")].count("\n") + 1
+    # The directive: ".. testcode::" on a reST page, "```{testcode}" on a MyST one.
+    start = max(before.rfind(".. test"), before.rfind("```{test"))
+    return before[:start].count("\n") + 1
 
 
 @pytest.fixture
@@ -48,7 +50,7 @@ def test_one_worker_and_three_give_the_same_verdict(run_doctest, project_copy):
     """One worker runs both pages in turn, three run them side by side: the same verdict."""
     quiz = project_copy / "docs/ch01/quiz.rst"
     corrupt(quiz, "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      3.0\n")
-    pages = ("docs/ch01/quiz.rst", "docs/ch01/what-is-jax.rst")
+    pages = ("docs/ch01/quiz.rst", "docs/ch01/what-is-jax.md")
     outputs = []
     for jobs in ("1", "3"):
         shutil.rmtree(project_copy / "_build", ignore_errors=True)
@@ -74,10 +76,10 @@ def test_a_wrong_output_and_a_broken_assert_fail_by_page_and_line(run_doctest, p
     )
     q5_code_line = text[: text.index(".. testcode::", q5)].count("\n") + 1
 
-    what = project_copy / "docs/ch01/what-is-jax.rst"
+    what = project_copy / "docs/ch01/what-is-jax.md"
     assert_line = corrupt(what, 'startswith("Vectorizing map")', 'startswith("Quantizing map")')
 
-    result = run_doctest(project_copy, "docs/ch01/quiz.rst", "docs/ch01/what-is-jax.rst")
+    result = run_doctest(project_copy, "docs/ch01/quiz.rst", "docs/ch01/what-is-jax.md")
     out = result.stdout
     assert result.returncode != 0
     assert re.search(r"^\d+ passed, 2 failed$", out.splitlines()[-1]), out
@@ -85,5 +87,5 @@ def test_a_wrong_output_and_a_broken_assert_fail_by_page_and_line(run_doctest, p
     assert abs(reported_line(out, "ch01/quiz.rst") - q5_code_line) <= 2
     assert re.search(r"Expected:\n\s+100\.0\nGot:\n\s+2\.0\n", out)
 
-    assert abs(reported_line(out, "ch01/what-is-jax.rst") - assert_line) <= 2
+    assert abs(reported_line(out, "ch01/what-is-jax.md") - assert_line) <= 2
     assert "AssertionError" in out

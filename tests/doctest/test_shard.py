@@ -128,7 +128,7 @@ def jaxbook(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_sharded_runs_merge_to_the_unsharded_verdict(project_copy):
-    only = ["--only", "docs/ch01/quiz.rst", "--only", "docs/ch01/what-is-jax.rst"]
+    only = ["--only", "docs/ch01/quiz.rst", "--only", "docs/ch01/what-is-jax.md"]
     whole = jaxbook(project_copy, "doctest", *only, *LANGS)
     assert whole.returncode == 0, whole.stdout
     out = project_copy / "shards"

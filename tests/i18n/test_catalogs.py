@@ -56,7 +56,7 @@ def entry(catalog, start, obsolete=False):
 
 
 def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
-    page = project_copy / "docs/ch01/what-is-jax.rst"
+    page = project_copy / "docs/ch01/what-is-jax.md"
     po_path = project_copy / "locale/en/LC_MESSAGES/ch01/what-is-jax.po"
     before = polib.pofile(str(po_path))
     changed_translation = entry(before, "JAX 的变换最适合用在").msgstr
