@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxbook.doctest.record import add_backend_output, shown
+from jaxbook.doctest.record import add_backend_output, add_backend_output_markdown, shown
 
 PAGE = """\
 Title
@@ -79,3 +79,61 @@ def test_a_machine_name_becomes_a_wildcard_and_trailing_spaces_go() -> None:
     text = "kind=NVIDIA H200 \nid=0\n"
 
     assert shown(text, [("NVIDIA H200", "NVIDIA ...")]) == "kind=NVIDIA ...\nid=0"
+
+
+MYST_PAGE = """\
+# Title
+
+```{testcode}
+:skipif: unrecorded_on("gpu", "prints a CpuDevice repr")
+
+print(jax.devices())
+```
+
+```{testoutput}
+:skipif: unrecorded_on("gpu", "prints a CpuDevice repr")
+:options: +NORMALIZE_WHITESPACE
+
+[CpuDevice(id=0)]
+```
+
+Next paragraph.
+"""
+
+MYST_RECORDED = """\
+# Title
+
+```{testcode}
+print(jax.devices())
+```
+
+```{testoutput}
+:skipif: not ON_CPU
+:options: +NORMALIZE_WHITESPACE
+
+[CpuDevice(id=0)]
+```
+
+```{testoutput}
+:skipif: not ON_GPU
+:options: +NORMALIZE_WHITESPACE
+
+[CudaDevice(id=0)]
+```
+
+Next paragraph.
+"""
+
+
+def test_a_myst_page_gets_a_gpu_output_fence_after_the_cpu_one() -> None:
+    lines = MYST_PAGE.splitlines()
+
+    add_backend_output_markdown(lines, 3, "gpu", "[CudaDevice(id=0)]")
+
+    assert "\n".join(lines) + "\n" == MYST_RECORDED
+
+
+def test_a_myst_cell_without_its_own_output_is_refused() -> None:
+    lines = MYST_PAGE.replace("```{testoutput}", "```{testcode}").splitlines()
+    with pytest.raises(ValueError, match="has no testoutput of its own"):
+        add_backend_output_markdown(lines, 3, "gpu", "[CudaDevice(id=0)]")

@@ -33,6 +33,7 @@ import polib
 
 from jaxbook import project
 from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 
 CODE_DIRECTIVES = (".. testcode::", ".. testplot::")
@@ -92,6 +93,42 @@ def add_backend_output(lines: list[str], testcode_line: int, backend: str, text:
     lines[end:end] = block
 
 
+def add_backend_output_markdown(
+    lines: list[str], testcode_line: int, backend: str, text: str
+) -> None:
+    """``add_backend_output`` for a MyST page: the fences of the cell and its output."""
+    start = testcode_line - 1
+    code = FENCE.match(lines[start])
+    if not code or code[3] not in ("testcode", "testplot"):
+        raise ValueError(f"line {testcode_line} is not a code fence (testcode, testplot)")
+    unrecorded = f'unrecorded_on("{backend}"'
+    for i in range(fence_body(lines, start) - 1, start, -1):
+        if lines[i].strip().startswith(":skipif:") and unrecorded in lines[i]:
+            del lines[i]
+    if fence_body(lines, start) == start + 1 and not lines[start + 1].strip():
+        del lines[start + 1]  # the blank line that separated the options from the code
+    after = fence_end(lines, start, code[2]) + 1
+    output = next(
+        (i for i in range(after, len(lines)) if (m := FENCE.match(lines[i])) and m[3]), None
+    )
+    if output is None or FENCE.match(lines[output])[3] != "testoutput":
+        raise ValueError(f"the testcode at line {testcode_line} has no testoutput of its own")
+    body = fence_body(lines, output)
+    kept = [line for line in lines[output + 1 : body] if not line.strip().startswith(":skipif:")]
+    lines[output + 1 : body] = [":skipif: not ON_CPU", *kept]
+    marks = FENCE.match(lines[output])[2]
+    end = fence_end(lines, output, marks) + 1
+    lines[end:end] = [
+        "",
+        lines[output],
+        f":skipif: not ON_{backend.upper()}",
+        *kept,
+        "",
+        *[line.rstrip() for line in text.rstrip("\n").split("\n")],
+        marks,
+    ]
+
+
 def shown(text: str, wildcards: list[tuple[str, str]]) -> str:
     for old, new in wildcards:
         text = text.replace(old, new)
@@ -120,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
         lines = path.read_text(encoding="utf-8").splitlines()
         for _, line in sorted((key for key in source if key[0] == file), reverse=True):
             try:
-                add_backend_output(lines, line, args.backend, source[(file, line)])
+                add = add_backend_output_markdown if path.suffix == ".md" else add_backend_output
+                add(lines, line, args.backend, source[(file, line)])
             except ValueError as error:
                 sys.exit(f"{file}:{line}: {error}")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
