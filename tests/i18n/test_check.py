@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polib
 import pytest
 
 from jaxbook.project import find_root
@@ -34,6 +35,10 @@ ENTRIES = {
     ),
     "term": ("“向量化”不是量化。", ":zh:`向量化` is vectorization, not quantization."),
     "plain": ("随机数要显式传递密钥。", "Random numbers need an explicit key."),
+    "link": (
+        "见 `JAX 文档 <https://jax.readthedocs.io/>`_。",
+        "See the `JAX documentation <https://jax.readthedocs.io/>`_.",
+    ),
     "long": (
         "这是一段很长的中文说明，用来检查换行宽度是否统一，它需要超过七十九列才会被折行。" * 2,
         "A long explanation that checks the catalogs are wrapped at one width; "
@@ -42,12 +47,14 @@ ENTRIES = {
 }
 
 
-def po_text(entries: dict[str, tuple[str, str]], fuzzy: str | None = None) -> str:
+def po_text(
+    entries: dict[str, tuple[str, str]], fuzzy: str | None = None, suffix: str = ".rst"
+) -> str:
     parts = [HEADER]
     for name, (msgid, msgstr) in entries.items():
         flag = "#, fuzzy\n" if name == fuzzy else ""
         parts.append(
-            f"#: ../../docs/{name}.rst:1\n{flag}msgid {quote(msgid)}\nmsgstr {quote(msgstr)}\n"
+            f"#: ../../docs/{name}{suffix}:1\n{flag}msgid {quote(msgid)}\nmsgstr {quote(msgstr)}\n"
         )
     return "\n".join(parts)
 
@@ -341,8 +348,383 @@ def test_house_style_in_prose(tmp_path, msgid, msgstr, finding):
     assert re.search(rf"{re.escape(str(path))}:\d+: {finding}", result.stdout), result.stdout
 
 
-def test_a_slash_inside_code_is_not_prose(tmp_path):
-    entries = dict(ENTRIES)
-    entries["plain"] = ("用 ``a / b`` 相除。", "Divide with ``a / b``.")
-    path = write_catalog(tmp_path, po_text(entries))
-    assert "spaced slash" not in check(path).stdout
+@pytest.mark.parametrize(
+    ("suffix", "code"), [(".rst", "``a / b``"), (".md", "`a / b`"), (".md", "{math}`a / b`")]
+)
+def test_a_slash_inside_code_is_not_prose(tmp_path, suffix, code):
+    entries = dict(PAGE_ENTRIES[suffix])
+    entries["plain"] = (f"用 {code} 相除。", f"Divide with {code}.")
+    result = check(page_catalog(tmp_path, suffix, entries))
+    assert result.returncode == 0, result.stdout
+
+
+# A MyST Markdown page and its catalog, laid out like the book. The msgids are the
+# page's, as Sphinx's gettext builder writes them (a test below builds them): the
+# markup kept as written, a paragraph's lines joined with a space, the content of
+# {eval-rst} in reST.
+MYST_PAGE = Path(__file__).parent / "myst" / "page.md"
+MYST_CONF = """\
+extensions = ["myst_parser", "sphinx.ext.doctest"]
+myst_enable_extensions = ["colon_fence", "substitution"]
+myst_substitutions = {"version": "0.12"}
+root_doc = "page"
+language = "zh_CN"
+gettext_compact = False
+gettext_additional_targets = ["literal-block"]
+"""
+MYST_ENTRIES = {
+    "title": ("随机数与 `jax.random`", "Random numbers and `jax.random`"),
+    "section": ("引言", "Introduction"),
+    "prose": (
+        "用 `jax.jit` 编译，见 {doc}`arrays` 和 [JAX 文档](https://jax.readthedocs.io/)。",
+        "Compile with `jax.jit`; see {doc}`arrays` and the "
+        "[JAX documentation](https://jax.readthedocs.io/).",
+    ),
+    "roles": (
+        "见 {ref}`引言 <sec-intro>`，用 {term}`密钥`，测得 {measured}`trig_jnp:.2f` 倍， "
+        "详见 <https://jax.dev/>。",
+        "See {ref}`the introduction <sec-intro>`; with a {term}`key <密钥>` it measured "
+        "{measured}`trig_jnp:.2f` times faster; more at <https://jax.dev/>.",
+    ),
+    "backticks": ("多个反引号：``a `b` c``。", "Several backticks: ``a `b` c``."),
+    "footnote": (
+        "密钥要显式传递[^key]，版本号是 {{ version }}。",
+        "Keys are passed explicitly[^key]; the version is {{ version }}.",
+    ),
+    "footnote text": ("见 `jax.random.key`。", "See `jax.random.key`."),
+    "html": (
+        "按 <kbd>Ctrl</kbd>+<kbd>C</kbd> 复制。",
+        "Press <kbd>Ctrl</kbd>+<kbd>C</kbd> to copy.",
+    ),
+    "term": ("“向量化”不是量化。", "{zh}`向量化` is vectorization, not quantization."),
+    "plain": ENTRIES["plain"],
+    "item": ("先创建密钥；", "Create a key first."),
+    "numbered": ("拆分密钥", "Split the key"),
+    "code": ENTRIES["code"],
+    "admonition": ("注意密钥", "Mind the key"),
+    "admonition text": ("密钥不能重复使用。", "A key must not be reused."),
+    "note": ("提示 `jax.random` 是函数式的。", "Tip: `jax.random` is functional."),
+    "eval-rst": (
+        "用 ``jax.grad`` 求导，见 :doc:`arrays` 和 `JAX 文档 <https://jax.readthedocs.io/>`_。",
+        "Differentiate with ``jax.grad``; see :doc:`arrays` and the "
+        "`JAX documentation <https://jax.readthedocs.io/>`_.",
+    ),
+}
+PAGE_ENTRIES = {".rst": ENTRIES, ".md": MYST_ENTRIES}
+
+
+def book(tmp_path: Path, suffix: str) -> Path:
+    """A project with the one page ``docs/page<suffix>``; the directory for its catalogs."""
+    (tmp_path / "conf.py").write_text(MYST_CONF, encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    page = MYST_PAGE.read_text(encoding="utf-8") if suffix == ".md" else "页面\n====\n"
+    (tmp_path / "docs" / f"page{suffix}").write_text(page, encoding="utf-8")
+    return tmp_path / "locale"
+
+
+def page_catalog(tmp_path: Path, suffix: str, entries: dict[str, tuple[str, str]]) -> Path:
+    return write_catalog(book(tmp_path, suffix), po_text(entries, suffix=suffix))
+
+
+def test_myst_entries_are_the_messages_sphinx_takes_from_the_page(tmp_path):
+    book(tmp_path, ".md")
+    command = [sys.executable, "-m", "sphinx", "-b", "gettext", "-q", "-c", str(tmp_path)]
+    command += [str(tmp_path / "docs"), str(tmp_path / "gettext")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    pot = polib.pofile(str(tmp_path / "gettext" / "page.pot"))
+    assert sorted(entry.msgid for entry in pot) == sorted(m for m, _ in MYST_ENTRIES.values())
+
+
+@pytest.mark.parametrize("suffix", list(PAGE_ENTRIES))
+def test_good_page_catalog_is_clean(tmp_path, suffix):
+    result = check(page_catalog(tmp_path, suffix, PAGE_ENTRIES[suffix]))
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == ""
+
+
+CHANGED_CODE = '# Create a key\nkey = jax.random.key(1)\nprint("key:", key)'
+PLAIN = ENTRIES["plain"][1]
+# Each fault, planted in the catalog of a reST page and of a MyST page: the entry,
+# its bad translation, the finding.
+PLANTED = {
+    "changed code": {
+        ".rst": ("code", CHANGED_CODE, "translated code differs from the source at its line 2"),
+        ".md": ("code", CHANGED_CODE, "translated code differs from the source at its line 2"),
+    },
+    "missing code span": {
+        ".rst": (
+            "prose",
+            "Compile with jax.jit; see :doc:`arrays`.",
+            "inline code missing from the translation: 'jax.jit'",
+        ),
+        ".md": (
+            "prose",
+            "Compile with jax.jit; see {doc}`arrays` and the "
+            "[JAX documentation](https://jax.readthedocs.io/).",
+            "inline code missing from the translation: 'jax.jit'",
+        ),
+    },
+    "escaped code span": {
+        ".md": (
+            "prose",
+            "Compile with \\`jax.jit`; see {doc}`arrays` and the "
+            "[JAX documentation](https://jax.readthedocs.io/).",
+            "inline code missing from the translation: 'jax.jit'",
+        ),
+    },
+    "changed multi-backtick code span": {
+        ".md": (
+            "backticks",
+            "Several backticks: ``a `c` b``.",
+            "inline code missing from the translation: 'a `b` c'",
+        ),
+    },
+    "changed role target": {
+        ".rst": (
+            "prose",
+            "Compile with ``jax.jit``; see :doc:`devices`.",
+            "role missing from the translation: ('doc', 'arrays')",
+        ),
+        ".md": (
+            "prose",
+            "Compile with `jax.jit`; see {doc}`devices` and the "
+            "[JAX documentation](https://jax.readthedocs.io/).",
+            "role missing from the translation: ('doc', 'arrays')",
+        ),
+    },
+    "changed ref target": {
+        ".md": (
+            "roles",
+            "See {ref}`the introduction <sec-setup>`; with a {term}`key <密钥>` it measured "
+            "{measured}`trig_jnp:.2f` times faster; more at <https://jax.dev/>.",
+            "role missing from the translation: ('ref', 'sec-intro')",
+        ),
+    },
+    "changed reST role in eval-rst": {
+        ".md": (
+            "eval-rst",
+            "Differentiate with ``jax.grad``; see :doc:`devices` and the "
+            "`JAX documentation <https://jax.readthedocs.io/>`_.",
+            "role missing from the translation: ('doc', 'arrays')",
+        ),
+    },
+    "changed reST link in eval-rst": {
+        ".md": (
+            "eval-rst",
+            "Differentiate with ``jax.grad``; see :doc:`arrays` and the "
+            "`JAX documentation <https://jax.example.com/>`_.",
+            "link target missing from the translation: 'https://jax.readthedocs.io/'",
+        ),
+    },
+    "changed link URL": {
+        ".rst": (
+            "link",
+            "See the `JAX documentation <https://jax.example.com/>`_.",
+            "link target missing from the translation: 'https://jax.readthedocs.io/'",
+        ),
+        ".md": (
+            "prose",
+            "Compile with `jax.jit`; see {doc}`arrays` and the "
+            "[JAX documentation](https://jax.example.com/).",
+            "link target missing from the translation: 'https://jax.readthedocs.io/'",
+        ),
+    },
+    "changed autolink": {
+        ".md": (
+            "roles",
+            "See {ref}`the introduction <sec-intro>`; with a {term}`key <密钥>` it measured "
+            "{measured}`trig_jnp:.2f` times faster; more at <https://jax.example.com/>.",
+            "link target missing from the translation: 'https://jax.dev/'",
+        ),
+    },
+    "added image": {
+        ".md": (
+            "plain",
+            f"{PLAIN} ![key](../conf.py)",
+            "link target not in the source: '../conf.py'",
+        ),
+    },
+    "missing footnote": {
+        ".md": (
+            "footnote",
+            "Keys are passed explicitly; the version is {{ version }}.",
+            "footnote reference missing from the translation: '[^key]'",
+        ),
+    },
+    "added substitution": {
+        ".md": (
+            "footnote",
+            "Keys are passed explicitly[^key]; the version is {{ env.config.project }}.",
+            "substitution not in the source: '{{ env.config.project }}'",
+        ),
+    },
+    "added directive": {
+        ".rst": (
+            "plain",
+            f"{PLAIN}\n\n.. include:: ../conf.py",
+            "directive not in the source: .. include::",
+        ),
+        ".md": (
+            "plain",
+            f"{PLAIN}\n\n```{{raw}} html\n<b>key</b>\n```",
+            "directive not in the source: ```{raw}",
+        ),
+    },
+    "added colon-fence directive": {
+        ".md": (
+            "plain",
+            f"{PLAIN}\n\n:::{{include}} ../conf.py\n:::",
+            "directive not in the source: :::{include}",
+        ),
+    },
+    "added eval-rst": {
+        ".md": (
+            "plain",
+            f"{PLAIN}\n\n```{{eval-rst}}\n.. include:: ../conf.py\n```",
+            "directive not in the source: .. include::, ```{eval-rst}",
+        ),
+    },
+    "added substitution definition": {
+        ".rst": (
+            "plain",
+            f"{PLAIN} |x|\n\n.. |x| raw:: latex\n\n   \\input{{../conf.py}}",
+            "directive not in the source: .. |x| raw::",
+        ),
+    },
+    "raw HTML": {
+        ".rst": (
+            "plain",
+            "Random numbers need an <b>explicit</b> key.",
+            "raw HTML not in the source: '<b>', '</b>'",
+        ),
+        ".md": (
+            "plain",
+            f"{PLAIN}<img src=x onerror=alert(1)>",
+            "raw HTML not in the source: '<img src=x onerror=alert(1)>'",
+        ),
+    },
+    "changed HTML attribute": {
+        ".md": (
+            "html",
+            "Press <kbd onclick=alert(1)>Ctrl</kbd>+<kbd>C</kbd> to copy.",
+            "raw HTML not in the source: '<kbd onclick=alert(1)>'",
+        ),
+    },
+    "unclosed HTML block": {
+        ".md": (
+            "plain",
+            f"{PLAIN}\n\n<div onmouseover=alert(1)",
+            "raw HTML not in the source: '<div'",
+        ),
+    },
+    "HTML comment": {
+        ".md": (
+            "plain",
+            "Random numbers need an <!-- hidden --> explicit key.",
+            "raw HTML not in the source: '<!--'",
+        ),
+    },
+    "script": {
+        ".rst": (
+            "plain",
+            f"{PLAIN}<script>alert(1)</script>",
+            "<script> in the translation",
+        ),
+        ".md": (
+            "plain",
+            f"{PLAIN}<script>alert(1)</script>",
+            "<script> in the translation",
+        ),
+    },
+    "front matter": {
+        ".md": (
+            "plain",
+            f"---\nmyst:\n  html_meta:\n    robots: noindex\n---\n{PLAIN}",
+            "front matter in the translation",
+        ),
+    },
+    "glossary term missing": {
+        ".rst": (
+            "plain",
+            "Random numbers need an explicit seed.",
+            "glossary: 密钥 must be translated as 'key'",
+        ),
+        ".md": (
+            "plain",
+            "Random numbers need an explicit seed.",
+            "glossary: 密钥 must be translated as 'key'",
+        ),
+    },
+    "glossary term only in a zh mention": {
+        ".rst": (
+            "plain",
+            "Random numbers need an explicit :zh:`key`.",
+            "glossary: 密钥 must be translated as 'key'",
+        ),
+        ".md": (
+            "plain",
+            "Random numbers need an explicit {zh}`key`.",
+            "glossary: 密钥 must be translated as 'key'",
+        ),
+    },
+    "exclusive term misused": {
+        ".rst": (
+            "term",
+            ":zh:`向量化` is quantization.",
+            "glossary: 向量化 must be translated as 'vectorization'",
+        ),
+        ".md": (
+            "term",
+            "{zh}`向量化` is quantization.",
+            "glossary: 向量化 must be translated as 'vectorization'",
+        ),
+    },
+    "raw role": {
+        ".rst": (
+            "plain",
+            "Random numbers need an explicit :raw-html:`<i>key</i>`.",
+            "raw-html role in the translation",
+        ),
+        ".md": (
+            "plain",
+            "Random numbers need an explicit {raw-html}`<i>key</i>`.",
+            "raw-html role in the translation",
+        ),
+    },
+}
+PLANTED_CASES = [(fault, suffix) for fault, pages in PLANTED.items() for suffix in pages]
+
+
+@pytest.mark.parametrize(
+    ("fault", "suffix"),
+    PLANTED_CASES,
+    ids=[f"{fault} ({suffix})" for fault, suffix in PLANTED_CASES],
+)
+def test_fault_in_a_page_catalog_is_reported_at_its_line(tmp_path, fault, suffix):
+    name, msgstr, message = PLANTED[fault][suffix]
+    entries = dict(PAGE_ENTRIES[suffix])
+    msgid = entries[name][0]
+    entries[name] = (msgid, msgstr)
+    path = page_catalog(tmp_path, suffix, entries)
+    result = check(path)
+    assert result.returncode == 1
+    assert f"{path}:{line_of(path, msgid[:6])}: {message}" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    "name", ["title", "section", "item", "numbered", "admonition", "note", "footnote text"]
+)
+def test_obsolete_translation_the_myst_page_still_shows(tmp_path, name):
+    entries = dict(MYST_ENTRIES)
+    msgid, msgstr = entries.pop(name)
+    text = (
+        po_text(entries, suffix=".md") + f"\n#~ msgid {quote(msgid)}\n#~ msgstr {quote(msgstr)}\n"
+    )
+    path = write_catalog(book(tmp_path, ".md"), text)
+    result = check(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = lines.index(f"#~ msgid {quote(msgid)}") + 1
+    assert f"{path}:{line}: obsolete, but page.md still shows this text" in result.stdout, (
+        result.stdout
+    )

@@ -161,7 +161,8 @@ def test_what_another_merge_tool_writes_is_named_and_wrap_po_normalises_it(repo)
     checked = run(repo, "jaxbook", "po", "check", "locale/en/LC_MESSAGES")
     # What is left is the translator's part: the changed heading is fuzzy.
     assert [line.split(": ", 1)[1] for line in checked.stdout.splitlines()] == [
-        "fuzzy: review the translation against the changed source (#|), then remove the flag"
+        "fuzzy: review the translation against the page (the merge kept no #| lines to show "
+        "what changed), then remove the flag"
     ], checked.stdout
 
 

@@ -9,6 +9,8 @@ Checks, per catalog:
   strings (``msgfmt --check``); a catalog with such a fault gets that one
   finding, since the rest cannot be read; the ``Language``,
   ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width;
+  what another merge tool (sphinx-intl's Babel) writes and ``msgmerge`` does
+  not (``jaxbook.i18n.pofile.foreign_marks``), which ``make wrap-po`` removes;
 - untranslated and fuzzy entries (a release never ships either);
 - an obsolete translation whose text the page still shows: the templates
   lost a message, and the English page would show Chinese there;
@@ -17,8 +19,16 @@ Checks, per catalog:
   mentions and badge text are the translator's own);
 - code: where the msgid is Python source, the msgstr must tokenize to the same
   tokens, except comments and the text of string literals;
-- nothing smuggled in: no ``<script>``, raw HTML tag or directive that the
+- nothing smuggled in: no ``<script>``, raw HTML tag, directive (a
+  substitution definition's too), raw role or MyST front matter that the
   msgid does not have;
+- the markup is the page's: in the catalog of a MyST Markdown page (``.md``)
+  these checks read myst-parser's syntax (code spans, ``{name}`` roles,
+  inline, auto- and reference links, ``[^1]`` footnotes, ``{{ }}``
+  substitutions, which Jinja evaluates, raw HTML and HTML comments, directive
+  fences of backticks, tildes or colons, ``{eval-rst}`` among them) and
+  reST's as well, since ``{eval-rst}`` content is reST; any other catalog is
+  read as reST;
 - the glossary: when the source has a term, the translation uses its English
   term; an exclusive term (quantization) appears only where the source has its
   Chinese term (or names the English word itself);
@@ -42,13 +52,21 @@ import subprocess
 import sys
 import tokenize
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import polib
 
-from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, Finding, faults, file_faults
-from jaxbook.project import find_root
+from jaxbook.i18n.pofile import (
+    PLURAL_FORMS,
+    WIDTH,
+    Finding,
+    faults,
+    file_faults,
+    foreign_marks,
+)
+from jaxbook.project import find_root, page_file
 
 INLINE_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
 ROLE = re.compile(r":([\w:+-]+):`([^`]+)`")
@@ -56,7 +74,8 @@ LINK = re.compile(r"`[^`<]*<([^>`]+)>`__?")
 FOOTNOTE_REF = re.compile(r"\[(#[\w-]*|\d+|\*)\]_")
 SUBSTITUTION = re.compile(r"(?<![\w|])\|[^|\s][^|]*\|(?![\w|])")
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
-DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::", re.MULTILINE)
+# A substitution definition (``.. |x| raw:: latex``) runs its directive too.
+DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:\|[^|\n]+\|\s+)?[\w:-]+::", re.MULTILINE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
 
@@ -85,9 +104,180 @@ def markup(text: str) -> dict[str, Counter]:
     }
 
 
-def check_markup(msgid: str, msgstr: str) -> list[str]:
+# MyST: the msgids of a Markdown page keep its inline markup as written.
+MYST_ROLE = re.compile(r"\{([a-zA-Z0-9_+:-]+)\}(`+)")  # mdit_py_plugins.myst_role's names
+REST_ROLE_BEFORE = re.compile(r":([\w:+-]+):$")
+BACKTICKS = re.compile(r"`+")
+MYST_LINK = re.compile(r"\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)")
+MYST_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
+MYST_REFERENCE = re.compile(r"\[(?!\^)((?:[^\[\]\\]|\\.)+)\]\[((?:[^\[\]\\]|\\.)*)\]")
+MYST_DEFINITION = re.compile(r"^[ \t]*\[(?!\^)(?:[^\[\]\\]|\\.)+\]:[ \t]*(\S+)", re.MULTILINE)
+MYST_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]+\]")
+# Up to the first "}}", as mdit_py_plugins.substitution reads it.
+MYST_SUBSTITUTION = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+MYST_DIRECTIVE = re.compile(r"(`{3,}|~{3,}|:{3,})[ \t]*(\{\S*)")
+HTML_ATTRIBUTE = r"""\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?"""
+MYST_HTML_TAG = re.compile(
+    rf"<[A-Za-z][A-Za-z0-9-]*(?:{HTML_ATTRIBUTE})*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>"
+)
+# An HTML block needs no closing ">": it runs to the next blank line.
+MYST_HTML_START = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?=[\s/>]|$)|<!--|<\?|<![A-Za-z\[]")
+MYST_RAW_ROLE = re.compile(r"[{:](raw[\w+-]*)[}:]`")
+# myst-parser reads a msgstr as a page of its own, front matter and all: it can
+# set the page's options (html_meta, substitutions).
+MYST_FRONT_MATTER = re.compile(r"\A\s*-{3,}[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A code span of ``text[start:end]``, or a role (``role``) or reST link (``link``)."""
+
+    start: int
+    end: int
+    content: str
+    role: str | None = None
+    link: bool = False
+
+
+def myst_spans(text: str) -> list[Span]:
+    """Code spans and roles as markdown-it reads them, and the reST ones of ``{eval-rst}``."""
+    spans = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":  # an escaped character starts nothing
+            at += 2
+            continue
+        role = MYST_ROLE.match(text, at)
+        if role and (close := text.find(role[2], role.end() + 1)) != -1:
+            spans.append(Span(at, close + len(role[2]), text[role.end() : close], role=role[1]))
+            at = close + len(role[2])
+            continue
+        if char != "`":
+            at += 1
+            continue
+        ticks = BACKTICKS.match(text, at)[0]
+        close = re.compile(rf"(?<!`){ticks}(?!`)").search(text, at + len(ticks))
+        if close is None:
+            at += len(ticks)
+            continue
+        content = text[at + len(ticks) : close.start()]
+        rest_role = REST_ROLE_BEFORE.search(text, 0, at)
+        end = close.end()
+        link = text.startswith("_", end)
+        if link:
+            end += 2 if text.startswith("__", end) else 1
+        spans.append(
+            Span(
+                rest_role.start() if rest_role else at,
+                end,
+                content,
+                role=rest_role[1] if rest_role else None,
+                link=link and not rest_role,
+            )
+        )
+        at = end
+    return spans
+
+
+def reference_label(label: str) -> str:
+    return f"[{' '.join(label.split()).casefold()}]"  # as CommonMark matches labels
+
+
+def myst_markup(text: str) -> dict[str, Counter]:
+    """Like ``markup``, for MyST. Links, footnotes and substitutions are looked for
+    in the whole text, code spans included: a span read otherwise than markdown-it
+    reads it must not hide one."""
+    spans = myst_spans(text)
+    links = [
+        *(m[1].removeprefix("<").removesuffix(">") for m in MYST_LINK.finditer(text)),
+        *MYST_AUTOLINK.findall(text),
+        *(reference_label(m[2] or m[1]) for m in MYST_REFERENCE.finditer(text)),
+        *MYST_DEFINITION.findall(text),
+    ]
+    for span in spans:
+        if span.link:
+            target = re.search(r"<([^<>]+)>\s*$", span.content)
+            links.append(target[1] if target else span.content)
+    return {
+        "inline code": Counter(s.content for s in spans if s.role is None and not s.link),
+        "role": Counter(
+            key
+            for s in spans
+            if s.role is not None and (key := role_key(s.role, s.content)) is not None
+        ),
+        "link target": Counter(links),
+        "footnote reference": Counter(MYST_FOOTNOTE_REF.findall(text) + FOOTNOTE_REF.findall(text)),
+        "substitution": Counter(
+            [f"{{{{ {' '.join(m.split())} }}}}" for m in MYST_SUBSTITUTION.findall(text)]
+            + SUBSTITUTION.findall(text)
+        ),
+    }
+
+
+def myst_mask(text: str, replace: Callable[[Span], str]) -> str:
+    """``text`` with each code span and role replaced."""
+    parts, at = [], 0
+    for span in myst_spans(text):
+        parts += [text[at : span.start], replace(span)]
+        at = span.end
+    return "".join(parts) + text[at:]
+
+
+def myst_html(text: str) -> list[str]:
+    return MYST_HTML_TAG.findall(text) + MYST_HTML_START.findall(MYST_HTML_TAG.sub(" ", text))
+
+
+def myst_directives(text: str) -> list[str]:
+    return DIRECTIVE.findall(text) + [
+        fence[:3] + name for fence, name in MYST_DIRECTIVE.findall(text)
+    ]
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """How a page's source format writes the markup that its msgids carry."""
+
+    markup: Callable[[str], dict[str, Counter]]
+    prose: Callable[[str], str]  # inline code and roles masked, for the house style
+    without_mentions: Callable[[str], str]  # the zh term mentions removed, for the glossary
+    html: Callable[[str], list[str]]
+    directives: Callable[[str], list[str]]
+    raw_role: re.Pattern[str]
+    front_matter: re.Pattern[str] | None
+    block_start: str  # what may come before a block's text on its first line
+
+
+REST_BLOCK_START = r"[-*+] |\d+\. |#\. |\.\. [\w:-]+:: |:[\w-]+: "
+REST = Syntax(
+    markup=markup,
+    prose=lambda text: INLINE_LITERAL.sub("X", ROLE.sub("X", text)),
+    without_mentions=lambda text: ROLE.sub(lambda m: "" if m[1] == "zh" else m[0], text),
+    html=HTML_TAG.findall,
+    directives=DIRECTIVE.findall,
+    raw_role=re.compile(r":(raw-html):"),
+    front_matter=None,
+    block_start=REST_BLOCK_START,
+)
+MYST = Syntax(
+    markup=myst_markup,
+    prose=lambda text: myst_mask(text, lambda span: "X"),
+    without_mentions=lambda text: myst_mask(
+        text, lambda span: "" if span.role == "zh" else text[span.start : span.end]
+    ),
+    html=myst_html,
+    directives=myst_directives,
+    raw_role=MYST_RAW_ROLE,
+    front_matter=MYST_FRONT_MATTER,
+    block_start=(
+        r"\d+\) |#{1,6} |> |\[\^[^\]\s]+\]: |(?:`{3,}|~{3,}|:{3,})\{[\w:-]+\} |" + REST_BLOCK_START
+    ),
+)
+
+
+def check_markup(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
     problems = []
-    source, translation = markup(msgid), markup(msgstr)
+    source, translation = syntax.markup(msgid), syntax.markup(msgstr)
     for kind in source:
         missing = source[kind] - translation[kind]
         extra = translation[kind] - source[kind]
@@ -156,9 +346,9 @@ def check_code(msgid: str, msgstr: str) -> str | None:
 SPACED_SLASH = re.compile(r"(?<=[\w)]) / (?=[\w(])")
 
 
-def check_style(msgid: str, msgstr: str) -> list[str]:
+def check_style(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
     """The English house style, in prose (code and inline markup aside)."""
-    prose = INLINE_LITERAL.sub("X", ROLE.sub("X", msgstr))
+    prose = syntax.prose(msgstr)
     problems = []
     if SPACED_SLASH.search(prose):
         problems.append(
@@ -172,21 +362,25 @@ def check_style(msgid: str, msgstr: str) -> list[str]:
     return problems
 
 
-def check_smuggling(msgid: str, msgstr: str) -> list[str]:
+def check_smuggling(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
     problems = []
     if re.search(r"<\s*script", msgstr, re.IGNORECASE) and not re.search(
         r"<\s*script", msgid, re.IGNORECASE
     ):
         problems.append("<script> in the translation")
-    extra_tags = Counter(HTML_TAG.findall(msgstr)) - Counter(HTML_TAG.findall(msgid))
+    extra_tags = Counter(syntax.html(msgstr)) - Counter(syntax.html(msgid))
     if extra_tags:
         problems.append(f"raw HTML not in the source: {', '.join(map(repr, extra_tags))}")
-    extra_directives = Counter(DIRECTIVE.findall(msgstr)) - Counter(DIRECTIVE.findall(msgid))
+    extra_directives = Counter(syntax.directives(msgstr)) - Counter(syntax.directives(msgid))
     if extra_directives:
         names = ", ".join(d.strip() for d in extra_directives)
         problems.append(f"directive not in the source: {names}")
-    if ":raw-html:" in msgstr and ":raw-html:" not in msgid:
-        problems.append("raw-html role in the translation")
+    raw_role = syntax.raw_role.search(msgstr)
+    if raw_role and not syntax.raw_role.search(msgid):
+        problems.append(f"{raw_role[1]} role in the translation")
+    front = syntax.front_matter
+    if front and front.search(msgstr) and not front.search(msgid):
+        problems.append("front matter in the translation")
     return problems
 
 
@@ -212,7 +406,7 @@ def load_glossary(path: Path) -> list[Term]:
     return sorted(terms, key=lambda t: len(t.zh), reverse=True)
 
 
-def check_glossary(terms: list[Term], msgid: str, msgstr: str) -> list[str]:
+def check_glossary(terms: list[Term], msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
     problems = []
     masked = msgid
     present = set()
@@ -220,7 +414,7 @@ def check_glossary(terms: list[Term], msgid: str, msgstr: str) -> list[str]:
         if term.zh in masked:
             present.add(term.zh)
             masked = masked.replace(term.zh, "\0" * len(term.zh))
-    english = ROLE.sub(lambda m: "" if m[1] == "zh" else m[0], msgstr)
+    english = syntax.without_mentions(msgstr)
     for term in terms:
         if term.zh in present and not term.pattern.search(english):
             problems.append(f"glossary: {term.zh} must be translated as {term.en!r}")
@@ -246,7 +440,7 @@ def check_headers(path: Path, po: polib.POFile, language: str) -> list[Finding]:
     expected = PLURAL_FORMS.get(language)
     if not meta.get("Plural-Forms") or (expected and meta["Plural-Forms"] != expected):
         findings.append(Finding(path, 1, f"header Plural-Forms must be {expected!r}"))
-    if "charset=UTF-8" not in meta.get("Content-Type", ""):
+    if "charset=utf-8" not in meta.get("Content-Type", "").lower():
         findings.append(Finding(path, 1, "header Content-Type must declare charset=UTF-8"))
     return findings
 
@@ -283,25 +477,29 @@ def source_page(path: Path) -> Path | None:
     root = find_root(Path(*parts[:at]))
     if root is None:
         return None
-    page = root / "docs" / Path(*parts[at + 1 :]).with_suffix(".rst")
+    page = page_file(root / "docs", Path(*parts[at + 1 :]).with_suffix("").as_posix())
     return page if page.is_file() else None
 
 
-def still_in_source(msgid: str, source: str) -> bool:
+def page_syntax(page: Path | None) -> Syntax:
+    return MYST if page is not None and page.suffix == ".md" else REST
+
+
+def still_in_source(msgid: str, source: str, syntax: Syntax = REST) -> bool:
     """Whether ``msgid`` is a whole block (paragraph, title, code) of the page, spacing aside."""
     words = [re.escape(char) for char in msgid if not char.isspace()]
     if not words:
         return False
-    start = r"(?:^|\n)[ \t]*(?:[-*+] |\d+\. |#\. |\.\. [\w:-]+:: |:[\w-]+: )?"
+    start = rf"(?:^|\n)[ \t]*(?:{syntax.block_start})?"
     return re.search(start + r"\s*".join(words) + r"[ \t]*(?:\n|$)", source) is not None
 
 
-def lost_translations(path: Path, po: polib.POFile) -> list[Finding]:
+def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[Finding]:
     """Obsolete translations whose source text the page still has: a merge dropped them."""
-    page = source_page(path)
     if page is None:
         return []
     source = page.read_text(encoding="utf-8")
+    syntax = page_syntax(page)
     return [
         Finding(
             path,
@@ -310,7 +508,7 @@ def lost_translations(path: Path, po: polib.POFile) -> list[Finding]:
             "so its translation is no longer used",
         )
         for entry in po
-        if entry.obsolete and entry.msgstr and still_in_source(entry.msgid, source)
+        if entry.obsolete and entry.msgstr and still_in_source(entry.msgid, source, syntax)
     ]
 
 
@@ -322,7 +520,13 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
     po = polib.pofile(str(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     findings += check_headers(path, po, language)
-    findings += lost_translations(path, po)
+    findings += [
+        Finding(path, line, f"{what}, written by another merge tool; 'make wrap-po' removes it")
+        for line, what in foreign_marks(po)
+    ]
+    page = source_page(path)
+    syntax = page_syntax(page)
+    findings += lost_translations(path, po, page)
     for entry in po:
         if entry.obsolete:
             continue
@@ -333,7 +537,11 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
                     path,
                     where,
                     "fuzzy: review the translation against the "
-                    "changed source (#|), then remove the flag",
+                    "changed source (#|), then remove the flag"
+                    if entry.previous_msgid
+                    # Babel's merge (sphinx-intl) marks an entry fuzzy without the #| lines.
+                    else "fuzzy: review the translation against the page (the merge kept "
+                    "no #| lines to show what changed), then remove the flag",
                 )
             )
             continue
@@ -346,11 +554,11 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
             if problem:
                 problems.append(problem)
         else:
-            problems += check_markup(entry.msgid, entry.msgstr)
+            problems += check_markup(entry.msgid, entry.msgstr, syntax)
             if language == "en":
-                problems += check_style(entry.msgid, entry.msgstr)
-        problems += check_smuggling(entry.msgid, entry.msgstr)
-        problems += check_glossary(terms, entry.msgid, entry.msgstr)
+                problems += check_style(entry.msgid, entry.msgstr, syntax)
+        problems += check_smuggling(entry.msgid, entry.msgstr, syntax)
+        problems += check_glossary(terms, entry.msgid, entry.msgstr, syntax)
         findings += [Finding(path, where, problem) for problem in problems]
     return findings
 
