@@ -142,7 +142,7 @@ def test_two_runs_at_once_on_one_build_directory_both_give_the_verdict(forced, p
 def test_a_server_killed_while_it_serves_a_run_leaves_a_correct_verdict(project):
     # A cell that takes a while, so that the kill lands while the server runs the pages.
     page = project / PAGES[1]
-    slow = "\n.. testcode::\n\n   import time\n\n   time.sleep(SLOW_S)\n"
+    slow = "\n```{testcode}\nimport time\n\ntime.sleep(SLOW_S)\n```\n"  # 1.1 is MyST
     page.write_text(page.read_text(encoding="utf-8") + slow.replace("SLOW_S", "8"), "utf-8")
     helpers = server_helpers()
     server = helpers.start_server(project)
