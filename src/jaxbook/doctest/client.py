@@ -4,12 +4,12 @@ This half imports nothing heavy, so that asking the server costs a Python
 start and a socket. The server (``jaxbook.doctest.server``) listens on a Unix
 socket whose name is derived from the build directory, so a server serves one
 checkout's build directory. Without a server, or when the server does not take
-the run (it says why), ``jaxbook doctest`` runs the pages itself.
+the run (it says why), ``jaxbook doctest`` runs the pages itself. The request
+is a ``jaxbook.doctest.request.RunRequest``, sent as one line of its JSON.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -17,7 +17,8 @@ import socket
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+
+from jaxbook.doctest.request import RunRequest
 
 
 def socket_path(builddir: Path) -> Path:
@@ -26,29 +27,9 @@ def socket_path(builddir: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"jaxbook-doctest-{os.getuid()}-{digest}.sock"
 
 
-def request_of(
-    root: Path, builddir: Path, args: argparse.Namespace, environment: dict[str, str]
-) -> dict[str, Any]:
-    return {
-        "root": str(root),
-        "builddir": str(builddir),
-        "languages": list(args.languages),
-        "sphinxopts": args.sphinxopts,
-        # Paths as this process sees them: the server has its own working directory.
-        "only": [str(Path(page).resolve()) for page in args.only],
-        "force": args.force,
-        "shard": list(args.shard) if args.shard else None,
-        "json": str(args.json.resolve()) if args.json else None,
-        "record_timings": args.record_timings,
-        "environment": environment,
-    }
-
-
-def ask(
-    root: Path, builddir: Path, args: argparse.Namespace, environment: dict[str, str]
-) -> int | None:
+def ask(request: RunRequest) -> int | None:
     """The exit status of the run the server made, or None to run here."""
-    path = socket_path(builddir)
+    path = socket_path(request.builddir)
     if not path.exists():
         return None
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -58,7 +39,7 @@ def ask(
         print(f"doctest: no doctest server answers at {path}; running here", file=sys.stderr)
         return None
     try:
-        return _exchange(connection, request_of(root, builddir, args, environment))
+        return _exchange(connection, request)
     except (OSError, ValueError):
         # The server died mid-answer: a reset connection, or half a line.
         print(
@@ -68,9 +49,9 @@ def ask(
         return None
 
 
-def _exchange(connection: socket.socket, request: dict[str, Any]) -> int | None:
+def _exchange(connection: socket.socket, request: RunRequest) -> int | None:
     with connection, connection.makefile("rw", encoding="utf-8") as stream:
-        stream.write(json.dumps(request) + "\n")
+        stream.write(json.dumps(request.to_json()) + "\n")
         stream.flush()
         for number, line in enumerate(stream):
             reply = json.loads(line)

@@ -19,6 +19,11 @@ per language, a check that every language ran the same number of examples,
 and last ``N passed, N failed`` over all of them. A warning while reading or
 testing counts as a failure. The exit status is non-zero when anything failed.
 
+A run is asked for as a ``jaxbook.doctest.request.RunRequest``, here or by
+the doctest server (``jaxbook.doctest.server``), and made in four steps:
+``plan`` (read the languages, pick the units), ``look_up`` (the cache),
+``execute`` (the pool) and ``report`` (the verdict and its JSON).
+
 ``--shard i/N`` runs the i-th of N shares (``jaxbook.doctest.shard``) and
 writes its JSON verdict for ``jaxbook doctest-merge``; the languages' counts
 are compared there, over all shards.
@@ -35,16 +40,22 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jaxbook import project
 from jaxbook.doctest import client
 from jaxbook.doctest.environment import doctest_environment
+from jaxbook.doctest.request import RunRequest
 
 if TYPE_CHECKING:
+    from jaxbook.doctest.cache import ResultCache
+    from jaxbook.doctest.results import UnitResult
     from jaxbook.doctest.units import Spec
+    from jaxbook.doctest.verdict import Verdict
+
+Unit = tuple[str, str]  # (language, docname)
 
 # Sphinx, JAX and the doctest machinery are imported when the pages are run
 # here, not when a running doctest server (jaxbook.doctest.server) runs them.
@@ -182,10 +193,9 @@ class Executors:
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
-    builddir = args.builddir.resolve()
-    environment = doctest_environment(os.environ, root)
+    request = RunRequest.from_args(args, root, doctest_environment(os.environ, root))
     if not args.no_server:
-        answered = client.ask(root, builddir, args, environment)
+        answered = client.ask(request)
         if answered is not None:
             return answered
     from jaxbook.doctest.units import read_language, start_worker
@@ -197,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
         max_workers=pool_size,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=start_worker,
-        initargs=(environment,),
+        initargs=(dict(request.environment),),
     )
     with pool:
         executors = Executors(
@@ -205,13 +215,11 @@ def run(args: argparse.Namespace) -> int:
             pool=pool,
             size=pool_size,
         )
-        return run_with(args, root, environment, executors)
+        return run_with(request, executors)
 
 
-def run_with(
-    args: argparse.Namespace, root: Path, environment: dict[str, str], executors: Executors
-) -> int:
-    """One doctest run: read, look up the cache, run what is left, print the verdict.
+def run_with(request: RunRequest, executors: Executors) -> int:
+    """One doctest run: plan it, look up the cache, run what is left, print the verdict.
 
     One run at a time on a build directory: two would read into the same
     doctrees and write the same cache entries and verdict.
@@ -221,28 +229,45 @@ def run_with(
     def waiting() -> None:
         print("doctest: another doctest run on this build directory; waiting for it", flush=True)
 
-    with exclusive(args.builddir.resolve() / "doctest" / "run.lock", waiting):
-        return _run(args, root, environment, executors)
+    with exclusive(request.builddir / "doctest" / "run.lock", waiting):
+        planned = plan(request, executors)
+        to_run = look_up(request, planned)
+        started = time.perf_counter()
+        ran, unstarted = execute(planned, to_run, executors)
+        planned.verdict.units.extend(unstarted)
+        for result in ran:
+            record(planned, result)
+        return report(request, planned, to_run, time.perf_counter() - started, executors.size)
 
 
-def _run(
-    args: argparse.Namespace, root: Path, environment: dict[str, str], executors: Executors
-) -> int:
+@dataclass
+class Plan:
+    """What a run will test: its units, their cache keys, and the verdict it fills in."""
+
+    spec: Spec
+    verdict: Verdict
+    mine: list[Unit]  # this shard's units (all planned units without --shard)
+    only: list[str]  # the docnames of --only
+    dependencies: dict[str, dict[str, list[str]]]  # language -> docname -> files it reads
+    timings: dict[Unit, float]
+    timings_path: Path
+    results: ResultCache
+    keys: dict[Unit, str] = field(default_factory=dict)
+
+
+def plan(request: RunRequest, executors: Executors) -> Plan:
+    """Read every language (the readers say which pages there are) and pick this run's units."""
     from jaxbook.doctest import cache, shard
-    from jaxbook.doctest.results import UnitResult
-    from jaxbook.doctest.units import run_unit
     from jaxbook.doctest.verdict import Verdict
 
-    builddir = args.builddir.resolve()
-    spec = spec_from_sphinxopts(root, builddir, args.sphinxopts)
-    only = [docname_of(root, page) for page in args.only]
-    shard_text = f"{args.shard[0]}/{args.shard[1]}" if args.shard else ""
-    verdict = Verdict(languages=list(args.languages), shard=shard_text)
+    root = request.root
+    spec = spec_from_sphinxopts(root, request.builddir, request.sphinxopts)
+    only = [docname_of(root, str(page)) for page in request.only]
+    verdict = Verdict(languages=list(request.languages), shard=request.shard_text)
     timings_path = root / shard.TIMINGS
     timings = shard.load_timings(timings_path)
 
-    pool, pool_size = executors.pool, executors.size
-    reads = {lang: executors.read(spec, lang) for lang in args.languages}
+    reads = {lang: executors.read(spec, lang) for lang in request.languages}
     docnames: dict[str, list[str]] = {}
     dependencies: dict[str, dict[str, list[str]]] = {}
     backends = set()
@@ -263,40 +288,67 @@ def _run(
     for page in only:
         if not all(page in names for names in docnames.values()):
             verdict.errors.append(f"{project.page_name(root, page)}: no such page")
-    planned = [
+    verdict.planned = [
         (language, docname)
         for language, names in docnames.items()
         for docname in names
         if not only or docname in only
     ]
-    verdict.planned = planned
-    mine = planned
-    if args.shard:
-        index, total = args.shard
-        mine = shard.partition(planned, total, timings)[index - 1]
+    mine = verdict.planned
+    if request.shard:
+        index, total = request.shard
+        mine = shard.partition(verdict.planned, total, timings)[index - 1]
+    return Plan(
+        spec=spec,
+        verdict=verdict,
+        mine=mine,
+        only=only,
+        dependencies=dependencies,
+        timings=timings,
+        timings_path=timings_path,
+        results=cache.ResultCache(request.builddir / "doctest-cache"),
+    )
 
-    results = cache.ResultCache(builddir / "doctest-cache")
-    shared = cache.shared_key(root, environment, verdict.backend)
-    keys = {
+
+def look_up(request: RunRequest, planned: Plan) -> list[Unit]:
+    """Key every unit; a cached pass goes into the verdict, the rest is returned to be run."""
+    from jaxbook.doctest import cache
+
+    root = request.root
+    shared = cache.shared_key(root, request.environment, planned.verdict.backend)
+    planned.keys = {
         (language, docname): cache.unit_key(
-            root, shared, language, docname, dependencies[language][docname]
+            root, shared, language, docname, planned.dependencies[language][docname]
         )
-        for language, docname in mine
+        for language, docname in planned.mine
     }
     to_run = []
-    for unit in mine:
-        hit = None if args.force else results.get(*unit, keys[unit])
+    for unit in planned.mine:
+        hit = None if request.force else planned.results.get(*unit, planned.keys[unit])
         if hit is None:
             to_run.append(unit)
         else:
-            verdict.units.append(hit)
+            planned.verdict.units.append(hit)
+    return to_run
 
-    workers = min(pool_size, len(to_run) or 1)
-    started = time.perf_counter()
-    leaders, followers = schedule(to_run, timings)
+
+def execute(
+    planned: Plan, to_run: list[Unit], executors: Executors
+) -> tuple[list[UnitResult], list[UnitResult]]:
+    """Run the units on the pool, each page's other languages after its first.
+
+    Returns the results of the units that ran, keyed, and those of the units
+    that never started because a worker died and took the pool with it. A unit
+    whose worker died is a setup failure that says so.
+    """
+    from jaxbook.doctest.results import UnitResult
+    from jaxbook.doctest.units import run_unit
+
+    pool, spec = executors.pool, planned.spec
+    leaders, followers = schedule(to_run, planned.timings)
     futures = {pool.submit(run_unit, spec, *unit): unit for unit in leaders}
     pending = set(futures)
-    unstarted: list[tuple[str, str]] = []
+    unstarted: list[Unit] = []
     while pending:
         done, pending = concurrent.futures.wait(
             pending, return_when=concurrent.futures.FIRST_COMPLETED
@@ -310,34 +362,56 @@ def _run(
                     continue
                 futures[follower] = unit
                 pending.add(follower)
+    never = []
     for language, docname in unstarted:
         result = UnitResult(language=language, docname=docname, setup_failures=1)
         result.warnings = "not run: a worker process died and took the pool with it"
-        verdict.units.append(result)
-    for future in futures:
-        language, docname = futures[future]
-        try:
-            result = future.result()
-        except BrokenProcessPool as error:
-            result = UnitResult(language=language, docname=docname, setup_failures=1)
-            result.warnings = f"the worker process running it died: {error}"
-        except Exception as error:
-            result = UnitResult(language=language, docname=docname, setup_failures=1)
-            result.warnings = f"{type(error).__name__}: {error}"
-        result.key = keys[(language, docname)]
-        results.put(result)
-        verdict.units.append(result)
-        if result.clean:
-            timings[(language, docname)] = result.seconds
-    elapsed = time.perf_counter() - started
+        never.append(result)
+    results = []
+    for future, unit in futures.items():
+        result = _result_of(future, unit)
+        result.key = planned.keys[unit]
+        results.append(result)
+    return results, never
 
-    if args.record_timings and not only and not args.shard:
-        shard.save_timings(timings_path, timings)
+
+def _result_of(future: Future, unit: Unit) -> UnitResult:
+    from jaxbook.doctest.results import UnitResult
+
+    try:
+        return future.result()
+    except BrokenProcessPool as error:
+        warnings = f"the worker process running it died: {error}"
+    except Exception as error:
+        warnings = f"{type(error).__name__}: {error}"
+    return UnitResult(language=unit[0], docname=unit[1], setup_failures=1, warnings=warnings)
+
+
+def record(planned: Plan, result: UnitResult) -> None:
+    """Put a result that ran into the verdict, the cache (a clean pass) and the timings."""
+    planned.results.put(result)
+    planned.verdict.units.append(result)
+    if result.clean:
+        planned.timings[(result.language, result.docname)] = result.seconds
+
+
+def report(
+    request: RunRequest, planned: Plan, to_run: list[Unit], elapsed: float, pool_size: int
+) -> int:
+    """Print the verdict, write its JSON (and the timings); the run's exit status."""
+    from jaxbook.doctest import shard
+
+    verdict = planned.verdict
+    if request.record_timings and not planned.only and not request.shard:
+        shard.save_timings(planned.timings_path, planned.timings)
     if to_run:
+        workers = min(pool_size, len(to_run))
         print(f"doctest: {len(to_run)} units in {elapsed:.1f} s on {workers} workers")
-    ok = verdict.print(check_equal_counts=not args.shard)
+    ok = verdict.print(check_equal_counts=not request.shard)
     default_json = (
-        f"shards/shard-{args.shard[0]}-of-{args.shard[1]}.json" if args.shard else "verdict.json"
+        f"shards/shard-{request.shard[0]}-of-{request.shard[1]}.json"
+        if request.shard
+        else "verdict.json"
     )
-    verdict.write(args.json or builddir / "doctest" / default_json)
+    verdict.write(request.json_file or request.builddir / "doctest" / default_json)
     return 0 if ok else 1

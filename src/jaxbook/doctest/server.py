@@ -23,8 +23,10 @@ run asks for another checkout, build directory, ``SPHINXOPTS`` or language, or
 when the code it has loaded is no longer what is on disk: the shared part of
 the result cache's key (the extensions and doctest code, ``conf.py``,
 ``uv.lock``, the Python version, the backend, the doctest environment of the
-run) differs from the one it started with. It then stops, so that the next
-``make doctest-server`` starts from the new code. Ctrl+C stops it too.
+run) differs from the one it started with, or the request itself is not a
+``jaxbook.doctest.request.RunRequest`` of the format this server reads. It
+then stops, so that the next ``make doctest-server`` starts from the new
+code. Ctrl+C stops it too.
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ from typing import Any
 from jaxbook import project
 from jaxbook.doctest import cache, client, runner
 from jaxbook.doctest.environment import doctest_environment
+from jaxbook.doctest.request import RequestError, RunRequest
 from jaxbook.doctest.units import read_language, start_worker
+
+STOPS = "it stops now; start it again with make doctest-server"
 
 
 def _noop() -> None:
@@ -89,38 +94,27 @@ class DoctestServer:
     def read(self, spec, language: str) -> concurrent.futures.Future:
         return self.readers[language].submit(read_language, spec, language, True)
 
-    def refusal(self, request: dict[str, Any]) -> tuple[str, bool]:
+    def refusal(self, request: RunRequest) -> tuple[str, bool]:
         """Why this server must not make this run (empty when it may), and whether to stop."""
-        if Path(request["root"]) != self.root or Path(request["builddir"]) != self.builddir:
+        if request.root != self.root or request.builddir != self.builddir:
             return f"it serves {self.root} with the build directory {self.builddir}", False
-        if request["sphinxopts"].split() != self.sphinxopts.split():
+        if request.sphinxopts.split() != self.sphinxopts.split():
             return f"it was started with SPHINXOPTS={self.sphinxopts!r}", False
-        other = sorted(set(request["languages"]) - set(self.languages))
+        other = sorted(set(request.languages) - set(self.languages))
         if other:
             return f"it was not started for {', '.join(other)}", False
-        if cache.shared_key(self.root, request["environment"], self.backend) != self.fingerprint:
+        if cache.shared_key(self.root, request.environment, self.backend) != self.fingerprint:
             return (
                 "the extensions or other code of the jaxbook package, conf.py, uv.lock or the "
-                "doctest environment changed since it started (it stops now; start it again with "
-                "make doctest-server)"
+                f"doctest environment changed since it started ({STOPS})"
             ), True
         return "", False
 
-    def run(self, request: dict[str, Any]) -> tuple[str, int]:
-        args = argparse.Namespace(
-            languages=request["languages"],
-            builddir=self.builddir,
-            sphinxopts=request["sphinxopts"],
-            only=request["only"],
-            force=request["force"],
-            shard=tuple(request["shard"]) if request["shard"] else None,
-            json=Path(request["json"]) if request["json"] else None,
-            record_timings=request["record_timings"],
-        )
+    def run(self, request: RunRequest) -> tuple[str, int]:
         executors = runner.Executors(read=self.read, pool=self.pool, size=self.size)
         output = io.StringIO()
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-            status = runner.run_with(args, self.root, request["environment"], executors)
+            status = runner.run_with(request, executors)
         try:
             self.pool.submit(_noop).result()
         except BrokenProcessPool:
@@ -174,9 +168,19 @@ def serve(server: DoctestServer, path: Path) -> None:
 def handle(server: DoctestServer, connection: socket.socket) -> bool:
     """Answer one request; True when the server must stop."""
     with connection, connection.makefile("rw", encoding="utf-8") as stream:
-        request = json.loads(stream.readline() or "{}")
-        if not request:
+        line = stream.readline()
+        if not line.strip():
             return False
+        try:
+            request = RunRequest.from_json(json.loads(line))
+        except ValueError as error:
+            # A request of another shape comes from another version of the package: the
+            # code on disk is no longer the code this server loaded.
+            stop = isinstance(error, RequestError)
+            reason = f"{error} ({STOPS})" if stop else f"the run request is not JSON ({error})"
+            send(stream, refused=reason)
+            print(f"doctest server: refused a run: {reason}", flush=True)
+            return stop
         reason, stop = server.refusal(request)
         if reason:
             send(stream, refused=reason)
