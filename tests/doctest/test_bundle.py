@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.doctest.bundle import read_record
+
 
 @pytest.fixture
 def run_bundle(jaxbook):
@@ -38,7 +40,7 @@ def test_bundle_counts_what_the_doctest_builder_counts(
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().splitlines()[-1] == f"{tries} passed, 0 failed, 1 skipped"
-    printed = [block["got"] for block in json.loads(record.read_text(encoding="utf-8"))["en"]]
+    printed = [block["got"] for block in read_record(record)["blocks"]["en"]]
     assert "43\n" in printed
     assert "False\n" in printed  # another group starts from the global setup alone
 
@@ -78,11 +80,72 @@ def test_a_failing_example_inside_a_doctest_block_is_reported_at_its_own_line(
     assert f"[en] index.rst:{block['line'] + 2}: doctest failed" in result.stdout
 
 
-def test_a_file_that_is_not_a_bundle_is_refused(run_bundle, tmp_path: Path) -> None:
+BUNDLE = {
+    "format": 1,
+    "language": "en",
+    "flags": [],
+    "global_setup": "",
+    "global_cleanup": "",
+    "pages": [{"docname": "index", "blocks": []}],
+}
+CODE = {"type": "testcode", "code": "print(1)", "file": "docs/index.rst", "line": 3, "options": {}}
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ({"pages": []}, "it has no format number"),
+        ({**BUNDLE, "format": 2}, "it is of format 2"),
+        ({**BUNDLE, "pages": [{"docname": "index"}]}, '["pages"][0] has no "blocks"'),
+        (
+            {**BUNDLE, "pages": [{"docname": "i", "blocks": [{**CODE, "groups": ["default"]}]}]},
+            '["pages"][0]["blocks"][0] has no "skipif"',
+        ),
+        (
+            {**BUNDLE, "pages": [{"docname": "i", "blocks": [{**CODE, "groups": "default"}]}]},
+            '["pages"][0]["blocks"][0]["groups"] is a string, not a list',
+        ),
+    ],
+)
+def test_a_file_that_is_not_a_bundle_is_refused(run_bundle, tmp_path: Path, data, problem) -> None:
     stray = tmp_path / "stray.json"
-    stray.write_text('{"pages": []}', encoding="utf-8")
+    stray.write_text(json.dumps(data), encoding="utf-8")
 
     result = run_bundle("run", str(stray))
 
-    assert result.returncode == 2
-    assert f"{stray}:1: not a doctest bundle" in result.stdout
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"{stray}: not a doctest bundle of format 1 ({problem}); "
+        "export it again with make doctest-bundle\n"
+    )
+
+
+def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp_path: Path):
+    project = tmp_path / "book"
+    (project / "docs").mkdir(parents=True)
+    (project / "conf.py").write_text("", encoding="utf-8")
+    record = tmp_path / "record.json"
+    # A record as bundle run wrote it before it had a format number.
+    record.write_text(json.dumps({"en": []}), encoding="utf-8")
+
+    result = jaxbook("record", "--backend", "gpu", record, cwd=project)
+
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"{record}: not a run record of format 1 (it has no format number); "
+        "record it again with jaxbook bundle run --record\n"
+    )
+    block = {"file": "docs/index.rst", "line": 3, "want": "1\n", "got": "2\n", "passed": "no"}
+    record.write_text(
+        json.dumps({"format": 1, "blocks": {"en": [{**block, "exception": None}]}}),
+        encoding="utf-8",
+    )
+
+    result = jaxbook("record", "--backend", "gpu", record, cwd=project)
+
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f'{record}: not a run record of format 1 (["blocks"]["en"][0]["passed"] is a string, '
+        "not a boolean); "
+    )

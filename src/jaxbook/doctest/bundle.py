@@ -21,6 +21,11 @@ run. A GPU machine with ``jax[cuda]`` installed can check the book this way
 without installing Sphinx: ``make doctest-bundle`` also writes the
 ``jaxbook`` wheel beside the bundles, which installs there with
 ``pip install --no-deps``. CI's GPU job still runs ``make doctest`` itself.
+
+Both files are declared here (``jaxbook.formats``): a bundle is a
+:class:`Bundle` of format ``FORMAT``, a record a :class:`Record` of format
+``RECORD_FORMAT``, and every reader refuses a file of another format number or
+shape with one sentence that names it.
 """
 
 from __future__ import annotations
@@ -34,15 +39,76 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from jaxbook import project
+from jaxbook import formats, project
 
 DEFAULT_DIR = Path("_build") / "doctest-bundle"
 FORMAT = 1
+RECORD_FORMAT = 1
 FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
 # Sphinx's pattern for an expected output that is a traceback.
 EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]
+
+
+# -- the two files -------------------------------------------------------------
+
+
+class Block(TypedDict):
+    """One doctest directive of a page, as ``sphinx.ext.doctest`` collected it."""
+
+    type: Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
+    code: str
+    file: str  # relative to the project, as messages name it
+    line: int | None
+    options: dict[str, bool]  # doctest option flag name -> on or off
+    groups: list[str]
+    skipif: str | None  # the condition, evaluated where the bundle runs
+
+
+class Page(TypedDict):
+    docname: str
+    blocks: list[Block]
+
+
+class Bundle(TypedDict):
+    """``<language>.json``: every doctest of one language."""
+
+    format: int  # FORMAT
+    language: str
+    flags: list[str]  # doctest_default_flags, by name
+    global_setup: str
+    global_cleanup: str
+    pages: list[Page]
+
+
+class RecordedBlock(TypedDict):
+    """What one testcode or doctest block printed where the bundle ran."""
+
+    file: str
+    line: int | None
+    want: str | None  # the page's expected output (None for a doctest block)
+    got: str
+    passed: bool
+    exception: str | None  # the last line of an exception it raised
+
+
+class Record(TypedDict):
+    """``bundle run --record``: per language, every block that ran, in page order."""
+
+    format: int  # RECORD_FORMAT
+    blocks: dict[str, list[RecordedBlock]]
+
+
+def read_bundle(path: Path) -> Bundle:
+    return formats.load(
+        path, Bundle, FORMAT, "a doctest bundle", "export it again with make doctest-bundle"
+    )
+
+
+def read_record(path: Path) -> Record:
+    again = "record it again with jaxbook bundle run --record"
+    return formats.load(path, Record, RECORD_FORMAT, "a run record", again)
 
 
 # -- export (needs Sphinx) ---------------------------------------------------
@@ -60,7 +126,7 @@ def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) ->
             _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default
         )
         default_groups = [config.doctest_test_doctest_blocks or "default"]
-        pages = []
+        pages: list[Page] = []
         for docname in sorted(app.env.found_docs):
             blocks = []
             for node in app.env.get_doctree(docname).findall(condition):
@@ -81,7 +147,7 @@ def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) ->
                 )
             if blocks:
                 pages.append({"docname": docname, "blocks": blocks})
-        bundle = {
+        bundle: Bundle = {
             "format": FORMAT,
             "language": language,
             "flags": [
@@ -140,12 +206,12 @@ class ReportingRunner(doctest.DocTestRunner):
 class PageRun:
     """One page of one language, run as sphinx.ext.doctest would run it."""
 
-    def __init__(self, bundle: dict[str, Any], page: dict[str, Any]) -> None:
+    def __init__(self, bundle: Bundle, page: Page) -> None:
         self.bundle = bundle
         self.page = page
         self.flags = _flags(bundle["flags"])
         self.reports: list[str] = []
-        self.records: list[dict[str, Any]] = []
+        self.records: list[RecordedBlock] = []
         self.passed = self.failed = self.skipped = 0
         self.mode = "exec"
 
@@ -274,12 +340,12 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
 
     environment.apply(project.find_root() or Path.cwd())
     passed = failed = skipped = 0
-    records: dict[str, list] = {}
+    records: dict[str, list[RecordedBlock]] = {}
     for path in paths:
-        bundle = json.loads(path.read_text(encoding="utf-8"))
-        if bundle.get("format") != FORMAT:
-            print(f"{path}:1: not a doctest bundle of format {FORMAT}; export it again")
-            return 2
+        try:
+            bundle = read_bundle(path)
+        except formats.FormatError as error:
+            sys.exit(str(error))
         language = bundle["language"]
         for page in bundle["pages"]:
             page_run = PageRun(bundle, page)
@@ -297,8 +363,9 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
             skipped += page_run.skipped
             records.setdefault(language, []).extend(page_run.records)
     if record:
+        written: Record = {"format": RECORD_FORMAT, "blocks": records}
         record.write_text(
-            json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+            json.dumps(written, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0

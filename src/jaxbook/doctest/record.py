@@ -18,13 +18,14 @@ printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
 (a GPU model, say) in both languages before it is written; use it only for
 such names. Records in which a block failed for a reason that is not the
 backend (another Python or NumPy, say) must be left out of the record file
-first. Review the diff: this tool records behavior, it does not judge it.
+first. Review the diff: this tool records behavior, it does not judge it. A
+file that is not a record of ``jaxbook.doctest.bundle.RECORD_FORMAT`` is
+refused before anything is written.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,8 @@ from pathlib import Path
 import polib
 
 from jaxbook import project
+from jaxbook.doctest.bundle import read_record
+from jaxbook.formats import FormatError
 from jaxbook.i18n.catalogs import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
@@ -146,7 +149,11 @@ def run(args: argparse.Namespace) -> int:
     wildcards = [tuple(item.split("=", 1)) for item in args.wildcard]
     records: dict[str, dict[tuple[str, int], str]] = {}
     for path in args.records:
-        for language, blocks in json.loads(path.read_text(encoding="utf-8")).items():
+        try:
+            recorded = read_record(path)
+        except FormatError as error:
+            sys.exit(str(error))
+        for language, blocks in recorded["blocks"].items():
             for block in blocks:
                 if not block["passed"] and block["want"] is not None:
                     key = (block["file"], block["line"])

@@ -21,12 +21,14 @@ Config values:
 
 ``jaxbook_release_drift``
    The drift file, relative to the source directory (default ``""``: the
-   directive shows nothing but a warning).
+   directive shows nothing but a warning). It is a
+   ``jaxbook.doctest.drift.DriftData`` of format ``drift.FORMAT``; a file of
+   another format or shape is a warning at the file, in one sentence, and the
+   report shows nothing.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -35,7 +37,8 @@ from packaging.version import Version
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.doctest.drift import code_digest
+from jaxbook.doctest.drift import DriftData, code_digest, read_drift
+from jaxbook.formats import FormatError
 from jaxbook.sphinxext import notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
 
@@ -155,15 +158,15 @@ def _files_shown(app: Sphinx) -> set[str] | None:
     """The files whose cells the drift data lists; None when it cannot be read."""
     name = app.config.jaxbook_release_drift
     try:
-        data = json.loads(Path(app.srcdir, name).read_text(encoding="utf-8"))
+        data = read_drift(Path(app.srcdir, name))
         return {
             cell["file"]
             for entry in data["releases"].values()
             for cells in entry["cells"].values()
             for cell in cells
         }
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except FormatError:
+        return None  # resolve() says what is wrong with it
 
 
 def purge_labels(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
@@ -275,7 +278,7 @@ def reading_order(env: BuildEnvironment, root: str) -> list[str]:
     return order + sorted(set(env.found_docs) - set(order))
 
 
-def build_report(app: Sphinx, fromdoc: str, data: dict[str, Any]) -> list[nodes.Node]:
+def build_report(app: Sphinx, fromdoc: str, data: DriftData) -> list[nodes.Node]:
     env = app.env
     language = app.config.language
     places = {where: place for found in _cells(env).values() for where, place in found.items()}
@@ -368,7 +371,14 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             )
             placeholder.replace_self([])
             continue
-        data = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            data = read_drift(path)
+        except FormatError as error:
+            logger.warning(
+                error.sentence, location=error.location, type="jaxbook", subtype="format"
+            )
+            placeholder.replace_self([])
+            continue
         placeholder.replace_self(build_report(app, fromdoc, data))
 
 

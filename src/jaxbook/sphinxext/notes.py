@@ -39,12 +39,13 @@ Config values:
 
 ``jaxbook_release_evidence``
    The evidence file, relative to the source directory (default ``""``: no
-   "Changed in" column).
+   "Changed in" column). It is a ``jaxbook.doctest.evidence.Evidence`` of
+   format ``evidence.FORMAT``; a file of another format or shape is a warning
+   at the file, in one sentence, and the table has no "Changed in" column.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -54,6 +55,8 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook.doctest.evidence import read_evidence
+from jaxbook.formats import FormatError
 from jaxbook.sphinxext._eras import era_nodes, span
 from jaxbook.sphinxext._locale import _, add_catalog
 
@@ -291,12 +294,20 @@ def load_evidence(app: Sphinx) -> dict[str, Any] | None:
         return None
     path = Path(app.srcdir, name)
     stamp = path.stat().st_mtime if path.exists() else None
-    # Read once per change of the file: a long-lived preview builder sees a new one.
-    cached = getattr(app, "_jaxbook_evidence", (None, None))
-    if cached[0] != stamp or cached[1] is None:
-        data = json.loads(path.read_text(encoding="utf-8")) if stamp else {"probes": {}}
-        app._jaxbook_evidence = (stamp, data)
+    # Read once per change of the file: a long-lived preview builder sees a new one,
+    # and a file that does not fit is one warning, not one per table.
+    cached = getattr(app, "_jaxbook_evidence", None)
+    if cached is None or cached[0] != stamp:
+        app._jaxbook_evidence = (stamp, _read(path) if stamp else {"probes": {}})
     return app._jaxbook_evidence[1]
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        return read_evidence(path)
+    except FormatError as error:
+        logger.warning(error.sentence, location=error.location, type="jaxbook", subtype="format")
+        return None
 
 
 def _warn(note: dict[str, Any], message: str, *args: Any) -> None:

@@ -1,0 +1,140 @@
+"""Declared JSON formats: a file of another format number or shape is refused in one sentence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal, NotRequired, TypedDict
+
+import pytest
+
+from jaxbook import formats
+from jaxbook.doctest import bundle, drift, evidence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Inner(TypedDict):
+    name: str
+    size: NotRequired[int]
+
+
+class Other(TypedDict):
+    path: str
+    lines: int
+
+
+class Shape(TypedDict):
+    format: int
+    counts: dict[Literal["x", "y"], int]
+    either: list[Inner | Other]
+    kind: Literal["a", "b"]
+    ratio: float
+    items: list[Inner]
+    by_name: dict[str, Inner | str]
+    note: str | None
+
+
+GOOD = {
+    "format": 3,
+    "counts": {"x": 1},
+    "either": [{"name": "n"}, {"path": "p", "lines": 2}],
+    "kind": "a",
+    "ratio": 1,
+    "items": [{"name": "x"}, {"name": "y", "size": 2}],
+    "by_name": {"one": {"name": "z"}, "two": "text"},
+    "note": None,
+}
+
+
+def load(tmp_path: Path, data: object) -> object:
+    path = tmp_path / "data.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return formats.load(path, Shape, 3, "a test file", "write it again")
+
+
+def test_a_file_of_the_declared_format_and_shape_is_read(tmp_path):
+    assert load(tmp_path, GOOD) == GOOD
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"format": 2}, "it is of format 2"),
+        ({"format": True}, "it is of format true"),
+        ({"format": ...}, "it has no format number"),
+        ({"kind": "c"}, '["kind"] is "c", not "a" or "b"'),
+        ({"ratio": "1"}, '["ratio"] is a string, not a number'),
+        ({"ratio": False}, '["ratio"] is a boolean, not a number'),
+        ({"items": {}}, '["items"] is an object, not a list'),
+        ({"items": [{"name": "x"}, {}]}, '["items"][1] has no "name"'),
+        (
+            {"items": [{"name": "x", "size": 1.5}]},
+            '["items"][0]["size"] is a number, not an integer',
+        ),
+        ({"items": [{"name": "x", "extra": 1}]}, '["items"][0] has an unknown field "extra"'),
+        ({"by_name": {"one": 1}}, '["by_name"]["one"] is an integer, not an object or a string'),
+        (
+            {"by_name": {"one": {"name": 1}}},
+            '["by_name"]["one"]["name"] is an integer, not a string',
+        ),
+        ({"note": ...}, 'the top level has no "note"'),
+        ({"counts": {"z": 1}}, '["counts"] has the key "z", not "x" or "y"'),
+        ({"either": [{"path": "p"}]}, '["either"][0] has no "lines"'),
+        (
+            {"either": [{"path": "p", "name": "n"}]},
+            '["either"][0] is an object of none of its 2 shapes',
+        ),
+        ({"more": 1}, 'the top level has an unknown field "more"'),
+    ],
+)
+def test_another_format_or_shape_is_one_sentence_naming_the_file(tmp_path, change, problem):
+    data = {key: value for key, value in {**GOOD, **change}.items() if value is not ...}
+    with pytest.raises(formats.FormatError) as refused:
+        load(tmp_path, data)
+    path = tmp_path / "data.json"
+    assert str(refused.value) == (
+        f"{path}: not a test file of format 3 ({problem}); write it again"
+    )
+    assert refused.value.location == f"{path}:1"
+
+
+def test_a_file_that_is_not_json_or_not_an_object_is_refused(tmp_path):
+    with pytest.raises(formats.FormatError, match=r"not a test file: not JSON \(Expecting"):
+        load(tmp_path, "{\n oops")
+    with pytest.raises(formats.FormatError, match=r"\(the top level is a list, not an object\)"):
+        load(tmp_path, [])
+    with pytest.raises(formats.FormatError, match=r": cannot be read \(No such file"):
+        formats.load(tmp_path / "missing.json", Shape, 3, "a test file", "write it again")
+
+
+READERS = {
+    "docs/release-drift.json": drift.read_drift,
+    "docs/release-evidence.json": evidence.read_evidence,
+}
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_the_committed_data_is_of_its_declared_format(name):
+    data = READERS[name](ROOT / name)
+    assert data["format"] == 1
+
+
+@pytest.mark.parametrize(
+    ("reader", "what", "remedy"),
+    [
+        (bundle.read_bundle, "a doctest bundle", "export it again with make doctest-bundle"),
+        (bundle.read_record, "a run record", "record it again with jaxbook bundle run --record"),
+        (drift.read_drift, "a drift file", "write it again with make release-report"),
+        (evidence.read_evidence, "an evidence file", "write it again with make evidence"),
+    ],
+)
+def test_each_reader_names_its_file_its_format_and_its_remedy(tmp_path, reader, what, remedy):
+    path = tmp_path / "old.json"
+    path.write_text('{"format": 0}', encoding="utf-8")
+    with pytest.raises(formats.FormatError) as refused:
+        reader(path)
+    assert str(refused.value) == f"{path}: not {what} of format 1 (it is of format 0); {remedy}"
+    path.write_text('{"format": 1}', encoding="utf-8")
+    with pytest.raises(formats.FormatError, match=rf"^{path}: not {what} of format 1 \(the top"):
+        reader(path)
