@@ -108,7 +108,8 @@ def answer(line: str) -> tuple[dict, bool]:
     with ours:
         ours.sendall(line.encode() + b"\n")
         stop = server.handle(NoServer(), theirs)  # type: ignore[arg-type]
-        reply = json.loads(ours.makefile(encoding="utf-8").readline())
+        with ours.makefile(encoding="utf-8") as stream:
+            reply = json.loads(stream.readline())
     return reply, stop
 
 
