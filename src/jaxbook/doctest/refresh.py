@@ -35,7 +35,7 @@ from sphinx.application import Sphinx
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._nodes import test_nodes_of
