@@ -49,21 +49,16 @@ EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]
 
 
 def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) -> Path:
-    from sphinx.ext.doctest import _condition_default, _condition_with_doctest
-
-    from jaxbook.doctest.refresh import read_pages
+    from jaxbook.sphinxapp import doctest_nodes_of, read_pages
 
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(srcdir, confdir, language, Path(tmp))
         config = app.config
-        condition = (
-            _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default
-        )
         default_groups = [config.doctest_test_doctest_blocks or "default"]
         pages = []
         for docname in sorted(app.env.found_docs):
             blocks = []
-            for node in app.env.get_doctree(docname).findall(condition):
+            for node in doctest_nodes_of(app.env.get_doctree(docname), config):
                 source = Path(node.source or app.env.doc2path(docname))
                 blocks.append(
                     {

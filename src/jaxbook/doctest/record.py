@@ -32,7 +32,7 @@ from pathlib import Path
 import polib
 
 from jaxbook import project
-from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 
