@@ -14,7 +14,7 @@ machine that runs the tests (``ON_GPU``, ``unrecorded_on``).
 groups and runs the blocks the way ``sphinx.ext.doctest`` does (one namespace
 per group and page, the global setup first, ``testcode`` compiled as
 ``exec``, the same option flags), reports each failure as
-``docs/<page>.rst:<line>: doctest failed`` with doctest's expected/got
+``docs/<page>.rst:<line>: doctest failed`` (``.md`` for a MyST page) with doctest's expected/got
 report, and ends with ``N passed, N failed, N skipped``. ``--record`` writes
 what every block printed, so that outputs for a new backend come from a real
 run. A GPU machine with ``jax[cuda]`` installed can check the book this way

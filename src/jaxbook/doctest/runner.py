@@ -13,7 +13,7 @@ namespace. A unit that passed before with the same inputs is not run again
 but reported as cached (``jaxbook.doctest.cache``); ``--force`` runs them all.
 
 The verdict is the same whatever the number of workers: every failing example
-as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` followed by doctest's
+as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` (``.md`` on a MyST page), followed by doctest's
 report (expected and actual output), one ``<lang>: N passed, N failed`` line
 per language, a check that every language ran the same number of examples,
 and last ``N passed, N failed`` over all of them. A warning while reading or
