@@ -14,11 +14,11 @@ but reported as cached (``jaxbook.doctest.cache``); ``--force`` runs them all.
 
 The verdict is the same whatever the number of workers: every failing example
 as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` (``.md`` on a MyST
-page), followed by doctest's report (expected and actual output), one ``<lang>:
-N passed, N failed`` line per language, a check that every language ran the
-same number of examples, and last ``N passed, N failed`` over all of them. A
-warning while reading or testing counts as a failure. The exit status is non-
-zero when anything failed.
+page), followed by doctest's report (expected and actual output), one
+``<lang>: N passed, N failed`` line per language, a check that every language
+ran the same number of examples, and last ``N passed, N failed`` over all of
+them. A warning while reading or testing counts as a failure. The exit status
+is non-zero when anything failed.
 
 ``--shard i/N`` runs the i-th of N shares (``jaxbook.doctest.shard``) and
 writes its JSON verdict for ``jaxbook doctest-merge``; the languages' counts
