@@ -36,7 +36,7 @@ from pathlib import Path
 
 import polib
 
-from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.project import root as project_root
 from jaxbook.site.build import html_command
 

@@ -1,5 +1,6 @@
 """The bilingual, doctested JAX course book: its Sphinx extensions and its tooling.
 
+- :mod:`jaxbook.sphinxapp`: the book's Sphinx application, as every tool starts and reads it;
 - :mod:`jaxbook.sphinxext`: the Sphinx extensions, one module per feature;
 - :mod:`jaxbook.doctest`: running the pages' code (runner, runtime, bundle,
   output refresh, backend records);
@@ -8,4 +9,9 @@
 - :mod:`jaxbook.site`: the built site (landing page, headless browser);
 - :mod:`jaxbook.bench`: ``make bench``;
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
+
+Each imports only what lies below it: ``project``, ``files``, ``myst`` and
+``preflight`` (the standard library only), then ``sphinxapp``, then
+``i18n``, ``doctest``, ``sphinxext``, then ``site``, ``bench``, and ``cli``
+on top; ``tests/test_layers.py`` holds the package to it.
 """

@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("jaxbook.doctest.record", "write another backend's recorded outputs onto the pages"),
     "drift": ("jaxbook.doctest.drift", "run the book on another JAX release; report what changed"),
     "evidence": ("jaxbook.doctest.evidence", "find where each noted behavior changed, by release"),
-    "po": ("jaxbook.i18n.catalogs", "the catalogs: update, stats, fuzzy, check, wrap"),
+    "po": ("jaxbook.i18n.po", "the catalogs: update, stats, fuzzy, check, wrap, lost"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
     "lighthouse": ("jaxbook.site.lighthouse", "audit every page of a deploy build with Lighthouse"),
     "publish-notebooks": ("jaxbook.site.publish", "push the built notebooks to Colab's branch"),

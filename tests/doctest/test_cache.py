@@ -209,7 +209,7 @@ def traced(tmp_path_factory, book_copier) -> list[str]:
     assert run.returncode == 0, run.stderr
     modules = json.loads(run.stdout.splitlines()[-1])
     # Loaded by the readers and workers only, or through Sphinx's extension loader.
-    assert {"jaxbook.site.live", "jaxbook.sphinxext.measured", "jaxbook.doctest.runtime"} <= set(
+    assert {"jaxbook.sphinxapp", "jaxbook.sphinxext.measured", "jaxbook.doctest.runtime"} <= set(
         modules
     )
     return modules

@@ -7,7 +7,7 @@ import sys
 
 import polib
 
-from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.i18n.pofile import save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import polib
 import pytest
 
-from jaxbook.i18n.catalogs import save_wrapped
 from jaxbook.i18n.loss import lost
+from jaxbook.i18n.pofile import save_wrapped
 
 PARAGRAPH = (
     "注意：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备要用\n"

@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook.doctest.refresh import read_pages, run_page
+from jaxbook.doctest.refresh import run_page
 from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.sphinxapp import read_pages
 
 
 def seconds(root: Path, only: str | None = None) -> float:

@@ -14,7 +14,7 @@ machine that runs the tests (``ON_GPU``, ``unrecorded_on``).
 groups and runs the blocks the way ``sphinx.ext.doctest`` does (one namespace
 per group and page, the global setup first, ``testcode`` compiled as
 ``exec``, the same option flags), reports each failure as
-``docs/<page>.rst:<line>: doctest failed`` with doctest's expected/got
+``docs/<page>.rst:<line>: doctest failed`` (``.md`` for a MyST page) with doctest's expected/got
 report, and ends with ``N passed, N failed, N skipped``. ``--record`` writes
 what every block printed, so that outputs for a new backend come from a real
 run. A GPU machine with ``jax[cuda]`` installed can check the book this way
@@ -22,7 +22,7 @@ without installing Sphinx: ``make doctest-bundle`` also writes the
 ``jaxbook`` wheel beside the bundles, which installs there with
 ``pip install --no-deps``. CI's GPU job still runs ``make doctest`` itself.
 
-Both files are declared here (``jaxbook.formats``): a bundle is a
+Both files are declared here (``jaxbook.doctest.formats``): a bundle is a
 :class:`Bundle` of format ``FORMAT``, a record a :class:`Record` of format
 ``RECORD_FORMAT``, and every reader refuses a file of another format number or
 shape with one sentence that names it.
@@ -41,7 +41,8 @@ import traceback
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
-from jaxbook import formats, project
+from jaxbook import project
+from jaxbook.doctest import formats
 
 DEFAULT_DIR = Path("_build") / "doctest-bundle"
 FORMAT = 1
@@ -115,21 +116,16 @@ def read_record(path: Path) -> Record:
 
 
 def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) -> Path:
-    from sphinx.ext.doctest import _condition_default, _condition_with_doctest
-
-    from jaxbook.doctest.refresh import read_pages
+    from jaxbook.sphinxapp import doctest_nodes_of, read_pages
 
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(srcdir, confdir, language, Path(tmp))
         config = app.config
-        condition = (
-            _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default
-        )
         default_groups = [config.doctest_test_doctest_blocks or "default"]
         pages: list[Page] = []
         for docname in sorted(app.env.found_docs):
             blocks = []
-            for node in app.env.get_doctree(docname).findall(condition):
+            for node in doctest_nodes_of(app.env.get_doctree(docname), config):
                 source = Path(node.source or app.env.doc2path(docname))
                 blocks.append(
                     {

@@ -14,8 +14,9 @@ code prints or what the page expects:
   it sets and every variable JAX, XLA, Python or the book reads;
 - every file of the ``jaxbook`` package, ``conf.py`` and ``docutils.conf``.
   The whole package, not the parts thought to reach the pages: the readers,
-  the workers and the server import across it (``doctest.units`` imports
-  ``site.live``), and a list kept by hand drifts. The test traces what a run
+  the workers and the server import across it (the extension
+  ``sphinxext.measured`` imports ``doctest.refresh``; the workers start Sphinx
+  with ``sphinxapp``), and a list kept by hand drifts. The test traces what a run
   imports and edits each of those modules.
 
 Only clean passes are stored; a unit that failed or warned always runs again.

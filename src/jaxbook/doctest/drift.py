@@ -35,7 +35,7 @@ cannot be installed or run at all.
 ``--save FILE`` also keeps the release's differing cells in the drift data
 (``docs/release-drift.json``, which ``jaxbook.sphinxext.drift_report`` makes
 the "other JAX releases" page from): a :class:`DriftData` of format ``FORMAT``
-(``jaxbook.formats``), one entry per release, which a later ``--save`` of
+(``jaxbook.doctest.formats``), one entry per release, which a later ``--save`` of
 another release adds to. A file of another format or shape is refused, not
 added to.
 """
@@ -58,7 +58,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
-from jaxbook import formats, project
+from jaxbook import project
+from jaxbook.doctest import formats
 from jaxbook.doctest.bundle import read_bundle, read_record
 
 Outcome = Literal["same", "output", "warns", "exception", "assert", "cannot-run", "skipped"]

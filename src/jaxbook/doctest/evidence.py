@@ -24,7 +24,7 @@ may still differ inside an era (a class renamed, a pin that moves), and the
 pages show each run. Releases that would not install are listed with the
 reason. ``jaxbook.sphinxext.notes``
 reads it for the update-notes table. Its shape is :class:`Evidence`, of
-format ``FORMAT`` (``jaxbook.formats``); the build refuses a file of another
+format ``FORMAT`` (``jaxbook.doctest.formats``); the build refuses a file of another
 format or shape.
 """
 
@@ -41,8 +41,8 @@ from typing import Any, TypedDict
 
 from packaging.version import InvalidVersion, Version
 
-from jaxbook import formats, project
-from jaxbook.doctest import drift
+from jaxbook import project
+from jaxbook.doctest import drift, formats
 
 FORMAT = 1
 ERA_DAYS = 30

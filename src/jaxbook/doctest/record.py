@@ -34,8 +34,8 @@ import polib
 
 from jaxbook import project
 from jaxbook.doctest.bundle import read_record
-from jaxbook.formats import FormatError
-from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.doctest.formats import FormatError
+from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 

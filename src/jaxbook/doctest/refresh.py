@@ -35,29 +35,13 @@ from sphinx.application import Sphinx
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from jaxbook.i18n.catalogs import save_wrapped
+from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxext._nodes import test_nodes_of
+from jaxbook.sphinxapp import read_pages, test_nodes_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-
-def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
-    """Read every page in ``language`` (translations applied, snippets staged)."""
-    app = Sphinx(
-        srcdir,
-        confdir,
-        tmp / "out",
-        tmp / "doctrees",
-        "dummy",
-        confoverrides={"language": language},
-        status=None,
-        warning=sys.stderr,
-    )
-    app.build()
-    return app
 
 
 def is_skipped(node: nodes.Element, config) -> bool:

@@ -13,11 +13,12 @@ namespace. A unit that passed before with the same inputs is not run again
 but reported as cached (``jaxbook.doctest.cache``); ``--force`` runs them all.
 
 The verdict is the same whatever the number of workers: every failing example
-as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` followed by doctest's
-report (expected and actual output), one ``<lang>: N passed, N failed`` line
-per language, a check that every language ran the same number of examples,
-and last ``N passed, N failed`` over all of them. A warning while reading or
-testing counts as a failure. The exit status is non-zero when anything failed.
+as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` (``.md`` on a MyST
+page), followed by doctest's report (expected and actual output), one
+``<lang>: N passed, N failed`` line per language, a check that every language
+ran the same number of examples, and last ``N passed, N failed`` over all of
+them. A warning while reading or testing counts as a failure. The exit status
+is non-zero when anything failed.
 
 A run is asked for as a ``jaxbook.doctest.request.RunRequest``, here or by
 the doctest server (``jaxbook.doctest.server``), and made in four steps:

@@ -30,7 +30,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import docutils_namespace
 
 from jaxbook.doctest.results import UnitResult
-from jaxbook.site.live import forget_page_catalogs
+from jaxbook.sphinxapp import application, forget_page_catalogs
 
 _QUIET = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the worker's lifetime)
 
@@ -72,17 +72,17 @@ def _exit_with_parent(parent: int) -> None:
 def _application(spec: Spec, language: str, builder: str, warning: io.StringIO) -> Sphinx:
     outdir = spec.outdir(language)
     outdir.mkdir(parents=True, exist_ok=True)
-    return Sphinx(
+    return application(
         Path(spec.root) / "docs",
         spec.root,
         outdir,
         spec.doctreedir(language),
         builder,
-        confoverrides={**dict(spec.confoverrides), "language": language},
+        language,
         # Not None: a quiet application reports doctest failures as warnings too.
         status=_QUIET,
         warning=warning,
-        keep_going=True,
+        confoverrides=spec.confoverrides,
         tags=spec.tags,
     )
 

@@ -27,7 +27,8 @@ UNEXPECTED_WARNING = re.compile(
 
 
 def report_failures(text: str, language: str) -> None:
-    """Print each failure of doctest's report as ``docs/<page>.rst:<line>: ...`` and its detail."""
+    """Print each failure of doctest's report as ``docs/<page>.rst:<line>: ...``
+    (``.md`` for a MyST page) and its detail."""
     for block in text.split(SEPARATOR):
         header = FAILURE_HEADER.search(block)
         if not header:

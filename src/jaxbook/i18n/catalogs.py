@@ -1,11 +1,6 @@
-"""Translator workflow for the gettext catalogs: merge, progress, fuzzy.
+"""The catalogs' merge, progress and width: what ``jaxbook po update|stats|fuzzy|wrap`` do.
 
-    jaxbook po update POT_DIR PO_DIR    merge templates into catalogs
-    jaxbook po stats PO_DIR             translated / fuzzy / untranslated per page
-    jaxbook po fuzzy PO_DIR             list fuzzy entries as file:line
-    jaxbook po check PO_DIR             the translation checks (jaxbook.i18n.check)
-    jaxbook po lost PO_DIR              translations HEAD had that are gone (jaxbook.i18n.loss)
-    jaxbook po wrap PO_DIR              re-wrap every catalog at the catalogs' width
+(The command itself, and its ``check`` and ``lost``, is :mod:`jaxbook.i18n.po`.)
 
 ``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
 paragraph's old translation as a fuzzy entry that shows the previous source
@@ -24,7 +19,6 @@ line endings and says so, and leaves a catalog it cannot read as it is.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -32,13 +26,16 @@ from pathlib import Path
 import polib
 
 from jaxbook.files import write_text_atomically
-from jaxbook.i18n.pofile import PLURAL_FORMS, WIDTH, faults, gettext, normalise, tidy, wrap
-
-
-def save_wrapped(catalog: polib.POFile, po: Path) -> None:
-    """Save a catalog that polib changed, at the width every catalog is written at."""
-    catalog.save(str(po))
-    wrap(po)
+from jaxbook.i18n.pofile import (
+    PLURAL_FORMS,
+    WIDTH,
+    faults,
+    gettext,
+    normalise,
+    save_wrapped,
+    tidy,
+    wrap,
+)
 
 
 def same_but_template_date(old: str, new: str) -> bool:
@@ -174,35 +171,3 @@ def wrap_all(po_dir: Path) -> int:
             print(f"{po}: {done}")
         wrap(po)
     return status
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from jaxbook.i18n import check
-
-    sub = parser.add_subparsers(dest="action", required=True)
-    update_parser = sub.add_parser("update", help="merge the .pot templates into the catalogs")
-    update_parser.add_argument("pot_dir", type=Path)
-    update_parser.add_argument("po_dir", type=Path)
-    update_parser.add_argument("--language", default="en")
-    for name, summary in [
-        ("stats", "translated, fuzzy and untranslated messages per page"),
-        ("fuzzy", "list the fuzzy entries as file:line"),
-        ("wrap", "re-wrap every catalog at the catalogs' width"),
-        ("lost", "list the translations git HEAD had that the catalogs have lost"),
-    ]:
-        sub.add_parser(name, help=summary).add_argument("po_dir", type=Path)
-    check.add_arguments(sub.add_parser("check", help=check.__doc__.splitlines()[0]))
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.action == "update":
-        return update(args.pot_dir, args.po_dir, args.language)
-    if args.action == "check":
-        from jaxbook.i18n import check
-
-        return check.run(args)
-    if args.action == "lost":
-        from jaxbook.i18n import loss
-
-        return loss.run(args.po_dir)
-    return {"stats": stats, "fuzzy": fuzzy, "wrap": wrap_all}[args.action](args.po_dir)

@@ -1,8 +1,12 @@
 """One catalog file as the tools read it: its format, its faults, its width.
 
 The lowest part of :mod:`jaxbook.i18n`: :mod:`~jaxbook.i18n.catalogs` (merge,
-wrap) and :mod:`~jaxbook.i18n.check` (the QA) both build on it, and neither
-imports the other for it.
+wrap), :mod:`~jaxbook.i18n.check` (the QA), :mod:`~jaxbook.i18n.loss` and
+:mod:`~jaxbook.i18n.zh_lint` build on it and import none of each other; only
+:mod:`~jaxbook.i18n.po`, the ``jaxbook po`` command, imports them all.
+``save_wrapped`` is how every tool that changes a catalog with polib (the
+merge, the Chinese lint's ``--fix``, the doctest tools' ``refresh`` and
+``record``) writes it back at ``WIDTH``.
 
 A catalog that a translator's editor saved may not be the file GNU gettext
 expects. ``file_faults`` names the first such fault as ``file:line``, before
@@ -151,6 +155,12 @@ def normalise(path: Path) -> str | None:
 
 def wrap(po: Path) -> None:
     gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
+
+
+def save_wrapped(catalog: polib.POFile, po: Path) -> None:
+    """Save a catalog that polib changed, at the width every catalog is written at."""
+    catalog.save(str(po))
+    wrap(po)
 
 
 def foreign_marks(po: polib.POFile) -> list[tuple[int, str]]:

@@ -65,6 +65,7 @@ from pathlib import Path
 import autocorrect_py
 import polib
 
+from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 
 LITERAL_DIRECTIVES = {
@@ -649,8 +650,6 @@ def carry(locale: Path) -> tuple[int, int]:
             else:
                 left += 1
         if changed:
-            from jaxbook.i18n.catalogs import save_wrapped  # the catalogs' own width
-
             save_wrapped(catalog, po)
     return carried, left
 

@@ -11,7 +11,9 @@ to its ``.mo`` by Sphinx as usual, but gettext caches the catalogs it has
 loaded (Python's ``gettext._translations`` and Sphinx's
 ``sphinx.locale.translators``, which would keep the old one as the primary
 catalog and the new one as a mere fallback), so the page catalogs are
-dropped from both caches before each build. Only the changed page (and the
+dropped from both caches before each build
+(:func:`jaxbook.sphinxapp.forget_page_catalogs`, which the doctest server's
+readers call too). Only the changed page (and the
 pages that list it) are read and written again.
 
 The site is served with sphinx-autobuild's server parts (a websocket and a
@@ -23,26 +25,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gettext
 import io
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from sphinx.application import Sphinx
-from sphinx.locale import translators
-
 from jaxbook import project
-
-
-def forget_page_catalogs() -> None:
-    """Drop the loaded page catalogs, so that a recompiled .mo is read again."""
-    gettext._translations.clear()  # type: ignore[attr-defined]
-    for namespace, catalog in list(translators):
-        # Sphinx's own messages and the extensions' live under other names.
-        if namespace == "general" and catalog != "sphinx":
-            del translators[namespace, catalog]
+from jaxbook.sphinxapp import application, forget_page_catalogs
 
 
 class LiveBuilder:
@@ -52,16 +42,15 @@ class LiveBuilder:
         self, root: Path, language: str, outdir: Path, doctreedir: Path, *, quiet: bool = True
     ) -> None:
         self.warnings = io.StringIO()
-        self.app = Sphinx(
+        self.app = application(
             root / "docs",
             root,
             outdir,
             doctreedir,
             "html",
-            confoverrides={"language": language},
+            language,
             status=io.StringIO() if quiet else sys.stdout,
             warning=self.warnings,
-            keep_going=True,
         )
 
     def build(self) -> str:

@@ -11,12 +11,3 @@ class chrome(nodes.paragraph, nodes.Invisible):
     It renders as a paragraph; being ``Invisible``, it is left out of what
     describes the page (the ``description`` meta tag and OpenGraph's).
     """
-
-
-def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
-    """The doctest nodes (setup, code, output, cleanup) under ``doctree``, in document order."""
-    return [
-        node
-        for node in doctree.findall(nodes.Element)
-        if isinstance(node, (nodes.literal_block, nodes.comment)) and "testnodetype" in node
-    ]

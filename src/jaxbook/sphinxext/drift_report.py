@@ -38,7 +38,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook.doctest.drift import DriftData, code_digest, read_drift
-from jaxbook.formats import FormatError
+from jaxbook.doctest.formats import FormatError
 from jaxbook.sphinxext import notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
 

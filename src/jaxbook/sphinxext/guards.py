@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
-from jaxbook.sphinxext._nodes import test_nodes_of
+from jaxbook.sphinxapp import test_nodes_of
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -58,8 +58,8 @@ from sphinx.ext.doctest import TestoutputDirective
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
+from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import test_nodes_of
 
 if TYPE_CHECKING:
     from docutils.nodes import Node

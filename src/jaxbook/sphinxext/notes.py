@@ -56,7 +56,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook.doctest.evidence import read_evidence
-from jaxbook.formats import FormatError
+from jaxbook.doctest.formats import FormatError
 from jaxbook.sphinxext._eras import era_nodes, span
 from jaxbook.sphinxext._locale import _, add_catalog
 

@@ -8,10 +8,9 @@ from typing import Literal, NotRequired, TypedDict
 
 import pytest
 
-from jaxbook import formats
-from jaxbook.doctest import bundle, drift, evidence
+from jaxbook.doctest import bundle, drift, evidence, formats
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Inner(TypedDict):

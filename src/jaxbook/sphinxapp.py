@@ -1,0 +1,113 @@
+"""The book's Sphinx application as the tools start it in their own process, and what they read.
+
+The doctest workers and readers (:mod:`jaxbook.doctest.units`), the tools
+that read every page once (``refresh``, ``bundle export``, the bench's
+floor), and the live preview (:mod:`jaxbook.site.live`) all start Sphinx here:
+
+- ``application``: the book's application for one language: the pages of
+  ``srcdir`` with ``confdir``'s ``conf.py``, the build's ``language``
+  overriding conf.py's and any other override;
+- ``read_pages``: every page read in one language (translations applied,
+  snippets staged) by the ``dummy`` builder, into a scratch directory, so
+  that the doctrees can be walked;
+- ``test_nodes_of`` and ``doctest_nodes_of``: the code cells of a doctree,
+  as the tools and the extensions run them and as the doctest builder does;
+- ``forget_page_catalogs``: what an application that lives on must do before
+  it builds again, so that a recompiled ``.mo`` is read.
+
+The module imports Sphinx and docutils and nothing of jaxbook: everything
+that runs Sphinx (the extensions, the doctest tools, the site, the bench) may
+import it without importing one another.
+"""
+
+from __future__ import annotations
+
+import gettext
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+# The doctest builder's own conditions (private to it): what it counts as a
+# ``>>>`` block depends on the docutils release.
+from sphinx.ext.doctest import _condition_default, _condition_with_doctest
+from sphinx.locale import translators
+
+
+def application(
+    srcdir: Path,
+    confdir: Path | str,
+    outdir: Path,
+    doctreedir: Path,
+    builder: str,
+    language: str,
+    *,
+    status: IO[str] | None,
+    warning: IO[str],
+    confoverrides: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+    tags: Iterable[str] = (),
+) -> Sphinx:
+    """The book's Sphinx application in ``language``, as every tool starts it."""
+    return Sphinx(
+        srcdir,
+        confdir,
+        outdir,
+        doctreedir,
+        builder,
+        confoverrides={**dict(confoverrides), "language": language},
+        status=status,
+        warning=warning,
+        tags=tuple(tags),
+    )
+
+
+def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
+    """Read every page in ``language`` (translations applied, snippets staged)."""
+    app = application(
+        srcdir,
+        confdir,
+        tmp / "out",
+        tmp / "doctrees",
+        "dummy",
+        language,
+        status=None,
+        warning=sys.stderr,
+    )
+    app.build()
+    return app
+
+
+def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
+    """The doctest nodes (setup, code, output, cleanup) under ``doctree``, in document order."""
+    return [
+        node
+        for node in doctree.findall(nodes.Element)
+        if isinstance(node, (nodes.literal_block, nodes.comment)) and "testnodetype" in node
+    ]
+
+
+def doctest_nodes_of(doctree: nodes.Element, config) -> list[nodes.Element]:
+    """Every node the doctest builder tests under ``doctree``: the test nodes, and the
+    ``>>>`` blocks too when ``doctest_test_doctest_blocks`` says so."""
+    condition = (
+        _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default
+    )
+    return list(doctree.findall(condition))
+
+
+def forget_page_catalogs() -> None:
+    """Drop the loaded page catalogs, so that a recompiled .mo is read again.
+
+    gettext caches every catalog it has loaded (Python's
+    ``gettext._translations``, and Sphinx's ``sphinx.locale.translators``,
+    which would keep the old one as the primary catalog and the new one as a
+    mere fallback).
+    """
+    gettext._translations.clear()  # type: ignore[attr-defined]
+    for namespace, catalog in list(translators):
+        # Sphinx's own messages and the extensions' live under other names.
+        if namespace == "general" and catalog != "sphinx":
+            del translators[namespace, catalog]
