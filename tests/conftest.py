@@ -165,3 +165,24 @@ def built(app) -> Built:
     """The ``app`` of the test's ``@pytest.mark.sphinx(...)`` marker, built."""
     app.build()
     return Built(app)
+
+
+@pytest.fixture(scope="session")
+def imported_by():
+    """Run a fresh Python with ``-X importtime``; the top-level packages it imported."""
+
+    def run(*command: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, set]:
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", *command],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=cwd,
+        )
+        names = re.findall(
+            r"^import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)$", result.stderr, re.MULTILINE
+        )
+        assert names, result.stderr  # -X importtime spoke: an empty set means nothing heavy
+        return result, {name.split(".")[0] for name in names}
+
+    return run

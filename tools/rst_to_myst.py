@@ -36,6 +36,7 @@ from pathlib import Path
 
 import polib
 
+from jaxbook.i18n.catalogs import counts as catalog_counts
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.project import root as project_root
 from jaxbook.site.build import html_command
@@ -165,10 +166,9 @@ def carry(catalog: Path, renamed: dict[str, str]) -> None:
 
 
 def counts(catalog: Path) -> tuple[int, int, int]:
-    po = polib.pofile(str(catalog))
-    live = [e for e in po if not e.obsolete]
-    translated = sum(1 for e in live if e.msgstr and not e.fuzzy)
-    return len(live), translated, sum(1 for e in live if e.fuzzy)
+    """(messages, translated, fuzzy) of a catalog, as ``make po-stats`` counts them."""
+    translated, fuzzy, untranslated = catalog_counts(polib.pofile(str(catalog)))
+    return translated + fuzzy + untranslated, translated, fuzzy
 
 
 def main(page: Path) -> int:

@@ -153,41 +153,14 @@ def test_sharded_runs_merge_to_the_unsharded_verdict(project_copy):
     assert "shard 2/3 is missing" in incomplete.stdout
 
 
-def test_merging_verdicts_imports_neither_sphinx_nor_jax():
-    probe = (
-        "import sys\n"
-        "from jaxbook.cli import parser_for\n"
-        "parser_for(['doctest-merge'])\n"
-        "import jaxbook.doctest.results, jaxbook.doctest.verdict, jaxbook.doctest.cache\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'sphinx', 'jax'})\n"
-        "assert not heavy, heavy\n"
-    )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-
-
-def imported_by(*command: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, set]:
-    """Run a fresh Python with ``-X importtime``; the top-level packages it imported."""
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", *command],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
-    names = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)$", result.stderr, re.MULTILINE)
-    assert names, result.stderr  # -X importtime spoke: an empty set means nothing heavy
-    return result, {name.split(".")[0] for name in names}
-
-
-def test_the_results_module_imports_no_sphinx():
-    probe = "import jaxbook.doctest.results, sys; assert 'sphinx' not in sys.modules"
+def test_the_results_module_imports_no_sphinx(imported_by):
+    probe = "import jaxbook.doctest.results, jaxbook.doctest.verdict, jaxbook.doctest.cache"
     result, imported = imported_by("-c", probe)
     assert result.returncode == 0, result.stderr[-2000:]
     assert not imported & {"sphinx", "docutils", "jax"}
 
 
-def test_doctest_merge_of_two_shards_never_imports_sphinx(tmp_path):
+def test_doctest_merge_of_two_shards_never_imports_sphinx(tmp_path, imported_by):
     for shard_verdict in verdicts(2):
         shard_verdict.write(tmp_path / f"{shard_verdict.shard.replace('/', '-of-')}.json")
     result, imported = imported_by("-m", "jaxbook", "doctest-merge", str(tmp_path), cwd=ROOT)
