@@ -50,6 +50,7 @@ extensions = [
     "jaxbook.sphinxext.terms",
     "jaxbook.sphinxext.testplot",
     "jaxbook.sphinxext.translation_status",
+    "jaxbook.sphinxext.written_again",
 ]
 root_doc = "index"
 # A page is reStructuredText or MyST Markdown; jaxbook.sphinxext.myst_i18n loads

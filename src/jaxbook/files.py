@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -13,10 +14,14 @@ from pathlib import Path
 def write_text_atomically(path: Path, text: str) -> None:
     """Write ``path`` whole or not at all: a reader never sees a half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    temporary = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}"
+    # Not mkstemp, which makes the file private (0600): 0o666 less the umask, as open() gives.
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
+        if path.exists():
+            os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))  # the file keeps its mode
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

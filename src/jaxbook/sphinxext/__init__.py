@@ -25,6 +25,7 @@
 - :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.sphinxext.testplot`: a doctested code cell whose figure is drawn at build time.
 - :mod:`jaxbook.sphinxext.translation_status`: a notice on pages not fully translated.
+- :mod:`jaxbook.sphinxext.written_again`: a page another build read again is written again.
 
 Modules whose names begin with ``_`` are shared helpers, not extensions.
 """
