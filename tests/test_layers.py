@@ -11,7 +11,7 @@ From bottom to top:
 2. ``i18n``, then ``doctest`` (its tools write catalogs with
    ``i18n.pofile.save_wrapped``), then ``sphinxext`` (``drift_report`` shows
    ``doctest.drift``'s digests, ``measured`` runs page code with
-   ``doctest.refresh``);
+   ``doctest.pages``);
 3. ``site``, then ``bench`` (it times the site's builds and the live builder);
 4. ``cli`` and ``__main__``.
 

@@ -2,10 +2,11 @@
 
     python -m jaxbook.bench.floor [DOCNAME]
 
-Each page runs in a fresh namespace, as under ``make doctest``, but without
-Sphinx's doctest machinery; only the running of the pages is timed, not the
-reading. Prints the seconds. Given a DOCNAME (``ch01/quiz``), only that
-page runs: the floor of a ``make doctest`` after editing that page.
+Each page runs as under ``make doctest``, but with the book's own engine
+(:mod:`jaxbook.doctest.engine`) instead of Sphinx's doctest builder; only the
+running of the pages is timed, not the reading. Prints the seconds. Given a
+DOCNAME (``ch01/quiz``), only that page runs: the floor of a ``make doctest``
+after editing that page.
 ``make bench`` starts it in a new process with JAX's persistent compilation
 cache turned off.
 """
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook.doctest.refresh import run_page
+from jaxbook.doctest.pages import run_doctree
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxapp import read_pages
 
@@ -29,7 +30,7 @@ def seconds(root: Path, only: str | None = None) -> float:
         docnames = [only] if only else sorted(app.env.found_docs)
         start = time.perf_counter()
         for docname in docnames:
-            run_page(app, docname)
+            run_doctree(app, docname)
         return time.perf_counter() - start
 
 

@@ -4,11 +4,12 @@
     jaxbook refresh --language en docs/ch01/arrays.rst [...]
 
 The pages are read by Sphinx (so snippets are staged and translations applied
-exactly as for ``make doctest``), each page's code runs in a fresh namespace
-after the doctest global setup, and every ``testoutput`` whose expected text
-no longer matches what its code printed is rewritten with the real output.
-An expected output that still matches (including one with a ``...`` wildcard
-over a timing) is left alone. Review the diff before committing it: this
+exactly as for ``make doctest``), each page runs as ``make doctest`` runs it
+(groups, setup and cleanup, option flags: :mod:`jaxbook.doctest.engine`), and
+every ``testoutput`` that fails is rewritten with what its code printed (an
+exception as the traceback's first and last lines). An expected output that
+still passes (including one with a ``...`` wildcard over a timing) is left
+alone. Review the diff before committing it: this
 tool records behavior, it does not judge it.
 
 With ``--language en`` the pages are read through the English catalogs and
@@ -20,14 +21,9 @@ block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped with
 from __future__ import annotations
 
 import argparse
-import contextlib
-import doctest
-import io
 import sys
 import tempfile
-import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import polib
 from docutils import nodes
@@ -35,89 +31,22 @@ from sphinx.application import Sphinx
 
 from jaxbook import project
 from jaxbook.doctest import environment
+from jaxbook.doctest.pages import run_doctree
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxapp import read_pages, test_nodes_of
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+from jaxbook.sphinxapp import read_pages
 
 
-def is_skipped(node: nodes.Element, config) -> bool:
-    """Whether the node's :skipif: condition holds here, as ``sphinx.ext.doctest`` decides it:
-    after the global setup, and followed by the global cleanup (which stops what the setup
-    started, the page timer and the watch on warnings)."""
-    if "skipif" not in node:
-        return False
-    context: dict = {}
-    exec(config.doctest_global_setup, context)
-    skip = bool(eval(node["skipif"], context))
-    exec(config.doctest_global_cleanup, context)
-    return skip
-
-
-def run_page(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
-    """Run one page's code; return (testoutput node, actual output) pairs."""
-    return run_doctree(app.config, app.env.get_doctree(docname))
-
-
-def run_doctree(
-    config, doctree: nodes.document, until: nodes.Element | None = None
-) -> list[tuple[nodes.Element, str]]:
-    """Run a page's code in a fresh namespace, as far as the output node ``until``."""
-    return run_nodes(config, test_nodes_of(doctree), until)
-
-
-def run_nodes(
-    config, page_nodes: list[nodes.Element], until: nodes.Element | None = None
-) -> list[tuple[nodes.Element, str]]:
-    """Run one page's test nodes, in order, in a fresh namespace, as far as ``until``."""
-    return run_and_read(config, page_nodes, until)[0]
-
-
-def run_and_read(
-    config,
-    page_nodes: list[nodes.Element],
-    until: nodes.Element | None = None,
-    names: Iterable[str] = (),
-) -> tuple[list[tuple[nodes.Element, str]], dict[str, object]]:
-    """:func:`run_nodes`, and the values that ``names`` hold once the run stops.
-
-    They are read before the cleanup runs, which may delete them.
-    """
-    setup = config.doctest_global_setup
-    ns: dict = {}
-    exec(setup, ns)
-    test_nodes = [n for n in page_nodes if not is_skipped(n, config)]
-    for node in test_nodes:
-        if node["testnodetype"] == "testsetup":
-            exec(node.get("test", node.astext()), ns)
-    results = []
-    last_output = None
-    for node in test_nodes:
-        kind = node["testnodetype"]
-        if kind == "testcode":
-            buffer = io.StringIO()
-            with contextlib.redirect_stdout(buffer):
-                try:
-                    # A cell that does not compile fails as one that raises: reported, not fatal.
-                    exec(compile(node.astext(), f"{node.source}:{node.line}", "exec"), ns)
-                except Exception:
-                    print("Traceback (most recent call last):")
-                    print(traceback.format_exc().splitlines()[-1])
-            last_output = buffer.getvalue()
-        elif kind == "testoutput" and last_output is not None:
-            results.append((node, last_output))
-            last_output = None
-            if node is until:
-                break
-    values = {name: ns[name] for name in names if name in ns}
-    for node in test_nodes:
-        if node["testnodetype"] == "testcleanup":
-            exec(node.get("test", node.astext()), ns)
-    exec(config.doctest_global_cleanup, ns)
-    return results, values
+def outputs(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
+    """Run one page as ``make doctest`` runs it (:mod:`jaxbook.doctest.engine`); return
+    (testoutput node, what its code printed) for every output that does not match."""
+    result, page_nodes = run_doctree(app, docname)
+    return [
+        (page_nodes[outcome.output], outcome.shown)
+        for outcome in result.outcomes
+        if outcome.output is not None and not outcome.passed
+    ]
 
 
 def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
@@ -133,14 +62,12 @@ def catalog_path(root: Path, language: str, page: Path) -> Path:
     return root / "locale" / language / "LC_MESSAGES" / page.with_suffix(".po")
 
 
-def refresh_catalog(app: Sphinx, docname: str, checker, flags) -> int:
+def refresh_catalog(app: Sphinx, docname: str) -> int:
     """Write the real outputs of the translated page into its catalog."""
     path = catalog_path(Path(app.confdir), app.config.language, Path(docname))
     catalog = polib.pofile(str(path))
     changed = 0
-    for node, actual in run_page(app, docname):
-        if checker.check_output(node.astext() + "\n", actual, flags):
-            continue
+    for node, actual in outputs(app, docname):
         entry = catalog_entry(catalog, node.astext())
         if entry is None:
             sys.exit(
@@ -219,21 +146,16 @@ def run(args: argparse.Namespace) -> int:
             )
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(srcdir, root, args.language, Path(tmp))
-        checker = doctest.OutputChecker()
-        flags = app.config.doctest_default_flags
         for page in args.pages:
             docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
             if docname not in app.env.found_docs:
                 print(f"{page}: not a page of its own (included or excluded), skipped")
                 continue
             if args.language != SOURCE_LANGUAGE:
-                changed = refresh_catalog(app, docname, checker, flags)
+                changed = refresh_catalog(app, docname)
                 print(f"{page} [{args.language}]: {changed} output(s) rewritten in the catalog")
                 continue
-            updates = {}
-            for node, actual in run_page(app, docname):
-                if not checker.check_output(node.astext() + "\n", actual, flags):
-                    updates[node.line] = actual
+            updates = {node.line: actual for node, actual in outputs(app, docname)}
             if updates:
                 rewrite(page, updates)
             print(f"{page}: {len(updates)} output(s) rewritten")

@@ -16,8 +16,8 @@ output with ``measured-output`` instead of ``testoutput``::
 
 For ``make doctest`` it is a ``testoutput`` like any other (same options, same
 count). When an HTML page that holds one is written, the page's code runs once
-in a fresh namespace (as ``make refresh-outputs`` runs it), as far as the last
-measured cell; what each measured cell printed replaces its wildcards on the
+as ``make doctest`` runs it (:mod:`jaxbook.doctest.engine`), as far as the
+last measured cell; what each measured cell printed replaces its wildcards on the
 page, under a label that says where it was measured: the JAX backend, the
 device (the CPU model on a CPU) and the JAX version. The real output must still
 match the expected one, wildcards and all; if it does not, or the code fails,
@@ -45,7 +45,6 @@ Config values: none.
 
 from __future__ import annotations
 
-import doctest
 import platform
 import re
 from functools import cache
@@ -58,7 +57,8 @@ from sphinx.ext.doctest import TestoutputDirective
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxbook.sphinxapp import test_nodes_of
+from jaxbook.doctest.pages import run_part
+from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
@@ -135,14 +135,18 @@ def where() -> str:
     }
 
 
-def page_of(node: nodes.Element) -> int:
+def owner_of(node: nodes.Element) -> addnodes.start_of_file | None:
     owner = node.parent
     while owner is not None and not isinstance(owner, addnodes.start_of_file):
         owner = owner.parent
-    return id(owner)
+    return owner
 
 
-def pages_of(doctree: nodes.Element) -> list[list[nodes.Element]]:
+def page_of(node: nodes.Element) -> int:
+    return id(owner_of(node))
+
+
+def pages_of(doctree: nodes.Element, config) -> list[list[nodes.Element]]:
     """The test nodes of each page in ``doctree``, in order.
 
     An HTML or EPUB doctree is one page. The LaTeX builder resolves one tree
@@ -150,7 +154,7 @@ def pages_of(doctree: nodes.Element) -> list[list[nodes.Element]]:
     page runs in its own namespace, as in ``make doctest``.
     """
     pages: dict[int, list[nodes.Element]] = {}
-    for node in test_nodes_of(doctree):
+    for node in doctest_nodes_of(doctree, config):
         pages.setdefault(page_of(node), []).append(node)
     return list(pages.values())
 
@@ -165,11 +169,14 @@ def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> Non
         n.get("jaxbook_measured") for n in doctree.findall(nodes.literal_block)
     ):
         return
-    for page in pages_of(doctree):
+    for page in pages_of(doctree, app.config):
         measured = [n for n in page if n.get("jaxbook_measured")]
         shown = values.pop(page_of(page[0]), [])
         if measured or shown:
-            show_page_measurements(app, page, measured, shown)
+            owner = owner_of(page[0])
+            show_page_measurements(
+                app, owner["docname"] if owner else docname, page, measured, shown
+            )
     for orphans in values.values():
         for value in orphans:
             logger.warning("measured: the page has no code to run", location=value)
@@ -177,45 +184,41 @@ def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> Non
 
 def show_page_measurements(
     app: Sphinx,
+    docname: str,
     page: list[nodes.Element],
     measured: list[nodes.Element],
     values: list[measured_value] = (),
 ) -> None:
-    from jaxbook.doctest.refresh import is_skipped, run_and_read  # imports JAX: only when needed
-
-    results, variables = run_and_read(
-        app.config,
+    result, _nodes = run_part(
+        app,
+        docname,
         page,
         until=measured[-1] if measured else None,
         names={value["variable"] for value in values},
     )
-    outputs = dict(results)
     for value in values:
-        show_value(value, variables)
-    checker = doctest.OutputChecker()
+        show_value(value, result.values)
     label = _("Measured on: %s") % where()
     for node in measured:
-        if is_skipped(node, app.config):
+        index = next(i for i, n in enumerate(page) if n is node)
+        if index in result.skipped:
             # Its :skipif: says why it does not run here (say, another Python): the page
             # keeps the expected output, marked as not measured.
             node["classes"].append("jb-not-measured")
             continue
-        actual = outputs.get(node)
-        if actual is None:
+        outcome = result.output_of(index)
+        if outcome is None:
             logger.warning("measured output: its code did not run", location=node)
             continue
-        flags = app.config.doctest_default_flags
-        for flag, enabled in node.get("options", {}).items():
-            flags = flags | flag if enabled else flags & ~flag
-        if not checker.check_output(node.astext() + "\n", actual, flags):
+        if not outcome.passed:
             logger.warning(
                 "measured output does not match the expected output:\n%s",
-                actual,
+                outcome.shown,
                 location=node,
             )
             continue
         shown = node.deepcopy()
-        text = actual.rstrip("\n")
+        text = outcome.got.rstrip("\n")
         # rawsource equal to the text: otherwise the writer takes it for a parsed
         # literal and skips the highlighting box every other output has.
         shown.clear()

@@ -1,0 +1,396 @@
+"""The one engine that runs a page's code outside the doctest builder.
+
+``make doctest`` runs pages with ``sphinx.ext.doctest``'s builder. Everything
+else that runs a page's code runs it here, so that one set of rules decides
+what a page does: ``jaxbook refresh`` (the outputs it writes), the measured
+outputs and figures of the HTML and PDF builds, the floor of ``make bench``,
+and the doctest bundle, which is how a GPU machine and ``make drift`` run the
+book on a release without the docs toolchain.
+
+A page is a list of :class:`Block`, one per doctest directive (and ``>>>``
+block when ``doctest_test_doctest_blocks`` says so) in document order;
+:class:`Settings` are the ``conf.py`` values the builder reads. :func:`run`
+groups and runs them exactly as the builder's ``test_doc`` and ``test_group``
+do:
+
+- a block whose ``:skipif:`` condition holds is left out (the condition is
+  evaluated after the global setup, which the global cleanup then undoes);
+- each group gets a fresh namespace; a block of group ``*`` joins every group,
+  after the group's own blocks; the global setup is the first setup of every
+  group and the global cleanup its last cleanup;
+- setup and cleanup code run as examples whose expected output is empty, so
+  one that prints or raises is a setup (or cleanup) failure, and a group whose
+  setup fails runs no test and no cleanup (the global cleanup still runs here,
+  uncounted, so that what the setup started stops in this process);
+- a ``testcode`` block is compiled as ``exec`` and checked against the
+  ``testoutput`` that follows it in its group (an expected traceback checks
+  the exception), a ``doctest`` block as ``single``, example by example, with
+  the block's options over ``doctest_default_flags``.
+
+The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
+``cleanup_failures``. ``tests/doctest/test_engine.py`` holds them equal to the
+builder's on a root made of every case, and on every page of the book in both
+languages. Each test leaves an :class:`Outcome` (what it printed, whether it
+passed, the exception it raised), each failure a report at its page line.
+``until`` stops the run after the test its output block closes, and ``names``
+reads variables of the namespaces before the cleanup deletes them: what the
+measured outputs need.
+
+This module imports the standard library only; JAX is the pages' own import.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import traceback
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+# Sphinx's pattern for an expected output that is a traceback.
+EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]
+FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
+
+
+class Block(TypedDict):
+    """One doctest directive of a page, as ``sphinx.ext.doctest`` collected it."""
+
+    type: Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
+    code: str
+    file: str  # relative to the project, as messages name it
+    line: int | None
+    options: dict[str, bool]  # doctest option flag name -> on or off
+    groups: list[str]
+    skipif: str | None  # the condition, evaluated where the page runs
+
+
+class Page(TypedDict):
+    docname: str
+    blocks: list[Block]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The ``conf.py`` values the doctest builder runs pages with."""
+
+    flags: int = 0  # doctest_default_flags
+    global_setup: str = ""
+    global_cleanup: str = ""
+
+    @classmethod
+    def of(cls, config: Any) -> Settings:
+        """From a Sphinx config (or anything with its three attributes)."""
+        return cls(
+            config.doctest_default_flags,
+            config.doctest_global_setup,
+            config.doctest_global_cleanup,
+        )
+
+    @classmethod
+    def named(cls, flags: Iterable[str], global_setup: str, global_cleanup: str) -> Settings:
+        value = 0
+        for name in flags:
+            value |= doctest.OPTIONFLAGS_BY_NAME[name]
+        return cls(value, global_setup, global_cleanup)
+
+
+@dataclass
+class Outcome:
+    """What one test (a ``testcode`` with its output, or a ``doctest`` block) did."""
+
+    block: int  # the index of its code block in the page
+    output: int | None  # the index of its testoutput block, if it has one
+    want: str | None  # the expected output of a testcode (None for a doctest block)
+    got: str  # everything it printed
+    passed: bool
+    exception: str | None  # the last line of an exception it raised unexpectedly
+
+    @property
+    def shown(self) -> str:
+        """What it printed, and the exception as an expected output would spell it."""
+        if self.exception is None:
+            return self.got
+        return f"{self.got}Traceback (most recent call last):\n{self.exception}\n"
+
+
+@dataclass
+class PageRun:
+    """The result of :func:`run`: the builder's counts, the outcomes and the reports."""
+
+    tries: int = 0
+    failures: int = 0
+    setup_failures: int = 0
+    cleanup_failures: int = 0
+    skipped: set[int] = field(default_factory=set)  # indices of the blocks left out
+    outcomes: list[Outcome] = field(default_factory=list)
+    reports: list[str] = field(default_factory=list)
+    values: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def broken(self) -> int:
+        return self.failures + self.setup_failures + self.cleanup_failures
+
+    def output_of(self, block: int) -> Outcome | None:
+        """The outcome of the test whose expected output is block ``block``."""
+        return next((o for o in self.outcomes if o.output == block), None)
+
+
+class _Runner(doctest.DocTestRunner):
+    """doctest's runner, reporting each failure at the page line of its block."""
+
+    def __init__(self, flags: int, reports: list[str], what: str) -> None:
+        super().__init__(verbose=False, optionflags=flags)
+        self.reports = reports
+        self.what = what
+        self.exception: str | None = None
+
+    def _where(self, test: doctest.DocTest, example: doctest.Example) -> str:
+        offset = example.lineno if len(test.examples) > 1 else 0
+        return f"{test.filename}:{(test.lineno or 0) + offset}: {self.what} failed"
+
+    def report_failure(self, out, test, example, got) -> None:  # type: ignore[override]
+        if "Traceback (most recent call last)" in got:
+            self.exception = got.rstrip().splitlines()[-1].strip()
+        self.reports.append(
+            self._where(test, example)
+            + "\n"
+            + self._checker.output_difference(example, got, self.optionflags)
+        )
+
+    def report_unexpected_exception(self, out, test, example, exc_info) -> None:  # type: ignore[override]
+        self.exception = traceback.format_exception_only(*exc_info[:2])[-1].strip()
+        self.reports.append(
+            self._where(test, example)
+            + "\nException raised:\n"
+            + doctest._indent(doctest._exception_traceback(exc_info))  # type: ignore[attr-defined]
+        )
+
+    def run_capturing(self, test: doctest.DocTest) -> str:
+        """Run ``test`` in its own namespace, left as it is; return what it printed."""
+        printed = io.StringIO()
+        real_write = self._fakeout.write  # type: ignore[attr-defined]
+
+        def tee(text: str) -> int:
+            printed.write(text)
+            return real_write(text)
+
+        self._fakeout.write = tee  # type: ignore[attr-defined]
+        try:
+            self.run(test, out=lambda text: None, clear_globs=False)
+        finally:
+            self._fakeout.write = real_write  # type: ignore[attr-defined]
+        return printed.getvalue()
+
+
+@dataclass
+class _Group:
+    setup: list[int] = field(default_factory=list)
+    tests: list[list[int | None]] = field(default_factory=list)  # [doctest] or [code, output]
+    cleanup: list[int] = field(default_factory=list)
+
+    def add(self, index: int, kind: str) -> None:
+        if kind == "testsetup":
+            self.setup.append(index)
+        elif kind == "testcleanup":
+            self.cleanup.append(index)
+        elif kind == "doctest":
+            self.tests.append([index])
+        elif kind == "testcode":
+            self.tests.append([index, None])
+        elif kind == "testoutput" and self.tests and len(self.tests[-1]) == 2:
+            self.tests[-1][1] = index
+
+
+class _Mode:
+    """What ``doctest.compile`` compiles as: ``exec`` for code blocks, ``single`` for ``>>>``."""
+
+    def __init__(self) -> None:
+        self.mode = "exec"
+
+    def compile(self, source, filename, mode, flags, dont_inherit):
+        return compile(source, filename, self.mode, flags, dont_inherit)
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        # doctest compiles every example as 'single'; like sphinx.ext.doctest, shadow its
+        # compile() so that a testcode block compiles as 'exec'.
+        before = doctest.__dict__.get("compile")
+        doctest.compile = self.compile  # type: ignore[attr-defined]
+        try:
+            yield
+        finally:
+            if before is None:
+                del doctest.compile  # type: ignore[attr-defined]
+            else:
+                doctest.compile = before  # type: ignore[attr-defined]
+
+
+def _options(names: dict[str, bool]) -> dict[int, bool]:
+    return {doctest.OPTIONFLAGS_BY_NAME[name]: value for name, value in names.items()}
+
+
+def is_skipped(block: Block, settings: Settings) -> bool:
+    """Whether the block's ``:skipif:`` condition holds here, as the builder decides it."""
+    if not block["skipif"]:
+        return False
+    context: dict[str, Any] = {}
+    exec(settings.global_setup, context)
+    skip = bool(eval(block["skipif"], context))
+    exec(settings.global_cleanup, context)
+    return skip
+
+
+class _Run:
+    def __init__(
+        self, page: Page, settings: Settings, until: int | None, names: Iterable[str]
+    ) -> None:
+        self.blocks = page["blocks"]
+        self.settings = settings
+        self.until = until
+        self.names = tuple(names)
+        self.result = PageRun()
+        self.mode = _Mode()
+        reports = self.result.reports
+        self.setup_runner = _Runner(settings.flags, reports, "setup code")
+        self.test_runner = _Runner(settings.flags, reports, "doctest")
+        self.cleanup_runner = _Runner(settings.flags, reports, "cleanup code")
+        self.stopped = False
+
+    def groups(self) -> dict[str, _Group]:
+        groups: dict[str, _Group] = {}
+        everywhere = []
+        for index, block in enumerate(self.blocks):
+            if is_skipped(block, self.settings):
+                self.result.skipped.add(index)
+                continue
+            if "*" in block["groups"]:
+                everywhere.append(index)
+                continue
+            for name in block["groups"]:
+                groups.setdefault(name, _Group()).add(index, block["type"])
+        for index in everywhere:
+            for group in groups.values():
+                group.add(index, self.blocks[index]["type"])
+        return groups
+
+    def run(self) -> PageRun:
+        with self.mode.installed():
+            for name, group in self.groups().items():
+                self.run_group(name, group)
+                if self.stopped:
+                    break
+        result = self.result
+        for runner, kind in (
+            (self.setup_runner, "setup_failures"),
+            (self.test_runner, "failures"),
+            (self.cleanup_runner, "cleanup_failures"),
+        ):
+            setattr(result, kind, runner.failures)
+        result.tries = self.test_runner.tries
+        return result
+
+    def plain(
+        self, runner: _Runner, name: str, what: str, code: list[tuple[str, str, int]], ns: dict
+    ) -> bool:
+        """Setup or cleanup code, as ``test_group`` runs it: examples that print nothing.
+
+        Each block is a test of its own (the builder makes one test of them all), so
+        that a failure is reported at its block; the counts are the same.
+        """
+        failures = runner.failures
+        self.mode.mode = "exec"
+        for source, file, line in code:
+            example = doctest.Example(source, "", lineno=0)
+            test = doctest.DocTest([example], ns, f"{name} ({what} code)", file, line, None)
+            test.globs = ns
+            runner.run_capturing(test)
+        return runner.failures <= failures
+
+    def code_of(self, indices: list[int]) -> list[tuple[str, str, int]]:
+        return [
+            (self.blocks[i]["code"], self.blocks[i]["file"], self.blocks[i]["line"] or 0)
+            for i in indices
+        ]
+
+    def run_group(self, name: str, group: _Group) -> None:
+        ns: dict[str, Any] = {}
+        settings = self.settings
+        setup = self.code_of(group.setup)
+        if settings.global_setup:
+            setup.insert(0, (settings.global_setup, "<global_setup>", 0))
+        if not self.plain(self.setup_runner, name, "setup", setup, ns):
+            with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()):
+                exec(settings.global_cleanup, ns)
+            return
+        for test in group.tests:
+            self.run_test(name, test, ns)
+            if self.until is not None and test[-1] == self.until:
+                self.stopped = True
+                break
+        self.result.values.update({n: ns[n] for n in self.names if n in ns})
+        cleanup = self.code_of(group.cleanup)
+        if settings.global_cleanup:
+            cleanup.append((settings.global_cleanup, "<global_cleanup>", 0))
+        self.plain(self.cleanup_runner, name, "cleanup", cleanup, ns)
+
+    def run_test(self, group: str, test: list[int | None], ns: dict[str, Any]) -> None:
+        index = test[0]
+        assert index is not None
+        code = self.blocks[index]
+        output = None
+        if len(test) == 1:
+            try:
+                doc = doctest.DocTestParser().get_doctest(
+                    code["code"], {}, group, code["file"], code["line"]
+                )
+            except ValueError as error:
+                # The builder warns and goes on: the block is not a test.
+                self.result.reports.append(
+                    f"{code['file']}:{code['line']}: ignoring invalid doctest code: {error}"
+                )
+                return
+            if not doc.examples:
+                return
+            for example in doc.examples:
+                example.options = {**_options(code["options"]), **example.options}
+            self.mode.mode = "single"
+        else:
+            output = test[1]
+            block = self.blocks[output] if output is not None else None
+            want = block["code"] if block else ""
+            options = _options(block["options"]) if block else {}
+            options[doctest.DONT_ACCEPT_BLANKLINE] = True
+            match = EXCEPTION.match(want)
+            example = doctest.Example(
+                code["code"],
+                want,
+                exc_msg=match.group("msg") if match else None,
+                lineno=0,
+                options=options,
+            )
+            doc = doctest.DocTest([example], {}, group, code["file"], code["line"], None)
+            self.mode.mode = "exec"
+        doc.globs = ns
+        runner = self.test_runner
+        runner.exception = None
+        failures = runner.failures
+        got = runner.run_capturing(doc)
+        self.result.outcomes.append(
+            Outcome(
+                block=index,
+                output=output,
+                want=doc.examples[0].want if len(test) == 2 else None,
+                got=got,
+                passed=runner.failures == failures,
+                exception=runner.exception,
+            )
+        )
+
+
+def run(
+    page: Page, settings: Settings, until: int | None = None, names: Iterable[str] = ()
+) -> PageRun:
+    """Run one page's blocks as the doctest builder runs them (see the module's docstring)."""
+    return _Run(page, settings, until, names).run()

@@ -1,0 +1,63 @@
+"""A page's doctest nodes as the engine's blocks, and the engine run on a page Sphinx read.
+
+:func:`page_of` turns the nodes the doctest builder would test (translated,
+with their options, groups and ``:skipif:`` conditions) into a
+:class:`jaxbook.doctest.engine.Page`; block ``i`` is node ``i``, so a caller
+maps the engine's outcomes back to its nodes. The bundle writes these pages
+to JSON; ``refresh``, the measured outputs and the bench floor run them at
+once with :func:`run_doctree` or :func:`run_part`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from docutils import nodes
+
+from jaxbook.doctest import engine
+from jaxbook.sphinxapp import doctest_nodes_of
+
+
+def block_of(node: nodes.Element, config, confdir: Path, fallback: Path) -> engine.Block:
+    source = Path(node.source or fallback).resolve()
+    try:
+        file = source.relative_to(Path(confdir).resolve()).as_posix()
+    except ValueError:
+        file = source.as_posix()
+    return {
+        "type": node.get("testnodetype", "doctest"),
+        "code": node["test"] if "test" in node else node.astext(),
+        "file": file,
+        "line": node.line,
+        "options": {
+            engine.FLAG_NAMES[flag]: value for flag, value in node.get("options", {}).items()
+        },
+        "groups": node.get("groups", [config.doctest_test_doctest_blocks]),
+        "skipif": node.get("skipif"),
+    }
+
+
+def page_of(
+    docname: str, page_nodes: Iterable[nodes.Element], config, confdir: Path, source: Path
+) -> engine.Page:
+    """The blocks of ``page_nodes``, in order; ``source`` names a node without one."""
+    return {
+        "docname": docname,
+        "blocks": [block_of(node, config, confdir, source) for node in page_nodes],
+    }
+
+
+def run_part(
+    app, docname: str, page_nodes: list[nodes.Element], until=None, names: Iterable[str] = ()
+) -> tuple[engine.PageRun, list[nodes.Element]]:
+    """Run the doctest nodes ``page_nodes`` of ``docname``; ``until`` is one of them."""
+    page = page_of(docname, page_nodes, app.config, app.confdir, app.env.doc2path(docname))
+    stop = next(i for i, node in enumerate(page_nodes) if node is until) if until else None
+    return engine.run(page, engine.Settings.of(app.config), stop, names), page_nodes
+
+
+def run_doctree(app, docname: str) -> tuple[engine.PageRun, list[nodes.Element]]:
+    """Run the page ``docname`` as the doctest builder would; the nodes its blocks came from."""
+    doctree = app.env.get_doctree(docname)
+    return run_part(app, docname, doctest_nodes_of(doctree, app.config))

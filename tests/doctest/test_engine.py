@@ -1,0 +1,133 @@
+"""The engine runs a page as the doctest builder runs it: the same counts, page by page."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from jaxbook.doctest import engine
+from jaxbook.doctest.pages import run_doctree, run_part
+from jaxbook.sphinxapp import doctest_nodes_of
+
+
+def builder_counts(app, docname: str) -> tuple[int, int, int, int]:
+    """(tries, failures, setup failures, cleanup failures) of the builder's ``test_doc``."""
+    builder = app.builder
+    builder.outfile = io.StringIO()
+    counts = ("total_tries", "total_failures", "setup_failures", "cleanup_failures")
+    before = [getattr(builder, name) for name in counts]
+    builder.test_doc(docname, app.env.get_doctree(docname))
+    return tuple(getattr(builder, name) - was for name, was in zip(counts, before, strict=True))
+
+
+def engine_counts(result: engine.PageRun) -> tuple[int, int, int, int]:
+    return result.tries, result.failures, result.setup_failures, result.cleanup_failures
+
+
+@pytest.fixture
+def tested(app):
+    """The ``engine`` root after the doctest builder's run: its pages can run again."""
+    app.build()
+    return app
+
+
+@pytest.mark.sphinx("doctest", testroot="engine")
+def test_every_page_counts_what_the_doctest_builder_counts(tested) -> None:
+    counts = {}
+    for docname in sorted(tested.env.found_docs):
+        expected = builder_counts(tested, docname)
+        counts[docname] = engine_counts(run_doctree(tested, docname)[0])
+        assert counts[docname] == expected, docname
+
+    # The root holds every way of failing, so equal counts say something.
+    assert counts["passing"] == (9, 0, 0, 0)
+    assert counts["failing"] == (8, 5, 0, 0)
+    assert counts["setup-fails"] == (1, 0, 2, 1)
+
+
+@pytest.mark.sphinx("doctest", testroot="engine")
+def test_each_test_leaves_what_it_printed_and_its_verdict(tested) -> None:
+    result, page_nodes = run_doctree(tested, "failing")
+
+    assert [o.passed for o in result.outcomes] == [False, False, False, False, False, True]
+    wrong, unexpected, other, block, chatty, fine = result.outcomes
+    assert (wrong.got, page_nodes[wrong.output].astext()) == ("42\n", "41")
+    assert unexpected.exception == "KeyError: 'missing'"
+    assert unexpected.shown == "Traceback (most recent call last):\nKeyError: 'missing'\n"
+    assert other.exception == "KeyError: 'one'"
+    assert (block.output, block.want) == (None, None)
+    assert (chatty.output, chatty.want) == (None, "")
+    assert fine.got == "after the failures, the page goes on\n"
+    assert [report.split("\n")[0] for report in result.reports] == [
+        "failing.rst:4: doctest failed",
+        "failing.rst:12: doctest failed",
+        "failing.rst:20: doctest failed",
+        "failing.rst:31: doctest failed",  # the second example of the >>> block
+        "failing.rst:36: doctest failed",
+    ]
+
+
+@pytest.mark.sphinx("doctest", testroot="engine")
+def test_skipped_blocks_and_groups_are_the_builders(tested) -> None:
+    result, page_nodes = run_doctree(tested, "passing")
+
+    skipped = [page_nodes[i].astext() for i in sorted(result.skipped)]
+    assert skipped == ['print("never runs")', "never runs"]
+    printed = [o.got for o in result.outcomes]
+    # The * block runs in both groups; the other group has only the global setup and *'s.
+    assert printed.count("42\n") == 2
+    assert "False set up in every group\n" in printed
+
+
+@pytest.mark.sphinx("doctest", testroot="engine")
+def test_a_setup_that_fails_keeps_its_group_from_running(tested) -> None:
+    result, _nodes = run_doctree(tested, "setup-fails")
+
+    assert [o.got for o in result.outcomes] == ["runs\n"]
+    assert [report.split("\n")[0] for report in result.reports] == [
+        "setup-fails.rst:4: setup code failed",
+        "setup-fails.rst:16: setup code failed",
+        "setup-fails.rst:24: cleanup code failed",
+    ]
+
+
+@pytest.mark.sphinx("doctest", testroot="engine")
+def test_until_stops_after_its_test_and_names_are_read_before_the_cleanup(tested) -> None:
+    page_nodes = doctest_nodes_of(tested.env.get_doctree("measured"), tested.config)
+    first_output = page_nodes[1]
+
+    result, _nodes = run_part(
+        tested, "measured", page_nodes, until=first_output, names=("first", "second")
+    )
+
+    assert [o.got for o in result.outcomes] == ["1\n"]
+    # The cleanup deletes 'first', after it was read.
+    assert result.values == {"first": 1}
+    assert result.cleanup_failures == 0
+
+
+def test_a_testcode_compiles_as_exec_and_doctest_compile_is_put_back() -> None:
+    import doctest
+
+    page: engine.Page = {
+        "docname": "one",
+        "blocks": [
+            {
+                "type": "testcode",
+                "code": "x = 1\nprint(x)",
+                "file": "one.rst",
+                "line": 1,
+                "options": {},
+                "groups": ["default"],
+                "skipif": None,
+            }
+        ],
+    }
+    before = doctest.__dict__.get("compile")  # the doctest builder's, if one ran here
+
+    result = engine.run(page, engine.Settings())
+
+    # Two statements: compiled as 'exec' during the run, whatever doctest compiles with after.
+    assert [o.got for o in result.outcomes] == ["1\n"]
+    assert doctest.__dict__.get("compile") is before
