@@ -14,6 +14,7 @@ The functions here run in worker processes started by ``jaxbook.doctest.runner``
 
 from __future__ import annotations
 
+import atexit
 import doctest
 import io
 import multiprocessing
@@ -33,6 +34,7 @@ from jaxbook.doctest.results import UnitResult
 from jaxbook.sphinxapp import application, forget_page_catalogs
 
 _QUIET = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the worker's lifetime)
+atexit.register(_QUIET.close)
 
 
 @dataclass(frozen=True)
