@@ -6,7 +6,7 @@ import jax.numpy as jnp
 
 devs = jax.devices("cpu")  # 明确要 CPU 设备：有 GPU 时默认设备是 GPU
 assert len(devs) == 4
-print("模拟的设备：", devs)
+print(f"模拟的设备：{devs}")
 
 x = jnp.arange(4.0)
 a = jax.device_put(x, devs[1])  # committed 到 cpu:1

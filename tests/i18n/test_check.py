@@ -338,6 +338,7 @@ def test_british_spelling_is_caught(tmp_path):
         ("在 CPU / GPU 上运行。", "Runs on CPU / GPU.", "a spaced slash in prose"),
         ("先创建密钥；", "create a key first;", "the list item ends with a semicolon"),
         ("例如密钥。", "For example, e.g. a key.", "write 'e.g.,' and 'i.e.,' with a comma"),
+        ("等等……", "And so on...", "write an ellipsis as '…', not '...'"),
     ],
 )
 def test_house_style_in_prose(tmp_path, msgid, msgstr, finding):
@@ -346,6 +347,14 @@ def test_house_style_in_prose(tmp_path, msgid, msgstr, finding):
     path = write_catalog(tmp_path, po_text(entries))
     result = check(path)
     assert re.search(rf"{re.escape(str(path))}:\d+: {finding}", result.stdout), result.stdout
+
+
+def test_dots_the_source_has_too_or_in_inline_code_are_no_ellipsis(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = ("耗时：... ms", "Time: ... ms")
+    entries["other"] = ("用 ``x[...]`` 索引……", "Index with ``x[...]``…")
+    result = check(write_catalog(tmp_path, po_text(entries)))
+    assert result.returncode == 0, result.stdout
 
 
 @pytest.mark.parametrize(

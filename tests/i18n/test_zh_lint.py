@@ -16,11 +16,11 @@ PAGE = """\
 
 .. testcode::
 
-   print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样
+   print(f"密钥：{f(x, y)}", (3,))  # 注释，f(x, y) 保持原样
 
 .. testoutput::
 
-   密钥： 1 (3,)
+   密钥：1 (3,)
 
 .. list-table::
 
@@ -76,8 +76,8 @@ def test_fix_rewrites_prose_and_leaves_code_alone(tmp_path):
     assert zh_lint("--fix", page).returncode == 0
     fixed = page.read_text(encoding="utf-8")
     assert '这一段用 ``print("a:", b)`` 打印结果：看输出。' in fixed
-    assert '   print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样' in fixed
-    assert "   密钥： 1 (3,)" in fixed
+    assert '   print(f"密钥：{f(x, y)}", (3,))  # 注释，f(x, y) 保持原样' in fixed
+    assert "   密钥：1 (3,)" in fixed
     assert "https://example.org/a:b,c" in fixed
     assert "* - 逐操作（异步派发）" in fixed
     assert zh_lint(page).returncode == 0
@@ -124,17 +124,17 @@ def test_alt_text_of_a_code_directive_is_prose(tmp_path):
 def test_planted_half_width_marks_in_a_comment_and_a_string_are_caught(tmp_path):
     page = tmp_path / "page.rst"
     page.write_text(
-        PAGE.replace('print("密钥：", ', 'print("密钥:", ').replace("# 注释，", "# 注释,"),
+        PAGE.replace('print(f"密钥：{', 'print(f"密钥:{').replace("# 注释，", "# 注释,"),
         encoding="utf-8",
     )
     result = zh_lint(page)
     assert result.stdout.splitlines() == [
         f"{page}:8: half-width ',' ':' in Chinese text in code; "
-        'expected: print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样',
+        'expected: print(f"密钥：{f(x, y)}", (3,))  # 注释，f(x, y) 保持原样',
         f"{page}:16: half-width '(' ')' in Chinese text; expected: * - 逐操作（异步派发）",
     ]
     assert zh_lint("--fix", page).returncode == 0
-    assert '   print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样' in page.read_text()
+    assert '   print(f"密钥：{f(x, y)}", (3,))  # 注释，f(x, y) 保持原样' in page.read_text()
 
 
 def test_an_fstring_keeps_its_fields_and_an_aside_after_chinese_gets_full_width(tmp_path):
@@ -163,12 +163,12 @@ def test_a_snippet_file_is_read_as_python(tmp_path):
 
 def test_an_expected_output_is_reported_for_the_code_to_fix_and_never_rewritten(tmp_path):
     page = tmp_path / "page.rst"
-    page.write_text(PAGE.replace("   密钥： 1 (3,)", "   密钥: 1 (3,)"), encoding="utf-8")
+    page.write_text(PAGE.replace("   密钥：1 (3,)", "   密钥:1 (3,)"), encoding="utf-8")
     result = zh_lint("--fix", page)
     assert f"{page}:12: half-width ':' in Chinese text in an expected output; correct the code" in (
         result.stdout
     )
-    assert "   密钥: 1 (3,)" in page.read_text()
+    assert "   密钥:1 (3,)" in page.read_text()
     assert zh_lint(page).returncode == 1
 
 
@@ -255,11 +255,11 @@ orphan: true
 ```{testcode}
 :hide:
 
-print("密钥：", f(x, y), (3,))  # 注释，f(x, y) 保持原样
+print(f"密钥：{f(x, y)}", (3,))  # 注释，f(x, y) 保持原样
 ```
 
 ```{testoutput}
-密钥： 1 (3,)
+密钥：1 (3,)
 ```
 
 ````{update-note} 旧接口（pmap）
@@ -313,3 +313,63 @@ def test_fix_in_a_myst_page_keeps_code_outputs_and_options(tmp_path):
     page.write_text(MYST_PAGE.replace("打印结果：", "打印结果:"), encoding="utf-8")
     assert zh_lint("--fix", page).returncode == 0
     assert page.read_text(encoding="utf-8") == MYST_PAGE
+
+
+@pytest.mark.parametrize("mark", ["：", "，"])
+@pytest.mark.parametrize("suffix", [".rst", ".md"])
+def test_a_space_after_a_full_width_mark_in_an_output_is_caught_at_its_line(tmp_path, mark, suffix):
+    source = PAGE if suffix == ".rst" else MYST_PAGE
+    page = tmp_path / f"page{suffix}"
+    text = source.replace("密钥：1 (3,)", f"密钥{mark} 1 (3,)")
+    page.write_text(text, encoding="utf-8")
+    line = text[: text.index(f"密钥{mark} 1")].count("\n") + 1
+    result = zh_lint("--fix", page)
+    assert (
+        f"{page}:{line}: a space after a full-width '{mark}' in an expected output; "
+        "print it without one (an f-string)"
+    ) in result.stdout, result.stdout
+    # The output is what the code prints: the fix is the code's, the output stays.
+    assert f"密钥{mark} 1 (3,)" in page.read_text(encoding="utf-8")
+    assert zh_lint(page).returncode == 1
+
+
+def test_the_same_space_in_code_or_in_a_half_width_output_is_not_an_output_fault(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(
+        '.. testcode::\n\n   s = "a， b"  # 注释\n\n.. testoutput::\n\n   Loss: 1, Grad: 2\n',
+        encoding="utf-8",
+    )
+    assert "expected output" not in zh_lint(page).stdout
+
+
+@pytest.mark.parametrize("planted", ["...", "…", "......"])
+@pytest.mark.parametrize("suffix", [".rst", ".md"])
+def test_an_ellipsis_in_chinese_prose_is_two_u2026(tmp_path, planted, suffix):
+    clean = "打印结果：看输出" if suffix == ".rst" else "- 列表项：第一项"
+    source = PAGE if suffix == ".rst" else MYST_PAGE
+    page = tmp_path / f"page{suffix}"
+    text = source.replace(clean, clean + planted)
+    page.write_text(text, encoding="utf-8")
+    line = text[: text.index(planted)].count("\n") + 1
+    result = zh_lint(page)
+    assert f"{page}:{line}: an ellipsis in Chinese text is '……'" in result.stdout, result.stdout
+    zh_lint("--fix", page)
+    assert clean + "……" in page.read_text(encoding="utf-8")
+
+
+def test_dots_in_code_outputs_and_inline_code_and_a_right_ellipsis_stay(tmp_path):
+    page = tmp_path / "page.rst"
+    text = (
+        "用 ``x[...]`` 和 ``f(...)``，等等……\n\n"
+        '.. testcode::\n\n   print(f"耗时：{t} ms")  # 省略...\n\n'
+        ".. testoutput::\n\n   耗时：... ms\n"
+    )
+    page.write_text(text, encoding="utf-8")
+    result = zh_lint(page)
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_book_passes_its_own_lint():
+    root = Path(__file__).resolve().parents[2]
+    result = zh_lint(root / "docs", root / "snippets")
+    assert result.returncode == 0, result.stdout

@@ -36,7 +36,9 @@ Checks, per catalog:
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
   or "CPU/GPU"); "e.g.," and "i.e.," with a comma; a list item that the
-  source ends with "；" ends with a period, not a semicolon.
+  source ends with "；" ends with a period, not a semicolon; an ellipsis is
+  "…" (U+2026), as the English pages write it, not "..." where the source has
+  no "..." (an output's doctest wildcard, Python's ``...``).
 
 Exit status 1 if there is any finding.
 """
@@ -357,6 +359,8 @@ def check_style(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
         )
     if re.search(r"\b(e\.g|i\.e)\.(?!,)", prose):
         problems.append("write 'e.g.,' and 'i.e.,' with a comma")
+    if "..." in prose and "..." not in syntax.prose(msgid):
+        problems.append("write an ellipsis as '\u2026', not '...'")
     if msgid.rstrip().endswith("；") and msgstr.rstrip().endswith(";"):
         problems.append("the list item ends with a semicolon: end it with a period")
     return problems

@@ -25,7 +25,13 @@ Chinese, or an aside in parentheses right after a Chinese word changes, so
 ``f(x, y)`` and ``(3,)`` in a comment stay as they are. Expected outputs
 (``testoutput``, ``measured-output``) are checked by the same rule but never
 corrected here: they are what the code prints, so the fix is the code's,
-followed by ``make refresh-outputs``.
+followed by ``make refresh-outputs``. An output line with a space after a
+full-width colon or comma ("标签： 1", what ``print("标签：", v)`` prints) is a
+finding too; the code prints it without one, ``print(f"标签：{v}")``.
+
+An ellipsis in Chinese prose is "……", two U+2026 (GB/T 15834): "..." (three
+or more ASCII dots) and a lone "…" become "……". Inline code, code and outputs
+keep their dots, where "..." is Python's Ellipsis or a doctest wildcard.
 
 MyST Markdown pages (``.md``) get the same rules, read the Markdown way:
 fenced directives (````` ```{testcode} `````, ``:::{note}``) and code fences
@@ -175,6 +181,11 @@ def _full_width(match: re.Match[str]) -> str:
     raise AssertionError(match)
 
 
+ELLIPSIS = re.compile("(?<!\u2026)(?:\\.{3,}|\u2026)(?!\u2026)")
+# "标签： 1": print() put a space after the label's full-width mark.
+OUTPUT_SPACE = re.compile("(?<=\\S)([\uff1a\uff0c]) +(?=\\S)")
+
+
 # One rule per mark, chosen once (the author's guide lists them): “” not 「」, a full-width
 # tilde for a range of numbers, 与 not "&", no ASCII mark stacked before 。, no space after
 # a full-width mark (an emphasis that ends there keeps an escaped space, as reST needs).
@@ -183,6 +194,8 @@ MARKS = [
     (re.compile("」"), "”"),
     (re.compile(r"(?<=\d)~(?=\d)"), "\uff5e"),
     (re.compile(rf"(?<=[{HAN_RANGE}]) & (?=[{HAN_RANGE}])"), "与"),
+    # Before the rule on stacked marks, which would take the last dot of "...。".
+    (ELLIPSIS, "\u2026\u2026"),
     (re.compile(r"(?<![.])[.:;,](?=。)"), ""),
     (re.compile(rf"(?<=[{FULL_WIDTH_MARKS}])(\*\*?) +(?=\S)"), r"\1\\ "),
 ]
@@ -471,6 +484,13 @@ def lint_code(path: Path, lines: list[str], fix: bool) -> list[str]:
                     else f"{path}:{start + offset + 1}: {problem(old, new)} in code; "
                     f"expected: {new.strip()}"
                 )
+            space = OUTPUT_SPACE.search(old) if output else None
+            if space:
+                findings.append(
+                    f"{path}:{start + offset + 1}: a space after a full-width '{space[1]}' "
+                    "in an expected output; print it without one (an f-string), then run "
+                    "'make refresh-outputs'"
+                )
         if fix and not output:
             lines[start:end] = fixed
     return findings
@@ -613,6 +633,8 @@ def lint(path: Path, fix: bool) -> list[str]:
 
 def problem(text: str, fixed: str) -> str:
     """Name what the correction changed, for the finding's message."""
+    if fixed.count("\u2026\u2026") > text.count("\u2026\u2026"):
+        return "an ellipsis in Chinese text is '\u2026\u2026'"
     marks = sorted(ch for ch in ",;:?!.()" if text.count(ch) > fixed.count(ch))
     if marks:
         return "half-width " + " ".join(f"'{ch}'" for ch in marks) + " in Chinese text"
