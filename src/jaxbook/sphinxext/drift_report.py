@@ -22,7 +22,7 @@ Config values:
 ``jaxbook_release_drift``
    The drift file, relative to the source directory (default ``""``: the
    directive shows nothing but a warning). It is a
-   ``jaxbook.doctest.drift.DriftData`` of format ``drift.FORMAT``; a file of
+   ``jaxbook.releases.drift.DriftData`` of format ``drift.FORMAT``; a file of
    another format or shape is a warning at the file, in one sentence, and the
    report shows nothing.
 """
@@ -37,8 +37,8 @@ from packaging.version import Version
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.doctest.drift import DriftData, code_digest, read_drift
 from jaxbook.doctest.formats import FormatError
+from jaxbook.releases.drift import DriftData, code_digest, read_drift
 from jaxbook.sphinxext import notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
 

@@ -13,7 +13,7 @@ that prove it::
 
 A note that says how an older JAX release behaved names the probes that
 check it on real releases, ``:evidence: device-method`` (comma-separated;
-see ``jaxbook.doctest.probes``), and, where the claim is about one old
+see ``jaxbook.releases.probes``), and, where the claim is about one old
 output, that output: ``:old: dot-value=10.811179161071777``. The table's "Changed in"
 column then says, from the evidence file that ``jaxbook evidence`` writes,
 in which release the behavior changed and what each era showed, or that the
@@ -39,7 +39,7 @@ Config values:
 
 ``jaxbook_release_evidence``
    The evidence file, relative to the source directory (default ``""``: no
-   "Changed in" column). It is a ``jaxbook.doctest.evidence.Evidence`` of
+   "Changed in" column). It is a ``jaxbook.releases.evidence.Evidence`` of
    format ``evidence.FORMAT``; a file of another format or shape is a warning
    at the file, in one sentence, and the table has no "Changed in" column.
 """
@@ -55,8 +55,8 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.doctest.evidence import read_evidence
 from jaxbook.doctest.formats import FormatError
+from jaxbook.releases.evidence import read_evidence
 from jaxbook.sphinxext._eras import era_nodes, span
 from jaxbook.sphinxext._locale import _, add_catalog
 

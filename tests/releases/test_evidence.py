@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 from packaging.version import Version
 
-from jaxbook.doctest import evidence
 from jaxbook.doctest.sentences import SENTENCES
 from jaxbook.project import find_root
+from jaxbook.releases import evidence
 
 EVIDENCE = find_root(Path(__file__).parent) / "docs" / "release-evidence.json"
 
@@ -93,7 +93,7 @@ def test_every_probe_has_sentences_and_importing_them_leaves_jax_alone():
     code = (
         "import os, sys; from jaxbook.doctest.sentences import SENTENCES; "
         "assert 'XLA_FLAGS' not in os.environ and 'jax' not in sys.modules; "
-        "from jaxbook.doctest.probes import PROBES; "
+        "from jaxbook.releases.probes import PROBES; "
         "assert set(PROBES) == set(SENTENCES), set(PROBES) ^ set(SENTENCES)"
     )
     env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}

@@ -4,9 +4,10 @@
 
 Every JAX release from ``--since`` up to the one in ``uv.lock`` is listed from
 the registry that ``uv.lock`` uses. A release is *visited* by installing it
-the way ``jaxbook drift`` does (its own environment, the newest Python it
-installs on) but with the packages of its day: nothing uploaded more than
-``ERA_DAYS`` after that release. There ``python -m jaxbook.doctest.probes``
+the way ``jaxbook drift`` does (its own environment, from
+``jaxbook.releases.environments``, on the newest Python it installs on) but
+with the packages of its day: nothing uploaded more than ``ERA_DAYS`` after
+that release. There ``python -m jaxbook.releases.probes``
 answers every probe at once.
 
 The search visits the oldest and the newest release, and splits a range in
@@ -42,7 +43,8 @@ from typing import Any, TypedDict
 from packaging.version import InvalidVersion, Version
 
 from jaxbook import project
-from jaxbook.doctest import drift, formats
+from jaxbook.doctest import formats
+from jaxbook.releases import environments
 
 FORMAT = 1
 ERA_DAYS = 30
@@ -50,7 +52,7 @@ SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 
 
 class Answer(TypedDict):
-    """What one release answered to one probe (``jaxbook.doctest.probes``)."""
+    """What one release answered to one probe (``jaxbook.releases.probes``)."""
 
     key: str  # what is compared between releases
     shown: str  # what a reader saw
@@ -176,7 +178,7 @@ class Search:
             print(f"JAX {release}: cannot install (no jaxlib)", flush=True)
             return None
         try:
-            python, installed = drift.pick_environment(
+            python, installed = environments.pick_environment(
                 release,
                 None,
                 self.out / "envs",
@@ -184,12 +186,12 @@ class Search:
                 self.uv,
                 exclude_newer=_until(self.uploads[release]),
             )
-        except drift.CannotInstall as error:
+        except environments.CannotInstall as error:
             self.visited[release] = {"cannot install": str(error).split(": ", 1)[-1]}
             print(f"JAX {release}: cannot install", flush=True)
             return None
         probed = subprocess.run(
-            [str(python), "-m", "jaxbook.doctest.probes"],
+            [str(python), "-m", "jaxbook.releases.probes"],
             capture_output=True,
             text=True,
             timeout=600,
@@ -260,11 +262,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", default="0.4.1", help="the oldest release to search")
     parser.add_argument("--out", type=Path, default=Path("docs") / "release-evidence.json")
     parser.add_argument("--work", type=Path, default=Path("_build") / "evidence")
-    parser.add_argument("--uv", default=drift.default_uv())
+    parser.add_argument("--uv", default=environments.default_uv())
 
 
 def run(args: argparse.Namespace) -> int:
-    from jaxbook.doctest import probes, sentences
+    from jaxbook.doctest import sentences
+    from jaxbook.releases import probes
 
     root = project.root()
     work = args.work.resolve()
@@ -272,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     index = registry(root)
     uploads = releases(index, args.since, current)
     jaxlibs = list(releases(index, "0", current, package="jaxlib"))
-    the_wheel = drift.wheel(root, work / "wheel", args.uv)
+    the_wheel = environments.wheel(root, work / "wheel", args.uv)
     search = Search(uploads, jaxlibs, work, args.uv, the_wheel)
     names = list(probes.PROBES)
     last = len(search.names) - 1
@@ -287,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
         "method": (
             "Each release is installed with the packages of its day (uploaded at most "
             f"{ERA_DAYS} days after it) on the newest Python it installs on, and asked every "
-            "probe (jaxbook.doctest.probes); a range is split wherever a probe answers "
+            "probe (jaxbook.releases.probes); a range is split wherever a probe answers "
             "differently at its two ends. Assumed: a behavior does not change back in between."
         ),
         "range": [search.names[first], current],
