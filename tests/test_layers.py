@@ -12,7 +12,7 @@ From bottom to top:
    ``i18n.pofile.save_wrapped``), then ``releases`` (release environments, drift
    and evidence: they run ``doctest``'s bundle and read its formats), then
    ``sphinxext`` (``drift_report`` shows ``releases.drift``'s digests,
-   ``notes`` reads ``releases.evidence``'s file, ``measured`` runs page
+   ``evidence_column`` reads ``releases.evidence``'s file, ``measured`` runs page
    code with ``doctest.refresh``);
 3. ``site``, then ``bench`` (it times the site's builds and the live builder);
 4. ``cli`` and ``__main__``.

@@ -18,7 +18,7 @@ A change of shape that an older reader would misread takes the next number.
   (``make release-report``), read by it and by ``jaxbook.sphinxext.drift_report``;
 - the evidence data, ``jaxbook.releases.evidence.Evidence`` (``evidence.FORMAT``),
   ``docs/release-evidence.json``: written by ``jaxbook evidence`` (``make
-  evidence``), read by ``jaxbook.sphinxext.notes``.
+  evidence``), read by ``jaxbook.sphinxext.evidence_column``.
 
 A command that reads one exits with the sentence; an extension warns with it,
 at the file, and goes on as without the file.

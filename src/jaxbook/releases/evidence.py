@@ -30,9 +30,9 @@ new one), and what a reader saw on the visited releases in between, as runs
 of releases that showed the same text. The key is what is compared; the text
 may still differ inside an era (a class renamed, a pin that moves), and the
 pages show each run. Releases that would not install are listed with the
-reason. ``jaxbook.sphinxext.notes`` reads it for the
-update-notes table's "Changed in" column. Its shape is :class:`Evidence`, of
-format ``FORMAT`` (``jaxbook.doctest.formats``); the build refuses a file of another
+reason. ``jaxbook.sphinxext.evidence_column`` reads it for the update-notes
+table's "Changed in" column. Its shape is :class:`Evidence`, of format
+``FORMAT`` (``jaxbook.doctest.formats``); the build refuses a file of another
 format or shape.
 """
 

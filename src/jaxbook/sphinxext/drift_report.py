@@ -186,7 +186,7 @@ def merge_labels(
 def _explained_by(env: BuildEnvironment) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     """label -> (table page, row) of each update note that names it as a verifying block."""
     by_label: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for table_doc in sorted(notes._tables(env)):
+    for table_doc in notes.table_docnames(env):
         for row in notes.rows(env, table_doc=table_doc):
             for note in row["notes"]:
                 for label in note["verified_by"]:
