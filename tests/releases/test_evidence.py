@@ -193,3 +193,18 @@ def test_without_the_newest_release_there_is_no_range():
     search, _visitor = fake("old", "new", broken={"2"})
     assert evidence.bisect(search, ["p"]) is None
     assert search.visited["2"] == {"cannot install": "its jaxlib has no wheel for this Python"}
+
+
+def test_the_real_visitor_says_when_the_registry_has_no_jaxlib_for_a_release(tmp_path):
+    with pytest.raises(CannotInstall) as raised:
+        evidence.visit(
+            "0.4.1",
+            uploads={"0.4.1": "2022-12-13T00:00:00Z"},
+            jaxlibs=["0.4.2"],
+            envs=tmp_path,
+            uv="uv",
+            the_wheel=tmp_path / "w.whl",
+        )
+    assert str(raised.value) == (
+        "JAX 0.4.1 cannot be installed here: the registry has no jaxlib release at or below 0.4.1"
+    )
