@@ -34,6 +34,7 @@ extensions = [
     "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.drift_report",
     "jaxbook.sphinxext.editions",
+    "jaxbook.sphinxext.evidence_column",
     "jaxbook.sphinxext.fonts",
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",

@@ -65,7 +65,7 @@ def top_level_names(module: str) -> set[str]:
 def module_spec(name: str) -> importlib.machinery.ModuleSpec | None:
     """The module's spec, found without running it or any module but its packages."""
     # find_spec("a.b.c") imports a.b, and a module may have effects on import
-    # (jaxbook.doctest.runtime imports JAX, jaxbook.doctest.probes sets XLA_FLAGS).
+    # (jaxbook.doctest.runtime imports JAX, jaxbook.releases.probes sets XLA_FLAGS).
     parent = name.rpartition(".")[0]
     if parent:
         spec = module_spec(parent)

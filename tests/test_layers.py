@@ -9,9 +9,11 @@ From bottom to top:
 0. ``project``, ``files``, ``myst``, ``preflight``: the standard library only;
 1. ``sphinxapp``: the book's Sphinx application, as every tool starts and reads it;
 2. ``i18n``, then ``doctest`` (its tools write catalogs with
-   ``i18n.pofile.save_wrapped``), then ``sphinxext`` (``drift_report`` shows
-   ``doctest.drift``'s digests, ``measured`` runs page code with
-   ``doctest.pages``);
+   ``i18n.pofile.save_wrapped``), then ``releases`` (release environments, drift
+   and evidence: they run ``doctest``'s bundle and read its formats), then
+   ``sphinxext`` (``drift_report`` shows ``releases.drift``'s digests,
+   ``evidence_column`` reads ``releases.evidence``'s file, ``measured`` runs page
+   code with ``doctest.pages``);
 3. ``site``, then ``bench`` (it times the site's builds and the live builder);
 4. ``cli`` and ``__main__``.
 
@@ -37,6 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("jaxbook.sphinxapp",),
     ("jaxbook.i18n",),
     ("jaxbook.doctest",),
+    ("jaxbook.releases",),
     ("jaxbook.sphinxext",),
     ("jaxbook.site",),
     ("jaxbook.bench",),

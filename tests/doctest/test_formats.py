@@ -8,7 +8,8 @@ from typing import Literal, NotRequired, TypedDict
 
 import pytest
 
-from jaxbook.doctest import bundle, drift, evidence, formats
+from jaxbook.doctest import bundle, formats
+from jaxbook.releases import drift, evidence
 
 ROOT = Path(__file__).resolve().parents[2]
 

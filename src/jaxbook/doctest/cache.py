@@ -15,7 +15,7 @@ code prints or what the page expects:
 - every file of the ``jaxbook`` package, ``conf.py`` and ``docutils.conf``.
   The whole package, not the parts thought to reach the pages: the readers,
   the workers and the server import across it (the extension
-  ``sphinxext.measured`` imports ``doctest.refresh``; the workers start Sphinx
+  ``sphinxext.measured`` imports ``doctest.pages``; the workers start Sphinx
   with ``sphinxapp``), and a list kept by hand drifts. The test traces what a run
   imports and edits each of those modules.
 

@@ -13,12 +13,12 @@ A change of shape that an older reader would misread takes the next number.
 - the run record, ``jaxbook.doctest.bundle.Record`` (``bundle.RECORD_FORMAT``):
   written by ``jaxbook bundle run --record``, read by ``jaxbook record`` and
   ``jaxbook drift``;
-- the drift data, ``jaxbook.doctest.drift.DriftData`` (``drift.FORMAT``),
+- the drift data, ``jaxbook.releases.drift.DriftData`` (``drift.FORMAT``),
   ``docs/release-drift.json``: written by ``jaxbook drift --save``
   (``make release-report``), read by it and by ``jaxbook.sphinxext.drift_report``;
-- the evidence data, ``jaxbook.doctest.evidence.Evidence`` (``evidence.FORMAT``),
+- the evidence data, ``jaxbook.releases.evidence.Evidence`` (``evidence.FORMAT``),
   ``docs/release-evidence.json``: written by ``jaxbook evidence`` (``make
-  evidence``), read by ``jaxbook.sphinxext.notes``.
+  evidence``), read by ``jaxbook.sphinxext.evidence_column``.
 
 A command that reads one exits with the sentence; an extension warns with it,
 at the file, and goes on as without the file.

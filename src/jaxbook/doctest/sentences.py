@@ -1,6 +1,6 @@
 """What each probe's answers mean, as sentences for the pages (no JAX import).
 
-``jaxbook.doctest.probes`` imports JAX and sets ``XLA_FLAGS`` as it is
+``jaxbook.releases.probes`` imports JAX and sets ``XLA_FLAGS`` as it is
 imported, since it runs in a release's own environment; the build and the
 tests read the sentences from here instead. ``jaxbook evidence`` writes them
 into the evidence file, and ``jaxbook.sphinxext._eras`` turns them into the

@@ -22,7 +22,7 @@ Config values:
 ``jaxbook_release_drift``
    The drift file, relative to the source directory (default ``""``: the
    directive shows nothing but a warning). It is a
-   ``jaxbook.doctest.drift.DriftData`` of format ``drift.FORMAT``; a file of
+   ``jaxbook.releases.drift.DriftData`` of format ``drift.FORMAT``; a file of
    another format or shape is a warning at the file, in one sentence, and the
    report shows nothing.
 """
@@ -37,8 +37,8 @@ from packaging.version import Version
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.doctest.drift import DriftData, code_digest, read_drift
 from jaxbook.doctest.formats import FormatError
+from jaxbook.releases.drift import DriftData, code_digest, read_drift
 from jaxbook.sphinxext import notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
 
@@ -186,7 +186,7 @@ def merge_labels(
 def _explained_by(env: BuildEnvironment) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     """label -> (table page, row) of each update note that names it as a verifying block."""
     by_label: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for table_doc in sorted(notes._tables(env)):
+    for table_doc in notes.table_docnames(env):
         for row in notes.rows(env, table_doc=table_doc):
             for note in row["notes"]:
                 for label in note["verified_by"]:

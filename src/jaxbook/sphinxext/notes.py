@@ -12,12 +12,11 @@ that prove it::
        Body of the note.
 
 A note that says how an older JAX release behaved names the probes that
-check it on real releases, ``:evidence: device-method`` (comma-separated;
-see ``jaxbook.doctest.probes``), and, where the claim is about one old
-output, that output: ``:old: dot-value=10.811179161071777``. The table's "Changed in"
-column then says, from the evidence file that ``jaxbook evidence`` writes,
-in which release the behavior changed and what each era showed, or that the
-old output is not reproducible on any release that installs.
+check it on real releases, ``:evidence: device-method`` (comma-separated),
+and, where the claim is about one old output, that output: ``:old:
+dot-value=10.811179161071777``. This extension keeps both with the note;
+``jaxbook.sphinxext.evidence_column`` turns them into the table's "Changed
+in" column and checks them against the evidence file.
 
 A second note with the same ``:id:`` and no argument adds another location to
 the same row. ``.. update-notes-table::`` is replaced at build time by a table
@@ -26,28 +25,30 @@ verifying block. A table lists the notes of the pages in its own directory
 and below, so a book of many chapters has one table per chapter
 (``chNN/update-notes``), each numbered from 1; a note links to the table of
 its chapter. The build warns, with a location, about an id without a point
-or with two, about a ``:verified-by:`` label that does not exist, about an
-``:evidence:`` probe that the evidence file lacks, and about a note whose
-point speaks of an older release ("不再", "已移除", "no longer", …) but names no
-evidence.
+or with two, and about a ``:verified-by:`` label that does not exist; these
+warnings are of type ``jaxbook`` and subtype ``notes``
+(``suppress_warnings = ["jaxbook.notes"]`` silences them).
 
 The shape follows ``sphinx.ext.todo``: notes are collected in the environment
-at read time, merged for parallel builds, and the placeholder node is replaced
-when the doctree is resolved.
+at read time (``env_version`` in the metadata names the shape of what is kept
+there), merged for parallel builds, and the placeholder node is replaced when
+the doctree is resolved. Other extensions read the notes through the public
+queries, :func:`rows` and :func:`table_docnames`, never the environment's
+attributes.
 
-Config values:
+Events:
 
-``jaxbook_release_evidence``
-   The evidence file, relative to the source directory (default ``""``: no
-   "Changed in" column). It is a ``jaxbook.doctest.evidence.Evidence`` of
-   format ``evidence.FORMAT``; a file of another format or shape is a warning
-   at the file, in one sentence, and the table has no "Changed in" column.
+``update-notes-columns(app, fromdoc)``
+   Emitted for each table as it is built; a handler returns a :class:`Column`
+   to add after the five (No., Section, Point, Where, Verified by), or None.
+   With any such column the five take their narrow widths.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
@@ -55,9 +56,6 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.doctest.evidence import read_evidence
-from jaxbook.doctest.formats import FormatError
-from jaxbook.sphinxext._eras import era_nodes, span
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
@@ -71,8 +69,20 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
-# Words with which a point says that an older release behaved otherwise.
-CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
+# Of 100: the five columns alone, and beside the columns that other extensions add.
+WIDTHS = [5, 8, 45, 27, 15]
+NARROW_WIDTHS = [4, 6, 30, 16, 10]
+# The shape of what is kept on the environment; a new shape takes the next number.
+ENV_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column that another extension adds to the table (``update-notes-columns``)."""
+
+    header: str
+    width: int  # of 100, beside NARROW_WIDTHS
+    cell: Callable[[dict[str, Any]], nodes.Element]  # a row of rows() -> its cell's paragraph
 
 
 class update_note(nodes.Admonition, nodes.Element):
@@ -159,6 +169,11 @@ def _tables(env: BuildEnvironment) -> set[str]:
     return env.jaxbook_update_tables
 
 
+def table_docnames(env: BuildEnvironment) -> list[str]:
+    """The documents that hold an ``update-notes-table``, sorted."""
+    return sorted(_tables(env))
+
+
 def collect_notes(app: Sphinx, doctree: nodes.document) -> None:
     """Store this document's (already translated) notes in the environment."""
     docname = app.env.current_document.docname
@@ -240,7 +255,11 @@ def rows(
 ) -> list[dict[str, Any]]:
     """One row per note id, numbered in reading order; optionally warns about bad ids.
 
-    With ``table_doc``, only the notes that table lists.
+    With ``table_doc``, only the notes that table lists. A row is a dict: ``id``,
+    ``number``, ``notes`` (each occurrence, in reading order: ``id``, ``docname``,
+    ``anchor``, ``line``, ``source``, ``point``, ``verified_by``, ``evidence``
+    (probe names), ``old`` (``probe=answer`` or None)) and ``point`` (the
+    occurrence that gives the point, or None).
     """
     rank = {docname: i for i, docname in enumerate(reading_order(env))}
     occurrences = sorted(
@@ -279,61 +298,22 @@ def _labels(row: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(lbl for note in row["notes"] for lbl in note["verified_by"]))
 
 
-def _evidence_of(row: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
-    """The row's probes, and the old answer it claims for some of them (``probe=answer``)."""
-    probes = list(dict.fromkeys(p for note in row["notes"] for p in note["evidence"]))
-    old = dict(
-        note["old"].split("=", 1) for note in row["notes"] if note["old"] and "=" in note["old"]
-    )
-    return probes, old
-
-
-def load_evidence(app: Sphinx) -> dict[str, Any] | None:
-    name = app.config.jaxbook_release_evidence
-    if not name:
-        return None
-    path = Path(app.srcdir, name)
-    stamp = path.stat().st_mtime if path.exists() else None
-    # Read once per change of the file: a long-lived preview builder sees a new one,
-    # and a file that does not fit is one warning, not one per table.
-    cached = getattr(app, "_jaxbook_evidence", None)
-    if cached is None or cached[0] != stamp:
-        app._jaxbook_evidence = (stamp, _read(path) if stamp else {"probes": {}})
-    return app._jaxbook_evidence[1]
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        return read_evidence(path)
-    except FormatError as error:
-        logger.warning(error.sentence, location=error.location, type="jaxbook", subtype="format")
-        return None
-
-
 def _warn(note: dict[str, Any], message: str, *args: Any) -> None:
     """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
-        message, note["id"], *args, location=(note["docname"], note["line"]), type="jaxbook"
+        message,
+        note["id"],
+        *args,
+        location=(note["docname"], note["line"]),
+        type="jaxbook",
+        subtype="notes",
     )
 
 
 def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
-    """Warn once per build about ids without a point, unknown labels and missing evidence."""
+    """Warn once per build about ids without a point or with two, and unknown labels."""
     std = env.domains.standard_domain
-    evidence = load_evidence(app)
     for row in rows(env, warn=True):
-        probes, _old = _evidence_of(row)
-        where = row["point"] or row["notes"][0]
-        point = row["point"]["point"].astext() if row["point"] else ""
-        if evidence is not None and not probes and CHANGE_WORDS.search(point):
-            _warn(where, "update note %r speaks of an older release but names no :evidence: probe")
-        for probe in probes:
-            if evidence is not None and probe not in evidence["probes"]:
-                _warn(
-                    where,
-                    "update note %r: the evidence file has no probe %r; run 'make evidence'",
-                    probe,
-                )
         for label in _labels(row):
             if label not in std.anonlabels:
                 note = next(n for n in row["notes"] if label in n["verified_by"])
@@ -360,60 +340,13 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     return nodes.entry("", para)
 
 
-def changed_in(
-    evidence: dict[str, Any], probes: list[str], old: dict[str, str], note: dict[str, Any]
-) -> nodes.paragraph:
-    """The "Changed in" cell: the release of the change, and what held in each era."""
-    para = nodes.paragraph()
-    for probe in probes:
-        entry = evidence["probes"].get(probe, {})
-        eras = entry.get("eras", [])
-        if not eras:
-            continue
-        if para.children and not para.astext().endswith("。"):
-            para += nodes.Text(" ")  # between two sentences; Chinese needs no space after 。
-        if probe in old and all(era["key"] != old[probe] for era in eras):
-            para += nodes.strong(
-                "", _("%s: not reproducible on any release that installs here") % old[probe]
-            )
-            para += nodes.Text(_(" (%s): ") % span(eras[0]["first"], eras[-1]["last"]))
-        elif len(eras) == 1:
-            para += nodes.Text(
-                _("The same on every release from %s to %s: ") % (eras[0]["first"], eras[0]["last"])
-            )
-        else:
-            para += nodes.strong("", _("Changed in JAX %s") % eras[-1]["first"])
-            para += nodes.Text(
-                _(" (the newest release with the old behavior is %s): ") % eras[-2]["last"]
-            )
-        for i, era in enumerate(eras):
-            parts = era_nodes(entry, era)
-            if parts is None:
-                _warn(
-                    note,
-                    "update note %r: the evidence has no sentence for probe %r answering %r",
-                    probe,
-                    era["key"],
-                )
-                parts = [nodes.literal("", era["key"])]
-            if i:
-                para += nodes.Text(_("; "))
-            if len(eras) > 1:
-                para += nodes.Text(_("in %s, ") % span(era["first"], era["last"]))
-            para += parts
-        para += nodes.Text(_("."))
-    return para
-
-
 def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> nodes.table:
     env, builder = app.env, app.builder
     std = env.domains.standard_domain
-    evidence = load_evidence(app)
+    columns = [column for column in app.emit("update-notes-columns", fromdoc) if column]
     headers = [_("No."), _("Section"), _("Point"), _("Where"), _("Verified by")]
-    widths = [5, 8, 45, 27, 15]
-    if evidence is not None:
-        headers.append(_("Changed in"))
-        widths = [4, 6, 30, 16, 10, 34]
+    headers += [column.header for column in columns]
+    widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
     group = nodes.tgroup(cols=len(headers))
     table += group
@@ -460,14 +393,8 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
         row_node += nodes.entry("", point_para)
         row_node += _cell(*where)
         row_node += _cell(*checks)
-        if evidence is not None:
-            probes, old = _evidence_of(row)
-            row_node += nodes.entry(
-                "",
-                changed_in(evidence, probes, old, row["notes"][0])
-                if probes
-                else nodes.paragraph("", "—"),
-            )
+        for column in columns:
+            row_node += nodes.entry("", column.cell(row))
         body += row_node
     # The cells repeat text that is translated where the notes stand.
     for node in table.findall(nodes.TextElement):
@@ -532,7 +459,7 @@ def _visit_passthrough(self: Any, node: nodes.Element) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
+    app.add_event("update-notes-columns")
     passthrough = (_visit_passthrough, _visit_passthrough)
     app.add_node(
         update_note,
@@ -552,4 +479,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-get-outdated", outdated_tables)
     app.connect("env-check-consistency", check_notes)
     app.connect("doctree-resolved", resolve)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -5,6 +5,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx_design",
     "jaxbook.sphinxext.backend_tabs",
+    "jaxbook.sphinxext.evidence_column",
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
     "jaxbook.sphinxext.measured",

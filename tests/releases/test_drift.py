@@ -11,8 +11,8 @@ from pathlib import Path
 import jax
 import pytest
 
-from jaxbook.doctest import drift
 from jaxbook.project import find_root
+from jaxbook.releases import drift
 
 
 @pytest.fixture(scope="module")

@@ -4,16 +4,24 @@
 
 Every JAX release from ``--since`` up to the one in ``uv.lock`` is listed from
 the registry that ``uv.lock`` uses. A release is *visited* by installing it
-the way ``jaxbook drift`` does (its own environment, the newest Python it
-installs on) but with the packages of its day: nothing uploaded more than
-``ERA_DAYS`` after that release. There ``python -m jaxbook.doctest.probes``
-answers every probe at once.
+in an environment of its own (``jaxbook.releases.environments``, on the
+newest Python it installs on) with the packages of its day: nothing uploaded
+more than ``ERA_DAYS`` after that release. There ``python -m
+jaxbook.releases.probes`` answers every probe at once.
 
-The search visits the oldest and the newest release, and splits a range in
-two wherever some probe answers differently at its ends, until each change
-lies between two neighbouring releases. That finds every change point with a
-few dozen installs instead of a hundred, on one assumption, written into the
-file: a behavior that changed does not change back in between.
+The search (:class:`Search`, :func:`bisect`) visits the oldest and the newest
+release, and splits a range in two wherever some probe answers differently at
+its ends, until each change lies between two neighbouring releases. That
+finds every change point with a few dozen installs instead of a hundred, on
+one assumption, written into the file: a behavior that changed does not
+change back in between. Where the middle of a range cannot be installed,
+the installable release nearest it is visited instead; a range with none
+inside is a change between its ends. The search runs from the oldest release
+that installs to the newest, which must install. What visits
+a release is a parameter of the search, a :data:`Visitor`: :func:`visit`
+installs and asks the probes; the tests give one that installs nothing. A
+visitor that raises :class:`~jaxbook.releases.environments.CannotInstall`
+has its sentence printed and its reason kept in the file.
 
 The file (one, committed) holds what every visited release answered to every
 probe, and, per probe, its eras: the first and last release visited with each
@@ -22,9 +30,9 @@ new one), and what a reader saw on the visited releases in between, as runs
 of releases that showed the same text. The key is what is compared; the text
 may still differ inside an era (a class renamed, a pin that moves), and the
 pages show each run. Releases that would not install are listed with the
-reason. ``jaxbook.sphinxext.notes``
-reads it for the update-notes table. Its shape is :class:`Evidence`, of
-format ``FORMAT`` (``jaxbook.doctest.formats``); the build refuses a file of another
+reason. ``jaxbook.sphinxext.evidence_column`` reads it for the update-notes
+table's "Changed in" column. Its shape is :class:`Evidence`, of format
+``FORMAT`` (``jaxbook.doctest.formats``); the build refuses a file of another
 format or shape.
 """
 
@@ -32,17 +40,20 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import subprocess
 import tomllib
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
 from packaging.version import InvalidVersion, Version
 
 from jaxbook import project
-from jaxbook.doctest import drift, formats
+from jaxbook.doctest import formats
+from jaxbook.releases.environments import CannotInstall, default_uv, pick_environment, wheel
 
 FORMAT = 1
 ERA_DAYS = 30
@@ -50,7 +61,7 @@ SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 
 
 class Answer(TypedDict):
-    """What one release answered to one probe (``jaxbook.doctest.probes``)."""
+    """What one release answered to one probe (``jaxbook.releases.probes``)."""
 
     key: str  # what is compared between releases
     shown: str  # what a reader saw
@@ -146,63 +157,66 @@ def _until(uploaded: str) -> str:
     return (when + datetime.timedelta(days=ERA_DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class Search:
-    """Visits releases on demand and remembers what each probe answered there."""
+# What one release answered to every probe; raises CannotInstall where it cannot say.
+Visitor = Callable[[str], Visited]
 
-    def __init__(
-        self, uploads: dict[str, str], jaxlibs: list[str], out: Path, uv: str, the_wheel: Path
-    ) -> None:
-        self.names = list(uploads)
-        self.oldest_jaxlib = Version(jaxlibs[0]) if jaxlibs else None
-        self.uploads = uploads
-        self.out = out
-        self.uv = uv
-        self.wheel = the_wheel
+
+def visit(
+    release: str,
+    *,
+    uploads: dict[str, str],
+    jaxlibs: list[str],
+    envs: Path,
+    uv: str,
+    the_wheel: Path,
+) -> Visited:
+    """The real visitor: install the release with the packages of its day, ask every probe."""
+    if not jaxlibs or Version(release) < Version(jaxlibs[0]):
+        # A jax release runs on a jaxlib of its own number or older.
+        raise CannotInstall(release, f"the registry has no jaxlib release at or below {release}")
+    python, installed = pick_environment(
+        release, None, envs, the_wheel, uv, exclude_newer=_until(uploads[release])
+    )
+    probed = subprocess.run(
+        [str(python), "-m", "jaxbook.releases.probes"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if probed.returncode != 0:
+        last = (probed.stderr.strip().splitlines() or ["no output"])[-1]
+        raise CannotInstall(release, f"the probes do not run: {last}")
+    print(f"JAX {release}: {installed}", flush=True)
+    return {"environment": installed, "answers": json.loads(probed.stdout)}
+
+
+class Search:
+    """Visits releases on demand, oldest first by index, and remembers what each answered.
+
+    ``visited`` holds every release visited, in the file's shape: what it
+    answered, or why it would not install (also printed, as one sentence).
+    """
+
+    def __init__(self, names: list[str], visitor: Visitor) -> None:
+        self.names = names
+        self.visitor = visitor
         self.answers: dict[str, dict[str, Any] | None] = {}
-        self.visited: dict[str, dict[str, str]] = {}
+        self.visited: dict[str, Visited | Uninstallable] = {}
 
     def answer(self, index: int) -> dict[str, Any] | None:
         release = self.names[index]
         if release not in self.answers:
-            self.answers[release] = self._visit(release)
+            try:
+                visited = self.visitor(release)
+            except CannotInstall as error:
+                print(error, flush=True)
+                self.visited[release] = {"cannot install": error.why}
+                self.answers[release] = None
+            else:
+                self.visited[release] = visited
+                self.answers[release] = visited["answers"]
         return self.answers[release]
-
-    def _visit(self, release: str) -> dict[str, Any] | None:
-        if self.oldest_jaxlib is None or Version(release) < self.oldest_jaxlib:
-            # A jax release runs on a jaxlib of its own number or older.
-            self.visited[release] = {
-                "cannot install": f"the registry has no jaxlib release at or below {release}"
-            }
-            print(f"JAX {release}: cannot install (no jaxlib)", flush=True)
-            return None
-        try:
-            python, installed = drift.pick_environment(
-                release,
-                None,
-                self.out / "envs",
-                self.wheel,
-                self.uv,
-                exclude_newer=_until(self.uploads[release]),
-            )
-        except drift.CannotInstall as error:
-            self.visited[release] = {"cannot install": str(error).split(": ", 1)[-1]}
-            print(f"JAX {release}: cannot install", flush=True)
-            return None
-        probed = subprocess.run(
-            [str(python), "-m", "jaxbook.doctest.probes"],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        if probed.returncode != 0:
-            last = (probed.stderr.strip().splitlines() or ["no output"])[-1]
-            self.visited[release] = {"cannot install": f"the probes do not run: {last}"}
-            return None
-        answers = json.loads(probed.stdout)
-        self.visited[release] = {"environment": installed, "answers": answers}
-        print(f"JAX {release}: {installed}", flush=True)
-        return answers
 
     def nearest_installable(self, lo: int, hi: int) -> int | None:
         """An index strictly between lo and hi whose release installs, nearest the middle."""
@@ -224,7 +238,24 @@ class Search:
         self.changes(middle, hi, differing, found)
 
 
-def eras(search: Search, name: str, points: list[tuple[int, int]], first: int, last: int) -> list:
+def bisect(search: Search, probes: list[str]) -> tuple[int, dict[str, list[Era]]] | None:
+    """Every probe's eras, from the oldest release that installs to the newest.
+
+    Returns that oldest release's index with the eras; None when the newest
+    release does not install, or none before it does.
+    """
+    last = len(search.names) - 1
+    first = next((i for i in range(last) if search.answer(i) is not None), None)
+    if first is None or search.answer(last) is None:
+        return None
+    found: dict[str, list] = {name: [] for name in probes}
+    search.changes(first, last, probes, found)
+    return first, {name: eras(search, name, found[name], first, last) for name in probes}
+
+
+def eras(
+    search: Search, name: str, points: list[tuple[int, int]], first: int, last: int
+) -> list[Era]:
     """The runs of releases that answered one probe the same way, oldest first."""
     bounds = [first] + [i for pair in sorted(points) for i in pair] + [last]
     result = []
@@ -240,9 +271,9 @@ def eras(search: Search, name: str, points: list[tuple[int, int]], first: int, l
     return result
 
 
-def shown_runs(search: Search, name: str, start: int, end: int) -> list[dict[str, str]]:
+def shown_runs(search: Search, name: str, start: int, end: int) -> list[Shown]:
     """What the visited releases in [start, end] showed, as runs of the same text."""
-    runs: list[dict[str, str]] = []
+    runs: list[Shown] = []
     for index in range(start, end + 1):
         release = search.names[index]
         answer = search.answers.get(release)
@@ -260,11 +291,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", default="0.4.1", help="the oldest release to search")
     parser.add_argument("--out", type=Path, default=Path("docs") / "release-evidence.json")
     parser.add_argument("--work", type=Path, default=Path("_build") / "evidence")
-    parser.add_argument("--uv", default=drift.default_uv())
+    parser.add_argument("--uv", default=default_uv())
 
 
 def run(args: argparse.Namespace) -> int:
-    from jaxbook.doctest import probes, sentences
+    from jaxbook.doctest import sentences
+    from jaxbook.releases import probes
 
     root = project.root()
     work = args.work.resolve()
@@ -272,22 +304,23 @@ def run(args: argparse.Namespace) -> int:
     index = registry(root)
     uploads = releases(index, args.since, current)
     jaxlibs = list(releases(index, "0", current, package="jaxlib"))
-    the_wheel = drift.wheel(root, work / "wheel", args.uv)
-    search = Search(uploads, jaxlibs, work, args.uv, the_wheel)
+    the_wheel = wheel(root, work / "wheel", args.uv)
+    visitor = functools.partial(
+        visit, uploads=uploads, jaxlibs=jaxlibs, envs=work / "envs", uv=args.uv, the_wheel=the_wheel
+    )
+    search = Search(list(uploads), visitor)
     names = list(probes.PROBES)
-    last = len(search.names) - 1
-    first = next((i for i in range(last) if search.answer(i) is not None), None)
-    if first is None or search.answer(last) is None:
+    found = bisect(search, names)
+    if found is None:
         raise SystemExit(f"uv.lock:1: JAX {current}, or every release before it, does not install")
-    found: dict[str, list] = {name: [] for name in names}
-    search.changes(first, last, names, found)
+    first, probe_eras = found
     result: Evidence = {
         "format": FORMAT,
         "generated by": "jaxbook evidence",
         "method": (
             "Each release is installed with the packages of its day (uploaded at most "
             f"{ERA_DAYS} days after it) on the newest Python it installs on, and asked every "
-            "probe (jaxbook.doctest.probes); a range is split wherever a probe answers "
+            "probe (jaxbook.releases.probes); a range is split wherever a probe answers "
             "differently at its two ends. Assumed: a behavior does not change back in between."
         ),
         "range": [search.names[first], current],
@@ -296,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
             name: {
                 "question": probes.PROBES[name].__doc__.strip(),
                 "sentences": sentences.SENTENCES[name],
-                "eras": eras(search, name, found[name], first, last),
+                "eras": probe_eras[name],
             }
             for name in names
         },

@@ -1,3 +1,0 @@
-extensions = ["jaxbook.sphinxext.notes"]
-language = "en"
-jaxbook_release_evidence = "evidence.json"
