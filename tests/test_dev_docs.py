@@ -177,3 +177,22 @@ def test_the_readme_is_short():
 
 def test_makefile_targets_are_read():
     assert {"html", "test", "pdf", "epub", "publish-notebooks", "help"} <= make_targets()
+
+
+LAYOUT_ROW = re.compile(r"^(?P<folder>[\w./-]+/)[ \t]{2,}(?P<says>.*)$", re.MULTILINE)
+FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.(?:py|mjs|js|md|json|csv|rst|txt|toml)\b")
+
+
+def test_the_layout_names_only_files_that_exist():
+    """A row of the README's layout that lists files of its folder lists real ones."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    rows = list(LAYOUT_ROW.finditer(layout))
+    assert rows, "the README has no layout rows"
+    missing = [
+        f"README.md layout: {row['folder']}{name}"
+        for row in rows
+        for name in FILE_NAME.findall(row["says"])
+        if not (ROOT / row["folder"] / name).exists()
+    ]
+    assert not missing, "\n".join(missing)
