@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, ClassVar
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains.std import make_glossary_term
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
@@ -49,7 +48,6 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
-logger = logging.getLogger(__name__)
 
 # Text inside these is never a "use" to link.
 SKIP = (

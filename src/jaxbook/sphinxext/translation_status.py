@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 import polib
 from docutils import nodes
-from sphinx.util import logging
 from sphinx.util.nodes import extract_messages
 
 from jaxbook.sphinxext._locale import _, add_catalog
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-logger = logging.getLogger(__name__)
 SOURCE_LANGUAGE = "zh_CN"
 
 
