@@ -8,8 +8,11 @@ UV_VERSION  ?= 0.13.8
 SPHINXOPTS  ?=
 O           ?=
 BUILDDIR    ?= _build
-LANGUAGES   ?= zh_CN en
-TRANSLATIONS = $(filter-out zh_CN,$(LANGUAGES))
+# The book's languages, the source first, as jaxbook.project lists them (asked
+# once, and only by a target that needs them); LANGUAGES=en builds one.
+BOOK_LANGUAGES = $(eval BOOK_LANGUAGES := $(shell $(PYTHON) src/jaxbook/project.py languages))$(BOOK_LANGUAGES)
+LANGUAGES   ?= $(BOOK_LANGUAGES)
+TRANSLATIONS = $(filter-out $(firstword $(BOOK_LANGUAGES)),$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch01/*.rst docs/ch01/*.md)
 ONLY        ?=
 JOBS        ?= auto
@@ -224,7 +227,7 @@ bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scal
 
 # The language livehtml serves. Not LANG, which every shell exports as its locale
 # (C.UTF-8); `make livehtml LANG=en` on the command line still works.
-BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),zh_CN)
+BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),$(firstword $(BOOK_LANGUAGES)))
 
 .PHONY: livehtml
 livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (BOOK_LANGUAGE=en for translators)

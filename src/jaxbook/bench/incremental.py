@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from jaxbook.project import translations
 from jaxbook.site.live import LiveBuilder
 
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("marker", help="text of the msgstr to edit")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--language", default="en")
+    parser.add_argument("--language", default=translations()[0])
     args = parser.parse_args(argv)
     root = args.root.resolve()
     with tempfile.TemporaryDirectory() as tmp:

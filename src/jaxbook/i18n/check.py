@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import csv
 import io
 import re
 import subprocess
@@ -58,6 +57,7 @@ from pathlib import Path
 
 import polib
 
+from jaxbook import project
 from jaxbook.i18n.pofile import (
     PLURAL_FORMS,
     WIDTH,
@@ -386,6 +386,8 @@ def check_smuggling(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]
 
 @dataclass
 class Term:
+    """A glossary term as the check uses it: its English pattern compiled."""
+
     zh: str
     en: str
     pattern: re.Pattern[str]
@@ -393,16 +395,10 @@ class Term:
 
 
 def load_glossary(path: Path) -> list[Term]:
-    with path.open(encoding="utf-8", newline="") as f:
-        terms = [
-            Term(
-                row["zh"],
-                row["en"],
-                re.compile(row["pattern"], re.IGNORECASE),
-                row["exclusive"] == "yes",
-            )
-            for row in csv.DictReader(f)
-        ]
+    terms = [
+        Term(term.zh, term.en, re.compile(term.pattern, re.IGNORECASE), term.exclusive)
+        for term in project.glossary(path)
+    ]
     return sorted(terms, key=lambda t: len(t.zh), reverse=True)
 
 
@@ -587,7 +583,7 @@ def codespell(paths: list[Path], words: Path) -> list[Finding]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("po_dir", type=Path)
-    parser.add_argument("--glossary", type=Path, default=Path("locale") / "glossary.csv")
+    parser.add_argument("--glossary", type=Path, default=project.GLOSSARY)
     parser.add_argument("--words", type=Path, default=Path("locale") / "codespell-words.txt")
 
 

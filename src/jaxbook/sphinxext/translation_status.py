@@ -22,13 +22,12 @@ import polib
 from docutils import nodes
 from sphinx.util.nodes import extract_messages
 
+from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
-
-SOURCE_LANGUAGE = "zh_CN"
 
 
 def _catalog(app: Sphinx, docname: str) -> polib.POFile | None:
