@@ -8,7 +8,8 @@
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
   ``make check-po`` all take their terms from it.
-- ``catalog_dir()``: where a translation's catalogs are.
+- ``catalog_dir()``: where a translation's catalogs are; ``catalog_language()``,
+  whose a catalog directory is.
 
 The package is installed (editable in ``.venv``), so its own location says
 nothing about which checkout it works on; the commands work on the project
@@ -41,6 +42,11 @@ def translations() -> list[str]:
 def catalog_dir(root: Path, language: str) -> Path:
     """``locale/<language>/LC_MESSAGES`` of the book at ``root``."""
     return root / LOCALE / language / "LC_MESSAGES"
+
+
+def catalog_language(po_dir: Path) -> str:
+    """The language of a catalog directory: ``locale/en/LC_MESSAGES`` (or ``.../en``) is ``en``."""
+    return po_dir.parent.name if po_dir.name == "LC_MESSAGES" else po_dir.name
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ output there differed from the page, in the source language:
 - a second expected output with ``:skipif: not ON_<BACKEND>`` holds what the
   block printed there. ``jaxbook.sphinxext.backend_tabs`` shows the two as tabs.
 
-Then the catalogs are merged (``make update-po``) and each new output entry of
+Then the catalogs are merged (``jaxbook.i18n.catalogs.update_translations``, what
+``make update-po`` does) and each new output entry of
 the other languages gets, as its translation, what the translated block
 printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
 (a GPU model, say) in both languages before it is written; use it only for
@@ -26,7 +27,6 @@ refused before anything is written.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -35,6 +35,7 @@ import polib
 from jaxbook import project
 from jaxbook.doctest.bundle import read_record
 from jaxbook.doctest.formats import FormatError
+from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
@@ -171,12 +172,8 @@ def run(args: argparse.Namespace) -> int:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         count = sum(1 for key in source if key[0] == file)
         print(f"{file}: {count} {args.backend} output(s) recorded")
-    subprocess.run(
-        ["make", "--no-print-directory", "update-po"],
-        cwd=root,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    if catalogs.update_translations(root, root / "_build" / "gettext", quiet=True):
+        sys.exit("the catalogs were not updated (see above); the pages are, review them")
     for language, blocks in records.items():
         if language == SOURCE_LANGUAGE:
             continue
