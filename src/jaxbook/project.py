@@ -8,8 +8,8 @@
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
   ``make check-po`` all take their terms from it.
-- ``catalog_dir()``: where a translation's catalogs are; ``catalog_language()``,
-  whose a catalog directory is.
+- ``catalog_dir()``: where a translation's catalogs are, and ``catalog_language()``,
+  the language of such a directory.
 
 The package is installed (editable in ``.venv``), so its own location says
 nothing about which checkout it works on; the commands work on the project

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     for language, blocks in records.items():
         if language == SOURCE_LANGUAGE:
             continue
-        for catalog_path in sorted((root / "locale" / language / "LC_MESSAGES").rglob("*.po")):
+        for catalog_path in sorted(project.catalog_dir(root, language).rglob("*.po")):
             catalog = polib.pofile(str(catalog_path))
             filled = 0
             for key, translated in blocks.items():

@@ -113,13 +113,11 @@ def refused(po_dirs: list[Path]) -> bool:
     return bool(broken)
 
 
-def update_all(pot_dir: Path, po_dirs: list[Path], language: str | None = None) -> int:
+def update_all(pot_dir: Path, po_dirs: list[Path]) -> int:
     """Merge the templates into each catalog directory, or into none while one has a fault."""
     if refused(po_dirs):
         return 1
-    statuses = [
-        update(pot_dir, po_dir, language or project.catalog_language(po_dir)) for po_dir in po_dirs
-    ]
+    statuses = [update(pot_dir, po_dir, project.catalog_language(po_dir)) for po_dir in po_dirs]
     return max(statuses, default=0)
 
 

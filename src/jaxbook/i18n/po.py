@@ -52,7 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     update_parser = sub.add_parser("update", help="merge the .pot templates into the catalogs")
     update_parser.add_argument("pot_dir", type=Path)
     add_po_dirs(update_parser)
-    update_parser.add_argument("--language", help="of every PO_DIR (default: read from its path)")
     for name, summary in [
         ("stats", "translated, fuzzy and untranslated messages per page"),
         ("fuzzy", "list the fuzzy entries as file:line"),
@@ -75,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return catalogs.extract(project.root(), args.pot_dir, *shlex.split(args.sphinxopts))
     po_dirs = args.po_dirs or every_translation()
     if args.action == "update":
-        return catalogs.update_all(args.pot_dir, po_dirs, args.language)
+        return catalogs.update_all(args.pot_dir, po_dirs)
     actions = {
         "check": lambda po_dir: check.run(po_dir, args),
         "lost": loss.run,
