@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         count = sum(1 for key in source if key[0] == file)
         print(f"{file}: {count} {args.backend} output(s) recorded")
     if catalogs.update_translations(root, root / "_build" / "gettext", quiet=True):
-        sys.exit("the catalogs were not updated (see above); the pages are, review them")
+        sys.exit("the pages are written but the catalogs are not updated (see above)")
     for language, blocks in records.items():
         if language == SOURCE_LANGUAGE:
             continue
