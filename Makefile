@@ -8,8 +8,11 @@ UV_VERSION  ?= 0.13.8
 SPHINXOPTS  ?=
 O           ?=
 BUILDDIR    ?= _build
-LANGUAGES   ?= zh_CN en
-TRANSLATIONS = $(filter-out zh_CN,$(LANGUAGES))
+# The book's languages, the source first, as jaxbook.project lists them (asked
+# once, and only by a target that needs them); LANGUAGES=en builds one.
+BOOK_LANGUAGES = $(eval BOOK_LANGUAGES := $(shell $(PYTHON) src/jaxbook/project.py languages))$(BOOK_LANGUAGES)
+LANGUAGES   ?= $(BOOK_LANGUAGES)
+TRANSLATIONS = $(filter-out $(firstword $(BOOK_LANGUAGES)),$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch01/*.rst docs/ch01/*.md)
 ONLY        ?=
 JOBS        ?= auto
@@ -27,10 +30,8 @@ VENV        := .venv$(if $(PY),-$(PY_VERSION))
 TOOLS       := .tools
 UV          := $(TOOLS)/bin/uv
 SYNCED      := $(VENV)/.synced-$(or $(EXTRAS),cpu)
-SPHINXBUILD := $(VENV)/bin/sphinx-build
 VENVPYTHON  := $(VENV)/bin/python
 JAXBOOK     := $(VENV)/bin/jaxbook
-ALLSPHINXOPTS = -c . --fail-on-warning --keep-going $(SPHINXOPTS) $(O)
 
 # The system's tools and fonts (jaxbook.preflight), checked before a target's long
 # steps; as root on Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
@@ -166,46 +167,44 @@ test: ## Everything that checks the project (warning-free build included)
 
 # -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
 
+# Each translation's catalog directory; every `jaxbook po` action takes them all.
+CATALOGS     = $(foreach lang,$(TRANSLATIONS),locale/$(lang)/LC_MESSAGES)
+
 .PHONY: gettext
 gettext: $(SYNCED) ## Extract one message catalog template (.pot) per page into _build/gettext
-	$(SPHINXBUILD) -b gettext $(ALLSPHINXOPTS) docs $(BUILDDIR)/gettext
+	$(JAXBOOK) po gettext --sphinxopts "$(SPHINXOPTS) $(O)" $(BUILDDIR)/gettext
 
 .PHONY: update-po
 update-po: gettext ## Merge the templates into locale/<lang>/LC_MESSAGES (fuzzy keeps #|, obsolete kept)
-	@for lang in $(TRANSLATIONS); do \
-	  $(JAXBOOK) po update --language $$lang $(BUILDDIR)/gettext locale/$$lang/LC_MESSAGES || exit 1; \
-	done
+	@$(JAXBOOK) po update $(BUILDDIR)/gettext $(CATALOGS)
 
+# Every check runs, and the target fails if any found something.
 .PHONY: check-po
 check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, glossary, spelling, Chinese copy, nothing lost since HEAD
 	@$(PREFLIGHT) check-po
 	@status=0; \
-	for lang in $(TRANSLATIONS); do \
-	  $(JAXBOOK) po check locale/$$lang/LC_MESSAGES || status=1; \
-	  $(JAXBOOK) po lost locale/$$lang/LC_MESSAGES || status=1; \
-	done; \
+	$(JAXBOOK) po check $(CATALOGS) || status=1; \
+	$(JAXBOOK) po lost $(CATALOGS) || status=1; \
 	$(JAXBOOK) zh-lint docs snippets || status=1; \
 	exit $$status
 
 .PHONY: po-stats
 po-stats: $(SYNCED) ## Translated, fuzzy and untranslated messages per page
-	@for lang in $(TRANSLATIONS); do \
-	  echo "== $$lang"; $(JAXBOOK) po stats locale/$$lang/LC_MESSAGES; \
-	done
+	@$(JAXBOOK) po stats $(CATALOGS)
 
 .PHONY: fuzzy
 fuzzy: $(SYNCED) ## List the fuzzy entries that need a translator's review
-	@for lang in $(TRANSLATIONS); do $(JAXBOOK) po fuzzy locale/$$lang/LC_MESSAGES; done
+	@$(JAXBOOK) po fuzzy $(CATALOGS)
 
 .PHONY: wrap-po
 wrap-po: $(SYNCED) ## Re-wrap every catalog at 79 columns (after an editor or Weblate saved it)
-	@for lang in $(TRANSLATIONS); do $(JAXBOOK) po wrap locale/$$lang/LC_MESSAGES || exit 1; done
+	@$(JAXBOOK) po wrap $(CATALOGS)
 
 .PHONY: zh-lint-fix
 zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and snippets/, keeping the translations they touch
 	$(JAXBOOK) zh-lint --fix docs snippets
 	$(MAKE) --no-print-directory update-po
-	$(JAXBOOK) zh-lint --carry $(foreach lang,$(TRANSLATIONS),locale/$(lang)/LC_MESSAGES)
+	$(JAXBOOK) zh-lint --carry $(CATALOGS)
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
@@ -224,7 +223,7 @@ bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scal
 
 # The language livehtml serves. Not LANG, which every shell exports as its locale
 # (C.UTF-8); `make livehtml LANG=en` on the command line still works.
-BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),zh_CN)
+BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),$(firstword $(BOOK_LANGUAGES)))
 
 .PHONY: livehtml
 livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (BOOK_LANGUAGE=en for translators)

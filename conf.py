@@ -9,7 +9,7 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-from jaxbook.project import SOURCE_SUFFIX
+from jaxbook.project import GLOSSARY, LANGUAGES, SOURCE_LANGUAGE, SOURCE_SUFFIX
 
 # -- Project information -----------------------------------------------------
 
@@ -63,7 +63,7 @@ nitpicky = True
 
 # -- Internationalisation ----------------------------------------------------
 
-language = "zh_CN"
+language = SOURCE_LANGUAGE
 # Absolute, because Sphinx resolves a relative entry from the source directory
 # (docs/) and sphinx-intl from this file's directory: one path for both.
 locale_dirs = [str(Path(__file__).resolve().parent / "locale")]
@@ -105,7 +105,8 @@ doctest_test_doctest_blocks = "default"
 # -- jaxbook ----------------------------------------------------------------
 
 jaxbook_snippets_dir = "../snippets"
-jaxbook_glossary = "../locale/glossary.csv"
+# Relative to the source directory, docs/.
+jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
 jaxbook_release_evidence = "release-evidence.json"
 # Written by `make release-report`: what prints differently on a few other releases.
@@ -114,10 +115,7 @@ jaxbook_release_drift = "release-drift.json"
 # `jaxbook record`), and the texts in them that name that one machine.
 jaxbook_recorded_on = {"GPU": "NVIDIA H200, CUDA 13, Python 3.12, JAX 0.12.0.1, 2026-11-29"}
 jaxbook_machine_names = {"GPU": ["NVIDIA H200"]}
-jaxbook_languages = {
-    "zh_CN": "简体中文",
-    "en": "English",
-}
+jaxbook_languages = LANGUAGES
 
 # -- Matplotlib plot directive -----------------------------------------------
 # https://matplotlib.org/stable/api/sphinxext_plot_directive_api.html
@@ -183,7 +181,7 @@ CREDITS = {
         "its code under the MIT licence."
     ),
 }
-html_title = TITLES["zh_CN"]
+html_title = TITLES[SOURCE_LANGUAGE]
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxbook.css"]
 html_last_updated_fmt = None
@@ -191,7 +189,7 @@ html_copy_source = False
 
 
 def _localise(app, config):
-    language = config.language if config.language in TITLES else "zh_CN"
+    language = config.language if config.language in TITLES else SOURCE_LANGUAGE
     config.project = config.html_title = TITLES[language]
     config.author = AUTHORS[language]
     config.copyright = f"2026 {AUTHORS[language]}"

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.project import LANGUAGES, translations
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def dry_run(*arguments: str, **environment: str) -> str:
-    """The last command ``make -n`` prints, as a shell outside any make would see it."""
+def dry_run_all(*arguments: str, **environment: str) -> str:
+    """The commands ``make -n`` prints, as a shell outside any make would see them."""
     outer = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
     result = subprocess.run(
         ["make", "--no-print-directory", "-n", *arguments],
@@ -23,7 +25,12 @@ def dry_run(*arguments: str, **environment: str) -> str:
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    return result.stdout.strip().splitlines()[-1]
+    return result.stdout.strip()
+
+
+def dry_run(*arguments: str, **environment: str) -> str:
+    """The last command ``make -n`` prints."""
+    return dry_run_all(*arguments, **environment).splitlines()[-1]
 
 
 @pytest.mark.parametrize(
@@ -42,3 +49,26 @@ def test_make_livehtml_serves_the_language_asked_not_the_shells_locale(arguments
     command = dry_run("livehtml", *arguments, LANG="C.UTF-8")
     assert f"livehtml --language {language} " in command
     assert "C.UTF-8" not in command
+
+
+def test_the_book_targets_build_every_language_or_the_ones_asked():
+    assert dry_run("html").endswith(" " + " ".join(LANGUAGES))
+    assert dry_run("html", "LANGUAGES=en").endswith(' --sphinxopts " " en')
+
+
+@pytest.mark.parametrize(
+    ("target", "action"),
+    [
+        ("update-po", "update _build/gettext"),
+        ("check-po", "check"),
+        ("check-po", "lost"),
+        ("po-stats", "stats"),
+        ("fuzzy", "fuzzy"),
+        ("wrap-po", "wrap"),
+    ],
+)
+def test_a_catalog_target_hands_every_translation_to_one_command(target, action):
+    commands = dry_run_all(target)
+    catalogs = " ".join(f"locale/{language}/LC_MESSAGES" for language in translations())
+    assert f" po {action} {catalogs}" in commands
+    assert "for lang" not in commands

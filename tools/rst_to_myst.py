@@ -38,6 +38,7 @@ import polib
 
 from jaxbook.i18n.catalogs import counts as catalog_counts
 from jaxbook.i18n.pofile import save_wrapped
+from jaxbook.project import LANGUAGES
 from jaxbook.project import root as project_root
 from jaxbook.site.build import html_command
 
@@ -247,7 +248,7 @@ def convert_page(root: Path, page: Path) -> int:
     return 0
 
 
-LANGS = ("zh_CN", "en")
+LANGS = tuple(LANGUAGES)
 
 if __name__ == "__main__":
     sys.exit(main(Path(sys.argv[1]).resolve()))

@@ -7,46 +7,15 @@ import sys
 
 import polib
 
+from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
 
 
 def update_po(project):
-    gettext = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-b",
-            "gettext",
-            "-q",
-            "-c",
-            str(project),
-            str(project / "docs"),
-            str(project / "_build/gettext"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert gettext.returncode == 0, gettext.stderr
-    merge = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "jaxbook",
-            "po",
-            "update",
-            str(project / "_build/gettext"),
-            str(project / "locale/en/LC_MESSAGES"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=project,
-    )
-    assert merge.returncode == 0, merge.stderr
+    """What `make update-po` (and `jaxbook record`) does: extract the templates, merge them."""
+    assert catalogs.update_translations(project, project / "_build/gettext", quiet=True) == 0
 
 
 def entry(catalog, start, obsolete=False):

@@ -10,7 +10,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from jaxbook.project import find_root
+from jaxbook.project import find_root, translations
 
 ROOT = find_root(Path(__file__).parent)
 
@@ -737,3 +737,40 @@ def test_obsolete_translation_the_myst_page_still_shows(tmp_path, name):
     assert f"{path}:{line}: obsolete, but page.md still shows this text" in result.stdout, (
         result.stdout
     )
+
+
+def test_each_po_action_takes_several_catalog_directories(tmp_path):
+    good = write_catalog(tmp_path / "a", po_text(ENTRIES))
+    entries = dict(ENTRIES)
+    entries["plain"] = (entries["plain"][0], "")
+    untranslated = write_catalog(tmp_path / "b", po_text(entries))
+    result = po_command("check", good.parent, untranslated.parent)
+    assert result.returncode == 1
+    assert re.search(rf"^{re.escape(str(untranslated))}:\d+: untranslated$", result.stdout, re.M)
+    assert result.stderr.count("1 catalogs,") == 2, result.stderr
+    stats = po_command("stats", good.parent, untranslated.parent)
+    assert stats.returncode == 0, stats.stderr
+    assert stats.stdout.count("== en\n") == 2
+    assert "83.3%" in stats.stdout
+
+
+def test_without_a_directory_a_po_action_takes_every_translation():
+    result = po_command("stats")
+    assert result.returncode == 0, result.stderr
+    headers = [line for line in result.stdout.splitlines() if line.startswith("== ")]
+    assert headers == [f"== {language}" for language in translations()]
+
+
+def test_update_po_merges_into_no_directory_while_one_has_a_broken_catalog(tmp_path):
+    _, broken, before = two_catalogs(tmp_path / "broken", crlf)
+    elsewhere = write_catalog(tmp_path / "good", po_text(ENTRIES))
+    before[elsewhere] = elsewhere.read_bytes()
+    templates = tmp_path / "gettext"
+    templates.mkdir()
+    (templates / "page.pot").write_text(
+        po_text({**ENTRIES, "new": ("新的一段。", "")}), encoding="utf-8"
+    )
+    result = po_command("update", templates, elsewhere.parent, broken.parent)
+    assert result.returncode == 1
+    assert "nothing merged" in result.stderr
+    assert {path: path.read_bytes() for path in before} == before

@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from jaxbook.project import catalog_dir, translations
 from jaxbook.site.live import LiveBuilder
 
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("marker", help="text of the msgstr to edit")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--language", default="en")
+    parser.add_argument("--language", default=translations()[0])
     args = parser.parse_args(argv)
     root = args.root.resolve()
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,9 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         clean = timed_build(builder)
         page, catalog = root / args.page, root / args.catalog
         docname = Path(args.page).relative_to("docs").with_suffix("").as_posix()
-        catalog_docname = Path(args.catalog).relative_to(
-            Path("locale") / args.language / "LC_MESSAGES"
-        )
+        catalog_docname = Path(args.catalog).relative_to(catalog_dir(Path(), args.language))
         catalog_html = out / "html" / catalog_docname.with_suffix(".html")
         page_text, catalog_text = page.read_text("utf-8"), catalog.read_text("utf-8")
         if args.marker not in catalog_text:

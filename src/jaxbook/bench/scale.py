@@ -38,10 +38,11 @@ from pathlib import Path
 
 from jaxbook.bench import course
 from jaxbook.doctest.environment import doctest_environment
+from jaxbook.project import LANGUAGES
 from jaxbook.site.build import html_command
 
 PY = sys.executable
-LANGS = ["zh_CN", "en"]
+LANGS = list(LANGUAGES)
 PAGE = "quiz"
 MARKER = "The following 8 questions help you"
 

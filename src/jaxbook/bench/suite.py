@@ -56,7 +56,7 @@ from jaxbook.site.build import html_command
 
 ROOT = project.root()
 PY = sys.executable
-LANGS = ["zh_CN", "en"]
+LANGS = list(project.LANGUAGES)
 
 
 def timed(command: list[str], **kwargs) -> float:

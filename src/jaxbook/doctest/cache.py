@@ -34,7 +34,7 @@ from pathlib import Path
 import jaxbook
 from jaxbook.doctest.results import UnitResult
 from jaxbook.files import write_text_atomically
-from jaxbook.project import SOURCE_LANGUAGE, page_file
+from jaxbook.project import SOURCE_LANGUAGE, catalog_dir, page_file
 
 # Variables that reach the pages' code: JAX and XLA settings, the CUDA stack,
 # Python's own, the book's, and the locale.
@@ -113,7 +113,7 @@ def unit_key(
         name = path.relative_to(root).as_posix() if path.is_relative_to(root) else None
         _digest_file(digest, path, name)
     if language != SOURCE_LANGUAGE:
-        _digest_file(digest, root / "locale" / language / "LC_MESSAGES" / f"{docname}.po", "po")
+        _digest_file(digest, catalog_dir(root, language) / f"{docname}.po", "po")
     return digest.hexdigest()
 
 

@@ -12,7 +12,8 @@ output there differed from the page, in the source language:
 - a second expected output with ``:skipif: not ON_<BACKEND>`` holds what the
   block printed there. ``jaxbook.sphinxext.backend_tabs`` shows the two as tabs.
 
-Then the catalogs are merged (``make update-po``) and each new output entry of
+Then the catalogs are merged (``jaxbook.i18n.catalogs.update_translations``, what
+``make update-po`` does) and each new output entry of
 the other languages gets, as its translation, what the translated block
 printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
 (a GPU model, say) in both languages before it is written; use it only for
@@ -26,7 +27,6 @@ refused before anything is written.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -35,6 +35,7 @@ import polib
 from jaxbook import project
 from jaxbook.doctest.bundle import read_record
 from jaxbook.doctest.formats import FormatError
+from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
@@ -171,16 +172,12 @@ def run(args: argparse.Namespace) -> int:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         count = sum(1 for key in source if key[0] == file)
         print(f"{file}: {count} {args.backend} output(s) recorded")
-    subprocess.run(
-        ["make", "--no-print-directory", "update-po"],
-        cwd=root,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    if catalogs.update_translations(root, root / "_build" / "gettext", quiet=True):
+        sys.exit("the pages are written but the catalogs are not updated (see above)")
     for language, blocks in records.items():
         if language == SOURCE_LANGUAGE:
             continue
-        for catalog_path in sorted((root / "locale" / language / "LC_MESSAGES").rglob("*.po")):
+        for catalog_path in sorted(project.catalog_dir(root, language).rglob("*.po")):
             catalog = polib.pofile(str(catalog_path))
             filled = 0
             for key, translated in blocks.items():

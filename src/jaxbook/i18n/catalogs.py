@@ -1,6 +1,11 @@
-"""The catalogs' merge, progress and width: what ``jaxbook po update|stats|fuzzy|wrap`` do.
+"""The catalogs' templates, merge, progress and width: what ``jaxbook po`` does with them.
 
 (The command itself, and its ``check`` and ``lost``, is :mod:`jaxbook.i18n.po`.)
+
+``extract`` writes the pages' message templates (``.pot``) with Sphinx's
+gettext builder; ``update_translations`` extracts them and merges them into
+every translation's catalogs, as ``make update-po`` does, for the tools that
+change the pages (``jaxbook record``).
 
 ``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
 paragraph's old translation as a fuzzy entry that shows the previous source
@@ -19,12 +24,16 @@ line endings and says so, and leaves a catalog it cannot read as it is.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import polib
 
+from jaxbook import project
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import (
     PLURAL_FORMS,
@@ -66,20 +75,68 @@ def merge(po: Path, pot: Path) -> bool:
         return True
 
 
+def templates_command(root: Path, pot_dir: Path, *options: str) -> list[str]:
+    """The sphinx-build call that writes the templates of the book at ``root`` (`make gettext`)."""
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "gettext",
+        "-c",
+        str(root),
+        "--fail-on-warning",
+        "--keep-going",
+        *options,
+        str(root / "docs"),
+        str(pot_dir),
+    ]
+
+
+def extract(root: Path, pot_dir: Path, *options: str) -> int:
+    return subprocess.run(templates_command(root, pot_dir, *options)).returncode
+
+
+def refused(po_dirs: list[Path]) -> bool:
+    """Whether any catalog has a fault; if so, they are named and nothing may be merged."""
+    # A catalog that does not parse as gettext expects is never merged into: msgmerge
+    # would rewrite it from what it understood, and the rest would be lost.
+    broken = [finding for po_dir in po_dirs for po in catalogs(po_dir) for finding in faults(po)]
+    for finding in broken:
+        print(finding, file=sys.stderr)
+    if broken:
+        names = ", ".join(map(str, po_dirs))
+        print(
+            f"{names}: nothing merged; mend the catalog(s) above first ('make check-po')",
+            file=sys.stderr,
+        )
+    return bool(broken)
+
+
+def update_all(pot_dir: Path, po_dirs: list[Path]) -> int:
+    """Merge the templates into each catalog directory, or into none while one has a fault."""
+    if refused(po_dirs):
+        return 1
+    statuses = [update(pot_dir, po_dir, project.catalog_language(po_dir)) for po_dir in po_dirs]
+    return max(statuses, default=0)
+
+
+def update_translations(root: Path, pot_dir: Path, *options: str, quiet: bool = False) -> int:
+    """``make update-po``: extract the templates, merge them into every translation's catalogs."""
+    quiet_options = ("-q",) if quiet else ()
+    if extract(root, pot_dir, *quiet_options, *options):
+        print(f"{root / 'docs'}: the gettext build failed; no catalog merged", file=sys.stderr)
+        return 1
+    po_dirs = [project.catalog_dir(root, language) for language in project.translations()]
+    with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
+        return update_all(pot_dir, po_dirs)
+
+
 def update(pot_dir: Path, po_dir: Path, language: str) -> int:
     pots = sorted(pot_dir.rglob("*.pot"))
     if not pots:
         sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
-    # A catalog that does not parse as gettext expects is never merged into: msgmerge
-    # would rewrite it from what it understood, and the rest would be lost.
-    broken = [finding for po in catalogs(po_dir) for finding in faults(po)]
-    if broken:
-        for finding in broken:
-            print(finding, file=sys.stderr)
-        print(
-            f"{po_dir}: nothing merged; mend the catalog(s) above first ('make check-po')",
-            file=sys.stderr,
-        )
+    if refused([po_dir]):
         return 1
     seen = set()
     for pot in pots:

@@ -1,6 +1,6 @@
 """Translation QA for the gettext catalogs; every finding is ``file:line: message``.
 
-    jaxbook po check [--glossary locale/glossary.csv] locale/en/LC_MESSAGES
+    jaxbook po check [--glossary locale/glossary.csv] [locale/en/LC_MESSAGES ...]
 
 Checks, per catalog:
 
@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import csv
 import io
 import re
 import subprocess
@@ -60,6 +59,7 @@ from pathlib import Path
 
 import polib
 
+from jaxbook import project
 from jaxbook.i18n.pofile import (
     PLURAL_FORMS,
     WIDTH,
@@ -390,6 +390,8 @@ def check_smuggling(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]
 
 @dataclass
 class Term:
+    """A glossary term as the check uses it: its English pattern compiled."""
+
     zh: str
     en: str
     pattern: re.Pattern[str]
@@ -397,16 +399,10 @@ class Term:
 
 
 def load_glossary(path: Path) -> list[Term]:
-    with path.open(encoding="utf-8", newline="") as f:
-        terms = [
-            Term(
-                row["zh"],
-                row["en"],
-                re.compile(row["pattern"], re.IGNORECASE),
-                row["exclusive"] == "yes",
-            )
-            for row in csv.DictReader(f)
-        ]
+    terms = [
+        Term(term.zh, term.en, re.compile(term.pattern, re.IGNORECASE), term.exclusive)
+        for term in project.glossary(path)
+    ]
     return sorted(terms, key=lambda t: len(t.zh), reverse=True)
 
 
@@ -590,17 +586,17 @@ def codespell(paths: list[Path], words: Path) -> list[Finding]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("po_dir", type=Path)
-    parser.add_argument("--glossary", type=Path, default=Path("locale") / "glossary.csv")
+    parser.add_argument("--glossary", type=Path, default=project.GLOSSARY)
     parser.add_argument("--words", type=Path, default=Path("locale") / "codespell-words.txt")
 
 
-def run(args: argparse.Namespace) -> int:
-    language = args.po_dir.parent.name if args.po_dir.name == "LC_MESSAGES" else args.po_dir.name
+def run(po_dir: Path, args: argparse.Namespace) -> int:
+    """Check the catalogs under ``po_dir`` with ``args``' glossary and words."""
+    language = project.catalog_language(po_dir)
     terms = load_glossary(args.glossary)
-    paths = sorted(args.po_dir.rglob("*.po"))
+    paths = sorted(po_dir.rglob("*.po"))
     if not paths:
-        print(f"{args.po_dir}: no catalogs; run 'make update-po'")
+        print(f"{po_dir}: no catalogs; run 'make update-po'")
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms)]
     findings += codespell([path for path in paths if not file_faults(path)], args.words)

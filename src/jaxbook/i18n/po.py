@@ -1,11 +1,18 @@
 """``jaxbook po``: the translators' command, one action per tool of :mod:`jaxbook.i18n`.
 
-    jaxbook po update POT_DIR PO_DIR    merge templates into catalogs (jaxbook.i18n.catalogs)
-    jaxbook po stats PO_DIR             translated / fuzzy / untranslated per page
-    jaxbook po fuzzy PO_DIR             list fuzzy entries as file:line
-    jaxbook po check PO_DIR             the translation checks (jaxbook.i18n.check)
-    jaxbook po lost PO_DIR              translations HEAD had that are gone (jaxbook.i18n.loss)
-    jaxbook po wrap PO_DIR              re-wrap every catalog at the catalogs' width
+    jaxbook po gettext POT_DIR             write the pages' templates (jaxbook.i18n.catalogs)
+    jaxbook po update POT_DIR [PO_DIR...]  merge the templates into the catalogs
+    jaxbook po stats [PO_DIR...]           translated / fuzzy / untranslated per page
+    jaxbook po fuzzy [PO_DIR...]           list fuzzy entries as file:line
+    jaxbook po check [PO_DIR...]           the translation checks (jaxbook.i18n.check)
+    jaxbook po lost [PO_DIR...]            translations HEAD had that are gone (jaxbook.i18n.loss)
+    jaxbook po wrap [PO_DIR...]            re-wrap every catalog at the catalogs' width
+
+Each action takes any number of catalog directories (``locale/<language>/LC_MESSAGES``,
+whose language it reads from the path) and, given none, every translation of the
+book (:func:`jaxbook.project.translations`). It runs on each directory even when
+one fails, and exits 1 if any did; ``update`` merges into none while any has a
+fault.
 
 Only this module imports the tools it dispatches to, so none of them imports
 another for its command line.
@@ -14,33 +21,65 @@ another for its command line.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 from pathlib import Path
 
+from jaxbook import project
 from jaxbook.i18n import catalogs, check, loss
+
+
+def every_translation() -> list[Path]:
+    """Each translation's catalog directory, relative to the current directory where it can."""
+    root = project.root()
+    return [
+        Path(os.path.relpath(project.catalog_dir(root, language)))
+        for language in project.translations()
+    ]
+
+
+def add_po_dirs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "po_dirs", nargs="*", type=Path, help="catalog directories (default: every translation)"
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
+    gettext_parser = sub.add_parser("gettext", help="write the pages' .pot templates")
+    gettext_parser.add_argument("pot_dir", type=Path)
+    gettext_parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
     update_parser = sub.add_parser("update", help="merge the .pot templates into the catalogs")
     update_parser.add_argument("pot_dir", type=Path)
-    update_parser.add_argument("po_dir", type=Path)
-    update_parser.add_argument("--language", default="en")
+    add_po_dirs(update_parser)
     for name, summary in [
         ("stats", "translated, fuzzy and untranslated messages per page"),
         ("fuzzy", "list the fuzzy entries as file:line"),
         ("wrap", "re-wrap every catalog at the catalogs' width"),
         ("lost", "list the translations git HEAD had that the catalogs have lost"),
     ]:
-        sub.add_parser(name, help=summary).add_argument("po_dir", type=Path)
-    check.add_arguments(sub.add_parser("check", help=check.__doc__.splitlines()[0]))
+        add_po_dirs(sub.add_parser(name, help=summary))
+    check_parser = sub.add_parser("check", help=check.__doc__.splitlines()[0])
+    add_po_dirs(check_parser)
+    check.add_arguments(check_parser)
+
+
+def stats(po_dir: Path) -> int:
+    print(f"== {project.catalog_language(po_dir)}")
+    return catalogs.stats(po_dir)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "gettext":
+        return catalogs.extract(project.root(), args.pot_dir, *shlex.split(args.sphinxopts))
+    po_dirs = args.po_dirs or every_translation()
     if args.action == "update":
-        return catalogs.update(args.pot_dir, args.po_dir, args.language)
-    if args.action == "check":
-        return check.run(args)
-    if args.action == "lost":
-        return loss.run(args.po_dir)
-    actions = {"stats": catalogs.stats, "fuzzy": catalogs.fuzzy, "wrap": catalogs.wrap_all}
-    return actions[args.action](args.po_dir)
+        return catalogs.update_all(args.pot_dir, po_dirs)
+    actions = {
+        "check": lambda po_dir: check.run(po_dir, args),
+        "lost": loss.run,
+        "stats": stats,
+        "fuzzy": catalogs.fuzzy,
+        "wrap": catalogs.wrap_all,
+    }
+    return max([actions[args.action](po_dir) for po_dir in po_dirs])

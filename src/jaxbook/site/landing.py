@@ -14,7 +14,7 @@ import html
 import json
 from pathlib import Path
 
-NAMES = {"zh_CN": "简体中文", "en": "English"}
+from jaxbook.project import LANGUAGES
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="{default_lang}">
@@ -53,7 +53,7 @@ def write(root: Path, languages: list[str]) -> Path:
     sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in languages]
     links = "\n".join(
         f'<li><a href="{lang}/index.html" hreflang="{lang.replace("_", "-")}">'
-        f"{html.escape(NAMES.get(lang, lang))}</a></li>"
+        f"{html.escape(LANGUAGES.get(lang, lang))}</a></li>"
         for lang in languages
     )
     page = TEMPLATE.format(

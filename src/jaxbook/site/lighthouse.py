@@ -43,7 +43,6 @@ from jaxbook.site.browser import CLOSED_NETWORK_FLAGS, BrowserSetupError, find_b
 
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 DEFAULT_SITE_URL = "https://jaxbook.example.org/"
-LANGUAGES = ["zh_CN", "en"]
 PAGE_TIMEOUT_S = 240
 # Audits left out on some pages, and why; each is printed beside the page's scores.
 SKIPPED_AUDITS = {
@@ -228,7 +227,15 @@ def problems(site: Path, results: list[PageAudit]) -> list[str]:
 
 def deploy_build(builddir: Path, site_url: str) -> Path:
     environment = {**os.environ, "JAXBOOK_SITE_URL": os.environ.get("JAXBOOK_SITE_URL", site_url)}
-    command = [sys.executable, "-m", "jaxbook", "html", "--builddir", str(builddir), *LANGUAGES]
+    command = [
+        sys.executable,
+        "-m",
+        "jaxbook",
+        "html",
+        "--builddir",
+        str(builddir),
+        *project.LANGUAGES,
+    ]
     if subprocess.run(command, env=environment).returncode:
         raise SystemExit("the deploy build failed; see the warnings above")
     return builddir / "html"

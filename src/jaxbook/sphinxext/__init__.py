@@ -29,4 +29,10 @@
 - :mod:`jaxbook.sphinxext.written_again`: a page another build read again is written again.
 
 Modules whose names begin with ``_`` are shared helpers, not extensions.
+
+An extension's warnings are of type ``jaxbook`` and of its module's name as
+subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind
+(``jaxbook`` alone silences them all). An extension that keeps state on the
+build environment says so with an ``env_version`` in its ``setup()``
+metadata, which Sphinx compares with the pickled environment's.
 """

@@ -20,7 +20,7 @@ role and its text (``make check-po`` compares them), so the English edition is
 checked as the Chinese one is.
 
 A failure is a warning at the literal (``type="jaxbook"``,
-``subtype="api-name"``), so ``-W`` fails the build.
+``subtype="api_names"``), so ``-W`` fails the build.
 
 Config values: none.
 """
@@ -131,7 +131,7 @@ def check_names(app: Sphinx, doctree: nodes.document) -> None:
                     name,
                     location=node,
                     type="jaxbook",
-                    subtype="api-name",
+                    subtype="api_names",
                 )
         elif why is not None:
             logger.warning(
@@ -139,7 +139,7 @@ def check_names(app: Sphinx, doctree: nodes.document) -> None:
                 why,
                 location=node,
                 type="jaxbook",
-                subtype="api-name",
+                subtype="api_names",
             )
 
 

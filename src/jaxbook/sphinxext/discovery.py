@@ -44,6 +44,7 @@ from urllib.parse import quote, urlparse
 
 from docutils import nodes
 
+from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import chrome
 
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
-SOURCE_LANGUAGE = "zh_CN"
 DATE_FORMAT = "%Y-%m-%d"
 
 

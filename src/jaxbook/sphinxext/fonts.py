@@ -86,7 +86,7 @@ class _FontNotFound(std_logging.Handler):
     def emit(self, record: std_logging.LogRecord) -> None:
         message = record.getMessage()
         if message.startswith("findfont:") and "not found" in message:
-            logger.warning("matplotlib: %s", message, type="jaxbook", subtype="font")
+            logger.warning("matplotlib: %s", message, type="jaxbook", subtype="fonts")
 
 
 def configure(app: Sphinx, config: Config) -> None:

@@ -28,9 +28,7 @@ Config values:
 
 from __future__ import annotations
 
-import csv
 import re
-from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -38,10 +36,10 @@ from typing import TYPE_CHECKING, ClassVar
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains.std import make_glossary_term
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
+from jaxbook.project import Term, glossary
 from jaxbook.sphinxext.terms import zh_term
 
 if TYPE_CHECKING:
@@ -49,7 +47,6 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
-logger = logging.getLogger(__name__)
 
 # Text inside these is never a "use" to link.
 SKIP = (
@@ -68,37 +65,8 @@ SKIP = (
 )
 
 
-@dataclass(frozen=True)
-class Entry:
-    zh: str
-    en: str
-    pattern: str
-    definition_zh: str
-    definition_en: str
-
-
-def entries(srcdir: str | Path, config: Config) -> list[Entry]:
-    path = Path(srcdir, config.jaxbook_glossary)
-    with path.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f))
-    missing = [
-        f"{path}:{i + 2}: no {column}"
-        for i, row in enumerate(rows)
-        for column in ("zh", "en", "pattern", "definition_zh", "definition_en")
-        if not (row.get(column) or "").strip()
-    ]
-    if missing:
-        raise ValueError("glossary rows lack a column:\n" + "\n".join(missing))
-    return [
-        Entry(
-            row["zh"].strip(),
-            row["en"].strip(),
-            row["pattern"].strip(),
-            row["definition_zh"].strip(),
-            row["definition_en"].strip(),
-        )
-        for row in rows
-    ]
+def entries(srcdir: str | Path, config: Config) -> list[Term]:
+    return glossary(Path(srcdir, config.jaxbook_glossary))
 
 
 def chinese(config: Config) -> bool:

@@ -51,6 +51,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                 "use '.. doctest::' (or testcode/testoutput)",
                 location=block,
                 type="jaxbook",
+                subtype="guards",
             )
     previous_code: nodes.Element | None = None
     for node in test_nodes_of(doctree):
@@ -62,6 +63,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     "match the real output and keep wildcards for varying parts",
                     location=node,
                     type="jaxbook",
+                    subtype="guards",
                 )
             backend_variant = (
                 previous_code is not None
@@ -79,6 +81,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     previous_code.get("skipif"),
                     location=node,
                     type="jaxbook",
+                    subtype="guards",
                 )
             if not backend_variant:
                 previous_code = None
@@ -90,6 +93,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     "would stall the doctests instead of failing with its name",
                     location=node,
                     type="jaxbook",
+                    subtype="guards",
                 )
             if CONFIG_UPDATE.search(node.astext()):
                 logger.warning(
@@ -97,6 +101,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     "that follow; run it in a fresh interpreter with '.. snippet::'",
                     location=node,
                     type="jaxbook",
+                    subtype="guards",
                 )
 
 

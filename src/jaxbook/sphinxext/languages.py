@@ -9,8 +9,8 @@ that language's home page.
 Config values:
 
 ``jaxbook_languages``
-   Ordered mapping of language code to its name in that language, e.g.
-   ``{"zh_CN": "简体中文", "en": "English"}``.
+   Ordered mapping of language code to its name in that language (default:
+   the book's, ``jaxbook.project.LANGUAGES``).
 ``jaxbook_site_url``
    Absolute URL of the site root that holds the language directories, used
    for canonical and ``hreflang`` links (default ``""``: relative links). The
@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from jaxbook.project import LANGUAGES
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -83,9 +85,7 @@ def add_templates(app: Sphinx, config: Config) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.add_config_value(
-        "jaxbook_languages", {"zh_CN": "简体中文", "en": "English"}, "html", types=frozenset({dict})
-    )
+    app.add_config_value("jaxbook_languages", LANGUAGES, "html", types=frozenset({dict}))
     app.add_config_value("jaxbook_site_url", "", "html", types=frozenset({str}))
     app.connect("config-inited", add_templates)
     app.connect("html-page-context", add_language_links)

@@ -27,7 +27,9 @@ def _mathml(latex: str, display: str, node: nodes.Element) -> str:
     try:
         return convert(latex, display=display)
     except Exception as exc:  # latex2mathml raises several exception types
-        logger.warning("cannot render math %r: %s", latex, exc, location=node, type="jaxbook")
+        logger.warning(
+            "cannot render math %r: %s", latex, exc, location=node, type="jaxbook", subtype="mathml"
+        )
         return f"<code>{latex}</code>"
 
 

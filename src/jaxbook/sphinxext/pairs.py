@@ -98,7 +98,11 @@ def check_pairs(app: Sphinx, doctree: nodes.document) -> None:
     for half in doctree.findall(pair_half):
         if not isinstance(half.parent, pair):
             logger.warning(
-                "%s half outside a pair directive", half["kind"], location=half, type="jaxbook"
+                "%s half outside a pair directive",
+                half["kind"],
+                location=half,
+                type="jaxbook",
+                subtype="pairs",
             )
         if not any(_is_test_block(n) for n in half.findall(nodes.Element)):
             logger.warning(
@@ -106,6 +110,7 @@ def check_pairs(app: Sphinx, doctree: nodes.document) -> None:
                 half["kind"],
                 location=half,
                 type="jaxbook",
+                subtype="pairs",
             )
     for box in doctree.findall(pair):
         kinds = [child["kind"] for child in box.children if isinstance(child, pair_half)]
@@ -115,6 +120,7 @@ def check_pairs(app: Sphinx, doctree: nodes.document) -> None:
                 kinds or "no halves",
                 location=box,
                 type="jaxbook",
+                subtype="pairs",
             )
 
 

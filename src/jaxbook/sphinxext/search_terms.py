@@ -20,12 +20,13 @@ Config values:
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jieba
 from sphinx.search.zh import SearchChinese
+
+from jaxbook.project import glossary
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -38,9 +39,7 @@ FREQUENCY = 100000
 def terms(app: Sphinx) -> list[str]:
     words = list(app.config.jaxbook_search_terms)
     if app.config.jaxbook_glossary:
-        path = Path(app.srcdir, app.config.jaxbook_glossary)
-        with path.open(encoding="utf-8", newline="") as f:
-            words += [row["zh"].strip() for row in csv.DictReader(f) if row["zh"].strip()]
+        words += [term.zh for term in glossary(Path(app.srcdir, app.config.jaxbook_glossary))]
     return list(dict.fromkeys(words))
 
 

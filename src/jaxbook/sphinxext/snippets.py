@@ -103,6 +103,7 @@ def stage_snippets(app: Sphinx, doctree: nodes.document) -> None:
                 name,
                 location=block,
                 type="jaxbook",
+                subtype="snippets",
             )
         scripts[name] = shown
     if not scripts:

@@ -20,17 +20,14 @@ from typing import TYPE_CHECKING
 
 import polib
 from docutils import nodes
-from sphinx.util import logging
 from sphinx.util.nodes import extract_messages
 
+from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
-
-logger = logging.getLogger(__name__)
-SOURCE_LANGUAGE = "zh_CN"
 
 
 def _catalog(app: Sphinx, docname: str) -> polib.POFile | None:

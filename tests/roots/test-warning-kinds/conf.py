@@ -1,0 +1,1 @@
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.guards", "jaxbook.sphinxext.pairs"]
