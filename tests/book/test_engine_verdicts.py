@@ -65,10 +65,9 @@ def both_counts(language: str) -> dict[str, list[list[int]]]:
 
 
 def test_the_engine_and_the_doctest_builder_agree_on_every_page() -> None:
-    from jaxbook.project import SOURCE_LANGUAGE
+    from jaxbook.project import LANGUAGES
 
-    translations = sorted(path.name for path in (ROOT / "locale").iterdir() if path.is_dir())
-    languages = [SOURCE_LANGUAGE, *translations]
+    languages = list(LANGUAGES)
 
     def run(language: str) -> subprocess.CompletedProcess:
         command = [sys.executable, __file__, language]

@@ -113,6 +113,6 @@ def test_a_drift_file_of_another_format_or_shape_is_one_warning_at_the_file(app,
     warnings = strip_escape_sequences(app.warning.getvalue()).strip().splitlines()
     assert warnings == [
         f"{path}:1: WARNING: not a drift file of format 1 ({problem}); write it again with "
-        "make release-report [jaxbook.format]"
+        "make release-report [jaxbook.drift_report]"
     ]
     assert "JAX 0.4.38" not in (app.outdir / "report.html").read_text(encoding="utf-8")

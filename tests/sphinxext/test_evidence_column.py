@@ -67,7 +67,7 @@ def test_a_claim_about_an_older_release_needs_evidence(built):
     )
     assert warnings.count("WARNING") == 3
     lines = [line for line in strip_escape_sequences(warnings).splitlines() if "WARNING" in line]
-    assert all(line.endswith("[jaxbook.evidence]") for line in lines), lines
+    assert all(line.endswith("[jaxbook.evidence_column]") for line in lines), lines
 
 
 WRONG_EVIDENCE = {
@@ -98,7 +98,7 @@ def test_an_evidence_file_of_another_format_or_shape_is_one_warning_at_the_file(
     warnings = strip_escape_sequences(app.warning.getvalue()).strip().splitlines()
     assert warnings == [
         f"{path}:1: WARNING: not an evidence file of format 1 ({problem}); write it again with "
-        "make evidence [jaxbook.format]"
+        "make evidence [jaxbook.evidence_column]"
     ]
     # Without evidence the table has no "Changed in" column, and no warning follows from it.
     assert "Changed in" not in (app.outdir / "index.html").read_text(encoding="utf-8")
@@ -108,7 +108,7 @@ def test_an_evidence_file_of_another_format_or_shape_is_one_warning_at_the_file(
     "html",
     testroot="evidence-column",
     freshenv=True,
-    confoverrides={"suppress_warnings": ["jaxbook.evidence"]},
+    confoverrides={"suppress_warnings": ["jaxbook.evidence_column"]},
 )
 def test_the_evidence_warnings_are_of_their_own_kind(built):
     assert built.warnings == ""

@@ -368,6 +368,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
                 name,
                 location=placeholder,
                 type="jaxbook",
+                subtype="drift_report",
             )
             placeholder.replace_self([])
             continue
@@ -375,7 +376,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             data = read_drift(path)
         except FormatError as error:
             logger.warning(
-                error.sentence, location=error.location, type="jaxbook", subtype="format"
+                error.sentence, location=error.location, type="jaxbook", subtype="drift_report"
             )
             placeholder.replace_self([])
             continue
@@ -393,4 +394,10 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-merge-info", merge_labels)
     app.connect("env-get-outdated", outdated_reports)
     app.connect("doctree-resolved", resolve)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        # The cells' places and the pages with a report are kept on the environment.
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -80,7 +80,9 @@ def _read(path: Path) -> dict[str, Any] | None:
     try:
         return read_evidence(path)
     except FormatError as error:
-        logger.warning(error.sentence, location=error.location, type="jaxbook", subtype="format")
+        logger.warning(
+            error.sentence, location=error.location, type="jaxbook", subtype="evidence_column"
+        )
         return None
 
 
@@ -92,7 +94,7 @@ def _warn(note: dict[str, Any], message: str, *args: Any) -> None:
         *args,
         location=(note["docname"], note["line"]),
         type="jaxbook",
-        subtype="evidence",
+        subtype="evidence_column",
     )
 
 

@@ -179,7 +179,12 @@ def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> Non
             )
     for orphans in values.values():
         for value in orphans:
-            logger.warning("measured: the page has no code to run", location=value)
+            logger.warning(
+                "measured: the page has no code to run",
+                location=value,
+                type="jaxbook",
+                subtype="measured",
+            )
 
 
 def show_page_measurements(
@@ -208,13 +213,20 @@ def show_page_measurements(
             continue
         outcome = result.output_of(index)
         if outcome is None:
-            logger.warning("measured output: its code did not run", location=node)
+            logger.warning(
+                "measured output: its code did not run",
+                location=node,
+                type="jaxbook",
+                subtype="measured",
+            )
             continue
         if not outcome.passed:
             logger.warning(
                 "measured output does not match the expected output:\n%s",
                 outcome.shown,
                 location=node,
+                type="jaxbook",
+                subtype="measured",
             )
             continue
         shown = node.deepcopy()
@@ -237,13 +249,21 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
             "measured: the page's code does not define %r by its last measured cell",
             name,
             location=value,
+            type="jaxbook",
+            subtype="measured",
         )
         return
     try:
         text = format(variables[name], value["spec"])
     except (TypeError, ValueError) as error:
         logger.warning(
-            "measured: cannot format %r with %r: %s", name, value["spec"], error, location=value
+            "measured: cannot format %r with %r: %s",
+            name,
+            value["spec"],
+            error,
+            location=value,
+            type="jaxbook",
+            subtype="measured",
         )
         return
     value.clear()
