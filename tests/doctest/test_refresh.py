@@ -66,3 +66,15 @@ def test_a_myst_page_gets_its_output_in_its_fence(jaxbook, project_copy):
     assert result.returncode == 0, result.stderr
     assert "docs/ch01/what-is-jax.md: 1 output(s) rewritten" in result.stdout
     assert page.read_text(encoding="utf-8") == original
+
+
+def test_several_languages_run_in_order_and_the_first_failure_stops(jaxbook, project_copy):
+    (project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po").unlink()
+    languages = ("--language", "zh_CN", "--language", "en", "--language", "zh_CN")
+
+    result = jaxbook("refresh", *languages, "docs/ch01/quiz.rst", cwd=project_copy)
+
+    assert result.returncode == 1
+    # The source ran once: the failing English refresh kept the second from starting.
+    assert result.stdout.count("docs/ch01/quiz.rst: 0 output(s) rewritten") == 1
+    assert "no en catalog yet" in result.stderr

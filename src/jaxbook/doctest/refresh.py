@@ -2,6 +2,12 @@
 
     jaxbook refresh docs/ch01/arrays.rst [...]
     jaxbook refresh --language en docs/ch01/arrays.rst [...]
+    jaxbook refresh --language zh_CN --language en docs/ch01/arrays.rst [...]
+
+Without ``--language`` the source language is refreshed. Given several, they
+are refreshed in that order, each in a process of its own, and the first that
+fails stops the rest (``make refresh-outputs`` gives every language, the
+source first).
 
 The pages are read by Sphinx (so snippets are staged and translations applied
 exactly as for ``make doctest``), each page runs as ``make doctest`` runs it
@@ -21,6 +27,7 @@ block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped with
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -59,7 +66,7 @@ def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
 
 def catalog_path(root: Path, language: str, page: Path) -> Path:
     """``locale/<language>/LC_MESSAGES/<page>.po`` for ``page``, relative to ``docs/``."""
-    return root / "locale" / language / "LC_MESSAGES" / page.with_suffix(".po")
+    return project.catalog_dir(root, language) / page.with_suffix(".po")
 
 
 def refresh_catalog(app: Sphinx, docname: str) -> int:
@@ -125,10 +132,25 @@ def rewrite(path: Path, updates: dict[int, str]) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("pages", nargs="+", type=Path)
-    parser.add_argument("--language", default=SOURCE_LANGUAGE)
+    parser.add_argument(
+        "--language",
+        action="append",
+        help="the language to refresh (again for more, in order); default: the source language",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    languages = args.language or [SOURCE_LANGUAGE]
+    if len(languages) > 1:
+        # One Sphinx application per process, one language after the other: a
+        # translation's outputs follow the source's.
+        for language in languages:
+            pages = [str(page) for page in args.pages]
+            command = [sys.executable, "-m", "jaxbook", "refresh", "--language", language, *pages]
+            if subprocess.run(command, check=False).returncode:
+                return 1
+        return 0
+    args.language = languages[0]
     root = project.root()
     environment.apply(root)
     srcdir = root / "docs"
