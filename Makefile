@@ -16,6 +16,7 @@ TRANSLATIONS = $(filter-out $(firstword $(BOOK_LANGUAGES)),$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch01/*.rst docs/ch01/*.md)
 ONLY        ?=
 JOBS        ?= auto
+TEST_JOBS   ?= 2
 FORCE       ?=
 SHARD       ?=
 EXTRAS      ?=
@@ -143,9 +144,9 @@ evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour change
 	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
 
 .PHONY: pytest
-pytest: $(SYNCED) node_modules/.installed ## Run the test suite (extensions, exercises, notebooks, browser)
+pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
 	@$(PREFLIGHT) pytest
-	$(VENVPYTHON) -m pytest
+	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadgroup
 
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff) and validate the deploy files offline

@@ -14,6 +14,18 @@ import pytest
 from jaxbook.site.build import html_command
 
 ROOT = Path(__file__).resolve().parent.parent
+# The site's tests share the session's built site (and its editions and server): one worker
+# builds it once for all of them.
+SHARED_SITE = ROOT / "tests" / "site"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With ``pytest -n N --dist loadgroup`` (``make pytest``), a module's tests run in one
+    worker, so that a fixture of module scope is made once, and so do all the site's."""
+    for item in items:
+        path = Path(item.path)
+        group = "site" if path.is_relative_to(SHARED_SITE) else path.relative_to(ROOT).as_posix()
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

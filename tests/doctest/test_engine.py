@@ -131,3 +131,10 @@ def test_a_testcode_compiles_as_exec_and_doctest_compile_is_put_back() -> None:
     # Two statements: compiled as 'exec' during the run, whatever doctest compiles with after.
     assert [o.got for o in result.outcomes] == ["1\n"]
     assert doctest.__dict__.get("compile") is before
+
+
+def test_the_engine_and_the_bundle_import_no_sphinx(imported_by) -> None:
+    """A GPU machine runs the bundle with Python and JAX alone: so does the engine."""
+    result, imported = imported_by("-c", "import jaxbook.doctest.engine, jaxbook.doctest.bundle")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert not imported & {"sphinx", "docutils", "jax"}, sorted(imported)
