@@ -56,8 +56,16 @@ class Prose(HTMLParser):
         super().__init__()
         self.literal = 0
         self.parts: list[str] = []
+        self.other: list[str] = []  # open tags of the parallel view's English text
 
     def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if self.other or (
+            "jb-parallel" in (attributes.get("class") or "").split()
+            and attributes.get("lang", "zh-CN") != "zh-CN"
+        ):
+            self.other.append(tag)  # English punctuation rules, not Chinese ones
+            return
         if tag in LITERAL:
             if not self.literal:
                 self.parts.append("X")
@@ -69,13 +77,17 @@ class Prose(HTMLParser):
                 self.parts.append(f"\n{value}\n")
 
     def handle_endtag(self, tag):
+        if self.other:
+            if tag in self.other:
+                del self.other[len(self.other) - 1 - self.other[::-1].index(tag) :]
+            return
         if tag in LITERAL and self.literal:
             self.literal -= 1
         elif tag in BLOCK:
             self.parts.append("\n")
 
     def handle_data(self, data):
-        if not self.literal:
+        if not self.literal and not self.other:
             self.parts.append(re.sub(r"https?://\S+", "X", data))
 
     def text(self) -> str:
@@ -104,6 +116,15 @@ def test_no_half_width_punctuation_next_to_chinese(site):
 def test_the_punctuation_check_sees_a_planted_colon():
     assert half_width_by_chinese("<p>密钥:<code>key:1</code></p>") == ["密钥:X"]
     assert half_width_by_chinese("<p>密钥：<code>print('a:', 1)</code></p>") == []
+
+
+def test_the_punctuation_check_leaves_the_parallel_views_english_alone():
+    english = '<span class="jb-parallel" lang="en" hidden>the term <em>密钥</em>: a key</span>'
+    assert half_width_by_chinese(f"<p>密钥：键{english}</p>") == []
+    # Only that English: the page's own text next to it, or a Chinese marker, is checked.
+    assert half_width_by_chinese(f"<p>密钥:键{english}</p>") == ["密钥:键"]
+    marker = '<span class="jb-parallel" lang="zh-CN" hidden>尚未翻译:</span>'
+    assert half_width_by_chinese(f"<p>密钥{marker}</p>") == ["尚未翻译:"]
 
 
 # Names that stay as they are in Chinese: the software, the publisher, the licences.

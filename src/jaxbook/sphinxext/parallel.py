@@ -4,7 +4,8 @@ A reader switches the view on with a button at the top of a page; the choice
 is kept in ``localStorage`` and applies to every page of the site. With the
 view on, each paragraph (in the text, a list item, a note or a table cell)
 shows its other-language text beside it on a wide screen, under it on a
-narrow one; a heading's other-language text follows the heading, outside it,
+narrow one and in a table cell (two columns in a cell leave a word a letter
+a line); a heading's other-language text follows the heading, outside it,
 so that the table of contents, the page title and the anchors keep only the
 page's own. Code, literal blocks and outputs appear once, in the page's
 language.
