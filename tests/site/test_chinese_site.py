@@ -296,6 +296,49 @@ def test_the_404_page_links_home_and_needs_no_sidebar(site):
     assert "左侧" not in html
 
 
+class ChineseText(HTMLParser):
+    """A page's text outside code, scripts and the parallel view's English text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipped: list[str] = []
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        other = "jb-parallel" in (attributes.get("class") or "").split() and (
+            attributes.get("lang", "zh-CN") != "zh-CN"
+        )
+        if self.skipped or tag in {"pre", "script", "style"} or other:
+            self.skipped.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.skipped:
+            del self.skipped[len(self.skipped) - 1 - self.skipped[::-1].index(tag) :]
+
+    def handle_data(self, data):
+        if not self.skipped:
+            self.parts.append(data)
+
+
+def chinese_text(page: str) -> str:
+    parser = ChineseText()
+    parser.feed(page)
+    return " ".join(parser.parts)
+
+
+def test_the_wording_check_reads_the_parallel_views_chinese_and_not_its_english():
+    page = (
+        '<p><span class="jb-parallel-source">下载笔记本</span>'
+        '<span class="jb-parallel" lang="en" hidden>Download the <code>notebook</code></span>'
+        '<span class="jb-parallel" lang="zh-CN" hidden>请您</span></p><pre>notebook</pre>'
+    )
+    text = chinese_text(page)
+    assert "下载笔记本" in text
+    assert "您" in text
+    assert "notebook" not in text
+
+
 def test_search_and_copy_messages_speak_as_the_book(site):
     assert "您" not in (site / "_static" / "translations.js").read_text(encoding="utf-8").encode(
         "ascii", "backslashreplace"
@@ -304,8 +347,6 @@ def test_search_and_copy_messages_speak_as_the_book(site):
         encoding="utf-8"
     )
     for page in pages(site):
-        text = re.sub(
-            r"<(pre|script|style)\b.*?</\1>|<[^>]+>", " ", page.read_text("utf-8"), flags=re.S
-        )
+        text = chinese_text(page.read_text("utf-8"))
         assert "您" not in text, page
         assert not re.search(r"\bnotebooks?\b", text), page
