@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 
 from jaxbook.project import find_root
 from jaxbook.site.browser import chromium
+from jaxbook.sphinxext.parallel import STORAGE_KEY
 
 ROOT = find_root(Path(__file__).parent)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -176,6 +177,20 @@ def test_parallel_text_stacks_on_a_phone(browser, server, language):
     assert browser.execute_script("return document.documentElement.scrollWidth;") <= width
     shot(browser, f"{language}-phone")
     assert set(serious_violations(browser)) <= before
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_on_a_phone_the_view_widens_no_table_into_a_scrolling_region(browser, server, language):
+    """Two texts in a cell must not make its table scroll (axe: scrollable-region-focusable)."""
+    browser.set_window_size(390, 844)
+    for page in ["ch01/installation.html", "translating.html"]:
+        browser.get(f"{server}/{language}/{page}")
+        before = set(serious_violations(browser))
+        browser.execute_script(f"localStorage.setItem('{STORAGE_KEY}', 'on');")
+        browser.get(f"{server}/{language}/{page}")
+        assert browser.find_element(By.CSS_SELECTOR, "td span.jb-parallel").is_displayed()
+        assert set(serious_violations(browser)) <= before, page
+        browser.execute_script(f"localStorage.removeItem('{STORAGE_KEY}');")
 
 
 def test_code_is_shown_once_with_the_view_on(browser, server):
