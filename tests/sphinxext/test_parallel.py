@@ -178,3 +178,18 @@ def test_the_pdf_source_has_no_parallel_text(built):
     tex = next(built.app.outdir.glob("*.tex")).read_text(encoding="utf-8")
     assert "第一项" in tex
     assert "First item" not in tex
+
+
+def test_a_changed_catalog_is_shown_on_the_next_build_of_the_source(make_app, rootdir, tmp_path):
+    import shutil
+
+    srcdir = tmp_path / "parallel"
+    shutil.copytree(rootdir / "test-parallel", srcdir)
+    make_app("html", srcdir=srcdir).build()
+    catalog = srcdir / "locale/en/LC_MESSAGES/other.po"
+    text = catalog.read_text(encoding="utf-8")
+    catalog.write_text(text.replace("A paragraph of", "One paragraph of"), encoding="utf-8")
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    html = (app.outdir / "other.html").read_text(encoding="utf-8")
+    assert "One paragraph of the other page." in html

@@ -15,7 +15,9 @@ built from, ``<locale_dir>/<translation>/LC_MESSAGES/<domain>.po``: on a page
 in the source language it is the entry's ``msgstr``, on a translated page its
 ``msgid``, the source. A transform that runs before Sphinx's ``Locale``
 records on each passage the message ``gettext`` extracts for it
-(``extract_messages``), so that the message survives translation. A passage
+(``extract_messages``), so that the message survives translation; a page in
+the source language depends on the translation's catalog, and is read again
+when the catalog changes. A passage
 whose entry is missing or empty shows "not yet translated", a fuzzy one
 "translation awaiting review (fuzzy)", in the page's language: a fuzzy
 ``msgstr`` is a guess, and is never shown. A passage whose translation is its
@@ -64,6 +66,8 @@ from jaxbook.sphinxext.terms import zh_term
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 STATIC = Path(__file__).parent / "static"
@@ -117,6 +121,13 @@ class RecordMessages(SphinxTransform):
     default_priority = 15  # Locale's is 20
 
     def apply(self, **kwargs: Any) -> None:
+        languages = pair(self.config)
+        if languages is None:
+            return
+        # A source page shows the translation's catalog: read it again when that changes.
+        path = catalog_path(self.env, self.env.current_document.docname, languages[1])
+        if path is not None:
+            self.env.note_dependency(str(path))
         for node, message in extract_messages(self.document):
             if passage_kind(node):
                 node[MESSAGE] = message
@@ -132,9 +143,9 @@ def passage_kind(node: nodes.Element) -> str | None:
     return None
 
 
-def pair(app: Sphinx) -> tuple[str, str] | None:
-    source, translation = app.config.jaxbook_parallel_languages
-    if app.config.language in (source, translation) and source != translation:
+def pair(config: Config) -> tuple[str, str] | None:
+    source, translation = config.jaxbook_parallel_languages
+    if config.language in (source, translation) and source != translation:
         return source, translation
     return None
 
@@ -144,13 +155,18 @@ def _entries(path: Path, mtime: float) -> dict[str, polib.POEntry]:
     return {e.msgid: e for e in polib.pofile(str(path)) if not e.obsolete}
 
 
-def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry]:
-    domain = docname_to_domain(docname, app.config.gettext_compact)
-    for locale_dir in app.config.locale_dirs:
-        path = Path(app.srcdir, locale_dir, language, "LC_MESSAGES", f"{domain}.po")
+def catalog_path(env: BuildEnvironment, docname: str, language: str) -> Path | None:
+    domain = docname_to_domain(docname, env.config.gettext_compact)
+    for locale_dir in env.config.locale_dirs:
+        path = Path(env.srcdir, locale_dir, language, "LC_MESSAGES", f"{domain}.po")
         if path.exists():
-            return _entries(path, path.stat().st_mtime)
-    return {}
+            return path
+    return None
+
+
+def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry]:
+    path = catalog_path(app.env, docname, language)
+    return {} if path is None else _entries(path, path.stat().st_mtime)
 
 
 def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
@@ -213,7 +229,7 @@ def bcp47(language: str) -> str:
 
 def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     passages = [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]
-    languages = pair(app)
+    languages = pair(app.config)
     show = languages is not None and app.builder.name in HTML_BUILDERS
     for node in passages:
         message = node.attributes.pop(MESSAGE)  # an extra attribute would uncompact lists
@@ -260,7 +276,7 @@ def depart_parallel_heading(self: Any, node: nodes.Element) -> None:
 
 
 def add_assets(app: Sphinx) -> None:
-    if pair(app) is not None and app.builder.name in HTML_BUILDERS:
+    if pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
         app.add_css_file(STYLESHEET)
         app.add_js_file(None, body=SCRIPT)
 
@@ -280,7 +296,7 @@ def add_button(
 
 
 def copy_stylesheet(app: Sphinx, exception: Exception | None) -> None:
-    if exception is None and pair(app) is not None and app.builder.name in HTML_BUILDERS:
+    if exception is None and pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
         copy_asset_file(STATIC / STYLESHEET, Path(app.outdir, "_static"))
 
 
