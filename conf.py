@@ -47,6 +47,7 @@ extensions = [
     "jaxbook.sphinxext.pinyin_index",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
+    "jaxbook.sphinxext.parallel",
     "jaxbook.sphinxext.snippets",
     "jaxbook.sphinxext.terms",
     "jaxbook.sphinxext.testplot",

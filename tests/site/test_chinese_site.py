@@ -56,8 +56,16 @@ class Prose(HTMLParser):
         super().__init__()
         self.literal = 0
         self.parts: list[str] = []
+        self.other: list[str] = []  # open tags of the parallel view's English text
 
     def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if self.other or (
+            "jb-parallel" in (attributes.get("class") or "").split()
+            and attributes.get("lang", "zh-CN") != "zh-CN"
+        ):
+            self.other.append(tag)  # English punctuation rules, not Chinese ones
+            return
         if tag in LITERAL:
             if not self.literal:
                 self.parts.append("X")
@@ -69,13 +77,17 @@ class Prose(HTMLParser):
                 self.parts.append(f"\n{value}\n")
 
     def handle_endtag(self, tag):
+        if self.other:
+            if tag in self.other:
+                del self.other[len(self.other) - 1 - self.other[::-1].index(tag) :]
+            return
         if tag in LITERAL and self.literal:
             self.literal -= 1
         elif tag in BLOCK:
             self.parts.append("\n")
 
     def handle_data(self, data):
-        if not self.literal:
+        if not self.literal and not self.other:
             self.parts.append(re.sub(r"https?://\S+", "X", data))
 
     def text(self) -> str:
@@ -104,6 +116,15 @@ def test_no_half_width_punctuation_next_to_chinese(site):
 def test_the_punctuation_check_sees_a_planted_colon():
     assert half_width_by_chinese("<p>密钥:<code>key:1</code></p>") == ["密钥:X"]
     assert half_width_by_chinese("<p>密钥：<code>print('a:', 1)</code></p>") == []
+
+
+def test_the_punctuation_check_leaves_the_parallel_views_english_alone():
+    english = '<span class="jb-parallel" lang="en" hidden>the term <em>密钥</em>: a key</span>'
+    assert half_width_by_chinese(f"<p>密钥：键{english}</p>") == []
+    # Only that English: the page's own text next to it, or a Chinese marker, is checked.
+    assert half_width_by_chinese(f"<p>密钥:键{english}</p>") == ["密钥:键"]
+    marker = '<span class="jb-parallel" lang="zh-CN" hidden>尚未翻译:</span>'
+    assert half_width_by_chinese(f"<p>密钥{marker}</p>") == ["尚未翻译:"]
 
 
 # Names that stay as they are in Chinese: the software, the publisher, the licences.
@@ -275,6 +296,49 @@ def test_the_404_page_links_home_and_needs_no_sidebar(site):
     assert "左侧" not in html
 
 
+class ChineseText(HTMLParser):
+    """A page's text outside code, scripts and the parallel view's English text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipped: list[str] = []
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        other = "jb-parallel" in (attributes.get("class") or "").split() and (
+            attributes.get("lang", "zh-CN") != "zh-CN"
+        )
+        if self.skipped or tag in {"pre", "script", "style"} or other:
+            self.skipped.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.skipped:
+            del self.skipped[len(self.skipped) - 1 - self.skipped[::-1].index(tag) :]
+
+    def handle_data(self, data):
+        if not self.skipped:
+            self.parts.append(data)
+
+
+def chinese_text(page: str) -> str:
+    parser = ChineseText()
+    parser.feed(page)
+    return " ".join(parser.parts)
+
+
+def test_the_wording_check_reads_the_parallel_views_chinese_and_not_its_english():
+    page = (
+        '<p><span class="jb-parallel-source">下载笔记本</span>'
+        '<span class="jb-parallel" lang="en" hidden>Download the <code>notebook</code></span>'
+        '<span class="jb-parallel" lang="zh-CN" hidden>请您</span></p><pre>notebook</pre>'
+    )
+    text = chinese_text(page)
+    assert "下载笔记本" in text
+    assert "您" in text
+    assert "notebook" not in text
+
+
 def test_search_and_copy_messages_speak_as_the_book(site):
     assert "您" not in (site / "_static" / "translations.js").read_text(encoding="utf-8").encode(
         "ascii", "backslashreplace"
@@ -283,8 +347,6 @@ def test_search_and_copy_messages_speak_as_the_book(site):
         encoding="utf-8"
     )
     for page in pages(site):
-        text = re.sub(
-            r"<(pre|script|style)\b.*?</\1>|<[^>]+>", " ", page.read_text("utf-8"), flags=re.S
-        )
+        text = chinese_text(page.read_text("utf-8"))
         assert "您" not in text, page
         assert not re.search(r"\bnotebooks?\b", text), page

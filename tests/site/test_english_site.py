@@ -29,7 +29,8 @@ class VisibleText(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
-        # Deliberate mentions: the :zh: role, and code examples marked as showing one.
+        # Deliberate mentions: the :zh: role, code examples marked as showing one, and
+        # the parallel view's Chinese text (jaxbook.sphinxext.parallel), marked zh-CN too.
         skip = (
             tag in {"script", "style"}
             or attributes.get("lang") == "zh-CN"
@@ -62,6 +63,19 @@ def test_english_pages_have_no_chinese_outside_term_mentions(site):
         if parser.chinese:
             offenders[str(page.relative_to(site))] = parser.chinese[:5]
     assert not offenders
+
+
+def test_the_chinese_check_skips_the_parallel_views_chinese_and_only_that():
+    page = (
+        '<p><span class="jb-parallel-source">Arrays</span>'
+        '<span class="jb-parallel no-search" lang="zh-CN" hidden>数组</span></p>'
+        '<p><span class="jb-parallel-source">未翻译的一段</span>'
+        '<span class="jb-parallel jb-parallel-marker" lang="en" hidden>not yet translated</span>'
+        "</p>"
+    )
+    parser = VisibleText()
+    parser.feed(page)
+    assert parser.chinese == ["未翻译的一段"]
 
 
 def test_english_pages_are_english(site):

@@ -1,0 +1,320 @@
+"""中英对照 / "Parallel text": each passage of an HTML page beside its translation.
+
+A reader switches the view on with a button at the top of a page; the choice
+is kept in ``localStorage`` and applies to every page of the site. With the
+view on, each paragraph (in the text, a list item, a note or a table cell)
+shows its other-language text beside it on a wide screen, under it on a
+narrow one and in a table cell (two columns in a cell leave a word a letter
+a line); a heading's other-language text follows the heading, outside it,
+so that the table of contents, the page title and the anchors keep only the
+page's own. Code, literal blocks and outputs appear once, in the page's
+language.
+
+The other-language text comes from the catalogs the translated edition is
+built from, ``<locale_dir>/<translation>/LC_MESSAGES/<domain>.po``: on a page
+in the source language it is the entry's ``msgstr``, on a translated page its
+``msgid``, the source. A transform that runs before Sphinx's ``Locale``
+records on each passage the message ``gettext`` extracts for it
+(``extract_messages``), so that the message survives translation; a page in
+the source language depends on the translation's catalog, and is read again
+when the catalog changes. A passage
+whose entry is missing or empty shows "not yet translated", a fuzzy one
+"translation awaiting review (fuzzy)", in the page's language: a fuzzy
+``msgstr`` is a guess, and is never shown. A passage whose translation is its
+source (a name, a number) shows nothing beside it.
+
+The other-language message is parsed as its page's source is (reStructuredText
+or MyST) and kept to its text, code, emphasis and strong text (and ``:zh:``
+mentions); references and roles become their text, so no cross-reference is
+left to resolve.
+
+Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) insert the text,
+the button, the stylesheet (``jaxbook-parallel.css``) and the small inline
+script; the EPUB and the PDF get none of it. Every inserted element carries
+the class ``jb-parallel``, the ``lang`` of its text (``zh-CN`` or ``en``) and
+``hidden``, which the stylesheet lifts while the view is on; it is left out
+of the search index (``no-search``) and of the page's text (``astext``), so
+that the description and the search stay in the page's language.
+
+Config values:
+
+``jaxbook_parallel_languages``
+   The pair of languages shown side by side, the source's first (default:
+   the book's source language and its first translation). A build in any
+   other language shows no parallel text.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import docutils.utils
+import polib
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+from sphinx.util import get_filetype
+from sphinx.util.docutils import LoggingReporter, sphinx_domains
+from sphinx.util.fileutil import copy_asset_file
+from sphinx.util.i18n import docname_to_domain
+from sphinx.util.nodes import extract_messages
+
+from jaxbook.project import SOURCE_LANGUAGE, translations
+from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext.terms import zh_term
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+STATIC = Path(__file__).parent / "static"
+STYLESHEET = "jaxbook-parallel.css"
+MESSAGE = "jb_parallel_message"
+HTML_BUILDERS = {"html", "dirhtml", "singlehtml"}
+STORAGE_KEY = "jaxbook-parallel"
+
+# Sets the view before the page is drawn (no flash of the other layout), then
+# wires the buttons; without a script the button stays hidden, as does the view.
+SCRIPT = f"""(function () {{
+  var key = "{STORAGE_KEY}", root = document.documentElement, on = false;
+  try {{ on = localStorage.getItem(key) === "on"; }} catch (e) {{}}
+  root.classList.toggle("jb-parallel-on", on);
+  document.addEventListener("DOMContentLoaded", function () {{
+    document.querySelectorAll("button.jb-parallel-toggle").forEach(function (button) {{
+      button.hidden = false;
+      button.setAttribute("aria-pressed", String(on));
+      button.addEventListener("click", function () {{
+        on = !root.classList.contains("jb-parallel-on");
+        root.classList.toggle("jb-parallel-on", on);
+        try {{ localStorage.setItem(key, on ? "on" : "off"); }} catch (e) {{}}
+        button.setAttribute("aria-pressed", String(on));
+      }});
+    }});
+  }});
+}})();"""
+
+
+class parallel_source(nodes.Inline, nodes.TextElement):
+    """A paragraph's own content, wrapped so that its translation can sit beside it."""
+
+
+class parallel_text(nodes.Inline, nodes.TextElement):
+    """A paragraph's other-language text (or its marker), inside the paragraph."""
+
+    def astext(self) -> str:
+        return ""  # not the page's text: no description or summary quotes it
+
+
+class parallel_heading(nodes.Part, nodes.TextElement):
+    """A heading's other-language text, right after the heading."""
+
+    def astext(self) -> str:
+        return ""
+
+
+class RecordMessages(SphinxTransform):
+    """Keep each passage's catalog message on the node, before Locale translates it."""
+
+    default_priority = 15  # Locale's is 20
+
+    def apply(self, **kwargs: Any) -> None:
+        languages = pair(self.config)
+        if languages is None:
+            return
+        # A source page shows the translation's catalog: read it again when that changes.
+        path = catalog_path(self.env, self.env.current_document.docname, languages[1])
+        if path is not None:
+            self.env.note_dependency(str(path))
+        for node, message in extract_messages(self.document):
+            if passage_kind(node):
+                node[MESSAGE] = message
+
+
+def passage_kind(node: nodes.Element) -> str | None:
+    if isinstance(node, nodes.title) and isinstance(node.parent, nodes.section):
+        return "heading"
+    if isinstance(node, nodes.rubric):
+        return "heading"
+    if isinstance(node, nodes.paragraph) and "admonition-title" not in node["classes"]:
+        return "paragraph"
+    return None
+
+
+def pair(config: Config) -> tuple[str, str] | None:
+    source, translation = config.jaxbook_parallel_languages
+    if config.language in (source, translation) and source != translation:
+        return source, translation
+    return None
+
+
+@functools.cache
+def _entries(path: Path, mtime: float) -> dict[str, polib.POEntry]:
+    return {e.msgid: e for e in polib.pofile(str(path)) if not e.obsolete}
+
+
+def catalog_path(env: BuildEnvironment, docname: str, language: str) -> Path | None:
+    domain = docname_to_domain(docname, env.config.gettext_compact)
+    for locale_dir in env.config.locale_dirs:
+        path = Path(env.srcdir, locale_dir, language, "LC_MESSAGES", f"{domain}.po")
+        if path.exists():
+            return path
+    return None
+
+
+def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry]:
+    path = catalog_path(app.env, docname, language)
+    return {} if path is None else _entries(path, path.stat().st_mtime)
+
+
+def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
+    """The inline content of ``text``, parsed as the page's source would be."""
+    source = str(app.env.doc2path(docname))
+    if heading:  # as Locale does: else "1. Setup" would read as a list
+        text = text + "\n" + "=" * len(text) * 2
+    document = docutils.utils.new_document(f"{source}:<parallel>", doctree.settings)
+    document.reporter = LoggingReporter.from_reporter(document.reporter)
+    parser = app.registry.create_source_parser(
+        get_filetype(app.config.source_suffix, source), config=app.config, env=app.env
+    )
+    with sphinx_domains(app.env):  # the roles of Sphinx's domains (:ref:, :doc:) outside a read
+        parser.parse(text, document)
+    found = document.next_node(nodes.title if heading else nodes.paragraph)
+    if found is None:
+        return [nodes.Text(text)]
+    return plain(found.children)
+
+
+KEPT = (nodes.emphasis, nodes.strong, nodes.literal, nodes.subscript, nodes.superscript, zh_term)
+DROPPED = (nodes.Invisible, nodes.system_message, nodes.footnote_reference, nodes.image, nodes.raw)
+
+
+def plain(children: list[nodes.Node]) -> list[nodes.Node]:
+    """Text, code, emphasis and ``:zh:`` mentions kept; every other element its text."""
+    out: list[nodes.Node] = []
+    for child in children:
+        if isinstance(child, nodes.Text):
+            out.append(nodes.Text(str(child)))
+        elif isinstance(child, DROPPED):
+            continue
+        elif isinstance(child, nodes.math):
+            out.append(nodes.literal("", child.astext()))
+        elif isinstance(child, KEPT):
+            out.append(type(child)("", "", *plain(child.children)))
+        elif isinstance(child, nodes.Element):
+            out.extend(plain(child.children))
+    return out
+
+
+def other_text(
+    app: Sphinx, docname: str, message: str, languages: tuple[str, str]
+) -> tuple[str, str | None]:
+    """("text", the other language's message), or ("marker", a label), or ("same", None)."""
+    source, translation = languages
+    entry = catalog(app, docname, translation).get(message)
+    if entry is None or not entry.msgstr.strip():
+        return "marker", str(_("not yet translated"))
+    if entry.fuzzy:
+        return "marker", str(_("translation awaiting review (fuzzy)"))
+    if entry.msgstr == entry.msgid:
+        return "same", None
+    return "text", entry.msgstr if app.config.language == source else entry.msgid
+
+
+def bcp47(language: str) -> str:
+    return language.replace("_", "-")
+
+
+def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    passages = [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]
+    languages = pair(app.config)
+    show = languages is not None and app.builder.name in HTML_BUILDERS
+    for node in passages:
+        message = node.attributes.pop(MESSAGE)  # an extra attribute would uncompact lists
+        if not show:
+            continue
+        kind, text = other_text(app, docname, message, languages)
+        if kind == "same":
+            continue
+        if kind == "marker":
+            lang, children = bcp47(app.config.language), [nodes.Text(text)]
+            classes = ["jb-parallel", "jb-parallel-marker", "no-search"]
+        else:
+            other = languages[1] if app.config.language == languages[0] else languages[0]
+            lang, classes = bcp47(other), ["jb-parallel", "no-search"]
+            children = parse(app, doctree, docname, text, passage_kind(node) == "heading")
+        if passage_kind(node) == "heading":
+            added = parallel_heading("", "", *children, classes=classes, lang=lang)
+            node.parent.insert(node.parent.index(node) + 1, added)
+        else:
+            own = parallel_source("", "", *node.children, classes=["jb-parallel-source"])
+            node.clear()
+            node += own
+            node += parallel_text("", "", *children, classes=classes, lang=lang)
+
+
+def visit_parallel_source(self: Any, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "span", ""))
+
+
+def visit_parallel_text(self: Any, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "span", "", lang=node["lang"], hidden=""))
+
+
+def depart_span(self: Any, node: nodes.Element) -> None:
+    self.body.append("</span>")
+
+
+def visit_parallel_heading(self: Any, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "p", "", lang=node["lang"], hidden=""))
+
+
+def depart_parallel_heading(self: Any, node: nodes.Element) -> None:
+    self.body.append("</p>\n")
+
+
+def add_assets(app: Sphinx) -> None:
+    if pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
+        app.add_css_file(STYLESHEET)
+        app.add_js_file(None, body=SCRIPT)
+
+
+def add_button(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if doctree is None or app.builder.name not in HTML_BUILDERS:
+        return
+    if next(doctree.findall(lambda n: isinstance(n, (parallel_text, parallel_heading))), None):
+        label = str(_("Parallel text"))
+        button = (
+            '<button type="button" class="jb-parallel-toggle" aria-pressed="false" hidden>'
+            f"{label}</button>\n"
+        )
+        context["body"] = button + context.get("body", "")
+
+
+def copy_stylesheet(app: Sphinx, exception: Exception | None) -> None:
+    if exception is None and pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
+        copy_asset_file(STATIC / STYLESHEET, Path(app.outdir, "_static"))
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
+    app.add_config_value(
+        "jaxbook_parallel_languages",
+        (SOURCE_LANGUAGE, translations()[0]),
+        "html",
+        types=frozenset({tuple, list}),
+    )
+    app.add_transform(RecordMessages)
+    app.add_node(parallel_source, html=(visit_parallel_source, depart_span))
+    app.add_node(parallel_text, html=(visit_parallel_text, depart_span))
+    app.add_node(parallel_heading, html=(visit_parallel_heading, depart_parallel_heading))
+    app.connect("builder-inited", add_assets)
+    # After every other handler: the notebooks and the glossary's links see the page alone.
+    app.connect("doctree-resolved", insert_parallel_text, priority=950)
+    app.connect("html-page-context", add_button)
+    app.connect("build-finished", copy_stylesheet)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,195 @@
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+
+class Pairs(HTMLParser):
+    """Each inserted element (class ``jb-parallel``): its tag, attributes and text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inserted: list[dict] = []
+        self.open: list[tuple[str, dict | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = attributes.get("class", "").split()
+        record = None
+        if "jb-parallel" in classes:
+            record = {"tag": tag, "attrs": attributes, "text": ""}
+            self.inserted.append(record)
+        self.open.append((tag, record))
+
+    def handle_endtag(self, tag):
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        for _tag, record in self.open:
+            if record is not None:
+                record["text"] += data
+
+    def texts(self) -> dict[str, str]:
+        return {r["text"]: r["attrs"].get("lang") for r in self.inserted}
+
+
+def both_languages(builder: str):
+    """The test once for the Chinese build and once for the English one."""
+    return pytest.mark.parametrize(
+        "language",
+        [
+            pytest.param(
+                language,
+                marks=pytest.mark.sphinx(
+                    builder,
+                    testroot="parallel",
+                    freshenv=True,
+                    confoverrides={"language": language, "epub_copyright": "x", "version": "1"},
+                ),
+            )
+            for language in ["zh_CN", "en"]
+        ],
+    )
+
+
+def pairs(html: str) -> Pairs:
+    parser = Pairs()
+    parser.feed(html)
+    return parser
+
+
+@pytest.mark.sphinx("html", testroot="parallel", freshenv=True)
+def test_a_chinese_page_holds_the_english_text_of_each_passage(built):
+    html = built.page()
+    found = pairs(html).texts()
+    for english in [
+        "1. Arrays",
+        "Section",
+        "First item: accelerators",
+        "Second item",
+        "A paragraph in a note.",
+        "Header",
+        "Cell",
+    ]:
+        assert found.get(english) == "en", english
+    # Inline markup kept; roles as their text, links not repeated.
+    assert re.search(r'lang="en">JAX arrays are <em>immutable</em>, made with <code', html)
+    assert "; see arrays and the other page.</span>" in html
+    assert "<strong>accelerators</strong>" in html
+    # A heading's translation follows the heading, never inside it.
+    assert re.search(r"<h1>1\. 数组<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"en\">1\. Arrays</p>", html)
+    assert "<title>1. 数组" in html
+    assert built.warnings == ""
+
+
+@pytest.mark.sphinx("html", testroot="parallel", freshenv=True, confoverrides={"language": "en"})
+def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
+    html = built.page()
+    found = pairs(html).texts()
+    for chinese in [
+        "1. 数组",
+        "小节",
+        "第一项：加速器",
+        "第二项",
+        "注释里的一段。",
+        "表头",
+        "单元格",
+    ]:
+        assert found.get(chinese) == "zh-CN", chinese
+    assert re.search(r'lang="zh-CN">JAX 的数组是 <em>不可变</em> 的，用 <code', html)
+    assert re.search(
+        r"<h1>1\. Arrays<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"zh-CN\">1\. 数组</p>", html
+    )
+    assert built.warnings == ""
+
+
+@both_languages("html")
+def test_every_inserted_element_is_marked_hidden_and_left_out_of_search(built, language):
+    html = built.page()
+    inserted = pairs(html).inserted
+    assert len(inserted) == 11
+    for element in inserted:
+        assert element["attrs"]["lang"] in {"zh-CN", "en"}
+        assert "hidden" in element["attrs"]
+    assert html.count('<button type="button" class="jb-parallel-toggle"') == 1
+    assert 'href="_static/jaxbook-parallel.css"' in html
+    assert (built.app.outdir / "_static" / "jaxbook-parallel.css").exists()
+    index = (built.app.outdir / "searchindex.js").read_text(encoding="utf-8")
+    other = {"zh_CN": ["immutable", "accelerators"], "en": ["不可变", "加速器"]}[language]
+    assert not [word for word in other if word in index]
+
+
+@both_languages("html")
+def test_code_appears_once(built, language):
+    html = built.page()
+    assert html.count("代码只出现一次") == 1
+    assert html.count("<pre>") == 1
+
+
+@pytest.mark.sphinx("html", testroot="parallel", freshenv=True)
+def test_untranslated_and_fuzzy_passages_say_so_in_chinese(built):
+    html = built.page()
+    assert re.search(
+        r"还没有译文的一段。</span><span [^>]*lang=\"zh-CN\"[^>]*>尚未翻译</span>", html
+    )
+    assert re.search(
+        r"译文待校对的一段。</span><span [^>]*lang=\"zh-CN\"[^>]*>译文待校对（fuzzy）</span>",
+        html,
+    )
+    assert "A guessed paragraph." not in html
+    # A passage whose translation is itself ("42", "JAX") shows nothing beside it.
+    assert "<p>JAX</p>" in html
+    assert "42</span>" not in html
+
+
+@pytest.mark.sphinx("html", testroot="parallel", freshenv=True, confoverrides={"language": "en"})
+def test_untranslated_and_fuzzy_passages_say_so_in_english(built):
+    html = built.page()
+    for source, marker in [
+        ("还没有译文的一段。", "not yet translated"),
+        ("译文待校对的一段。", "translation awaiting review (fuzzy)"),
+    ]:
+        assert re.search(
+            rf"{source}</span><span [^>]*lang=\"en\"[^>]*>{re.escape(marker)}</span>", html
+        ), source
+    assert "A guessed paragraph." not in html
+
+
+@both_languages("epub")
+def test_the_epub_has_no_parallel_text(built, language):
+    written = [p for p in built.app.outdir.rglob("*") if p.is_file() and p.suffix != ".epub"]
+    assert any(p.name == "index.xhtml" for p in written)
+    assert not [p.name for p in written if "parallel" in p.name]
+    offenders = [
+        p.name
+        for p in written
+        if p.suffix in {".xhtml", ".css", ".html", ".opf"}
+        and re.search("jb-parallel|jaxbook-parallel", p.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+@pytest.mark.sphinx("latex", testroot="parallel", freshenv=True)
+def test_the_pdf_source_has_no_parallel_text(built):
+    tex = next(built.app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+    assert "第一项" in tex
+    assert "First item" not in tex
+
+
+def test_a_changed_catalog_is_shown_on_the_next_build_of_the_source(make_app, rootdir, tmp_path):
+    import shutil
+
+    srcdir = tmp_path / "parallel"
+    shutil.copytree(rootdir / "test-parallel", srcdir)
+    make_app("html", srcdir=srcdir).build()
+    catalog = srcdir / "locale/en/LC_MESSAGES/other.po"
+    text = catalog.read_text(encoding="utf-8")
+    catalog.write_text(text.replace("A paragraph of", "One paragraph of"), encoding="utf-8")
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    html = (app.outdir / "other.html").read_text(encoding="utf-8")
+    assert "One paragraph of the other page." in html
