@@ -4,6 +4,7 @@ when the code it loaded is no longer what is on disk."""
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 import threading
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 QUIZ = "docs/ch01/quiz.rst"
+LANGS = ("zh_CN", "en")
 SERVED = "doctest: run by the doctest server"
 
 
@@ -157,3 +159,30 @@ def test_a_stopped_server_leaves_no_process_behind(book_copier, tmp_path):
     while alive(processes) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert alive(processes) == set()
+
+
+def test_the_environment_is_saved_when_the_server_stops(book_copier, tmp_path):
+    project = book_copier(tmp_path)
+    server = start_server(project)
+    pickles = {lang: project / "_build/doctrees" / lang / "environment.pickle" for lang in LANGS}
+    try:
+        before = {lang: path.stat().st_mtime_ns for lang, path in pickles.items()}
+        output = "   .. testoutput::\n\n      2.0\n"
+        edit(project / QUIZ, output, output + "\n")
+        result, units = doctest(project)
+        assert result.stdout.splitlines()[0] == SERVED, result.stdout
+        assert units[("zh_CN", "ch01/quiz")]["failures"] == 0
+        # A served edit leaves the pickled environments alone.
+        assert {lang: path.stat().st_mtime_ns for lang, path in pickles.items()} == before
+    finally:
+        server.terminate()
+        status = server.wait(timeout=60)
+        server.stdout.close()
+    assert status == 0
+    edited = (project / QUIZ).stat().st_mtime_ns // 1000  # Sphinx keeps microseconds
+    for lang, path in pickles.items():
+        assert path.stat().st_mtime_ns > before[lang], lang
+        with path.open("rb") as file:
+            env = pickle.load(file)
+        # The saved environment knows the page was read after its edit.
+        assert env.all_docs["ch01/quiz"] >= edited, lang

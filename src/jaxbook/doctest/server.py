@@ -9,7 +9,8 @@ the page an author just edited. The server pays that once. It keeps:
 
 - one reader process per language, holding that language's Sphinx application
   (the dummy builder), which re-reads only what changed, as ``sphinx-build``
-  would (a saved ``.po`` included: the loaded catalogs are dropped first);
+  would (a saved ``.po`` included: the loaded catalogs are dropped first),
+  and pickles its environment when the server stops rather than after each run;
 - the pool of worker processes, each keeping its Sphinx doctest application
   per language and JAX started; a unit takes its page's doctree as last read.
 
@@ -50,7 +51,7 @@ from jaxbook import project
 from jaxbook.doctest import cache, client, runner
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.doctest.request import RequestError, RunRequest
-from jaxbook.doctest.units import read_language, start_worker
+from jaxbook.doctest.units import read_language, save_kept, start_worker
 
 STOPS = "it stops now; start it again with make doctest-server"
 
@@ -123,7 +124,16 @@ class DoctestServer:
         return output.getvalue(), status
 
     def shutdown(self) -> None:
-        """Stop the workers and readers; none is left behind."""
+        """Save what the readers read, then stop the workers and readers; none is left behind."""
+        for language, reader in self.readers.items():
+            try:
+                reader.submit(save_kept).result()
+            except (BrokenProcessPool, OSError) as error:
+                print(
+                    f"doctest server: the {language} environment was not saved ({error}); "
+                    "the next run reads the pages edited since the server started again",
+                    flush=True,
+                )
         for executor in [self.pool, *self.readers.values()]:
             executor.shutdown(wait=True, cancel_futures=True)
 
