@@ -35,6 +35,7 @@ from sphinx.application import Sphinx
 # ``>>>`` block depends on the docutils release.
 from sphinx.ext.doctest import _condition_default, _condition_with_doctest
 from sphinx.locale import translators
+from sphinx.util.i18n import docname_to_domain
 
 
 def application(
@@ -98,16 +99,18 @@ def doctest_nodes_of(doctree: nodes.Element, config) -> list[nodes.Element]:
     return list(doctree.findall(condition))
 
 
-def forget_page_catalogs() -> None:
-    """Drop the loaded page catalogs, so that a recompiled .mo is read again.
+def forget_page_catalogs(app: Sphinx) -> None:
+    """Drop the loaded catalogs of ``app``'s pages, so that a recompiled .mo is read again.
 
     gettext caches every catalog it has loaded (Python's
     ``gettext._translations``, and Sphinx's ``sphinx.locale.translators``,
     which would keep the old one as the primary catalog and the new one as a
-    mere fallback).
+    mere fallback). Sphinx's own messages and the extensions' catalogs (such as
+    ``jaxbook``'s labels, which the update-notes table translates when it is
+    resolved) stay loaded.
     """
     gettext._translations.clear()  # type: ignore[attr-defined]
+    pages = {docname_to_domain(docname, app.config.gettext_compact) for docname in app.env.all_docs}
     for namespace, catalog in list(translators):
-        # Sphinx's own messages and the extensions' live under other names.
-        if namespace == "general" and catalog != "sphinx":
+        if namespace == "general" and catalog in pages:
             del translators[namespace, catalog]

@@ -4,9 +4,12 @@ only what changed."""
 from __future__ import annotations
 
 import shutil
+from collections import defaultdict
+from gettext import NullTranslations
 from pathlib import Path
 
 import pytest
+import sphinx.locale
 from sphinx.util.docutils import docutils_namespace
 
 from jaxbook.site import live
@@ -44,8 +47,9 @@ def test_a_saved_msgstr_shows_at_the_next_build(book, tmp_path):
 
 def test_without_dropping_the_catalogs_the_old_text_would_stay(book, tmp_path, monkeypatch):
     """The check above fails when the catalog caches are not dropped (the mechanism it guards)."""
-    live.forget_page_catalogs()  # what other tests in this process loaded
-    monkeypatch.setattr(live, "forget_page_catalogs", lambda: None)
+    # A registry of its own: none of the catalogs that other tests in this process loaded.
+    monkeypatch.setattr(sphinx.locale, "translators", defaultdict(NullTranslations))
+    monkeypatch.setattr(live, "forget_page_catalogs", lambda app: None)
     out = tmp_path / "html"
     with docutils_namespace():
         builder = live.LiveBuilder(book, "en", out, tmp_path / "doctrees")
@@ -53,3 +57,18 @@ def test_without_dropping_the_catalogs_the_old_text_would_stay(book, tmp_path, m
         edit(book / "locale/en/LC_MESSAGES/index.po", "First paragraph.", "Edited paragraph.")
         builder.build()
     assert "Edited paragraph." not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_extensions_labels_stay_translated_after_a_rebuild(rootdir, tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(rootdir / "test-live-labels", book)
+    out = tmp_path / "html"
+    with docutils_namespace():
+        builder = live.LiveBuilder(book, "zh_CN", out, tmp_path / "doctrees")
+        assert builder.build() == ""
+        assert "更新说明 #1" in (out / "first.html").read_text(encoding="utf-8")
+        edit(book / "docs/first.rst", "Body of note one.", "Body of note one, edited.")
+        assert builder.build() == ""
+    page = (out / "first.html").read_text(encoding="utf-8")
+    assert "Body of note one, edited." in page
+    assert "更新说明 #1" in page

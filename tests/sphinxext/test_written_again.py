@@ -21,7 +21,7 @@ def edit_translation_then_doctest_then_html(app, make_app, overrides) -> str:
     # The doctest builder reads the pages into the same doctrees, as make doctest does;
     # each build here forgets the loaded catalogs, as a new process would.
     for builder in ("doctest", "html"):
-        forget_page_catalogs()
+        forget_page_catalogs(app)
         make_app(builder, srcdir=app.srcdir, confoverrides=overrides).build()
     return page.read_text(encoding="utf-8")
 

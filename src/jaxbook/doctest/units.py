@@ -141,7 +141,7 @@ def read_language(spec: Spec, language: str, keep: bool = False) -> dict[str, An
     if keep and language in _readers:
         app, warning = _readers[language]
         warned = warning.tell()
-        forget_page_catalogs()
+        forget_page_catalogs(app)
         if bring_up_to_date(app, save=False):
             _unsaved.add(language)
     elif keep:

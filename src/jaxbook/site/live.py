@@ -56,7 +56,7 @@ class LiveBuilder:
     def build(self) -> str:
         """Build what changed since the last build; return the warnings of this build."""
         start = self.warnings.tell()
-        forget_page_catalogs()
+        forget_page_catalogs(self.app)
         self.app.build()
         self.warnings.seek(start)
         return self.warnings.read()

@@ -1,0 +1,2 @@
+extensions = ["jaxbook.sphinxext.notes"]
+language = "zh_CN"
