@@ -78,3 +78,27 @@ def test_several_languages_run_in_order_and_the_first_failure_stops(jaxbook, pro
     # The source ran once: the failing English refresh kept the second from starting.
     assert result.stdout.count("docs/ch01/quiz.rst: 0 output(s) rewritten") == 1
     assert "no en catalog yet" in result.stderr
+
+
+def test_code_that_prints_and_then_raises_is_reported_and_left_alone(jaxbook, project_copy):
+    quiz = project_copy / "docs/ch01/quiz.rst"
+    original = quiz.read_text(encoding="utf-8")
+    pending = original.replace(
+        "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      (pending)\n"
+    )
+    raising = (
+        '\n.. testcode::\n\n   print("before")\n   raise ValueError("boom")\n'
+        "\n.. testoutput::\n\n   (pending too)\n"
+    )
+    quiz.write_text(pending + raising, encoding="utf-8")
+    line = (pending + raising).splitlines().index("   (pending too)") - 1
+
+    result = jaxbook("refresh", "docs/ch01/quiz.rst", cwd=project_copy)
+
+    assert result.returncode == 1
+    assert f"quiz.rst:{line}: its code printed output and then raised ValueError: boom" in (
+        result.stderr
+    )
+    assert "docs/ch01/quiz.rst: 1 output(s) rewritten" in result.stdout
+    # The output that could be recorded was; the other is as it was.
+    assert quiz.read_text(encoding="utf-8") == original + raising

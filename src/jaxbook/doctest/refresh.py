@@ -13,7 +13,9 @@ The pages are read by Sphinx (so snippets are staged and translations applied
 exactly as for ``make doctest``), each page runs as ``make doctest`` runs it
 (groups, setup and cleanup, option flags: :mod:`jaxbook.doctest.engine`), and
 every ``testoutput`` that fails is rewritten with what its code printed (an
-exception as the traceback's first and last lines). An expected output that
+exception as the traceback's first and last lines). Code that prints and then
+raises is reported as ``file:line`` and left alone, with a non-zero exit: no
+expected output can match it. An expected output that
 still passes (including one with a ``...`` wildcard over a timing) is left
 alone. Review the diff before committing it: this
 tool records behavior, it does not judge it.
@@ -45,15 +47,27 @@ from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxapp import read_pages
 
 
-def outputs(app: Sphinx, docname: str) -> list[tuple[nodes.Element, str]]:
+def outputs(app: Sphinx, docname: str) -> tuple[list[tuple[nodes.Element, str]], list[str]]:
     """Run one page as ``make doctest`` runs it (:mod:`jaxbook.doctest.engine`); return
-    (testoutput node, what its code printed) for every output that does not match."""
+    (testoutput node, what its code printed) for every output that does not match, and
+    a ``file:line: ...`` sentence for each that no expected output could match."""
     result, page_nodes = run_doctree(app, docname)
-    return [
-        (page_nodes[outcome.output], outcome.shown)
-        for outcome in result.outcomes
-        if outcome.output is not None and not outcome.passed
-    ]
+    found, cannot = [], []
+    for outcome in result.outcomes:
+        if outcome.output is None or outcome.passed:
+            continue
+        node = page_nodes[outcome.output]
+        if outcome.exception is not None and outcome.got:
+            # doctest compares an exception only when the expected output begins
+            # with the traceback, and then it ignores what was printed before.
+            cannot.append(
+                f"{node.source}:{node.line}: its code printed output and then raised "
+                f"{outcome.exception}; no expected output can hold both, so it was left "
+                "as it is: raise before printing, or catch the exception"
+            )
+        else:
+            found.append((node, outcome.shown))
+    return found, cannot
 
 
 def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
@@ -69,12 +83,13 @@ def catalog_path(root: Path, language: str, page: Path) -> Path:
     return project.catalog_dir(root, language) / page.with_suffix(".po")
 
 
-def refresh_catalog(app: Sphinx, docname: str) -> int:
-    """Write the real outputs of the translated page into its catalog."""
+def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
+    """Write the real outputs of the translated page into its catalog; say what could not be."""
     path = catalog_path(Path(app.confdir), app.config.language, Path(docname))
     catalog = polib.pofile(str(path))
     changed = 0
-    for node, actual in outputs(app, docname):
+    found, cannot = outputs(app, docname)
+    for node, actual in found:
         entry = catalog_entry(catalog, node.astext())
         if entry is None:
             sys.exit(
@@ -86,7 +101,7 @@ def refresh_catalog(app: Sphinx, docname: str) -> int:
         changed += 1
     if changed:
         save_wrapped(catalog, path)
-    return changed
+    return changed, cannot
 
 
 OUTPUT_FENCE = ("testoutput", "measured-output")
@@ -166,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{names}: no {args.language} catalog yet; run 'make update-po' to create it, "
                 "translate it, then refresh the outputs"
             )
+    cannot: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(srcdir, root, args.language, Path(tmp))
         for page in args.pages:
@@ -174,11 +190,16 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{page}: not a page of its own (included or excluded), skipped")
                 continue
             if args.language != SOURCE_LANGUAGE:
-                changed = refresh_catalog(app, docname)
+                changed, left = refresh_catalog(app, docname)
+                cannot += left
                 print(f"{page} [{args.language}]: {changed} output(s) rewritten in the catalog")
                 continue
-            updates = {node.line: actual for node, actual in outputs(app, docname)}
+            found, left = outputs(app, docname)
+            cannot += left
+            updates = {node.line: actual for node, actual in found}
             if updates:
                 rewrite(page, updates)
             print(f"{page}: {len(updates)} output(s) rewritten")
-    return 0
+    for sentence in cannot:
+        print(sentence, file=sys.stderr)
+    return 1 if cannot else 0
