@@ -130,33 +130,24 @@ def test_code_appears_once(built, language):
     assert html.count("<pre>") == 1
 
 
-@pytest.mark.sphinx("html", testroot="parallel", freshenv=True)
-def test_untranslated_and_fuzzy_passages_say_so_in_chinese(built):
+MARKERS = {
+    "zh_CN": ("zh-CN", "尚未翻译", "译文待校对（fuzzy）"),
+    "en": ("en", "not yet translated", "translation awaiting review (fuzzy)"),
+}
+
+
+@both_languages("html")
+def test_untranslated_and_fuzzy_passages_say_so(built, language):
     html = built.page()
-    assert re.search(
-        r"还没有译文的一段。</span><span [^>]*lang=\"zh-CN\"[^>]*>尚未翻译</span>", html
-    )
-    assert re.search(
-        r"译文待校对的一段。</span><span [^>]*lang=\"zh-CN\"[^>]*>译文待校对（fuzzy）</span>",
-        html,
-    )
+    lang, untranslated, fuzzy = MARKERS[language]
+    for source, marker in [("还没有译文的一段。", untranslated), ("译文待校对的一段。", fuzzy)]:
+        assert re.search(
+            rf"{source}</span><span [^>]*lang=\"{lang}\"[^>]*>{re.escape(marker)}</span>", html
+        ), source
     assert "A guessed paragraph." not in html
     # A passage whose translation is itself ("42", "JAX") shows nothing beside it.
     assert "<p>JAX</p>" in html
     assert "42</span>" not in html
-
-
-@pytest.mark.sphinx("html", testroot="parallel", freshenv=True, confoverrides={"language": "en"})
-def test_untranslated_and_fuzzy_passages_say_so_in_english(built):
-    html = built.page()
-    for source, marker in [
-        ("还没有译文的一段。", "not yet translated"),
-        ("译文待校对的一段。", "translation awaiting review (fuzzy)"),
-    ]:
-        assert re.search(
-            rf"{source}</span><span [^>]*lang=\"en\"[^>]*>{re.escape(marker)}</span>", html
-        ), source
-    assert "A guessed paragraph." not in html
 
 
 @both_languages("epub")
