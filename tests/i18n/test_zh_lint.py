@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.i18n import zh_lint as zh_lint_module
+
 PAGE = """\
 标题：一节
 ==========
@@ -373,3 +375,36 @@ def test_the_book_passes_its_own_lint():
     root = Path(__file__).resolve().parents[2]
     result = zh_lint(root / "docs", root / "snippets")
     assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize(
+    ("planted", "at"), [("[1 1] （注）", "[1 1] （"), ("（注） 1", "（注） 1")]
+)
+@pytest.mark.parametrize("suffix", [".rst", ".md"])
+def test_a_space_beside_a_full_width_parenthesis_in_an_output_is_caught(
+    tmp_path, planted, at, suffix
+):
+    source = PAGE if suffix == ".rst" else MYST_PAGE
+    page = tmp_path / f"page{suffix}"
+    text = source.replace("密钥：1 (3,)", f"密钥：{planted}")
+    page.write_text(text, encoding="utf-8")
+    line = text[: text.index(at)].count("\n") + 1
+    result = zh_lint(page)
+    assert result.returncode == 1
+    assert (
+        f"{page}:{line}: a space beside a full-width parenthesis in an expected output; "
+        "print it without one (an f-string)"
+    ) in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    ("code", "fixed"),
+    [
+        ('print(f"a -> {a}  （注）")', 'print(f"a -> {a}（注）")'),
+        ('print(f"（注）  {a}")', 'print(f"（注）{a}")'),
+        ('s = "x （注）"', 's = "x（注）"'),
+        ("# 结果 （注）", "# 结果（注）"),
+    ],
+)
+def test_a_space_beside_a_full_width_mark_in_code_goes(code, fixed):
+    assert zh_lint_module.correct_python(code) == fixed

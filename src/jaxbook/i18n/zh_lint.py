@@ -184,6 +184,8 @@ def _full_width(match: re.Match[str]) -> str:
 ELLIPSIS = re.compile("(?<!\u2026)(?:\\.{3,}|\u2026)(?!\u2026)")
 # "标签： 1": print() put a space after the label's full-width mark.
 OUTPUT_SPACE = re.compile("(?<=\\S)([\uff1a\uff0c]) +(?=\\S)")
+# "[1 1] （注）": print() put a space between its arguments, before the parenthesis.
+OUTPUT_PAREN_SPACE = re.compile("(?<=\\S) +(?=\uff08)|(?<=\uff09) +(?=\\S)")
 
 
 # One rule per mark, chosen once (the author's guide lists them): “” not 「」, a full-width
@@ -233,12 +235,11 @@ def punctuate_code_text(text: str) -> str:
         fixed = TOUCHING.sub(_full_width, fixed)
         if fixed == before:
             break
-    if fixed == text:
-        return text
     fixed = re.sub(rf"(?<=\S) +(?=[{FULL_WIDTH_MARKS}])", "", fixed)
     return re.sub(rf"(?<=[{FULL_WIDTH_MARKS}]) +", "", fixed)
 
 
+FIELD = "\ue000"  # stands for an f-string's field: not a space, not Chinese
 STRING_PREFIX = re.compile(r"^([rRbBuUfF]*)('''|\"\"\"|'|\")")
 
 
@@ -254,12 +255,16 @@ def _fixed_token(kind: int, text: str) -> str:
         if "f" in prefix[1].lower():
             # Before Python 3.12 an f-string is one token: leave its fields alone.
             parts = re.split(r"(\{[^{}]*\})", text[start:end])
-            body = "".join(p if i % 2 else punctuate_code_text(p) for i, p in enumerate(parts))
+            literal = punctuate_code_text(FIELD.join(parts[::2])).split(FIELD)
+            parts[::2] = literal if len(literal) == len(parts[::2]) else parts[::2]
+            body = "".join(parts)
         else:
             body = punctuate_code_text(text[start:end])
         return text[:start] + body + text[end:]
     if kind == getattr(tokenize, "FSTRING_MIDDLE", -1):
-        return punctuate_code_text(text)
+        # A field or a quote on either side: "{x} （注）" loses its space as "x （注）" does.
+        fixed = punctuate_code_text(FIELD + text + FIELD)
+        return fixed[1:-1] if fixed[:1] == fixed[-1:] == FIELD else text
     return text
 
 
@@ -462,6 +467,21 @@ def correct_block(block: list[str], fix) -> list[str]:
     return [margin + line if line else "" for line in fixed.split("\n")]
 
 
+def output_spaces(where: str, line: str) -> list[str]:
+    """The spaces ``print()`` put beside full-width marks in an expected output line."""
+    found = []
+    space = OUTPUT_SPACE.search(line)
+    if space:
+        found.append(f"a space after a full-width '{space[1]}'")
+    if OUTPUT_PAREN_SPACE.search(line):
+        found.append("a space beside a full-width parenthesis")
+    return [
+        f"{where}: {what} in an expected output; print it without one (an f-string), "
+        "then run 'make refresh-outputs'"
+        for what in found
+    ]
+
+
 def lint_code(path: Path, lines: list[str], fix: bool) -> list[str]:
     findings = []
     blocks = md_code_blocks if path.suffix == ".md" else code_blocks
@@ -469,28 +489,19 @@ def lint_code(path: Path, lines: list[str], fix: bool) -> list[str]:
         fixed = correct_block(lines[start:end], corrector_)
         output = corrector_ is check_output
         for offset, (old, new) in enumerate(zip(lines[start:end], fixed, strict=True)):
-            if (
-                output
-                and old != new
-                and folded(old) == folded(new)
-                and problem(old, new).startswith("CJK")
+            where = f"{path}:{start + offset + 1}"
+            if output:
+                findings += output_spaces(where, old)
+            if old == new or (
+                output and folded(old) == folded(new) and problem(old, new).startswith("CJK")
             ):
                 continue  # spacing in an output is whatever print() put there
-            if old != new:
-                findings.append(
-                    f"{path}:{start + offset + 1}: {problem(old, new)} in an expected output; "
-                    "correct the code that prints it, then run 'make refresh-outputs'"
-                    if output
-                    else f"{path}:{start + offset + 1}: {problem(old, new)} in code; "
-                    f"expected: {new.strip()}"
-                )
-            space = OUTPUT_SPACE.search(old) if output else None
-            if space:
-                findings.append(
-                    f"{path}:{start + offset + 1}: a space after a full-width '{space[1]}' "
-                    "in an expected output; print it without one (an f-string), then run "
-                    "'make refresh-outputs'"
-                )
+            findings.append(
+                f"{where}: {problem(old, new)} in an expected output; "
+                "correct the code that prints it, then run 'make refresh-outputs'"
+                if output
+                else f"{where}: {problem(old, new)} in code; expected: {new.strip()}"
+            )
         if fix and not output:
             lines[start:end] = fixed
     return findings
