@@ -98,6 +98,7 @@ start_page_timer()
 watch_warnings()
 """
 doctest_global_cleanup = """
+close_figures()
 unwatch_warnings()
 stop_page_timer()
 """

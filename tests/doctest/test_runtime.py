@@ -38,3 +38,20 @@ def test_other_python_skips_only_on_another_minor_version(monkeypatch, capsys):
     monkeypatch.setattr(doctest_runtime, "RECORDED_PYTHON", (2, 7))
     assert doctest_runtime.other_python("prints the version") is True
     assert "skipped on Python 3." in capsys.readouterr().err
+
+
+def test_pages_that_each_draw_a_figure_leave_none_to_the_next():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    # pyplot warns at its 21st open figure; pages run with warnings as errors.
+    for _ in range(plt.rcParams["figure.max_open_warning"] + 5):
+        doctest_runtime.watch_warnings()
+        try:
+            plt.subplots()
+        finally:
+            doctest_runtime.close_figures()
+            doctest_runtime.unwatch_warnings()
+    assert plt.get_fignums() == []

@@ -30,6 +30,11 @@ fails at its line with the warning's class and message. A cell that expects a
 warning catches it (``warnings.catch_warnings(record=True)``) and prints it,
 so the warning is part of the output the page shows and the doctest compares.
 
+A page leaves no figure behind: ``close_figures()`` (the global cleanup)
+closes every pyplot figure the page opened. A worker runs many pages, and
+pyplot keeps each figure until it is closed; at the 21st open figure it
+warns, and the warning failed the page that opened it.
+
 The page time limit (``PAGE_TIMEOUT_S`` seconds, default 300, or the
 ``JAXBOOK_PAGE_TIMEOUT`` environment variable) turns a page that hangs into a
 doctest failure at the line that was running, instead of a stuck build.
@@ -50,6 +55,7 @@ __all__ = [
     "BACKEND",
     "ON_CPU",
     "ON_GPU",
+    "close_figures",
     "other_python",
     "start_page_timer",
     "stop_page_timer",
@@ -120,3 +126,10 @@ def watch_warnings() -> None:
 def unwatch_warnings() -> None:
     while _watching:
         _watching.pop().__exit__(None, None, None)
+
+
+def close_figures() -> None:
+    """Close the pyplot figures left open (without importing pyplot where no page did)."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
