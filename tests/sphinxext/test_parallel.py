@@ -78,7 +78,8 @@ def test_a_chinese_page_holds_the_english_text_of_each_passage(built):
         assert found.get(english) == "en", english
     # Inline markup kept; roles as their text, links not repeated.
     assert re.search(r'lang="en">JAX arrays are <em>immutable</em>, made with <code', html)
-    assert "; see arrays and the other page.</span>" in html
+    # A :ref: without a title of its own shows its target's English title, not its label.
+    assert "; see 1. Arrays and the other page.</span>" in html
     assert "<strong>accelerators</strong>" in html
     # A heading's translation follows the heading, never inside it.
     assert re.search(r"<h1>1\. 数组<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"en\">1\. Arrays</p>", html)
@@ -101,6 +102,7 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
     ]:
         assert found.get(chinese) == "zh-CN", chinese
     assert re.search(r'lang="zh-CN">JAX 的数组是 <em>不可变</em> 的，用 <code', html)
+    assert "见 1. 数组 与 另一页。</span>" in html
     assert re.search(
         r"<h1>1\. Arrays<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"zh-CN\">1\. 数组</p>", html
     )

@@ -27,7 +27,8 @@ source (a name, a number) shows nothing beside it.
 The other-language message is parsed as its page's source is (reStructuredText
 or MyST) and kept to its text, code, emphasis and strong text (and ``:zh:``
 mentions); references and roles become their text, so no cross-reference is
-left to resolve.
+left to resolve. A ``:ref:`` or ``:doc:`` without a title of its own shows its
+target's title in the other language, as that page's catalog has it.
 
 Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) insert the text,
 the button, the stylesheet (``jaxbook-parallel.css``) and the small inline
@@ -54,8 +55,9 @@ from typing import TYPE_CHECKING, Any
 import docutils.utils
 import polib
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
-from sphinx.util import get_filetype
+from sphinx.util import docname_join, get_filetype
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.fileutil import copy_asset_file
 from sphinx.util.i18n import docname_to_domain
@@ -201,7 +203,43 @@ def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading
     found = document.next_node(nodes.title if heading else nodes.paragraph)
     if found is None:
         return [nodes.Text(text)]
+    for xref in list(found.findall(addnodes.pending_xref)):
+        title = implicit_title(app, docname, xref)
+        if title is not None:
+            xref.replace_self(nodes.Text(title))
     return plain(found.children)
+
+
+def implicit_title(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> str | None:
+    """The other-language title that a ``:ref:`` or ``:doc:`` without a title of its own
+    shows, as Sphinx would resolve it; None when it is not such a reference."""
+    if xref.get("refexplicit") or xref.get("refdomain") != "std":
+        return None
+    env = app.env
+    if xref.get("reftype") == "ref":
+        label = env.domaindata["std"]["labels"].get(xref["reftarget"].lower())
+        if label is None:
+            return None
+        target, title = label[0], label[2]
+    elif xref.get("reftype") == "doc":
+        target = docname_join(docname, xref["reftarget"])
+        if target not in env.titles:
+            return None
+        title = env.titles[target].astext()
+    else:
+        return None
+    # The title as the page's language has it; the other language's is its catalog entry's.
+    languages = pair(app.config)
+    assert languages is not None
+    entries = catalog(app, target, languages[1]).values()
+    for entry in entries:
+        if entry.fuzzy or not entry.msgstr:
+            continue
+        if app.config.language == languages[0] and entry.msgid == title:
+            return entry.msgstr
+        if app.config.language != languages[0] and entry.msgstr == title:
+            return entry.msgid
+    return title
 
 
 KEPT = (nodes.emphasis, nodes.strong, nodes.literal, nodes.subscript, nodes.superscript, zh_term)
