@@ -13,7 +13,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from html.parser import HTMLParser
@@ -57,34 +56,8 @@ def site(built_site, built_editions, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(site):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "http.server",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--directory",
-            str(site),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(50):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+def server(site, serve) -> str:
+    return serve(site)
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,6 @@ choice holds on the next page. Screenshots go to _build/screenshots/parallel-*.p
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -31,26 +26,8 @@ LANGUAGES = {"zh_CN": ("zh-CN", "en"), "en": ("en", "zh-CN")}
 
 
 @pytest.fixture(scope="module")
-def server(built_site):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=built_site,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(50):
-        try:
-            urllib.request.urlopen(f"{base}/zh_CN/index.html", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+def server(built_site, serve) -> str:
+    return serve(built_site, "/zh_CN/index.html")
 
 
 @pytest.fixture
