@@ -277,6 +277,27 @@ def test_no_serious_accessibility_violations(browser, server, site):
     assert not problems
 
 
+def test_no_serious_accessibility_violations_on_a_phone(browser, server, site):
+    # At 390 px tables and formulas scroll sideways; the keyboard must reach them.
+    scrolling = [
+        path
+        for path in pages(site)
+        if re.search(r'class="(?:table|math)-wrapper', (site / path).read_text(encoding="utf-8"))
+    ]
+    assert len(scrolling) >= 4, scrolling
+    problems = {}
+    browser.set_window_size(390, 844)
+    try:
+        for path in scrolling:
+            browser.get(f"{server}/{path}")
+            violations = axe_violations(browser)
+            if violations:
+                problems[path] = violations
+    finally:
+        browser.set_window_size(1280, 900)
+    assert not problems
+
+
 def test_figure_and_folded_answers(browser, server):
     browser.get(f"{server}/zh_CN/ch01/exercises.html")
     figure = browser.find_element(By.CSS_SELECTOR, "img[src*='.png']")

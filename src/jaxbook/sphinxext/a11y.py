@@ -2,6 +2,8 @@
 
 - Every ``<pre>`` gets ``tabindex="0"``: long code lines scroll sideways,
   and a scrollable region must be reachable from the keyboard (WCAG 2.1.1).
+  So does furo's wrapper of each table and displayed formula
+  (``table-wrapper``, ``math-wrapper``), which scrolls sideways on a phone.
 - A toctree caption is marked ``role="heading"`` by Sphinx but has no
   ``aria-level``; it gets ``aria-level="2"``, in the page and in furo's
   sidebar navigation.
@@ -19,11 +21,13 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 PRE = re.compile(r"<pre(?![^>]*\btabindex=)")
+WRAPPER = re.compile(r'<div class="((?:table|math)-wrapper\b[^"]*)"(?![^>]*\btabindex=)')
 HEADING_ROLE = re.compile(r'role="heading"(?! aria-level)')
 
 
 def repair(html: str) -> str:
-    return HEADING_ROLE.sub('role="heading" aria-level="2"', PRE.sub('<pre tabindex="0"', html))
+    html = WRAPPER.sub(r'<div class="\1" tabindex="0"', PRE.sub('<pre tabindex="0"', html))
+    return HEADING_ROLE.sub('role="heading" aria-level="2"', html)
 
 
 def repair_context(
