@@ -217,7 +217,7 @@ def implicit_title(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> st
         return None
     env = app.env
     if xref.get("reftype") == "ref":
-        label = env.domaindata["std"]["labels"].get(xref["reftarget"].lower())
+        label = env.domains.standard_domain.labels.get(xref["reftarget"].lower())
         if label is None:
             return None
         target, title = label[0], label[2]
