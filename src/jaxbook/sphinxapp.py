@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from docutils import nodes
+from sphinx import locale
 from sphinx.application import Sphinx
 
 # The doctest builder's own conditions (private to it): what it counts as a
 # ``>>>`` block depends on the docutils release.
 from sphinx.ext.doctest import _condition_default, _condition_with_doctest
-from sphinx.locale import translators
 from sphinx.util.i18n import docname_to_domain
 
 
@@ -51,7 +51,13 @@ def application(
     confoverrides: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
     tags: Iterable[str] = (),
 ) -> Sphinx:
-    """The book's Sphinx application in ``language``, as every tool starts it."""
+    """The book's Sphinx application in ``language``, as every tool starts it.
+
+    It starts with none of the catalogs an earlier application of this process
+    loaded: Sphinx keeps them per process and only adds a new language's as a
+    fallback, so a Chinese reading after an English one would come out in English.
+    """
+    locale.translators.clear()
     return Sphinx(
         srcdir,
         confdir,
@@ -111,6 +117,6 @@ def forget_page_catalogs(app: Sphinx) -> None:
     """
     gettext._translations.clear()  # type: ignore[attr-defined]
     pages = {docname_to_domain(docname, app.config.gettext_compact) for docname in app.env.all_docs}
-    for namespace, catalog in list(translators):
+    for namespace, catalog in list(locale.translators):
         if namespace == "general" and catalog in pages:
-            del translators[namespace, catalog]
+            del locale.translators[namespace, catalog]

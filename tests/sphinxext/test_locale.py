@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import polib
@@ -53,3 +54,18 @@ def test_every_label_and_sentence_is_translated():
 
 def test_the_catalog_keeps_no_label_that_nothing_uses():
     assert sorted(set(catalog()) - msgids_in_code() - probe_sentences() - {""}) == []
+
+
+def test_the_labels_follow_each_builds_language_in_one_process(make_app, rootdir, tmp_path):
+    """A Chinese build before an English one in the same process (the doctest server's
+    readers, a test worker) leaves Sphinx's catalog registry holding the Chinese labels;
+    the English build must not pick them up."""
+    shutil.copytree(rootdir / "test-drift-report", tmp_path / "zh_CN")
+    make_app("html", srcdir=tmp_path / "zh_CN", confoverrides={"language": "zh_CN"}).build()
+    assert _locale._("same") == "相同"  # the Chinese build loaded the Chinese labels
+
+    shutil.copytree(rootdir / "test-drift-report", tmp_path / "en")
+    app = make_app("html", srcdir=tmp_path / "en", confoverrides={"language": "en"})
+    app.build()
+    page = (app.outdir / "report.html").read_text(encoding="utf-8")
+    assert "Of the 2 examples of this chapter, 2 print the same." in page

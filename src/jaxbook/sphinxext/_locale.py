@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sphinx import locale
 from sphinx.locale import get_translation, get_translator
 from sphinx.util.i18n import CatalogRepository
 
@@ -39,4 +40,8 @@ def add_catalog(app: Sphinx) -> None:
     for catalog in repo.catalogs:
         if catalog.domain == MESSAGE_CATALOG_NAME and catalog.is_outdated():
             catalog.write_mo(language)
+    # Sphinx keeps one registry of catalogs per process, not per application, and
+    # adds a new language's catalog only as a fallback of the one loaded first: an
+    # English build after a Chinese one in the same process would show Chinese labels.
+    locale.translators.pop(("general", MESSAGE_CATALOG_NAME), None)
     app.add_message_catalog(MESSAGE_CATALOG_NAME, str(LOCALE_DIR))
