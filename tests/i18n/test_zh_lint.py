@@ -408,3 +408,19 @@ def test_a_space_beside_a_full_width_parenthesis_in_an_output_is_caught(
 )
 def test_a_space_beside_a_full_width_mark_in_code_goes(code, fixed):
     assert zh_lint_module.correct_python(code) == fixed
+
+
+@pytest.mark.parametrize(
+    ("code", "fixed"),
+    [
+        ("# 验证 1:jit 前后结果一致", "# 验证 1：jit 前后结果一致"),
+        ("f(x)  # 单独 grad:Python if 正常", "f(x)  # 单独 grad：Python if 正常"),
+        # Code in a Chinese comment keeps its colon.
+        ("# 切片 x[1:3] 取中间两项", "# 切片 x[1:3] 取中间两项"),
+        ("# 形如 `a:b` 的写法", "# 形如 `a:b` 的写法"),
+        ("# 见 https://example.org", "# 见 https://example.org"),
+        ('print(f"a 在 {a.device}")  # 在 cpu:1 上', 'print(f"a 在 {a.device}")  # 在 cpu:1 上'),
+    ],
+)
+def test_a_colon_one_word_after_chinese_ends_the_clause(code, fixed):
+    assert zh_lint_module.correct_python(code) == fixed

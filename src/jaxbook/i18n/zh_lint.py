@@ -169,6 +169,10 @@ TOUCHING = re.compile(
     rf"|()(?<!:)([,;:?!])(?!:)(?= *[{CHINESE}])"
     rf"|(?<=[{CHINESE}])()(\.)(?=\s|$|[\"'])"
 )
+# "验证 1:jit 前后一致": a colon after Chinese, a space and one word ends the clause, even
+# with a word after it. Code has something else before its colon ("x[1:3]", "`a:b`"), or
+# no letter after it ("https://", the device "cpu:1").
+CLAUSE_COLON = re.compile(rf"([{CHINESE}] [A-Za-z0-9_]+):(?=[A-Za-z])")
 SPACE_BEFORE = re.compile(rf"(?<=\S)(?: |\\ )+(?=[{FULL_WIDTH_MARKS}])")
 SPACE_AFTER = re.compile(rf"(?<=[{FULL_WIDTH_MARKS}]) +(?=\S)")
 
@@ -232,7 +236,7 @@ def punctuate_code_text(text: str) -> str:
     for _ in range(3):
         before = fixed
         fixed = ASIDE.sub(r"（\1）", CHINESE_PARENS.sub(r"（\1）", fixed))
-        fixed = TOUCHING.sub(_full_width, fixed)
+        fixed = CLAUSE_COLON.sub("\\1\uff1a", TOUCHING.sub(_full_width, fixed))
         if fixed == before:
             break
     fixed = re.sub(rf"(?<=\S) +(?=[{FULL_WIDTH_MARKS}])", "", fixed)
