@@ -30,6 +30,7 @@ extensions = [
     "jaxbook.sphinxext.backend_tabs",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
+    "jaxbook.sphinxext.code_heights",
     "jaxbook.sphinxext.discovery",
     "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.drift_report",

@@ -314,6 +314,38 @@ def test_figure_and_folded_answers(browser, server):
     assert answer_text.is_displayed()
 
 
+# Each code block laid out late (content-visibility): its height before and after layout.
+DEFERRED_HEIGHTS = """
+const blocks = [...document.querySelectorAll(
+  'article[role="main"] > section > section ~ section div.highlight > pre')];
+window.scrollTo(0, 0);
+const deferred = blocks.map(b => getComputedStyle(b).contentVisibility === 'auto');
+const before = blocks.map(b => b.getBoundingClientRect().height);
+for (const b of blocks) b.style.contentVisibility = 'visible';
+return blocks.map((b, i) => [deferred[i], before[i], b.getBoundingClientRect().height]);
+"""
+
+
+def test_code_blocks_laid_out_late_keep_their_height(browser, server):
+    """A link to a later section lands on it, and the page does not move as blocks appear."""
+    browser.set_window_size(390, 844)
+    try:
+        off = {}
+        for language in LANGUAGES:
+            for page in ["arrays", "transformations", "jax-vs-numpy", "devices"]:
+                browser.get(f"{server}/{language}/ch01/{page}.html")
+                heights = browser.execute_script(DEFERRED_HEIGHTS)
+                assert len(heights) >= 10, (language, page)
+                assert all(deferred for deferred, _, _ in heights), (language, page)
+                # A horizontal scrollbar (long lines) is the only height a block cannot know.
+                wrong = [(a, b) for _, a, b in heights if abs(a - b) > 12]
+                if wrong:
+                    off[f"{language}/{page}"] = wrong
+    finally:
+        browser.set_window_size(1280, 900)
+    assert off == {}
+
+
 def test_screenshots(browser, server):
     out = ROOT / "_build" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)

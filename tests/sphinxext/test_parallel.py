@@ -186,3 +186,18 @@ def test_a_changed_catalog_is_shown_on_the_next_build_of_the_source(make_app, ro
     app.build()
     html = (app.outdir / "other.html").read_text(encoding="utf-8")
     assert "One paragraph of the other page." in html
+
+
+@pytest.mark.sphinx("html", testroot="parallel", freshenv=True)
+def test_a_rebuild_replaces_an_older_stylesheet(app, make_app):
+    """An author edits the extension's stylesheet and builds again into the same output."""
+    from jaxbook.sphinxext.parallel import STATIC, STYLESHEET
+
+    app.build()
+    copy = app.outdir / "_static" / STYLESHEET
+    copy.write_text("/* the stylesheet of an earlier build */\n", encoding="utf-8")
+    again = make_app("html", srcdir=app.srcdir)
+    again.build()
+    assert copy.read_text(encoding="utf-8") == (STATIC / STYLESHEET).read_text(encoding="utf-8")
+    # Sphinx warned "Aborted attempted copy ... (the destination path has existing data)".
+    assert STYLESHEET not in again.warning.getvalue()

@@ -352,7 +352,8 @@ def add_button(
 
 def copy_stylesheet(app: Sphinx, exception: Exception | None) -> None:
     if exception is None and pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
-        copy_asset_file(STATIC / STYLESHEET, Path(app.outdir, "_static"))
+        # The copy in the output is always this extension's: an older one is replaced.
+        copy_asset_file(STATIC / STYLESHEET, Path(app.outdir, "_static"), force=True)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
