@@ -11,6 +11,8 @@ import re
 import pytest
 from sphinx.util.console import strip_escape_sequences
 
+from jaxbook.sphinxext import _eras
+
 
 def _rows(html: str) -> list[str]:
     body = html[html.index("<tbody") : html.index("</tbody>")]
@@ -25,7 +27,7 @@ def _cells(html: str) -> dict[str, str]:
     """The "Changed in" cell of each row, by note id."""
     return {
         re.search(r'id="update-row-([\w-]+)"', row)[1]: html_module.unescape(
-            re.sub(r"\s+([;.])", r"\1", _text(row.rsplit("<td", 1)[1].split(">", 1)[1]))
+            re.sub(r"\s+([;.:])", r"\1", _text(row.rsplit("<td", 1)[1].split(">", 1)[1]))
         )
         for row in _rows(html)
     }
@@ -35,16 +37,44 @@ def _cells(html: str) -> dict[str, str]:
 def test_changed_in_column_says_what_held_on_every_release_of_each_era(built):
     cells = _cells(built.page())
     assert cells["method"] == (
-        "Changed in JAX 0.4.31 (the newest release with the old behavior is 0.4.30): "
+        "Changed in JAX 0.4.31: "
         "in 0.4.13–0.4.30, x.device() is a method; in 0.4.31–0.12.0.1, calling x.device "
         "raises TypeError: 'xla_extension.Device' object is not callable (0.4.31–0.6.0), "
         "TypeError: '_jax.Device' object is not callable (0.6.1–0.12.0.1)."
     )
     assert cells["value"] == (
-        "10.8: not reproducible on any release that installs here (0.4.13–0.12.0.1): "
+        "10.8: no release reproduces it (0.4.13–0.12.0.1): "
         "in 0.4.13–0.4.38, it prints 2.5; in 0.5.0–0.12.0.1, it prints 9.7."
     )
     assert cells["unbacked"] == "—"
+
+
+@pytest.mark.sphinx(
+    "html", testroot="evidence-column", freshenv=True, confoverrides={"language": "zh_CN"}
+)
+def test_the_chinese_column_writes_ranges_and_asides_as_chinese_does(built):
+    html = built.page()
+    assert "JAX 0.4.31 起改变</strong>：在 0.4.13～0.4.30 中，" in html
+    # A release range in full-width parentheses, with no space before them.
+    assert "callable</span></code>（0.4.31～0.6.0）" in html
+    assert "10.8：没有一个版本能复现</strong>（0.4.13～0.12.0.1）：" in html
+
+
+@pytest.mark.parametrize(
+    ("shown", "cell"),
+    [
+        ("Use arr.devices() instead.", "Use arr.devices() instead"),
+        (
+            "Got argument x of type float32 on device cpu:0 and argument y of type int32 on"
+            " device cpu:1",
+            "Got argument x of type float32 on device cpu:0 and argument y of…",
+        ),
+        ("a   b", "a b"),
+        ("wait...", "wait..."),
+    ],
+)
+def test_a_shown_text_is_cut_after_a_word_and_loses_its_own_full_stop(shown, cell):
+    assert _eras.clipped(shown) == cell
 
 
 @pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)

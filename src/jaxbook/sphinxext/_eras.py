@@ -34,12 +34,17 @@ def sentence(entry: dict[str, Any], key: str) -> str | None:
 
 
 def span(first: str, last: str) -> str:
-    return first if first == last else f"{first}–{last}"
+    return first if first == last else _("%s–%s") % (first, last)
 
 
-def _clip(text: str) -> str:
+def clipped(text: str) -> str:
+    """The text as a cell shows it: cut after a whole word, and without its own full stop
+    (the cell's sentence has one)."""
     text = " ".join(text.split())
-    return text if len(text) <= SHOWN_WIDTH else text[: SHOWN_WIDTH - 1] + "…"
+    if len(text) > SHOWN_WIDTH:
+        cut = text[: SHOWN_WIDTH - 1]
+        return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
+    return text[:-1] if text.endswith(".") and not text.endswith("..") else text
 
 
 def _shown(runs: list[dict[str, str]]) -> list[nodes.Node]:
@@ -49,20 +54,20 @@ def _shown(runs: list[dict[str, str]]) -> list[nodes.Node]:
     """
     merged: list[dict[str, str]] = []
     for run in runs:
-        text = _clip(run["text"])
+        text = clipped(run["text"])
         if merged and merged[-1]["text"] == text:
             merged[-1]["last"] = run["last"]
         else:
             merged.append({**run, "text": text})
     runs = merged
     if len(runs) == 1:
-        return [nodes.literal("", _clip(runs[0]["text"]))]
+        return [nodes.literal("", clipped(runs[0]["text"]))]
     out: list[nodes.Node] = []
     for i, run in enumerate(runs):
         if i:
             out.append(nodes.Text(_(", ")))
-        out.append(nodes.literal("", _clip(run["text"])))
-        out.append(nodes.Text(" " + _("(%s)") % span(run["first"], run["last"])))
+        out.append(nodes.literal("", clipped(run["text"])))
+        out.append(nodes.Text(_(" (%s)") % span(run["first"], run["last"])))
     return out
 
 

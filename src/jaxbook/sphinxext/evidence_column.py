@@ -141,7 +141,7 @@ def changed_in(
             para += nodes.Text(" ")  # between two sentences; Chinese needs no space after 。
         if probe in old and all(era["key"] != old[probe] for era in eras):
             para += nodes.strong(
-                "", _("%s: not reproducible on any release that installs here") % old[probe]
+                "", _("%s: no release reproduces it") % old[probe]
             )
             para += nodes.Text(_(" (%s): ") % span(eras[0]["first"], eras[-1]["last"]))
         elif len(eras) == 1:
@@ -150,9 +150,7 @@ def changed_in(
             )
         else:
             para += nodes.strong("", _("Changed in JAX %s") % eras[-1]["first"])
-            para += nodes.Text(
-                _(" (the newest release with the old behavior is %s): ") % eras[-2]["last"]
-            )
+            para += nodes.Text(_(": "))
         for i, era in enumerate(eras):
             parts = era_nodes(entry, era)
             if parts is None:
