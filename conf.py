@@ -116,7 +116,15 @@ jaxbook_release_evidence = "release-evidence.json"
 jaxbook_release_drift = "release-drift.json"
 # Where the GPU tabs were recorded (`jaxbook bundle run --record` on that machine, then
 # `jaxbook record`), and the texts in them that name that one machine.
-jaxbook_recorded_on = {"GPU": "NVIDIA H200, CUDA 13, Python 3.12, JAX 0.12.0.1, 2026-11-29"}
+jaxbook_recorded_on = {
+    "GPU": {
+        "device": "NVIDIA H200",
+        "cuda": "13",
+        "python": "3.12",
+        "jax": "0.12.0.1",
+        "date": "2026-11-29",
+    }
+}
 jaxbook_machine_names = {"GPU": ["NVIDIA H200"]}
 jaxbook_languages = LANGUAGES
 

@@ -29,9 +29,21 @@ def test_each_backend_checks_its_own_output(built):
 @pytest.mark.sphinx("html", testroot="backend-tabs")
 def test_a_recorded_output_shows_the_machine_and_where_it_ran(built):
     text = re.sub(r"<[^>]+>", "", built.page())
-    assert "Recorded on: Planted CPU 9000, JAX 0.12.0.1, 2026-11-29" in text
+    assert (
+        "Recorded on: Planted CPU 9000, CUDA 13, Python 3.12, JAX 0.12.0.1, November 29, 2026"
+        in text
+    )
     assert "kind=Planted CPU 9000!" in text
     assert "..." not in text
+
+
+@pytest.mark.sphinx("html", testroot="backend-tabs", confoverrides={"language": "zh_CN"})
+def test_where_it_ran_reads_as_chinese_in_a_chinese_page(built):
+    text = re.sub(r"<[^>]+>", "", built.page())
+    assert (
+        "记录环境：Planted CPU 9000，CUDA 13，Python 3.12，JAX 0.12.0.1，2026 年 11 月 29 日"
+        in text
+    )
 
 
 @pytest.mark.sphinx("doctest", testroot="backend-tabs", confoverrides={"jaxbook_machine_names": {}})

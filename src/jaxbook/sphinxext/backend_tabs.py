@@ -20,9 +20,11 @@ tabs are radio buttons and CSS: no script. Write a GPU output only from a real
 GPU run (``jaxbook record``), and say where it ran:
 
 ``jaxbook_recorded_on``
-   Per backend label ("GPU"), where its outputs were recorded: the device,
-   CUDA, JAX and the date, e.g. ``"NVIDIA H200, CUDA 13, JAX 0.12.0.1,
-   2026-11-29"``. Each such tab shows it above the output (default ``{}``).
+   Per backend label ("GPU"), where its outputs were recorded: ``device``,
+   ``cuda``, ``python``, ``jax`` and the ISO ``date``, e.g. ``{"device":
+   "NVIDIA H200", "cuda": "13", "python": "3.12", "jax": "0.12.0.1",
+   "date": "2026-11-29"}``. Each such tab shows them above the output, in the
+   page's language: "NVIDIA H200，CUDA 13，…，2026 年 11 月 29 日" (default ``{}``).
 ``jaxbook_machine_names``
    Per backend label, the texts in its recorded outputs that name the one
    machine they ran on (``["NVIDIA H200"]``). The page shows them as
@@ -35,6 +37,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import datetime
+import re
+
+from babel.dates import format_date
 from docutils import nodes
 
 from jaxbook.sphinxext._locale import _, add_catalog
@@ -48,6 +54,24 @@ BACKENDS = {"not ON_CPU": "CPU", "not ON_GPU": "GPU"}
 
 class backend_tabs(nodes.General, nodes.Element):
     """The expected outputs of one cell, one per backend."""
+
+
+# Digits and Chinese are spaced as the book spaces them: "2026 年 11 月 29 日".
+DIGIT_BESIDE_HAN = re.compile(r"(?<=\d)(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=\d)")
+
+
+def recorded_where(facts: dict[str, str], language: str) -> str:
+    """Where a backend's outputs were recorded, in ``language``."""
+    day = datetime.date.fromisoformat(facts["date"])
+    date = DIGIT_BESIDE_HAN.sub(" ", format_date(day, "long", locale=language))
+    parts = [
+        facts["device"],
+        f"CUDA {facts['cuda']}",
+        f"Python {facts['python']}",
+        f"JAX {facts['jax']}",
+        date,
+    ]
+    return str(_(", ")).join(parts)
 
 
 def _backend_output(node: nodes.Node) -> str | None:
@@ -119,8 +143,9 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for tabs in list(doctree.findall(backend_tabs)):
         if app.builder.name == "html":
             for output in list(tabs.children):
-                where = recorded.get(_backend_output(output) or "")
-                if where:
+                facts = recorded.get(_backend_output(output) or "")
+                if facts:
+                    where = recorded_where(facts, app.config.language)
                     box = nodes.container(
                         classes=["jb-recorded"], jaxbook_backend=_backend_output(output)
                     )
@@ -135,10 +160,11 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         # gettext builder collects a message, and the templates would lose them.
         for output in list(tabs.children):
             backend = _backend_output(output)
-            where = recorded.get(backend or "")
+            facts = recorded.get(backend or "")
             text = (
-                _("Output on %s (recorded on %s):") % (backend, where)
-                if where
+                _("Output on %s (recorded on %s):")
+                % (backend, recorded_where(facts, app.config.language))
+                if facts
                 else _("Output on %s:") % backend
             )
             tabs.remove(output)
