@@ -424,3 +424,20 @@ def test_a_space_beside_a_full_width_mark_in_code_goes(code, fixed):
 )
 def test_a_colon_one_word_after_chinese_ends_the_clause(code, fixed):
     assert zh_lint_module.correct_python(code) == fixed
+
+
+@pytest.mark.parametrize(
+    ("code", "fixed"),
+    [
+        ('print("f 的 jaxpr:")', 'print("f 的 jaxpr：")'),
+        ('print(f"数组 x:\\n{x}")', 'print(f"数组 x：\\n{x}")'),
+        ('print(f"实际 dtype: {x.dtype}")', 'print(f"实际 dtype：{x.dtype}")'),
+        ('print(f"reshape 为 (2, 3):\\n{v}")', 'print(f"reshape 为 (2, 3)：\\n{v}")'),
+        # Python's own "TypeError: ..." stays, and so does a colon inside the text.
+        ('print(f"实测：TypeError: {e}")', 'print(f"实测：TypeError: {e}")'),
+        ('print("NumPy: int64 数组")', 'print("NumPy: int64 数组")'),
+        ('print("a:", x)', 'print("a:", x)'),
+    ],
+)
+def test_a_colon_that_ends_a_chinese_label_is_full_width(code, fixed):
+    assert zh_lint_module.correct_python(code) == fixed

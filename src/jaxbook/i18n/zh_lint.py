@@ -173,6 +173,10 @@ TOUCHING = re.compile(
 # with a word after it. Code has something else before its colon ("x[1:3]", "`a:b`"), or
 # no letter after it ("https://", the device "cpu:1").
 CLAUSE_COLON = re.compile(rf"([{CHINESE}] [A-Za-z0-9_]+):(?=[A-Za-z])")
+# "数组 x:", "实际 dtype: {x}": in Chinese text a colon that ends the text, a line or the
+# literal before a field is a label's ("\ue000" stands for the field, see FIELD); one
+# after an exception's name is Python's own "TypeError: ..." and stays.
+LABEL_COLON = re.compile(r"(?<!Error)(?<!Warning)(?<!Exception):(?= ?(?:\\n|\ue000)| *$)")
 SPACE_BEFORE = re.compile(rf"(?<=\S)(?: |\\ )+(?=[{FULL_WIDTH_MARKS}])")
 SPACE_AFTER = re.compile(rf"(?<=[{FULL_WIDTH_MARKS}]) +(?=\S)")
 
@@ -237,6 +241,7 @@ def punctuate_code_text(text: str) -> str:
         before = fixed
         fixed = ASIDE.sub(r"（\1）", CHINESE_PARENS.sub(r"（\1）", fixed))
         fixed = CLAUSE_COLON.sub("\\1\uff1a", TOUCHING.sub(_full_width, fixed))
+        fixed = LABEL_COLON.sub("\uff1a", fixed)
         if fixed == before:
             break
     fixed = re.sub(rf"(?<=\S) +(?=[{FULL_WIDTH_MARKS}])", "", fixed)
