@@ -14,18 +14,18 @@ b = jax.device_put(x, devs[2])  # committed 到 cpu:2
 print(f"a 在 {a.device}，b 在 {b.device}")
 assert (a + 1).device == devs[1]
 assert (a + jnp.ones(4)).device == devs[1]  # uncommitted 数组被自动搬到 cpu:1
-print("a + jnp.ones(4)（uncommitted 数组被自动搬过来）在", (a + jnp.ones(4)).device)
+print(f"a + jnp.ones(4)（uncommitted 数组被自动搬过来）在 {(a + jnp.ones(4)).device}")
 
 raised = False
 try:
     a + b
 except ValueError as e:
     raised = True
-    print("a + b 报错 ValueError:", str(e)[:70], "...")
+    print(f"a + b 报错 ValueError: {str(e).split('. ')[0]}.")  # 只印错误信息的第一句
 assert raised
 
 # 正确做法：先把数据显式搬到同一设备
 c = a + jax.device_put(b, devs[1])
 assert c.device == devs[1] and jnp.array_equal(c, 2 * x)
 print(f"搬到同一设备后 a + b = {c}，位于 {c.device}")
-print("ALL_OK")
+print("全部检查通过")
