@@ -25,6 +25,23 @@ def test_pending_output_is_filled_and_wildcards_are_kept(jaxbook, project_copy):
     assert answers.read_text(encoding="utf-8") == original_answers
 
 
+def test_an_output_that_passes_only_by_normalized_whitespace_is_rewritten(
+    jaxbook, project_copy
+):
+    """NORMALIZE_WHITESPACE lets " [[1 2 3]" pass where the code prints "[[1 2 3]"; the
+    page must show what the code prints."""
+    page = project_copy / "docs/ch01/exercises.rst"
+    original = page.read_text(encoding="utf-8")
+    planted = original.replace("   矩阵 m：\n   [[1 2 3]\n", "   矩阵 m：\n    [[1 2 3]\n")
+    assert planted != original
+    page.write_text(planted, encoding="utf-8")
+
+    result = jaxbook("refresh", "docs/ch01/exercises.rst", cwd=project_copy)
+    assert result.returncode == 0, result.stderr
+    assert "docs/ch01/exercises.rst: 1 output(s) rewritten" in result.stdout
+    assert page.read_text(encoding="utf-8") == original
+
+
 def test_english_outputs_are_written_into_the_catalog(jaxbook, project_copy):
     catalog = project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po"
     original = catalog.read_text(encoding="utf-8")
