@@ -35,10 +35,9 @@ GPU run (``jaxbook record``), and say where it ran:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import datetime
 import re
+from typing import TYPE_CHECKING, Any
 
 from babel.dates import format_date
 from docutils import nodes
