@@ -25,9 +25,7 @@ def test_pending_output_is_filled_and_wildcards_are_kept(jaxbook, project_copy):
     assert answers.read_text(encoding="utf-8") == original_answers
 
 
-def test_an_output_that_passes_only_by_normalized_whitespace_is_rewritten(
-    jaxbook, project_copy
-):
+def test_an_output_that_passes_only_by_normalized_whitespace_is_rewritten(jaxbook, project_copy):
     """NORMALIZE_WHITESPACE lets " [[1 2 3]" pass where the code prints "[[1 2 3]"; the
     page must show what the code prints."""
     page = project_copy / "docs/ch01/exercises.rst"

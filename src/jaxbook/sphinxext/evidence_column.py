@@ -140,9 +140,7 @@ def changed_in(
         if para.children and not para.astext().endswith("。"):
             para += nodes.Text(" ")  # between two sentences; Chinese needs no space after 。
         if probe in old and all(era["key"] != old[probe] for era in eras):
-            para += nodes.strong(
-                "", _("%s: no release reproduces it") % old[probe]
-            )
+            para += nodes.strong("", _("%s: no release reproduces it") % old[probe])
             para += nodes.Text(_(" (%s): ") % span(eras[0]["first"], eras[-1]["last"]))
         elif len(eras) == 1:
             para += nodes.Text(
