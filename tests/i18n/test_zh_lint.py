@@ -437,7 +437,16 @@ def test_a_colon_one_word_after_chinese_ends_the_clause(code, fixed):
         ('print(f"实测：TypeError: {e}")', 'print(f"实测：TypeError: {e}")'),
         ('print("NumPy: int64 数组")', 'print("NumPy: int64 数组")'),
         ('print("a:", x)', 'print("a:", x)'),
+        ("# 运行下面的「🧪 自检」", "# 运行下面的“🧪 自检”"),
     ],
 )
 def test_a_colon_that_ends_a_chinese_label_is_full_width(code, fixed):
     assert zh_lint_module.correct_python(code) == fixed
+
+
+def test_corner_quotes_in_a_comment_are_named_as_such(tmp_path):
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text("# 运行下面的「自检」\n", encoding="utf-8")
+    assert zh_lint(snippet).stdout.splitlines()[0] == (
+        f"{snippet}:1: corner quotes 「」 in Chinese text in code; expected: # 运行下面的“自检”"
+    )

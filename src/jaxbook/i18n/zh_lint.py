@@ -236,7 +236,8 @@ def punctuate_code_text(text: str) -> str:
     """Full-width punctuation in the Chinese of a comment, a string or an output line."""
     if not HAS_CHINESE.search(text):
         return text
-    fixed = text
+    # Quotation marks as in prose: “” not 「」.
+    fixed = text.replace("「", "“").replace("」", "”")
     for _ in range(3):
         before = fixed
         fixed = ASIDE.sub(r"（\1）", CHINESE_PARENS.sub(r"（\1）", fixed))
@@ -658,6 +659,8 @@ def problem(text: str, fixed: str) -> str:
     marks = sorted(ch for ch in ",;:?!.()" if text.count(ch) > fixed.count(ch))
     if marks:
         return "half-width " + " ".join(f"'{ch}'" for ch in marks) + " in Chinese text"
+    if "「" in text or "」" in text:
+        return "corner quotes 「」 in Chinese text"
     return "CJK/Latin spacing"
 
 
