@@ -12,3 +12,17 @@ import pytest
 def test_a_line_break_between_chinese_characters_is_dropped(built, page):
     paragraph = re.search(r"<p>(.*?)</p>", built.page(page), re.DOTALL)[1]
     assert paragraph == "它的长处是<strong>加速器</strong>这类硬件，上手\nJAX 很快。"
+
+
+@pytest.mark.sphinx("html", testroot="cjk")
+def test_a_line_break_beside_a_full_width_mark_is_dropped(built):
+    paragraphs = re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)
+    text = re.sub(r"<[^>]+>", "", paragraphs[1])
+    assert text == "jit、grad、vmap 都是变换。它会抛 OverflowError。JAX 不会（见下文）。"
+
+
+@pytest.mark.sphinx("html", testroot="cjk")
+def test_a_link_whose_title_has_latin_at_an_edge_is_spaced_from_the_chinese(built):
+    text = re.sub(r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)[2])
+    # The title begins with a digit and ends with Latin; the other link ends with Chinese.
+    assert text == "详见 1.6 设备：CPU、GPU 里的说明，以 JAX 文档为准。"

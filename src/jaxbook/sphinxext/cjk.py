@@ -1,12 +1,21 @@
-"""Join lines of Chinese prose without the space a line break would leave.
+r"""Chinese prose spaced as the book writes it, where the source cannot say so.
 
-reStructuredText and MyST keep a paragraph's line breaks (MyST as Text nodes of
-their own), and a browser shows each one
-between two Chinese characters as a space (“在每题 下方”). This transform
-drops a line break that has a CJK character or CJK punctuation on both sides,
-in the text and in the ``rawsource`` that gettext turns into a message id. It
-runs before the i18n transform, so the message ids carry no stray spaces
-either. Literal blocks and inline literals are never touched.
+- **Line breaks.** reStructuredText and MyST keep a paragraph's line breaks
+  (MyST as Text nodes of their own), and a browser shows each one as a space:
+  between two Chinese characters (“在每题 下方”), and after or before a
+  full-width mark (“grad、 vmap”, “OverflowError。 JAX”), where Chinese has none.
+  Such a break is dropped, in the text and in the ``rawsource`` that gettext
+  turns into a message id; the transform runs before the i18n one, so the
+  message ids carry no stray spaces either. A break between a Chinese
+  character and a Latin letter or digit stays: it is the space the book puts
+  there.
+- **Links.** A cross-reference is written hugging the Chinese around it
+  (``在\ :doc:`devices`\ 里``), but its title is only known once it is
+  resolved, and a title that begins or ends with a Latin letter or digit
+  (“1.6 设备管理：CPU、GPU、TPU”) needs the space between Chinese and Latin that
+  the rest of the text has: “在 1.6 设备管理：CPU、GPU、TPU 里”.
+
+Literal blocks and inline literals are never touched.
 
 Config values: none.
 """
@@ -26,7 +35,16 @@ if TYPE_CHECKING:
 # CJK ideographs and punctuation, full-width forms, and the curly quotes, ellipsis
 # and dash that Chinese text uses.
 _CJK = r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef\u201c\u201d\u2018\u2019\u2026\u2014]"
-CJK_BREAK = re.compile(rf"(?<={_CJK})[ \t]*\n[ \t]*(?={_CJK})")
+# Marks only Chinese uses: CJK symbols and punctuation, full-width forms. (Curly quotes,
+# the ellipsis and the dash are English too, and a break beside them stays a space.)
+_FULL_WIDTH = r"[\u3000-\u303f\uff00-\uffef]"
+CJK_BREAK = re.compile(
+    rf"(?<={_CJK})[ \t]*\n[ \t]*(?={_CJK})"
+    rf"|(?<={_FULL_WIDTH})[ \t]*\n[ \t]*(?=\S)"
+    rf"|(?<=\S)[ \t]*\n[ \t]*(?={_FULL_WIDTH})"
+)
+HAN = re.compile(r"[\u4e00-\u9fff]")
+LATIN = re.compile(r"[A-Za-z0-9]")
 
 
 def join_cjk_lines(text: str) -> str:
@@ -50,8 +68,17 @@ class JoinCJKLines(SphinxTransform):
                 elif runs[-1]:
                     runs.append([])
             for run in runs:
+                if not run:
+                    continue
+                # What touches the run from the inline markup on either side (``vmap``).
+                first, last = node.index(run[0]), node.index(run[-1])
+                before = node[first - 1].astext()[-1:] if first > 0 else ""
+                after = node[last + 1].astext()[:1] if last + 1 < len(node) else ""
                 text = "".join(map(str, run))
-                joined = join_cjk_lines(text) if "\n" in text else text
+                joined = text
+                if "\n" in text:
+                    joined = join_cjk_lines(before + text + after)
+                    joined = joined[len(before) : len(joined) - len(after)]
                 if joined == text:
                     continue
                 # MyST gives each line break a Text node of its own: join the run as one.
@@ -60,6 +87,31 @@ class JoinCJKLines(SphinxTransform):
                     node.remove(extra)
 
 
+def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """A space between a resolved link and the Chinese beside it, where the title has
+    Latin or a digit at that edge."""
+    for link in list(doctree.findall(nodes.reference)):
+        parent = link.parent
+        if parent is None or isinstance(parent, (nodes.FixedTextElement, nodes.literal)):
+            continue
+        title = link.astext()
+        if not title:
+            continue
+        index = parent.index(link)
+        before = parent[index - 1] if index > 0 else None
+        after = parent[index + 1] if index + 1 < len(parent) else None
+        # astext(): a reST escaped space ("\\ ") is a null character in the Text node.
+        if isinstance(before, nodes.Text):
+            text = before.astext()
+            if HAN.match(text[-1:]) and LATIN.match(title[0]):
+                parent.replace(before, nodes.Text(f"{text} "))
+        if isinstance(after, nodes.Text):
+            text = after.astext()
+            if HAN.match(text[:1]) and LATIN.match(title[-1]):
+                parent.replace(after, nodes.Text(f" {text}"))
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(JoinCJKLines)
+    app.connect("doctree-resolved", space_links)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
