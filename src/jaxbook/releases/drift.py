@@ -59,7 +59,7 @@ Outcome = Literal["same", "output", "warns", "exception", "assert", "cannot-run"
 OUTCOMES: list[Outcome] = list(get_args(Outcome))
 MISSING_API = ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError")
 
-FORMAT = 1
+FORMAT = 2
 
 
 class Cell(TypedDict):
@@ -78,6 +78,7 @@ class ReleaseDrift(TypedDict):
     outcomes: NotRequired[list[Outcome]]  # what the run could tell apart (newer data)
     counts: dict[str, dict[Outcome, int]]  # language -> outcome -> cells
     cells: dict[str, list[Cell]]  # language -> the cells that differ
+    ran: dict[str, list[str]]  # language -> the code_digest of every cell compared
 
 
 DriftData = TypedDict(
@@ -314,6 +315,11 @@ def save(path: Path, release: str, installed: str, report: dict[str, list[dict]]
         },
         "cells": {
             language: [cell for cell in cells if cell["outcome"] not in ("same", "skipped")]
+            for language, cells in report.items()
+        },
+        # So that the page can tell when an example has changed since this run.
+        "ran": {
+            language: sorted({cell["code"] for cell in cells if "code" in cell})
             for language, cells in report.items()
         },
     }

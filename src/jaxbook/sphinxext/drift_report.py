@@ -278,6 +278,39 @@ def reading_order(env: BuildEnvironment, root: str) -> list[str]:
     return order + sorted(set(env.found_docs) - set(order))
 
 
+def _warn_if_older_than_the_pages(
+    app: Sphinx, fromdoc: str, data: DriftData, language: str
+) -> None:
+    """A release that did not run an example as the page has it now, or whose differing
+    example is no longer on a page, speaks of code the reader cannot see."""
+    current = {
+        place["code"]: where for found in _cells(app.env).values() for where, place in found.items()
+    }
+    for release in sorted(data["releases"], key=Version):
+        entry = data["releases"][release]
+        ran = set(entry["ran"].get(language, []))
+        gone = [
+            f"{cell['file']}:{cell['line']}"
+            for cell in entry["cells"].get(language, [])
+            if "code" in cell and cell["code"] not in current
+        ]
+        changed = sorted(where for code, where in current.items() if code not in ran)
+        for what, places in (("changed since it ran", changed), ("gone from the pages", gone)):
+            if places:
+                shown = ", ".join(places[:3]) + (", ..." if len(places) > 3 else "")
+                logger.warning(
+                    "drift-report: the drift data of JAX %s is older than the pages: "
+                    "%d example(s) %s (%s); run 'make release-report'",
+                    release,
+                    len(places),
+                    what,
+                    shown,
+                    location=(fromdoc, None),
+                    type="jaxbook",
+                    subtype="drift_report",
+                )
+
+
 def build_report(app: Sphinx, fromdoc: str, data: DriftData) -> list[nodes.Node]:
     env = app.env
     language = app.config.language
@@ -294,6 +327,7 @@ def build_report(app: Sphinx, fromdoc: str, data: DriftData) -> list[nodes.Node]
         found = by_code.get((cell["file"], cell.get("code")))
         return found or places.get(f"{cell['file']}:{cell['line']}")
 
+    _warn_if_older_than_the_pages(app, fromdoc, data, language)
     explained = _explained_by(env)
     names = outcome_names()
     order = {docname: i for i, docname in enumerate(reading_order(env, app.config.root_doc))}
