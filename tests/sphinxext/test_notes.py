@@ -25,7 +25,9 @@ def _check_table(built) -> None:
     assert [_text(row).split()[0] for row in rows] == ["1", "2", "3", "4"]
 
     one = rows[0]
-    assert "1.1 / 1.2" in _text(one)
+    # Lists in a Chinese table are Chinese lists: 1.1、1.2, and the links apart by ；.
+    assert "<p>1.1、1.2</p>" in one
+    assert 'First section</a>；<a class="reference internal" href="second.html' in one
     assert "Point <em>one</em>" in one
     assert 'href="first.html#update-note-one"' in one
     assert 'href="second.html#update-note-one"' in one

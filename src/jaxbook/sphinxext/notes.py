@@ -335,7 +335,7 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     para = nodes.paragraph()
     for i, child in enumerate(children):
         if i:
-            para += nodes.Text("; ")
+            para += nodes.Text(_("; "))
         para += child
     return nodes.entry("", para)
 
@@ -359,7 +359,9 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
     group += body
     for row in table_rows:
         docnames = list(dict.fromkeys(note["docname"] for note in row["notes"]))
-        sections = " / ".join(dict.fromkeys(_section_label(env, d) for d in docnames))
+        sections = ""
+        for label in dict.fromkeys(_section_label(env, d) for d in docnames):
+            sections = _("%s, %s") % (sections, label) if sections else label
         point = row["point"]["point"] if row["point"] else None
         point_para = nodes.paragraph("", "", *(point.deepcopy().children if point else []))
         where = [
