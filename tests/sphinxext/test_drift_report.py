@@ -27,10 +27,9 @@ def test_each_differing_cell_is_listed_with_its_note(built):
     assert html.index("JAX 0.4.38") < html.index("JAX 0.12.0.1")
     new = _text(_section(html, "0.12.0.1"))
     assert (
-        "It ran on Python 3.13 and JAX 0.12.0.1. Of the 2 examples of this chapter, 2 print "
-        "the same." in new
+        "Tested with Python 3.13 and JAX 0.12.0.1. All 2 examples of this chapter print what "
+        "the pages show." in new
     )
-    assert "Every example prints what the pages show." in new
 
     old = _section(html, "0.4.38")
     assert "Of the 3 examples of this chapter, 2 print something else and 1 fails an assert." in (
@@ -39,14 +38,15 @@ def test_each_differing_cell_is_listed_with_its_note(built):
     cells = re.findall(r'<p class="jb-drift-cell">(.*?)</p>', old, re.DOTALL)
     # In reading order, each named by its section and linked to its label or section.
     assert [_text(cell) for cell in cells] == [
-        "A page : prints something else ; see update note #1 .",
+        "A page : prints something else ; it checks update note #1 .",
         "A page : cannot run (missing API) .",
-        "Checks : an assert fails .",
+        # A title with a colon of its own is quoted.
+        "“ Checks: asserts ”: an assert fails .",
     ]
     assert 'href="page.html#check-device"' in cells[0]
     assert 'href="notes.html#update-row-device-property"' in cells[0]
     assert 'href="page.html#a-page"' in cells[1]
-    assert 'href="page.html#checks"' in cells[2]
+    assert 'href="page.html#checks-asserts"' in cells[2]
     assert "A page" in _text(old)  # the cells are grouped under their page's title
     blocks = [_text(block) for block in re.findall(r"<pre>.*?</pre>", old, re.DOTALL)]
     assert blocks[:2] == ["-device +old device", "AttributeError: no"]
@@ -139,3 +139,18 @@ def test_drift_data_older_than_the_pages_is_a_warning(app):
             ("gone from the pages", "page.rst:99"),
         ]
     ]
+
+
+@pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-again", freshenv=True)
+def test_a_new_drift_file_rewrites_the_page(app, make_app):
+    """make release-report, then make html: the page shows the new runs."""
+    app.build()
+    path = app.srcdir / "drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["releases"]["0.4.38"]["environment"] = "Python 3.12, jax==0.4.38"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    again = make_app("html", srcdir=app.srcdir)
+    again.build()
+    assert "Tested with Python 3.12 and JAX 0.4.38." in _text(
+        (again.outdir / "report.html").read_text(encoding="utf-8")
+    )

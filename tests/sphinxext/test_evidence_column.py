@@ -158,3 +158,16 @@ def test_the_notes_alone_keep_the_evidence_options_and_show_no_column(built):
     page = built.page()
     assert "Changed in" not in page
     assert len(_rows(page)) == 5
+
+
+@pytest.mark.sphinx(
+    "html", testroot="evidence-column", srcdir="evidence-column-again", freshenv=True
+)
+def test_a_new_evidence_file_rewrites_the_table(app, make_app):
+    """make evidence, then make html: the column shows the new eras."""
+    app.build()
+    path = app.srcdir / "evidence.json"
+    path.write_text(path.read_text(encoding="utf-8").replace("0.4.31", "0.4.32"), encoding="utf-8")
+    again = make_app("html", srcdir=app.srcdir)
+    again.build()
+    assert "Changed in JAX 0.4.32" in (again.outdir / "index.html").read_text(encoding="utf-8")

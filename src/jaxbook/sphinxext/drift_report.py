@@ -74,6 +74,9 @@ class DriftReportDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         node = drift_report()
         self.set_source_info(node)
+        # A new drift file (make release-report) makes the page be read and written again.
+        if self.config.jaxbook_release_drift:
+            self.env.note_dependency(str(Path(self.env.srcdir, self.config.jaxbook_release_drift)))
         return [node]
 
 
@@ -201,19 +204,36 @@ def _cell_heading(app: Sphinx, fromdoc: str, cell: dict[str, Any], place, explai
     if place is not None:
         uri = builder.get_relative_uri(fromdoc, place["docname"])
         uri += f"#{place['anchor']}" if place["anchor"] else ""
-        para += nodes.reference("", place["section"], internal=True, refuri=uri)
+        link = nodes.reference("", place["section"], internal=True, refuri=uri)
+        # A title with a colon of its own is quoted, so the sentence's colon reads as one.
+        if ":" in place["section"] or "\uff1a" in place["section"]:
+            open_quote, close_quote = str(_("“%s”")).split("%s")
+            para += [nodes.Text(open_quote), link, nodes.Text(close_quote)]
+        else:
+            para += link
     else:
         para += nodes.literal("", f"{cell['file']}:{cell['line']}")
     para += nodes.Text(_(": "))
     para += nodes.strong("", names[cell["outcome"]])
-    for table_doc, row in explained.get((place or {}).get("label") or "", []):
+    rows = explained.get((place or {}).get("label") or "", [])
+    if rows:
+        # The example is the one that checks these notes (its difference may have another
+        # cause, such as the random numbers of that release).
         para += nodes.Text(_("; "))
-        para += nodes.reference(
-            "",
-            _("see update note #%s") % row["number"],
-            internal=True,
-            refuri=builder.get_relative_uri(fromdoc, table_doc) + f"#update-row-{row['id']}",
+        para += nodes.Text(
+            ngettext("it checks update note %s", "it checks update notes %s", len(rows)).split(
+                "%s"
+            )[0]
         )
+        for i, (table_doc, row) in enumerate(rows):
+            if i:
+                para += nodes.Text(_(", "))
+            para += nodes.reference(
+                "",
+                f"#{row['number']}",
+                internal=True,
+                refuri=builder.get_relative_uri(fromdoc, table_doc) + f"#update-row-{row['id']}",
+            )
     para += nodes.Text(_("."))
     return para
 
@@ -341,16 +361,24 @@ def build_report(app: Sphinx, fromdoc: str, data: DriftData) -> list[nodes.Node]
         # cannot say "0 warn".
         outcomes = entry.get("outcomes") or [key for key in names if key != "warns"]
         total = sum(counts.values())
-        ran = _("It ran on %s.") % series(environment_names(entry["environment"]))
-        tally = _("Of the %(total)d examples of this chapter, %(outcomes)s.") % {
-            "total": total,
-            "outcomes": series(outcome_counts(counts, outcomes)),
-        }
+        ran = _("Tested with %s.") % series(environment_names(entry["environment"]))
+        if counts.get("same", 0) == total:
+            tally = (
+                ngettext(
+                    "The %d example of this chapter prints what the page shows.",
+                    "All %d examples of this chapter print what the pages show.",
+                    total,
+                )
+                % total
+            )
+        else:
+            tally = _("Of the %(total)d examples of this chapter, %(outcomes)s.") % {
+                "total": total,
+                "outcomes": series(outcome_counts(counts, outcomes)),
+            }
         # Chinese sentences follow each other without a space.
         section += nodes.paragraph("", ran + ("" if ran.endswith("。") else " ") + tally)
         cells = entry["cells"].get(language, [])
-        if not cells:
-            section += nodes.paragraph("", _("Every example prints what the pages show."))
 
         def position(cell: dict[str, Any]) -> tuple[int, int]:
             place = place_of(cell)

@@ -168,6 +168,13 @@ def changed_in(
     return para
 
 
+def depend_on_evidence(app: Sphinx, doctree: nodes.document) -> None:
+    """A page with the table is read again when the evidence file changes (make evidence)."""
+    name = app.config.jaxbook_release_evidence
+    if name and any(True for _node in doctree.findall(notes.update_notes_table)):
+        app.env.note_dependency(str(Path(app.srcdir, name)))
+
+
 def column(app: Sphinx, fromdoc: str) -> notes.Column | None:
     """The "Changed in" column of the table on ``fromdoc``, when there is evidence."""
     evidence = load_evidence(app)
@@ -188,5 +195,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
     app.connect("update-notes-columns", column)
+    app.connect("doctree-read", depend_on_evidence)
     app.connect("env-check-consistency", check_evidence)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
