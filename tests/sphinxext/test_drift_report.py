@@ -154,3 +154,15 @@ def test_a_new_drift_file_rewrites_the_page(app, make_app):
     assert "Tested with Python 3.12 and JAX 0.4.38." in _text(
         (again.outdir / "report.html").read_text(encoding="utf-8")
     )
+
+
+def test_links_are_listed_as_the_language_lists_them():
+    from docutils import nodes
+
+    from jaxbook.sphinxext.drift_report import series_nodes
+
+    links = [nodes.reference("", f"#{n}") for n in (2, 6, 9)]
+    listed = series_nodes(links[:2])
+    assert [n.astext() for n in listed] == ["#2", " and ", "#6"]
+    assert listed[0] is links[0]  # the links themselves, not copies
+    assert "".join(n.astext() for n in series_nodes(links)) == "#2, #6, and #9"

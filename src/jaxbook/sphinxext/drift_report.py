@@ -29,6 +29,7 @@ Config values:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -225,15 +226,18 @@ def _cell_heading(app: Sphinx, fromdoc: str, cell: dict[str, Any], place, explai
                 "%s"
             )[0]
         )
-        for i, (table_doc, row) in enumerate(rows):
-            if i:
-                para += nodes.Text(_(", "))
-            para += nodes.reference(
-                "",
-                f"#{row['number']}",
-                internal=True,
-                refuri=builder.get_relative_uri(fromdoc, table_doc) + f"#update-row-{row['id']}",
-            )
+        para += series_nodes(
+            [
+                nodes.reference(
+                    "",
+                    f"#{row['number']}",
+                    internal=True,
+                    refuri=builder.get_relative_uri(fromdoc, table_doc)
+                    + f"#update-row-{row['id']}",
+                )
+                for table_doc, row in rows
+            ]
+        )
     para += nodes.Text(_("."))
     return para
 
@@ -266,6 +270,18 @@ def series(items: list[str]) -> str:
     for item in items[1:-1]:
         head = _("%s, %s") % (head, item)
     return _("%s, and %s") % (head, items[-1])
+
+
+def series_nodes(items: list[nodes.Node]) -> list[nodes.Node]:
+    """``series`` of nodes (links): the language's separators between them."""
+    text = series([f"\x00{i}\x00" for i in range(len(items))])
+    out: list[nodes.Node] = []
+    for i, piece in enumerate(re.split(r"\x00(\d+)\x00", text)):
+        if i % 2:
+            out.append(items[int(piece)])
+        elif piece:
+            out.append(nodes.Text(piece))
+    return out
 
 
 PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
