@@ -438,6 +438,8 @@ def test_a_colon_one_word_after_chinese_ends_the_clause(code, fixed):
         ('print("NumPy: int64 数组")', 'print("NumPy: int64 数组")'),
         ('print("a:", x)', 'print("a:", x)'),
         ("# 运行下面的「🧪 自检」", "# 运行下面的“🧪 自检”"),
+        ('print("第 1~2 列")  # 包含 0..5', 'print("第 1～2 列")  # 包含 0～5'),
+        ("x[1:3]  # 切片 a..b 和 1.5", "x[1:3]  # 切片 a..b 和 1.5"),
     ],
 )
 def test_a_colon_that_ends_a_chinese_label_is_full_width(code, fixed):

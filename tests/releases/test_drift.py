@@ -178,3 +178,11 @@ def test_saving_into_a_drift_file_of_another_format_or_shape_is_refused(tmp_path
         f"{path}: not a drift file of format 2 ({problem}); write it again with make release-report"
     )
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_cells_digest_ignores_its_comments_but_not_its_strings():
+    """A comment edited or translated again does not make the drift data older."""
+    same = drift.code_digest("x = 1  # 注释\nprint(x)")
+    assert drift.code_digest("x = 1  # a comment\nprint(x)") == same
+    assert drift.code_digest("x = 2  # 注释\nprint(x)") != same
+    assert drift.code_digest('print("# a")') != drift.code_digest('print("# b")')

@@ -202,7 +202,7 @@ OUTPUT_PAREN_SPACE = re.compile("(?<=\\S) +(?=\uff08)|(?<=\uff09) +(?=\\S)")
 MARKS = [
     (re.compile("「"), "“"),
     (re.compile("」"), "”"),
-    (re.compile(r"(?<=\d)~(?=\d)"), "\uff5e"),
+    (re.compile(r"(?<=\d)~(?=\d)|(?<=[A-Za-z0-9])\u2013(?=[A-Za-z0-9])"), "\uff5e"),
     (re.compile(rf"(?<=[{HAN_RANGE}]) & (?=[{HAN_RANGE}])"), "与"),
     # Before the rule on stacked marks, which would take the last dot of "...。".
     (ELLIPSIS, "\u2026\u2026"),
@@ -236,8 +236,8 @@ def punctuate_code_text(text: str) -> str:
     """Full-width punctuation in the Chinese of a comment, a string or an output line."""
     if not HAS_CHINESE.search(text):
         return text
-    # Quotation marks as in prose: “” not 「」.
-    fixed = text.replace("「", "“").replace("」", "”")
+    # Quotation marks as in prose: “” not 「」; a range of numbers with a full-width tilde.
+    fixed = CODE_RANGE.sub("\uff5e", text.replace("「", "“").replace("」", "”"))
     for _ in range(3):
         before = fixed
         fixed = ASIDE.sub(r"（\1）", CHINESE_PARENS.sub(r"（\1）", fixed))
@@ -249,6 +249,8 @@ def punctuate_code_text(text: str) -> str:
     return re.sub(rf"(?<=[{FULL_WIDTH_MARKS}]) +", "", fixed)
 
 
+# "第 1~2 列", "0..5" in the Chinese of code: a range, as Chinese writes it ("1～2").
+CODE_RANGE = re.compile(r"(?<=\d)(?:~|\.\.)(?=\d)")
 FIELD = "\ue000"  # stands for an f-string's field: not a space, not Chinese
 STRING_PREFIX = re.compile(r"^([rRbBuUfF]*)('''|\"\"\"|'|\")")
 
@@ -343,9 +345,11 @@ def check_output(source: str) -> str:
 def folded(text: str) -> str:
     """The text with full-width marks folded to ASCII, 、 read as the slash it replaces,
     and spaces dropped."""
-    text = unicodedata.normalize("NFKC", text).replace("、", "/").replace("\\ ", "")
     for pattern, replacement in MARKS[:4]:
         text = pattern.sub(replacement, text)
+    text = unicodedata.normalize("NFKC", text).replace("、", "/").replace("\\ ", "")
+    # A range, however it was marked: "E1–E4", "0..5" and "1～2" are one text.
+    text = re.sub(r"(?<=[A-Za-z0-9])(?:\u2013|\.\.|~)(?=[A-Za-z0-9])", "~", text)
     return "".join(text.split())
 
 
@@ -656,6 +660,8 @@ def problem(text: str, fixed: str) -> str:
     """Name what the correction changed, for the finding's message."""
     if fixed.count("\u2026\u2026") > text.count("\u2026\u2026"):
         return "an ellipsis in Chinese text is '\u2026\u2026'"
+    if fixed.count("\uff5e") > text.count("\uff5e"):
+        return "a range in Chinese text is written with '\uff5e'"
     marks = sorted(ch for ch in ",;:?!.()" if text.count(ch) > fixed.count(ch))
     if marks:
         return "half-width " + " ".join(f"'{ch}'" for ch in marks) + " in Chinese text"

@@ -42,10 +42,12 @@ import argparse
 import difflib
 import doctest
 import hashlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tokenize
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict, get_args
@@ -167,8 +169,25 @@ def classify(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def code_digest(code: str) -> str:
-    """A short name for a cell's code, the same in the drift data and in the build."""
-    return hashlib.sha256(code.strip().encode("utf-8")).hexdigest()[:12]
+    """A short name for a cell's code, the same in the drift data and in the build.
+
+    Comments are left out: a comment edited (or translated again) does not change what a
+    release prints, so it does not make the drift data older than the page.
+    """
+    return hashlib.sha256(_without_comments(code.strip()).encode("utf-8")).hexdigest()[:12]
+
+
+def _without_comments(code: str) -> str:
+    try:
+        tokens = [
+            (token.type, token.string)
+            for token in tokenize.generate_tokens(io.StringIO(code).readline)
+            if token.type != tokenize.COMMENT
+        ]
+        # Types and strings only: the spaces a comment took up are not kept either.
+        return tokenize.untokenize(tokens)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code  # not Python (a doctest block with prompts): as it is
 
 
 def compare(bundles: list[Path], records: dict[str, list[dict]]) -> dict[str, list[dict]]:
