@@ -319,8 +319,16 @@ def _warn_if_older_than_the_pages(
 ) -> None:
     """A release that did not run an example as the page has it now, or whose differing
     example is no longer on a page, speaks of code the reader cannot see."""
+    # The examples of this page's chapter (its directory): a chapter added since is not
+    # one this report speaks of.
+    chapter = Path(app.env.doc2path(fromdoc)).resolve().parent
+    prefix = chapter.relative_to(Path(app.confdir).resolve()).as_posix() + "/"
+    prefix = "" if prefix == "./" else prefix
     current = {
-        place["code"]: where for found in _cells(app.env).values() for where, place in found.items()
+        place["code"]: where
+        for found in _cells(app.env).values()
+        for where, place in found.items()
+        if where.startswith(prefix)
     }
     for release in sorted(data["releases"], key=Version):
         entry = data["releases"][release]
@@ -328,7 +336,7 @@ def _warn_if_older_than_the_pages(
         gone = [
             f"{cell['file']}:{cell['line']}"
             for cell in entry["cells"].get(language, [])
-            if "code" in cell and cell["code"] not in current
+            if cell["file"].startswith(prefix) and "code" in cell and cell["code"] not in current
         ]
         changed = sorted(where for code, where in current.items() if code not in ran)
         for what, places in (("changed since it ran", changed), ("gone from the pages", gone)):
