@@ -26,3 +26,9 @@ def test_a_link_whose_title_has_latin_at_an_edge_is_spaced_from_the_chinese(buil
     text = re.sub(r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)[2])
     # The title begins with a digit and ends with Latin; the other link ends with Chinese.
     assert text == "详见 1.6 设备：CPU、GPU 里的说明，以 JAX 文档为准。"
+
+
+@pytest.mark.sphinx("html", testroot="cjk")
+def test_a_line_break_before_a_chinese_link_or_an_escaped_space_leaves_no_space(built):
+    text = re.sub(r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)[3])
+    assert text == "先自己写，再看中文标题。和练习页上同一个自检。"

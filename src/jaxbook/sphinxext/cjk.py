@@ -38,12 +38,14 @@ _CJK = r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef\u201c\u201d\u2018\u2019\u2026\
 # Marks only Chinese uses: CJK symbols and punctuation, full-width forms. (Curly quotes,
 # the ellipsis and the dash are English too, and a break beside them stays a space.)
 _FULL_WIDTH = r"[\u3000-\u303f\uff00-\uffef]"
+# "\x00 " is a reST escaped space ("\\ ") as a Text node keeps it.
 CJK_BREAK = re.compile(
-    rf"(?<={_CJK})[ \t]*\n[ \t]*(?={_CJK})"
+    rf"(?<={_CJK})[ \t]*\n[ \t\x00]*(?={_CJK})"
     rf"|(?<={_FULL_WIDTH})[ \t]*\n[ \t]*(?=\S)"
     rf"|(?<=\S)[ \t]*\n[ \t]*(?={_FULL_WIDTH})"
 )
 HAN = re.compile(r"[\u4e00-\u9fff]")
+CJK = re.compile(_CJK)
 LATIN = re.compile(r"[A-Za-z0-9]")
 
 
@@ -103,12 +105,24 @@ def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         # astext(): a reST escaped space ("\\ ") is a null character in the Text node.
         if isinstance(before, nodes.Text):
             text = before.astext()
-            if HAN.match(text[-1:]) and LATIN.match(title[0]):
-                parent.replace(before, nodes.Text(f"{text} "))
+            bare = text.rstrip()
+            if HAN.match(bare[-1:]) and LATIN.match(title[0]):
+                parent.replace(before, nodes.Text(f"{bare} "))
+            elif "\n" in text[len(bare) :] and CJK.match(bare[-1:]) and CJK.match(title[0]):
+                # A line break before a title that begins with Chinese leaves no space
+                # either; before it was resolved, the link was its target's name.
+                parent.replace(before, nodes.Text(bare))
         if isinstance(after, nodes.Text):
             text = after.astext()
-            if HAN.match(text[:1]) and LATIN.match(title[-1]):
-                parent.replace(after, nodes.Text(f" {text}"))
+            bare = text.lstrip()
+            if HAN.match(bare[:1]) and LATIN.match(title[-1]):
+                parent.replace(after, nodes.Text(f" {bare}"))
+            elif (
+                "\n" in text[: len(text) - len(bare)]
+                and CJK.match(bare[:1])
+                and CJK.match(title[-1])
+            ):
+                parent.replace(after, nodes.Text(bare))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
