@@ -13,7 +13,7 @@ from jaxbook.i18n.loss import lost
 from jaxbook.i18n.pofile import save_wrapped
 
 PARAGRAPH = (
-    "注意：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备要用\n"
+    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备要用\n"
     '``jax.devices("cpu")`` 单独拿。\n'
 )
 CATALOG = "locale/en/LC_MESSAGES/ch01/devices.po"
@@ -108,11 +108,11 @@ def test_no_obsolete_after_a_deleted_paragraph_is_named_and_update_po_keeps_it(r
     templates(repo)
     sphinx_intl(repo, "--no-obsolete")
     found = findings(repo)
-    line = head_line(repo, "注意：有加速器时")
+    line = head_line(repo, "提示：有加速器时")
     assert any(
         f.startswith(
             f"{CATALOG}:{line}: translation lost since HEAD (this line at HEAD, "
-            "translated there) of '注意：有加速器时"
+            "translated there) of '提示：有加速器时"
         )
         and "neither live, fuzzy nor obsolete" in f
         for f in found
@@ -124,10 +124,10 @@ def test_no_obsolete_after_a_deleted_paragraph_is_named_and_update_po_keeps_it(r
     assert merged.returncode == 0, merged.stderr
     assert findings(repo) == []
     entry = next(
-        e for e in polib.pofile(str(repo / CATALOG)) if e.msgid.startswith("注意：有加速器时")
+        e for e in polib.pofile(str(repo / CATALOG)) if e.msgid.startswith("提示：有加速器时")
     )
     assert entry.obsolete
-    assert entry.msgstr.startswith("Note: when an accelerator")
+    assert entry.msgstr.startswith("Tip: when an accelerator")
 
 
 def test_a_paragraph_that_came_back_beside_its_obsolete_twin_is_named(repo):
