@@ -146,10 +146,13 @@ release-report: $(SYNCED) ## Run the book on REPORT_RELEASES and keep the differ
 evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour changed (docs/release-evidence.json)
 	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
 
+# TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`
+# does, after building them) instead of building their own.
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
 	@$(PREFLIGHT) pytest
-	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadgroup
+	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
+	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope
 
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff) and validate the deploy files offline
@@ -167,7 +170,8 @@ serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first
 .PHONY: test
 test: ## Everything that checks the project (warning-free build included)
 	@$(PREFLIGHT) test
-	$(MAKE) html pdf epub doctest check-po pytest lint
+	$(MAKE) html pdf epub doctest check-po
+	$(MAKE) pytest lint TESTED_BUILD=$(BUILDDIR)
 
 # -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
 

@@ -10,22 +10,58 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 from jaxbook.site.build import html_command
 
 ROOT = Path(__file__).resolve().parent.parent
 # The site's tests share the session's built site (and its editions and server): one worker
 # builds it once for all of them.
-SHARED_SITE = ROOT / "tests" / "site"
+SITE_SCOPE = "tests/site"
+
+
+def scope_of(nodeid: str) -> str:
+    """The unit one xdist worker runs whole: a module, or all of the site's tests together."""
+    module = nodeid.split("::", 1)[0]
+    return SITE_SCOPE if module.startswith(SITE_SCOPE + "/") else module
+
+
+class BookScheduling(LoadScopeScheduling):
+    """``--dist loadscope`` with the site's modules as one scope.
+
+    A module's tests run in one worker, so that a fixture of module scope is made once, and
+    so do all the site's, whose session fixtures build the site. (``--dist loadgroup`` with
+    ``xdist_group`` marks would say the same, but pytest-xdist 3.8 puts the group into a node
+    id attribute that pytest 9.2 no longer reads, so every test became a unit of its own.)
+    """
+
+    def _split_scope(self, nodeid: str) -> str:
+        return scope_of(nodeid)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LoadScopeScheduling | None:
+    return BookScheduling(config, log) if config.getvalue("dist") == "loadscope" else None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each xdist worker keeps to its share of the cores.
+
+    What a test starts sizes itself to the cores it may use (`jaxbook doctest`'s ``--jobs
+    auto``, Chromium, XeLaTeX), so without this each worker's doctest runs would start a
+    worker process per core of the machine and the workers would fight over every core.
+    """
+    worker = getattr(config, "workerinput", None)
+    if worker is None or not hasattr(os, "sched_setaffinity"):
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    index, count = int(worker["workerid"].removeprefix("gw")), int(worker["workercount"])
+    if count > 1:
+        os.sched_setaffinity(0, cores[index % len(cores) :: count] or cores)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """With ``pytest -n N --dist loadgroup`` (``make pytest``), a module's tests run in one
-    worker, so that a fixture of module scope is made once, and so do all the site's."""
-    for item in items:
-        path = Path(item.path)
-        group = "site" if path.is_relative_to(SHARED_SITE) else path.relative_to(ROOT).as_posix()
-        item.add_marker(pytest.mark.xdist_group(group))
+    """The site's tests first: they are the longest unit, and xdist hands units out in order."""
+    items.sort(key=lambda item: scope_of(item.nodeid) != SITE_SCOPE)
 
 
 @pytest.fixture(scope="session")
@@ -95,9 +131,39 @@ def html_builder() -> Callable[[Path, str, Path], Path]:
     return build_html
 
 
+# `make test` builds the site and the editions just before it runs pytest, and names its build
+# directory here, so that the site's tests check what it built instead of building it again.
+TESTED_BUILD = "JAXBOOK_TESTED_BUILD"
+
+
+def build_under_test() -> Path | None:
+    """The build directory `make test` names, if it holds both languages' site and books."""
+    value = os.environ.get(TESTED_BUILD)
+    if not value:
+        return None
+    builddir = Path(value)
+    wanted = [builddir / "html" / language / "index.html" for language in ("zh_CN", "en")]
+    wanted += [
+        path
+        for fmt in ("pdf", "epub")
+        for language in ("zh_CN", "en")
+        for path in [next((builddir / fmt).glob(f"*-{language}.{fmt}"), None)]
+    ]
+    missing = [str(path) for path in wanted if path is None or not path.is_file()]
+    if missing:
+        pytest.fail(f"{TESTED_BUILD}={value} holds no built site or book: {missing}")
+    # A deploy's URLs change what the pages hold; the tests expect a site built without them.
+    if any(os.environ.get(name) for name in DEPLOY_URLS):
+        pytest.fail(f"{TESTED_BUILD} is set, but so is one of {', '.join(DEPLOY_URLS)}")
+    return builddir
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """Both languages of the book, built once for the whole test session."""
+    """Both languages of the book, built once for the whole test session (or by `make test`)."""
+    builddir = build_under_test()
+    if builddir is not None:
+        return builddir / "html"
     root = tmp_path_factory.mktemp("site")
     for language in ["zh_CN", "en"]:
         build_html(ROOT, language, root)
@@ -139,6 +205,9 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 @pytest.fixture(scope="session")
 def built_editions(built_site, jaxbook) -> Path:
     """The PDF and EPUB of both languages, also copied into ``built_site`` as `make` does."""
+    tested = build_under_test()
+    if tested is not None:
+        return tested
     builddir = built_site.parent / f"{built_site.name}-editions"
     result = jaxbook("editions", "--builddir", builddir, "--site", built_site, "zh_CN", "en")
     assert result.returncode == 0, result.stderr[-5000:]

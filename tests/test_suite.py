@@ -1,0 +1,128 @@
+"""The test suite's own set-up: its worker groups and the site `make test` hands it."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def load(name: str):
+    """A module of this folder (the suite is imported by path, not as a package)."""
+    spec = importlib.util.spec_from_file_location(
+        f"suite_{Path(name).stem}", Path(__file__).with_name(name)
+    )
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ROOT = Path(__file__).resolve().parent.parent
+conftest = load("conftest.py")
+build_under_test, TESTED_BUILD = conftest.build_under_test, conftest.TESTED_BUILD
+dry_run_all = load("test_makefile.py").dry_run_all
+
+
+@pytest.mark.parametrize(
+    ("nodeid", "scope"),
+    [
+        ("tests/site/test_browser.py::test_search_in_both_languages", "tests/site"),
+        ("tests/site/test_editions.py::test_epub_is_valid[en]", "tests/site"),
+        ("tests/doctest/test_cache.py::test_a[uv.lock::x]", "tests/doctest/test_cache.py"),
+        ("tests/test_suite.py::test_x", "tests/test_suite.py"),
+    ],
+)
+def test_a_module_is_one_unit_and_the_site_one_unit(nodeid, scope):
+    assert conftest.scope_of(nodeid) == scope
+
+
+def pytest_run(*arguments: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    return result.stdout
+
+
+# Two cheap site modules and one other module (the credit's licence test needs no built site).
+CHOSEN = [
+    "tests/test_project.py",
+    "tests/site/test_workflow.py",
+    "tests/site/test_credit.py::test_the_package_licence_is_the_code_licence",
+]
+
+
+def test_the_sites_modules_run_in_one_worker():
+    output = pytest_run("-n", "2", "--dist", "loadscope", "-v", *CHOSEN)
+    ran = re.findall(r"^\[(gw\d)\] .*? PASSED (\S+) ?$", output, re.MULTILINE)
+    assert {nodeid.split("::")[0] for _, nodeid in ran} == {c.split("::")[0] for c in CHOSEN}
+    assert len({worker for worker, nodeid in ran if nodeid.startswith("tests/site/")}) == 1, ran
+
+
+def test_the_sites_tests_are_handed_out_first():
+    collected = pytest_run("--collect-only", "-q", *CHOSEN).splitlines()
+    assert collected[0].startswith("tests/site/"), collected
+    assert collected[-3].startswith("tests/test_project.py::"), collected
+
+
+def test_make_test_hands_pytest_the_site_it_built():
+    commands = dry_run_all("test", "INSTALL=0").splitlines()
+
+    def lines(ending: str) -> list[int]:
+        return [i for i, line in enumerate(commands) if line.endswith(ending)]
+
+    built, tested = (
+        lines(" html pdf epub doctest check-po"),
+        lines(" pytest lint TESTED_BUILD=_build"),
+    )
+    assert len(built) == len(tested) == 1, commands
+    assert built[0] < tested[0], commands
+    pytest_command = dry_run_all("pytest", "TESTED_BUILD=_build").splitlines()
+    assert any(line.startswith(f"{TESTED_BUILD}={Path.cwd()}/_build ") for line in pytest_command)
+    assert not any(TESTED_BUILD in line for line in dry_run_all("pytest").splitlines())
+
+
+@pytest.fixture
+def tested(tmp_path, monkeypatch) -> Path:
+    """A build directory as `make test` leaves it: both sites and both languages' books."""
+    for language in ("zh_CN", "en"):
+        (tmp_path / "html" / language).mkdir(parents=True)
+        (tmp_path / "html" / language / "index.html").write_text("<html></html>")
+        for fmt in ("pdf", "epub"):
+            (tmp_path / fmt).mkdir(exist_ok=True)
+            (tmp_path / fmt / f"jax-book-{language}.{fmt}").write_bytes(b"book")
+    monkeypatch.setenv(TESTED_BUILD, str(tmp_path))
+    for name in ("JAXBOOK_SITE_URL", "JAXBOOK_REPO_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def test_the_site_make_test_built_is_used(tested):
+    assert build_under_test() == tested
+
+
+def test_without_make_test_the_suite_builds_its_own(tested, monkeypatch):
+    monkeypatch.delenv(TESTED_BUILD)
+    assert build_under_test() is None
+
+
+@pytest.mark.parametrize("missing", ["html/en", "pdf", "epub"])
+def test_a_build_without_a_site_or_a_book_is_an_error(tested, missing):
+    shutil.rmtree(tested / missing)
+    with pytest.raises(pytest.fail.Exception, match=f"{TESTED_BUILD}=.* holds no built site"):
+        build_under_test()
+
+
+def test_a_site_built_for_a_deploy_is_not_taken(tested, monkeypatch):
+    monkeypatch.setenv("JAXBOOK_SITE_URL", "https://example.org/jaxbook")
+    with pytest.raises(pytest.fail.Exception, match="JAXBOOK_SITE_URL"):
+        build_under_test()
