@@ -223,7 +223,7 @@ RUNS        ?= 3
 CHAPTERS    ?= 1,4,16
 
 .PHONY: bench
-bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16) and setup (medians of RUNS=3)
+bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16), setup and make test on a fresh clone (medians of RUNS=3)
 	$(JAXBOOK) bench --runs $(RUNS) --chapters $(CHAPTERS) --out $(BUILDDIR)/bench.json
 
 # The language livehtml serves. Not LANG, which every shell exports as its locale
