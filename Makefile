@@ -147,7 +147,7 @@ evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour change
 	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
 
 # TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`
-# does, after building them) instead of building their own.
+# does, after building them in every language) instead of building their own.
 .PHONY: pytest
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
 	@$(PREFLIGHT) pytest
@@ -171,7 +171,7 @@ serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first
 test: ## Everything that checks the project (warning-free build included)
 	@$(PREFLIGHT) test
 	$(MAKE) html pdf epub doctest check-po
-	$(MAKE) pytest lint TESTED_BUILD=$(BUILDDIR)
+	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 # -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
 

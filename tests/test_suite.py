@@ -86,6 +86,9 @@ def test_make_test_hands_pytest_the_site_it_built():
     )
     assert len(built) == len(tested) == 1, commands
     assert built[0] < tested[0], commands
+    # A make test of fewer languages leaves the site's tests to build their own.
+    fewer = dry_run_all("test", "INSTALL=0", "LANGUAGES=en").splitlines()
+    assert any(line.rstrip().endswith(" pytest lint") for line in fewer), fewer
     pytest_command = dry_run_all("pytest", "TESTED_BUILD=_build").splitlines()
     assert any(line.startswith(f"{TESTED_BUILD}={Path.cwd()}/_build ") for line in pytest_command)
     # Empty, as outside `make test` (whose own sub-make exports TESTED_BUILD to this test).
