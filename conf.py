@@ -43,6 +43,7 @@ extensions = [
     "jaxbook.sphinxext.mathml",
     "jaxbook.sphinxext.measured",
     "jaxbook.sphinxext.myst_i18n",
+    "jaxbook.sphinxext.search_index",
     "jaxbook.sphinxext.search_terms",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.pinyin_index",

@@ -23,6 +23,7 @@
 - :mod:`jaxbook.sphinxext.parallel`: 中英对照 / "Parallel text", each passage by its translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
+- :mod:`jaxbook.sphinxext.search_index`: a rebuild keeps the index entries of pages it skips.
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
 - :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
 - :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.

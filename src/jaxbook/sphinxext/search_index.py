@@ -1,0 +1,69 @@
+"""Keep the search index's index entries when a rebuild does not write every page.
+
+An incremental HTML build loads the previous ``searchindex.js`` and feeds it
+only the pages it writes again. Sphinx (9.2; sphinx-doc/sphinx#12599, open)
+restores the titles and words of the other pages from that file but not their
+index entries, and the environment it pickles before writing has none either:
+after a plain ``make html`` on an unchanged book the index lost all 27 of the
+Chinese site's entries, the glossary's terms among them, which the search
+ranks above a word's mere mention. Once the file is loaded,
+this module puts back the entries of the pages that are not written again,
+from the same file.
+
+Config values: none.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+
+def kept_entries(frozen: dict[str, Any], keep: Set[str]) -> dict[str, list[tuple[str, str, str]]]:
+    """The index entries a frozen index holds for the pages in ``keep``, as the builder keeps
+    them: docname -> sorted (entry, target id, ``"main"`` or ``""``)."""
+    docnames = frozen["docnames"]
+    entries: dict[str, set[tuple[str, str, str]]] = {}
+    for entry, hits in frozen.get("indexentries", {}).items():
+        for index, target, main in hits:
+            if docnames[index] in keep:
+                entries.setdefault(docnames[index], set()).add((entry, target, "main" * main))
+    return {docname: sorted(found) for docname, found in entries.items()}
+
+
+def restore_on_load(app: Sphinx) -> None:
+    builder = app.builder
+    load_indexer = getattr(builder, "load_indexer", None)
+    if load_indexer is None or not getattr(builder, "search", False):
+        return
+
+    def load_and_restore(docnames: Set[str]) -> None:
+        load_indexer(docnames)
+        path = builder.outdir / builder.searchindex_filename
+        if not path.is_file():
+            return
+        keep = set(builder.env.all_docs).difference(docnames)
+        try:
+            if builder.indexer_dumps_unicode:
+                with open(path, encoding="utf-8") as text:
+                    frozen = builder.indexer_format.load(text)
+            else:
+                with open(path, "rb") as binary:
+                    frozen = builder.indexer_format.load(binary)
+        except ValueError:
+            return  # Sphinx has said so already, and indexes every page anew
+        indexer = builder.indexer
+        for docname, entries in kept_entries(frozen, keep).items():
+            indexer._index_entries.setdefault(docname, entries)
+
+    builder.load_indexer = load_and_restore
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.connect("builder-inited", restore_on_load)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,1 @@
+extensions = ["jaxbook.sphinxext.search_index"]

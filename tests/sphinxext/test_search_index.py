@@ -1,0 +1,46 @@
+"""A rebuild that writes only some pages keeps every page's index entries in the search index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jaxbook.sphinxext.search_index import kept_entries
+
+
+def frozen_index(outdir: Path) -> dict:
+    script = (outdir / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(script[script.index("(") + 1 : script.rindex(")")])
+
+
+@pytest.mark.sphinx("html", testroot="search-index")
+def test_a_rebuild_keeps_the_entries_of_the_pages_it_does_not_write(app, make_app):
+    app.build()
+    fresh = frozen_index(app.outdir)["indexentries"]
+    assert {"vectorization", "compilation"} <= set(fresh), fresh
+    glossary_page = app.outdir / "glossary.html"
+    written = glossary_page.stat().st_mtime_ns
+
+    other = Path(app.srcdir, "other.rst")
+    other.write_text(other.read_text(encoding="utf-8") + "\nEdited.\n", encoding="utf-8")
+    again = make_app("html", srcdir=app.srcdir, freshenv=False)
+    again.build()
+
+    assert "Edited." in (again.outdir / "other.html").read_text(encoding="utf-8")
+    assert glossary_page.stat().st_mtime_ns == written  # not written again
+    assert frozen_index(again.outdir)["indexentries"] == fresh
+
+
+def test_the_entries_of_the_kept_pages_are_read_back_as_the_builder_keeps_them():
+    frozen = {
+        "docnames": ["glossary", "other"],
+        "indexentries": {
+            "vectorization": [[0, "term-vectorization", True]],
+            "compilation": [[0, "index-0", False], [1, "index-1", False]],
+        },
+    }
+    kept = [("compilation", "index-0", ""), ("vectorization", "term-vectorization", "main")]
+    assert kept_entries(frozen, {"glossary"}) == {"glossary": kept}
+    assert kept_entries(frozen, set()) == {}
