@@ -94,8 +94,9 @@ pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto
 epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it into the site
 	$(JAXBOOK) editions --format epub --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
-# Under make -j, the books are copied into the site only once it has been built.
-pdf epub: | $(if $(filter html test,$(MAKECMDGOALS)),html)
+# Under make -j, the books are copied into the site only once it has been built, and the
+# doctests read the doctrees only once html has written them (both use _build/doctrees).
+pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: lighthouse
 lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, both languages (SEO, a11y, best practices 100; performance >= 95)

@@ -30,7 +30,8 @@ class BookScheduling(LoadScopeScheduling):
     """``--dist loadscope`` with the site's modules as one scope.
 
     A module's tests run in one worker, so that a fixture of module scope is made once, and
-    so do all the site's, whose session fixtures build the site. (``--dist loadgroup`` with
+    so do all the site's, whose session fixtures build the site. xdist hands out the units
+    with the most tests first, which puts the site's, the longest, first. (``--dist loadgroup`` with
     ``xdist_group`` marks would say the same, but pytest-xdist 3.8 puts the group into a node
     id attribute that pytest 9.2 no longer reads, so every test became a unit of its own.)
     """
@@ -46,9 +47,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LoadScopeScheduli
 def pytest_configure(config: pytest.Config) -> None:
     """Each xdist worker keeps to its share of the cores.
 
-    What a test starts sizes itself to the cores it may use (`jaxbook doctest`'s ``--jobs
-    auto``, Chromium, XeLaTeX), so without this each worker's doctest runs would start a
-    worker process per core of the machine and the workers would fight over every core.
+    What a test starts runs on the worker's cores, and `jaxbook doctest --jobs auto` starts
+    one process per core it may use; without this, each worker's doctest runs would start a
+    process per core of the machine, and the two workers would compete for every core.
     """
     worker = getattr(config, "workerinput", None)
     if worker is None or not hasattr(os, "sched_setaffinity"):
@@ -57,11 +58,6 @@ def pytest_configure(config: pytest.Config) -> None:
     index, count = int(worker["workerid"].removeprefix("gw")), int(worker["workercount"])
     if count > 1:
         os.sched_setaffinity(0, cores[index % len(cores) :: count] or cores)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The site's tests first: they are the longest unit, and xdist hands units out in order."""
-    items.sort(key=lambda item: scope_of(item.nodeid) != SITE_SCOPE)
 
 
 @pytest.fixture(scope="session")
@@ -155,7 +151,32 @@ def build_under_test() -> Path | None:
     # A deploy's URLs change what the pages hold; the tests expect a site built without them.
     if any(os.environ.get(name) for name in DEPLOY_URLS):
         pytest.fail(f"{TESTED_BUILD} is set, but so is one of {', '.join(DEPLOY_URLS)}")
+    # `make html` builds incrementally, and Sphinx deletes no output of its own.
+    for language in ("zh_CN", "en"):
+        site = builddir / "html" / language
+        if (site / "sitemap.xml").exists():
+            pytest.fail(f"{site}: built for a deploy (it has a sitemap.xml); run make clean")
+        if orphans := pages_without_source(site):
+            pytest.fail(f"{site}: pages of no source any more, {orphans[:3]}; run make clean")
     return builddir
+
+
+# The pages Sphinx writes of its own, not from a source file.
+GENERATED_PAGES = {"genindex.html", "search.html", "404.html", "py-modindex.html"}
+
+
+def pages_without_source(site: Path) -> list[str]:
+    """The pages of a built site that no ``docs/`` source (reST or MyST) writes any more."""
+    docs = ROOT / "docs"
+    orphans = []
+    for page in sorted(site.rglob("*.html")):
+        relative = page.relative_to(site)
+        if relative.parts[0].startswith("_") or relative.as_posix() in GENERATED_PAGES:
+            continue
+        stem = docs / relative.with_suffix("")
+        if not any(stem.with_suffix(suffix).is_file() for suffix in (".rst", ".md")):
+            orphans.append(relative.as_posix())
+    return orphans
 
 
 @pytest.fixture(scope="session")

@@ -68,12 +68,6 @@ def test_the_sites_modules_run_in_one_worker():
     assert len({worker for worker, nodeid in ran if nodeid.startswith("tests/site/")}) == 1, ran
 
 
-def test_the_sites_tests_are_handed_out_first():
-    collected = pytest_run("--collect-only", "-q", *CHOSEN).splitlines()
-    assert collected[0].startswith("tests/site/"), collected
-    assert collected[-3].startswith("tests/test_project.py::"), collected
-
-
 def test_make_test_hands_pytest_the_site_it_built():
     commands = dry_run_all("test", "INSTALL=0").splitlines()
 
@@ -90,7 +84,7 @@ def test_make_test_hands_pytest_the_site_it_built():
     fewer = dry_run_all("test", "INSTALL=0", "LANGUAGES=en").splitlines()
     assert any(line.rstrip().endswith(" pytest lint") for line in fewer), fewer
     pytest_command = dry_run_all("pytest", "TESTED_BUILD=_build").splitlines()
-    assert any(line.startswith(f"{TESTED_BUILD}={Path.cwd()}/_build ") for line in pytest_command)
+    assert any(line.startswith(f"{TESTED_BUILD}={ROOT}/_build ") for line in pytest_command)
     # Empty, as outside `make test` (whose own sub-make exports TESTED_BUILD to this test).
     alone = dry_run_all("pytest", TESTED_BUILD="").splitlines()
     assert not any(TESTED_BUILD in line for line in alone), alone
@@ -130,4 +124,19 @@ def test_a_build_without_a_site_or_a_book_is_an_error(tested, missing):
 def test_a_site_built_for_a_deploy_is_not_taken(tested, monkeypatch):
     monkeypatch.setenv("JAXBOOK_SITE_URL", "https://example.org/jaxbook")
     with pytest.raises(pytest.fail.Exception, match="JAXBOOK_SITE_URL"):
+        build_under_test()
+
+
+def test_a_page_whose_source_is_gone_is_an_error(tested):
+    (tested / "html" / "en" / "ch01").mkdir()
+    (tested / "html" / "en" / "ch01" / "removed-page.html").write_text("<html></html>")
+    (tested / "html" / "en" / "_static").mkdir()
+    (tested / "html" / "en" / "_static" / "kept.html").write_text("<html></html>")
+    with pytest.raises(pytest.fail.Exception, match=r"no source any more, \['ch01/removed-page"):
+        build_under_test()
+
+
+def test_a_site_with_a_deploys_sitemap_is_an_error(tested):
+    (tested / "html" / "zh_CN" / "sitemap.xml").write_text("<urlset/>")
+    with pytest.raises(pytest.fail.Exception, match="built for a deploy"):
         build_under_test()

@@ -33,6 +33,20 @@ def test_a_rebuild_keeps_the_entries_of_the_pages_it_does_not_write(app, make_ap
     assert frozen_index(again.outdir)["indexentries"] == fresh
 
 
+@pytest.mark.sphinx("html", testroot="search-index")
+def test_a_page_removed_between_two_builds_of_one_application_takes_its_entries(app):
+    """As `make livehtml` builds: one application, its environment kept in memory."""
+    app.build()
+    assert {"vectorization", "rebuild"} <= set(frozen_index(app.outdir)["indexentries"])
+    Path(app.srcdir, "other.rst").unlink()
+    index = Path(app.srcdir, "index.rst")
+    index.write_text(index.read_text(encoding="utf-8").replace("   other\n", ""), "utf-8")
+    app.build()
+    entries = frozen_index(app.outdir)["indexentries"]
+    assert "rebuild" not in entries
+    assert {"vectorization", "compilation"} <= set(entries)
+
+
 def test_the_entries_of_the_kept_pages_are_read_back_as_the_builder_keeps_them():
     frozen = {
         "docnames": ["glossary", "other"],

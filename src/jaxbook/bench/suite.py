@@ -505,16 +505,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skip-lighthouse", action="store_true", help="leave out Lighthouse (about 10 minutes)"
     )
-    parser.add_argument(
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument(
         "--only-scale", action="store_true", help="measure only the synthetic courses and preview"
     )
-    parser.add_argument(
+    only.add_argument(
+        "--only-make-test", action="store_true", help="measure only `make test` on a fresh clone"
+    )
+    only.add_argument(
         "--skip-make-test",
         action="store_true",
         help="leave out `make test` on a fresh clone (about 10 minutes)",
-    )
-    parser.add_argument(
-        "--only-make-test", action="store_true", help="measure only `make test` on a fresh clone"
     )
 
 

@@ -8,7 +8,9 @@ after a plain ``make html`` on an unchanged book the index lost all 27 of the
 Chinese site's entries, the glossary's terms among them, which the search
 ranks above a word's mere mention. Once the file is loaded,
 this module puts back the entries of the pages that are not written again,
-from the same file.
+from the same file. It also drops the entries of pages removed since: Sphinx
+never prunes them, and in a long-lived application (``make livehtml``) the
+entries of a removed page broke the next build's search index.
 
 Config values: none.
 """
@@ -44,10 +46,15 @@ def restore_on_load(app: Sphinx) -> None:
 
     def load_and_restore(docnames: Set[str]) -> None:
         load_indexer(docnames)
+        indexer = builder.indexer
+        # Sphinx never prunes them: a page removed since would break the index's freezing.
+        for docname in set(indexer._index_entries).difference(builder.env.all_docs):
+            del indexer._index_entries[docname]
+        # The pages whose titles Sphinx restored: none when it refused the old file.
+        keep = set(indexer._titles).difference(docnames)
         path = builder.outdir / builder.searchindex_filename
-        if not path.is_file():
+        if not keep or not path.is_file():
             return
-        keep = set(builder.env.all_docs).difference(docnames)
         try:
             if builder.indexer_dumps_unicode:
                 with open(path, encoding="utf-8") as text:
@@ -55,11 +62,11 @@ def restore_on_load(app: Sphinx) -> None:
             else:
                 with open(path, "rb") as binary:
                     frozen = builder.indexer_format.load(binary)
-        except ValueError:
-            return  # Sphinx has said so already, and indexes every page anew
-        indexer = builder.indexer
-        for docname, entries in kept_entries(frozen, keep).items():
-            indexer._index_entries.setdefault(docname, entries)
+            entries = kept_entries(frozen, keep)
+        except (ValueError, KeyError, IndexError, TypeError):
+            return  # Sphinx read the same file; what it could not, it indexes anew
+        for docname, kept in entries.items():
+            indexer._index_entries.setdefault(docname, kept)
 
     builder.load_indexer = load_and_restore
 
