@@ -1,0 +1,75 @@
+"""What the prose says of other JAX releases is what the drift data recorded for them.
+
+1.2 names the checked releases on which ``jnp.asarray`` may share a large NumPy array's
+memory. Those names are typed into the prose, so this test holds them, in both languages,
+to ``docs/release-drift.json`` (`make release-report` writes it): every release ran the
+copy check in both languages, and the releases named are exactly those where a run of it
+failed its assert. "May": on 0.5.0 the Chinese run shared the memory and the English run
+of the same check did not.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import polib
+import pytest
+
+from jaxbook.releases.drift import code_digest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "docs/ch01/jax-vs-numpy.rst"
+CATALOG = ROOT / "locale/en/LC_MESSAGES/ch01/jax-vs-numpy.po"
+CHECK = "for n in (2, 1 << 20):"
+LANGUAGES = ["zh_CN", "en"]
+NAMED = {
+    "zh_CN": re.compile(r"JAX ([\d.]+(?: 和 [\d.]+)*) 在 CPU 上的 ``jnp\.asarray`` 可能让"),
+    "en": re.compile(r"JAX ([\d.]+(?: and [\d.]+)*) on the CPU may let ``jnp\.asarray``"),
+}
+
+
+def the_check(language: str) -> str:
+    """The copy check's code, as the drift data names it (comments left out)."""
+    lines = (ROOT / PAGE).read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith(CHECK))
+    directive = max(i for i in range(start) if lines[i].startswith(".. testcode::"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith(".. testoutput::"))
+    code = textwrap.dedent("\n".join(lines[directive + 1 : end])).strip()
+    if language != "zh_CN":
+        [code] = [e.msgstr for e in polib.pofile(str(CATALOG)) if e.msgid == code and e.msgstr]
+    return code_digest(code)
+
+
+def named_releases(language: str) -> list[str]:
+    [entry] = [
+        e for e in polib.pofile(str(CATALOG)) if "``jnp.asarray``" in e.msgid and not e.obsolete
+    ]
+    text = " ".join((entry.msgid if language == "zh_CN" else entry.msgstr).split())
+    found = NAMED[language].search(text)
+    assert found, (language, text)
+    return re.split(" 和 | and ", found[1])
+
+
+def failed_runs() -> list[str]:
+    """The releases on which a run of the copy check, in either language, failed its assert."""
+    drift = json.loads((ROOT / "docs/release-drift.json").read_text(encoding="utf-8"))
+    failed = []
+    for release, run in drift["releases"].items():
+        for language in LANGUAGES:
+            digest = the_check(language)
+            # A release that printed the same records no cell, only that it ran the check.
+            assert digest in run["ran"][language], (release, language, digest)
+            cells = run["cells"][language]
+            if any((c["code"], c["outcome"]) == (digest, "assert") for c in cells):
+                failed.append(release)
+    return list(dict.fromkeys(failed))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_releases_named_are_those_where_the_copy_check_failed(language):
+    failed = failed_runs()
+    assert failed, f"{PAGE}: no release's run failed the copy check"
+    assert named_releases(language) == failed
