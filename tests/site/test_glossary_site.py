@@ -57,3 +57,11 @@ def test_chinese_search_index_files_the_term_under_the_glossary(built_site):
     glossary = index["docnames"].index("glossary")
     assert glossary in index["terms"]["向量化"]
     assert [glossary, "term-vectorization", True] in index["indexentries"]["向量化"]
+
+
+@pytest.mark.parametrize("page", ["ch01/index", "ch01/jax-vs-numpy"])
+def test_key_as_an_adjective_is_not_linked_as_the_prng_key(built_site, page):
+    html = (built_site / "en" / f"{page}.html").read_text(encoding="utf-8")
+    assert re.search(r"\bkey (points|places)\b", html), page  # the page still says it
+    linked = re.findall(r'href="[^"]*#term-key">keys?</a> (\w+)', html)
+    assert not {"points", "places"} & set(linked), (page, linked)

@@ -111,10 +111,19 @@ class BookGlossary(SphinxDirective):
         return [glossary]
 
 
+def links_first_uses(app: Sphinx, docname: str) -> bool:
+    return any(fnmatch(docname, pattern) for pattern in app.config.jaxbook_glossary_pages)
+
+
+def note_glossary(app: Sphinx, doctree: nodes.document) -> None:
+    """A page whose first uses are linked is read and written again when the CSV changes
+    (its patterns decide what is linked), not only the glossary page."""
+    if app.config.jaxbook_glossary and links_first_uses(app, app.env.docname):
+        app.env.note_dependency(str(Path(app.env.srcdir, app.config.jaxbook_glossary)))
+
+
 def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html":
-        return
-    if not any(fnmatch(docname, pattern) for pattern in app.config.jaxbook_glossary_pages):
+    if app.builder.format != "html" or not links_first_uses(app, docname):
         return
     std = app.env.domains.standard_domain
     zh = chinese(app.config)
@@ -186,5 +195,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("jaxbook.sphinxext.terms")
     app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))
     app.add_directive("book-glossary", BookGlossary)
+    app.connect("doctree-read", note_glossary)
     app.connect("doctree-resolved", link_first_uses)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
