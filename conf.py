@@ -98,8 +98,10 @@ doctest_global_setup = """
 from jaxbook.doctest.runtime import *
 start_page_timer()
 watch_warnings()
+check_key_reuse()
 """
 doctest_global_cleanup = """
+stop_checking_key_reuse()
 close_figures()
 unwatch_warnings()
 stop_page_timer()
