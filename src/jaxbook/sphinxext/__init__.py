@@ -11,6 +11,7 @@
 - :mod:`jaxbook.sphinxext.drift_report`: the page on running the chapter on other releases.
 - :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.
+- :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
