@@ -29,6 +29,7 @@ extensions = [
     "jaxbook.sphinxext.a11y",
     "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.backend_tabs",
+    "jaxbook.sphinxext.book_index",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.code_heights",

@@ -128,7 +128,6 @@ def configure(app: Sphinx, config: Config) -> None:
         "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
         "babel": "",
         "polyglossia": "",
-        "printindex": "",
         # The titles carry their own numbers ("第 1 章", "1.2 ..."): LaTeX adds none.
         "fncychap": "",
         "preamble": PREAMBLE,
@@ -146,8 +145,8 @@ def configure(app: Sphinx, config: Config) -> None:
         "section": str(_("Section %s")),
     }
     config.latex_domain_indices = False
-    # No printed index ("printindex" is empty): plain makeindex, not xindy
-    # (another TeX Live package), is enough for the entries the glossary makes.
+    # makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index
+    # gives each Chinese entry its pinyin as the sort key.
     config.latex_use_xindy = False
     config.epub_basename = name
     config.epub_title = config.project
