@@ -82,7 +82,7 @@ def test_english_pages_are_english(site):
     html = (site / "ch01" / "what-is-jax.html").read_text(encoding="utf-8")
     assert re.search(r'<html [^>]*lang="en"', html)
     assert "<h1>1.1 What is JAX?" in html
-    assert "❌ Outdated" in (site / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
+    assert "❌ Broken" in (site / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
     assert "Translation in progress" not in html
 
 
