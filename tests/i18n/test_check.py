@@ -179,25 +179,6 @@ def test_quantization_without_its_chinese_term_is_flagged(tmp_path):
     ), result.stdout
 
 
-def test_a_translators_comment_leaves_out_a_chinese_only_term(tmp_path):
-    entries = dict(ENTRIES)
-    entries["term"] = (
-        "“向量化”里有“量化”二字，但 vmap 不改变精度。",
-        "vmap is vectorization: it keeps the precision.",
-    )
-    bare = write_catalog(tmp_path / "bare", po_text(entries))
-    assert (
-        f"{bare}:{line_of(bare, '“向量化”')}: glossary: 量化 must be translated"
-        in check(bare).stdout
-    )
-    text = po_text(entries).replace(
-        "#: ../../docs/term", "# glossary: leave out 量化 (for Chinese readers)\n#: ../../docs/term"
-    )
-    commented = write_catalog(tmp_path / "commented", text)
-    result = check(commented)
-    assert result.returncode == 0, result.stdout
-
-
 def test_fuzzy_and_untranslated_entries_are_listed(tmp_path):
     entries = dict(ENTRIES)
     entries["plain"] = (entries["plain"][0], "")

@@ -31,10 +31,7 @@ Checks, per catalog:
   read as reST;
 - the glossary: when the source has a term, the translation uses its English
   term; an exclusive term (quantization) appears only where the source has its
-  Chinese term (or names the English word itself). A translator's comment
-  ``glossary: leave out 量化 (why)`` on an entry lets its translation leave out
-  that term: a remark that only a Chinese reader needs (向量化 holds 量化) is
-  not carried over;
+  Chinese term (or names the English word itself);
 - the English house style (US spelling, as the JAX and Python docs use):
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
@@ -409,16 +406,7 @@ def load_glossary(path: Path) -> list[Term]:
     return sorted(terms, key=lambda t: len(t.zh), reverse=True)
 
 
-GLOSSARY_LEAVE_OUT = re.compile(r"^glossary: leave out (\S+)", re.MULTILINE)
-
-
-def check_glossary(
-    terms: list[Term],
-    msgid: str,
-    msgstr: str,
-    syntax: Syntax = REST,
-    left_out: frozenset[str] = frozenset(),
-) -> list[str]:
+def check_glossary(terms: list[Term], msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
     problems = []
     masked = msgid
     present = set()
@@ -428,7 +416,7 @@ def check_glossary(
             masked = masked.replace(term.zh, "\0" * len(term.zh))
     english = syntax.without_mentions(msgstr)
     for term in terms:
-        if term.zh in present and term.zh not in left_out and not term.pattern.search(english):
+        if term.zh in present and not term.pattern.search(english):
             problems.append(f"glossary: {term.zh} must be translated as {term.en!r}")
         if (
             term.exclusive
@@ -570,8 +558,7 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
             if language == "en":
                 problems += check_style(entry.msgid, entry.msgstr, syntax)
         problems += check_smuggling(entry.msgid, entry.msgstr, syntax)
-        left_out = frozenset(GLOSSARY_LEAVE_OUT.findall(entry.tcomment or ""))
-        problems += check_glossary(terms, entry.msgid, entry.msgstr, syntax, left_out)
+        problems += check_glossary(terms, entry.msgid, entry.msgstr, syntax)
         findings += [Finding(path, where, problem) for problem in problems]
     return findings
 
