@@ -84,3 +84,11 @@ def test_a_plain_site_links_no_book_it_does_not_hold(built_site, language):
     for page in sorted((built_site / language).rglob("*.html")):
         links = [link for link, _line in parsed(page).links]
         assert not [link for link in links if link.endswith((".pdf", ".epub"))], page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_shows_a_placeholder_of_the_build(built_site, language):
+    """Sphinx pads a translated block that ends in "::" with a "dummy literal" line that
+    a code block then shows; no page may show it."""
+    for page in sorted((built_site / language).rglob("*.html")):
+        assert "dummy literal" not in page.read_text(encoding="utf-8"), page
