@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
-def facts(config: Config, root: Path) -> dict[str, str]:
-    """Every fact the role knows, in the language ``config`` builds."""
+def facts(config: Config, root: Path, language: str | None = None) -> dict[str, str]:
+    """Every fact the role knows, in ``language`` (by default the one ``config`` builds)."""
     from babel.dates import format_date
 
     gpu = config.jaxbook_recorded_on.get("GPU", {})
@@ -63,7 +63,7 @@ def facts(config: Config, root: Path) -> dict[str, str]:
     if "date" in gpu:
         day = datetime.date.fromisoformat(gpu["date"])
         known["gpu-date"] = DIGIT_BESIDE_HAN.sub(
-            " ", format_date(day, "long", locale=config.language)
+            " ", format_date(day, "long", locale=language or config.language)
         )
     return known
 
@@ -71,7 +71,9 @@ def facts(config: Config, root: Path) -> dict[str, str]:
 class FactRole(SphinxRole):
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         root = Path(self.env.app.confdir)
-        known = facts(self.config, root)
+        # The parallel text parses the other language's message with its own language.
+        language = getattr(self.inliner.document.settings, "jaxbook_language", None)
+        known = facts(self.config, root, language)
         # A new pin or interpreter rewrites the pages that name it.
         for name in ("pyproject.toml", ".python-version"):
             self.env.note_dependency(str(root / name))
@@ -81,7 +83,8 @@ class FactRole(SphinxRole):
                 line=self.lineno,
             )
             return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
-        return [nodes.Text(known[self.text])], []
+        # Marked, so that a check can tell a named fact from a typed copy of it.
+        return [nodes.inline(known[self.text], known[self.text], classes=["jb-fact"])], []
 
 
 class CourseRole(ReferenceRole):
