@@ -13,7 +13,7 @@ BUILDDIR    ?= _build
 BOOK_LANGUAGES = $(eval BOOK_LANGUAGES := $(shell $(PYTHON) src/jaxbook/project.py languages))$(BOOK_LANGUAGES)
 LANGUAGES   ?= $(BOOK_LANGUAGES)
 TRANSLATIONS = $(filter-out $(firstword $(BOOK_LANGUAGES)),$(LANGUAGES))
-PAGES       ?= $(wildcard docs/ch01/*.rst docs/ch01/*.md)
+PAGES       ?= $(wildcard docs/ch*/*.rst docs/ch*/*.md)
 ONLY        ?=
 JOBS        ?= auto
 TEST_JOBS   ?= 2
