@@ -204,3 +204,72 @@ def fence_body(token: Token) -> tuple[list[str], int, dict[str, Any]]:
         type(named[0], (GenericDirective,), {}), named[1], token.content, validate_options=False
     )
     return result.body, result.body_offset, result.options
+
+
+def block_texts(text: str, markdown: bool) -> list[str]:
+    """The text of each block of a page as written (paragraphs, titles, directive
+    titles, code): what the gettext builder makes a message of."""
+    blocks: list[str] = []
+    if markdown:
+        _myst_blocks(myst_tokens(text), blocks)
+    else:
+        _rest_blocks(rest_document(text), blocks)
+    return blocks
+
+
+def _rest_blocks(node: nodes.Node, blocks: list[str]) -> None:
+    for child in node.children:
+        if isinstance(child, directive):
+            if child.get("content"):
+                blocks.append("\n".join(child["content"]))
+            blocks += [v for k, v in child["options"].items() if k in ("alt", "caption")]
+            inner: list[str] = []
+            _rest_blocks(child, inner)
+            blocks += inner
+            if child["argument"] and len(inner) > 1:
+                # A directive that takes no argument reads it as its body's first line.
+                blocks.append(f"{child['argument']}\n{inner[1]}")
+        elif isinstance(child, (nodes.literal_block, nodes.doctest_block)):
+            blocks.append(child.astext())
+        elif isinstance(child, nodes.TextElement) and not isinstance(child, nodes.Inline):
+            blocks.append(child.rawsource)
+        elif isinstance(child, nodes.Element):
+            _rest_blocks(child, blocks)
+
+
+def _myst_blocks(tokens: list[Token], blocks: list[str]) -> None:
+    for token in tokens:
+        if token.type == "inline":
+            blocks.append(token.content)
+        elif token.type in ("fence", "colon_fence", "code_block"):
+            named = fence_directive(token)
+            body, _, options = fence_body(token)
+            if named is None or named[0] in LITERAL_DIRECTIVES - {"eval-rst"}:
+                blocks.append("\n".join(body))
+                continue
+            blocks += [named[1], *(v for k, v in options.items() if k in ("alt", "caption"))]
+            inner: list[str] = []
+            if named[0] == "eval-rst":
+                _rest_blocks(rest_document("\n".join(body)), inner)
+            else:
+                _myst_blocks(myst_tokens("\n".join(body)), inner)
+            blocks += inner
+            if named[1] and inner:
+                # A directive that takes no argument reads it as its body's first line.
+                blocks.append(f"{named[1]}\n{inner[0]}")
+
+
+def eval_rst_lines(text: str, first: int = 1) -> set[int]:
+    """The lines (from 1) of a MyST page that are the content of ``{eval-rst}``: reST."""
+    lines: set[int] = set()
+    for token in myst_tokens(text):
+        named = fence_directive(token) if token.type in ("fence", "colon_fence") else None
+        if named is None or not token.map:
+            continue
+        body, offset, _ = fence_body(token)
+        start = first + token.map[0] + 1 + offset
+        if named[0] == "eval-rst":
+            lines.update(range(start, start + len(body)))
+        elif named[0] not in LITERAL_DIRECTIVES:
+            lines |= eval_rst_lines("\n".join(body), start)
+    return lines
