@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import polib
+import pytest
+from potodo import potodo
 
 from jaxbook.i18n import catalogs
+from jaxbook.i18n.check import check_catalog, load_glossary
 from jaxbook.i18n.pofile import save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
@@ -78,18 +83,51 @@ def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(p
     lost = entry(catalog, "数组 x 位于：cpu:0")
     lost.obsolete = True
     save_wrapped(catalog, po_path)
+    terms = load_glossary(project_copy / "locale" / "glossary.csv")
+    findings = [f for f in check_catalog(po_path, "en", terms) if "obsolete, but" in f.message]
+    assert len(findings) == 1, findings
+    text = po_path.read_text(encoding="utf-8").splitlines()
+    assert text[findings[0].line - 1] == '#~ msgid "数组 x 位于：cpu:0"', findings[0]
+    assert "devices.rst still shows this text" in findings[0].message
+
+
+HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: en\\n"\n'
+DONE = HEADER + '\nmsgid "一"\nmsgstr "one"\n'
+# One translated entry of three, one fuzzy, one untranslated.
+TODO = DONE + '\n#, fuzzy\nmsgid "二"\nmsgstr "two"\n\nmsgid "三"\nmsgstr ""\n'
+
+
+def make_command(target: str, catalogs: Path) -> list[str]:
+    """The command ``make TARGET`` runs (its last), for the catalogs in ``catalogs``."""
     result = subprocess.run(
-        [sys.executable, "-m", "jaxbook", "po", "check", "locale/en/LC_MESSAGES"],
-        cwd=project_copy,
+        ["make", "--no-print-directory", "-n", target, f"CATALOGS={catalogs}"],
+        cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=60,
     )
-    assert result.returncode == 1
-    findings = [line for line in result.stdout.splitlines() if "obsolete, but" in line]
-    assert len(findings) == 1, result.stdout
-    line = int(findings[0].split(":")[1])
-    text = po_path.read_text(encoding="utf-8").splitlines()
-    assert findings[0].startswith("locale/en/LC_MESSAGES/ch01/devices.po:")
-    assert text[line - 1] == '#~ msgid "数组 x 位于：cpu:0"', text[line - 1]
-    assert "devices.rst still shows this text" in findings[0]
+    assert result.returncode == 0, result.stderr
+    return shlex.split(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("target", "pages"),
+    [("po-stats", ["done.po", "todo.po"]), ("fuzzy", ["todo.po"])],
+)
+def test_po_stats_and_fuzzy_are_potodo_on_every_catalog(
+    tmp_path, monkeypatch, capsys, target, pages
+):
+    catalogs = tmp_path / "en" / "LC_MESSAGES"
+    catalogs.mkdir(parents=True)
+    (catalogs / "todo.po").write_text(TODO, encoding="utf-8")
+    (catalogs / "done.po").write_text(DONE, encoding="utf-8")
+    command = make_command(target, catalogs)
+    assert Path(command[0]).name == "potodo"
+    monkeypatch.setattr(sys, "argv", command)
+    potodo.main()
+    listed = {
+        line.split()[1]: line for line in capsys.readouterr().out.splitlines() if ".po" in line
+    }
+    assert sorted(listed) == pages
+    # Fuzzy entries are counted apart from the translated ones (1 of 3, 1 fuzzy).
+    assert "1/3,  1 fuzzy" in listed["todo.po"]

@@ -8,7 +8,8 @@ Checks, per catalog:
   that are not UTF-8, a file cut off), then syntax, duplicates and format
   strings (``msgfmt --check``); a catalog with such a fault gets that one
   finding, since the rest cannot be read; the ``Language``,
-  ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width;
+  ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width
+  (``powrap --check``);
   what another merge tool (sphinx-intl's Babel) writes and ``msgmerge`` does
   not (``jaxbook.i18n.pofile.foreign_marks``), which ``make wrap-po`` removes;
 - untranslated and fuzzy entries (a release never ships either);
@@ -61,11 +62,11 @@ from jaxbook import project
 from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import (
     PLURAL_FORMS,
-    WIDTH,
     Finding,
     faults,
     file_faults,
     foreign_marks,
+    wrap_faults,
 )
 from jaxbook.project import find_root, page_file
 
@@ -416,21 +417,6 @@ def msgstr_line(lines: list[str], start: int) -> int:
     return start
 
 
-def wrap_check(path: Path) -> list[Finding]:
-    result = subprocess.run(
-        ["msgcat", f"--width={WIDTH}", str(path)], capture_output=True, text=True
-    )
-    current = path.read_text(encoding="utf-8").splitlines()
-    wrapped = result.stdout.splitlines()
-    if result.returncode != 0 or current == wrapped:
-        return []
-    line = next(
-        (i for i, (a, b) in enumerate(zip(current, wrapped, strict=False), 1) if a != b),
-        min(len(current), len(wrapped)) + 1,
-    )
-    return [Finding(path, line, f"not wrapped at {WIDTH} columns; run 'make wrap-po'")]
-
-
 def source_page(path: Path) -> Path | None:
     """The Chinese page whose catalog ``path`` is (``locale/<lang>/LC_MESSAGES/<page>.po``)."""
     parts = path.resolve().parts
@@ -498,7 +484,7 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
     broken = faults(path)
     if broken:
         return broken  # the rest needs a catalog that parses
-    findings = wrap_check(path)
+    findings = wrap_faults(path)
     po = polib.pofile(str(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     findings += check_headers(path, po, language)

@@ -30,6 +30,9 @@ marks; ``tidy`` (``make wrap-po``) removes them, and ``wrap`` re-wraps.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
 import re
 import subprocess
 import sys
@@ -37,7 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polib
+from powrap import powrap
 
+# GNU gettext's default width, at which powrap (msgcat) and msgmerge write catalogs.
 WIDTH = 79
 # A page's text is never a format string; with the flag, msgfmt --check would
 # hold the prose's braces and percent signs to the rules of Python formats.
@@ -154,7 +159,28 @@ def normalise(path: Path) -> str | None:
 
 
 def wrap(po: Path) -> None:
-    gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
+    """Wrap ``po`` as powrap does (``msgcat`` at its default width, ``WIDTH``)."""
+    if powrap.fix_style([str(po)], quiet=True):
+        sys.exit(f"{po}: powrap could not wrap it")
+
+
+def wrap_faults(path: Path) -> list[Finding]:
+    """``powrap --check``: the first line that wrapping would change, if any."""
+    diff = io.StringIO()
+    with contextlib.redirect_stderr(diff):
+        would_rewrap, errors = powrap.check_style([str(path)], quiet=True, diff=True)
+    if not would_rewrap and not errors:
+        return []
+    line, lines = 1, diff.getvalue().splitlines()
+    for n, text in enumerate(lines):
+        hunk = re.match(r"@@ -(\d+)", text)
+        if hunk:
+            context = itertools.takewhile(lambda t: t.startswith(" "), lines[n + 1 :])
+            line = int(hunk[1]) + len(list(context))
+            break
+    return [
+        Finding(path, line, f"not wrapped at {WIDTH} columns (powrap --check); run 'make wrap-po'")
+    ]
 
 
 def save_wrapped(catalog: polib.POFile, po: Path) -> None:
