@@ -5,8 +5,9 @@ wrap), :mod:`~jaxbook.i18n.check` (the QA), :mod:`~jaxbook.i18n.loss` and
 :mod:`~jaxbook.i18n.zh_lint` build on it and import none of each other; only
 :mod:`~jaxbook.i18n.po`, the ``jaxbook po`` command, imports them all.
 ``save_wrapped`` is how every tool that changes a catalog with polib (the
-merge, the Chinese lint's ``--fix``, the doctest tools' ``refresh`` and
-``record``) writes it back at ``WIDTH``.
+merge, the Chinese lint's ``--carry``, the doctest tools' ``refresh`` and
+``record``) writes it back at ``WIDTH``: ``wrap`` is powrap's, and
+``wrap_faults`` is ``powrap --check``, named at the first line it would change.
 
 A catalog that a translator's editor saved may not be the file GNU gettext
 expects. ``file_faults`` names the first such fault as ``file:line``, before
@@ -25,7 +26,7 @@ A catalog that another merge tool wrote parses, but differs from what
 ``msgmerge`` writes: Babel (``sphinx-intl update``) wraps at 76 columns, writes
 ``charset=utf-8`` and a ``Generated-By`` header, and flags every message with a
 ``%`` or ``{}`` in it as a Python format string. ``foreign_marks`` names those
-marks; ``tidy`` (``make wrap-po``) removes them, and ``wrap`` re-wraps.
+marks; ``tidy`` (``make wrap-po``) removes them, and powrap re-wraps.
 """
 
 from __future__ import annotations
