@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,14 @@ from jaxbook.i18n.check import check_catalog, load_glossary
 from jaxbook.i18n.pofile import save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
+SMALL_BOOK = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
+GLOSSARY = Path(__file__).resolve().parents[2] / "locale" / "glossary.csv"
+
+
+@pytest.fixture
+def small_book(tmp_path) -> Path:
+    """A copy of the small book of three pages and their catalogs, to change."""
+    return Path(shutil.copytree(SMALL_BOOK, tmp_path / "book"))
 
 
 def update_po(project):
@@ -29,24 +38,24 @@ def entry(catalog, start, obsolete=False):
     return hits[0]
 
 
-def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
-    page = project_copy / "docs/ch01/what-is-jax.md"
-    po_path = project_copy / "locale/en/LC_MESSAGES/ch01/what-is-jax.po"
+def test_changed_and_removed_paragraphs_keep_their_english(small_book):
+    page = small_book / "docs/ch01/what-is-jax.md"
+    po_path = small_book / "locale/en/LC_MESSAGES/ch01/what-is-jax.po"
     before = polib.pofile(str(po_path))
     changed_translation = entry(before, "JAX 的变换最适合用在").msgstr
     text = page.read_text(encoding="utf-8")
     assert CHANGED in text
     page.write_text(text.replace(CHANGED, CHANGED.replace("强迫", "要求")), encoding="utf-8")
 
-    index_page = project_copy / "docs/ch01/index.rst"
-    index_po = project_copy / "locale/en/LC_MESSAGES/ch01/index.po"
+    index_page = small_book / "docs/index.rst"
+    index_po = small_book / "locale/en/LC_MESSAGES/index.po"
     removed = "- “🔍 补充”是延伸内容，标有“必读”或“选读”。\n"
     index_text = index_page.read_text(encoding="utf-8")
     assert removed in index_text
     index_page.write_text(index_text.replace(removed, ""), encoding="utf-8")
     removed_translation = entry(polib.pofile(str(index_po)), "“🔍 补充”是延伸内容").msgstr
 
-    update_po(project_copy)
+    update_po(small_book)
 
     after = polib.pofile(str(po_path))
     changed = entry(after, "JAX 的变换最适合用在")
@@ -68,7 +77,8 @@ def catalog_bytes(project):
     return {p.relative_to(project): p.read_bytes() for p in (project / "locale").rglob("*.po")}
 
 
-def test_update_po_on_an_unchanged_source_changes_no_catalog(project_copy):
+def test_update_po_on_the_unchanged_book_changes_no_catalog(project_copy):
+    # The book itself: what `make zh-lint-fix` runs after the lint, on every page.
     before = catalog_bytes(project_copy)
     update_po(project_copy)
     after = catalog_bytes(project_copy)
@@ -76,14 +86,14 @@ def test_update_po_on_an_unchanged_source_changes_no_catalog(project_copy):
     assert [path for path in before if after[path] != before[path]] == []
 
 
-def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(project_copy):
-    po_path = project_copy / "locale/en/LC_MESSAGES/ch01/devices.po"
+def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(small_book):
+    po_path = small_book / "locale/en/LC_MESSAGES/ch01/devices.po"
     catalog = polib.pofile(str(po_path))
-    # An output under the CPU tab: the kind of message the templates once lost.
+    # An output: the kind of message the templates once lost.
     lost = entry(catalog, "数组 x 位于：cpu:0")
     lost.obsolete = True
     save_wrapped(catalog, po_path)
-    terms = load_glossary(project_copy / "locale" / "glossary.csv")
+    terms = load_glossary(GLOSSARY)
     findings = [f for f in check_catalog(po_path, "en", terms) if "obsolete, but" in f.message]
     assert len(findings) == 1, findings
     text = po_path.read_text(encoding="utf-8").splitlines()
