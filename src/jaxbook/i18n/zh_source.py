@@ -175,9 +175,9 @@ class _Builder:
             i += 1
         return found
 
-    def _find(self, text: str, limit: int | None = None) -> list[tuple[str, int, int]]:
-        at, end = self.at, len(self.source.text) if limit is None else limit
-        while at <= end:
+    def _find(self, text: str) -> list[tuple[str, int, int]]:
+        at = self.at
+        while at <= len(self.source.text):
             found = self._match(text, at)
             if found is not None:
                 return found
@@ -261,6 +261,19 @@ class _Reader:
         found = [Suppression(line, rule.strip()) for rule in match[1].split(",") if rule.strip()]
         self.source.suppressions += found
         return found
+
+    def options(self, options: dict, line: int) -> None:
+        """The options a reader sees (alt text, a caption), written from ``line`` on."""
+        for name in PROSE_OPTIONS:
+            value = options.get(name)
+            if isinstance(value, str) and value:
+                builder = _Builder(self.source, self.syntax, self.source.offset(line))
+                found = builder.locate(re.compile(rf"^[ \t]*:{name}:[ \t]*", re.MULTILINE))
+                if found is None:
+                    raise self.source.error(builder.at, f"cannot find the option :{name}:")
+                builder.at = found[1]
+                builder.add_text(value, 0)
+                self.add(builder.piece())
 
     def covering(self, suppressions: list[Suppression], first_piece: int) -> None:
         """The suppressions cover the pieces read since ``first_piece``."""
@@ -447,6 +460,9 @@ class _Python(_Reader):
 # -- reStructuredText ------------------------------------------------------------
 
 
+SKIPPED = (nodes.Invisible, nodes.raw, nodes.math_block, nodes.system_message)
+
+
 class _Rest(_Reader):
     syntax = "rst"
 
@@ -483,17 +499,7 @@ class _Rest(_Reader):
         return line
 
     def visit(self, node: nodes.Node) -> None:
-        if isinstance(
-            node,
-            (
-                nodes.comment,
-                nodes.substitution_definition,
-                nodes.target,
-                nodes.raw,
-                nodes.math_block,
-                nodes.system_message,
-            ),
-        ):
+        if isinstance(node, SKIPPED):
             return
         if isinstance(node, parsers.directive):
             self.directive(node)
@@ -510,26 +516,13 @@ class _Rest(_Reader):
     def directive(self, node: parsers.directive) -> None:
         line = self.line(node)
         content_line = node.get("content_line")
-        self.options(node, line, self.first + content_line - 1 if content_line else None)
+        self.options(node["options"], line)
         if node["name"] in parsers.LITERAL_DIRECTIVES:
             kind = literal_kind(node["name"], node["argument"])
             if kind is not None and node["content"]:
                 self.literal(kind, node["content"], self.first + content_line - 1)
             return
         self.walk(node)
-
-    def options(self, node: parsers.directive, line: int, end: int | None) -> None:
-        for name in PROSE_OPTIONS:
-            value = node["options"].get(name)
-            if not value or not isinstance(value, str):
-                continue
-            builder = _Builder(self.source, self.syntax, self.source.offset(line))
-            found = builder.locate(re.compile(rf"^[ \t]*:{name}:[ \t]*", re.MULTILINE))
-            if found is None:
-                raise self.source.error(builder.at, f"cannot find the option :{name}:")
-            builder.at = found[1]
-            builder.add_text(value, 0)
-            self.add(builder.piece())
 
     def prose(self, node: nodes.TextElement) -> None:
         line = self.line(node)
@@ -608,15 +601,7 @@ class _Myst(_Reader):
                 self.literal(kind, token.content.split("\n")[:-1], line + 1)
             return
         name, argument = named
-        for option in PROSE_OPTIONS:
-            value = options.get(option)
-            if isinstance(value, str) and value:
-                builder = _Builder(self.source, self.syntax, self.source.offset(line + 1))
-                found = builder.locate(re.compile(rf"^[ \t]*:{option}:[ \t]*", re.MULTILINE))
-                if found is not None:
-                    builder.at = found[1]
-                    builder.add_text(value, 0)
-                    self.add(builder.piece())
+        self.options(options, line + 1)
         if name == "eval-rst":
             _Rest(self.source).read("\n".join(body), body_line)
         elif name in parsers.LITERAL_DIRECTIVES:
