@@ -460,6 +460,14 @@ def test_text_the_parser_reads_that_the_file_does_not_hold_is_an_error(tmp_path)
     ]
 
 
+def test_code_that_does_not_tokenize_is_named_not_skipped():
+    text = "正文。\n\n.. testcode::\n\n   x = [1,  # 注释,没有闭合\n"
+    assert findings("page.rst", text) == [
+        "page.rst:5: this Python does not tokenize (unexpected EOF in multi-line statement): "
+        "its comments and strings are not checked; if it is not Python, mark its block as text"
+    ]
+
+
 def test_the_book_passes_its_own_lint_and_its_fix_changes_nothing():
     for path in zh_lint.files([ROOT / "docs", ROOT / "snippets"]):
         text = path.read_text(encoding="utf-8")

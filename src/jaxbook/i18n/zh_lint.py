@@ -295,6 +295,7 @@ def lint_source(source: Source) -> Result:
         hits = list(by_rule.values())
         for some in [[h] for h in hits] if scope == OUTPUT else [hits]:
             findings.append((line, describe(source, line, scope, some, fixed, edits)))
+    findings += [(line, f"{source.path}:{line}: {what}") for line, what in source.problems]
     for suppression in source.suppressions:
         if suppression.rule not in BY_ID:
             what = f"zh-lint: disable={suppression.rule}: there is no such rule"

@@ -89,6 +89,7 @@ class Source:
     text: str
     pieces: list[Piece] = field(default_factory=list)
     suppressions: list[Suppression] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)  # what could not be read
 
     def __post_init__(self) -> None:
         self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
@@ -376,8 +377,15 @@ class _Python(_Reader):
         code = "\n".join(lines)
         try:
             tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
-        except (tokenize.TokenError, SyntaxError, IndentationError):
-            return  # not Python (an error a page shows): nothing to read
+        except (tokenize.TokenError, SyntaxError, IndentationError) as error:
+            self.source.problems.append(
+                (
+                    first,
+                    f"this Python does not tokenize ({error.args[0]}): its comments and strings "
+                    "are not checked; if it is not Python, mark its block as text",
+                )
+            )
+            return
         starts = []  # where each line of the code is written in the file
         for n, line in enumerate(lines):
             written = self.source.line_text(first + n)
