@@ -334,11 +334,23 @@ def test_alt_text_of_a_code_directive_is_prose():
             "出自课程\\ `《JAX 入门》 <https://example.org/c>`__。\n",
         ),
         ("用``jax.jit``和**粗体**x。\n", "用 ``jax.jit`` 和**粗体** x。\n"),
-        ("用\\ ``jax.jit``\\ 编译。\n", "用 ``jax.jit`` 编译。\n"),
     ],
 )
 def test_a_space_removed_or_added_beside_inline_markup_keeps_the_markup(source, corrected):
     assert fixed("page.rst", source) == corrected
+
+
+def test_an_escaped_space_is_the_authors_no_space():
+    # :fact: shows a date that ends in Chinese ("2026 年 11 月 29 日") where it is read.
+    assert findings("page.rst", ":fact:`gpu-date`\\ 在一块 :fact:`gpu-device` 上\n") == []
+    assert findings("page.rst", ":fact:`gpu-date`在一块\n") == [
+        "page.rst:1: CJK/Latin spacing (zh-spacing); expected: :fact:`gpu-date` 在一块"
+    ]
+
+
+def test_a_caption_is_prose_and_its_inline_code_stays():
+    text = ".. testplot::\n   :caption: ``jnp.linspace(0, 2π, 5)`` 取的 5 个点(圆点)\n\n   x = 1\n"
+    assert fixed("page.rst", text) == text.replace("(圆点)", "（圆点）")
 
 
 def test_markdown_keeps_a_space_that_its_emphasis_needs():

@@ -170,6 +170,7 @@ class _Run:
                         tag != "equal"
                         and not (plain[i1:i2] + fixed[j1:j2]).strip()
                         and between_han_and_latin(line[i1 - 1 : i1], line[i2 : i2 + 1])
+                        and self.origin[min(at + i2, len(self.text) - 1)] not in self.piece.joined
                     ):
                         changes.append((at + i1, at + i2, fixed[j1:j2]))
             at += len(line) + 1
@@ -231,10 +232,6 @@ def source_edits(piece: Piece, fixed: str, source: Source) -> list[Edit]:
                 at = spans[-1][1]
             else:
                 before, after = spans[i1 - 1][1], spans[i1][0]
-                escaped = source.text.find("\\ ", before, after)
-                if escaped >= 0 and not new.strip():
-                    edits.append(Edit(escaped, escaped + 2, new))  # the escape becomes the space
-                    continue
                 at = before if depth[i1] > depth[i1 - 1] else after
             edits.append(Edit(at, at, new))
             continue

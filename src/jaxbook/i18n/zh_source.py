@@ -71,6 +71,7 @@ class Piece:
     depth: list[int]
     syntax: str  # "rst", "md" or "py": how the markup around the text is written
     adornments: list[int] = field(default_factory=list)  # a section title's lines of marks
+    joined: set[int] = field(default_factory=set)  # after an escaped space: no space wanted
 
 
 @dataclass
@@ -137,14 +138,17 @@ class _Builder:
         self.text: list[str] = []
         self.spans: list[tuple[int, int]] = []
         self.depth: list[int] = []
+        self.joined: set[int] = set()
         self.open_gap: int | None = None  # a placeholder whose end is the next text's start
 
-    def _match(self, text: str, at: int) -> list[tuple[str, int, int]] | None:
+    def _match(self, text: str, at: int) -> tuple[list[tuple[str, int, int]], set[int]] | None:
         """Each character of ``text`` that is the page's text, with its span, if
-        ``text`` is written at ``at``; docutils marks an escaped character with a
-        NUL before it (an escaped space is no text at all)."""
+        ``text`` is written at ``at``, and the indexes of those that follow an escaped
+        space; docutils marks an escaped character with a NUL before it (an escaped
+        space is no text at all)."""
         src = self.source.text
         found: list[tuple[str, int, int]] = []
+        joined: set[int] = set()
         i = 0
         while i < len(text):
             char = text[i]
@@ -153,6 +157,7 @@ class _Builder:
                 if not src.startswith("\\" + escaped, at):
                     return None
                 if escaped.isspace():
+                    joined.add(len(found))
                     at = _skip(src, at + 2, " \t") if escaped == "\n" else at + 2
                 else:
                     found.append((escaped, at, at + 2))
@@ -174,9 +179,9 @@ class _Builder:
             else:
                 return None
             i += 1
-        return found
+        return found, joined
 
-    def _find(self, text: str) -> list[tuple[str, int, int]]:
+    def _find(self, text: str) -> tuple[list[tuple[str, int, int]], set[int]]:
         at = self.at
         while at <= len(self.source.text):
             found = self._match(text, at)
@@ -189,7 +194,8 @@ class _Builder:
         """Find ``text`` from the cursor on (past any markup) and take it in."""
         if not text:
             return
-        found = self._find(text)
+        found, joined = self._find(text)
+        self.joined |= {len(self.text) + j for j in joined}
         if not found:
             return
         self._close_gap(found[0][1])
@@ -200,7 +206,7 @@ class _Builder:
 
     def skip_text(self, text: str) -> None:
         """Move past ``text`` (a link's text, read as part of its placeholder)."""
-        found = self._find(text) if text else None
+        found = self._find(text)[0] if text else None
         if found:
             self.at = found[-1][2]
 
@@ -236,7 +242,7 @@ class _Builder:
         text = "".join(self.text)
         if not text.strip():
             return None
-        return Piece(scope, text, self.spans, self.depth, self.syntax)
+        return Piece(scope, text, self.spans, self.depth, self.syntax, joined=self.joined)
 
 
 def _skip(text: str, at: int, chars: str) -> int:
@@ -273,8 +279,11 @@ class _Reader:
                 if found is None:
                     raise self.source.error(builder.at, f"cannot find the option :{name}:")
                 builder.at = found[1]
-                builder.add_text(value, 0)
+                self.option_text(builder, value)
                 self.add(builder.piece())
+
+    def option_text(self, builder: _Builder, value: str) -> None:
+        builder.add_text(value, 0)
 
     def covering(self, suppressions: list[Suppression], first_piece: int) -> None:
         """The suppressions cover the pieces read since ``first_piece``."""
@@ -532,6 +541,13 @@ class _Rest(_Reader):
             return
         self.walk(node)
 
+    def option_text(self, builder: _Builder, value: str) -> None:
+        paragraph = parsers.rest_document(value).next_node(nodes.paragraph)
+        if paragraph is None:
+            builder.add_text(value, 0)
+        else:
+            self.inline(builder, paragraph, 0)
+
     def prose(self, node: nodes.TextElement) -> None:
         line = self.line(node)
         adornments = []
@@ -623,6 +639,9 @@ class _Myst(_Reader):
                 self.inline(builder, parsers.myst_inline(argument))
                 self.add(builder.piece())
             _Myst(self.source).read("\n".join(body), body_line)
+
+    def option_text(self, builder: _Builder, value: str) -> None:
+        self.inline(builder, parsers.myst_inline(value))
 
     def inline(self, builder: _Builder, children: Iterable[Token]) -> None:
         depth = 0
