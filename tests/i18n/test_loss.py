@@ -20,8 +20,8 @@ from jaxbook.i18n.pofile import save_wrapped
 ROOT = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
 GLOSSARY = Path(__file__).resolve().parents[2] / "locale" / "glossary.csv"
 PARAGRAPH = (
-    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备要用\n"
-    '``jax.devices("cpu")`` 单独拿。\n'
+    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备需用\n"
+    '``jax.devices("cpu")`` 单独获取。\n'
 )
 CATALOG = "locale/en/LC_MESSAGES/ch01/devices.po"
 

@@ -6,6 +6,11 @@ in every language and the switcher can link a page to itself elsewhere. A page
 that only one build has (say, a search page of another theme) falls back to
 that language's home page.
 
+A section with a label of its own (``.. _ch01-arrays-random:``) takes it as its
+anchor, the first of its ids: a Chinese title makes an anchor like ``#id3``,
+and a translated title another one, while the label is the same readable
+anchor in every language.
+
 Config values:
 
 ``jaxbook_languages``
@@ -22,6 +27,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
 
 from jaxbook.project import LANGUAGES
 
@@ -68,6 +76,9 @@ def add_language_links(
             }
         )
     context["jaxbook_languages"] = links
+    if app.builder.name != "html":
+        # An EPUB holds one language: its pages link to no file outside the book.
+        return
     head = [
         f'<link rel="alternate" hreflang="{link["lang"]}" href="{link["absolute"]}" />'
         for link in links
@@ -79,6 +90,20 @@ def add_language_links(
     context["metatags"] = context.get("metatags", "") + "\n".join(head) + "\n"
 
 
+class LabelsAsAnchors(SphinxTransform):
+    """Put a section's label before the id its title made."""
+
+    # After docutils moves a label's id onto the section it precedes (PropagateTargets, 260).
+    default_priority = 262
+
+    def apply(self, **kwargs: object) -> None:
+        explicit = self.document.nametypes  # a label's name is explicit, a title's implicit
+        for section in self.document.findall(nodes.section):
+            labels = {nodes.make_id(name) for name in section["names"] if explicit.get(name)}
+            ids = section["ids"]
+            section["ids"] = [i for i in ids if i in labels] + [i for i in ids if i not in labels]
+
+
 def add_templates(app: Sphinx, config: Config) -> None:
     """Make the switcher template (``jaxbook-language.html``) available to html_sidebars."""
     config.templates_path = [*config.templates_path, str(TEMPLATES)]
@@ -87,6 +112,7 @@ def add_templates(app: Sphinx, config: Config) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_languages", LANGUAGES, "html", types=frozenset({dict}))
     app.add_config_value("jaxbook_site_url", "", "html", types=frozenset({str}))
+    app.add_transform(LabelsAsAnchors)
     app.connect("config-inited", add_templates)
     app.connect("html-page-context", add_language_links)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -48,7 +48,9 @@ Config values:
 
 from __future__ import annotations
 
+import copy
 import functools
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,12 +190,25 @@ def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry
     return {} if path is None else _entries(path, path.stat().st_mtime)
 
 
+# A link whose title ends in Chinese at a line end: the message joins the lines with no
+# space ("《JAX 入门》<https://...>`__"), and reST needs one before an embedded target.
+JOINED_TARGET = re.compile(r"(?<!`)`([^`<]*\S)<([^<>`]+)>`(_{1,2})")
+
+
 def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
     """The inline content of ``text``, parsed as the page's source would be."""
     source = str(app.env.doc2path(docname))
+    text = JOINED_TARGET.sub(r"`\1 <\2>`\3", text)
     if heading:  # as Locale does: else "1. Setup" would read as a list
         text = text + "\n" + "=" * len(text) * 2
-    document = docutils.utils.new_document(f"{source}:<parallel>", doctree.settings)
+    settings = copy.copy(doctree.settings)
+    # The other language's text names its facts (a date) as that language does.
+    settings.jaxbook_language = (
+        (languages[1] if app.config.language == languages[0] else languages[0])
+        if (languages := pair(app.config))
+        else app.config.language
+    )
+    document = docutils.utils.new_document(f"{source}:<parallel>", settings)
     document.reporter = LoggingReporter.from_reporter(document.reporter)
     parser = app.registry.create_source_parser(
         get_filetype(app.config.source_suffix, source), config=app.config, env=app.env
@@ -256,8 +271,10 @@ def plain(children: list[nodes.Node]) -> list[nodes.Node]:
             continue
         elif isinstance(child, nodes.math):
             out.append(nodes.literal("", child.astext()))
-        elif isinstance(child, KEPT):
-            out.append(type(child)("", "", *plain(child.children)))
+        elif isinstance(child, KEPT) or (
+            isinstance(child, nodes.inline) and "jb-fact" in child["classes"]
+        ):
+            out.append(type(child)("", "", *plain(child.children), classes=child["classes"]))
         elif isinstance(child, nodes.Element):
             out.extend(plain(child.children))
     return out
