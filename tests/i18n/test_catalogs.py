@@ -18,7 +18,7 @@ from jaxbook.i18n.pofile import save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
 SMALL_BOOK = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
-GLOSSARY = Path(__file__).resolve().parents[2] / "locale" / "glossary.csv"
+GLOSSARY = SMALL_BOOK / "locale" / "glossary.csv"
 
 
 @pytest.fixture
