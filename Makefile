@@ -197,16 +197,17 @@ check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, gloss
 	$(JAXBOOK) zh-lint docs snippets || status=1; \
 	exit $$status
 
+# potodo keeps a cache (.potodo/, git-ignored) beside the catalogs it reads.
 .PHONY: po-stats
-po-stats: $(SYNCED) ## Translated, fuzzy and untranslated messages per page
-	@$(JAXBOOK) po stats $(CATALOGS)
+po-stats: $(SYNCED) ## Translated and fuzzy messages per page, finished pages too (potodo)
+	@$(VENV)/bin/potodo --show-finished $(CATALOGS)
 
 .PHONY: fuzzy
-fuzzy: $(SYNCED) ## List the fuzzy entries that need a translator's review
-	@$(JAXBOOK) po fuzzy $(CATALOGS)
+fuzzy: $(SYNCED) ## The pages with fuzzy entries to review (potodo; make check-po names each entry's line)
+	@$(VENV)/bin/potodo --only-fuzzy $(CATALOGS)
 
 .PHONY: wrap-po
-wrap-po: $(SYNCED) ## Re-wrap every catalog at 79 columns (after an editor or Weblate saved it)
+wrap-po: $(SYNCED) ## Normalise every catalog after an editor or another tool saved it, and re-wrap it at 79 columns (powrap)
 	@$(JAXBOOK) po wrap $(CATALOGS)
 
 .PHONY: zh-lint-fix

@@ -6,7 +6,7 @@ start-up fast is still a dependency), and so does an ``import_module`` or
 ``setup_extension`` call that names a module of the package in a string.
 From bottom to top:
 
-0. ``project``, ``files``, ``myst``, ``preflight``: the standard library only;
+0. ``project``, ``files``, ``myst``, ``preflight``, ``chinese``: the standard library only;
 1. ``sphinxapp``: the book's Sphinx application, as every tool starts and reads it;
 2. ``i18n``, then ``doctest`` (its tools write catalogs with
    ``i18n.pofile.save_wrapped``), then ``releases`` (release environments, drift
@@ -35,7 +35,14 @@ ROOT = PACKAGE.name
 # Bottom to top; a module belongs to the longest entry that names it or a package above
 # it. "jaxbook" is the package's __init__ alone: a new top-level module needs a place here.
 LAYERS: list[tuple[str, ...]] = [
-    (ROOT, "jaxbook.project", "jaxbook.files", "jaxbook.myst", "jaxbook.preflight"),
+    (
+        ROOT,
+        "jaxbook.project",
+        "jaxbook.files",
+        "jaxbook.myst",
+        "jaxbook.preflight",
+        "jaxbook.chinese",
+    ),
     ("jaxbook.sphinxapp",),
     ("jaxbook.i18n",),
     ("jaxbook.doctest",),

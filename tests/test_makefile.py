@@ -59,16 +59,16 @@ def test_the_book_targets_build_every_language_or_the_ones_asked():
 @pytest.mark.parametrize(
     ("target", "action"),
     [
-        ("update-po", "update _build/gettext"),
-        ("check-po", "check"),
-        ("check-po", "lost"),
-        ("po-stats", "stats"),
-        ("fuzzy", "fuzzy"),
-        ("wrap-po", "wrap"),
+        ("update-po", "jaxbook po update _build/gettext"),
+        ("check-po", "jaxbook po check"),
+        ("check-po", "jaxbook po lost"),
+        ("po-stats", "potodo --show-finished"),
+        ("fuzzy", "potodo --only-fuzzy"),
+        ("wrap-po", "jaxbook po wrap"),
     ],
 )
 def test_a_catalog_target_hands_every_translation_to_one_command(target, action):
     commands = dry_run_all(target)
     catalogs = " ".join(f"locale/{language}/LC_MESSAGES" for language in translations())
-    assert f" po {action} {catalogs}" in commands
+    assert f"/{action} {catalogs}" in commands
     assert "for lang" not in commands

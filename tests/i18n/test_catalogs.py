@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import shlex
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import polib
+import pytest
+from potodo import potodo
 
 from jaxbook.i18n import catalogs
+from jaxbook.i18n.check import check_catalog, load_glossary
 from jaxbook.i18n.pofile import save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
+SMALL_BOOK = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
+GLOSSARY = SMALL_BOOK / "locale" / "glossary.csv"
+
+
+@pytest.fixture
+def small_book(tmp_path) -> Path:
+    """A copy of the small book of three pages and their catalogs, to change."""
+    return Path(shutil.copytree(SMALL_BOOK, tmp_path / "book"))
 
 
 def update_po(project):
@@ -24,24 +38,24 @@ def entry(catalog, start, obsolete=False):
     return hits[0]
 
 
-def test_changed_and_removed_paragraphs_keep_their_english(project_copy):
-    page = project_copy / "docs/ch01/what-is-jax.md"
-    po_path = project_copy / "locale/en/LC_MESSAGES/ch01/what-is-jax.po"
+def test_changed_and_removed_paragraphs_keep_their_english(small_book):
+    page = small_book / "docs/ch01/what-is-jax.md"
+    po_path = small_book / "locale/en/LC_MESSAGES/ch01/what-is-jax.po"
     before = polib.pofile(str(po_path))
     changed_translation = entry(before, "JAX 的变换最适合用在").msgstr
     text = page.read_text(encoding="utf-8")
     assert CHANGED in text
     page.write_text(text.replace(CHANGED, CHANGED.replace("强迫", "要求")), encoding="utf-8")
 
-    index_page = project_copy / "docs/ch01/index.rst"
-    index_po = project_copy / "locale/en/LC_MESSAGES/ch01/index.po"
+    index_page = small_book / "docs/index.rst"
+    index_po = small_book / "locale/en/LC_MESSAGES/index.po"
     removed = "- “🔍 补充”是延伸内容，标有“必读”或“选读”。\n"
     index_text = index_page.read_text(encoding="utf-8")
     assert removed in index_text
     index_page.write_text(index_text.replace(removed, ""), encoding="utf-8")
     removed_translation = entry(polib.pofile(str(index_po)), "“🔍 补充”是延伸内容").msgstr
 
-    update_po(project_copy)
+    update_po(small_book)
 
     after = polib.pofile(str(po_path))
     changed = entry(after, "JAX 的变换最适合用在")
@@ -63,7 +77,8 @@ def catalog_bytes(project):
     return {p.relative_to(project): p.read_bytes() for p in (project / "locale").rglob("*.po")}
 
 
-def test_update_po_on_an_unchanged_source_changes_no_catalog(project_copy):
+def test_update_po_on_the_unchanged_book_changes_no_catalog(project_copy):
+    # The book itself: what `make zh-lint-fix` runs after the lint, on every page.
     before = catalog_bytes(project_copy)
     update_po(project_copy)
     after = catalog_bytes(project_copy)
@@ -71,25 +86,58 @@ def test_update_po_on_an_unchanged_source_changes_no_catalog(project_copy):
     assert [path for path in before if after[path] != before[path]] == []
 
 
-def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(project_copy):
-    po_path = project_copy / "locale/en/LC_MESSAGES/ch01/devices.po"
+def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(small_book):
+    po_path = small_book / "locale/en/LC_MESSAGES/ch01/devices.po"
     catalog = polib.pofile(str(po_path))
-    # An output under the CPU tab: the kind of message the templates once lost.
+    # An output: the kind of message the templates once lost.
     lost = entry(catalog, "数组 x 位于：cpu:0")
     lost.obsolete = True
     save_wrapped(catalog, po_path)
+    terms = load_glossary(GLOSSARY)
+    findings = [f for f in check_catalog(po_path, "en", terms) if "obsolete, but" in f.message]
+    assert len(findings) == 1, findings
+    text = po_path.read_text(encoding="utf-8").splitlines()
+    assert text[findings[0].line - 1] == '#~ msgid "数组 x 位于：cpu:0"', findings[0]
+    assert "devices.rst still shows this text" in findings[0].message
+
+
+HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: en\\n"\n'
+DONE = HEADER + '\nmsgid "一"\nmsgstr "one"\n'
+# One translated entry of three, one fuzzy, one untranslated.
+TODO = DONE + '\n#, fuzzy\nmsgid "二"\nmsgstr "two"\n\nmsgid "三"\nmsgstr ""\n'
+
+
+def make_command(target: str, catalogs: Path) -> list[str]:
+    """The command ``make TARGET`` runs (its last), for the catalogs in ``catalogs``."""
     result = subprocess.run(
-        [sys.executable, "-m", "jaxbook", "po", "check", "locale/en/LC_MESSAGES"],
-        cwd=project_copy,
+        ["make", "--no-print-directory", "-n", target, f"CATALOGS={catalogs}"],
+        cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=60,
     )
-    assert result.returncode == 1
-    findings = [line for line in result.stdout.splitlines() if "obsolete, but" in line]
-    assert len(findings) == 1, result.stdout
-    line = int(findings[0].split(":")[1])
-    text = po_path.read_text(encoding="utf-8").splitlines()
-    assert findings[0].startswith("locale/en/LC_MESSAGES/ch01/devices.po:")
-    assert text[line - 1] == '#~ msgid "数组 x 位于：cpu:0"', text[line - 1]
-    assert "devices.rst still shows this text" in findings[0]
+    assert result.returncode == 0, result.stderr
+    return shlex.split(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("target", "pages"),
+    [("po-stats", ["done.po", "todo.po"]), ("fuzzy", ["todo.po"])],
+)
+def test_po_stats_and_fuzzy_are_potodo_on_every_catalog(
+    tmp_path, monkeypatch, capsys, target, pages
+):
+    catalogs = tmp_path / "en" / "LC_MESSAGES"
+    catalogs.mkdir(parents=True)
+    (catalogs / "todo.po").write_text(TODO, encoding="utf-8")
+    (catalogs / "done.po").write_text(DONE, encoding="utf-8")
+    command = make_command(target, catalogs)
+    assert Path(command[0]).name == "potodo"
+    monkeypatch.setattr(sys, "argv", command)
+    potodo.main()
+    listed = {
+        line.split()[1]: line for line in capsys.readouterr().out.splitlines() if ".po" in line
+    }
+    assert sorted(listed) == pages
+    # Fuzzy entries are counted apart from the translated ones (1 of 3, 1 fuzzy).
+    assert "1/3,  1 fuzzy" in listed["todo.po"]

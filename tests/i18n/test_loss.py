@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
+import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import polib
 import pytest
+from click.testing import CliRunner
+from sphinx.cmd.build import build_main
+from sphinx_intl.commands import main as sphinx_intl_main
 
+from jaxbook.i18n import po
 from jaxbook.i18n.loss import lost
 from jaxbook.i18n.pofile import save_wrapped
 
+ROOT = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
 PARAGRAPH = (
-    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备需用\n"
-    '``jax.devices("cpu")`` 单独获取。\n'
+    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备要用\n"
+    '``jax.devices("cpu")`` 单独拿。\n'
 )
 CATALOG = "locale/en/LC_MESSAGES/ch01/devices.po"
 
@@ -23,28 +29,30 @@ def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
 
-def committed(repo: Path) -> Path:
-    (repo / ".gitignore").write_text("/_build/\n*.mo\n", encoding="utf-8")
-    git(repo, "init", "-q")
+def commit(repo: Path, message: str) -> None:
     git(repo, "add", "-A")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "book")
-    return repo
-
-
-def run(repo: Path, *command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", *command], cwd=repo, capture_output=True, text=True, timeout=600
-    )
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", message)
 
 
 def templates(repo: Path) -> None:
-    result = run(repo, "sphinx", "-b", "gettext", "-q", "-c", ".", "docs", "_build/gettext")
-    assert result.returncode == 0, result.stderr
+    """``make gettext``, in-process."""
+    command = ["-b", "gettext", "-q", "-c", str(repo), str(repo / "docs")]
+    assert build_main([*command, str(repo / "_build" / "gettext")]) == 0
 
 
-def sphinx_intl(repo: Path, *options: str) -> None:
-    result = run(repo, "sphinx_intl", "update", "-p", "_build/gettext", "-l", "en", *options)
-    assert result.returncode == 0, result.stdout + result.stderr
+def sphinx_intl(*options: str) -> None:
+    """``sphinx-intl update -p _build/gettext -l en``, in-process, in the current directory."""
+    result = CliRunner().invoke(
+        sphinx_intl_main, ["update", "-p", "_build/gettext", "-l", "en", *options]
+    )
+    assert result.exit_code == 0, result.output
+
+
+def jaxbook_po(*args: str) -> int:
+    """``jaxbook po ARGS...``, in-process, in the current directory."""
+    parser = argparse.ArgumentParser()
+    po.add_arguments(parser)
+    return po.run(parser.parse_args(args))
 
 
 def changed(repo: Path) -> list[str]:
@@ -58,19 +66,23 @@ def changed(repo: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory, book_copier) -> Path:
-    """A committed copy of the book with its templates built, to copy for each case."""
+def book(tmp_path_factory) -> Path:
+    """A committed copy of the small book with its templates built, to copy for each case."""
     repo = tmp_path_factory.mktemp("loss") / "book"
-    repo.mkdir()
-    committed(book_copier(repo))
+    shutil.copytree(ROOT, repo)
+    (repo / ".gitignore").write_text("/_build/\n*.mo\n.potodo/\n", encoding="utf-8")
+    git(repo, "init", "-q")
+    commit(repo, "book")
     templates(repo)
     return repo
 
 
 @pytest.fixture
-def repo(book, tmp_path) -> Path:
+def repo(book, tmp_path, monkeypatch) -> Path:
+    """A copy of the committed book, and the current directory."""
     copy = tmp_path / "book"
     subprocess.run(["cp", "-a", str(book), str(copy)], check=True)
+    monkeypatch.chdir(copy)
     return copy
 
 
@@ -96,7 +108,7 @@ def head_line(repo: Path, msgid_start: str) -> int:
 
 def test_sphinx_intl_writes_only_into_the_checkouts_locale(repo):
     outside = set(repo.parent.iterdir())
-    sphinx_intl(repo)
+    sphinx_intl()
     assert all(path.startswith("locale/") for path in changed(repo)), changed(repo)
     # On an unchanged source it changes no file at all, and creates no interface catalog.
     assert changed(repo) == []
@@ -106,7 +118,7 @@ def test_sphinx_intl_writes_only_into_the_checkouts_locale(repo):
 def test_no_obsolete_after_a_deleted_paragraph_is_named_and_update_po_keeps_it(repo):
     delete_paragraph(repo)
     templates(repo)
-    sphinx_intl(repo, "--no-obsolete")
+    sphinx_intl("--no-obsolete")
     found = findings(repo)
     line = head_line(repo, "提示：有加速器时")
     assert any(
@@ -117,11 +129,10 @@ def test_no_obsolete_after_a_deleted_paragraph_is_named_and_update_po_keeps_it(r
         and "neither live, fuzzy nor obsolete" in f
         for f in found
     ), found
-    assert run(repo, "jaxbook", "po", "lost", "locale/en/LC_MESSAGES").returncode == 1
+    assert jaxbook_po("lost", "locale/en/LC_MESSAGES") == 1
 
     git(repo, "checkout", "-q", "HEAD", "--", "locale")
-    merged = run(repo, "jaxbook", "po", "update", "_build/gettext", "locale/en/LC_MESSAGES")
-    assert merged.returncode == 0, merged.stderr
+    assert jaxbook_po("update", "_build/gettext", "locale/en/LC_MESSAGES") == 0
     assert findings(repo) == []
     entry = next(
         e for e in polib.pofile(str(repo / CATALOG)) if e.msgid.startswith("提示：有加速器时")
@@ -133,37 +144,35 @@ def test_no_obsolete_after_a_deleted_paragraph_is_named_and_update_po_keeps_it(r
 def test_a_paragraph_that_came_back_beside_its_obsolete_twin_is_named(repo):
     delete_paragraph(repo)
     templates(repo)
-    assert (
-        run(repo, "jaxbook", "po", "update", "_build/gettext", "locale/en/LC_MESSAGES").returncode
-        == 0
-    )
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qam", "cut")
+    assert jaxbook_po("update", "_build/gettext", "locale/en/LC_MESSAGES") == 0
+    commit(repo, "cut")
     git(repo, "checkout", "-q", "HEAD~1", "--", "docs")
     templates(repo)
-    sphinx_intl(repo)
+    sphinx_intl()
     found = findings(repo)
     assert len(found) == 1, found
     assert "the page shows this text again" in found[0]
     assert "only in an obsolete (#~) twin" in found[0]
 
 
-def test_what_another_merge_tool_writes_is_named_and_wrap_po_normalises_it(repo):
+def test_what_another_merge_tool_writes_is_named_and_wrap_po_normalises_it(repo, capsys):
     page = repo / "docs/ch01/devices.rst"
     page.write_text(page.read_text(encoding="utf-8").replace("数据放置", "数据的放置"), "utf-8")
     templates(repo)
-    sphinx_intl(repo)
-    checked = run(repo, "jaxbook", "po", "check", "locale/en/LC_MESSAGES")
-    assert checked.returncode == 1
-    assert f"{CATALOG}:" in checked.stdout
-    assert "'make wrap-po'" in checked.stdout
-    wrapped = run(repo, "jaxbook", "po", "wrap", "locale/en/LC_MESSAGES")
-    assert "removed what another merge tool wrote" in wrapped.stdout, wrapped.stdout
-    checked = run(repo, "jaxbook", "po", "check", "locale/en/LC_MESSAGES")
+    sphinx_intl()
+    capsys.readouterr()
+    assert jaxbook_po("check", "locale/en/LC_MESSAGES") == 1
+    checked = capsys.readouterr().out
+    assert f"{CATALOG}:" in checked
+    assert "'make wrap-po'" in checked
+    jaxbook_po("wrap", "locale/en/LC_MESSAGES")
+    assert "removed what another merge tool wrote" in capsys.readouterr().out
+    assert jaxbook_po("check", "locale/en/LC_MESSAGES") == 1
     # What is left is the translator's part: the changed heading is fuzzy.
-    assert [line.split(": ", 1)[1] for line in checked.stdout.splitlines()] == [
+    assert [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines()] == [
         "fuzzy: review the translation against the page (the merge kept no #| lines to show "
         "what changed), then remove the flag"
-    ], checked.stdout
+    ]
 
 
 @pytest.mark.parametrize(

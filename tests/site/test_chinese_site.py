@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+from jaxbook.chinese import HAN_RANGES
+
 # A half-width mark with a Chinese character on either side (spaces between allowed).
-HALF_WIDTH_BY_CHINESE = re.compile(rf"[{HAN}] *[,;:?!]|[,;:?!] *[{HAN}]")
+HALF_WIDTH_BY_CHINESE = re.compile(rf"[{HAN_RANGES}] *[,;:?!]|[,;:?!] *[{HAN_RANGES}]")
 LITERAL = {"code", "pre", "kbd", "samp", "math", "script", "style", "svg", "tt"}
 BLOCK = {
     "p",
@@ -261,7 +262,7 @@ class Code(HTMLParser):
             self.current.append(data)
 
 
-HALF_WIDTH_IN_CODE = re.compile(rf"[{HAN}][,;:?!()]|[,;:?!()][{HAN}]")
+HALF_WIDTH_IN_CODE = re.compile(rf"[{HAN_RANGES}][,;:?!()]|[,;:?!()][{HAN_RANGES}]")
 
 
 def half_width_in_code(page: str) -> list[str]:

@@ -1,6 +1,7 @@
-"""The catalogs' templates, merge, progress and width: what ``jaxbook po`` does with them.
+"""The catalogs' templates, merge and width: what ``jaxbook po`` does with them.
 
-(The command itself, and its ``check`` and ``lost``, is :mod:`jaxbook.i18n.po`.)
+(The command itself, and its ``check`` and ``lost``, is :mod:`jaxbook.i18n.po`;
+progress and fuzzy lists are potodo's, ``make po-stats`` and ``make fuzzy``.)
 
 ``extract`` writes the pages' message templates (``.pot``) with Sphinx's
 gettext builder; ``update_translations`` extracts them and merges them into
@@ -10,16 +11,18 @@ change the pages (``jaxbook record``).
 ``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
 paragraph's old translation as a fuzzy entry that shows the previous source
 (``#|``), and keeps a removed paragraph's translation as an obsolete entry
-(``#~``); a new page gets a catalog with every message untranslated. Every catalog is written
-at the same width, ``WIDTH`` (79, GNU gettext's default, as python-docs-fr
-uses), so that editors and merges produce the same line breaks.
+(``#~``); a new page gets a catalog with every message untranslated. Every
+catalog is written at the same width, ``WIDTH`` (79, GNU gettext's default,
+as powrap and python-docs-fr use), so that editors and merges produce the
+same line breaks.
 
 A catalog whose merge changes nothing but the template's date is left as it
 was, so ``update`` on an unchanged source changes no file. ``update`` merges
 nothing while any catalog has a fault that ``jaxbook.i18n.pofile`` finds (an
 editor's CRLF or byte-order mark, another encoding, a duplicate or cut-off
-entry): it names them and exits 1. ``wrap`` removes a byte-order mark and CRLF
-line endings and says so, and leaves a catalog it cannot read as it is.
+entry): it names them and exits 1. ``wrap_all`` (``make wrap-po``) removes a
+byte-order mark, CRLF line endings and what another merge tool wrote, says
+so, and re-wraps with powrap; it leaves a catalog it cannot read as it is.
 """
 
 from __future__ import annotations
@@ -164,50 +167,6 @@ def update(pot_dir: Path, po_dir: Path, language: str) -> int:
 
 def catalogs(po_dir: Path) -> list[Path]:
     return sorted(po_dir.rglob("*.po"))
-
-
-def counts(po: polib.POFile) -> tuple[int, int, int]:
-    live = [e for e in po if not e.obsolete]
-    fuzzy = sum(1 for e in live if e.fuzzy)
-    translated = sum(1 for e in live if e.translated() and not e.fuzzy)
-    return translated, fuzzy, len(live) - translated - fuzzy
-
-
-def stats(po_dir: Path) -> int:
-    rows = []
-    for path in catalogs(po_dir):
-        translated, fuzzy, untranslated = counts(polib.pofile(str(path)))
-        rows.append(
-            (str(path.relative_to(po_dir).with_suffix("")), translated, fuzzy, untranslated)
-        )
-    name_width = max((len(r[0]) for r in rows), default=4)
-    print(f"{'page':<{name_width}}  translated  fuzzy  untranslated  done")
-    totals = [0, 0, 0]
-    for name, *numbers in rows:
-        totals = [t + n for t, n in zip(totals, numbers, strict=True)]
-        total = sum(numbers) or 1
-        print(
-            f"{name:<{name_width}}  {numbers[0]:>10}  {numbers[1]:>5}  {numbers[2]:>12}"
-            f"  {100 * numbers[0] / total:5.1f}%"
-        )
-    total = sum(totals) or 1
-    print(
-        f"{'all':<{name_width}}  {totals[0]:>10}  {totals[1]:>5}  {totals[2]:>12}"
-        f"  {100 * totals[0] / total:5.1f}%"
-    )
-    return 0
-
-
-def fuzzy(po_dir: Path) -> int:
-    found = 0
-    for path in catalogs(po_dir):
-        for entry in polib.pofile(str(path)):
-            if entry.fuzzy and not entry.obsolete:
-                found += 1
-                first = entry.msgid.splitlines()[0] if entry.msgid else ""
-                print(f"{path}:{entry.linenum}: fuzzy: {first[:70]}")
-    print(f"{found} fuzzy entr{'y' if found == 1 else 'ies'}", file=sys.stderr)
-    return 0
 
 
 def wrap_all(po_dir: Path) -> int:

@@ -8,27 +8,25 @@ Checks, per catalog:
   that are not UTF-8, a file cut off), then syntax, duplicates and format
   strings (``msgfmt --check``); a catalog with such a fault gets that one
   finding, since the rest cannot be read; the ``Language``,
-  ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width;
+  ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width
+  (``powrap --check``);
   what another merge tool (sphinx-intl's Babel) writes and ``msgmerge`` does
   not (``jaxbook.i18n.pofile.foreign_marks``), which ``make wrap-po`` removes;
 - untranslated and fuzzy entries (a release never ships either);
 - an obsolete translation whose text the page still shows: the templates
   lost a message, and the English page would show Chinese there;
-- markup parity between msgid and msgstr: inline literals, roles and their
-  targets, link URLs, footnote and substitution references (``:zh:`` term
-  mentions and badge text are the translator's own);
+- markup parity between msgid and msgstr, each read by its page's parser
+  (docutils for reST, every directive and role generic so that nothing runs;
+  myst-parser's markdown-it for MyST, and docutils for the content of a MyST
+  page's ``{eval-rst}``, found by the entry's line): the multisets of inline
+  code, roles and their targets, link targets (images' too), footnote and
+  substitution references are equal (``:zh:`` term mentions and badge text
+  are the translator's own);
 - code: where the msgid is Python source, the msgstr must tokenize to the same
   tokens, except comments and the text of string literals;
-- nothing smuggled in: no ``<script>``, raw HTML tag, directive (a
-  substitution definition's too), raw role or MyST front matter that the
-  msgid does not have;
-- the markup is the page's: in the catalog of a MyST Markdown page (``.md``)
-  these checks read myst-parser's syntax (code spans, ``{name}`` roles,
-  inline, auto- and reference links, ``[^1]`` footnotes, ``{{ }}``
-  substitutions, which Jinja evaluates, raw HTML and HTML comments, directive
-  fences of backticks, tildes or colons, ``{eval-rst}`` among them) and
-  reST's as well, since ``{eval-rst}`` content is reST; any other catalog is
-  read as reST;
+- nothing smuggled in: no ``<script>``, raw HTML, directive (a substitution
+  definition's too), raw role or MyST front matter that the msgid does not
+  have;
 - the glossary: when the source has a term, the translation uses its English
   term; an exclusive term (quantization) appears only where the source has its
   Chinese term (or names the English word itself);
@@ -54,32 +52,29 @@ import sys
 import tokenize
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polib
+from docutils import nodes
 
 from jaxbook import project
+from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import (
     PLURAL_FORMS,
-    WIDTH,
     Finding,
     faults,
     file_faults,
     foreign_marks,
+    wrap_faults,
 )
 from jaxbook.project import find_root, page_file
 
-INLINE_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
-ROLE = re.compile(r":([\w:+-]+):`([^`]+)`")
-LINK = re.compile(r"`[^`<]*<([^>`]+)>`__?")
-FOOTNOTE_REF = re.compile(r"\[(#[\w-]*|\d+|\*)\]_")
-SUBSTITUTION = re.compile(r"(?<![\w|])\|[^|\s][^|]*\|(?![\w|])")
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
-# A substitution definition (``.. |x| raw:: latex``) runs its directive too.
-DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:\|[^|\n]+\|\s+)?[\w:-]+::", re.MULTILINE)
+SCRIPT = re.compile(r"<\s*script", re.IGNORECASE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
+KINDS = ("inline code", "role", "link target", "footnote reference", "substitution")
 
 
 def role_key(name: str, content: str) -> tuple[str, str] | None:
@@ -91,198 +86,170 @@ def role_key(name: str, content: str) -> tuple[str, str] | None:
     return (name, target[1] if target else content)
 
 
-def markup(text: str) -> dict[str, Counter]:
-    without_literals = INLINE_LITERAL.sub(" ", text)
-    return {
-        "inline code": Counter(INLINE_LITERAL.findall(text)),
-        "role": Counter(
-            key
-            for name, content in ROLE.findall(without_literals)
-            if (key := role_key(name, content)) is not None
-        ),
-        "link target": Counter(LINK.findall(without_literals)),
-        "footnote reference": Counter(FOOTNOTE_REF.findall(without_literals)),
-        "substitution": Counter(SUBSTITUTION.findall(without_literals)),
-    }
+@dataclass
+class Reading:
+    """A message as its page's parser reads it: the markup that must survive
+    translation, the text for the style and glossary checks, and what could be
+    smuggled in (raw HTML, directives, raw roles, front matter)."""
+
+    markup: dict[str, Counter] = field(default_factory=lambda: {k: Counter() for k in KINDS})
+    prose: list[str] = field(default_factory=list)  # code and roles as "X"
+    english: list[str] = field(default_factory=list)  # all text but the zh mentions
+    html: Counter = field(default_factory=Counter)
+    directives: Counter = field(default_factory=Counter)
+    raw_roles: Counter = field(default_factory=Counter)
+    front_matter: bool = False
+
+    def text(self, text: str) -> None:
+        self.prose.append(text)
+        self.english.append(text)
+
+    def end_block(self) -> None:
+        self.text("\n")
+
+    def code(self, text: str) -> None:
+        self.markup["inline code"][text] += 1
+        self.prose.append("X")
+        self.english.append(text)
+
+    def role(self, name: str, content: str) -> None:
+        if not name:
+            self.text(content)  # `text` with the default role: emphasized text
+            return
+        key = role_key(name, content)
+        if key is not None:
+            self.markup["role"][key] += 1
+        if name.startswith("raw"):
+            self.raw_roles[name] += 1
+        self.prose.append("X")
+        self.english.append("" if name in FREE_ROLES else content)
+
+    def merge(self, other: Reading) -> None:
+        for kind in KINDS:
+            self.markup[kind] += other.markup[kind]
+        self.html += other.html
+        self.directives += other.directives
+        self.raw_roles += other.raw_roles
 
 
-# MyST: the msgids of a Markdown page keep its inline markup as written.
-MYST_ROLE = re.compile(r"\{([a-zA-Z0-9_+:-]+)\}(`+)")  # mdit_py_plugins.myst_role's names
-REST_ROLE_BEFORE = re.compile(r":([\w:+-]+):$")
-BACKTICKS = re.compile(r"`+")
-MYST_LINK = re.compile(r"\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)")
-MYST_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
-MYST_REFERENCE = re.compile(r"\[(?!\^)((?:[^\[\]\\]|\\.)+)\]\[((?:[^\[\]\\]|\\.)*)\]")
-MYST_DEFINITION = re.compile(r"^[ \t]*\[(?!\^)(?:[^\[\]\\]|\\.)+\]:[ \t]*(\S+)", re.MULTILINE)
-MYST_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]+\]")
-# Up to the first "}}", as mdit_py_plugins.substitution reads it.
-MYST_SUBSTITUTION = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
-MYST_DIRECTIVE = re.compile(r"(`{3,}|~{3,}|:{3,})[ \t]*(\{\S*)")
-HTML_ATTRIBUTE = r"""\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?"""
-MYST_HTML_TAG = re.compile(
-    rf"<[A-Za-z][A-Za-z0-9-]*(?:{HTML_ATTRIBUTE})*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>"
-)
-# An HTML block needs no closing ">": it runs to the next blank line.
-MYST_HTML_START = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?=[\s/>]|$)|<!--|<\?|<![A-Za-z\[]")
-MYST_RAW_ROLE = re.compile(r"[{:](raw[\w+-]*)[}:]`")
-# myst-parser reads a msgstr as a page of its own, front matter and all: it can
-# set the page's options (html_meta, substitutions).
-MYST_FRONT_MATTER = re.compile(r"\A\s*-{3,}[ \t]*$", re.MULTILINE)
+def link_target(reference: nodes.reference) -> str:
+    """Where a reference points; in a message whose "text <URL>" lost its space
+    (the spacing extension joins a line break after a full-width mark), the URL."""
+    if reference.get("refuri"):
+        return reference["refuri"]
+    target = reference.get("refname") or reference.get("name", "")
+    embedded = re.search(r"<([^<>\s]+)>\s*$", target)
+    return embedded[1] if embedded else target
 
 
-@dataclass(frozen=True)
-class Span:
-    """A code span of ``text[start:end]``, or a role (``role``) or reST link (``link``)."""
-
-    start: int
-    end: int
-    content: str
-    role: str | None = None
-    link: bool = False
+def read_rest(text: str) -> Reading:
+    """``text`` read by docutils (every directive and role generic: nothing runs)."""
+    reading = Reading()
+    _rest_nodes(parsers.rest_document(text), reading)
+    return reading
 
 
-def myst_spans(text: str) -> list[Span]:
-    """Code spans and roles as markdown-it reads them, and the reST ones of ``{eval-rst}``."""
-    spans = []
-    at = 0
-    while at < len(text):
-        char = text[at]
-        if char == "\\":  # an escaped character starts nothing
-            at += 2
+def _rest_nodes(node: nodes.Node, reading: Reading) -> None:
+    for child in node.children:
+        if isinstance(child, nodes.Text):
+            reading.text(str(child))
+            reading.html.update(HTML_TAG.findall(str(child)))
+        elif isinstance(child, nodes.literal):
+            reading.code(child.astext())
+        elif isinstance(child, parsers.role):
+            reading.role(child["name"], child.astext())
+        elif isinstance(child, (nodes.footnote_reference, nodes.citation_reference)):
+            reading.markup["footnote reference"][child.rawsource] += 1
+        elif isinstance(child, nodes.substitution_reference):
+            reading.markup["substitution"][child.rawsource] += 1
+        elif isinstance(child, parsers.directive):
+            reading.directives[f".. {child['name']}::"] += 1
+            _rest_nodes(child, reading)
+        elif isinstance(child, (nodes.system_message, nodes.comment)):
             continue
-        role = MYST_ROLE.match(text, at)
-        if role and (close := text.find(role[2], role.end() + 1)) != -1:
-            spans.append(Span(at, close + len(role[2]), text[role.end() : close], role=role[1]))
-            at = close + len(role[2])
-            continue
-        if char != "`":
-            at += 1
-            continue
-        ticks = BACKTICKS.match(text, at)[0]
-        close = re.compile(rf"(?<!`){ticks}(?!`)").search(text, at + len(ticks))
-        if close is None:
-            at += len(ticks)
-            continue
-        content = text[at + len(ticks) : close.start()]
-        rest_role = REST_ROLE_BEFORE.search(text, 0, at)
-        end = close.end()
-        link = text.startswith("_", end)
-        if link:
-            end += 2 if text.startswith("__", end) else 1
-        spans.append(
-            Span(
-                rest_role.start() if rest_role else at,
-                end,
-                content,
-                role=rest_role[1] if rest_role else None,
-                link=link and not rest_role,
-            )
-        )
-        at = end
-    return spans
+        else:
+            if isinstance(child, nodes.reference):
+                reading.markup["link target"][link_target(child)] += 1
+            if isinstance(child, nodes.FixedTextElement):
+                reading.text(child.astext())
+            else:
+                _rest_nodes(child, reading)
+            if isinstance(child, nodes.TextElement) and not isinstance(child, nodes.Inline):
+                reading.end_block()
 
 
-def reference_label(label: str) -> str:
-    return f"[{' '.join(label.split()).casefold()}]"  # as CommonMark matches labels
+def read_myst(text: str) -> Reading:
+    """``text`` read by myst-parser's markdown-it."""
+    reading = Reading()
+    env: dict = {}
+    tokens = parsers.markdown().parse(text, env)
+    _myst_tokens(tokens, reading)
+    for label, reference in env.get("references", {}).items():
+        reading.markup["link target"][reference.get("href", label)] += 1
+    return reading
 
 
-def myst_markup(text: str) -> dict[str, Counter]:
-    """Like ``markup``, for MyST. Links, footnotes and substitutions are looked for
-    in the whole text, code spans included: a span read otherwise than markdown-it
-    reads it must not hide one."""
-    spans = myst_spans(text)
-    links = [
-        *(m[1].removeprefix("<").removesuffix(">") for m in MYST_LINK.finditer(text)),
-        *MYST_AUTOLINK.findall(text),
-        *(reference_label(m[2] or m[1]) for m in MYST_REFERENCE.finditer(text)),
-        *MYST_DEFINITION.findall(text),
-    ]
-    for span in spans:
-        if span.link:
-            target = re.search(r"<([^<>]+)>\s*$", span.content)
-            links.append(target[1] if target else span.content)
-    return {
-        "inline code": Counter(s.content for s in spans if s.role is None and not s.link),
-        "role": Counter(
-            key
-            for s in spans
-            if s.role is not None and (key := role_key(s.role, s.content)) is not None
-        ),
-        "link target": Counter(links),
-        "footnote reference": Counter(MYST_FOOTNOTE_REF.findall(text) + FOOTNOTE_REF.findall(text)),
-        "substitution": Counter(
-            [f"{{{{ {' '.join(m.split())} }}}}" for m in MYST_SUBSTITUTION.findall(text)]
-            + SUBSTITUTION.findall(text)
-        ),
-    }
-
-
-def myst_mask(text: str, replace: Callable[[Span], str]) -> str:
-    """``text`` with each code span and role replaced."""
-    parts, at = [], 0
-    for span in myst_spans(text):
-        parts += [text[at : span.start], replace(span)]
-        at = span.end
-    return "".join(parts) + text[at:]
-
-
-def myst_html(text: str) -> list[str]:
-    return MYST_HTML_TAG.findall(text) + MYST_HTML_START.findall(MYST_HTML_TAG.sub(" ", text))
-
-
-def myst_directives(text: str) -> list[str]:
-    return DIRECTIVE.findall(text) + [
-        fence[:3] + name for fence, name in MYST_DIRECTIVE.findall(text)
-    ]
+def _myst_tokens(tokens: list, reading: Reading) -> None:
+    for token in tokens:
+        kind = token.type
+        if kind == "inline":
+            _myst_tokens(token.children or [], reading)
+            reading.end_block()
+        elif kind in ("text", "softbreak"):
+            reading.text(token.content or " ")
+        elif kind == "code_inline":
+            reading.code(token.content)
+        elif kind == "myst_role":
+            reading.role(token.meta.get("name", ""), token.content)
+        elif kind in ("link_open", "image"):
+            reading.markup["link target"][
+                token.attrGet("href" if kind == "link_open" else "src")
+            ] += 1
+            if kind == "image":
+                _myst_tokens(token.children or [], reading)
+        elif kind == "footnote_ref":
+            reading.markup["footnote reference"][f"[^{token.meta.get('label')}]"] += 1
+        elif kind in ("substitution_inline", "substitution_block"):
+            reading.markup["substitution"][f"{{{{ {' '.join(token.content.split())} }}}}"] += 1
+        elif kind in ("html_inline", "html_block"):
+            reading.html[token.content.strip()] += 1
+        elif kind in ("fence", "colon_fence"):
+            named = parsers.fence_directive(token)
+            if named is None:
+                reading.text(token.content)
+                reading.end_block()
+                continue
+            reading.directives[f"{token.markup}{{{named[0]}}}"] += 1
+            body, _, _ = parsers.fence_body(token)
+            inner = read_rest if named[0] == "eval-rst" else read_myst
+            if named[0] not in parsers.LITERAL_DIRECTIVES or named[0] == "eval-rst":
+                reading.merge(inner("\n".join(body)))
+        elif kind == "front_matter":
+            reading.front_matter = True
+        elif kind in ("code_block", "math_inline", "math_block"):
+            reading.text(token.content)
+            if kind != "math_inline":
+                reading.end_block()
 
 
 @dataclass(frozen=True)
 class Syntax:
-    """How a page's source format writes the markup that its msgids carry."""
+    """How a page's source format is read: its parser, and its blocks."""
 
-    markup: Callable[[str], dict[str, Counter]]
-    prose: Callable[[str], str]  # inline code and roles masked, for the house style
-    without_mentions: Callable[[str], str]  # the zh term mentions removed, for the glossary
-    html: Callable[[str], list[str]]
-    directives: Callable[[str], list[str]]
-    raw_role: re.Pattern[str]
-    front_matter: re.Pattern[str] | None
-    block_start: str  # what may come before a block's text on its first line
+    read: Callable[[str], Reading]
+    markdown: bool
 
 
-REST_BLOCK_START = r"[-*+] |\d+\. |#\. |\.\. [\w:-]+:: |:[\w-]+: "
-REST = Syntax(
-    markup=markup,
-    prose=lambda text: INLINE_LITERAL.sub("X", ROLE.sub("X", text)),
-    without_mentions=lambda text: ROLE.sub(lambda m: "" if m[1] == "zh" else m[0], text),
-    html=HTML_TAG.findall,
-    directives=DIRECTIVE.findall,
-    raw_role=re.compile(r":(raw-html):"),
-    front_matter=None,
-    block_start=REST_BLOCK_START,
-)
-MYST = Syntax(
-    markup=myst_markup,
-    prose=lambda text: myst_mask(text, lambda span: "X"),
-    without_mentions=lambda text: myst_mask(
-        text, lambda span: "" if span.role == "zh" else text[span.start : span.end]
-    ),
-    html=myst_html,
-    directives=myst_directives,
-    raw_role=MYST_RAW_ROLE,
-    front_matter=MYST_FRONT_MATTER,
-    block_start=(
-        r"\d+\) |#{1,6} |> |\[\^[^\]\s]+\]: |(?:`{3,}|~{3,}|:{3,})\{[\w:-]+\} |" + REST_BLOCK_START
-    ),
-)
+REST = Syntax(read=read_rest, markdown=False)
+MYST = Syntax(read=read_myst, markdown=True)
 
 
-def check_markup(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
+def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
+    """The markup's node multisets of the message and its translation are equal."""
     problems = []
-    source, translation = syntax.markup(msgid), syntax.markup(msgstr)
-    for kind in source:
-        missing = source[kind] - translation[kind]
-        extra = translation[kind] - source[kind]
+    for kind in KINDS:
+        missing = msgid.markup[kind] - msgstr.markup[kind]
+        extra = msgstr.markup[kind] - msgid.markup[kind]
         if missing:
             problems.append(f"{kind} missing from the translation: {', '.join(map(repr, missing))}")
         if extra:
@@ -348,9 +315,9 @@ def check_code(msgid: str, msgstr: str) -> str | None:
 SPACED_SLASH = re.compile(r"(?<=[\w)]) / (?=[\w(])")
 
 
-def check_style(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
+def check_style(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[str]:
     """The English house style, in prose (code and inline markup aside)."""
-    prose = syntax.prose(msgstr)
+    prose = "".join(strs.prose)
     problems = []
     if SPACED_SLASH.search(prose):
         problems.append(
@@ -359,31 +326,28 @@ def check_style(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
         )
     if re.search(r"\b(e\.g|i\.e)\.(?!,)", prose):
         problems.append("write 'e.g.,' and 'i.e.,' with a comma")
-    if "..." in prose and "..." not in syntax.prose(msgid):
+    if "..." in prose and "..." not in "".join(ids.prose):
         problems.append("write an ellipsis as '\u2026', not '...'")
     if msgid.rstrip().endswith("；") and msgstr.rstrip().endswith(";"):
         problems.append("the list item ends with a semicolon: end it with a period")
     return problems
 
 
-def check_smuggling(msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
+def check_smuggling(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[str]:
+    """Nothing that runs or changes the page where the source has none of it."""
     problems = []
-    if re.search(r"<\s*script", msgstr, re.IGNORECASE) and not re.search(
-        r"<\s*script", msgid, re.IGNORECASE
-    ):
+    if SCRIPT.search(msgstr) and not SCRIPT.search(msgid):
         problems.append("<script> in the translation")
-    extra_tags = Counter(syntax.html(msgstr)) - Counter(syntax.html(msgid))
+    extra_tags = strs.html - ids.html
     if extra_tags:
         problems.append(f"raw HTML not in the source: {', '.join(map(repr, extra_tags))}")
-    extra_directives = Counter(syntax.directives(msgstr)) - Counter(syntax.directives(msgid))
+    extra_directives = strs.directives - ids.directives
     if extra_directives:
-        names = ", ".join(d.strip() for d in extra_directives)
-        problems.append(f"directive not in the source: {names}")
-    raw_role = syntax.raw_role.search(msgstr)
-    if raw_role and not syntax.raw_role.search(msgid):
-        problems.append(f"{raw_role[1]} role in the translation")
-    front = syntax.front_matter
-    if front and front.search(msgstr) and not front.search(msgid):
+        problems.append(f"directive not in the source: {', '.join(extra_directives)}")
+    extra_roles = strs.raw_roles - ids.raw_roles
+    if extra_roles:
+        problems.append(f"{', '.join(extra_roles)} role in the translation")
+    if strs.front_matter and not ids.front_matter:
         problems.append("front matter in the translation")
     return problems
 
@@ -406,7 +370,7 @@ def load_glossary(path: Path) -> list[Term]:
     return sorted(terms, key=lambda t: len(t.zh), reverse=True)
 
 
-def check_glossary(terms: list[Term], msgid: str, msgstr: str, syntax: Syntax = REST) -> list[str]:
+def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
     problems = []
     masked = msgid
     present = set()
@@ -414,7 +378,7 @@ def check_glossary(terms: list[Term], msgid: str, msgstr: str, syntax: Syntax = 
         if term.zh in masked:
             present.add(term.zh)
             masked = masked.replace(term.zh, "\0" * len(term.zh))
-    english = syntax.without_mentions(msgstr)
+    english = "".join(strs.english)
     for term in terms:
         if term.zh in present and not term.pattern.search(english):
             problems.append(f"glossary: {term.zh} must be translated as {term.en!r}")
@@ -453,21 +417,6 @@ def msgstr_line(lines: list[str], start: int) -> int:
     return start
 
 
-def wrap_check(path: Path) -> list[Finding]:
-    result = subprocess.run(
-        ["msgcat", f"--width={WIDTH}", str(path)], capture_output=True, text=True
-    )
-    current = path.read_text(encoding="utf-8").splitlines()
-    wrapped = result.stdout.splitlines()
-    if result.returncode != 0 or current == wrapped:
-        return []
-    line = next(
-        (i for i, (a, b) in enumerate(zip(current, wrapped, strict=False), 1) if a != b),
-        min(len(current), len(wrapped)) + 1,
-    )
-    return [Finding(path, line, f"not wrapped at {WIDTH} columns; run 'make wrap-po'")]
-
-
 def source_page(path: Path) -> Path | None:
     """The Chinese page whose catalog ``path`` is (``locale/<lang>/LC_MESSAGES/<page>.po``)."""
     parts = path.resolve().parts
@@ -485,21 +434,40 @@ def page_syntax(page: Path | None) -> Syntax:
     return MYST if page is not None and page.suffix == ".md" else REST
 
 
-def still_in_source(msgid: str, source: str, syntax: Syntax = REST) -> bool:
-    """Whether ``msgid`` is a whole block (paragraph, title, code) of the page, spacing aside."""
-    words = [re.escape(char) for char in msgid if not char.isspace()]
-    if not words:
-        return False
-    start = rf"(?:^|\n)[ \t]*(?:{syntax.block_start})?"
-    return re.search(start + r"\s*".join(words) + r"[ \t]*(?:\n|$)", source) is not None
+def entry_syntax(page: Path | None) -> Callable[[polib.POEntry], Syntax]:
+    """How an entry's message is written: the page's syntax, or reST for the
+    content of a MyST page's ``{eval-rst}`` (found by the entry's line)."""
+    syntax = page_syntax(page)
+    if page is None or syntax is REST:
+        return lambda entry: syntax
+    rest_lines = parsers.eval_rst_lines(page.read_text(encoding="utf-8"))
+
+    def of(entry: polib.POEntry) -> Syntax:
+        lines = {
+            int(line)
+            for file, line in entry.occurrences
+            if file.endswith(page.name) and line.isdigit()
+        }
+        return REST if lines & rest_lines else MYST
+
+    return of
+
+
+def squashed(text: str) -> str:
+    return "".join(text.split())
+
+
+def page_blocks(page: Path) -> set[str]:
+    """The page's blocks (paragraphs, titles, code), spacing aside."""
+    blocks = parsers.block_texts(page.read_text(encoding="utf-8"), page_syntax(page).markdown)
+    return {squashed(block) for block in blocks if block.strip()}
 
 
 def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[Finding]:
     """Obsolete translations whose source text the page still has: a merge dropped them."""
     if page is None:
         return []
-    source = page.read_text(encoding="utf-8")
-    syntax = page_syntax(page)
+    blocks = page_blocks(page)
     return [
         Finding(
             path,
@@ -508,7 +476,7 @@ def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[F
             "so its translation is no longer used",
         )
         for entry in po
-        if entry.obsolete and entry.msgstr and still_in_source(entry.msgid, source, syntax)
+        if entry.obsolete and entry.msgstr and squashed(entry.msgid) in blocks
     ]
 
 
@@ -516,7 +484,7 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
     broken = faults(path)
     if broken:
         return broken  # the rest needs a catalog that parses
-    findings = wrap_check(path)
+    findings = wrap_faults(path)
     po = polib.pofile(str(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     findings += check_headers(path, po, language)
@@ -525,7 +493,7 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
         for line, what in foreign_marks(po)
     ]
     page = source_page(path)
-    syntax = page_syntax(page)
+    syntax_of = entry_syntax(page)
     findings += lost_translations(path, po, page)
     for entry in po:
         if entry.obsolete:
@@ -549,16 +517,18 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
             findings.append(Finding(path, where, "untranslated"))
             continue
         problems = []
+        syntax = syntax_of(entry)
+        ids, strs = syntax.read(entry.msgid), syntax.read(entry.msgstr)
         if is_python(entry.msgid):
             problem = check_code(entry.msgid, entry.msgstr)
             if problem:
                 problems.append(problem)
         else:
-            problems += check_markup(entry.msgid, entry.msgstr, syntax)
+            problems += check_markup(ids, strs)
             if language == "en":
-                problems += check_style(entry.msgid, entry.msgstr, syntax)
-        problems += check_smuggling(entry.msgid, entry.msgstr, syntax)
-        problems += check_glossary(terms, entry.msgid, entry.msgstr, syntax)
+                problems += check_style(entry.msgid, entry.msgstr, ids, strs)
+        problems += check_smuggling(entry.msgid, entry.msgstr, ids, strs)
+        problems += check_glossary(terms, entry.msgid, strs)
         findings += [Finding(path, where, problem) for problem in problems]
     return findings
 

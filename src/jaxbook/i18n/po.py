@@ -2,11 +2,9 @@
 
     jaxbook po gettext POT_DIR             write the pages' templates (jaxbook.i18n.catalogs)
     jaxbook po update POT_DIR [PO_DIR...]  merge the templates into the catalogs
-    jaxbook po stats [PO_DIR...]           translated / fuzzy / untranslated per page
-    jaxbook po fuzzy [PO_DIR...]           list fuzzy entries as file:line
     jaxbook po check [PO_DIR...]           the translation checks (jaxbook.i18n.check)
     jaxbook po lost [PO_DIR...]            translations HEAD had that are gone (jaxbook.i18n.loss)
-    jaxbook po wrap [PO_DIR...]            re-wrap every catalog at the catalogs' width
+    jaxbook po wrap [PO_DIR...]            normalise every catalog, re-wrap it with powrap
 
 Each action takes any number of catalog directories (``locale/<language>/LC_MESSAGES``,
 whose language it reads from the path) and, given none, every translation of the
@@ -53,20 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     update_parser.add_argument("pot_dir", type=Path)
     add_po_dirs(update_parser)
     for name, summary in [
-        ("stats", "translated, fuzzy and untranslated messages per page"),
-        ("fuzzy", "list the fuzzy entries as file:line"),
-        ("wrap", "re-wrap every catalog at the catalogs' width"),
+        ("wrap", "normalise every catalog (line endings, other tools' marks), re-wrap it"),
         ("lost", "list the translations git HEAD had that the catalogs have lost"),
     ]:
         add_po_dirs(sub.add_parser(name, help=summary))
     check_parser = sub.add_parser("check", help=check.__doc__.splitlines()[0])
     add_po_dirs(check_parser)
     check.add_arguments(check_parser)
-
-
-def stats(po_dir: Path) -> int:
-    print(f"== {project.catalog_language(po_dir)}")
-    return catalogs.stats(po_dir)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,8 +69,6 @@ def run(args: argparse.Namespace) -> int:
     actions = {
         "check": lambda po_dir: check.run(po_dir, args),
         "lost": loss.run,
-        "stats": stats,
-        "fuzzy": catalogs.fuzzy,
         "wrap": catalogs.wrap_all,
     }
     return max([actions[args.action](po_dir) for po_dir in po_dirs])

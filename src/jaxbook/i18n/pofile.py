@@ -5,8 +5,9 @@ wrap), :mod:`~jaxbook.i18n.check` (the QA), :mod:`~jaxbook.i18n.loss` and
 :mod:`~jaxbook.i18n.zh_lint` build on it and import none of each other; only
 :mod:`~jaxbook.i18n.po`, the ``jaxbook po`` command, imports them all.
 ``save_wrapped`` is how every tool that changes a catalog with polib (the
-merge, the Chinese lint's ``--fix``, the doctest tools' ``refresh`` and
-``record``) writes it back at ``WIDTH``.
+merge, the Chinese lint's ``--carry``, the doctest tools' ``refresh`` and
+``record``) writes it back at ``WIDTH``: ``wrap`` is powrap's, and
+``wrap_faults`` is ``powrap --check``, named at the first line it would change.
 
 A catalog that a translator's editor saved may not be the file GNU gettext
 expects. ``file_faults`` names the first such fault as ``file:line``, before
@@ -25,11 +26,14 @@ A catalog that another merge tool wrote parses, but differs from what
 ``msgmerge`` writes: Babel (``sphinx-intl update``) wraps at 76 columns, writes
 ``charset=utf-8`` and a ``Generated-By`` header, and flags every message with a
 ``%`` or ``{}`` in it as a Python format string. ``foreign_marks`` names those
-marks; ``tidy`` (``make wrap-po``) removes them, and ``wrap`` re-wraps.
+marks; ``tidy`` (``make wrap-po``) removes them, and powrap re-wraps.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
 import re
 import subprocess
 import sys
@@ -37,7 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polib
+from powrap import powrap
 
+# GNU gettext's default width, at which powrap (msgcat) and msgmerge write catalogs.
 WIDTH = 79
 # A page's text is never a format string; with the flag, msgfmt --check would
 # hold the prose's braces and percent signs to the rules of Python formats.
@@ -154,7 +160,28 @@ def normalise(path: Path) -> str | None:
 
 
 def wrap(po: Path) -> None:
-    gettext("msgcat", f"--width={WIDTH}", f"--output-file={po}", str(po))
+    """Wrap ``po`` as powrap does (``msgcat`` at its default width, ``WIDTH``)."""
+    if powrap.fix_style([str(po)], quiet=True):
+        sys.exit(f"{po}: powrap could not wrap it")
+
+
+def wrap_faults(path: Path) -> list[Finding]:
+    """``powrap --check``: the first line that wrapping would change, if any."""
+    diff = io.StringIO()
+    with contextlib.redirect_stderr(diff):
+        would_rewrap, errors = powrap.check_style([str(path)], quiet=True, diff=True)
+    if not would_rewrap and not errors:
+        return []
+    line, lines = 1, diff.getvalue().splitlines()
+    for n, text in enumerate(lines):
+        hunk = re.match(r"@@ -(\d+)", text)
+        if hunk:
+            context = itertools.takewhile(lambda t: t.startswith(" "), lines[n + 1 :])
+            line = int(hunk[1]) + len(list(context))
+            break
+    return [
+        Finding(path, line, f"not wrapped at {WIDTH} columns (powrap --check); run 'make wrap-po'")
+    ]
 
 
 def save_wrapped(catalog: polib.POFile, po: Path) -> None:

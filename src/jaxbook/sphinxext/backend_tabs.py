@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from babel.dates import format_date
 from docutils import nodes
 
+from jaxbook.chinese import HAN_RANGES
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class backend_tabs(nodes.General, nodes.Element):
 
 
 # Digits and Chinese are spaced as the book spaces them: "2026 年 11 月 29 日".
-DIGIT_BESIDE_HAN = re.compile(r"(?<=\d)(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=\d)")
+DIGIT_BESIDE_HAN = re.compile(rf"(?<=\d)(?=[{HAN_RANGES}])|(?<=[{HAN_RANGES}])(?=\d)")
 
 
 def recorded_where(facts: dict[str, str], language: str) -> str:

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
+from jaxbook.chinese import HAN
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -44,7 +46,6 @@ CJK_BREAK = re.compile(
     rf"|(?<={_FULL_WIDTH})[ \t]*\n[ \t]*(?=\S)"
     rf"|(?<=\S)[ \t]*\n[ \t]*(?={_FULL_WIDTH})"
 )
-HAN = re.compile(r"[\u4e00-\u9fff]")
 CJK = re.compile(_CJK)
 LATIN = re.compile(r"[A-Za-z0-9]")
 

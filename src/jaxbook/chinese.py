@@ -1,0 +1,20 @@
+"""What counts as Chinese in a text: the Han characters and the CJK punctuation.
+
+The one definition that the Chinese copy lint (``jaxbook.i18n.zh_rules``), the
+spacing extension (``jaxbook.sphinxext.cjk``), the backend tabs and the tests
+share; standard library only, at the bottom of the package.
+"""
+
+from __future__ import annotations
+
+import re
+
+# CJK Unified Ideographs, their Extension A, and the compatibility ideographs.
+HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# CJK symbols and punctuation (、。「」《》), the full-width forms (，：（）～) and the
+# curly double quotes that Chinese text writes (“”).
+PUNCTUATION_RANGES = "\u3000-\u303f\uff00-\uffef\u201c\u201d"
+CHINESE_RANGES = HAN_RANGES + PUNCTUATION_RANGES
+
+HAN = re.compile(f"[{HAN_RANGES}]")
+CHINESE = re.compile(f"[{CHINESE_RANGES}]")
