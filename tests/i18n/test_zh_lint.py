@@ -340,6 +340,23 @@ def test_a_space_removed_or_added_beside_inline_markup_keeps_the_markup(source, 
     assert fixed("page.rst", source) == corrected
 
 
+@pytest.mark.parametrize(
+    ("name", "source", "corrected"),
+    [
+        ("page.rst", "用 :term:`追踪` 记下运算。\n", "用\\ :term:`追踪`\\ 记下运算。\n"),
+        ("page.md", "用 {term}`追踪` 记下运算。\n", "用{term}`追踪`记下运算。\n"),
+        (
+            "page.rst",
+            "见 :ref:`ch01-arrays-random` 一节。\n",
+            "见\\ :ref:`ch01-arrays-random`\\ 一节。\n",
+        ),
+        ("page.md", "见 {doc}`arrays` 一页。\n", "见{doc}`arrays`一页。\n"),
+    ],
+)
+def test_a_term_hugs_the_chinese_around_it_as_a_cross_reference_does(name, source, corrected):
+    assert fixed(name, source) == corrected
+
+
 def test_an_escaped_space_is_the_authors_no_space():
     # :fact: shows a date that ends in Chinese ("2026 年 11 月 29 日") where it is read.
     assert findings("page.rst", ":fact:`gpu-date`\\ 在一块 :fact:`gpu-device` 上\n") == []

@@ -41,6 +41,9 @@ from jaxbook.i18n import parsers
 
 OPAQUE = "\ue000"
 HUGGING = "\ue001"
+# The roles whose text sits in a Chinese sentence with no space beside it, as a
+# Chinese link's does: cross-references, glossary terms and the course's links.
+HUGGING_ROLES = frozenset({"doc", "ref", "term", "course"})
 PLACEHOLDERS = OPAQUE + HUGGING
 SUPPRESSION = re.compile(r"^\s*zh-lint:\s*disable=([\w,\s-]+?)\s*$")
 MD_SUPPRESSION = re.compile(r"^\s*<!--\s*zh-lint:\s*disable=([\w,\s-]+?)\s*-->\s*$")
@@ -574,7 +577,7 @@ class _Rest(_Reader):
                 continue
             else:
                 hugging = (isinstance(child, nodes.reference) and HAN.search(child.astext())) or (
-                    isinstance(child, parsers.role) and child["name"] in ("doc", "ref")
+                    isinstance(child, parsers.role) and child["name"] in HUGGING_ROLES
                 )
                 span = builder.locate(child.rawsource) if child.rawsource else None
                 builder.add_placeholder(HUGGING if hugging else OPAQUE, depth, span)
@@ -676,7 +679,7 @@ class _Myst(_Reader):
         if token.type == "myst_role":
             name = re.escape(token.meta.get("name", ""))
             span = builder.locate(re.compile(rf"\{{{name}\}}(`+).*?(?<!`)\1(?!`)", re.S))
-            hugging = token.meta.get("name") in ("doc", "ref")
+            hugging = token.meta.get("name") in HUGGING_ROLES
             return (HUGGING if hugging else OPAQUE), span
         if token.type == "html_inline":
             return OPAQUE, builder.locate(token.content)
