@@ -13,7 +13,12 @@ import polib
 import pytest
 
 from jaxbook.i18n import po
-from jaxbook.i18n.check import check_catalog, codespell, load_glossary
+from jaxbook.i18n.check import (
+    check_catalog,
+    codespell,
+    inconsistent_translations,
+    load_glossary,
+)
 from jaxbook.project import find_root, translations
 
 ROOT = find_root(Path(__file__).parent)
@@ -795,3 +800,22 @@ def test_update_po_merges_into_no_directory_while_one_has_a_broken_catalog(tmp_p
     assert result.returncode == 1
     assert "nothing merged" in result.stderr
     assert {path: path.read_bytes() for path in before} == before
+
+
+def test_a_message_of_several_pages_is_translated_one_way(tmp_path):
+    def catalog(name: str, heading: str) -> Path:
+        path = tmp_path / name
+        path.write_text(
+            'msgid ""\nmsgstr ""\n"Language: en\\n"\n'
+            '"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            f'msgid "学习目标"\nmsgstr "{heading}"\n',
+            encoding="utf-8",
+        )
+        return path
+
+    first = catalog("a.po", "Learning objectives")
+    same = catalog("b.po", "Learning objectives")
+    other = catalog("c.po", "Learning goals")
+    assert inconsistent_translations([first, same]) == []
+    [finding] = inconsistent_translations([first, same, other])
+    assert str(finding).startswith(f"{other}:7: translated otherwise in {first}:6")

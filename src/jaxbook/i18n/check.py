@@ -38,6 +38,11 @@ Checks, per catalog:
   "…" (U+2026), as the English pages write it, not "..." where the source has
   no "..." (an output's doctest wildcard, Python's ``...``).
 
+And over all the catalogs of the directory: a message that several pages say
+(a recurring heading such as 学习目标, a page's lead-in such as 本节用到的导入：)
+is translated one way; a second translation is a finding at its entry, naming
+the first.
+
 Exit status 1 if there is any finding.
 """
 
@@ -533,6 +538,29 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
     return findings
 
 
+def inconsistent_translations(paths: list[Path]) -> list[Finding]:
+    """Each message translated one way across the catalogs: the second way is a finding."""
+    first: dict[str, tuple[str, Path, int]] = {}
+    findings = []
+    for path in paths:
+        if file_faults(path):
+            continue  # check_catalog names what is wrong with the file
+        for entry in polib.pofile(str(path)):
+            if entry.obsolete or entry.fuzzy or not entry.msgstr or not entry.msgid:
+                continue
+            seen = first.setdefault(entry.msgid, (entry.msgstr, path, entry.linenum))
+            if seen[0] != entry.msgstr:
+                findings.append(
+                    Finding(
+                        path,
+                        msgstr_line(path.read_text(encoding="utf-8").splitlines(), entry.linenum),
+                        f"translated otherwise in {seen[1]}:{seen[2]} ({seen[0][:60]!r}); a "
+                        "message the book says in several places is translated one way",
+                    )
+                )
+    return findings
+
+
 def codespell(paths: list[Path], words: Path) -> list[Finding]:
     if not paths:
         return []
@@ -569,6 +597,7 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
         print(f"{po_dir}: no catalogs; run 'make update-po'")
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms)]
+    findings += inconsistent_translations(paths)
     findings += codespell([path for path in paths if not file_faults(path)], args.words)
     for finding in findings:
         print(finding)
