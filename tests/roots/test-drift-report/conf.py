@@ -1,3 +1,3 @@
 extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.drift_report"]
 language = "en"
-jaxbook_release_drift = "drift.json"
+release = "JAX 0.12.0.1"
