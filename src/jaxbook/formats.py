@@ -123,11 +123,11 @@ class _RunDetail(TypedDict, total=False):
 
 
 class Run(_RunDetail):
-    """A result that runs of an example in one language had, and how many runs had it."""
+    """A result that runs of an example in one language had (each result once: a run
+    again with the same result changes nothing in the file)."""
 
     language: str
     outcome: Outcome
-    times: int
 
 
 class Example(TypedDict):
@@ -135,9 +135,9 @@ class Example(TypedDict):
 
     Its runs are those of every language (each edition's run of the place is a run
     of the example: a translated string does not change what it checks) and of
-    every ``make release-report`` since its code last changed there. Runs with
-    more than one outcome, or one language's runs with more than one result, are
-    an example whose result varies from run to run.
+    every ``make release-report`` since its code last changed there; ``runs``
+    holds each result they had once. More than one outcome is an example whose
+    result varies from run to run.
     """
 
     page: str  # the document it is on (a file may be included by two)

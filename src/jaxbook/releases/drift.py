@@ -38,7 +38,8 @@ pages in FILE's directory and below, and only those run. A
 chapter. A new run of a release is merged with what the file holds for it:
 an example's runs in both languages and in every run since its code last
 changed are kept together, so a result that varies from run to run is kept
-as varying, with each result it had and how often. A file of another format
+as varying, with each result it had; a run with the results the file has
+already changes nothing in it. A file of another format
 or shape is refused, not added to.
 """
 
@@ -328,7 +329,7 @@ def examples_of(report: dict[str, list[dict]], chapter: str = "") -> list[Exampl
                 },
             )
             example["code"][language] = cell["code"]
-            run: Run = {"language": language, "outcome": cell["outcome"], "times": 1}
+            run: Run = {"language": language, "outcome": cell["outcome"]}
             for name in ("detail", "cut"):
                 if name in cell:
                     run[name] = cell[name]
@@ -341,13 +342,10 @@ def _result(run: Run) -> tuple[Any, ...]:
 
 
 def add_runs(into: list[Run], more: list[Run]) -> None:
-    """Add runs to an example's: a result it had before counts one time more."""
+    """Add runs to an example's: a result it had before is there already."""
     for run in more:
-        same = next((r for r in into if _result(r) == _result(run)), None)
-        if same is None:
+        if all(_result(r) != _result(run) for r in into):
             into.append(copy.copy(run))
-        else:
-            same["times"] += run["times"]
 
 
 def _same_code(old: Example, new: Example) -> bool:

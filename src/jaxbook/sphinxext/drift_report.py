@@ -89,16 +89,19 @@ COUNTED = {
     "skipped": N_("%d is skipped", "%d are skipped"),
     VARIES: N_("%d varies from run to run", "%d vary from run to run"),
 }
-# The same, of the runs of one example that varies.
-RUNS_COUNTED = {
-    "same": N_("%d printed the same", "%d printed the same"),
-    "output": N_("%d printed something else", "%d printed something else"),
-    "warns": N_("%d emitted a warning", "%d emitted a warning"),
-    "exception": N_("%d raised another exception", "%d raised another exception"),
-    "assert": N_("%d failed an assert", "%d failed an assert"),
-    "cannot-run": N_("%d found an API missing", "%d found an API missing"),
-    "skipped": N_("%d was skipped", "%d were skipped"),
-}
+
+
+def results() -> dict[str, str]:
+    """What a run of an example that varies did, as a clause."""
+    return {
+        "same": _("it printed what the page shows"),
+        "output": _("it printed something else"),
+        "warns": _("it emitted a warning"),
+        "exception": _("it raised another exception"),
+        "assert": _("an assert failed"),
+        "cannot-run": _("an API was missing"),
+        "skipped": _("it was skipped"),
+    }
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,7 @@ class DriftDomain(Domain):
     name = "jaxbook_drift"
     label = "Drift report"
     initial_data: ClassVar[dict[str, Any]] = {"places": {}, "reports": {}}
-    data_version = 2
+    data_version = 3
 
     @property
     def places(self) -> dict[str, list[Place]]:
@@ -267,7 +270,9 @@ def outcome_of(example: Example) -> str:
     return outcomes.pop() if len(outcomes) == 1 else VARIES
 
 
-def counted(counts: Counter[str], language: str, forms: dict[str, tuple[str, str]]) -> str:
+def counted(
+    counts: Counter[str], language: str, forms: dict[str, tuple[str, str]] = COUNTED
+) -> str:
     """Each outcome that happened, with its count, as a list ("47 print the same, ...")."""
     clauses = [
         ngettext(*forms[key], counts[key]) % counts[key]
@@ -473,7 +478,10 @@ class Report:
                     order.append((self.rank(item.place) if item.place else (10**9, 0), keyed[key]))
                 rows[keyed[key]]["by_release"][release] = (item.outcome, index)
         headers = [_("Example"), *(f"JAX {release}" for release in differing), _("Update note")]
-        table = nodes.table(classes=["jb-drift-summary"])
+        table = nodes.table(classes=["jb-drift-summary", "colwidths-given"])
+        if self.builder.format == "latex":
+            # Longer than a page: let LaTeX break it and repeat the header.
+            table["classes"].append("longtable")
         group = nodes.tgroup(cols=len(headers))
         table += group
         for width in [40, *([40 // len(differing)] * len(differing)), 20]:
@@ -551,19 +559,14 @@ class Report:
         out: list[nodes.Node] = [heading]
         runs = example["runs"]
         if item.outcome == VARIES:
-            counts: Counter[str] = Counter()
-            for run in runs:
-                counts[run["outcome"]] += run["times"]
-            total = sum(counts.values())
+            clauses = results()
+            seen = {run["outcome"] for run in runs}
+            said = join_list([clauses[o] for o in OUTCOMES if o in seen], self.language)
             out.append(
                 nodes.paragraph(
                     "",
-                    ngettext(
-                        "Of its %(total)d run, %(outcomes)s.",
-                        "Of its %(total)d runs, %(outcomes)s.",
-                        total,
-                    )
-                    % {"total": total, "outcomes": counted(counts, self.language, RUNS_COUNTED)},
+                    _("Its runs disagree; each of these happened at least once: %(results)s.")
+                    % {"results": said},
                 )
             )
         links = self.note_links(item.place)
