@@ -7,6 +7,7 @@ built with ``-D language=en`` and the catalogs in ``locale/``.
 from __future__ import annotations
 
 import doctest
+import os
 from pathlib import Path
 
 from jaxbook.project import GLOSSARY, LANGUAGES, SOURCE_LANGUAGE, SOURCE_SUFFIX
@@ -14,9 +15,9 @@ from jaxbook.project import GLOSSARY, LANGUAGES, SOURCE_LANGUAGE, SOURCE_SUFFIX
 # -- Project information -----------------------------------------------------
 
 project = "JAX 入门"
-author = "本书贡献者（笔记与工具）"
+author = "本书的贡献者"
 copyright = f"2026 {author}"
-release = "JAX 0.12.0.1"
+
 
 # -- General configuration ---------------------------------------------------
 
@@ -28,6 +29,7 @@ extensions = [
     "jaxbook.sphinxext.a11y",
     "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.backend_tabs",
+    "jaxbook.sphinxext.book_index",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.code_heights",
@@ -36,6 +38,7 @@ extensions = [
     "jaxbook.sphinxext.drift_report",
     "jaxbook.sphinxext.editions",
     "jaxbook.sphinxext.evidence_column",
+    "jaxbook.sphinxext.facts",
     "jaxbook.sphinxext.fonts",
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
@@ -98,8 +101,10 @@ doctest_global_setup = """
 from jaxbook.doctest.runtime import *
 start_page_timer()
 watch_warnings()
+check_key_reuse()
 """
 doctest_global_cleanup = """
+stop_checking_key_reuse()
 close_figures()
 unwatch_warnings()
 stop_page_timer()
@@ -109,6 +114,10 @@ doctest_test_doctest_blocks = "default"
 # -- jaxbook ----------------------------------------------------------------
 
 jaxbook_snippets_dir = "../snippets"
+# A deploy build (JAXBOOK_SITE_URL set; the workflow's deploy job) publishes the PDF and
+# EPUB beside each language's site, and its pages link them; a plain `make html` builds
+# neither, so its pages link neither.
+jaxbook_editions_linked = bool(os.environ.get("JAXBOOK_SITE_URL"))
 # Relative to the source directory, docs/.
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
@@ -175,20 +184,27 @@ TITLES = {
 }
 # The copyright line claims only what the project owns; the course is credited beside it.
 AUTHORS = {
-    "zh_CN": "本书贡献者（笔记与工具）",
-    "en": "the book's contributors (notes and tooling)",
+    "zh_CN": "本书的贡献者",
+    "en": "The contributors to this book",
 }
-COURSE_URL = "https://apxml.com/zh/courses/getting-started-with-jax/chapter-1-introduction-to-jax"
+# The course the book is drawn from, in each language it is published in
+# (the :course: role of jaxbook.sphinxext.facts links to a page of it).
+jaxbook_course_url = {
+    "zh_CN": "https://apxml.com/zh/courses/getting-started-with-jax",
+    "en": "https://apxml.com/courses/getting-started-with-jax",
+}
+COURSE_PAGE = "chapter-1-introduction-to-jax"
 CREDITS = {
     "zh_CN": (
-        f'本书整理自 ApX Machine Learning 的课程<a href="{COURSE_URL}">《JAX 入门》</a>第 1 章，'
-        "课程的内容和示例归其所有。本书自己的文字和译文以 CC BY 4.0、代码以 MIT 许可证提供。"
+        f'本书整理自 ApX Machine Learning 的课程<a href="{jaxbook_course_url["zh_CN"]}/'
+        f'{COURSE_PAGE}">《JAX 入门》</a>，课程的内容和示例归其所有。'
+        "本书原创的文字和译文以 CC BY 4.0、代码以 MIT 许可证提供。"
     ),
     "en": (
-        f'Drawn from chapter 1 of the course <a href="{COURSE_URL}">Getting Started with JAX</a> '
-        '(<span lang="zh-CN">《JAX 入门》</span>) by ApX Machine Learning, to whom its content '
-        "and examples belong. The book's own text and translation are offered under CC BY 4.0, "
-        "its code under the MIT licence."
+        f'Based on the course <a href="{jaxbook_course_url["en"]}/{COURSE_PAGE}">Getting '
+        "Started with JAX</a> by ApX Machine Learning, to whom its content and examples "
+        "belong. The book’s own text and translation are offered under CC BY 4.0, its code "
+        "under the MIT License."
     ),
 }
 html_title = TITLES[SOURCE_LANGUAGE]

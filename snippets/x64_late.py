@@ -1,4 +1,4 @@
-# 对照：中途才开启 x64 —— 不报错，但开启前创建的数组仍是 float32
+# 对照：中途才开启 x64——不报错，但开启前创建的数组仍是 float32
 import jax
 import jax.numpy as jnp
 

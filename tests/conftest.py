@@ -65,7 +65,17 @@ def rootdir() -> Path:
     return Path(__file__).parent / "roots"
 
 
-PROJECT_FILES = ["conf.py", "docutils.conf", "docs", "snippets", "locale", "Makefile", "uv.lock"]
+PROJECT_FILES = [
+    "conf.py",
+    "docutils.conf",
+    "docs",
+    "snippets",
+    "locale",
+    "Makefile",
+    "pyproject.toml",
+    ".python-version",
+    "uv.lock",
+]
 
 
 def copy_book(destination: Path) -> Path:

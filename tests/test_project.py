@@ -42,12 +42,20 @@ def test_conf_py_takes_the_languages_and_has_its_texts_in_each():
         assert set(conf[texts]) == set(project.LANGUAGES), texts
 
 
-def test_the_glossary_reads_every_column():
+def test_the_glossary_reads_every_column(tmp_path):
     terms = {term.zh: term for term in project.glossary(ROOT / project.GLOSSARY)}
     assert terms["向量化"].en == "vectorization"
-    assert terms["量化"].exclusive
     assert not terms["向量化"].exclusive
     assert terms["向量化"].definition_en.startswith("Turning a function")
+    path = tmp_path / "glossary.csv"
+    path.write_text(
+        "zh,en,pattern,exclusive,note,definition_zh,definition_en\n"
+        "量化,quantization,quantiz,yes,,降低精度。,Lowering precision.\n",
+        encoding="utf-8",
+    )
+    [term] = project.glossary(path)
+    assert term.exclusive
+    assert term.pattern == "quantiz"
 
 
 def test_a_glossary_row_without_a_definition_is_refused(tmp_path):

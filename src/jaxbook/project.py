@@ -10,6 +10,9 @@
   ``make check-po`` all take their terms from it.
 - ``catalog_dir()``: where a translation's catalogs are, and ``catalog_language()``,
   the language of such a directory.
+- ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
+  (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
+  the prose names them through ``jaxbook.sphinxext.facts``.
 
 The package is installed (editable in ``.venv``), so its own location says
 nothing about which checkout it works on; the commands work on the project
@@ -106,6 +109,25 @@ def page_file(docs: Path, docname: str) -> Path:
 def page_name(root: Path, docname: str) -> str:
     """``docs/<docname>.rst`` or ``docs/<docname>.md``, as messages name a page."""
     return page_file(root / "docs", docname).relative_to(root).as_posix()
+
+
+def pinned_release(root: Path, package: str = "jax") -> str:
+    """The release of ``package`` that ``pyproject.toml`` pins exactly (``jax==0.12.0.1``)."""
+    import tomllib  # Python 3.11: this module also runs where the bundle does
+
+    pyproject = root / "pyproject.toml"
+    for requirement in tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
+        "dependencies"
+    ]:
+        name, sep, version = requirement.partition("==")
+        if sep and name.strip() == package:
+            return version.strip()
+    raise ValueError(f"{pyproject}: no exact pin {package}==... among the dependencies")
+
+
+def python_version(root: Path) -> str:
+    """The Python the book is built and its outputs recorded with (``.python-version``: 3.13)."""
+    return (root / ".python-version").read_text(encoding="utf-8").strip()
 
 
 def find_root(start: Path | None = None) -> Path | None:

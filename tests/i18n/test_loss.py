@@ -13,8 +13,8 @@ from jaxbook.i18n.loss import lost
 from jaxbook.i18n.pofile import save_wrapped
 
 PARAGRAPH = (
-    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备要用\n"
-    '``jax.devices("cpu")`` 单独拿。\n'
+    "提示：有加速器时，``jax.devices()`` 只列出默认后端的设备。CPU 设备需用\n"
+    '``jax.devices("cpu")`` 单独获取。\n'
 )
 CATALOG = "locale/en/LC_MESSAGES/ch01/devices.po"
 

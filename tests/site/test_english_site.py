@@ -82,7 +82,7 @@ def test_english_pages_are_english(site):
     html = (site / "ch01" / "what-is-jax.html").read_text(encoding="utf-8")
     assert re.search(r'<html [^>]*lang="en"', html)
     assert "<h1>1.1 What is JAX?" in html
-    assert "❌ Outdated" in (site / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
+    assert "❌ Broken" in (site / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
     assert "Translation in progress" not in html
 
 
@@ -113,9 +113,9 @@ def test_incomplete_page_says_so(project_copy, html_builder):
     arrays.write_text(text[:entry] + "\n#, fuzzy" + text[entry:], encoding="utf-8")
     devices = project_copy / "docs/ch01/devices.rst"
     text = devices.read_text(encoding="utf-8")
-    assert "本页用到的导入：" in text
+    assert "本节用到的导入：" in text
     devices.write_text(
-        text.replace("本页用到的导入：", "本页用到的导入如下：", 1), encoding="utf-8"
+        text.replace("本节用到的导入：", "本节用到的导入如下：", 1), encoding="utf-8"
     )
 
     html_dir = html_builder(project_copy, "en", project_copy / "_build")

@@ -56,7 +56,7 @@ def test_update_notes_table_has_24_rows_whose_links_resolve(site):
 
 def test_quiz_has_eight_questions_with_folded_answers(site):
     html = page(site, "quiz")
-    assert len(re.findall(r"<h2>Q\d\.", html)) == 8
+    assert len(re.findall(r"<h2>第 \d 题 ", html)) == 8
     details = re.findall(r"<details[^>]*>", html)
     assert len(details) == 8
     assert not any(" open" in tag for tag in details)

@@ -106,6 +106,9 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
     assert re.search(
         r"<h1>1\. Arrays<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"zh-CN\">1\. 数组</p>", html
     )
+    # A link title that ends in a full-width mark at a line end: its message joins the
+    # lines with no space, and the link still reads as its title, not as reST.
+    assert "见《标准》。</span>" in html
     assert built.warnings == ""
 
 
@@ -113,7 +116,7 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
 def test_every_inserted_element_is_marked_hidden_and_left_out_of_search(built, language):
     html = built.page()
     inserted = pairs(html).inserted
-    assert len(inserted) == 11
+    assert len(inserted) == 12
     for element in inserted:
         assert element["attrs"]["lang"] in {"zh-CN", "en"}
         assert "hidden" in element["attrs"]

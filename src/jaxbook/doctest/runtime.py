@@ -30,6 +30,12 @@ fails at its line with the warning's class and message. A cell that expects a
 warning catches it (``warnings.catch_warnings(record=True)``) and prints it,
 so the warning is part of the output the page shows and the doctest compares.
 
+Keys are checked: between ``check_key_reuse()`` and ``stop_checking_key_reuse()``
+(the global setup and cleanup) JAX's key-reuse checker (``jax_debug_key_reuse``)
+is on, so a cell that draws twice from one typed key fails with JAX's
+``KeyReuseError`` at its line. A cell that shows reuse on purpose catches the
+error and prints it.
+
 A page leaves no figure behind: ``close_figures()`` (the global cleanup)
 closes every pyplot figure the page opened. A worker runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
@@ -55,9 +61,11 @@ __all__ = [
     "BACKEND",
     "ON_CPU",
     "ON_GPU",
+    "check_key_reuse",
     "close_figures",
     "other_python",
     "start_page_timer",
+    "stop_checking_key_reuse",
     "stop_page_timer",
     "unrecorded_on",
     "unwatch_warnings",
@@ -133,3 +141,11 @@ def close_figures() -> None:
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         pyplot.close("all")
+
+
+def check_key_reuse() -> None:
+    jax.config.update("jax_debug_key_reuse", True)
+
+
+def stop_checking_key_reuse() -> None:
+    jax.config.update("jax_debug_key_reuse", False)

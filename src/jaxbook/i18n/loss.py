@@ -10,8 +10,9 @@ catalog of the directory:
 
 - live: an entry with the same message (context and msgid) has a translation;
 - fuzzy: an entry whose previous msgid (``#|``, ``msgmerge --previous``) is that
-  message, or any live entry with the same translation (Babel's fuzzy match,
-  which sphinx-intl uses, copies the translation but keeps no ``#|``);
+  message, fuzzy or already reviewed, or any live entry with the same translation
+  (Babel's fuzzy match, which sphinx-intl uses, copies the translation but keeps
+  no ``#|``);
 - obsolete: an obsolete entry (``#~``) of that message holds it, and the page
   does not show the message again untranslated. That last case is the one
   where a paragraph came back and a merge added an empty entry beside its
@@ -123,7 +124,8 @@ def why_lost(old: Held, now: list[Held], revisions: list[Held]) -> str | None:
     if any(h.msgstr and not h.obsolete for h in same):
         return None
     live = [h for h in now if not h.obsolete and h.msgstr]
-    if any(h.fuzzy and h.previous == old.key for h in live):
+    # Fuzzy, or reviewed while the merge's "#|" lines still name the message it replaced.
+    if any(h.previous == old.key for h in live):
         return None
     if old.msgstr and any(h.msgstr == old.msgstr for h in live):
         return None

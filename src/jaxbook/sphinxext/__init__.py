@@ -3,6 +3,7 @@
 - :mod:`jaxbook.sphinxext.a11y`: keyboard-reachable code blocks and labelled headings.
 - :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: CPU and GPU expected outputs shown as tabs.
+- :mod:`jaxbook.sphinxext.book_index`: the general index, from where the prose mentions things.
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.code_heights`: code blocks laid out late keep their height until then.
@@ -11,6 +12,7 @@
 - :mod:`jaxbook.sphinxext.drift_report`: the page on running the chapter on other releases.
 - :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.
+- :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.

@@ -11,7 +11,7 @@ The directive is replaced, in the language being built, by:
   section's examples where there are several), with what differs on each
   release and the update notes whose verifying block it is;
 - a legend for the differences: ``-`` lines are what the page shows, run on
-  the book's release (``release`` in ``conf.py``), ``+`` lines what the other
+  the release ``pyproject.toml`` pins, ``+`` lines what the other
   release printed;
 - every difference in full, release by release, each example under a caption
   of its own: folded on the web (``<details>``), shown under a plain label in
@@ -48,6 +48,7 @@ from sphinx.domains import Domain
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook import project
 from jaxbook.formats import OUTCOMES, Example, FormatError, code_digest, read_drift
 from jaxbook.sphinxext import _chapters, notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
@@ -522,7 +523,7 @@ class Report:
                 "shows, run on %(release)s, and a line that begins with “+” is what the "
                 "other release printed instead."
             )
-            % {"release": self.app.config.release},
+            % {"release": f"JAX {project.pinned_release(Path(self.app.confdir))}"},
             classes=["jb-drift-legend"],
         )
 

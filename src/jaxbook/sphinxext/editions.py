@@ -9,9 +9,10 @@ title and author, so that one ``conf.py`` serves every language:
   a symbol font through xeCJK's fallback.
 - A dropdown (the quiz's "answer and explanation") becomes a labelled block,
   since paper cannot fold.
-- On every HTML page, links to the PDF and EPUB of its language, at
-  ``<language root>/<basename>-<language>.pdf`` and ``.epub``: ``jaxbook
-  editions`` builds them and copies them there.
+- On every HTML page of a site that publishes them (``jaxbook_editions_linked``),
+  links to the PDF and EPUB of its language, at ``<language
+  root>/<basename>-<language>.pdf`` and ``.epub``: ``jaxbook editions`` builds
+  them and copies them there.
 
 Config values:
 
@@ -20,20 +21,28 @@ Config values:
    ``<basename>-<language>.pdf`` and ``.epub``.
 ``jaxbook_symbol_font``
    Font for the symbols the CJK and Latin fonts lack (default ``"Symbola"``).
+``jaxbook_editions_linked``
+   Whether the site's pages link the PDF and EPUB (default ``False``: a plain
+   ``make html`` builds neither, and a site links no file it does not hold).
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 import shutil
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from babel.dates import format_date
 from docutils import nodes
 from matplotlib import cbook
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from jaxbook import project
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -46,6 +55,24 @@ SYMBOL_RANGES = r"""
 \xeCJKsetup{AutoFallBack=true}
 \xeCJKDeclareCharClass{CJK}{"2300 -> "23FF, "2600 -> "27BF, "1F300 -> "1F9FF}
 """
+# No section numbers (the titles have them); each page's head names the book only.
+PREAMBLE = r"""
+\setcounter{secnumdepth}{-1}
+\renewcommand{\chaptername}{}
+\setlength{\headheight}{14pt}
+\makeatletter
+\fancypagestyle{normal}{%
+  \fancyhf{}%
+  \fancyfoot[RO]{{\py@HeaderFamily\thepage}}%
+  \fancyfoot[LO]{{\py@HeaderFamily\nouppercase{\rightmark}}}%
+  \fancyfoot[LE]{{\py@HeaderFamily\thepage}}%
+  \fancyfoot[RE]{{\py@HeaderFamily\nouppercase{\leftmark}}}%
+  \fancyhead[LE,RO]{{\py@HeaderFamily\@title}}%
+  \renewcommand{\headrulewidth}{0.4pt}%
+  \renewcommand{\footrulewidth}{0.4pt}%
+}
+\makeatother
+"""
 # Newer than the symbol font (Unicode 11): drawn as the nearest older symbol.
 SUBSTITUTES = "\n".join(
     [
@@ -56,6 +83,10 @@ SUBSTITUTES = "\n".join(
     ]
 )
 
+
+# The contributors' pages: the website's only (docs/index.rst lists them under
+# ``.. only:: html and not epub``), not the reader's PDF and EPUB.
+WEBSITE_ONLY = ("contributing", "authoring", "translating")
 
 ITEM = re.compile(r'<item id="[^"]*" href="([^"]+)" media-type="application/xhtml\+xml" />')
 
@@ -97,15 +128,25 @@ def configure(app: Sphinx, config: Config) -> None:
         "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
         "babel": "",
         "polyglossia": "",
-        "printindex": "",
-        # The chapter titles carry their own number ("第 1 章", "Chapter 1").
+        # The titles carry their own numbers ("第 1 章", "1.2 ..."): LaTeX adds none.
         "fncychap": "",
-        "preamble": r"\renewcommand{\chaptername}{}\setlength{\headheight}{14pt}",
+        "preamble": PREAMBLE,
+        # Right after the contents, the home page's text, under a heading of its own.
+        "tableofcontents": "\\sphinxtableofcontents\n"
+        + rf"\chapter*{{{_('Preface')}}}\markboth{{{_('Preface')}}}{{{_('Preface')}}}",
+        # Not empty: Sphinx would put its own "Release" back.
+        "releasename": "{}",
         "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}",
     }
+    config.numfig_format = {
+        "code-block": str(_("Listing %s")),
+        "table": str(_("Table %s")),
+        "figure": str(_("Figure %s")),
+        "section": str(_("Section %s")),
+    }
     config.latex_domain_indices = False
-    # No printed index ("printindex" is empty): plain makeindex, not xindy
-    # (another TeX Live package), is enough for the entries the glossary makes.
+    # makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index
+    # gives each Chinese entry its pinyin as the sort key.
     config.latex_use_xindy = False
     config.epub_basename = name
     config.epub_title = config.project
@@ -114,13 +155,46 @@ def configure(app: Sphinx, config: Config) -> None:
     config.epub_copyright = config.copyright
     config.epub_language = config.language.replace("_", "-")
     config.epub_show_urls = "no"
-    config.epub_exclude_files = ["search.html"]
+    # The chapters list their sections in a hidden toctree (each chapter page has its own
+    # table of contents); the e-reader's contents must list them.
+    config.epub_tocscope = "includehidden"
+    config.epub_exclude_files = ["search.html", *(f"{p}.xhtml" for p in WEBSITE_ONLY)]
+    config.epub_description = str(
+        _("An introduction to JAX, as notes on the course %(course)s by %(author)s")
+    ) % {"course": _("Getting Started with JAX"), "author": "ApX Machine Learning"}
+    # A stable identifier per edition, so that a reader's library sees a new build as
+    # the same book.
+    # Sphinx writes the uid as the identifier's XML id and as the NCX's dtb:uid, which
+    # EPUBCheck holds equal to the identifier itself: one value, an XML name, for both.
+    config.epub_identifier = f"{name}-{uuid.uuid5(uuid.NAMESPACE_URL, f'jaxbook:{name}')}"
+    config.epub_uid = config.epub_identifier
+    config.epub_contributor = config.author
+    # The date on the title page, as the language writes it ("2026 年 12 月 2 日").
+    config.today = DIGIT_BESIDE_HAN.sub(
+        " ", format_date(datetime.date.today(), "long", locale=config.language)
+    )
+    # The title page says which JAX the book runs; "Release" would read as the book's.
+    # (A test root has no pyproject.toml, and keeps its own release.)
+    if (Path(app.confdir) / "pyproject.toml").is_file():
+        config.release = str(_("for JAX %s")) % project.pinned_release(Path(app.confdir))
 
 
 def version_for_epub(app: Sphinx) -> None:
     """EPUB 3 metadata wants a version; the book's is the JAX release it runs on."""
     if app.builder.name == "epub" and not app.config.version:
         app.config.version = app.config.release
+
+
+def name_epub_guides(app: Sphinx) -> None:
+    """The e-reader's contents and cover, named in the book's language (Sphinx names
+    them in English)."""
+    if app.builder.name == "epub":
+        guide_titles = app.builder.guide_titles  # type: ignore[attr-defined]
+        app.builder.guide_titles = {  # type: ignore[attr-defined]
+            **guide_titles,
+            "toc": str(_("Table of Contents")),
+            "cover": str(_("Cover")),
+        }
 
 
 class LabelDropdowns(SphinxPostTransform):
@@ -192,7 +266,7 @@ def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
 def add_download_links(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    if app.builder.name != "html":
+    if app.builder.name != "html" or not app.config.jaxbook_editions_linked:
         return
     up = "../" * pagename.count("/")
     name = edition_name(app.config)
@@ -207,11 +281,13 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_editions_linked", False, "html", types=frozenset({bool}))
     # After conf.py has localised the title and author.
     app.connect("config-inited", configure, priority=800)
     # Before Sphinx's EPUB builder checks its metadata.
     app.connect("builder-inited", version_for_epub, priority=400)
     app.connect("builder-inited", prepare_epub)
+    app.connect("builder-inited", name_epub_guides)
     app.add_post_transform(LabelDropdowns)
     app.connect("build-finished", declare_epub_properties)
     app.connect("html-page-context", add_download_links)

@@ -2,9 +2,10 @@
 
 ``.. book-glossary::`` becomes a Sphinx glossary with one entry per row of
 ``jaxbook_glossary`` (the CSV that ``make check-po`` uses), in the build's
-language: on a Chinese page the term is the ``zh`` column and its entry gives
-the ``en`` term and ``definition_zh``; on an English page the term is ``en``,
-its entry gives the Chinese term (as ``:zh:`` would) and ``definition_en``.
+language and in its order (pinyin in Chinese, the alphabet in English): on a
+Chinese page the term is the ``zh`` column and its entry is ``definition_zh``
+followed by the English term; on an English page the term is ``en``, its entry
+``definition_en`` followed by the Chinese term (as ``:zh:`` would).
 The entries are real glossary terms: indexed, and linkable with ``:term:``.
 Being generated from the CSV in the build's language, they are not messages
 for the catalogs; an English glossary term also answers to its Chinese name,
@@ -40,6 +41,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
 from jaxbook.project import Term, glossary
+from jaxbook.sphinxext.pinyin_index import sort_key
 from jaxbook.sphinxext.terms import zh_term
 
 if TYPE_CHECKING:
@@ -87,7 +89,12 @@ class BookGlossary(SphinxDirective):
         items = nodes.definition_list(classes=["glossary"])
         glossary += items
         source, line = self.get_source_info()
-        for entry in entries(self.env.srcdir, self.config):
+        terms = entries(self.env.srcdir, self.config)
+        if zh:
+            terms.sort(key=lambda entry: sort_key(entry.zh))
+        else:
+            terms.sort(key=lambda entry: entry.en.casefold())
+        for entry in terms:
             shown = entry.zh if zh else entry.en
             node_id = make_id(self.env, self.state.document, "term", entry.en)
             term = make_glossary_term(
@@ -100,11 +107,13 @@ class BookGlossary(SphinxDirective):
             definition = nodes.definition()
             if zh:
                 other = nodes.inline(entry.en, entry.en, classes=["jb-term-other"])
+                named = [nodes.Text("（英文："), other, nodes.Text("）")]
             else:
                 other = zh_term(entry.zh, entry.zh, classes=["jb-zh-term", "jb-term-other"])
+                named = [nodes.Text(" (Chinese: "), other, nodes.Text(")")]
             text = entry.definition_zh if zh else entry.definition_en
             inline, messages = self.parse_inline(text, lineno=line)
-            paragraph = nodes.paragraph("", "", other, nodes.Text("：" if zh else ": "), *inline)
+            paragraph = nodes.paragraph("", "", *inline, *named)
             definition += paragraph
             definition += messages
             items += nodes.definition_list_item("", term, definition)
@@ -122,29 +131,41 @@ def note_glossary(app: Sphinx, doctree: nodes.document) -> None:
         app.env.note_dependency(str(Path(app.env.srcdir, app.config.jaxbook_glossary)))
 
 
+def use_rules(
+    srcdir: str | Path, config: Config
+) -> tuple[list[tuple[re.Pattern[str], str]], dict[str, str]]:
+    """How a use of each term is found in the build's language, and how it is shown.
+
+    The rules are ``(pattern, key)`` pairs, the key being the term's English name; the
+    mapping gives each key's term in the build's language.
+    """
+    terms = entries(srcdir, config)
+    zh = chinese(config)
+    shown = {entry.en: entry.zh if zh else entry.en for entry in terms}
+    if zh:
+        return rules_for_chinese({entry.zh: entry.en for entry in terms}), shown
+    rules = [
+        (re.compile(rf"\b(?:{entry.pattern})[\w-]*", re.IGNORECASE), entry.en) for entry in terms
+    ]
+    return rules, shown
+
+
 def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format != "html" or not links_first_uses(app, docname):
         return
     std = app.env.domains.standard_domain
-    zh = chinese(app.config)
-    found: dict[str, tuple[str, str]] = {}  # shown term -> (docname, id)
-    rules: list[tuple[re.Pattern[str], str]] = []
+    found: dict[str, tuple[str, str]] = {}  # a term's English name -> (docname, id)
     for entry in entries(app.srcdir, app.config):
         target = std._terms.get(entry.en.lower()) or std._terms.get(entry.zh.lower())
-        if target is None:
-            continue
-        found[entry.en] = target
-        if not zh:
-            rules.append((re.compile(rf"\b(?:{entry.pattern})[\w-]*", re.IGNORECASE), entry.en))
-    if zh:
-        rules = rules_for_chinese(
-            {entry.zh: entry.en for entry in entries(app.srcdir, app.config) if entry.en in found}
-        )
+        if target is not None:
+            found[entry.en] = target
+    all_rules, _shown = use_rules(app.srcdir, app.config)
+    rules = [(pattern, key) for pattern, key in all_rules if key in found]
     linked: set[str] = set()
     for text in list(doctree.findall(nodes.Text)):
         if any(isinstance(parent, SKIP) for parent in _ancestors(text)):
             continue
-        spans = _uses(str(text), rules)
+        spans = uses(str(text), rules)
         todo = [(start, end, key) for start, end, key in spans if key not in linked]
         if not todo:
             continue
@@ -179,7 +200,7 @@ def _ancestors(node: nodes.Node):
         parent = parent.parent
 
 
-def _uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
+def uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
     """Non-overlapping uses of the terms in ``text``, earlier rules taking precedence."""
     taken: list[tuple[int, int, str]] = []
     for pattern, key in rules:

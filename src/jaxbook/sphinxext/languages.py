@@ -68,6 +68,9 @@ def add_language_links(
             }
         )
     context["jaxbook_languages"] = links
+    if app.builder.name != "html":
+        # An EPUB holds one language: its pages link to no file outside the book.
+        return
     head = [
         f'<link rel="alternate" hreflang="{link["lang"]}" href="{link["absolute"]}" />'
         for link in links

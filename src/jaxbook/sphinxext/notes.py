@@ -158,6 +158,9 @@ class UpdateNoteDirective(SphinxDirective):
         "verified-by": _id_list,
         "evidence": _id_list,
         "old": directives.unchanged_required,
+        # A note that warns of a hazard (code that silently does the wrong thing); the
+        # others correct the course and are not warnings.
+        "warning": directives.flag,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -172,6 +175,7 @@ class UpdateNoteDirective(SphinxDirective):
             verified_by=self.options.get("verified-by", []),
             evidence=self.options.get("evidence", []),
             old=self.options.get("old"),
+            warning="warning" in self.options,
             ids=[anchor],
             classes=["admonition", "warning", "jb-update-note"],
         )

@@ -49,6 +49,7 @@ Config values:
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,9 +189,15 @@ def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry
     return {} if path is None else _entries(path, path.stat().st_mtime)
 
 
+# A link whose title ends in Chinese at a line end: the message joins the lines with no
+# space ("《JAX 入门》<https://...>`__"), and reST needs one before an embedded target.
+JOINED_TARGET = re.compile(r"(?<!`)`([^`<]*\S)<([^<>`]+)>`(_{1,2})")
+
+
 def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
     """The inline content of ``text``, parsed as the page's source would be."""
     source = str(app.env.doc2path(docname))
+    text = JOINED_TARGET.sub(r"`\1 <\2>`\3", text)
     if heading:  # as Locale does: else "1. Setup" would read as a list
         text = text + "\n" + "=" * len(text) * 2
     document = docutils.utils.new_document(f"{source}:<parallel>", doctree.settings)

@@ -6,24 +6,32 @@ Chinese build this extension regroups the index that the ``genindex`` page is
 written from: every entry sorts by its pinyin (``pypinyin``, without tones;
 a Latin entry by itself, lower-cased) and goes under the capital of its first
 letter, A to Z, with symbols and digits first under "Symbols", as Sphinx
-does. Other languages keep Sphinx's order.
+does. Other languages keep Sphinx's order. The PDF's index (makeindex) sorts
+each Chinese entry by the same pinyin: the LaTeX writer gives it as the sort key.
+
+A word whose reading pypinyin gets wrong out of context is read as the book
+means it (``PHRASES``: 重塑 is chóng sù, not zhòng sù).
 
 Config values: none.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from pypinyin import Style, lazy_pinyin
+from pypinyin import Style, lazy_pinyin, load_phrases_dict
+from sphinx.writers.latex import LaTeXTranslator
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
 SYMBOLS = "Symbols"
+PHRASES = {"重塑": [["chóng"], ["sù"]]}
+load_phrases_dict(PHRASES)
 
 
 def sort_key(name: str) -> tuple[int, str]:
@@ -60,6 +68,28 @@ def order_index(
     ]
 
 
+class PinyinLaTeXTranslator(LaTeXTranslator):
+    """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin."""
+
+    def visit_index(self, node: Any) -> None:
+        start = len(self.body)
+        try:
+            super().visit_index(node)
+        finally:  # it ends by raising SkipNode
+            if (self.config.language or "").startswith("zh"):
+                for i in range(start, len(self.body)):
+                    self.body[i] = INDEX_ENTRY.sub(_pinyin_sort_key, self.body[i])
+
+
+# \index{key@\spxentry{shown}...}: a single entry as Sphinx's writer puts it.
+INDEX_ENTRY = re.compile(r"\\index\{([^@!{}]*[\u4e00-\u9fff][^@!{}]*)@")
+
+
+def _pinyin_sort_key(match: re.Match[str]) -> str:
+    return "\\index{" + sort_key(match.group(1))[1].replace("@", "") + "@"
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", order_index)
+    app.set_translator("latex", PinyinLaTeXTranslator, override=True)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

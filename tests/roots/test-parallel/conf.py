@@ -1,4 +1,5 @@
-extensions = ["jaxbook.sphinxext.terms", "jaxbook.sphinxext.parallel"]
+# cjk: the book joins Chinese lines without a space, in the messages too.
+extensions = ["jaxbook.sphinxext.cjk", "jaxbook.sphinxext.terms", "jaxbook.sphinxext.parallel"]
 language = "zh_CN"
 locale_dirs = ["locale/"]
 gettext_compact = False

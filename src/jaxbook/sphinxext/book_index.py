@@ -1,0 +1,143 @@
+"""The general index, made from the prose: where the text discusses each API, option and term.
+
+On the pages ``jaxbook_glossary_pages`` names (the chapters), the first
+paragraph, list item, table cell or title of a page that mentions one of these
+becomes an index entry for it, pointing there:
+
+- a JAX API in an inline literal (``jax.jit``, ``jnp.array(...)`` is
+  ``jnp.array``), a method or attribute of ``jax.Array`` written on an array
+  (``x.at[idx].set(v)`` is ``jax.Array.at``, ``x.device`` is
+  ``jax.Array.device``), a JAX configuration option (``jax_enable_x64``) and a
+  JAX or XLA environment variable (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is
+  ``XLA_PYTHON_CLIENT_PREALLOCATE``); a name the text shows as old
+  (``:old-name:``) is not indexed;
+- a glossary term, found as the glossary links its first use
+  (``jaxbook.sphinxext.glossary``), in the page's language. The glossary's own
+  entry for the term stays in the index too, marked as its definition.
+
+The entries are made after the page is translated and before Sphinx collects
+the index, so each language's index names the places in its own words.
+
+Config values: none of its own (``jaxbook_glossary_pages``).
+"""
+
+from __future__ import annotations
+
+import re
+from fnmatch import fnmatch
+from functools import cache
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms import SphinxTransform
+
+from jaxbook.sphinxext import glossary
+from jaxbook.sphinxext.api_names import NAME, VARIABLE
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+OPTION = re.compile(r"jax_[a-z0-9_]+")
+# ``x.at[0].set(1)``, ``random_array.devices()``: an attribute written on an array.
+ON_ARRAY = re.compile(r"^[a-z_][a-z0-9_]*\.([a-z_][a-z0-9_]*)")
+BLOCKS = (nodes.paragraph, nodes.title, nodes.term, nodes.rubric)
+
+
+def api_names(text: str) -> list[str]:
+    """What an inline literal names, as the index lists it."""
+    if match := VARIABLE.match(text):
+        return [match[0]]
+    found = []
+    if match := NAME.match(text):
+        found.append(match[0])
+    found += [option for option in OPTION.findall(text) if option in _options()]
+    if not found and (match := ON_ARRAY.match(text)) and _array_attribute(match[1]):
+        found.append(f"jax.Array.{match[1]}")
+    return found
+
+
+@cache
+def _options() -> set[str]:
+    import jax
+
+    return set(jax.config.values)
+
+
+@cache
+def _array_attribute(name: str) -> bool:
+    """Whether arrays have ``name`` (the implementation has what the abstract class lacks)."""
+    import jax.numpy as jnp
+
+    return not name.startswith("_") and hasattr(jnp.zeros(()), name)
+
+
+class IndexMentions(SphinxTransform):
+    """Index each page's first mention of an API, an option or a glossary term."""
+
+    # After the i18n transform (20) translates the page, before Sphinx collects the
+    # page's index entries (SphinxDomains, 850).
+    default_priority = 840
+
+    def apply(self, **kwargs: object) -> None:
+        docname = self.env.current_document.docname
+        patterns = self.config.jaxbook_glossary_pages
+        if not any(fnmatch(docname, pattern) for pattern in patterns):
+            return
+        rules, shown = glossary.use_rules(self.env.srcdir, self.config)
+        seen: set[str] = set()
+        for block in list(self.document.findall(_is_block)):
+            keys = [key for key in _mentions(block, rules, shown) if key not in seen]
+            if not keys:
+                continue
+            seen.update(keys)
+            _add_entries(self, block, keys)
+
+
+def _is_block(node: nodes.Node) -> bool:
+    if not isinstance(node, BLOCKS) or isinstance(node.parent, nodes.term):
+        return False
+    return not any(isinstance(parent, glossary.SKIP) for parent in _ancestors(node))
+
+
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def _mentions(block: nodes.Element, rules, shown: dict[str, str]) -> list[str]:
+    keys: list[str] = []
+    for child in block.findall(lambda n: isinstance(n, nodes.literal | nodes.Text)):
+        if child is not block and isinstance(child.parent, BLOCKS) and child.parent is not block:
+            continue  # a nested block is indexed on its own
+        if isinstance(child, nodes.literal):
+            if not child.get("jaxbook_old_name"):
+                keys += api_names(child.astext())
+        elif not any(isinstance(parent, glossary.SKIP) for parent in _ancestors(child)):
+            keys += [shown[key] for _start, _end, key in glossary.uses(str(child), rules)]
+    return list(dict.fromkeys(keys))
+
+
+def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[str]) -> None:
+    if isinstance(block, nodes.title) and isinstance(block.parent, nodes.section):
+        target_id = block.parent["ids"][0]
+        holder, position = block.parent, block.parent.index(block) + 1
+    else:
+        target_id = f"index-{transform.env.new_serialno('index')}"
+        block["ids"].append(target_id)
+        holder, position = block.parent, block.parent.index(block)
+    entries = [("single", key, target_id, "", None) for key in keys]
+    index = addnodes.index(entries=entries, inline=False)
+    index.source, index.line = block.source, block.line
+    holder.insert(position, index)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("jaxbook.sphinxext.glossary")
+    app.add_transform(IndexMentions)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

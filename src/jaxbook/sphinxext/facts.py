@@ -1,0 +1,106 @@
+"""``:fact:`jax``` names a fact about the book's runs from the one place it is kept.
+
+The prose says which JAX and Python the outputs come from, and where the GPU
+outputs were recorded; each of those facts is kept once, and the prose names
+it through this role, in every language (a translation keeps the role as it
+is):
+
+``jax``
+   the JAX release ``pyproject.toml`` pins (``0.12.0.1``);
+``python``
+   the Python the book is built with (``.python-version``: ``3.13``);
+``gpu-device``, ``gpu-cuda``, ``gpu-python``, ``gpu-jax``
+   where the GPU outputs were recorded (``jaxbook_recorded_on["GPU"]`` in ``conf.py``);
+``gpu-date``
+   the day of that recording, as the page's language writes a date
+   ("2026 年 11 月 29 日", "November 29, 2026").
+
+An unknown name is an error at the role, naming the known ones.
+
+``:course:`《JAX 入门》 <chapter-1-introduction-to-jax>``` links to the course the
+book is drawn from, in the edition of the page's language where the course has
+one: the target is a path under the course's address (``jaxbook_course_url``),
+so a translation keeps the target and translates the text.
+
+Config values:
+
+``jaxbook_course_url``
+   The course's address per language, the source language's used where a
+   language has none (default ``{}``). ``jaxbook_recorded_on`` is
+   ``jaxbook.sphinxext.backend_tabs``'.
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.util.docutils import ReferenceRole, SphinxRole
+
+from jaxbook import project
+from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+
+def facts(config: Config, root: Path) -> dict[str, str]:
+    """Every fact the role knows, in the language ``config`` builds."""
+    from babel.dates import format_date
+
+    gpu = config.jaxbook_recorded_on.get("GPU", {})
+    known = {
+        "jax": project.pinned_release(root),
+        "python": project.python_version(root),
+    }
+    for key in ("device", "cuda", "python", "jax"):
+        if key in gpu:
+            known[f"gpu-{key}"] = gpu[key]
+    if "date" in gpu:
+        day = datetime.date.fromisoformat(gpu["date"])
+        known["gpu-date"] = DIGIT_BESIDE_HAN.sub(
+            " ", format_date(day, "long", locale=config.language)
+        )
+    return known
+
+
+class FactRole(SphinxRole):
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        root = Path(self.env.app.confdir)
+        known = facts(self.config, root)
+        # A new pin or interpreter rewrites the pages that name it.
+        for name in ("pyproject.toml", ".python-version"):
+            self.env.note_dependency(str(root / name))
+        if self.text not in known:
+            message = self.inliner.reporter.error(
+                f"no fact {self.text!r}; the facts are: {', '.join(sorted(known))}",
+                line=self.lineno,
+            )
+            return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
+        return [nodes.Text(known[self.text])], []
+
+
+class CourseRole(ReferenceRole):
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        urls = self.config.jaxbook_course_url
+        base = urls.get(self.config.language) or urls.get(project.SOURCE_LANGUAGE)
+        if not base:
+            message = self.inliner.reporter.error(
+                "course: no jaxbook_course_url for this language", line=self.lineno
+            )
+            return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
+        path = self.target if self.has_explicit_title else ""
+        url = base.rstrip("/") + (f"/{path.strip('/')}" if path else "")
+        return [nodes.reference(self.rawtext, self.title, refuri=url)], []
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("jaxbook.sphinxext.backend_tabs")
+    app.add_config_value("jaxbook_course_url", {}, "env", types=frozenset({dict}))
+    app.add_role("fact", FactRole())
+    app.add_role("course", CourseRole())
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,57 @@
+"""The general index names where the prose first discusses each API, option and term."""
+
+from __future__ import annotations
+
+import pytest
+from docutils import nodes
+
+from jaxbook.sphinxext.book_index import api_names
+
+
+def test_a_literal_names_what_the_index_lists():
+    assert api_names("jax.jit(f)") == ["jax.jit"]
+    assert api_names("XLA_PYTHON_CLIENT_PREALLOCATE=false") == ["XLA_PYTHON_CLIENT_PREALLOCATE"]
+    assert api_names('jax.config.update("jax_enable_x64", True)') == [
+        "jax.config.update",
+        "jax_enable_x64",
+    ]
+    assert api_names("x.at[0].set(1)") == ["jax.Array.at"]
+    assert api_names("random_array.devices()") == ["jax.Array.devices"]
+    assert api_names("np.zeros(3)") == []  # NumPy's, not JAX's
+    assert api_names("jax_no_such_option") == []
+
+
+@pytest.mark.sphinx("html", testroot="book-index")
+def test_each_page_indexes_its_first_mentions_where_they_stand(built):
+    index = built.app.env.domains.index_domain.entries
+    page = {entry[1]: entry[2] for entry in index["ch01/page"]}
+    # The first mention only, at the block that makes it.
+    assert [entry[1] for entry in index["ch01/page"]].count("jax.jit") == 1
+    assert set(page) == {
+        "jax.jit",
+        "类型化密钥",
+        "jax.Array.at",
+        "XLA_PYTHON_CLIENT_PREALLOCATE",
+        "jax.config.update",
+        "jax_enable_x64",
+        "密钥",
+        "jax.random.key",
+        "jnp.zeros",
+    }
+    # A title points to its section; a paragraph to itself.
+    assert page["jax.random.key"] == "about-jax-random-key"
+    doctree = built.app.env.get_doctree("ch01/page")
+    [first] = [node for node in doctree.findall(nodes.Element) if page["jax.jit"] in node["ids"]]
+    assert first.astext().startswith("第一段")
+    # The home page is no chapter page; a name shown as old is not indexed.
+    assert "index" not in index or not index["index"]
+    assert "jax.tree_map" not in page
+
+
+@pytest.mark.sphinx("html", testroot="book-index")
+def test_the_glossary_entry_stays_the_terms_definition(built):
+    index = built.app.env.domains.index_domain.entries
+    [entry] = [e for e in index["glossary"] if e[1] == "密钥"]
+    assert entry[3] == "main"
+    html = built.page("genindex")
+    assert "ch01/page.html#index-" in html
