@@ -15,10 +15,10 @@ from types import SimpleNamespace
 import pytest
 from packaging.version import Version
 
-from jaxbook.releases.sentences import SENTENCES
 from jaxbook.project import find_root
 from jaxbook.releases import evidence
 from jaxbook.releases.environments import CannotInstall
+from jaxbook.releases.sentences import SENTENCES
 
 EVIDENCE = find_root(Path(__file__).parent) / "docs" / "release-evidence.json"
 
