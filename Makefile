@@ -134,12 +134,16 @@ drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to 
 # The releases readers are likely to have: the newest 0.4, the first with the new
 # RNG default, the previous minor, and the one the book is checked on.
 REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
+# The chapters' drift data, each the file its "other releases" page names; a new
+# chapter's (or one chapter alone): DRIFT_FILES=docs/ch02/release-drift.json.
+DRIFT_FILES ?= $(wildcard docs/*/release-drift.json)
 
 .PHONY: release-report
-release-report: $(SYNCED) ## Run the book on REPORT_RELEASES and keep the differences for the "other releases" page
+release-report: $(SYNCED) ## Run the chapters of DRIFT_FILES on REPORT_RELEASES and keep what their examples did there
+	@test -n "$(DRIFT_FILES)" || { echo "make release-report needs DRIFT_FILES=docs/<chapter>/release-drift.json"; exit 2; }
 	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
 	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
-	    --save docs/release-drift.json $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
+	    $(foreach file,$(DRIFT_FILES),--save $(file)) $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
 	    && tail -1 $(BUILDDIR)/drift/jax-$$jax.log || { cat $(BUILDDIR)/drift/jax-$$jax.log; exit 1; }; \
 	done
 

@@ -122,8 +122,6 @@ jaxbook_editions_linked = bool(os.environ.get("JAXBOOK_SITE_URL"))
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
 jaxbook_release_evidence = "release-evidence.json"
-# Written by `make release-report`: what prints differently on a few other releases.
-jaxbook_release_drift = "release-drift.json"
 # Where the GPU tabs were recorded (`jaxbook bundle run --record` on that machine, then
 # `jaxbook record`), and the texts in them that name that one machine.
 jaxbook_recorded_on = {

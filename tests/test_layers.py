@@ -6,15 +6,16 @@ start-up fast is still a dependency), and so does an ``import_module`` or
 ``setup_extension`` call that names a module of the package in a string.
 From bottom to top:
 
-0. ``project``, ``files``, ``myst``, ``preflight``, ``chinese``: the standard library only;
+0. ``project``, ``files``, ``myst``, ``preflight``, ``chinese``, ``formats`` (the files
+   that pass between the tools): the standard library only;
 1. ``sphinxapp``: the book's Sphinx application, as every tool starts and reads it;
 2. ``i18n``, then ``doctest`` (its tools write catalogs with
-   ``i18n.pofile.save_wrapped``), then ``releases`` (release environments, drift
-   and evidence: they run ``doctest``'s bundle and read its formats), then
-   ``sphinxext`` (``drift_report`` shows ``releases.drift``'s digests,
-   ``evidence_column`` reads ``releases.evidence``'s file, ``measured`` runs page
-   code with ``doctest.pages``);
-3. ``site``, then ``bench`` (it times the site's builds and the live builder);
+   ``i18n.pofile.save_wrapped``), then ``sphinxext`` (``measured`` runs page code
+   with ``doctest.pages``; ``drift_report`` and ``evidence_column`` read the lab's
+   files through ``formats``), then ``site``;
+3. the lab: ``releases`` (release environments, drift and evidence: they run
+   ``doctest``'s bundle) and ``bench`` (it times the site's builds and the live
+   builder), which the book never imports;
 4. ``cli`` and ``__main__``.
 
 A module may import its own layer or any below it; the circle test keeps
@@ -42,14 +43,14 @@ LAYERS: list[tuple[str, ...]] = [
         "jaxbook.myst",
         "jaxbook.preflight",
         "jaxbook.chinese",
+        "jaxbook.formats",
     ),
     ("jaxbook.sphinxapp",),
     ("jaxbook.i18n",),
     ("jaxbook.doctest",),
-    ("jaxbook.releases",),
     ("jaxbook.sphinxext",),
     ("jaxbook.site",),
-    ("jaxbook.bench",),
+    ("jaxbook.releases", "jaxbook.bench"),
     ("jaxbook.cli", "jaxbook.__main__"),
 ]
 # (module, module it imports) that go up a layer on purpose, each with its reason; none today.
@@ -146,6 +147,19 @@ def upward(edges: dict[str, set[str]]) -> list[str]:
         for other in sorted(others)
         if layer(other) > layer(name) and (name, other) not in EXCEPTIONS
     ]
+
+
+def test_the_book_never_imports_the_lab():
+    """The extensions and the site read the lab's files through jaxbook.formats alone."""
+    edges = graph()
+    found = sorted(
+        f"{name} -> {other}"
+        for name, others in edges.items()
+        if name.startswith(("jaxbook.sphinxext", "jaxbook.site"))
+        for other in others
+        if other.startswith(("jaxbook.releases", "jaxbook.bench"))
+    )
+    assert not found, "the book imports the lab:\n" + "\n".join(found)
 
 
 def test_every_module_has_a_layer():

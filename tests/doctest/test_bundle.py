@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxbook.doctest.bundle import read_record
+from jaxbook.formats import read_record
 
 
 @pytest.fixture

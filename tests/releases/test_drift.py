@@ -11,6 +11,7 @@ from pathlib import Path
 import jax
 import pytest
 
+from jaxbook import formats
 from jaxbook.project import find_root
 from jaxbook.releases import drift
 
@@ -121,7 +122,7 @@ def test_what_the_page_leaves_to_vary_is_not_a_difference():
     assert drift.classify(record)["detail"] == "-jax: 0.12.0.1\n+jax: 0.4.38"
 
 
-@pytest.mark.parametrize("name", ["release-drift.json", "release-evidence.json"])
+@pytest.mark.parametrize("name", ["ch01/release-drift.json", "release-evidence.json"])
 def test_the_kept_data_names_no_local_path(name):
     """The data the pages are made from is committed: no absolute path of a machine in it."""
     text = (find_root(Path(__file__).parent) / "docs" / name).read_text(encoding="utf-8")
@@ -147,25 +148,96 @@ def test_a_warning_on_another_release_is_its_own_outcome(error):
     }
 
 
-CELL = {"file": "docs/ch01/a.rst", "line": 3, "outcome": "output", "detail": "-1\n+2", "code": "c"}
+CELL = {
+    "page": "ch01/a",
+    "file": "docs/ch01/a.rst",
+    "line": 3,
+    "outcome": "output",
+    "detail": "-1\n+2",
+    "code": "c",
+}
+ENV = "Python 3.13, jax==0.4.38"
 
 
 def test_each_saved_release_is_added_to_a_drift_file_of_its_format(tmp_path):
     path = tmp_path / "release-drift.json"
-    drift.save(path, "0.4.38", "Python 3.13, jax==0.4.38", {"en": [CELL]})
     drift.save(path, "0.5.0", "Python 3.13, jax==0.5.0", {"en": [{**CELL, "outcome": "same"}]})
+    drift.save(path, "0.4.38", ENV, {"en": [CELL]})
     data = drift.read_drift(path)
-    assert data["format"] == drift.FORMAT
-    assert list(data["releases"]) == ["0.4.38", "0.5.0"]
-    assert data["releases"]["0.4.38"]["cells"] == {"en": [CELL]}
-    assert data["releases"]["0.5.0"]["counts"] == {"en": {"same": 1}}
+    assert data["format"] == formats.DRIFT_FORMAT
+    assert list(data["releases"]) == ["0.4.38", "0.5.0"]  # in version order
+    [example] = data["releases"]["0.4.38"]["examples"]
+    assert example == {
+        "page": "ch01/a",
+        "file": "docs/ch01/a.rst",
+        "line": 3,
+        "code": {"en": "c"},
+        "runs": [{"language": "en", "outcome": "output", "detail": "-1\n+2"}],
+    }
+
+
+def test_a_chapters_file_keeps_the_examples_of_its_chapter_only(tmp_path):
+    other = {**CELL, "page": "ch02/b", "file": "docs/ch02/b.rst"}
+    path = tmp_path / "release-drift.json"
+    drift.save(path, "0.4.38", ENV, {"en": [CELL, other]}, "docs/ch02/")
+    [example] = drift.read_drift(path)["releases"]["0.4.38"]["examples"]
+    assert example["file"] == "docs/ch02/b.rst"
+
+
+def outcomes(path, release="0.4.38") -> list[list[tuple[str, str]]]:
+    return [
+        [(run["language"], run["outcome"]) for run in example["runs"]]
+        for example in drift.read_drift(path)["releases"][release]["examples"]
+    ]
+
+
+def test_an_outcome_that_varies_from_run_to_run_is_kept_as_varying(tmp_path):
+    """The two editions' runs of one example are two runs of it, and a new run of a release
+    is merged with what the file keeps: whichever outcome came last does not win."""
+    path = tmp_path / "release-drift.json"
+    shared = {**CELL, "outcome": "assert", "detail": "AssertionError"}
+    translated = {**CELL, "outcome": "same", "code": "c-en"}  # its strings are translated
+    del translated["detail"]
+    drift.save(path, "0.4.38", ENV, {"zh_CN": [shared], "en": [translated]})
+    assert outcomes(path) == [[("en", "same"), ("zh_CN", "assert")]]
+    [example] = drift.read_drift(path)["releases"]["0.4.38"]["examples"]
+    assert example["code"] == {"en": "c-en", "zh_CN": "c"}
+
+    # Run again, the Chinese run shares no memory this time: its earlier failure is kept.
+    passed = {**translated, "code": "c"}
+    drift.save(path, "0.4.38", ENV, {"zh_CN": [passed], "en": [translated]})
+    assert outcomes(path) == [[("en", "same"), ("zh_CN", "assert"), ("zh_CN", "same")]]
+
+
+def test_a_run_with_the_same_results_changes_nothing_and_new_code_starts_over(tmp_path):
+    """The file does not churn: running a release again changes only what came out otherwise."""
+    path = tmp_path / "release-drift.json"
+    drift.save(path, "0.4.38", ENV, {"en": [CELL]})
+    before = path.read_text(encoding="utf-8")
+    drift.save(path, "0.4.38", ENV, {"en": [CELL]})
+    assert path.read_text(encoding="utf-8") == before
+    drift.save(path, "0.4.38", ENV, {"en": [{**CELL, "code": "edited", "outcome": "same"}]})
+    assert outcomes(path) == [[("en", "same")]]
+    # Another environment for the release (a new NumPy, say): its runs start over too.
+    drift.save(path, "0.4.38", "Python 3.12, jax==0.4.38", {"en": [{**CELL, "code": "edited"}]})
+    assert outcomes(path) == [[("en", "output")]]
+
+
+def test_an_example_repeated_in_a_file_is_merged_in_its_order(tmp_path):
+    path = tmp_path / "release-drift.json"
+    first = {**CELL, "line": 3}
+    second = {**CELL, "line": 9, "outcome": "same"}
+    del second["detail"]
+    drift.save(path, "0.4.38", ENV, {"en": [first, second]})
+    drift.save(path, "0.4.38", ENV, {"en": [first, second]})
+    assert outcomes(path) == [[("en", "output")], [("en", "same")]]
 
 
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
         ('{"generated by": "jaxbook drift --save", "releases": {}}', "it has no format number"),
-        ('{"format": 2, "generated by": "x", "releases": {"0.4.38": {}}}',
+        ('{"format": 3, "generated by": "x", "releases": {"0.4.38": {}}}',
          '["releases"]["0.4.38"] has no "environment"'),
     ],
 )  # fmt: skip
@@ -173,16 +245,16 @@ def test_saving_into_a_drift_file_of_another_format_or_shape_is_refused(tmp_path
     path = tmp_path / "release-drift.json"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(SystemExit) as refused:
-        drift.save(path, "0.4.38", "Python 3.13, jax==0.4.38", {"en": [CELL]})
+        drift.save(path, "0.4.38", ENV, {"en": [CELL]})
     assert str(refused.value) == (
-        f"{path}: not a drift file of format 2 ({problem}); write it again with make release-report"
+        f"{path}: not a drift file of format 3 ({problem}); write it again with make release-report"
     )
     assert path.read_text(encoding="utf-8") == text
 
 
 def test_a_cells_digest_ignores_its_comments_but_not_its_strings():
     """A comment edited or translated again does not make the drift data older."""
-    same = drift.code_digest("x = 1  # 注释\nprint(x)")
-    assert drift.code_digest("x = 1  # a comment\nprint(x)") == same
-    assert drift.code_digest("x = 2  # 注释\nprint(x)") != same
-    assert drift.code_digest('print("# a")') != drift.code_digest('print("# b")')
+    same = formats.code_digest("x = 1  # 注释\nprint(x)")
+    assert formats.code_digest("x = 1  # a comment\nprint(x)") == same
+    assert formats.code_digest("x = 2  # 注释\nprint(x)") != same
+    assert formats.code_digest('print("# a")') != formats.code_digest('print("# b")')

@@ -20,7 +20,7 @@ from jaxbook.sphinxext.editions import WEBSITE_ONLY
 LANGUAGES = ["zh_CN", "en"]
 # The table's widest headers (the narrow "No." and "Section" wrap letter by letter).
 TABLE_HEADERS = {
-    "zh_CN": ["要点", "位置", "验证", "变化于"],
+    "zh_CN": ["要点", "位置", "验证", "版本变化"],
     "en": ["Point", "Where", "Verified", "Changed"],
 }
 HEADING = re.compile(r"<h([1-6])>(.*?)<a class=\"headerlink\"", re.DOTALL)

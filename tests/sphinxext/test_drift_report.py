@@ -1,106 +1,225 @@
-"""The "other releases" page is made from the drift file, in the build's language."""
+"""A chapter's "other releases" appendix, from its own drift data, in the build's language.
+
+The root is a book of two chapters: chapter 1 has drift data beside it, chapter 2 none yet.
+"""
 
 from __future__ import annotations
 
-import html as html_module
 import json
-import re
 
 import pytest
+from bs4 import BeautifulSoup
 from sphinx.util.console import strip_escape_sequences
 
-from jaxbook.releases.drift import code_digest
+from jaxbook.formats import code_digest
 
 
-def _section(html: str, release: str) -> str:
-    section = html[html.index(f'id="jax-{release.replace(".", "-")}"') :]
-    return section[: section.index("</section>")]
+def soup(app, name: str) -> BeautifulSoup:
+    return BeautifulSoup((app.outdir / name).read_text(encoding="utf-8"), "html.parser")
 
 
-def _text(fragment: str) -> str:
-    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment))).strip()
+def text(element) -> str:
+    """An element's text as read: its blocks apart, its inline parts as they run."""
+    blocks = element.find_all(["p", "li", "th", "td", "summary", "pre"]) or [element]
+    return " ".join(" ".join(block.get_text().split()) for block in blocks)
+
+
+def warnings(app) -> list[str]:
+    return strip_escape_sequences(app.warning.getvalue()).strip().splitlines()
 
 
 @pytest.mark.sphinx("html", testroot="drift-report")
-def test_each_differing_cell_is_listed_with_its_note(built):
-    html = built.page("report")
-    assert not built.warnings
-    # Releases in version order, each with where it ran, as a reader names it.
-    assert html.index("JAX 0.4.38") < html.index("JAX 0.12.0.1")
-    new = _text(_section(html, "0.12.0.1"))
-    assert (
-        "Tested with Python 3.13 and JAX 0.12.0.1. All 2 examples of this chapter print what "
-        "the pages show." in new
-    )
-
-    old = _section(html, "0.4.38")
-    assert "Of the 3 examples of this chapter, 2 print something else and 1 fails an assert." in (
-        _text(old)
-    )
-    cells = re.findall(r'<p class="jb-drift-cell">(.*?)</p>', old, re.DOTALL)
-    # In reading order, each named by its section and linked to its label or section.
-    assert [_text(cell) for cell in cells] == [
-        "A page : prints something else ; it checks update note #1 .",
-        "A page : cannot run (missing API) .",
-        # A title with a colon of its own is quoted.
-        "“ Checks: asserts ”: an assert fails .",
+def test_the_report_sums_up_then_folds_every_difference(built):
+    assert built.warnings == ""
+    page = soup(built.app, "ch1/report.html")
+    tallies = [text(li) for li in page.select("ul.jb-drift-tallies > li")]
+    assert tallies == [
+        # Releases in version order; this chapter's three examples, not the book's four.
+        "On JAX 0.4.38, of the 3 examples of this chapter, 1 prints something else, "
+        "1 cannot run (an API is missing), and 1 varies from run to run.",
+        "On JAX 0.12.0.1, all 3 examples of this chapter print what the pages show.",
     ]
-    assert 'href="page.html#check-device"' in cells[0]
-    assert 'href="notes.html#update-row-device-property"' in cells[0]
-    assert 'href="page.html#a-page"' in cells[1]
-    assert 'href="page.html#checks-asserts"' in cells[2]
-    assert "A page" in _text(old)  # the cells are grouped under their page's title
-    blocks = [_text(block) for block in re.findall(r"<pre>.*?</pre>", old, re.DOTALL)]
-    assert blocks[:2] == ["-device +old device", "AttributeError: no"]
-    assert blocks[2].replace(" ,", ",") == 'assert x == 2, "x"'
-    assert "(3 more lines left out)" in _text(old)
-    assert "The assert that fails:" in _text(old)
+    # The summary: one row an example that differs, in reading order, with its note.
+    table = page.select_one("table.jb-drift-summary")
+    assert [text(th) for th in table.select("thead th")] == [
+        "Example",
+        "JAX 0.4.38",
+        "Update note",
+    ]
+    rows = [[text(td) for td in tr.select("td")] for tr in table.select("tbody tr")]
+    assert rows == [
+        ["1.1 A page (example 1 of 2)", "other output", "#1"],
+        ["1.1 A page (example 2 of 2)", "an API is missing", "—"],
+        ["Checks: asserts (1.1)", "varies from run to run", "—"],
+    ]
+    links = table.select("tbody tr td:first-child a")
+    assert [a["href"] for a in links] == [
+        "page.html#check-device",
+        "page.html#a-page",
+        "page.html#checks-asserts",
+    ]
+    assert table.select_one("tbody tr td:last-child a")["href"] == (
+        "notes.html#update-row-device-property"
+    )
+    # Each cell of a release links to the example's difference, below.
+    for a in table.select("tbody tr td:nth-child(2) a"):
+        assert page.find(id=a["href"].removeprefix("#")) is not None
+    legend = text(page.select_one("p.jb-drift-legend"))
+    assert "“-” is what the page shows, run on JAX 0.12.0.1" in legend
+    # The differences, folded: one fold a release that differs.
+    [fold] = page.select("details.jb-drift-fold")
+    assert text(fold.summary) == "Every difference on JAX 0.4.38"
+    assert "Tested with Python 3.13 and JAX 0.4.38." in text(fold)
+    captions = [text(p) for p in fold.select("p.jb-drift-cell")]
+    assert captions == [
+        "1.1 A page (example 1 of 2) — other output",
+        "1.1 A page (example 2 of 2) — an API is missing",
+        "Checks: asserts (1.1) — varies from run to run",
+    ]
+    assert len(set(captions)) == len(captions)  # no two share one
+    body = text(fold)
+    assert "It checks update note #1." in body
+    assert (
+        "Its runs disagree; each of these happened at least once: it printed what the page "
+        "shows and an assert failed." in body
+    )
+    assert "(3 more lines left out)" in body
+    blocks = [" ".join(pre.get_text().split()) for pre in fold.select("pre")]
+    assert blocks == ["-device +old device", "AttributeError: no", 'x = 2 assert x == 2, "x"'[6:]]
 
 
-@pytest.mark.sphinx("html", testroot="drift-report", confoverrides={"jaxbook_release_drift": ""})
-def test_a_missing_drift_file_is_a_warning(built):
-    assert re.search(r"report\.rst:\d+: WARNING: drift-report: no drift file ''", built.warnings)
+@pytest.mark.sphinx("html", testroot="drift-report")
+def test_a_chapter_without_drift_data_says_so_on_its_page(built):
+    page = soup(built.app, "ch2/report.html")
+    assert text(page.select_one("p.jb-drift-none")) == (
+        "No other JAX release has run this chapter's examples yet."
+    )
+    assert page.select("table") == []
+
+
+@pytest.mark.parametrize("builder", ["singlehtml", "latex"])
+def test_each_chapter_speaks_of_its_own_in_a_book_of_one_document(
+    make_app, rootdir, tmp_path, builder
+):
+    """The PDF and single-page builds write the whole book as the document 'index'."""
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "book")
+    app = make_app(builder, srcdir=srcdir)
+    app.build()
+    assert app.warning.getvalue() == ""
+    if builder == "latex":
+        [tex] = app.outdir.glob("*.tex")
+        written = " ".join(tex.read_text(encoding="utf-8").split())
+    else:
+        written = text(soup(app, "index.html"))
+    assert "of the 3 examples of this chapter" in written
+    assert "No other JAX release has run this chapter" in written
+    assert "Every difference on JAX 0.4.38" in written  # shown, under its label
+    assert "4 examples" not in written
+
+
+@pytest.mark.parametrize("builder", ["html", "singlehtml"])
+def test_drift_data_older_than_the_pages_is_a_warning_at_its_report(
+    make_app, rootdir, tmp_path, builder
+):
+    """An example edited since the release ran it, or removed, is named with its line; the
+    warning stands at the chapter's report, whatever document the builder writes."""
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "book")
+    path = srcdir / "ch1" / "release-drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    examples = data["releases"]["0.4.38"]["examples"]
+    examples[1]["code"]["en"] = "000000000000"  # ran in another form; no page has it now
+    path.write_text(json.dumps(data), encoding="utf-8")
+    # Chapter 2 gains data of its own, which is current: no warning of it.
+    (srcdir / "ch2" / "release-drift.json").write_text(
+        json.dumps(
+            {
+                "format": 3,
+                "generated by": "jaxbook drift --save",
+                "releases": {
+                    "0.4.38": {
+                        "environment": "Python 3.13, jax==0.4.38",
+                        "examples": [
+                            {
+                                "page": "ch2/page",
+                                "file": "ch2/page.rst",
+                                "line": 4,
+                                "code": {"en": code_digest('print("new chapter")')},
+                                "runs": [{"language": "en", "outcome": "same"}],
+                            }
+                        ],
+                    }
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    app = make_app(builder, srcdir=srcdir)
+    app.build()
+    report = srcdir / "ch1" / "report.rst"
+    assert warnings(app) == [
+        f"{report}:4: WARNING: drift-report: the drift data of JAX 0.4.38 is older than the "
+        f"pages: 1 example(s) {what} (ch1/page.rst:{line}); run 'make release-report' "
+        "[jaxbook.drift_report]"
+        for what, line in [("changed since it ran", 18), ("gone from the pages", 18)]
+    ]
 
 
 @pytest.mark.sphinx("html", testroot="drift-report", freshenv=True)
-def test_the_report_is_rewritten_when_a_page_it_shows_changes(built):
+def test_the_report_is_rewritten_when_a_page_of_its_chapter_changes(built):
     app = built.app
-    report = app.outdir / "report.html"
-
-    def edit(name: str, old: str, new: str) -> None:
-        path = app.srcdir / name
-        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
-
-    before = report.stat().st_mtime_ns
-    edit("notes.rst", "\n", "\n\n")  # shows no cell of the drift file
+    reports = {n: app.outdir / f"ch{n}/report.html" for n in (1, 2)}
+    before = {n: path.stat().st_mtime_ns for n, path in reports.items()}
+    page = app.srcdir / "ch1" / "page.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "1.1 A page\n==========", "1.1 A renamed page\n=================="
+        ),
+        encoding="utf-8",
+    )
     app.build()
-    assert report.stat().st_mtime_ns == before
+    assert reports[1].stat().st_mtime_ns != before[1]
+    assert reports[2].stat().st_mtime_ns == before[2]  # another chapter's
 
-    edit("page.rst", "A page", "A renamed page")  # its cells are in the report
+    # Chapter 2's first drift data: its page is read and written again.
+    data = app.srcdir / "ch1" / "release-drift.json"
+    (app.srcdir / "ch2" / "release-drift.json").write_text(
+        data.read_text(encoding="utf-8").replace('"0.4.38": {', '"0.4.36": {'), encoding="utf-8"
+    )
     app.build()
-    assert report.stat().st_mtime_ns != before
-    assert "A renamed page" in _text(built.page("report"))
+    assert "No other JAX release" not in text(soup(app, "ch2/report.html"))
+    assert "1.1 A renamed page (example 1 of 2)" in text(soup(app, "ch1/report.html"))
 
 
 WRONG_DRIFT = {
     "of another format": (
-        {"format": 3, "generated by": "jaxbook drift --save", "releases": {}},
-        "it is of format 3",
+        {"format": 2, "generated by": "jaxbook drift --save", "releases": {}},
+        "it is of format 2",
     ),
     "of another shape": (
         {
-            "format": 2,
+            "format": 3,
             "generated by": "jaxbook drift --save",
             "releases": {
                 "0.4.38": {
                     "environment": "Python 3.13, jax==0.4.38",
-                    "counts": {"en": {"drifted": 1}},
-                    "cells": {"en": []},
+                    "examples": [
+                        {
+                            "page": "ch1/page",
+                            "file": "ch1/page.rst",
+                            "line": 10,
+                            "code": {"en": "b038f13c9d5b"},
+                            "runs": [{"language": "en", "outcome": "drifted"}],
+                        }
+                    ],
                 }
             },
         },
-        '["releases"]["0.4.38"]["counts"]["en"] has the key "drifted", not "same" or '
-        '"output" or "warns" or "exception" or "assert" or "cannot-run" or "skipped"',
+        '["releases"]["0.4.38"]["examples"][0]["runs"][0]["outcome"] is "drifted", not '
+        '"same" or "output" or "warns" or "exception" or "assert" or "cannot-run" or "skipped"',
     ),
 }
 
@@ -109,71 +228,48 @@ WRONG_DRIFT = {
 @pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-wrong", freshenv=True)
 def test_a_drift_file_of_another_format_or_shape_is_one_warning_at_the_file(app, wrong):
     data, problem = WRONG_DRIFT[wrong]
-    path = app.srcdir / "drift.json"
+    path = app.srcdir / "ch1" / "release-drift.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     app.build()
-    warnings = strip_escape_sequences(app.warning.getvalue()).strip().splitlines()
-    assert warnings == [
-        f"{path}:1: WARNING: not a drift file of format 2 ({problem}); write it again with "
+    assert warnings(app) == [
+        f"{path}:1: WARNING: not a drift file of format 3 ({problem}); write it again with "
         "make release-report [jaxbook.drift_report]"
     ]
-    assert "JAX 0.4.38" not in (app.outdir / "report.html").read_text(encoding="utf-8")
-
-
-@pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-stale", freshenv=True)
-def test_drift_data_older_than_the_pages_is_a_warning(app):
-    """An example edited since the release ran it, or removed, is named with its line."""
-    path = app.srcdir / "drift.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    old = data["releases"]["0.4.38"]
-    old["ran"]["en"].remove(code_digest('print("unlabelled")'))  # it ran in another form
-    old["cells"]["en"][0]["code"] = "000000000000"  # a differing example no page has now
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app.build()
-    warnings = strip_escape_sequences(app.warning.getvalue()).strip().splitlines()
-    report = app.srcdir / "report.rst"
-    assert warnings == [
-        f"{report}: WARNING: drift-report: the drift data of JAX 0.4.38 is older than the "
-        f"pages: 1 example(s) {what} ({where}); run 'make release-report' "
-        "[jaxbook.drift_report]"
-        for what, where in [
-            ("changed since it ran", "page.rst:18"),
-            ("gone from the pages", "page.rst:99"),
-        ]
-    ]
+    assert "JAX 0.4.38" not in text(soup(app, "ch1/report.html"))
 
 
 @pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-again", freshenv=True)
-def test_a_new_drift_file_rewrites_the_page(app, make_app):
+def test_new_drift_data_rewrites_the_page(app, make_app):
     """make release-report, then make html: the page shows the new runs."""
     app.build()
-    path = app.srcdir / "drift.json"
+    path = app.srcdir / "ch1" / "release-drift.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     data["releases"]["0.4.38"]["environment"] = "Python 3.12, jax==0.4.38"
     path.write_text(json.dumps(data), encoding="utf-8")
     again = make_app("html", srcdir=app.srcdir)
     again.build()
-    assert "Tested with Python 3.12 and JAX 0.4.38." in _text(
-        (again.outdir / "report.html").read_text(encoding="utf-8")
-    )
-
-
-def test_links_are_listed_as_the_language_lists_them():
-    from docutils import nodes
-
-    from jaxbook.sphinxext.drift_report import series_nodes
-
-    links = [nodes.reference("", f"#{n}") for n in (2, 6, 9)]
-    listed = series_nodes(links[:2])
-    assert [n.astext() for n in listed] == ["#2", " and ", "#6"]
-    assert listed[0] is links[0]  # the links themselves, not copies
-    assert "".join(n.astext() for n in series_nodes(links)) == "#2, #6, and #9"
+    assert "Tested with Python 3.12 and JAX 0.4.38." in text(soup(again, "ch1/report.html"))
 
 
 @pytest.mark.sphinx("gettext", testroot="drift-report", srcdir="drift-report-gettext")
 def test_the_catalogs_do_not_wait_on_the_drift_data(app):
     """Extracting messages neither reads the drift file nor warns that it is old."""
-    (app.srcdir / "drift.json").write_text('{"format": 0}', encoding="utf-8")
+    (app.srcdir / "ch1" / "release-drift.json").write_text('{"format": 0}', encoding="utf-8")
     app.build()
     assert app.warning.getvalue() == ""
-    assert "JAX 0.4.38" not in (app.outdir / "report.pot").read_text(encoding="utf-8")
+    templates = sorted(app.outdir.rglob("*.pot"))
+    assert templates
+    assert not [t for t in templates if "JAX 0.4.38" in t.read_text(encoding="utf-8")]
+
+
+@pytest.mark.sphinx(
+    "html", testroot="drift-report", srcdir="drift-report-zh", confoverrides={"language": "zh_CN"}
+)
+def test_the_chinese_report_lists_and_counts_as_chinese_does(built):
+    page = soup(built.app, "ch1/report.html")
+    tally = text(page.select_one("ul.jb-drift-tallies > li"))
+    assert tally == (
+        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行（缺少接口）、"
+        "1 个每次运行结果不同。"
+    )
+    assert "以下情况都出现过：输出与页面相同、断言（assert）不成立。" in text(page)

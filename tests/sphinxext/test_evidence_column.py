@@ -1,80 +1,82 @@
-"""The "Changed in" column: what held on every release of each era, from the evidence file;
-a claim about an older release needs a probe the file has; a file that does not fit is one
-warning at the file, and the table goes without the column."""
+"""The "Changed in" column: since when each row's behavior holds and what held before, in one
+plain sentence per probe, from the evidence file; a claim about an older release needs a probe
+the file has; a file that does not fit is one warning at the file, and the table goes without
+the column."""
 
 from __future__ import annotations
 
-import html as html_module
 import json
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 from sphinx.util.console import strip_escape_sequences
 
-from jaxbook.sphinxext import _eras
 
-
-def _rows(html: str) -> list[str]:
-    body = html[html.index("<tbody") : html.index("</tbody>")]
-    return re.findall(r"<tr.*?</tr>", body, re.DOTALL)
-
-
-def _text(fragment: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment)).strip()
+def table(html: str):
+    return BeautifulSoup(html, "html.parser").select_one("table.jb-update-notes")
 
 
 def _cells(html: str) -> dict[str, str]:
-    """The "Changed in" cell of each row, by note id."""
+    """The "Changed in" cell of each row, by note id, as read."""
     return {
-        re.search(r'id="update-row-([\w-]+)"', row)[1]: html_module.unescape(
-            re.sub(r"\s+([;.:])", r"\1", _text(row.rsplit("<td", 1)[1].split(">", 1)[1]))
-        )
-        for row in _rows(html)
+        row["id"].removeprefix("update-row-"): " ".join(row.select("td")[-1].get_text().split())
+        for row in table(html).select("tbody tr")
     }
 
 
 @pytest.mark.sphinx("html", testroot="evidence-column")
-def test_changed_in_column_says_what_held_on_every_release_of_each_era(built):
+def test_each_cell_says_since_when_and_what_held_before(built):
     cells = _cells(built.page())
     assert cells["method"] == (
-        "Changed in JAX 0.4.31: "
-        "in 0.4.13–0.4.30, x.device() is a method; in 0.4.31–0.12.0.1, calling x.device "
-        "raises TypeError: 'xla_extension.Device' object is not callable (0.4.31–0.6.0), "
-        "TypeError: '_jax.Device' object is not callable (0.6.1–0.12.0.1)."
+        "Since JAX 0.4.31, calling x.device raises TypeError; "
+        "before that, x.device() is a method (0.4.13–0.4.30)."
     )
     assert cells["value"] == (
-        "10.8: no release reproduces it (0.4.13–0.12.0.1): "
-        "in 0.4.13–0.4.38, it prints 2.5; in 0.5.0–0.12.0.1, it prints 9.7."
+        "No checked release (0.4.13–0.12.0.1) gives 10.8. "
+        "Since JAX 0.5.0, it prints 9.7; before that, 2.5 (0.4.13–0.4.38)."
     )
+    # Older states are listed newest first; past three, the rest are counted.
+    assert cells["python"] == (
+        "Since JAX 0.11.0, it requires Python >=3.12; before that, >=3.11 (0.7.0–0.10.2), "
+        ">=3.10 (0.4.31–0.6.2), and 2 earlier states back to 0.4.13."
+    )
+    assert cells["steady"] == "No change in any checked release (0.4.13–0.12.0.1)."
     assert cells["unbacked"] == "—"
+
+
+@pytest.mark.sphinx("html", testroot="evidence-column")
+def test_a_row_with_the_same_evidence_points_to_the_first(built):
+    page = table(built.page())
+    again = page.find(id="update-row-method-again")
+    assert " ".join(again.select("td")[-1].get_text().split()) == "As in row 1."
+    assert again.select("td")[-1].a["href"] == "#update-row-method"
+
+
+@pytest.mark.sphinx("html", testroot="evidence-column")
+def test_code_in_a_cell_is_never_cut(built):
+    for code in table(built.page()).select("td code"):
+        assert "…" not in code.get_text()
+    shown = [" ".join(c.get_text().split()) for c in table(built.page()).select("td code")]
+    assert "TypeError" in shown
 
 
 @pytest.mark.sphinx(
     "html", testroot="evidence-column", freshenv=True, confoverrides={"language": "zh_CN"}
 )
-def test_the_chinese_column_writes_ranges_and_asides_as_chinese_does(built):
-    html = built.page()
-    assert "JAX 0.4.31 起改变</strong>：在 0.4.13～0.4.30 中，" in html
-    # A release range in full-width parentheses, with no space before them.
-    assert "callable</span></code>（0.4.31～0.6.0）" in html
-    assert "10.8：没有一个版本能复现</strong>（0.4.13～0.12.0.1）：" in html
-
-
-@pytest.mark.parametrize(
-    ("shown", "cell"),
-    [
-        ("Use arr.devices() instead.", "Use arr.devices() instead"),
-        (
-            "Got argument x of type float32 on device cpu:0 and argument y of type int32 on"
-            " device cpu:1",
-            "Got argument x of type float32 on device cpu:0 and argument y of…",
-        ),
-        ("a   b", "a b"),
-        ("wait...", "wait..."),
-    ],
-)
-def test_a_shown_text_is_cut_after_a_word_and_loses_its_own_full_stop(shown, cell):
-    assert _eras.clipped(shown) == cell
+def test_the_chinese_column_speaks_chinese(built):
+    page = table(built.page())
+    assert page.select("thead th")[-1].get_text() == "版本变化"
+    cells = _cells(built.page())
+    assert cells["method"].startswith("自 JAX 0.4.31 起，")
+    assert "；此前：" in cells["method"]
+    assert "（0.4.13～0.4.30）。" in cells["method"]
+    # Two sentences follow each other with no space; lists take 、.
+    assert cells["value"].startswith(
+        "所查的版本（0.4.13～0.12.0.1）都得不到 10.8。自 JAX 0.5.0 起，"
+    )
+    assert ">=3.11（0.7.0～0.10.2）、>=3.10（0.4.31～0.6.2）、更早的 2 种情况" in cells["python"]
+    assert cells["method-again"] == "同第 1 行。"
 
 
 @pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)
@@ -155,9 +157,9 @@ def test_the_evidence_warnings_are_of_their_own_kind(built):
 def test_the_notes_alone_keep_the_evidence_options_and_show_no_column(built):
     # The notes' options are read and kept; nothing checks them against the file.
     assert built.warnings == ""
-    page = built.page()
-    assert "Changed in" not in page
-    assert len(_rows(page)) == 5
+    page = table(built.page())
+    assert "Changed in" not in page.get_text()
+    assert len(page.select("tbody tr")) == 7
 
 
 @pytest.mark.sphinx(
@@ -170,4 +172,4 @@ def test_a_new_evidence_file_rewrites_the_table(app, make_app):
     path.write_text(path.read_text(encoding="utf-8").replace("0.4.31", "0.4.32"), encoding="utf-8")
     again = make_app("html", srcdir=app.srcdir)
     again.build()
-    assert "Changed in JAX 0.4.32" in (again.outdir / "index.html").read_text(encoding="utf-8")
+    assert "Since JAX 0.4.32" in (again.outdir / "index.html").read_text(encoding="utf-8")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from pathlib import Path
 
 import polib
+import pytest
 
-from jaxbook.doctest.sentences import SENTENCES
+from jaxbook.releases.sentences import SENTENCES
 from jaxbook.sphinxext import _locale
 from jaxbook.sphinxext.pairs import BROKEN, HALVES
 
@@ -62,10 +64,97 @@ def test_the_labels_follow_each_builds_language_in_one_process(make_app, rootdir
     the English build must not pick them up."""
     shutil.copytree(rootdir / "test-drift-report", tmp_path / "zh_CN")
     make_app("html", srcdir=tmp_path / "zh_CN", confoverrides={"language": "zh_CN"}).build()
-    assert _locale._("same") == "相同"  # the Chinese build loaded the Chinese labels
+    assert _locale._("Example") == "示例"  # the Chinese build loaded the Chinese labels
 
     shutil.copytree(rootdir / "test-drift-report", tmp_path / "en")
     app = make_app("html", srcdir=tmp_path / "en", confoverrides={"language": "en"})
     app.build()
-    page = (app.outdir / "report.html").read_text(encoding="utf-8")
-    assert "All 2 examples of this chapter print what the pages show." in page
+    page = (app.outdir / "ch1" / "report.html").read_text(encoding="utf-8")
+    assert "all 3 examples of this chapter print what the pages show." in page
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+
+
+def test_every_translation_keeps_the_placeholders_of_its_message():
+    """A sentence is filled after it is translated: a placeholder lost would lose its part."""
+    po = polib.pofile(str(_locale.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "jaxbook.po"))
+    wrong = [
+        entry.msgid
+        for entry in po
+        for msgstr in ([entry.msgstr] if entry.msgstr else entry.msgstr_plural.values())
+        if sorted(PLACEHOLDER.findall(msgstr)) != sorted(PLACEHOLDER.findall(entry.msgid))
+    ]
+    assert wrong == []
+
+
+def test_a_sentence_is_filled_with_nodes_wherever_its_translation_puts_them():
+    from docutils import nodes
+
+    link = nodes.reference("", "#2")
+    # A verb-final language puts the notes first and the verb after them.
+    filled = _locale.sentence("%(notes)s を検証します。", notes=[link])
+    assert filled[0] is link
+    assert [n.astext() for n in filled] == ["#2", " を検証します。"]
+    parts = _locale.sentence("``x.device`` raises %(shown)s.", shown=nodes.literal("", "E"))
+    assert [type(n).__name__ for n in parts] == ["literal", "Text", "literal", "Text"]
+
+
+@pytest.mark.parametrize(
+    ("language", "joined"),
+    [
+        ("en", "1.1, 1.3, and 1.5"),
+        ("ja", "1.1、1.3、1.5"),  # CLDR's own
+        ("zh_CN", "1.1、1.3、1.5"),  # the book's: 、 throughout, where CLDR puts 和 last
+        ("de", "1.1, 1.3 und 1.5"),
+    ],
+)
+def test_lists_are_joined_as_the_language_joins_them(language, joined):
+    from docutils import nodes
+
+    assert _locale.join_list(["1.1", "1.3", "1.5"], language) == joined
+    links = [nodes.reference("", n) for n in ("1.1", "1.3", "1.5")]
+    listed = _locale.listed(links, language)
+    assert "".join(n.astext() for n in listed) == joined
+    assert [n for n in listed if isinstance(n, nodes.reference)] == links  # the nodes themselves
+
+
+JA = {
+    ("It checks update note %(notes)s.", "It checks update notes %(notes)s."): (
+        "更新ノート %(notes)s を検証する例です。",
+    ),
+    "%(example)s — %(what)s": "%(example)s：%(what)s",
+}
+
+
+def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
+    """A Japanese build of the report: sentences whose placeholder is not last keep what
+    follows it, and lists are Japanese lists."""
+    from babel.messages import Catalog
+    from babel.messages.mofile import write_mo
+    from bs4 import BeautifulSoup
+
+    srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "ja")
+    # The Japanese edition's runs: the same code as the English one's.
+    data = srcdir / "ch1" / "release-drift.json"
+    data.write_text(data.read_text("utf-8").replace('{"en": ', '{"ja": '), encoding="utf-8")
+    catalog = Catalog(locale="ja", domain="jaxbook")
+    for msgid, msgstr in JA.items():
+        catalog.add(msgid, msgstr)
+    messages = srcdir / "locales" / "ja" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    with (messages / "jaxbook.mo").open("wb") as mo:
+        write_mo(mo, catalog)
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(
+            "\nimport os\n\ndef setup(app):\n"
+            "    app.add_message_catalog('jaxbook', os.path.join(app.confdir, 'locales'))\n"
+        )
+    app = make_app("html", srcdir=srcdir, confoverrides={"language": "ja"})
+    app.build()
+    page = BeautifulSoup((app.outdir / "ch1" / "report.html").read_text("utf-8"), "html.parser")
+    said = [" ".join(p.get_text().split()) for p in page.select("details p")]
+    assert "更新ノート #1 を検証する例です。" in said
+    assert "1.1 A page (example 1 of 2)：other output" in said
+    tally = " ".join(page.select_one("ul.jb-drift-tallies li").get_text().split())
+    assert "1 prints something else、1 cannot run (an API is missing)、1 varies" in tally

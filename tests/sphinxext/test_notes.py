@@ -146,3 +146,32 @@ def test_the_notes_warnings_are_of_their_own_kind(built):
 def test_the_notes_warnings_can_be_silenced(built):
     assert built.warnings == ""
     _check_table(built)
+
+
+@pytest.mark.parametrize("builder", ["singlehtml", "latex"])
+def test_each_chapter_has_its_own_table_in_a_book_of_one_document(
+    make_app, rootdir, tmp_path, builder
+):
+    """The PDF and single-page builds write the whole book as the document 'index': each
+    table still lists its own chapter's notes, numbered from 1, and a note links to it."""
+    srcdir = shutil.copytree(rootdir / "test-notes-chapters", tmp_path / "book")
+    app = make_app(builder, srcdir=srcdir)
+    app.build()
+    assert app.warning.getvalue() == ""
+    if builder == "latex":
+        [tex] = app.outdir.glob("*.tex")
+        written = tex.read_text(encoding="utf-8")
+        tables = re.findall(r"\\begin\{longtable\}.*?\\end\{longtable\}", written, re.S)
+        texts = [" ".join(table.split()) for table in tables]
+    else:
+        from bs4 import BeautifulSoup
+
+        page = BeautifulSoup((app.outdir / "index.html").read_text("utf-8"), "html.parser")
+        tables = page.select("table.jb-update-notes")
+        texts = [" ".join(table.get_text(" ").split()) for table in tables]
+        backlinks = [a["href"] for a in page.select("a.jb-note-backlink")]
+        assert backlinks == [f"#update-row-ch{n}-{i}" for n in (1, 2) for i in ("note", "second")]
+    assert len(texts) == 2
+    for chapter, (own, other) in enumerate([(1, 2), (2, 1)]):
+        assert f"Point of chapter {own}" in texts[chapter]
+        assert f"chapter {other}" not in texts[chapter]

@@ -23,10 +23,10 @@ without installing Sphinx: ``make doctest-bundle`` also writes the
 ``jaxbook`` wheel beside the bundles, which installs there with
 ``pip install --no-deps``. CI's GPU job still runs ``make doctest`` itself.
 
-Both files are declared here (``jaxbook.doctest.formats``): a bundle is a
-:class:`Bundle` of format ``FORMAT``, a record a :class:`Record` of format
-``RECORD_FORMAT``, and every reader refuses a file of another format number or
-shape with one sentence that names it.
+Both files are declared in :mod:`jaxbook.formats`: a bundle is a
+:class:`~jaxbook.formats.Bundle`, a record a :class:`~jaxbook.formats.Record`,
+and every reader refuses a file of another format number or shape with one
+sentence that names it.
 """
 
 from __future__ import annotations
@@ -37,58 +37,21 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TypedDict
 
-from jaxbook import project
-from jaxbook.doctest import engine, formats
-from jaxbook.doctest.engine import FLAG_NAMES, Page, Settings
+from jaxbook import formats, project
+from jaxbook.doctest import engine
+from jaxbook.doctest.engine import FLAG_NAMES, Settings
+from jaxbook.formats import (
+    BUNDLE_FORMAT,
+    RECORD_FORMAT,
+    Bundle,
+    Page,
+    Record,
+    RecordedBlock,
+    read_bundle,
+)
 
 DEFAULT_DIR = Path("_build") / "doctest-bundle"
-FORMAT = 1
-RECORD_FORMAT = 1
-
-
-# -- the two files -------------------------------------------------------------
-
-
-class Bundle(TypedDict):
-    """``<language>.json``: every doctest of one language."""
-
-    format: int  # FORMAT
-    language: str
-    flags: list[str]  # doctest_default_flags, by name
-    global_setup: str
-    global_cleanup: str
-    pages: list[Page]
-
-
-class RecordedBlock(TypedDict):
-    """What one testcode or doctest block printed where the bundle ran."""
-
-    file: str
-    line: int | None
-    want: str | None  # the page's expected output (None for a doctest block)
-    got: str
-    passed: bool
-    exception: str | None  # the last line of an exception it raised
-
-
-class Record(TypedDict):
-    """``bundle run --record``: per language, every block that ran, in page order."""
-
-    format: int  # RECORD_FORMAT
-    blocks: dict[str, list[RecordedBlock]]
-
-
-def read_bundle(path: Path) -> Bundle:
-    return formats.load(
-        path, Bundle, FORMAT, "a doctest bundle", "export it again with make doctest-bundle"
-    )
-
-
-def read_record(path: Path) -> Record:
-    again = "record it again with jaxbook bundle run --record"
-    return formats.load(path, Record, RECORD_FORMAT, "a run record", again)
 
 
 # -- export (needs Sphinx) ---------------------------------------------------
@@ -108,7 +71,7 @@ def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) ->
                 source = app.env.doc2path(docname)
                 pages.append(page_of(docname, page_nodes, config, confdir, source))
         bundle: Bundle = {
-            "format": FORMAT,
+            "format": BUNDLE_FORMAT,
             "language": language,
             "flags": [
                 name for value, name in FLAG_NAMES.items() if config.doctest_default_flags & value

@@ -36,7 +36,8 @@ passed, the exception it raised), each failure a report at its page line.
 reads variables of the namespaces before the cleanup deletes them: what the
 measured outputs need.
 
-This module imports the standard library only; JAX is the pages' own import.
+This module imports the standard library only (and :mod:`jaxbook.formats`, which
+declares a page's blocks); JAX is the pages' own import.
 """
 
 from __future__ import annotations
@@ -47,28 +48,13 @@ import io
 import traceback
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Any
+
+from jaxbook.formats import Block, Page
 
 # Sphinx's pattern for an expected output that is a traceback.
 EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]
 FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
-
-
-class Block(TypedDict):
-    """One doctest directive of a page, as ``sphinx.ext.doctest`` collected it."""
-
-    type: Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
-    code: str
-    file: str  # relative to the project, as messages name it
-    line: int | None
-    options: dict[str, bool]  # doctest option flag name -> on or off
-    groups: list[str]
-    skipif: str | None  # the condition, evaluated where the page runs
-
-
-class Page(TypedDict):
-    docname: str
-    blocks: list[Block]
 
 
 @dataclass(frozen=True)

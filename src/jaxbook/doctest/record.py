@@ -20,7 +20,7 @@ printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
 such names. Records in which a block failed for a reason that is not the
 backend (another Python or NumPy, say) must be left out of the record file
 first. Review the diff: this tool records behavior, it does not judge it. A
-file that is not a record of ``jaxbook.doctest.bundle.RECORD_FORMAT`` is
+file that is not a record of ``jaxbook.formats.RECORD_FORMAT`` is
 refused before anything is written.
 """
 
@@ -33,8 +33,7 @@ from pathlib import Path
 import polib
 
 from jaxbook import project
-from jaxbook.doctest.bundle import read_record
-from jaxbook.doctest.formats import FormatError
+from jaxbook.formats import FormatError, read_record
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end

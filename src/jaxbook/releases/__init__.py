@@ -3,14 +3,15 @@
 - :mod:`jaxbook.releases.environments`: a virtual environment of its own for a given
   JAX release, on the newest Python it installs on (nothing is compared here);
 - :mod:`jaxbook.releases.drift`: ``jaxbook drift``, every cell of the pages run on a
-  release and sorted by what changed (``docs/release-drift.json``);
+  release and sorted by what changed (each chapter's ``release-drift.json``);
 - :mod:`jaxbook.releases.evidence`: ``jaxbook evidence``, a bisection over real
   releases for where each noted behavior changed (``docs/release-evidence.json``);
 - :mod:`jaxbook.releases.probes`: what a release answers to each probe, run inside
-  that release's environment.
+  that release's environment, and :mod:`jaxbook.releases.sentences`, what the
+  answers mean, for the pages.
 
-It sits above :mod:`jaxbook.doctest` (the bundle it runs, the formats of its files,
-the probes' sentences) and below :mod:`jaxbook.sphinxext`, whose extensions read
-the files it writes. This file imports nothing: ``python -m jaxbook.releases.probes``
+It is the lab: it runs :mod:`jaxbook.doctest`'s bundle and writes files whose
+shapes :mod:`jaxbook.formats` declares, which the book's extensions read without
+importing it. This file imports nothing: ``python -m jaxbook.releases.probes``
 runs it under Python 3.9 and JAX 0.4.1.
 """

@@ -1,15 +1,27 @@
-"""The extensions' own message catalog (labels such as "Outdated").
+"""The extensions' own message catalog (labels such as "Outdated"), and whole sentences.
 
 Labels are written in English and translated to the book's source language,
 Chinese, through ``locales/<lang>/LC_MESSAGES/jaxbook.po``; the ``.mo`` files
 are compiled from those catalogs at build time and never committed.
+
+A sentence that holds nodes (a link, code) is one message with named
+placeholders, ``%(name)s``, which :func:`sentence` fills with nodes after the
+message is translated, wherever the translation puts them; ````code```` in a
+message is a code span. Lists are joined the way the build's language joins
+them (:func:`listed`, with Babel's CLDR patterns), so a third language needs a
+catalog, not code.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
+from docutils import nodes
 from sphinx import locale
 from sphinx.locale import get_translation, get_translator
 from sphinx.util.i18n import CatalogRepository
@@ -45,3 +57,59 @@ def add_catalog(app: Sphinx) -> None:
     # English build after a Chinese one in the same process would show Chinese labels.
     locale.translators.pop(("general", MESSAGE_CATALOG_NAME), None)
     app.add_message_catalog(MESSAGE_CATALOG_NAME, str(LOCALE_DIR))
+
+
+# The book writes every Chinese list with 、 between items, where CLDR puts 和 before the last.
+LIST_SEPARATORS = {"zh": "、"}
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+CODE = re.compile(r"``(.+?)``")
+
+Part = str | nodes.Node | Sequence[nodes.Node]
+
+
+def _locale(language: str | None) -> Locale:
+    try:
+        return Locale.parse(language or "en")
+    except (ValueError, UnknownLocaleError):
+        return Locale.parse("en")
+
+
+def join_list(items: Sequence[str], language: str | None) -> str:
+    """Words as a list in ``language``: "a, b, and c"; in Chinese "a、b、c"."""
+    where = _locale(language)
+    separator = LIST_SEPARATORS.get(where.language)
+    if separator is not None:
+        return separator.join(items)
+    return format_list(list(items), locale=where)
+
+
+def listed(items: Sequence[Part], language: str | None) -> list[nodes.Node]:
+    """Nodes (links, say) as a list in ``language``: Babel's pattern, filled with the nodes."""
+    pattern = join_list([f"%(item{i})s" for i in range(len(items))], language)
+    return sentence(pattern, **{f"item{i}": item for i, item in enumerate(items)})
+
+
+def sentence(message: str, **parts: Part) -> list[nodes.Node]:
+    """A translated message as nodes: each ``%(name)s`` is the part of that name, text or
+    nodes (a node is used as it is, not copied), and ````code```` a code span."""
+    out: list[nodes.Node] = []
+    for i, piece in enumerate(PLACEHOLDER.split(message)):
+        if i % 2:
+            part = parts[piece]
+            if isinstance(part, str):
+                out.append(nodes.Text(part))
+            elif isinstance(part, nodes.Node):
+                out.append(part)
+            else:
+                out.extend(part)
+        else:
+            out.extend(_inline(piece))
+    return out
+
+
+def _inline(text: str) -> list[nodes.Node]:
+    out: list[nodes.Node] = []
+    for i, piece in enumerate(CODE.split(text)):
+        if piece:
+            out.append(nodes.literal("", piece) if i % 2 else nodes.Text(piece))
+    return out

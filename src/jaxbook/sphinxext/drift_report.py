@@ -1,47 +1,57 @@
-"""The "other JAX releases" page: which cells print differently there, and why.
+"""The "other JAX releases" appendix of a chapter: which examples differ there, and why.
 
-``.. drift-report::`` is replaced by one section per release recorded in the
-drift file (``jaxbook drift --save``), written as prose in the language being
-built: the environment it ran in, named as a reader says it (``JAX 0.4.38``,
-not ``jax==0.4.38``); how many of the chapter's examples came out the same
-and how many did not, with measure words; and, page by page in reading order,
-every example that did not, named by the section it stands in and linked to
-it, with what changed (the diff or the exception from the real run, and a
-marker where a long diff is cut; for a failed assert, the cell's asserts)
-and a link to the update note whose verifying block it is.
+``.. drift-report:: release-drift.json`` names the chapter's drift data (a
+:class:`jaxbook.formats.DriftData`, relative to the page, as ``include``
+takes a file), which ``make release-report`` writes beside the chapter.
+The directive is replaced, in the language being built, by:
 
-While reading, each ``testcode`` block's place is collected (its page, the
-section it is in, the label right before it, its asserts), keyed by its
-source file and line as the drift file names it, in the shape of
-``sphinx.ext.todo`` (collect, purge, merge, replace the placeholder). A cell
-is matched to a note through its label: the target right before the block
-(``.. _check-device-property:``) that a note names in ``:verified-by:``.
+- a summary: on each release, how many of the chapter's examples print what
+  the pages show, and a table of the examples that differ on some release,
+  one row each (named by the section it stands in, with its place among the
+  section's examples where there are several), with what differs on each
+  release and the update notes whose verifying block it is;
+- a legend for the differences: ``-`` lines are what the page shows, run on
+  the release ``pyproject.toml`` pins, ``+`` lines what the other
+  release printed;
+- every difference in full, release by release, each example under a caption
+  of its own: folded on the web (``<details>``), shown under a plain label in
+  the PDF and the EPUB. An example whose result varies from run to run (the
+  two editions' runs of it, or runs of ``make release-report``) says so, with
+  each result and how often.
 
-Config values:
+The report speaks of its own chapter only (the pages in its directory and
+below), in every builder: one file per page, or the whole book as one
+document. A chapter without drift data yet says so on its page. While
+reading, a :class:`DriftDomain` keeps each page's examples (:class:`Place`:
+page, section, label, asserts), as ``sphinx.ext.todo``'s domain keeps todos.
+An example of the data is found on the page by its code
+(:func:`jaxbook.formats.code_digest`), which outlives an edit that moves its
+lines, and by its line otherwise.
 
-``jaxbook_release_drift``
-   The drift file, relative to the source directory (default ``""``: the
-   directive shows nothing but a warning). It is a
-   ``jaxbook.releases.drift.DriftData`` of format ``drift.FORMAT``; a file of
-   another format or shape is a warning at the file, in one sentence, and the
-   report shows nothing.
+The build warns, at the report, when the data is older than the pages (an
+example changed since the release ran it, or gone from the pages), and, at
+the file, when the file is of another format or shape (the report then
+shows nothing); these warnings are of type ``jaxbook`` and subtype
+``drift_report``.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from packaging.version import Version
+from sphinx.domains import Domain
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.doctest.formats import FormatError
-from jaxbook.releases.drift import DriftData, code_digest, read_drift
-from jaxbook.sphinxext import notes
-from jaxbook.sphinxext._locale import N_, _, add_catalog, ngettext
+from jaxbook import project
+from jaxbook.formats import OUTCOMES, Example, FormatError, code_digest, read_drift
+from jaxbook.sphinxext import _chapters, notes
+from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -52,239 +62,198 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+VARIES = "varies"
+PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
 
-def outcome_names() -> dict[str, str]:
+
+def short_names() -> dict[str, str]:
+    """What differs, as the summary's cells say it."""
     return {
-        "same": _("same"),
-        "output": _("prints something else"),
-        "warns": _("emits a warning"),
-        "exception": _("raises another exception"),
+        "output": _("other output"),
+        "warns": _("a warning"),
+        "exception": _("another exception"),
         "assert": _("an assert fails"),
-        "cannot-run": _("cannot run (missing API)"),
+        "cannot-run": _("an API is missing"),
         "skipped": _("skipped"),
+        VARIES: _("varies from run to run"),
     }
+
+
+# Each outcome as a clause with its count ("33 print something else").
+COUNTED = {
+    "same": N_("%d prints the same", "%d print the same"),
+    "output": N_("%d prints something else", "%d print something else"),
+    "warns": N_("%d emits a warning", "%d emit a warning"),
+    "exception": N_("%d raises another exception", "%d raise another exception"),
+    "assert": N_("%d fails an assert", "%d fail an assert"),
+    "cannot-run": N_("%d cannot run (an API is missing)", "%d cannot run (an API is missing)"),
+    "skipped": N_("%d is skipped", "%d are skipped"),
+    VARIES: N_("%d varies from run to run", "%d vary from run to run"),
+}
+
+
+def results() -> dict[str, str]:
+    """What a run of an example that varies did, as a clause."""
+    return {
+        "same": _("it printed what the page shows"),
+        "output": _("it printed something else"),
+        "warns": _("it emitted a warning"),
+        "exception": _("it raised another exception"),
+        "assert": _("an assert failed"),
+        "cannot-run": _("an API was missing"),
+        "skipped": _("it was skipped"),
+    }
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an example (a ``testcode`` block) stands on its page."""
+
+    docname: str
+    file: str  # its source file: absolute as read, from the configuration directory in a Report
+    line: int | None
+    code: str  # code_digest of its code, in the language read
+    section: str  # the title of the section it stands in
+    anchor: str  # its label, or its section's id
+    label: str | None  # the target right before it, which a note's :verified-by: names
+    asserts: tuple[str, ...]
+    nth: int  # its place among its section's examples, from 1
+    of: int  # how many examples its section has
 
 
 class drift_report(nodes.General, nodes.Element):
-    """Placeholder replaced by the report."""
+    """Placeholder replaced by the report; ``docname`` is its page, ``file`` its data."""
+
+
+class drift_fold(nodes.General, nodes.Element):
+    """Content folded on the web under ``node['label']``; elsewhere shown under it."""
 
 
 class DriftReportDirective(SphinxDirective):
+    required_arguments = 1
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        node = drift_report()
+        relative, absolute = self.env.relfn2path(self.arguments[0])
+        present = Path(absolute).exists()
+        node = drift_report(
+            docname=self.env.current_document.docname, file=relative, present=present
+        )
         self.set_source_info(node)
-        # A new drift file (make release-report) makes the page be read and written again.
-        if self.config.jaxbook_release_drift:
-            self.env.note_dependency(str(Path(self.env.srcdir, self.config.jaxbook_release_drift)))
+        # New drift data (make release-report) makes the page be read and written again; a
+        # file that does not exist yet is watched by outdated_reports (Sphinx takes a
+        # missing dependency for a changed one, and would read the page on every build).
+        if present:
+            self.env.note_dependency(absolute)
         return [node]
 
 
-def _cells(env: BuildEnvironment) -> dict[str, dict[str, dict[str, Any]]]:
-    """docname -> {"file:line" of a testcode block -> its place on the page}."""
-    if not hasattr(env, "jaxbook_cell_places"):
-        env.jaxbook_cell_places = {}
-    return env.jaxbook_cell_places
+# -- collecting ----------------------------------------------------------------------
 
 
-def _place(cell: nodes.literal_block, docname: str) -> dict[str, Any]:
-    section = cell.parent
-    while section is not None and not isinstance(section, nodes.section):
-        section = section.parent
-    title = section.next_node(nodes.title) if section is not None else None
-    label = None
-    previous = cell.parent[cell.parent.index(cell) - 1] if cell.parent.index(cell) else None
-    if isinstance(previous, nodes.target) and previous.get("refid"):
-        label = previous["refid"]
-    return {
-        "docname": docname,
-        "code": code_digest(cell.get("test", cell.astext())),
-        "section": title.astext() if title is not None else "",
-        "anchor": label or (section["ids"][0] if section is not None and section["ids"] else ""),
-        "label": label,
-        "asserts": [
-            line.strip()
-            for line in cell.astext().splitlines()
-            if line.strip().startswith("assert ")
-        ],
-    }
-
-
-def collect_labels(app: Sphinx, doctree: nodes.document) -> None:
-    """Remember where each code cell stands: its source line, section and label."""
-    docname = app.env.current_document.docname
-    found: dict[str, dict[str, Any]] = {}
-    confdir = Path(app.confdir).resolve()
-    for cell in doctree.findall(nodes.literal_block):
+def _places(document: nodes.document, docname: str) -> list[Place]:
+    cells: list[tuple[nodes.literal_block, nodes.Element | None]] = []
+    for cell in document.findall(nodes.literal_block):
         if cell.get("testnodetype") != "testcode":
             continue
-        try:
-            where = Path(cell.source or "").resolve().relative_to(confdir).as_posix()
-        except ValueError:
+        section = cell.parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        cells.append((cell, section))
+    per_section = Counter(id(section) for _cell, section in cells)
+    seen: Counter[int] = Counter()
+    found = []
+    for cell, section in cells:
+        if not cell.source:
             continue
-        found[f"{where}:{cell.line}"] = _place(cell, docname)
-    if found:
-        _cells(app.env)[docname] = found
-    if any(True for _node in doctree.findall(drift_report)):
-        _reports(app.env).add(docname)
+        seen[id(section)] += 1
+        title = section.next_node(nodes.title) if section is not None else None
+        index = cell.parent.index(cell)
+        previous = cell.parent[index - 1] if index else None
+        label = (
+            previous["refid"]
+            if isinstance(previous, nodes.target) and previous.get("refid")
+            else None
+        )
+        section_id = section["ids"][0] if section is not None and section["ids"] else ""
+        found.append(
+            Place(
+                docname=docname,
+                file=Path(cell.source).resolve().as_posix(),
+                line=cell.line,
+                code=code_digest(cell.get("test", cell.astext())),
+                section=title.astext() if title is not None else "",
+                anchor=label or section_id,
+                label=label,
+                asserts=tuple(
+                    line.strip()
+                    for line in cell.astext().splitlines()
+                    if line.strip().startswith("assert ")
+                ),
+                nth=seen[id(section)],
+                of=per_section[id(section)],
+            )
+        )
+    return found
 
 
-def _reports(env: BuildEnvironment) -> set[str]:
-    if not hasattr(env, "jaxbook_drift_reports"):
-        env.jaxbook_drift_reports = set()
-    return env.jaxbook_drift_reports
+class DriftDomain(Domain):
+    """Each page's examples, and the pages that hold a report with the data they name."""
+
+    name = "jaxbook_drift"
+    label = "Drift report"
+    initial_data: ClassVar[dict[str, Any]] = {"places": {}, "reports": {}}
+    data_version = 3
+
+    @property
+    def places(self) -> dict[str, list[Place]]:
+        return self.data["places"]
+
+    @property
+    def reports(self) -> dict[str, tuple[str, bool]]:
+        """Page -> its drift file (from the source directory), and whether it existed."""
+        return self.data["reports"]
+
+    def clear_doc(self, docname: str) -> None:
+        self.places.pop(docname, None)
+        self.reports.pop(docname, None)
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames:
+            if docname in otherdata["places"]:
+                self.places[docname] = otherdata["places"][docname]
+            if docname in otherdata["reports"]:
+                self.reports[docname] = otherdata["reports"][docname]
+
+    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        found = _places(document, docname)
+        if found:
+            self.places[docname] = found
+        for node in document.findall(drift_report):
+            self.reports[docname] = (node["file"], node["present"])
+
+
+def _domain(env: BuildEnvironment) -> DriftDomain:
+    return env.domains[DriftDomain.name]  # type: ignore[return-value]
 
 
 def outdated_reports(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
-    """Rewrite the report when a page it shows cells of changed: their lines and labels may have."""
+    """Rewrite a report when a page of its chapter changed (its examples' places may have),
+    and read it again when its chapter's drift data has appeared since."""
+    reports = _domain(env).reports
     if added or removed:
-        return sorted(_reports(env))
-    shown = _files_shown(app)
-    confdir = Path(app.confdir).resolve()
-    for docname in changed:
-        paths = [Path(env.doc2path(docname))]
-        paths += [Path(app.srcdir, dependency) for dependency in env.dependencies[docname]]
-        # The drift file names each cell's file as collect_labels does: from the conf dir.
-        files = {
-            path.resolve().relative_to(confdir).as_posix()
-            for path in paths
-            if path.resolve().is_relative_to(confdir)
-        }
-        if shown is None or files & shown:
-            return sorted(_reports(env))
-    return []
+        return sorted(reports)
+    return sorted(
+        doc
+        for doc, (file, present) in reports.items()
+        if any(_chapters.covers(doc, d) for d in changed)
+        or (not present and Path(env.srcdir, file).exists())
+    )
 
 
-def _files_shown(app: Sphinx) -> set[str] | None:
-    """The files whose cells the drift data lists; None when it cannot be read."""
-    name = app.config.jaxbook_release_drift
-    try:
-        data = read_drift(Path(app.srcdir, name))
-        return {
-            cell["file"]
-            for entry in data["releases"].values()
-            for cells in entry["cells"].values()
-            for cell in cells
-        }
-    except FormatError:
-        return None  # resolve() says what is wrong with it
-
-
-def purge_labels(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _cells(env).pop(docname, None)
-    _reports(env).discard(docname)
-
-
-def merge_labels(
-    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-) -> None:
-    for docname, found in _cells(other).items():
-        if docname in docnames:
-            _cells(env)[docname] = found
-    _reports(env).update(_reports(other) & set(docnames))
-
-
-def _explained_by(env: BuildEnvironment) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    """label -> (table page, row) of each update note that names it as a verifying block."""
-    by_label: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for table_doc in notes.table_docnames(env):
-        for row in notes.rows(env, table_doc=table_doc):
-            for note in row["notes"]:
-                for label in note["verified_by"]:
-                    by_label.setdefault(label, []).append((table_doc, row))
-    return by_label
-
-
-def _cell_heading(app: Sphinx, fromdoc: str, cell: dict[str, Any], place, explained, names):
-    """One cell's line: where it is (its section, linked), what happened, and its note."""
-    builder = app.builder
-    para = nodes.paragraph(classes=["jb-drift-cell"])
-    if place is not None:
-        uri = builder.get_relative_uri(fromdoc, place["docname"])
-        uri += f"#{place['anchor']}" if place["anchor"] else ""
-        link = nodes.reference("", place["section"], internal=True, refuri=uri)
-        # A title with a colon of its own is quoted, so the sentence's colon reads as one.
-        if ":" in place["section"] or "\uff1a" in place["section"]:
-            open_quote, close_quote = str(_("“%s”")).split("%s")
-            para += [nodes.Text(open_quote), link, nodes.Text(close_quote)]
-        else:
-            para += link
-    else:
-        para += nodes.literal("", f"{cell['file']}:{cell['line']}")
-    para += nodes.Text(_(": "))
-    para += nodes.strong("", names[cell["outcome"]])
-    rows = explained.get((place or {}).get("label") or "", [])
-    if rows:
-        # The example is the one that checks these notes (its difference may have another
-        # cause, such as the random numbers of that release).
-        para += nodes.Text(_("; "))
-        para += nodes.Text(
-            ngettext("it checks update note %s", "it checks update notes %s", len(rows)).split(
-                "%s"
-            )[0]
-        )
-        para += series_nodes(
-            [
-                nodes.reference(
-                    "",
-                    f"#{row['number']}",
-                    internal=True,
-                    refuri=builder.get_relative_uri(fromdoc, table_doc)
-                    + f"#update-row-{row['id']}",
-                )
-                for table_doc, row in rows
-            ]
-        )
-    para += nodes.Text(_("."))
-    return para
-
-
-def outcome_counts(counts: dict[str, int], outcomes: list[str]) -> list[str]:
-    """Each outcome that happened, as a clause with its count ("33 print something else")."""
-    forms = {
-        "same": N_("%d prints the same", "%d print the same"),
-        "output": N_("%d prints something else", "%d print something else"),
-        "warns": N_("%d emits a warning", "%d emit a warning"),
-        "exception": N_("%d raises another exception", "%d raise another exception"),
-        "assert": N_("%d fails an assert", "%d fail an assert"),
-        "cannot-run": N_("%d cannot run (an API is missing)", "%d cannot run (an API is missing)"),
-        "skipped": N_("%d is skipped", "%d are skipped"),
-    }
-    return [
-        ngettext(one, many, counts[key]) % counts[key]
-        for key, (one, many) in forms.items()
-        if key in outcomes and counts.get(key)
-    ]
-
-
-def series(items: list[str]) -> str:
-    """A list in the language's own way: "a, b, and c"; in Chinese "a、b、c"."""
-    if len(items) < 2:
-        return "".join(items)
-    if len(items) == 2:
-        return _("%s and %s") % tuple(items)
-    head = items[0]
-    for item in items[1:-1]:
-        head = _("%s, %s") % (head, item)
-    return _("%s, and %s") % (head, items[-1])
-
-
-def series_nodes(items: list[nodes.Node]) -> list[nodes.Node]:
-    """``series`` of nodes (links): the language's separators between them."""
-    text = series([f"\x00{i}\x00" for i in range(len(items))])
-    out: list[nodes.Node] = []
-    for i, piece in enumerate(re.split(r"\x00(\d+)\x00", text)):
-        if i % 2:
-            out.append(items[int(piece)])
-        elif piece:
-            out.append(nodes.Text(piece))
-    return out
-
-
-PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
+# -- the report ------------------------------------------------------------------------
 
 
 def environment_names(environment: str) -> list[str]:
@@ -292,156 +261,371 @@ def environment_names(environment: str) -> list[str]:
     named = []
     for part in environment.split(", "):
         name, _sep, version = part.partition("==")
-        if not version:
-            named.append(part)
-        else:
-            named.append(f"{PACKAGE_NAMES.get(name, name)} {version}")
+        named.append(f"{PACKAGE_NAMES.get(name, name)} {version}" if version else part)
     return named
 
 
-def reading_order(env: BuildEnvironment, root: str) -> list[str]:
-    """The documents in the order a reader meets them, through the toctrees."""
-    order: list[str] = []
-
-    def visit(docname: str) -> None:
-        if docname in order:
-            return
-        order.append(docname)
-        for child in env.toctree_includes.get(docname, []):
-            visit(child)
-
-    visit(root)
-    return order + sorted(set(env.found_docs) - set(order))
+def outcome_of(example: Example) -> str:
+    """One outcome for an example, or ``varies`` when its runs had several."""
+    outcomes = {run["outcome"] for run in example["runs"]}
+    return outcomes.pop() if len(outcomes) == 1 else VARIES
 
 
-def _warn_if_older_than_the_pages(
-    app: Sphinx, fromdoc: str, data: DriftData, language: str
-) -> None:
-    """A release that did not run an example as the page has it now, or whose differing
-    example is no longer on a page, speaks of code the reader cannot see."""
-    # The examples of this page's chapter (its directory): a chapter added since is not
-    # one this report speaks of.
-    chapter = Path(app.env.doc2path(fromdoc)).resolve().parent
-    prefix = chapter.relative_to(Path(app.confdir).resolve()).as_posix() + "/"
-    prefix = "" if prefix == "./" else prefix
-    current = {
-        place["code"]: where
-        for found in _cells(app.env).values()
-        for where, place in found.items()
-        if where.startswith(prefix)
-    }
-    for release in sorted(data["releases"], key=Version):
-        entry = data["releases"][release]
-        ran = set(entry["ran"].get(language, []))
-        gone = [
-            f"{cell['file']}:{cell['line']}"
-            for cell in entry["cells"].get(language, [])
-            if cell["file"].startswith(prefix) and "code" in cell and cell["code"] not in current
+def counted(
+    counts: Counter[str], language: str, forms: dict[str, tuple[str, str]] = COUNTED
+) -> str:
+    """Each outcome that happened, with its count, as a list ("47 print the same, ...")."""
+    clauses = [
+        ngettext(*forms[key], counts[key]) % counts[key]
+        for key in [*OUTCOMES, VARIES]
+        if counts.get(key)
+    ]
+    return join_list(clauses, language)
+
+
+@dataclass
+class Shown:
+    """An example of the data on one release, with its place on the current pages."""
+
+    example: Example
+    place: Place | None
+    outcome: str
+
+
+class Report:
+    """The report on one page, in one language, from its chapter's data."""
+
+    def __init__(self, app: Sphinx, fromdoc: str, node: drift_report, data: Any) -> None:
+        self.app, self.env, self.builder = app, app.env, app.builder
+        self.fromdoc = fromdoc
+        self.docname: str = node["docname"]
+        self.line = node.line
+        self.language: str = app.config.language
+        self.data = data
+        # Files as the drift data names them: from the configuration directory.
+        confdir = Path(app.confdir).resolve()
+        self.places = [
+            replace(place, file=Path(place.file).relative_to(confdir).as_posix())
+            for docname, found in _domain(self.env).places.items()
+            if _chapters.covers(self.docname, docname)
+            for place in found
+            if Path(place.file).is_relative_to(confdir)
         ]
-        changed = sorted(where for code, where in current.items() if code not in ran)
-        for what, places in (("changed since it ran", changed), ("gone from the pages", gone)):
-            if places:
-                shown = ", ".join(places[:3]) + (", ..." if len(places) > 3 else "")
-                logger.warning(
-                    "drift-report: the drift data of JAX %s is older than the pages: "
-                    "%d example(s) %s (%s); run 'make release-report'",
-                    release,
-                    len(places),
-                    what,
-                    shown,
-                    location=(fromdoc, None),
-                    type="jaxbook",
-                    subtype="drift_report",
-                )
+        rank = {doc: i for i, doc in enumerate(_chapters.reading_order(self.env))}
+        self.rank = lambda place: (rank.get(place.docname, len(rank)), place.line or 0)
+        table_doc = notes.table_of(self.env, self.docname)
+        self.table_doc = table_doc
+        self.explained: dict[str, list[notes.Row]] = {}
+        for row in notes.rows(self.env, table_doc=table_doc) if table_doc else []:
+            for label in row.labels:
+                self.explained.setdefault(label, []).append(row)
 
+    # -- matching the data to the pages
 
-def build_report(app: Sphinx, fromdoc: str, data: DriftData) -> list[nodes.Node]:
-    env = app.env
-    language = app.config.language
-    places = {where: place for found in _cells(env).values() for where, place in found.items()}
-    # A cell is found by its file and code first (an edit may have moved its line since
-    # the drift run), by its line otherwise.
-    by_code = {
-        (where.rsplit(":", 1)[0], place["code"]): place
-        for found in _cells(env).values()
-        for where, place in found.items()
-    }
+    def shown(self, release: str) -> list[Shown]:
+        """The release's examples of this language, each at its place, in reading order."""
+        by_code: dict[tuple[str, str, str], list[Place]] = {}
+        by_line: dict[tuple[str, str, int | None], Place] = {}
+        for place in self.places:
+            by_code.setdefault((place.docname, place.file, place.code), []).append(place)
+            by_line[place.docname, place.file, place.line] = place
+        shown = []
+        for example in self.data["releases"][release]["examples"]:
+            code = example["code"].get(self.language)
+            if code is None or not _chapters.covers(self.docname, example["page"]):
+                continue
+            same_code = by_code.get((example["page"], example["file"], code))
+            place = same_code.pop(0) if same_code else None
+            place = place or by_line.get((example["page"], example["file"], example["line"]))
+            shown.append(Shown(example, place, outcome_of(example)))
+        last = (10**9, 0)  # an example no page holds now: after the rest
+        return sorted(shown, key=lambda s: self.rank(s.place) if s.place else last)
 
-    def place_of(cell: dict[str, Any]) -> dict[str, Any] | None:
-        found = by_code.get((cell["file"], cell.get("code")))
-        return found or places.get(f"{cell['file']}:{cell['line']}")
-
-    _warn_if_older_than_the_pages(app, fromdoc, data, language)
-    explained = _explained_by(env)
-    names = outcome_names()
-    order = {docname: i for i, docname in enumerate(reading_order(env, app.config.root_doc))}
-    result: list[nodes.Node] = []
-    for release in sorted(data["releases"], key=Version):
-        entry = data["releases"][release]
-        counts = entry["counts"].get(language, {})
-        section = nodes.section(ids=[f"jax-{release.replace('.', '-')}"])
-        section += nodes.title("", f"JAX {release}")
-        # Data saved before drift told warnings apart does not list its outcomes; it
-        # cannot say "0 warn".
-        outcomes = entry.get("outcomes") or [key for key in names if key != "warns"]
-        total = sum(counts.values())
-        ran = _("Tested with %s.") % series(environment_names(entry["environment"]))
-        if counts.get("same", 0) == total:
-            tally = (
-                ngettext(
-                    "The %d example of this chapter prints what the page shows.",
-                    "All %d examples of this chapter print what the pages show.",
-                    total,
-                )
-                % total
+    def warn_if_older_than_the_pages(self) -> None:
+        """A release that did not run an example as the page has it now, or whose example is
+        no longer on a page, speaks of code the reader cannot see."""
+        current = Counter((p.docname, p.file, p.code) for p in self.places)
+        where = {(p.docname, p.file, p.code): p for p in self.places}
+        for release in sorted(self.data["releases"], key=Version):
+            examples = self.data["releases"][release]["examples"]
+            ran = Counter(
+                (e["page"], e["file"], e["code"][self.language])
+                for e in examples
+                if self.language in e["code"] and _chapters.covers(self.docname, e["page"])
             )
+            changed = sorted(f"{where[key].file}:{where[key].line}" for key in current - ran)
+            gone = sorted(
+                f"{e['file']}:{e['line']}"
+                for e in examples
+                if (e["page"], e["file"], e["code"].get(self.language)) in ran - current
+            )
+            for what, places in (("changed since it ran", changed), ("gone from the pages", gone)):
+                if places:
+                    shown = ", ".join(places[:3]) + (", ..." if len(places) > 3 else "")
+                    logger.warning(
+                        "drift-report: the drift data of JAX %s is older than the pages: "
+                        "%d example(s) %s (%s); run 'make release-report'",
+                        release,
+                        len(places),
+                        what,
+                        shown,
+                        location=(self.docname, self.line),
+                        type="jaxbook",
+                        subtype="drift_report",
+                    )
+
+    # -- pieces
+
+    def caption(self, place: Place | None, example: Example) -> list[nodes.Node]:
+        """The example named by where it stands, linked there; its place among several."""
+        if place is None:
+            return [nodes.literal("", f"{example['file']}:{example['line']}")]
+        number = notes.section_label(self.env, place.docname)
+        own = place.section == self.env.titles[place.docname].astext()  # the page's title
+        values = {"section": place.section, "page": number, "nth": place.nth, "of": place.of}
+        if place.of > 1 and own:
+            named = _("%(section)s (example %(nth)d of %(of)d)") % values
+        elif place.of > 1:
+            named = _("%(section)s (%(page)s, example %(nth)d of %(of)d)") % values
+        elif own:
+            named = place.section
         else:
-            tally = _("Of the %(total)d examples of this chapter, %(outcomes)s.") % {
-                "total": total,
-                "outcomes": series(outcome_counts(counts, outcomes)),
-            }
-        # Chinese sentences follow each other without a space.
-        section += nodes.paragraph("", ran + ("" if ran.endswith("。") else " ") + tally)
-        cells = entry["cells"].get(language, [])
+            named = _("%(section)s (%(page)s)") % values
+        return [
+            notes.link(self.builder, self.fromdoc, place.docname, place.anchor, nodes.Text(named))
+        ]
 
-        def position(cell: dict[str, Any]) -> tuple[int, int]:
-            place = place_of(cell)
-            return (order.get(place["docname"], len(order)) if place else len(order), cell["line"])
+    def notes_of(self, place: Place | None) -> list[notes.Row]:
+        """The update notes whose verifying block the example is."""
+        return self.explained.get(place.label or "", []) if place else []
 
-        current_page = None
-        for cell in sorted(cells, key=position):
-            place = place_of(cell)
-            page = env.titles[place["docname"]].astext() if place else cell["file"]
-            if page != current_page:
-                section += nodes.rubric("", page)
-                current_page = page
-            section += _cell_heading(app, fromdoc, cell, place, explained, names)
-            detail = cell.get("detail", "")
-            if cell["outcome"] == "assert" and place and place["asserts"]:
-                section += nodes.paragraph(
+    def note_links(self, place: Place | None) -> list[nodes.Node]:
+        rows = self.notes_of(place)
+        if not rows or self.table_doc is None:
+            return []
+        links = [
+            notes.link(
+                self.builder,
+                self.fromdoc,
+                self.table_doc,
+                f"update-row-{row.id}",
+                nodes.Text(f"#{row.number}"),
+            )
+            for row in rows
+        ]
+        return listed(links, self.language)
+
+    # -- the report
+
+    def build(self) -> list[nodes.Node]:
+        self.warn_if_older_than_the_pages()
+        releases = sorted(self.data["releases"], key=Version)
+        if not releases:
+            return [_none_yet()]
+        shown = {release: self.shown(release) for release in releases}
+        differing = [r for r in releases if any(s.outcome != "same" for s in shown[r])]
+        out: list[nodes.Node] = [self.tallies(releases, shown)]
+        if differing:
+            out.append(self.summary(differing, shown))
+            out.append(self.legend())
+            for release in differing:
+                out.append(self.differences(release, shown[release]))
+        for node in out:
+            for text in node.findall(nodes.TextElement):
+                text["translatable"] = False
+        return out
+
+    def tallies(self, releases: list[str], shown: dict[str, list[Shown]]) -> nodes.Node:
+        items = nodes.bullet_list(classes=["jb-drift-tallies"])
+        for release in releases:
+            counts = Counter(s.outcome for s in shown[release])
+            total = sum(counts.values())
+            if counts["same"] == total:
+                said = ngettext(
+                    "On JAX %(release)s, the %(total)d example of this chapter prints what "
+                    "the page shows.",
+                    "On JAX %(release)s, all %(total)d examples of this chapter print what "
+                    "the pages show.",
+                    total,
+                ) % {"release": release, "total": total}
+            else:
+                said = ngettext(
+                    "On JAX %(release)s, of the %(total)d example of this chapter, %(outcomes)s.",
+                    "On JAX %(release)s, of the %(total)d examples of this chapter, %(outcomes)s.",
+                    total,
+                ) % {
+                    "release": release,
+                    "total": total,
+                    "outcomes": counted(counts, self.language, COUNTED),
+                }
+            items += nodes.list_item("", nodes.paragraph("", said))
+        return items
+
+    def summary(self, differing: list[str], shown: dict[str, list[Shown]]) -> nodes.Node:
+        """One row per example that differs on some release: what differs where, and why."""
+        names = short_names()
+        rows: dict[int, dict[str, Any]] = {}  # position in reading order -> the row
+        order: list[tuple[Any, int]] = []
+        keyed: dict[tuple[str, str, int | None], int] = {}
+        for release in differing:
+            for index, item in enumerate(shown[release]):
+                if item.outcome == "same":
+                    continue
+                e = item.example
+                key = (e["page"], e["file"], item.place.line if item.place else e["line"])
+                if key not in keyed:
+                    keyed[key] = len(rows)
+                    rows[keyed[key]] = {"item": item, "by_release": {}}
+                    order.append((self.rank(item.place) if item.place else (10**9, 0), keyed[key]))
+                rows[keyed[key]]["by_release"][release] = (item.outcome, index)
+        headers = [_("Example"), *(f"JAX {release}" for release in differing), _("Update note")]
+        table = nodes.table(classes=["jb-drift-summary", "colwidths-given"])
+        if self.builder.format == "latex":
+            # Longer than a page: let LaTeX break it and repeat the header.
+            table["classes"].append("longtable")
+        group = nodes.tgroup(cols=len(headers))
+        table += group
+        for width in [40, *([40 // len(differing)] * len(differing)), 20]:
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        head += nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
+        group += head
+        body = nodes.tbody()
+        group += body
+        for _rank, key in sorted(order):
+            row = rows[key]
+            item = row["item"]
+            cells = [nodes.paragraph("", "", *self.caption(item.place, item.example))]
+            for release in differing:
+                outcome, index = row["by_release"].get(release, ("same", None))
+                if outcome == "same":
+                    cells.append(nodes.paragraph("", "—"))
+                    continue
+                to_detail = nodes.reference(
                     "",
-                    ngettext(
-                        "The assert that fails:",
-                        "One of these asserts fails:",
-                        len(place["asserts"]),
+                    "",
+                    nodes.Text(names[outcome]),
+                    internal=True,
+                    refid=self.anchor_id(release, index),
+                )
+                cells.append(nodes.paragraph("", "", to_detail))
+            cells.append(
+                nodes.paragraph("", "", *(self.note_links(item.place) or [nodes.Text("—")]))
+            )
+            body += nodes.row("", *(nodes.entry("", cell) for cell in cells))
+        return table
+
+    def legend(self) -> nodes.Node:
+        return nodes.paragraph(
+            "",
+            _(
+                "In the differences below, a line that begins with “-” is what the page "
+                "shows, run on %(release)s, and a line that begins with “+” is what the "
+                "other release printed instead."
+            )
+            % {"release": f"JAX {project.pinned_release(Path(self.app.confdir))}"},
+            classes=["jb-drift-legend"],
+        )
+
+    def anchor_id(self, release: str, index: int | None) -> str:
+        return nodes.make_id(f"drift {self.docname} {release} {index}")
+
+    def differences(self, release: str, shown: list[Shown]) -> nodes.Node:
+        entry = self.data["releases"][release]
+        fold = drift_fold(
+            label=_("Every difference on JAX %(release)s") % {"release": release},
+            classes=["jb-drift-fold"],
+        )
+        fold += nodes.paragraph(
+            "",
+            _("Tested with %(environment)s.")
+            % {"environment": join_list(environment_names(entry["environment"]), self.language)},
+        )
+        for index, item in enumerate(shown):
+            if item.outcome == "same":
+                continue
+            fold += nodes.target("", "", ids=[self.anchor_id(release, index)])
+            fold += self.example_details(item)
+        return fold
+
+    def example_details(self, item: Shown) -> list[nodes.Node]:
+        names = short_names()
+        example = item.example
+        heading = nodes.paragraph(classes=["jb-drift-cell"])
+        heading += sentence(
+            _("%(example)s — %(what)s"),
+            example=self.caption(item.place, example),
+            what=nodes.strong("", names[item.outcome]),
+        )
+        out: list[nodes.Node] = [heading]
+        runs = example["runs"]
+        if item.outcome == VARIES:
+            clauses = results()
+            seen = {run["outcome"] for run in runs}
+            said = join_list([clauses[o] for o in OUTCOMES if o in seen], self.language)
+            out.append(
+                nodes.paragraph(
+                    "",
+                    _("Its runs disagree; each of these happened at least once: %(results)s.")
+                    % {"results": said},
+                )
+            )
+        links = self.note_links(item.place)
+        if links:
+            out.append(
+                nodes.paragraph(
+                    "",
+                    "",
+                    *sentence(
+                        ngettext(
+                            "It checks update note %(notes)s.",
+                            "It checks update notes %(notes)s.",
+                            len(self.notes_of(item.place)),
+                        ),
+                        notes=links,
                     ),
                 )
-                asserts = "\n".join(place["asserts"])
-                section += nodes.literal_block(asserts, asserts, language="python")
-                continue
-            section += nodes.literal_block(detail, detail, language="diff")
-            if cell.get("cut"):
-                section += nodes.paragraph(
-                    "",
-                    ngettext("(%d more line left out)", "(%d more lines left out)", cell["cut"])
-                    % cell["cut"],
-                    classes=["jb-drift-cut"],
+            )
+        # This language's runs first: their output is the page's language.
+        differing = [r for r in runs if r["outcome"] != "same"]
+        differing.sort(key=lambda r: r["language"] != self.language)
+        for outcome in dict.fromkeys(r["outcome"] for r in differing):
+            run = next(r for r in differing if r["outcome"] == outcome)
+            if outcome == "assert" and item.place and item.place.asserts:
+                out.append(
+                    nodes.paragraph(
+                        "",
+                        ngettext(
+                            "The assert that fails:",
+                            "One of these asserts fails:",
+                            len(item.place.asserts),
+                        ),
+                    )
                 )
-        result.append(section)
-    for node in result:
-        for text in node.findall(nodes.TextElement):
-            text["translatable"] = False
-    return result
+                asserts = "\n".join(item.place.asserts)
+                out.append(nodes.literal_block(asserts, asserts, language="python"))
+                continue
+            detail = run.get("detail", "")
+            if detail:
+                out.append(nodes.literal_block(detail, detail, language="diff"))
+            if run.get("cut"):
+                out.append(
+                    nodes.paragraph(
+                        "",
+                        ngettext("(%d more line left out)", "(%d more lines left out)", run["cut"])
+                        % run["cut"],
+                        classes=["jb-drift-cut"],
+                    )
+                )
+        return out
+
+
+def _none_yet() -> nodes.Node:
+    return nodes.paragraph(
+        "",
+        _("No other JAX release has run this chapter's examples yet."),
+        classes=["jb-drift-none"],
+    )
 
 
 def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
@@ -451,17 +635,9 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             # extract, and a translator's catalogs do not wait on make release-report.
             placeholder.replace_self([])
             continue
-        name = app.config.jaxbook_release_drift
-        path = Path(app.srcdir, name) if name else None
-        if path is None or not path.exists():
-            logger.warning(
-                "drift-report: no drift file %r; run 'make release-report'",
-                name,
-                location=placeholder,
-                type="jaxbook",
-                subtype="drift_report",
-            )
-            placeholder.replace_self([])
+        path = Path(app.srcdir, placeholder["file"])
+        if not path.exists():
+            placeholder.replace_self(_none_yet())
             continue
         try:
             data = read_drift(path)
@@ -471,24 +647,45 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             )
             placeholder.replace_self([])
             continue
-        placeholder.replace_self(build_report(app, fromdoc, data))
+        report = Report(app, fromdoc, placeholder, data).build()
+        placeholder.replace_self(_unfolded(app, report))
+
+
+def _unfolded(app: Sphinx, report: list[nodes.Node]) -> list[nodes.Node]:
+    """Off the web a fold cannot open: its content under its label."""
+    if app.builder.format == "html" and app.builder.name != "epub":
+        return report
+    out: list[nodes.Node] = []
+    for node in report:
+        if isinstance(node, drift_fold):
+            out.append(nodes.rubric("", node["label"]))
+            out.extend(node.children)
+        else:
+            out.append(node)
+    return out
+
+
+def visit_fold_html(self: Any, node: drift_fold) -> None:
+    self.body.append(self.starttag(node, "details"))
+    self.body.append(f"<summary>{self.encode(node['label'])}</summary>\n")
+
+
+def depart_fold_html(self: Any, node: drift_fold) -> None:
+    self.body.append("</details>\n")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.setup_extension("jaxbook.sphinxext.notes")
-    app.add_config_value("jaxbook_release_drift", "", "env", types=frozenset({str}))
     app.add_node(drift_report)
+    app.add_node(drift_fold, html=(visit_fold_html, depart_fold_html))
+    app.add_domain(DriftDomain)
     app.add_directive("drift-report", DriftReportDirective)
-    app.connect("doctree-read", collect_labels)
-    app.connect("env-purge-doc", purge_labels)
-    app.connect("env-merge-info", merge_labels)
     app.connect("env-get-outdated", outdated_reports)
     app.connect("doctree-resolved", resolve)
     return {
         "version": "1.0",
-        # The cells' places and the pages with a report are kept on the environment.
-        "env_version": 1,
+        "env_version": DriftDomain.data_version,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -5,37 +5,39 @@ check it on real releases, ``:evidence: device-method`` (comma-separated;
 see ``jaxbook.releases.probes``), and, where the claim is about one old
 output, that output: ``:old: dot-value=10.811179161071777``
 (``jaxbook.sphinxext.notes`` reads both options with the note). This
-extension adds a "Changed in" column to every ``update-notes-table``, which
-says, from the evidence file that ``jaxbook evidence`` writes, in which
-release each row's behavior changed and what each era showed (the sentences
-of ``jaxbook.sphinxext._eras``), or that the old output is not reproducible
-on any release that installs; a row that names no probe shows "—".
+extension adds a "Changed in" column to every ``update-notes-table`` which
+says in plain sentences, from the evidence file that ``jaxbook evidence``
+writes, since which release each row's behavior holds and what held before,
+that nothing changed in any checked release, or that no release gives the
+old output (``jaxbook.sphinxext._eras``); a row that names no probe shows
+"—", and a row whose cell would repeat an earlier row's points to it.
 
 The column is added through ``jaxbook.sphinxext.notes``'s
-``update-notes-columns`` event, which this extension sets up first; it reads
-the notes through :func:`jaxbook.sphinxext.notes.rows` and keeps nothing in
-the environment (so it has no ``env_version``). The file is read once per
-change of its modification time, so a long-lived preview builder sees a new
-one.
+``update-notes-columns`` event; it reads the notes through
+:func:`jaxbook.sphinxext.notes.rows` and keeps nothing in the environment.
+The file is read once per change of its modification time, so a long-lived
+preview builder sees a new one.
 
 The build warns, at the note, about an ``:evidence:`` probe that the file
 lacks, about a note whose point speaks of an older release ("不再", "已移除",
 "no longer", …) but names no probe, and about an era of a probe for whose
-answer the file has no sentence. These warnings are of type ``jaxbook`` and
-subtype ``evidence`` (``suppress_warnings = ["jaxbook.evidence"]`` silences
-them); a file of another format or shape is one warning at the file, of
-subtype ``format``, and the table then has no "Changed in" column.
+answer the file has no phrase. These warnings are of type ``jaxbook`` and
+subtype ``evidence_column`` (``suppress_warnings =
+["jaxbook.evidence_column"]`` silences them); a file of another format or
+shape is one warning at the file, and the table then has no "Changed in"
+column.
 
 Config values:
 
 ``jaxbook_release_evidence``
    The evidence file, relative to the source directory (default ``""``: no
    "Changed in" column, and no warning of this extension). It is a
-   ``jaxbook.releases.evidence.Evidence`` of format ``evidence.FORMAT``.
+   :class:`jaxbook.formats.Evidence`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,11 +45,9 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util import logging
 
-from jaxbook.doctest.formats import FormatError
-from jaxbook.releases.evidence import read_evidence
-from jaxbook.sphinxext import notes
-from jaxbook.sphinxext._eras import era_nodes, span
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.formats import FormatError, read_evidence
+from jaxbook.sphinxext import _eras, notes
+from jaxbook.sphinxext._locale import _, add_catalog, sentence
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -61,111 +61,75 @@ CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy"
 WIDTH = 34  # of 100: the five columns of jaxbook.sphinxext.notes take their narrow widths
 
 
-def load_evidence(app: Sphinx) -> dict[str, Any] | None:
-    """The evidence file's data; None without a file configured, or with one that does not fit."""
+@functools.lru_cache(maxsize=4)
+def _read(path: Path, stamp: float | None) -> dict[str, Any] | FormatError:
+    if stamp is None:
+        return {"probes": {}}
+    try:
+        return dict(read_evidence(path))
+    except FormatError as error:
+        return error
+
+
+def load_evidence(app: Sphinx) -> dict[str, Any] | FormatError | None:
+    """The evidence file's data, or what is wrong with it; None without a file configured."""
     name = app.config.jaxbook_release_evidence
     if not name:
         return None
     path = Path(app.srcdir, name)
-    stamp = path.stat().st_mtime if path.exists() else None
-    # Read once per change of the file: a file that does not fit is one warning, not one
-    # per table.
-    cached = getattr(app, "_jaxbook_evidence", None)
-    if cached is None or cached[0] != stamp:
-        app._jaxbook_evidence = (stamp, _read(path) if stamp else {"probes": {}})
-    return app._jaxbook_evidence[1]
+    return _read(path, path.stat().st_mtime if path.exists() else None)
 
 
-def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        return read_evidence(path)
-    except FormatError as error:
-        logger.warning(
-            error.sentence, location=error.location, type="jaxbook", subtype="evidence_column"
-        )
-        return None
-
-
-def _warn(note: dict[str, Any], message: str, *args: Any) -> None:
+def _warn(note: notes.Note, message: str, *args: Any) -> None:
     """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
         message,
-        note["id"],
+        note.id,
         *args,
-        location=(note["docname"], note["line"]),
+        location=(note.docname, note.line),
         type="jaxbook",
         subtype="evidence_column",
     )
 
 
-def evidence_of(row: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
-    """The row's probes, and the old answer it claims for some of them (``probe=answer``)."""
-    probes = list(dict.fromkeys(p for note in row["notes"] for p in note["evidence"]))
-    old = dict(
-        note["old"].split("=", 1) for note in row["notes"] if note["old"] and "=" in note["old"]
-    )
-    return probes, old
-
-
 def check_evidence(app: Sphinx, env: BuildEnvironment) -> None:
-    """Warn once per build about probes the file lacks and claims about the past without one."""
+    """Warn once per build: a file that does not fit, probes it lacks, claims without one."""
     evidence = load_evidence(app)
+    if isinstance(evidence, FormatError):
+        logger.warning(
+            evidence.sentence,
+            location=evidence.location,
+            type="jaxbook",
+            subtype="evidence_column",
+        )
+        return
     if evidence is None:
         return
     for row in notes.rows(env):
-        probes, _old = evidence_of(row)
-        where = row["point"] or row["notes"][0]
-        point = row["point"]["point"].astext() if row["point"] else ""
-        if not probes and CHANGE_WORDS.search(point):
+        where = row.point or row.notes[0]
+        point = row.point.point.astext() if row.point and row.point.point else ""
+        if not row.probes and CHANGE_WORDS.search(point):
             _warn(where, "update note %r speaks of an older release but names no :evidence: probe")
-        for probe in probes:
+        for probe in row.probes:
             if probe not in evidence["probes"]:
                 _warn(
                     where,
                     "update note %r: the evidence file has no probe %r; run 'make evidence'",
                     probe,
                 )
-
-
-def changed_in(
-    evidence: dict[str, Any], probes: list[str], old: dict[str, str], note: dict[str, Any]
-) -> nodes.paragraph:
-    """The "Changed in" cell: the release of the change, and what held in each era."""
-    para = nodes.paragraph()
-    for probe in probes:
-        entry = evidence["probes"].get(probe, {})
-        eras = entry.get("eras", [])
-        if not eras:
-            continue
-        if para.children and not para.astext().endswith("。"):
-            para += nodes.Text(" ")  # between two sentences; Chinese needs no space after 。
-        if probe in old and all(era["key"] != old[probe] for era in eras):
-            para += nodes.strong("", _("%s: no release reproduces it") % old[probe])
-            para += nodes.Text(_(" (%s): ") % span(eras[0]["first"], eras[-1]["last"]))
-        elif len(eras) == 1:
-            para += nodes.Text(
-                _("The same on every release from %s to %s: ") % (eras[0]["first"], eras[0]["last"])
+        for probe, key in _missing_phrases(evidence, row):
+            _warn(
+                where,
+                "update note %r: the evidence has no sentence for probe %r answering %r",
+                probe,
+                key,
             )
-        else:
-            para += nodes.strong("", _("Changed in JAX %s") % eras[-1]["first"])
-            para += nodes.Text(_(": "))
-        for i, era in enumerate(eras):
-            parts = era_nodes(entry, era)
-            if parts is None:
-                _warn(
-                    note,
-                    "update note %r: the evidence has no sentence for probe %r answering %r",
-                    probe,
-                    era["key"],
-                )
-                parts = [nodes.literal("", era["key"])]
-            if i:
-                para += nodes.Text(_("; "))
-            if len(eras) > 1:
-                para += nodes.Text(_("in %s, ") % span(era["first"], era["last"]))
-            para += parts
-        para += nodes.Text(_("."))
-    return para
+
+
+def _missing_phrases(evidence: dict[str, Any], row: notes.Row) -> list[tuple[str, str]]:
+    missing: list[tuple[str, str]] = []
+    _eras.cell(evidence, row.probes, row.old, None, lambda p, k: missing.append((p, k)))
+    return list(dict.fromkeys(missing))
 
 
 def depend_on_evidence(app: Sphinx, doctree: nodes.document) -> None:
@@ -175,17 +139,30 @@ def depend_on_evidence(app: Sphinx, doctree: nodes.document) -> None:
         app.env.note_dependency(str(Path(app.srcdir, name)))
 
 
-def column(app: Sphinx, fromdoc: str) -> notes.Column | None:
-    """The "Changed in" column of the table on ``fromdoc``, when there is evidence."""
+def column(app: Sphinx, table_doc: str) -> notes.Column | None:
+    """The "Changed in" column of the table on ``table_doc``, when there is evidence."""
     evidence = load_evidence(app)
-    if evidence is None:
+    if evidence is None or isinstance(evidence, FormatError):
         return None
+    language = app.config.language
+    # The first row of each set of probes (and old outputs): a row with the same says so.
+    first_with: dict[tuple[Any, ...], notes.Row] = {}
 
-    def cell(row: dict[str, Any]) -> nodes.paragraph:
-        probes, old = evidence_of(row)
-        if not probes:
+    def cell(row: notes.Row) -> nodes.paragraph:
+        sentences = _eras.cell(evidence, row.probes, row.old, language, lambda p, k: None)
+        if not sentences:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
-        return changed_in(evidence, probes, old, row["notes"][0])
+        said = sentences[0]
+        for following in sentences[1:]:
+            # Sentences follow each other as the language writes them (Chinese: no space).
+            said = sentence(_("%(sentence)s %(next)s"), sentence=said, next=following)
+        para = nodes.paragraph("", "", *said)
+        first = first_with.setdefault((*row.probes, *sorted(row.old.items())), row)
+        if first is not row:
+            number = nodes.Text(str(first.number))
+            to_row = nodes.reference("", "", number, internal=True, refid=f"update-row-{first.id}")
+            return nodes.paragraph("", "", *sentence(_("As in row %(row)s."), row=to_row))
+        return para
 
     return notes.Column(header=_("Changed in"), width=WIDTH, cell=cell)
 

@@ -29,19 +29,23 @@ or with two, and about a ``:verified-by:`` label that does not exist; these
 warnings are of type ``jaxbook`` and subtype ``notes``
 (``suppress_warnings = ["jaxbook.notes"]`` silences them).
 
-The shape follows ``sphinx.ext.todo``: notes are collected in the environment
-at read time (``env_version`` in the metadata names the shape of what is kept
-there), merged for parallel builds, and the placeholder node is replaced when
-the doctree is resolved. Other extensions read the notes through the public
-queries, :func:`rows` and :func:`table_docnames`, never the environment's
-attributes.
+The shape follows ``sphinx.ext.todo``: a :class:`NotesDomain` keeps each
+page's notes (as :class:`Note` records, already translated) and the pages
+that hold a table, forgets a page's when it is read again and merges what
+parallel readers found; the placeholder node is replaced when the doctree is
+resolved. Each note and table node carries its own page's name, so a table
+lists its own chapter's notes in a builder that writes the whole book as one
+document (LaTeX, single HTML) as well. Other extensions read the notes
+through the typed queries :func:`rows`, :func:`table_docnames` and
+:func:`table_of`.
 
 Events:
 
 ``update-notes-columns(app, fromdoc)``
-   Emitted for each table as it is built; a handler returns a :class:`Column`
-   to add after the five (No., Section, Point, Where, Verified by), or None.
-   With any such column the five take their narrow widths.
+   Emitted for each table as it is built (``fromdoc`` is the table's page); a
+   handler returns a :class:`Column` to add after the five (No., Section,
+   Point, Where, Verified by), or None. With any such column the five take
+   their narrow widths.
 """
 
 from __future__ import annotations
@@ -53,10 +57,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx.domains import Domain
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext import _chapters
+from jaxbook.sphinxext._locale import _, add_catalog, join_list
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -72,8 +79,49 @@ SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the five columns alone, and beside the columns that other extensions add.
 WIDTHS = [5, 8, 45, 27, 15]
 NARROW_WIDTHS = [4, 6, 30, 16, 10]
-# The shape of what is kept on the environment; a new shape takes the next number.
-ENV_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Note:
+    """One occurrence of an update note, as its page has it."""
+
+    id: str
+    docname: str
+    anchor: str
+    position: int  # among the page's notes
+    line: int | None
+    point: nodes.Element | None  # the one-line point, when this occurrence gives it
+    verified_by: tuple[str, ...]  # labels of the blocks that verify it
+    evidence: tuple[str, ...]  # probe names
+    old: str | None  # "probe=answer": an old output the note speaks of
+
+
+@dataclass
+class Row:
+    """One row of a table: every occurrence of an id, numbered in reading order."""
+
+    id: str
+    number: int
+    notes: list[Note]
+    point: Note | None = None  # the occurrence that gives the point
+
+    @property
+    def labels(self) -> list[str]:
+        return list(dict.fromkeys(label for note in self.notes for label in note.verified_by))
+
+    @property
+    def probes(self) -> list[str]:
+        return list(dict.fromkeys(probe for note in self.notes for probe in note.evidence))
+
+    @property
+    def old(self) -> dict[str, str]:
+        """The old answer the row claims for some of its probes."""
+        pairs = (note.old.split("=", 1) for note in self.notes if note.old and "=" in note.old)
+        return dict((probe, answer) for probe, answer in pairs)
+
+    @property
+    def docnames(self) -> list[str]:
+        return list(dict.fromkeys(note.docname for note in self.notes))
 
 
 @dataclass(frozen=True)
@@ -82,11 +130,11 @@ class Column:
 
     header: str
     width: int  # of 100, beside NARROW_WIDTHS
-    cell: Callable[[dict[str, Any]], nodes.Element]  # a row of rows() -> its cell's paragraph
+    cell: Callable[[Row], nodes.Element]  # a row -> its cell's paragraph, rows in order
 
 
 class update_note(nodes.Admonition, nodes.Element):
-    """A ⚠️ note; ``node['note_id']`` names its row in the table."""
+    """A ⚠️ note; ``node['note_id']`` names its row, ``node['docname']`` its page."""
 
 
 class update_note_point(nodes.paragraph):
@@ -94,7 +142,7 @@ class update_note_point(nodes.paragraph):
 
 
 class update_notes_table(nodes.General, nodes.Element):
-    """Placeholder replaced by the generated table."""
+    """Placeholder replaced by the generated table; ``node['docname']`` is its page."""
 
 
 def _id_list(argument: str) -> list[str]:
@@ -123,6 +171,7 @@ class UpdateNoteDirective(SphinxDirective):
         anchor = f"update-note-{note_id}" + (f"-{serial}" if serial else "")
         node = update_note(
             note_id=note_id,
+            docname=self.env.current_document.docname,
             verified_by=self.options.get("verified-by", []),
             evidence=self.options.get("evidence", []),
             old=self.options.get("old"),
@@ -136,15 +185,13 @@ class UpdateNoteDirective(SphinxDirective):
         # The label comes from this extension's catalog, not the page's.
         title = nodes.title("", "", label, translatable=False)
         messages: list[nodes.Node] = []
+        node += title
         if self.arguments:
             point_text = self.arguments[0]
             inline, messages = self.parse_inline(point_text, lineno=self.lineno)
             point = update_note_point(point_text, "", *inline, classes=["jb-note-point"])
             self.set_source_info(point)
-            node += title
             node += point
-        else:
-            node += title
         node += self.parse_content_to_nodes()
         return [node, *messages]
 
@@ -153,7 +200,7 @@ class UpdateNotesTableDirective(SphinxDirective):
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        node = update_notes_table()
+        node = update_notes_table(docname=self.env.current_document.docname)
         self.set_source_info(node)
         return [node]
 
@@ -161,127 +208,106 @@ class UpdateNotesTableDirective(SphinxDirective):
 # -- collecting ------------------------------------------------------------
 
 
-def _notes(env: BuildEnvironment) -> dict[str, list[dict[str, Any]]]:
-    if not hasattr(env, "jaxbook_update_notes"):
-        env.jaxbook_update_notes = {}
-    return env.jaxbook_update_notes
+class NotesDomain(Domain):
+    """Each page's update notes, and the pages that hold a table of them."""
+
+    name = "jaxbook_notes"
+    label = "Update notes"
+    initial_data: ClassVar[dict[str, Any]] = {"notes": {}, "tables": {}}
+    # The shape of the records; a new shape takes the next number.
+    data_version = 2
+
+    @property
+    def notes(self) -> dict[str, list[Note]]:
+        return self.data["notes"]
+
+    @property
+    def tables(self) -> dict[str, bool]:
+        return self.data["tables"]
+
+    def clear_doc(self, docname: str) -> None:
+        self.notes.pop(docname, None)
+        self.tables.pop(docname, None)
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames:
+            if docname in otherdata["notes"]:
+                self.notes[docname] = otherdata["notes"][docname]
+            if docname in otherdata["tables"]:
+                self.tables[docname] = True
+
+    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        if any(True for _node in document.findall(update_notes_table)):
+            self.tables[docname] = True
+        found = []
+        for position, node in enumerate(document.findall(update_note)):
+            points = list(node.findall(update_note_point))
+            found.append(
+                Note(
+                    id=node["note_id"],
+                    docname=docname,
+                    anchor=node["ids"][0],
+                    position=position,
+                    line=node.line,
+                    point=points[0].deepcopy() if points else None,
+                    verified_by=tuple(node["verified_by"]),
+                    evidence=tuple(node.get("evidence", [])),
+                    old=node.get("old"),
+                )
+            )
+        if found:
+            self.notes[docname] = found
 
 
-def _tables(env: BuildEnvironment) -> set[str]:
-    if not hasattr(env, "jaxbook_update_tables"):
-        env.jaxbook_update_tables = set()
-    return env.jaxbook_update_tables
+def _domain(env: BuildEnvironment) -> NotesDomain:
+    return env.domains[NotesDomain.name]  # type: ignore[return-value]
 
 
 def table_docnames(env: BuildEnvironment) -> list[str]:
     """The documents that hold an ``update-notes-table``, sorted."""
-    return sorted(_tables(env))
+    return sorted(_domain(env).tables)
 
 
-def collect_notes(app: Sphinx, doctree: nodes.document) -> None:
-    """Store this document's (already translated) notes in the environment."""
-    docname = app.env.current_document.docname
-    if any(True for _node in doctree.findall(update_notes_table)):
-        _tables(app.env).add(docname)
-    found = []
-    for position, node in enumerate(doctree.findall(update_note)):
-        points = list(node.findall(update_note_point))
-        found.append(
-            {
-                "id": node["note_id"],
-                "docname": docname,
-                "anchor": node["ids"][0],
-                "position": position,
-                "line": node.line,
-                "source": node.source,
-                "point": points[0].deepcopy() if points else None,
-                "verified_by": list(node["verified_by"]),
-                "evidence": list(node.get("evidence", [])),
-                "old": node.get("old"),
-            }
-        )
-    if found:
-        _notes(app.env)[docname] = found
-
-
-def purge_notes(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _notes(env).pop(docname, None)
-    _tables(env).discard(docname)
-
-
-def merge_notes(
-    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-) -> None:
-    for docname, found in _notes(other).items():
-        if docname in docnames:
-            _notes(env)[docname] = found
-    _tables(env).update(_tables(other) & set(docnames))
+def table_of(env: BuildEnvironment, docname: str) -> str | None:
+    """The table that lists this page's notes: the nearest one up its directories."""
+    return _chapters.nearest(table_docnames(env), docname)
 
 
 def outdated_tables(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
     """Rebuild the tables that list a changed page's notes (all of them when pages come or go)."""
+    tables = table_docnames(env)
     if added or removed:
-        return sorted(_tables(env))
-    return sorted(table for table in _tables(env) if any(_covers(table, d) for d in changed))
+        return tables
+    return [table for table in tables if any(_chapters.covers(table, d) for d in changed)]
 
 
 # -- resolving ---------------------------------------------------------------
 
 
-def reading_order(env: BuildEnvironment) -> list[str]:
-    """Documents in the order a reader meets them through the toctrees."""
-    order: list[str] = []
-
-    def walk(docname: str) -> None:
-        if docname in order:
-            return
-        order.append(docname)
-        for child in env.toctree_includes.get(docname, []):
-            walk(child)
-
-    walk(env.config.root_doc)
-    order.extend(sorted(set(env.found_docs) - set(order)))
-    return order
-
-
-def _covers(table_doc: str | None, docname: str) -> bool:
-    """Whether the table on ``table_doc`` lists the notes of ``docname`` (same dir or below)."""
-    if table_doc is None:
-        return True
-    directory = table_doc.rpartition("/")[0]
-    return not directory or docname.startswith(directory + "/")
-
-
-def rows(
-    env: BuildEnvironment, *, warn: bool = False, table_doc: str | None = None
-) -> list[dict[str, Any]]:
+def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = False) -> list[Row]:
     """One row per note id, numbered in reading order; optionally warns about bad ids.
 
-    With ``table_doc``, only the notes that table lists. A row is a dict: ``id``,
-    ``number``, ``notes`` (each occurrence, in reading order: ``id``, ``docname``,
-    ``anchor``, ``line``, ``source``, ``point``, ``verified_by``, ``evidence``
-    (probe names), ``old`` (``probe=answer`` or None)) and ``point`` (the
-    occurrence that gives the point, or None).
+    With ``table_doc``, only the notes that table lists (its chapter's).
     """
-    rank = {docname: i for i, docname in enumerate(reading_order(env))}
+    rank = {docname: i for i, docname in enumerate(_chapters.reading_order(env))}
     occurrences = sorted(
         (
             note
-            for docname, found in _notes(env).items()
-            if _covers(table_doc, docname)
+            for docname, found in _domain(env).notes.items()
+            if table_doc is None or _chapters.covers(table_doc, docname)
             for note in found
         ),
-        key=lambda note: (rank.get(note["docname"], len(rank)), note["position"]),
+        key=lambda note: (rank.get(note.docname, len(rank)), note.position),
     )
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, Row] = {}
     for note in occurrences:
-        row = by_id.setdefault(note["id"], {"id": note["id"], "notes": [], "point": None})
-        row["notes"].append(note)
-        if note["point"] is not None:
-            if row["point"] is None:
-                row["point"] = note
+        row = by_id.setdefault(note.id, Row(id=note.id, number=0, notes=[]))
+        row.notes.append(note)
+        if note.point is not None:
+            if row.point is None:
+                row.point = note
             elif warn:
                 _warn(
                     note,
@@ -289,26 +315,20 @@ def rows(
                     "leave the other occurrences without an argument",
                 )
     # Numbered where the reader first meets the note, wherever its point is given.
-    ordered = sorted(by_id.values(), key=lambda row: occurrences.index(row["notes"][0]))
-    for number, row in enumerate(ordered, start=1):
-        row["number"] = number
-        if row["point"] is None and warn:
-            first = row["notes"][0]
-            _warn(first, "update note %r has no point: give one occurrence an argument")
-    return ordered
+    for number, row in enumerate(by_id.values(), start=1):
+        row.number = number
+        if row.point is None and warn:
+            _warn(row.notes[0], "update note %r has no point: give one occurrence an argument")
+    return list(by_id.values())
 
 
-def _labels(row: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(lbl for note in row["notes"] for lbl in note["verified_by"]))
-
-
-def _warn(note: dict[str, Any], message: str, *args: Any) -> None:
+def _warn(note: Note, message: str, *args: Any) -> None:
     """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
         message,
-        note["id"],
+        note.id,
         *args,
-        location=(note["docname"], note["line"]),
+        location=(note.docname, note.line),
         type="jaxbook",
         subtype="notes",
     )
@@ -318,21 +338,26 @@ def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
     """Warn once per build about ids without a point or with two, and unknown labels."""
     std = env.domains.standard_domain
     for row in rows(env, warn=True):
-        for label in _labels(row):
+        for label in row.labels:
             if label not in std.anonlabels:
-                note = next(n for n in row["notes"] if label in n["verified_by"])
+                note = next(n for n in row.notes if label in n.verified_by)
                 _warn(note, "update note %r: no label %r for its verifying block", label)
 
 
-def _section_label(env: BuildEnvironment, docname: str) -> str:
+def section_label(env: BuildEnvironment, docname: str) -> str:
+    """A page as a table names it: its section number ("1.2"), or its title."""
     title = env.titles[docname].astext() if docname in env.titles else docname
     match = SECTION_NUMBER.match(title)
     return match.group(1) if match else title
 
 
-def _link(builder: Builder, fromdoc: str, todoc: str, anchor: str, text: str) -> nodes.reference:
-    uri = builder.get_relative_uri(fromdoc, todoc) + "#" + anchor
-    return nodes.reference("", text, internal=True, refuri=uri)
+def link(builder: Builder, fromdoc: str, todoc: str, anchor: str, *children: nodes.Node):
+    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one)."""
+    node = make_refnode(builder, fromdoc, todoc, anchor, list(children))
+    if node.get("refuri", "").startswith("#"):  # the book is one page (single HTML)
+        del node["refuri"]
+        node["refid"] = anchor
+    return node
 
 
 def _cell(*children: nodes.Node) -> nodes.entry:
@@ -344,10 +369,11 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     return nodes.entry("", para)
 
 
-def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> nodes.table:
+def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     env, builder = app.env, app.builder
+    language = app.config.language
     std = env.domains.standard_domain
-    columns = [column for column in app.emit("update-notes-columns", fromdoc) if column]
+    columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
     headers = [_("No."), _("Section"), _("Point"), _("Where"), _("Verified by")]
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
@@ -361,40 +387,32 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
     group += head
     body = nodes.tbody()
     group += body
-    for row in table_rows:
-        docnames = list(dict.fromkeys(note["docname"] for note in row["notes"]))
-        sections = ""
-        for label in dict.fromkeys(_section_label(env, d) for d in docnames):
-            sections = _("%s, %s") % (sections, label) if sections else label
-        point = row["point"]["point"] if row["point"] else None
+    for row in rows(env, table_doc=table_doc):
+        sections = join_list(
+            list(dict.fromkeys(section_label(env, d) for d in row.docnames)), language
+        )
+        point = row.point.point if row.point else None
         point_para = nodes.paragraph("", "", *(point.deepcopy().children if point else []))
         where = [
-            _link(
+            link(
                 builder,
                 fromdoc,
-                note["docname"],
-                note["anchor"],
-                env.titles[note["docname"]].astext(),
+                note.docname,
+                note.anchor,
+                nodes.Text(env.titles[note.docname].astext()),
             )
-            for note in row["notes"]
+            for note in row.notes
         ]
         checks = []
-        for label in _labels(row):
+        for label in row.labels:
             target = std.anonlabels.get(label)
             if target is None:
                 continue
             docname, anchor = target
-            checks.append(
-                _link(
-                    builder,
-                    fromdoc,
-                    docname,
-                    anchor,
-                    f"✔ {_section_label(env, docname)}",
-                )
-            )
-        row_node = nodes.row(ids=[f"update-row-{row['id']}"])
-        row_node += nodes.entry("", nodes.paragraph("", str(row["number"])))
+            text = nodes.Text(f"✔ {section_label(env, docname)}")
+            checks.append(link(builder, fromdoc, docname, anchor, text))
+        row_node = nodes.row(ids=[f"update-row-{row.id}"])
+        row_node += nodes.entry("", nodes.paragraph("", str(row.number)))
         row_node += nodes.entry("", nodes.paragraph("", sections))
         row_node += nodes.entry("", point_para)
         row_node += _cell(*where)
@@ -408,28 +426,25 @@ def build_table(app: Sphinx, fromdoc: str, table_rows: list[dict[str, Any]]) -> 
     return table
 
 
-def _table_docname(env: BuildEnvironment, docname: str) -> str | None:
-    """The table that lists this page's notes: the nearest one up its directories."""
-    tables = [table for table in sorted(_tables(env)) if _covers(table, docname)]
-    return max(tables, key=lambda table: table.count("/")) if tables else None
-
-
 def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
     env = app.env
-    table_doc = _table_docname(env, fromdoc)
-    table_rows = rows(env, table_doc=table_doc) if _notes(env) else []
-    numbers = {row["id"]: row["number"] for row in table_rows}
+    numbers: dict[str, dict[str, int]] = {}  # table -> note id -> its number there
     for note in doctree.findall(update_note):
-        number = numbers.get(note["note_id"])
-        if number is None or table_doc is None:
+        table_doc = table_of(env, note["docname"])
+        if table_doc is None:
+            continue
+        if table_doc not in numbers:
+            numbers[table_doc] = {row.id: row.number for row in rows(env, table_doc=table_doc)}
+        number = numbers[table_doc].get(note["note_id"])
+        if number is None:
             continue
         title = next(iter(note.findall(nodes.title)))
-        backlink = _link(
+        backlink = link(
             app.builder,
             fromdoc,
             table_doc,
             f"update-row-{note['note_id']}",
-            _("update note #%s") % number,
+            nodes.Text(_("update note #%s") % number),
         )
         backlink["classes"].append("jb-note-backlink")
         title += nodes.Text(" · ")
@@ -438,7 +453,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         if app.builder.format not in {"html", "latex"}:
             placeholder.parent.remove(placeholder)
             continue
-        table = build_table(app, fromdoc, rows(env, table_doc=fromdoc))
+        table = build_table(app, fromdoc, placeholder["docname"])
         if app.builder.format == "latex":
             # Longer than a page: let LaTeX break it and repeat the header.
             table["classes"].append("longtable")
@@ -477,17 +492,16 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     app.add_node(update_note_point)
     app.add_node(update_notes_table)
+    app.add_domain(NotesDomain)
     app.add_directive("update-note", UpdateNoteDirective)
     app.add_directive("update-notes-table", UpdateNotesTableDirective)
-    app.connect("doctree-read", collect_notes)
-    app.connect("env-purge-doc", purge_notes)
-    app.connect("env-merge-info", merge_notes)
     app.connect("env-get-outdated", outdated_tables)
     app.connect("env-check-consistency", check_notes)
     app.connect("doctree-resolved", resolve)
     return {
         "version": "1.0",
-        "env_version": ENV_VERSION,
+        # What the domain keeps is versioned by its data_version.
+        "env_version": NotesDomain.data_version,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

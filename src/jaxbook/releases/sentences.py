@@ -1,16 +1,21 @@
-"""What each probe's answers mean, as sentences for the pages (no JAX import).
+"""What each probe's answers mean, as phrases for the update-notes table (no JAX import).
 
 ``jaxbook.releases.probes`` imports JAX and sets ``XLA_FLAGS`` as it is
-imported, since it runs in a release's own environment; the build and the
-tests read the sentences from here instead. ``jaxbook evidence`` writes them
-into the evidence file, and ``jaxbook.sphinxext._eras`` turns them into the
-"Changed in" cells.
+imported, since it runs in a release's own environment; ``jaxbook evidence``
+reads the phrases from here instead and writes them into the evidence file,
+from which ``jaxbook.sphinxext.evidence_column`` makes the "Changed in"
+cells ("Since JAX 0.4.31, <phrase>; before that, <phrase> (0.4.27–0.4.30)").
+
+Each phrase says what holds on a release that gave the answer (the *key*),
+in the present tense, starting in lower case, without a full stop. They are
+English msgids that the book's extensions translate: ````code```` becomes a
+code span, ``%(shown)s`` what the release showed (in full, as code), and
+"*" is the phrase for any key a probe's table does not name; where a cell
+lists older answers, a "*" phrase is shortened to what was shown.
 """
 
 from __future__ import annotations
 
-# English msgids that the book's extensions translate: ``code`` becomes a code span,
-# and "*" is the sentence for any key a table does not name.
 SENTENCES: dict[str, dict[str, str]] = {
     "dot-value": {"*": "``jnp.dot(x, x)`` prints %(shown)s"},
     "threefry-partitionable-default": {
@@ -19,14 +24,14 @@ SENTENCES: dict[str, dict[str, str]] = {
         "absent": "there is no ``jax_threefry_partitionable`` flag",
     },
     "device-method": {
-        "method": "``x.device()`` is a method and returns the device",
-        "deprecated method": "``x.device()`` still works, with %(shown)s",
-        "AttributeError": "arrays have no ``device`` attribute: %(shown)s",
-        "TypeError": "``x.device`` is a property, so calling it raises %(shown)s",
+        "method": "``x.device()`` is a method that returns the device",
+        "deprecated method": "``x.device()`` works but warns that it is deprecated",
+        "AttributeError": "arrays have no ``device`` attribute",
+        "TypeError": "``x.device`` is a property, and calling it raises ``TypeError``",
     },
     "array-type": {"*": "``type(x)`` is %(shown)s"},
     "devicearray-name": {
-        "present": "``jnp.DeviceArray`` still exists",
+        "present": "``jnp.DeviceArray`` exists",
         "removed": "``jnp.DeviceArray`` no longer exists",
     },
     "typed-keys": {
@@ -43,7 +48,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "pmap-doc": {
         "current": "the documentation of ``jax.pmap`` begins %(shown)s",
-        "old interface": "the documentation of ``jax.pmap`` calls it the old way: %(shown)s",
+        "old interface": "the documentation of ``jax.pmap`` calls it the old way and points "
+        "to ``jax.shard_map``",
     },
     "jaxlib-with-jax": {
         "no": "``pip install jax`` does not install jaxlib",
@@ -51,13 +57,14 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "cuda-extras": {"*": "the CUDA extras are %(shown)s"},
     "cuda-find-links": {
-        "needs -f": "the ``cuda`` extras pin a jaxlib build that only the ``-f`` download page has",
+        "needs -f": "the CUDA extras need a jaxlib build from the ``-f`` download page",
         "registry only": "the CUDA extras install from the package registry alone",
     },
-    "requires-python": {"*": "the release declares the Python versions %(shown)s"},
+    "requires-python": {"*": "the release requires Python %(shown)s"},
     "committed-devices": {
         "one-device": "the machine has a single device, so this cannot be tried",
         "no-error": "adding the two arrays works",
+        "ValueError": "adding the two arrays raises ``ValueError``",
         "*": "adding the two arrays raises %(shown)s",
     },
 }

@@ -1,0 +1,47 @@
+"""Chapters and reading order, as the generated pages (update notes, other releases) see them.
+
+A chapter is a directory of the source: a page that lists the chapter's
+notes or examples speaks of the pages in its own directory and below, so a
+book of many chapters has one such page per chapter, whatever builder
+writes it (one file per page, or the whole book as one document).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
+
+
+def reading_order(env: BuildEnvironment) -> list[str]:
+    """Documents in the order a reader meets them through the toctrees (the rest sorted)."""
+    order: list[str] = []
+
+    def walk(docname: str) -> None:
+        if docname in order:
+            return
+        order.append(docname)
+        for child in env.toctree_includes.get(docname, []):
+            walk(child)
+
+    walk(env.config.root_doc)
+    order.extend(sorted(set(env.found_docs) - set(order)))
+    return order
+
+
+def directory(docname: str) -> str:
+    """The chapter a page belongs to: its directory ("" at the top)."""
+    return docname.rpartition("/")[0]
+
+
+def covers(page: str, docname: str) -> bool:
+    """Whether the chapter page ``page`` speaks of ``docname`` (same directory or below)."""
+    chapter = directory(page)
+    return not chapter or docname.startswith(chapter + "/")
+
+
+def nearest(pages: list[str], docname: str) -> str | None:
+    """Of the chapter pages, the one that speaks of ``docname``: the deepest that covers it."""
+    covering = [page for page in pages if covers(page, docname)]
+    return max(covering, key=lambda page: page.count("/")) if covering else None
