@@ -9,7 +9,7 @@ import pytest
 def test_pairs_render_labels_and_warn_on_bad_shapes(built):
     html = built.page()
     assert html.count('class="jb-pair"') == 3
-    assert "❌ 旧写法（过时）" in html
+    assert "❌ 过时写法" in html
     assert "✅ 推荐写法" in html
 
     warnings = built.warnings
@@ -42,4 +42,4 @@ def test_a_broken_half_says_so_instead_of_outdated(app):
     app.build()
     html = (app.outdir / "index.html").read_text(encoding="utf-8")
     assert "❌ 错误写法" in html
-    assert html.count("❌ 旧写法（过时）") == text.count(".. outdated::") - 1
+    assert html.count("❌ 过时写法") == text.count(".. outdated::") - 1
