@@ -155,7 +155,8 @@ def test_every_construct_renders_in_both_languages(built, language):
         for text in texts:
             assert text in page
     assert page.count('class="jb-pair"') == 1
-    assert 'class="admonition warning jb-update-note"' in page
+    # A correction of the course, not a warning: text under its number, no warning box.
+    assert 'class="jb-update-note jb-update-note-plain"' in page
     # The update-notes table: the note's row, its verifying cell and the evidence column.
     assert '<table class="jb-update-notes' in page
     assert 'href="#check-device"' in page

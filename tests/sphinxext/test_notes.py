@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,49 @@ def test_each_chapter_has_its_own_table_in_a_book_of_one_document(
     for chapter, (own, other) in enumerate([(1, 2), (2, 1)]):
         assert f"Point of chapter {own}" in texts[chapter]
         assert f"chapter {other}" not in texts[chapter]
+
+
+class _Kinds(HTMLParser):
+    """Each update note of a page: its element, classes and text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes: list[dict] = []
+        self.depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = attributes.get("class", "").split()
+        if "jb-update-note" in classes or "jb-note-pointer" in classes:
+            self.notes.append({"tag": tag, "classes": classes, "text": ""})
+            self.depth = 1
+        elif self.depth and tag not in {"br", "img"}:
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.notes[-1]["text"] += data
+
+
+@pytest.mark.sphinx("html", testroot="note-kinds")
+def test_a_warning_a_correction_and_a_repeat_each_look_their_part(built):
+    kinds = _Kinds()
+    kinds.feed(built.page("page"))
+    hazard, correction, pointer = kinds.notes
+    # The hazard is a warning box, titled as one, with its number.
+    assert {"admonition", "warning"} <= set(hazard["classes"])
+    assert hazard["text"].strip().startswith("注意 · 更新说明 #1")
+    # The correction is text under its number: no warning box, no warning label.
+    assert "warning" not in correction["classes"]
+    assert "jb-update-note-plain" in correction["classes"]
+    assert correction["text"].strip().startswith("更新说明 #2")
+    # The repeat is a one-line pointer to the note itself, not a second box.
+    assert pointer["tag"] == "p"
+    assert pointer["classes"] == ["jb-note-pointer"]
+    assert pointer["text"] == "见更新说明 #1。"
+    assert 'href="#update-note-hazard">更新说明 #1</a>' in built.page("page")
+    assert built.warnings == ""

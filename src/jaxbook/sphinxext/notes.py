@@ -63,7 +63,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import _chapters
-from jaxbook.sphinxext._locale import _, add_catalog, join_list
+from jaxbook.sphinxext._locale import _, add_catalog, join_list, sentence
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -177,11 +177,17 @@ class UpdateNoteDirective(SphinxDirective):
             old=self.options.get("old"),
             warning="warning" in self.options,
             ids=[anchor],
-            classes=["admonition", "warning", "jb-update-note"],
+            classes=["jb-update-note"]
+            + (
+                ["admonition", "warning"] if "warning" in self.options else ["jb-update-note-plain"]
+            ),
         )
         self.set_source_info(node)
+        # A warning's label; a correction's title is its number alone (resolve() writes it).
         # The theme draws the warning sign of a "warning" admonition itself.
-        label = nodes.inline("", _("Note"), classes=["jb-note-label"])
+        label = nodes.inline(
+            "", _("Warning") if "warning" in self.options else "", classes=["jb-note-label"]
+        )
         # The label comes from this extension's catalog, not the page's.
         title = nodes.title("", "", label, translatable=False)
         messages: list[nodes.Node] = []
@@ -439,15 +445,19 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         if number is None:
             continue
         title = next(iter(note.findall(nodes.title)))
-        backlink = link(
-            app.builder,
-            fromdoc,
-            table_doc,
-            f"update-row-{note['note_id']}",
-            nodes.Text(_("update note #%s") % number),
+        if len(note.children) == 1:  # a repeat: no point, no body
+            named = nodes.Text(_("update note %s") % number)
+            # Not replace_self(), which would give the pointer the note's classes.
+            note.parent.replace(note, _pointer(app, env, fromdoc, table_doc, note, named))
+            continue
+        # A warning's title is "Warning · update note 5"; a correction's "Update note 5".
+        named = nodes.Text(
+            (_("update note %s") if note.get("warning") else _("Update note %s")) % number
         )
+        backlink = link(app.builder, fromdoc, table_doc, f"update-row-{note['note_id']}", named)
         backlink["classes"].append("jb-note-backlink")
-        title += nodes.Text(" · ")
+        if note.get("warning"):
+            title += nodes.Text(" · ")
         title += backlink
     for placeholder in list(doctree.findall(update_notes_table)):
         if app.builder.format not in {"html", "latex"}:
@@ -460,18 +470,54 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         placeholder.replace_self(table)
 
 
+def _pointer(
+    app: Sphinx,
+    env: BuildEnvironment,
+    fromdoc: str,
+    table_doc: str,
+    repeat: update_note,
+    named: nodes.Text,
+) -> nodes.paragraph:
+    """A repeat of a note, as a pointer to the occurrence that gives its point."""
+    [row] = [row for row in rows(env, table_doc=table_doc) if row.id == repeat["note_id"]]
+    first = row.point or row.notes[0]
+    target = link(app.builder, fromdoc, first.docname, first.anchor, named)
+    para = nodes.paragraph("", "", classes=["jb-note-pointer"], ids=repeat["ids"])
+    para += sentence(str(_("See %(note)s.")), note=target)
+    return para
+
+
 def visit_note_html(self: Any, node: update_note) -> None:
-    self.visit_admonition(node)
+    if node.get("warning"):
+        self.visit_admonition(node)
+    else:  # a correction of the course: text with its number, not a warning box
+        self.body.append(self.starttag(node, "div", CLASS="jb-update-note-plain"))
 
 
 def depart_note(self: Any, node: update_note) -> None:
-    self.depart_admonition(node)
+    if node.get("warning"):
+        self.depart_admonition(node)
+    else:
+        self.body.append("</div>\n")
 
 
 def visit_note_latex(self: Any, node: update_note) -> None:
-    # A warning box, as the theme draws it on the web; its title is the label.
-    self.body.append("\n" + self.hypertarget_to(node) + r"\begin{sphinxadmonition}{warning}")
+    # A warning box, as the theme draws it on the web; a correction a lighter one. The
+    # title (label and number) is the box's title.
+    kind = "warning" if node.get("warning") else "note"
+    self.body.append("\n" + self.hypertarget_to(node) + rf"\begin{{sphinxadmonition}}{{{kind}}}")
     self.no_latex_floats += 1
+
+
+def visit_point_latex(self: Any, node: update_note_point) -> None:
+    # The point is the note's headline, in bold as on the web.
+    self.visit_paragraph(node)
+    self.body.append(r"\textbf{")
+
+
+def depart_point_latex(self: Any, node: update_note_point) -> None:
+    self.body.append("}")
+    self.depart_paragraph(node)
 
 
 def _visit_passthrough(self: Any, node: nodes.Element) -> None:
@@ -490,7 +536,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         man=passthrough,
         texinfo=passthrough,
     )
-    app.add_node(update_note_point)
+    app.add_node(update_note_point, latex=(visit_point_latex, depart_point_latex))
     app.add_node(update_notes_table)
     app.add_domain(NotesDomain)
     app.add_directive("update-note", UpdateNoteDirective)
