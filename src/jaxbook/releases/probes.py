@@ -151,13 +151,26 @@ def cuda_extras():
 
 @probe
 def cuda_find_links():
-    """Whether a CUDA extra pins a jaxlib build that only the ``-f`` download page had."""
-    requires = metadata.requires("jax") or []
-    local = [r for r in requires if "+cuda" in r]
-    if local:
-        return "needs -f", f"Requires-Dist: {local[0]}"
-    plugin = [r for r in requires if "cuda12" in r and "plugin" in r][:1] or ["no CUDA 12 extra"]
-    return "registry only", f"Requires-Dist: {plugin[0]}"
+    """Which CUDA extras pin a jaxlib build that only the ``-f`` download page had.
+
+    Read per extra, from the ``extra == "..."`` markers of the release's requirements:
+    from 0.4.22 the ``cuda12`` extra the docs recommend installs from the registry
+    alone, while the older ``cuda12_pip`` and ``cuda12_local`` still needed ``-f``.
+    """
+    by_extra: dict[str, list[str]] = {}
+    for requirement in metadata.requires("jax") or []:
+        marker = re.search(r"""extra\s*==\s*["']([^"']+)["']""", requirement)
+        if marker and marker.group(1).startswith("cuda"):
+            by_extra.setdefault(re.sub(r"[-_.]+", "-", marker.group(1)), []).append(requirement)
+    if not by_extra:
+        return "no CUDA extra", "no CUDA extra"
+    pinned = sorted(e for e, reqs in by_extra.items() if any("+cuda" in r for r in reqs))
+    if not pinned:
+        return "registry only", "every CUDA extra installs from the package registry alone"
+    if len(pinned) == len(by_extra):
+        return "needs -f", "every CUDA extra needs a jaxlib build from the -f download page"
+    free = sorted(set(by_extra) - set(pinned))
+    return "some need -f", f"{' '.join(free)} from the registry; {' '.join(pinned)} need -f"
 
 
 @probe

@@ -57,8 +57,11 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "cuda-extras": {"*": "the CUDA extras are %(shown)s"},
     "cuda-find-links": {
-        "needs -f": "the CUDA extras need a jaxlib build from the ``-f`` download page",
-        "registry only": "the CUDA extras install from the package registry alone",
+        "needs -f": "every CUDA extra needs a jaxlib build from the ``-f`` download page",
+        "some need -f": "``jax[cuda12]`` installs from the package registry, while the "
+        "other CUDA extras still need the ``-f`` download page",
+        "registry only": "every CUDA extra installs from the package registry alone",
+        "no CUDA extra": "the release has no CUDA extra",
     },
     "requires-python": {"*": "the release requires Python %(shown)s"},
     "committed-devices": {

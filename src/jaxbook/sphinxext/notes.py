@@ -219,9 +219,9 @@ class NotesDomain(Domain):
 
     name = "jaxbook_notes"
     label = "Update notes"
-    initial_data: ClassVar[dict[str, Any]] = {"notes": {}, "tables": {}}
+    initial_data: ClassVar[dict[str, Any]] = {"notes": {}, "tables": {}, "sections": {}}
     # The shape of the records; a new shape takes the next number.
-    data_version = 2
+    data_version = 3
 
     @property
     def notes(self) -> dict[str, list[Note]]:
@@ -231,9 +231,15 @@ class NotesDomain(Domain):
     def tables(self) -> dict[str, bool]:
         return self.data["tables"]
 
+    @property
+    def sections(self) -> dict[str, dict[str, str]]:
+        """docname -> {label of a block on the page -> the title of the section it is in}."""
+        return self.data["sections"]
+
     def clear_doc(self, docname: str) -> None:
         self.notes.pop(docname, None)
         self.tables.pop(docname, None)
+        self.sections.pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         for docname in docnames:
@@ -241,6 +247,8 @@ class NotesDomain(Domain):
                 self.notes[docname] = otherdata["notes"][docname]
             if docname in otherdata["tables"]:
                 self.tables[docname] = True
+            if docname in otherdata["sections"]:
+                self.sections[docname] = otherdata["sections"][docname]
 
     def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
         if any(True for _node in document.findall(update_notes_table)):
@@ -263,6 +271,17 @@ class NotesDomain(Domain):
             )
         if found:
             self.notes[docname] = found
+        # The table names a verifying block by the section it stands in.
+        sections = {}
+        for block in document.findall(nodes.literal_block):
+            section = block.parent
+            while section is not None and not isinstance(section, nodes.section):
+                section = section.parent
+            if section is not None and section.children:
+                for label in block["ids"]:
+                    sections[label] = section[0].astext()
+        if sections:
+            self.sections[docname] = sections
 
 
 def _domain(env: BuildEnvironment) -> NotesDomain:
@@ -409,14 +428,29 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             )
             for note in row.notes
         ]
-        checks = []
+        # "✔ 1.2 Difference 3: Execution model": each verifying block by its section; a
+        # section's further blocks by their number among the row's: "(2)".
+        groups: dict[str, list[nodes.Node]] = {}
+        domain = _domain(env)
         for label in row.labels:
             target = std.anonlabels.get(label)
             if target is None:
                 continue
             docname, anchor = target
-            text = nodes.Text(f"✔ {section_label(env, docname)}")
-            checks.append(link(builder, fromdoc, docname, anchor, text))
+            section = domain.sections.get(docname, {}).get(anchor)
+            page = section_label(env, docname)
+            name = f"✔ {page} {section}" if section else f"✔ {page}"
+            group = groups.setdefault(name, [])
+            text = _("(%s)") % (len(group) + 1) if group else name
+            group.append(link(builder, fromdoc, docname, anchor, nodes.Text(text)))
+        # Full-width parentheses in Chinese take no space before them.
+        space = "" if (language or "").startswith("zh") else " "
+        checks = []
+        for group in groups.values():
+            spaced = [group[0]]
+            for item in group[1:]:
+                spaced += [nodes.Text(space), item] if space else [item]
+            checks.append(nodes.inline("", "", *spaced))
         row_node = nodes.row(ids=[f"update-row-{row.id}"])
         row_node += nodes.entry("", nodes.paragraph("", str(row.number)))
         row_node += nodes.entry("", nodes.paragraph("", sections))
