@@ -18,7 +18,7 @@ import pytest
 from jaxbook.sphinxext.editions import WEBSITE_ONLY
 
 LANGUAGES = ["zh_CN", "en"]
-# The table's widest headers (the narrow "No." and "Section" wrap letter by letter).
+# The table's widest headers (the narrow "No." wraps letter by letter).
 TABLE_HEADERS = {
     "zh_CN": ["要点", "位置", "验证", "版本变化"],
     "en": ["Point", "Where", "Verified", "Changed"],

@@ -26,9 +26,12 @@ def _check_table(built) -> None:
     assert [_text(row).split()[0] for row in rows] == ["1", "2", "3", "4"]
 
     one = rows[0]
-    # Lists in a Chinese table are Chinese lists: 1.1、1.2, and the links apart by ；.
-    assert "<p>1.1、1.2</p>" in one
-    assert 'First section</a>；<a class="reference internal" href="second.html' in one
+    # Where a note stands: its sections' numbers, linked, as a Chinese list (1.1、1.2).
+    assert (
+        '>1.1</a>、<a class="reference internal" href="second.html#update-note-one">1.2</a>' in one
+    )
+    # A verifying block by its section (here the page's own titled section).
+    assert ">✔ 1.1 First section</a>" in one
     assert "Point <em>one</em>" in one
     assert 'href="first.html#update-note-one"' in one
     assert 'href="second.html#update-note-one"' in one

@@ -478,7 +478,11 @@ class Report:
                     rows[keyed[key]] = {"item": item, "by_release": {}}
                     order.append((self.rank(item.place) if item.place else (10**9, 0), keyed[key]))
                 rows[keyed[key]]["by_release"][release] = (item.outcome, index)
-        headers = [_("Example"), *(f"JAX {release}" for release in differing), _("Checks update note")]
+        headers = [
+            _("Example"),
+            *(f"JAX {release}" for release in differing),
+            _("Checks update note"),
+        ]
         table = nodes.table(classes=["jb-drift-summary", "colwidths-given"])
         if self.builder.format == "latex":
             # Longer than a page: let LaTeX break it and repeat the header.

@@ -71,6 +71,19 @@ PREAMBLE = r"""
   \renewcommand{\headrulewidth}{0.4pt}%
   \renewcommand{\footrulewidth}{0.4pt}%
 }
+% Cross-references upright: in Chinese, italics are no emphasis, and the Latin of a
+% title ("1.6 设备管理：CPU、GPU、TPU") must not lean.
+\protected\def\sphinxcrossref#1{#1}
+% Table cells ragged right: a narrow justified cell spreads Chinese letter by letter
+% and keeps long inline code from breaking at its dots and underscores.
+\newcolumntype{\X}[2]{>{\raggedright\arraybackslash}p{\dimexpr
+  (\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
+\newcolumntype{\Y}[1]{>{\raggedright\arraybackslash}p{\dimexpr
+  #1\dimexpr\linewidth-\spx@arrayrulewidth\relax-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
+% Inline code may also break after an underscore (XLA_PYTHON_CLIENT_PREALLOCATE): Sphinx
+% breaks it only at . , ; ? ! / and a backslash, and a name with none runs off the page.
+\let\jbupquote\sphinxupquote
+\protected\def\sphinxupquote#1{\jbupquote{\def\_{\textunderscore\allowbreak}#1}}
 \makeatother
 """
 # Newer than the symbol font (Unicode 11): drawn as the nearest older symbol.

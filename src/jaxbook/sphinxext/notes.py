@@ -43,9 +43,9 @@ Events:
 
 ``update-notes-columns(app, fromdoc)``
    Emitted for each table as it is built (``fromdoc`` is the table's page); a
-   handler returns a :class:`Column` to add after the five (No., Section,
-   Point, Where, Verified by), or None. With any such column the five take
-   their narrow widths.
+   handler returns a :class:`Column` to add after the four (No., Point,
+   Where, Verified by), or None. With any such column the four take their
+   narrow widths.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import _chapters
-from jaxbook.sphinxext._locale import _, add_catalog, join_list, sentence
+from jaxbook.sphinxext._locale import _, add_catalog, listed, sentence
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -77,8 +77,8 @@ logger = logging.getLogger(__name__)
 
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the five columns alone, and beside the columns that other extensions add.
-WIDTHS = [5, 8, 45, 27, 15]
-NARROW_WIDTHS = [4, 6, 30, 16, 10]
+WIDTHS = [5, 50, 12, 33]
+NARROW_WIDTHS = [4, 30, 9, 23]
 
 
 @dataclass(frozen=True)
@@ -399,7 +399,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     language = app.config.language
     std = env.domains.standard_domain
     columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
-    headers = [_("No."), _("Section"), _("Point"), _("Where"), _("Verified by")]
+    headers = [_("No."), _("Point"), _("Where"), _("Verified by")]
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
@@ -413,21 +413,14 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     body = nodes.tbody()
     group += body
     for row in rows(env, table_doc=table_doc):
-        sections = join_list(
-            list(dict.fromkeys(section_label(env, d) for d in row.docnames)), language
-        )
         point = row.point.point if row.point else None
         point_para = nodes.paragraph("", "", *(point.deepcopy().children if point else []))
+        # Where the note stands: each occurrence by its section's number ("1.1, 1.3"),
+        # linked to it; a page without a number by its title.
         where = [
-            link(
-                builder,
-                fromdoc,
-                note.docname,
-                note.anchor,
-                nodes.Text(env.titles[note.docname].astext()),
-            )
-            for note in row.notes
-        ]
+            link(builder, fromdoc, note.docname, note.anchor, nodes.Text(section_label(env, d)))
+            for d, note in {note.docname: note for note in reversed(row.notes)}.items()
+        ][::-1]
         # "✔ 1.2 Difference 3: Execution model": each verifying block by its section; a
         # section's further blocks by their number among the row's: "(2)".
         groups: dict[str, list[nodes.Node]] = {}
@@ -439,7 +432,10 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             docname, anchor = target
             section = domain.sections.get(docname, {}).get(anchor)
             page = section_label(env, docname)
-            name = f"✔ {page} {section}" if section else f"✔ {page}"
+            if not section or section.startswith(page):  # the page's own title: "1.1 ..."
+                name = f"✔ {section or page}"
+            else:
+                name = f"✔ {page} {section}"
             group = groups.setdefault(name, [])
             text = _("(%s)") % (len(group) + 1) if group else name
             group.append(link(builder, fromdoc, docname, anchor, nodes.Text(text)))
@@ -453,9 +449,8 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             checks.append(nodes.inline("", "", *spaced))
         row_node = nodes.row(ids=[f"update-row-{row.id}"])
         row_node += nodes.entry("", nodes.paragraph("", str(row.number)))
-        row_node += nodes.entry("", nodes.paragraph("", sections))
         row_node += nodes.entry("", point_para)
-        row_node += _cell(*where)
+        row_node += nodes.entry("", nodes.paragraph("", "", *listed(where, language)))
         row_node += _cell(*checks)
         for column in columns:
             row_node += nodes.entry("", column.cell(row))
@@ -543,6 +538,10 @@ def visit_note_latex(self: Any, node: update_note) -> None:
     self.no_latex_floats += 1
 
 
+def depart_note_latex(self: Any, node: update_note) -> None:
+    self.depart_admonition(node)
+
+
 def visit_point_latex(self: Any, node: update_note_point) -> None:
     # The point is the note's headline, in bold as on the web.
     self.visit_paragraph(node)
@@ -565,7 +564,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(
         update_note,
         html=(visit_note_html, depart_note),
-        latex=(visit_note_latex, depart_note),
+        latex=(visit_note_latex, depart_note_latex),
         text=passthrough,
         man=passthrough,
         texinfo=passthrough,
