@@ -44,7 +44,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     assert [text(th) for th in table.select("thead th")] == [
         "Example",
         "JAX 0.4.38",
-        "Update note",
+        "Checks update note",
     ]
     rows = [[text(td) for td in tr.select("td")] for tr in table.select("tbody tr")]
     assert rows == [
