@@ -18,6 +18,7 @@ def test_a_literal_names_what_the_index_lists():
     assert api_names("x.at[0].set(1)") == ["jax.Array.at"]
     assert api_names("random_array.devices()") == ["jax.Array.devices"]
     assert api_names("np.zeros(3)") == []  # NumPy's, not JAX's
+    assert api_names("np.dot") == []  # not an array's method either
     assert api_names("jax_no_such_option") == []
 
 
@@ -37,6 +38,8 @@ def test_each_page_indexes_its_first_mentions_where_they_stand(built):
         "密钥",
         "jax.random.key",
         "jnp.zeros",
+        "预热",
+        "jax.vmap",  # a question's explanation, but not its options (np.dot, x.platform)
     }
     # A title points to its section; a paragraph to itself.
     assert page["jax.random.key"] == "about-jax-random-key"
@@ -55,3 +58,29 @@ def test_the_glossary_entry_stays_the_terms_definition(built):
     assert entry[3] == "main"
     html = built.page("genindex")
     assert "ch01/page.html#index-" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "term"),
+    [
+        ("zh_CN", "yu re@\\spxentry{\\textrm{预热}}"),
+        ("en", "warm-up@\\spxentry{\\textrm{warm-up}}"),
+    ],
+)
+def test_in_the_pdf_a_term_is_one_entry_in_the_texts_type(
+    make_app, rootdir, tmp_path, language, term
+):
+    """A term indexed by the glossary and by the text is one entry, whatever LaTeX makes of
+    a hyphen in a glossary term's label; a term is set in roman, an API in code type."""
+    import re
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-book-index", tmp_path / language)
+    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+    entries = re.findall(r"\\index\{((?:[^{}|]|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})*)", tex)
+    assert {e for e in entries if "warm" in e or "yu re" in e} == {term}
+    assert entries.count(term) == 2  # the text's mention and the glossary's definition
+    assert "jax.jit@\\spxentry{jax.jit}" in entries
+    assert not [e for e in entries if "sphinxhyphen" in e]

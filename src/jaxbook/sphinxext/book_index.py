@@ -7,7 +7,8 @@ becomes an index entry for it, pointing there:
 - a JAX API in an inline literal (``jax.jit``, ``jnp.array(...)`` is
   ``jnp.array``), a method or attribute of ``jax.Array`` written on an array
   (``x.at[idx].set(v)`` is ``jax.Array.at``, ``x.device`` is
-  ``jax.Array.device``), a JAX configuration option (``jax_enable_x64``) and a
+  ``jax.Array.device``; ``np.dot`` is NumPy's, not an array's), a JAX
+  configuration option (``jax_enable_x64``) and a
   JAX or XLA environment variable (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is
   ``XLA_PYTHON_CLIENT_PREALLOCATE``); a name the text shows as old
   (``:old-name:``) is not indexed;
@@ -15,8 +16,12 @@ becomes an index entry for it, pointing there:
   (``jaxbook.sphinxext.glossary``), in the page's language. The glossary's own
   entry for the term stays in the index too, marked as its definition.
 
-The entries are made after the page is translated and before Sphinx collects
-the index, so each language's index names the places in its own words.
+A quiz's answer options are not indexed: a wrong option may name an API that
+does not exist. The entries are made after the page is translated and before
+Sphinx collects the index, so each language's index names the places in its
+own words. In the PDF an API is set in code type and a term in the text's type,
+and a term's entry is one entry however LaTeX read it (the glossary's and the
+text's mentions of "warm-up" were two).
 
 Config values: none of its own (``jaxbook_glossary_pages``).
 """
@@ -43,7 +48,9 @@ if TYPE_CHECKING:
 
 OPTION = re.compile(r"jax_[a-z0-9_]+")
 # ``x.at[0].set(1)``, ``random_array.devices()``: an attribute written on an array.
-ON_ARRAY = re.compile(r"^[a-z_][a-z0-9_]*\.([a-z_][a-z0-9_]*)")
+ON_ARRAY = re.compile(r"^([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)")
+MODULES = {"np", "numpy", "jnp", "jax", "lax", "random", "math", "os", "sys", "plt", "time"}
+QUESTION = "jb-question"
 BLOCKS = (nodes.paragraph, nodes.title, nodes.term, nodes.rubric)
 
 
@@ -55,8 +62,9 @@ def api_names(text: str) -> list[str]:
     if match := NAME.match(text):
         found.append(match[0])
     found += [option for option in OPTION.findall(text) if option in _options()]
-    if not found and (match := ON_ARRAY.match(text)) and _array_attribute(match[1]):
-        found.append(f"jax.Array.{match[1]}")
+    match = ON_ARRAY.match(text)
+    if not found and match and match[1] not in MODULES and _array_attribute(match[2]):
+        found.append(f"jax.Array.{match[2]}")
     return found
 
 
@@ -100,7 +108,19 @@ class IndexMentions(SphinxTransform):
 def _is_block(node: nodes.Node) -> bool:
     if not isinstance(node, BLOCKS) or isinstance(node.parent, nodes.term):
         return False
-    return not any(isinstance(parent, glossary.SKIP) for parent in _ancestors(node))
+    return not any(
+        isinstance(parent, glossary.SKIP) or _is_option(parent) for parent in _ancestors(node)
+    )
+
+
+def _is_option(node: nodes.Node) -> bool:
+    """The list of a quiz question's answer options."""
+    section = node.parent
+    return (
+        isinstance(node, nodes.enumerated_list)
+        and isinstance(section, nodes.section)
+        and QUESTION in section["classes"]
+    )
 
 
 def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:

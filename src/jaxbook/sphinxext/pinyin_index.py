@@ -8,6 +8,9 @@ a Latin entry by itself, lower-cased) and goes under the capital of its first
 letter, A to Z, with symbols and digits first under "Symbols", as Sphinx
 does. Other languages keep Sphinx's order. The PDF's index (makeindex) sorts
 each Chinese entry by the same pinyin: the LaTeX writer gives it as the sort key.
+In every language the writer also sets a term's entry in the text's type (an
+API's stays in code type) and writes a hyphen as a hyphen, so that a term the
+glossary and the text both index is one entry.
 
 A word whose reading pypinyin gets wrong out of context is read as the book
 means it (``PHRASES``: 重塑 is chóng sù, not zhòng sù).
@@ -69,16 +72,33 @@ def order_index(
 
 
 class PinyinLaTeXTranslator(LaTeXTranslator):
-    """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin."""
+    """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
+    in the text's type (Sphinx sets every entry in code type), and hyphens as hyphens."""
 
     def visit_index(self, node: Any) -> None:
         start = len(self.body)
         try:
             super().visit_index(node)
         finally:  # it ends by raising SkipNode
-            if (self.config.language or "").startswith("zh"):
-                for i in range(start, len(self.body)):
-                    self.body[i] = INDEX_ENTRY.sub(_pinyin_sort_key, self.body[i])
+            for i in range(start, len(self.body)):
+                # \sphinxhyphen{} reaches the index file as written in a paragraph and
+                # with a space inside a glossary term's label: one term, two entries.
+                text = self.body[i].replace(r"\sphinxhyphen{}", "-")
+                text = SHOWN_ENTRY.sub(_shown, text)
+                if (self.config.language or "").startswith("zh"):
+                    text = INDEX_ENTRY.sub(_pinyin_sort_key, text)
+                self.body[i] = text
+
+
+# The shown part of an entry; an API, an option or a variable keeps the code type.
+SHOWN_ENTRY = re.compile(r"\\spxentry\{((?:[^{}]|\{\})*)\}")
+API = re.compile(r"^(jax|jnp|lax|np|XLA_|JAX_)|[._]")
+
+
+def _shown(match: re.Match[str]) -> str:
+    shown = match.group(1)
+    plain = shown.replace("\\_", "_")
+    return match.group(0) if API.search(plain) else "\\spxentry{\\textrm{" + shown + "}}"
 
 
 # \index{key@\spxentry{shown}...}: a single entry as Sphinx's writer puts it.

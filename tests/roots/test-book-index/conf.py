@@ -1,5 +1,9 @@
 # The general index made from the prose: APIs, options, variables and glossary terms.
-extensions = ["jaxbook.sphinxext.api_names", "jaxbook.sphinxext.book_index"]
+extensions = [
+    "jaxbook.sphinxext.api_names",
+    "jaxbook.sphinxext.book_index",
+    "jaxbook.sphinxext.pinyin_index",
+]
 language = "zh_CN"
 jaxbook_glossary = "glossary.csv"
 jaxbook_glossary_pages = ["ch*/*"]
