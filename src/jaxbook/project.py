@@ -1,10 +1,14 @@
 """The book's facts, each in one place, and where the book project is.
 
-- ``LANGUAGES``: the book's languages, the source first, each with the name
-  its language switcher and landing page show; ``translations()`` is every
-  language but the source. ``conf.py``, the tools and the Makefile (through
-  ``python src/jaxbook/project.py languages``) read them here.
-- ``SOURCE_LANGUAGE``: the language the pages are written in (Chinese).
+- ``languages()``: the book's languages, read from ``locale/languages.csv``
+  (``LANGUAGE_LIST``), one row each: its code as Sphinx spells it, the name its
+  language switcher and landing page show, and its status: ``source`` (the
+  first row), ``draft`` while its translation is under way, ``done`` once its
+  translator says it is finished. ``translations()`` is every language but the
+  source. ``jaxbook language add`` appends a row; ``conf.py``, the tools and the
+  Makefile (through ``python src/jaxbook/project.py languages``) read them here.
+- ``SOURCE_LANGUAGE``: the language the pages are written in (Chinese); the
+  list's first row must be it.
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
   ``make check-po`` all take their terms from it.
@@ -30,16 +34,71 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SOURCE_LANGUAGE = "zh_CN"
-LANGUAGES = {SOURCE_LANGUAGE: "简体中文", "en": "English"}
 LOCALE = Path("locale")
+LANGUAGE_LIST = LOCALE / "languages.csv"
 GLOSSARY = LOCALE / "glossary.csv"
 # A page is reStructuredText or MyST Markdown (conf.py's source_suffix).
 SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
+STATUSES = ("source", "draft", "done")
+LANGUAGE_COLUMNS = ("code", "name", "status")
 
 
-def translations() -> list[str]:
-    """Every language of the book but the source, in ``LANGUAGES``' order."""
-    return [language for language in LANGUAGES if language != SOURCE_LANGUAGE]
+@dataclass(frozen=True)
+class Language:
+    """One row of the list of languages."""
+
+    code: str  # as Sphinx spells it: zh_CN, en, ja, pt_BR
+    name: str  # in the language itself, as the switcher shows it
+    status: str  # one of STATUSES
+
+    @property
+    def draft(self) -> bool:
+        return self.status == "draft"
+
+
+def read_languages(path: Path) -> dict[str, Language]:
+    """The languages listed in the CSV at ``path``, in its order; a faulty row is refused."""
+    with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        if tuple(reader.fieldnames or ()) != LANGUAGE_COLUMNS:
+            raise ValueError(f"{path}:1: the header must be {','.join(LANGUAGE_COLUMNS)}")
+        rows = list(reader)
+    found: dict[str, Language] = {}
+    problems = []
+    for line, row in enumerate(rows, start=2):
+        language = Language(*((row.get(column) or "").strip() for column in LANGUAGE_COLUMNS))
+        if not language.code or not language.name:
+            problems.append(f"{path}:{line}: a language needs its code and its name")
+        elif language.code in found:
+            problems.append(f"{path}:{line}: {language.code} is listed twice")
+        elif (language.status == "source") != (line == 2):
+            problems.append(
+                f"{path}:{line}: the first row, and only it, is the source "
+                f"({SOURCE_LANGUAGE}, status source)"
+            )
+        elif line == 2 and language.code != SOURCE_LANGUAGE:
+            problems.append(f"{path}:{line}: the source is {SOURCE_LANGUAGE}, not {language.code}")
+        elif language.status not in STATUSES:
+            problems.append(
+                f"{path}:{line}: status {language.status!r} is none of {', '.join(STATUSES)}"
+            )
+        found[language.code] = language
+    if not rows:
+        problems.append(f"{path}: no languages listed")
+    if problems:
+        raise ValueError("\n".join(problems))
+    return found
+
+
+def languages(book: Path | None = None) -> dict[str, Language]:
+    """The languages of the book at ``book`` (default: the one around the current
+    directory), the source first."""
+    return read_languages((book or root()) / LANGUAGE_LIST)
+
+
+def translations(book: Path | None = None) -> list[str]:
+    """Every language of the book but the source, in the list's order."""
+    return [code for code in languages(book) if code != SOURCE_LANGUAGE]
 
 
 def catalog_dir(root: Path, language: str) -> Path:
@@ -148,4 +207,7 @@ def root() -> Path:
 if __name__ == "__main__":
     if sys.argv[1:] != ["languages"]:
         sys.exit("usage: python src/jaxbook/project.py languages")
-    print(*LANGUAGES)
+    try:
+        print(*languages())
+    except ValueError as exc:
+        sys.exit(str(exc))

@@ -14,7 +14,7 @@ import html
 import json
 from pathlib import Path
 
-from jaxbook.project import LANGUAGES
+from jaxbook import project
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="{default_lang}">
@@ -50,10 +50,11 @@ TEMPLATE = """<!DOCTYPE html>
 
 
 def write(root: Path, languages: list[str]) -> Path:
+    names = {code: language.name for code, language in project.languages().items()}
     sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in languages]
     links = "\n".join(
         f'<li><a href="{lang}/index.html" hreflang="{lang.replace("_", "-")}">'
-        f"{html.escape(LANGUAGES.get(lang, lang))}</a></li>"
+        f"{html.escape(names.get(lang, lang))}</a></li>"
         for lang in languages
     )
     page = TEMPLATE.format(
