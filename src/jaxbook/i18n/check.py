@@ -66,11 +66,11 @@ from docutils import nodes
 from jaxbook import project
 from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import (
-    PLURAL_FORMS,
     Finding,
     faults,
     file_faults,
     foreign_marks,
+    plural_forms,
     wrap_faults,
 )
 from jaxbook.project import find_root, page_file
@@ -406,7 +406,10 @@ def check_headers(path: Path, po: polib.POFile, language: str) -> list[Finding]:
         findings.append(
             Finding(path, 1, f"header Language is {meta.get('Language')!r}, expected {language!r}")
         )
-    expected = PLURAL_FORMS.get(language)
+    try:
+        expected = plural_forms(language)
+    except ValueError:
+        expected = None  # a language CLDR does not know: the header must only be there
     if not meta.get("Plural-Forms") or (expected and meta["Plural-Forms"] != expected):
         findings.append(Finding(path, 1, f"header Plural-Forms must be {expected!r}"))
     if "charset=utf-8" not in meta.get("Content-Type", "").lower():
