@@ -68,27 +68,46 @@ def test_conf_py_takes_the_languages_and_keeps_no_text_per_language():
 
 
 def test_the_glossary_reads_every_column(tmp_path):
-    terms = {term.zh: term for term in project.glossary(ROOT / project.GLOSSARY)}
-    assert terms["向量化"].en == "vectorization"
+    terms = {term.source: term for term in project.glossary(ROOT / project.GLOSSARY)}
+    assert terms["向量化"].name("en") == "vectorization"
+    assert terms["向量化"].key == "vectorization"
     assert not terms["向量化"].exclusive
-    assert terms["向量化"].definition_en.startswith("Turning a function")
+    assert terms["向量化"].definition("en").startswith("Turning a function")
     path = tmp_path / "glossary.csv"
     path.write_text(
-        "zh,en,pattern,exclusive,note,definition_zh,definition_en\n"
-        "量化,quantization,quantiz,yes,,降低精度。,Lowering precision.\n",
+        "zh_CN,en,pattern_en,ja,pattern_ja,exclusive,note,definition_zh_CN,definition_en,"
+        "definition_ja\n"
+        "量化,quantization,quantiz,量子化,量子化,yes,,降低精度。,Lowering precision.,精度を下げる。\n",
         encoding="utf-8",
     )
     [term] = project.glossary(path)
     assert term.exclusive
-    assert term.pattern == "quantiz"
+    assert term.patterns == {"en": "quantiz", "ja": "量子化"}
+    assert (term.name("ja"), term.definition("ja")) == ("量子化", "精度を下げる。")
+    # A language the glossary has no columns for gets the source's term and definition.
+    assert (term.name("ko"), term.definition("ko")) == ("量化", "降低精度。")
 
 
-def test_a_glossary_row_without_a_definition_is_refused(tmp_path):
+HEADER = "zh_CN,en,pattern_en,exclusive,note,definition_zh_CN,definition_en\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            HEADER + "向量化,vectorization,vectori[sz],,,把函数变成批处理的函数,\n",
+            r"csv:2: no definition_en",
+        ),
+        (
+            HEADER.replace(",pattern_en", "") + "向量化,vectorization,,,甲,乙\n",
+            r"csv:1: no column pattern_en",
+        ),
+        (HEADER.replace("zh_CN,", "zh,"), r"csv:1: no column zh_CN, the source's terms"),
+    ],
+    ids=["a row without a definition", "a translation without its pattern", "no source column"],
+)
+def test_a_glossary_without_a_column_or_a_cell_is_refused(tmp_path, text, error):
     path = tmp_path / "glossary.csv"
-    path.write_text(
-        "zh,en,pattern,exclusive,note,definition_zh,definition_en\n"
-        "向量化,vectorization,vectori[sz],,,把函数变成批处理的函数,\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(ValueError, match=r"glossary\.csv:2: no definition_en"):
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=error):
         project.glossary(path)

@@ -90,6 +90,14 @@ def read_languages(path: Path) -> dict[str, Language]:
     return found
 
 
+def write_languages(path: Path, listed: dict[str, Language]) -> None:
+    """Write the list of languages to ``path``, as ``read_languages`` reads it."""
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(LANGUAGE_COLUMNS)
+        writer.writerows([(lang.code, lang.name, lang.status) for lang in listed.values()])
+
+
 def languages(book: Path | None = None) -> dict[str, Language]:
     """The languages of the book at ``book`` (default: the one around the current
     directory), the source first."""
@@ -113,44 +121,91 @@ def catalog_language(po_dir: Path) -> str:
 
 @dataclass(frozen=True)
 class Term:
-    """One row of the glossary: a Chinese term, its English, and what each means."""
+    """One row of the glossary: the term in each language that has its columns, how a
+    translation's use of it is recognised, and what it means in each language."""
 
-    zh: str
-    en: str
-    pattern: str  # a regular expression that an English use of the term matches
-    exclusive: bool  # the English term may stand only for this Chinese one
+    names: dict[str, str]  # language -> the term in it; the source's always
+    patterns: dict[str, str]  # translation -> a regular expression its uses match
+    definitions: dict[str, str]  # language -> the readers' glossary entry
+    exclusive: bool  # a translation's term may stand only for this source term
     note: str
-    definition_zh: str
-    definition_en: str
+
+    @property
+    def source(self) -> str:
+        return self.names[SOURCE_LANGUAGE]
+
+    @property
+    def key(self) -> str:
+        """The name that identifies the term in every language (its anchor, the key of its
+        links): the glossary's first translation's, or the source's where it has none."""
+        translations = [language for language in self.names if language != SOURCE_LANGUAGE]
+        return self.names[translations[0]] if translations else self.source
+
+    def name(self, language: str) -> str:
+        """The term in ``language``, or in the source where the glossary has no column for it."""
+        return self.names.get(language, self.source)
+
+    def definition(self, language: str) -> str:
+        return self.definitions.get(language, self.definitions[SOURCE_LANGUAGE])
 
 
-REQUIRED = ("zh", "en", "pattern", "definition_zh", "definition_en")
+# Beside a column per language (the term): definition_<language> for each, and
+# pattern_<language> for each translation.
+TERM_COLUMNS = ("exclusive", "note")
+
+
+def glossary_languages(columns: list[str]) -> list[str]:
+    """The languages a glossary header has columns for, the source first."""
+    found = [
+        c
+        for c in columns
+        if c not in TERM_COLUMNS and not c.startswith(("pattern_", "definition_"))
+    ]
+    return sorted(found, key=lambda language: language != SOURCE_LANGUAGE)
 
 
 def glossary(path: Path) -> list[Term]:
-    """The terms of the glossary CSV at ``path``, in its order; a row that lacks one is refused."""
+    """The terms of the glossary CSV at ``path``, in its order; a missing column, or a
+    row without a cell of a language's columns, is refused."""
     with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        columns = [c.strip() for c in reader.fieldnames or ()]
         rows = [
-            {k: (v or "").strip() for k, v in row.items() if k is not None}
-            for row in csv.DictReader(f)
+            {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
+            for row in reader
         ]
-    missing = [
-        f"{path}:{i + 2}: no {column}"
-        for i, row in enumerate(rows)
-        for column in REQUIRED
-        if not row.get(column)
+    languages = glossary_languages(columns)
+    required = [
+        column
+        for language in languages
+        for column in (
+            language,
+            *(() if language == SOURCE_LANGUAGE else (f"pattern_{language}",)),
+            f"definition_{language}",
+        )
     ]
-    if missing:
-        raise ValueError("glossary rows lack a column:\n" + "\n".join(missing))
+    problems = [f"{path}:1: no column {column}" for column in required if column not in columns]
+    if SOURCE_LANGUAGE not in languages:
+        problems.insert(0, f"{path}:1: no column {SOURCE_LANGUAGE}, the source's terms")
+    problems += [
+        f"{path}:{line}: no {column}"
+        for line, row in enumerate(rows, start=2)
+        for column in required
+        if column in columns and not row.get(column)
+    ]
+    if problems:
+        raise ValueError("the glossary lacks cells or columns:\n" + "\n".join(problems))
     return [
         Term(
-            row["zh"],
-            row["en"],
-            row["pattern"],
-            row.get("exclusive") == "yes",
-            row.get("note", ""),
-            row["definition_zh"],
-            row["definition_en"],
+            names={language: row[language] for language in languages},
+            patterns={
+                language: row[f"pattern_{language}"]
+                for language in languages
+                if language != SOURCE_LANGUAGE
+            },
+            definitions={language: row[f"definition_{language}"] for language in languages},
+            exclusive=row.get("exclusive") == "yes",
+            note=row.get("note", ""),
         )
         for row in rows
     ]

@@ -93,7 +93,7 @@ def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(s
     lost = entry(catalog, "数组 x 位于：cpu:0")
     lost.obsolete = True
     save_wrapped(catalog, po_path)
-    terms = load_glossary(GLOSSARY)
+    terms = load_glossary(GLOSSARY, "en")
     findings = [f for f in check_catalog(po_path, "en", terms) if "obsolete, but" in f.message]
     assert len(findings) == 1, findings
     text = po_path.read_text(encoding="utf-8").splitlines()

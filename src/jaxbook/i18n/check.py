@@ -1,6 +1,6 @@
 """Translation QA for the gettext catalogs; every finding is ``file:line: message``.
 
-    jaxbook po check [--glossary locale/glossary.csv] [locale/en/LC_MESSAGES ...]
+    jaxbook po check [--glossary locale/glossary.csv] [locale/<language>/LC_MESSAGES ...]
 
 Checks, per catalog:
 
@@ -27,9 +27,10 @@ Checks, per catalog:
 - nothing smuggled in: no ``<script>``, raw HTML, directive (a substitution
   definition's too), raw role or MyST front matter that the msgid does not
   have;
-- the glossary: when the source has a term, the translation uses its English
-  term; an exclusive term (quantization) appears only where the source has its
-  Chinese term (or names the English word itself);
+- the glossary, in the catalog's language's columns: when the source has a
+  term, the translation matches its ``pattern_<language>``; an exclusive term
+  (quantization) appears only where the source has its Chinese term (or names
+  the word itself); a language without columns in the glossary is a finding;
 - the English house style (US spelling, as the JAX and Python docs use):
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
@@ -359,20 +360,42 @@ def check_smuggling(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> lis
 
 @dataclass
 class Term:
-    """A glossary term as the check uses it: its English pattern compiled."""
+    """A glossary term as the check of one language uses it: its pattern compiled."""
 
-    zh: str
-    en: str
+    source: str
+    name: str
     pattern: re.Pattern[str]
     exclusive: bool
 
 
-def load_glossary(path: Path) -> list[Term]:
+def load_glossary(path: Path, language: str) -> list[Term]:
+    """The glossary's terms as ``language``'s catalogs are checked against them (none
+    where the glossary has no column for ``language``: ``glossary_column`` says so)."""
     terms = [
-        Term(term.zh, term.en, re.compile(term.pattern, re.IGNORECASE), term.exclusive)
+        Term(
+            term.source,
+            term.names[language],
+            re.compile(term.patterns[language], re.I),
+            term.exclusive,
+        )
         for term in project.glossary(path)
+        if language in term.patterns
     ]
-    return sorted(terms, key=lambda t: len(t.zh), reverse=True)
+    return sorted(terms, key=lambda t: len(t.source), reverse=True)
+
+
+def glossary_column(path: Path, language: str) -> Finding | None:
+    """A finding when the glossary has no columns for ``language``: its translations
+    are checked against its terms."""
+    terms = project.glossary(path)
+    if not terms or language in terms[0].patterns:
+        return None
+    return Finding(
+        path,
+        1,
+        f"no columns for {language}: add {language}, pattern_{language} and "
+        f"definition_{language}, the terms {language} translates the glossary's with",
+    )
 
 
 def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
@@ -380,21 +403,21 @@ def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
     masked = msgid
     present = set()
     for term in terms:  # longest first: 向量化 must not count as 量化
-        if term.zh in masked:
-            present.add(term.zh)
-            masked = masked.replace(term.zh, "\0" * len(term.zh))
-    english = "".join(strs.english)
+        if term.source in masked:
+            present.add(term.source)
+            masked = masked.replace(term.source, "\0" * len(term.source))
+    translated = "".join(strs.english)
     for term in terms:
-        if term.zh in present and not term.pattern.search(english):
-            problems.append(f"glossary: {term.zh} must be translated as {term.en!r}")
+        if term.source in present and not term.pattern.search(translated):
+            problems.append(f"glossary: {term.source} must be translated as {term.name!r}")
         if (
             term.exclusive
-            and term.zh not in present
-            and term.pattern.search(english)
+            and term.source not in present
+            and term.pattern.search(translated)
             and not term.pattern.search(msgid)
         ):
             problems.append(
-                f"glossary: {term.en!r} is only for {term.zh}, which the source does not say"
+                f"glossary: {term.name!r} is only for {term.source}, which the source does not say"
             )
     return problems
 
@@ -594,12 +617,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(po_dir: Path, args: argparse.Namespace) -> int:
     """Check the catalogs under ``po_dir`` with ``args``' glossary and words."""
     language = project.catalog_language(po_dir)
-    terms = load_glossary(args.glossary)
+    terms = load_glossary(args.glossary, language)
     paths = sorted(po_dir.rglob("*.po"))
     if not paths:
         print(f"{po_dir}: no catalogs; run 'make update-po'")
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms)]
+    missing_column = glossary_column(args.glossary, language)
+    findings += [missing_column] if missing_column else []
     findings += inconsistent_translations(paths)
     findings += codespell([path for path in paths if not file_faults(path)], args.words)
     for finding in findings:
