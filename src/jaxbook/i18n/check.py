@@ -12,7 +12,10 @@ Checks, per catalog:
   (``powrap --check``);
   what another merge tool (sphinx-intl's Babel) writes and ``msgmerge`` does
   not (``jaxbook.i18n.pofile.foreign_marks``), which ``make wrap-po`` removes;
-- untranslated and fuzzy entries (a release never ships either);
+- untranslated and fuzzy entries (a release never ships either), in a
+  finished language; a language that ``locale/languages.csv`` lists as a
+  ``draft`` has them counted in one line instead, and every other check still
+  holds for what it has translated;
 - an obsolete translation whose text the page still shows: the templates
   lost a message, and the English page would show Chinese there;
 - markup parity between msgid and msgstr, each read by its page's parser
@@ -30,7 +33,8 @@ Checks, per catalog:
 - the glossary, in the catalog's language's columns: when the source has a
   term, the translation matches its ``pattern_<language>``; an exclusive term
   (quantization) appears only where the source has its Chinese term (or names
-  the word itself); a language without columns in the glossary is a finding;
+  the word itself); a finished language without columns in the glossary is a
+  finding;
 - the English house style (US spelling, as the JAX and Python docs use):
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
@@ -385,8 +389,8 @@ def load_glossary(path: Path, language: str) -> list[Term]:
 
 
 def glossary_column(path: Path, language: str) -> Finding | None:
-    """A finding when the glossary has no columns for ``language``: its translations
-    are checked against its terms."""
+    """A finding when the glossary has no columns for ``language`` (a finished language's
+    translations are checked against its terms)."""
     terms = project.glossary(path)
     if not terms or language in terms[0].patterns:
         return None
@@ -511,7 +515,11 @@ def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[F
     ]
 
 
-def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]:
+def check_catalog(
+    path: Path, language: str, terms: list[Term], draft: bool = False
+) -> list[Finding]:
+    """The findings of one catalog; in a ``draft`` language's, its untranslated and fuzzy
+    entries are work still to do, not findings (``draft_summary`` counts them)."""
     broken = faults(path)
     if broken:
         return broken  # the rest needs a catalog that parses
@@ -530,6 +538,8 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
         if entry.obsolete:
             continue
         where = msgstr_line(lines, entry.linenum)
+        if draft and (entry.fuzzy or not entry.msgstr):
+            continue
         if entry.fuzzy:
             findings.append(
                 Finding(
@@ -614,20 +624,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--words", type=Path, default=Path("locale") / "codespell-words.txt")
 
 
+def is_draft(po_dir: Path, language: str) -> bool:
+    """Whether the book around ``po_dir`` lists ``language`` as a draft (a language of
+    no book, or one it does not list, is checked as finished)."""
+    root = find_root(po_dir)
+    if root is None or not (root / project.LANGUAGE_LIST).is_file():
+        return False
+    listed = project.languages(root).get(language)
+    return listed is not None and listed.draft
+
+
+def draft_summary(paths: list[Path], language: str) -> str:
+    """What a draft language still has to translate, and when that becomes findings."""
+    untranslated = fuzzy = 0
+    for path in paths:
+        if faults(path):
+            continue
+        po = polib.pofile(str(path))
+        untranslated += len(po.untranslated_entries())
+        fuzzy += len(po.fuzzy_entries())
+    return (
+        f"{language} is a draft (locale/languages.csv): {untranslated} untranslated and "
+        f"{fuzzy} fuzzy entries are not findings until its translator runs "
+        f"'jaxbook language done {language}'"
+    )
+
+
 def run(po_dir: Path, args: argparse.Namespace) -> int:
     """Check the catalogs under ``po_dir`` with ``args``' glossary and words."""
     language = project.catalog_language(po_dir)
+    draft = is_draft(po_dir, language)
     terms = load_glossary(args.glossary, language)
     paths = sorted(po_dir.rglob("*.po"))
     if not paths:
         print(f"{po_dir}: no catalogs; run 'make update-po'")
         return 1
-    findings = [f for path in paths for f in check_catalog(path, language, terms)]
-    missing_column = glossary_column(args.glossary, language)
+    findings = [f for path in paths for f in check_catalog(path, language, terms, draft)]
+    missing_column = None if draft else glossary_column(args.glossary, language)
     findings += [missing_column] if missing_column else []
     findings += inconsistent_translations(paths)
     findings += codespell([path for path in paths if not file_faults(path)], args.words)
     for finding in findings:
         print(finding)
+    if draft:
+        print(draft_summary(paths, language), file=sys.stderr)
     print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)
     return 1 if findings else 0
