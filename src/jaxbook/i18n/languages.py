@@ -60,14 +60,14 @@ def add(root: Path, code: str, name: str | None) -> int:
     pot_dir = root / POT_DIR
     if catalogs.extract(root, pot_dir, "-q"):
         sys.exit(f"{root / 'docs'}: the gettext build failed; {code} was not added")
-    status = catalogs.update(pot_dir, project.catalog_dir(root, code), code)
+    po_dir = Path(os.path.relpath(project.catalog_dir(root, code)))
+    status = catalogs.update(pot_dir, po_dir, code)
     if status:
         return status
     listed[code] = project.Language(code, name, "draft")
     project.write_languages(root / project.LANGUAGE_LIST, listed)
-    where = os.path.relpath(project.catalog_dir(root, code))
     print(
-        f"{code} ({name}) added as a draft: its catalogs are in {where}; "
+        f"{code} ({name}) added as a draft: its catalogs are in {po_dir}; "
         f"'make html' builds its edition, 'make check-po' checks what is translated"
     )
     return 0
