@@ -194,19 +194,48 @@ def test_the_new_edition_shows_the_source_until_it_is_translated(sites):
     assert Page(html).title == "数组 — 入门小书"
 
 
-def doctest_counts(out: Path) -> tuple[int, int]:
-    """(tests, failures) from the doctest builder's summary."""
-    summary = (out / "output.txt").read_text(encoding="utf-8")
-    tests = re.search(r"^\s*(\d+) tests?$", summary, re.MULTILINE)
-    failures = re.search(r"^\s*(\d+) failures? in tests$", summary, re.MULTILINE)
-    assert tests, summary
-    assert failures, summary
-    return int(tests[1]), int(failures[1])
+def test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others(book, capsys):
+    """`make doctest LANGUAGES=...`: the runner, one verdict over every language."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(book)
+        status = cli.main(["doctest", "--builddir", "_build", "--no-server", "zh_CN", "en", "ja"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    counts = dict(re.findall(r"^(zh_CN|en|ja): (\d+ passed, \d+ failed)$", out, re.MULTILINE))
+    assert counts == {language: "1 passed, 0 failed" for language in ("zh_CN", "en", "ja")}
 
 
-def test_the_new_language_runs_as_many_doctests_as_the_others(book):
-    counts = {
-        language: doctest_counts(build(book, "doctest", language))
-        for language in ("zh_CN", "en", "ja")
-    }
-    assert counts == {"zh_CN": (1, 0), "en": (1, 0), "ja": (1, 0)}
+TESTS = Path(__file__).resolve().parents[1]
+GUIDE = TESTS.parent / "docs" / "translating.rst"
+HERE = "i18n/test_languages.py"
+MAKEFILE = ("test_makefile.py", "test_the_language_targets_hand_the_language_to_jaxbook")
+# Each command the guide's section on adding a language names, and the test that runs it.
+GUIDE_COMMANDS = {
+    "make add-language LANGUAGE=ja": MAKEFILE,
+    "jaxbook language add ja": (HERE, "book"),
+    "make update-po": (
+        "i18n/test_catalogs.py",
+        "test_changed_and_removed_paragraphs_keep_their_english",
+    ),
+    "make html": (HERE, "test_every_edition_links_the_new_one_and_it_builds"),
+    "make check-po": (HERE, "test_check_po_passes_while_the_language_is_a_draft"),
+    "make language-done LANGUAGE=ja": MAKEFILE,
+    "jaxbook language done ja": (
+        HERE,
+        "test_a_finished_language_fails_on_what_it_has_not_translated",
+    ),
+    "make doctest LANGUAGES=ja": (
+        HERE,
+        "test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others",
+    ),
+}
+COMMAND = re.compile(r"make [a-z-]+(?: [A-Z]+=\w+)*|jaxbook language \w+ \w+")
+
+
+def test_the_guide_names_only_commands_these_tests_run():
+    text = GUIDE.read_text(encoding="utf-8")
+    start = text.index("\n添加一种语言\n")
+    section = text[start : text.index("\n检查项与修复方法\n", start)]
+    assert set(COMMAND.findall(section)) == set(GUIDE_COMMANDS)
+    for module, test in GUIDE_COMMANDS.values():
+        assert f"def {test}(" in (TESTS / module).read_text(encoding="utf-8"), test
