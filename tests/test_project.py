@@ -77,7 +77,8 @@ def test_the_glossary_reads_every_column(tmp_path):
     path.write_text(
         "zh_CN,en,pattern_en,ja,pattern_ja,exclusive,note,definition_zh_CN,definition_en,"
         "definition_ja\n"
-        "量化,quantization,quantiz,量子化,量子化,yes,,降低精度。,Lowering precision.,精度を下げる。\n",
+        "量化,quantization,quantiz,量子化,量子化,yes,,"
+        "降低精度。,Lowering precision.,精度を下げる。\n",
         encoding="utf-8",
     )
     [term] = project.glossary(path)
