@@ -99,7 +99,7 @@ epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it
 pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: lighthouse
-lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, both languages (SEO, a11y, best practices 100; performance >= 95)
+lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, every language (SEO, a11y, best practices 100; performance >= 95)
 	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
 
 .PHONY: publish-notebooks
@@ -200,6 +200,19 @@ check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, gloss
 	$(JAXBOOK) po lost $(CATALOGS) || status=1; \
 	$(JAXBOOK) zh-lint docs snippets || status=1; \
 	exit $$status
+
+# The language add-language and language-done act on (a code as Sphinx spells it: ja, pt_BR).
+LANGUAGE    ?=
+
+.PHONY: add-language
+add-language: $(SYNCED) ## Add a language: its catalogs from the templates, listed as a draft in locale/languages.csv (LANGUAGE=ja)
+	@test -n "$(LANGUAGE)" || { echo "make add-language needs LANGUAGE=<code>, for example LANGUAGE=ja"; exit 2; }
+	$(JAXBOOK) language add $(LANGUAGE)
+
+.PHONY: language-done
+language-done: $(SYNCED) ## Mark LANGUAGE's translation done: make check-po then fails on what it has not translated
+	@test -n "$(LANGUAGE)" || { echo "make language-done needs LANGUAGE=<code>, for example LANGUAGE=ja"; exit 2; }
+	$(JAXBOOK) language done $(LANGUAGE)
 
 # potodo keeps a cache (.potodo/, git-ignored) beside the catalogs it reads.
 .PHONY: po-stats

@@ -1,7 +1,10 @@
-"""Sphinx configuration for both languages of the book.
+"""Sphinx configuration for every language of the book.
 
-The source is Chinese (``zh_CN``); the English edition is the same source
-built with ``-D language=en`` and the catalogs in ``locale/``.
+The source is Chinese (``zh_CN``); each other edition is the same source built
+with ``-D language=<code>`` and the catalogs in ``locale/``. The languages are
+listed in ``locale/languages.csv`` (``jaxbook.project``); the texts below are
+the source's, and a translation's come from its catalogs
+(``jaxbook.sphinxext.book_texts``).
 """
 
 from __future__ import annotations
@@ -10,13 +13,27 @@ import doctest
 import os
 from pathlib import Path
 
-from jaxbook.project import GLOSSARY, LANGUAGES, SOURCE_LANGUAGE, SOURCE_SUFFIX
+from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
 
 # -- Project information -----------------------------------------------------
 
+# The root page's title; a translation's is that title's, from the root page's catalog.
 project = "JAX 入门"
+# The copyright line claims only what the project owns; the course is credited beside it.
 author = "本书的贡献者"
 copyright = f"2026 {author}"
+# The course the book is drawn from, in each language it is published in
+# (the :course: role of jaxbook.sphinxext.facts links to a page of it).
+jaxbook_course_url = {
+    "zh_CN": "https://apxml.com/zh/courses/getting-started-with-jax",
+    "en": "https://apxml.com/courses/getting-started-with-jax",
+}
+# Every page's footer; a message of locale/<language>/LC_MESSAGES/book.po.
+jaxbook_credit = (
+    '本书整理自 ApX Machine Learning 的课程<a href="%(course)s/chapter-1-introduction-to-jax">'
+    "《JAX 入门》</a>，课程的内容和示例归其所有。"
+    "本书原创的文字和译文以 CC BY 4.0、代码以 MIT 许可证提供。"
+)
 
 
 # -- General configuration ---------------------------------------------------
@@ -30,6 +47,7 @@ extensions = [
     "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.backend_tabs",
     "jaxbook.sphinxext.book_index",
+    "jaxbook.sphinxext.book_texts",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.code_heights",
@@ -134,7 +152,14 @@ jaxbook_recorded_on = {
     }
 }
 jaxbook_machine_names = {"GPU": ["NVIDIA H200"]}
-jaxbook_languages = LANGUAGES
+BOOK_LANGUAGES = languages(Path(__file__).resolve().parent)
+jaxbook_languages = {code: language.name for code, language in BOOK_LANGUAGES.items()}
+# The Chinese pages show the first finished translation beside each passage; a translated
+# page shows the Chinese it was translated from.
+jaxbook_parallel_languages = (
+    SOURCE_LANGUAGE,
+    next((code for code, language in BOOK_LANGUAGES.items() if language.status == "done"), ""),
+)
 
 # -- Matplotlib plot directive -----------------------------------------------
 # https://matplotlib.org/stable/api/sphinxext_plot_directive_api.html
@@ -177,50 +202,8 @@ html_math_renderer = "mathml"
 # terms to its dictionary so that 向量化 is not cut into 向 / 量化.
 html_search_options = {}
 
-# conf.py values are not translated through the catalogs; these few are per language.
-TITLES = {
-    "zh_CN": "JAX 入门",
-    "en": "Getting Started with JAX",
-}
-# The copyright line claims only what the project owns; the course is credited beside it.
-AUTHORS = {
-    "zh_CN": "本书的贡献者",
-    "en": "The contributors to this book",
-}
-# The course the book is drawn from, in each language it is published in
-# (the :course: role of jaxbook.sphinxext.facts links to a page of it).
-jaxbook_course_url = {
-    "zh_CN": "https://apxml.com/zh/courses/getting-started-with-jax",
-    "en": "https://apxml.com/courses/getting-started-with-jax",
-}
-COURSE_PAGE = "chapter-1-introduction-to-jax"
-CREDITS = {
-    "zh_CN": (
-        f'本书整理自 ApX Machine Learning 的课程<a href="{jaxbook_course_url["zh_CN"]}/'
-        f'{COURSE_PAGE}">《JAX 入门》</a>，课程的内容和示例归其所有。'
-        "本书原创的文字和译文以 CC BY 4.0、代码以 MIT 许可证提供。"
-    ),
-    "en": (
-        f'Based on the course <a href="{jaxbook_course_url["en"]}/{COURSE_PAGE}">Getting '
-        "Started with JAX</a> by ApX Machine Learning, to whom its content and examples "
-        "belong. The book’s own text and translation are offered under CC BY 4.0, its code "
-        "under the MIT License."
-    ),
-}
-html_title = TITLES[SOURCE_LANGUAGE]
+html_title = project
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxbook.css"]
 html_last_updated_fmt = None
 html_copy_source = False
-
-
-def _localise(app, config):
-    language = config.language if config.language in TITLES else SOURCE_LANGUAGE
-    config.project = config.html_title = TITLES[language]
-    config.author = AUTHORS[language]
-    config.copyright = f"2026 {AUTHORS[language]}"
-    config.html_context = {**config.html_context, "jaxbook_credit": CREDITS[language]}
-
-
-def setup(app):
-    app.connect("config-inited", _localise)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxbook.project import LANGUAGES, translations
+from jaxbook.project import languages, translations
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +52,7 @@ def test_make_livehtml_serves_the_language_asked_not_the_shells_locale(arguments
 
 
 def test_the_book_targets_build_every_language_or_the_ones_asked():
-    assert dry_run("html").endswith(" " + " ".join(LANGUAGES))
+    assert dry_run("html").endswith(" " + " ".join(languages()))
     assert dry_run("html", "LANGUAGES=en").endswith(' --sphinxopts " " en')
 
 
@@ -72,3 +72,20 @@ def test_a_catalog_target_hands_every_translation_to_one_command(target, action)
     catalogs = " ".join(f"locale/{language}/LC_MESSAGES" for language in translations())
     assert f"/{action} {catalogs}" in commands
     assert "for lang" not in commands
+
+
+@pytest.mark.parametrize(
+    ("target", "command"),
+    [("add-language", "language add ja"), ("language-done", "language done ja")],
+)
+def test_the_language_targets_hand_the_language_to_jaxbook(target, command):
+    assert dry_run(target, "LANGUAGE=ja").endswith(f"/jaxbook {command}")
+
+
+@pytest.mark.parametrize("target", ["add-language", "language-done"])
+def test_a_language_target_without_a_language_says_what_it_needs(target):
+    result = subprocess.run(
+        ["make", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert f"make {target} needs LANGUAGE=<code>, for example LANGUAGE=ja" in result.stdout

@@ -15,11 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_source_comes_first_and_the_translations_are_the_rest():
-    assert next(iter(project.LANGUAGES)) == project.SOURCE_LANGUAGE
-    assert project.translations() == [
-        language for language in project.LANGUAGES if language != project.SOURCE_LANGUAGE
+    languages = project.languages(ROOT)
+    assert next(iter(languages)) == project.SOURCE_LANGUAGE
+    assert languages[project.SOURCE_LANGUAGE].status == "source"
+    assert project.translations(ROOT) == [
+        language for language in languages if language != project.SOURCE_LANGUAGE
     ]
-    assert project.SOURCE_LANGUAGE not in project.translations()
+    assert project.SOURCE_LANGUAGE not in project.translations(ROOT)
 
 
 def test_the_makefile_asks_the_module_for_the_languages():
@@ -30,40 +32,83 @@ def test_the_makefile_asks_the_module_for_the_languages():
         text=True,
         check=True,
     )
-    assert result.stdout.split() == list(project.LANGUAGES)
+    assert result.stdout.split() == list(project.languages(ROOT))
 
 
-def test_conf_py_takes_the_languages_and_has_its_texts_in_each():
+LIST_HEADER = "code,name,status\n"
+
+
+@pytest.mark.parametrize(
+    ("rows", "error"),
+    [
+        ("en,English,done\n", r"languages\.csv:2: the first row, and only it, is the source"),
+        ("zh_CN,简体中文,source\nen,English,finished\n", r":3: status 'finished' is none of"),
+        ("zh_CN,简体中文,source\nen,English,done\nen,English,draft\n", r":4: en is listed twice"),
+        ("zh_CN,简体中文,source\nja,,draft\n", r":3: a language needs its code and its name"),
+        ("", r"no languages listed"),
+    ],
+)
+def test_a_faulty_list_of_languages_is_refused_at_its_line(tmp_path, rows, error):
+    path = tmp_path / "languages.csv"
+    path.write_text(LIST_HEADER + rows, encoding="utf-8")
+    with pytest.raises(ValueError, match=error):
+        project.read_languages(path)
+
+
+def test_conf_py_takes_the_languages_and_keeps_no_text_per_language():
     conf = runpy.run_path(str(ROOT / "conf.py"))
+    languages = project.languages(ROOT)
     assert conf["language"] == project.SOURCE_LANGUAGE
-    assert conf["jaxbook_languages"] == project.LANGUAGES
+    assert conf["jaxbook_languages"] == {code: lang.name for code, lang in languages.items()}
     assert Path(ROOT / "docs", conf["jaxbook_glossary"]).resolve() == ROOT / project.GLOSSARY
-    for texts in ("TITLES", "AUTHORS", "CREDITS"):
-        assert set(conf[texts]) == set(project.LANGUAGES), texts
+    # Titles, authors and credits come from the catalogs (jaxbook.sphinxext.book_texts).
+    for name in ("TITLES", "AUTHORS", "CREDITS"):
+        assert name not in conf, name
+    assert "jaxbook.sphinxext.book_texts" in conf["extensions"]
 
 
 def test_the_glossary_reads_every_column(tmp_path):
-    terms = {term.zh: term for term in project.glossary(ROOT / project.GLOSSARY)}
-    assert terms["向量化"].en == "vectorization"
+    terms = {term.source: term for term in project.glossary(ROOT / project.GLOSSARY)}
+    assert terms["向量化"].name("en") == "vectorization"
+    assert terms["向量化"].key == "vectorization"
     assert not terms["向量化"].exclusive
-    assert terms["向量化"].definition_en.startswith("Turning a function")
+    assert terms["向量化"].definition("en").startswith("Turning a function")
     path = tmp_path / "glossary.csv"
     path.write_text(
-        "zh,en,pattern,exclusive,note,definition_zh,definition_en\n"
-        "量化,quantization,quantiz,yes,,降低精度。,Lowering precision.\n",
+        "zh_CN,en,pattern_en,ja,pattern_ja,exclusive,note,definition_zh_CN,definition_en,"
+        "definition_ja\n"
+        "量化,quantization,quantiz,量子化,量子化,yes,,"
+        "降低精度。,Lowering precision.,精度を下げる。\n",
         encoding="utf-8",
     )
     [term] = project.glossary(path)
     assert term.exclusive
-    assert term.pattern == "quantiz"
+    assert term.patterns == {"en": "quantiz", "ja": "量子化"}
+    assert (term.name("ja"), term.definition("ja")) == ("量子化", "精度を下げる。")
+    # A language the glossary has no columns for gets the source's term and definition.
+    assert (term.name("ko"), term.definition("ko")) == ("量化", "降低精度。")
 
 
-def test_a_glossary_row_without_a_definition_is_refused(tmp_path):
+HEADER = "zh_CN,en,pattern_en,exclusive,note,definition_zh_CN,definition_en\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            HEADER + "向量化,vectorization,vectori[sz],,,把函数变成批处理的函数,\n",
+            r"csv:2: no definition_en",
+        ),
+        (
+            HEADER.replace(",pattern_en", "") + "向量化,vectorization,,,甲,乙\n",
+            r"csv:1: no column pattern_en",
+        ),
+        (HEADER.replace("zh_CN,", "zh,"), r"csv:1: no column zh_CN, the source's terms"),
+    ],
+    ids=["a row without a definition", "a translation without its pattern", "no source column"],
+)
+def test_a_glossary_without_a_column_or_a_cell_is_refused(tmp_path, text, error):
     path = tmp_path / "glossary.csv"
-    path.write_text(
-        "zh,en,pattern,exclusive,note,definition_zh,definition_en\n"
-        "向量化,vectorization,vectori[sz],,,把函数变成批处理的函数,\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(ValueError, match=r"glossary\.csv:2: no definition_en"):
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=error):
         project.glossary(path)

@@ -1,10 +1,14 @@
 """The book's facts, each in one place, and where the book project is.
 
-- ``LANGUAGES``: the book's languages, the source first, each with the name
-  its language switcher and landing page show; ``translations()`` is every
-  language but the source. ``conf.py``, the tools and the Makefile (through
-  ``python src/jaxbook/project.py languages``) read them here.
-- ``SOURCE_LANGUAGE``: the language the pages are written in (Chinese).
+- ``languages()``: the book's languages, read from ``locale/languages.csv``
+  (``LANGUAGE_LIST``), one row each: its code as Sphinx spells it, the name its
+  language switcher and landing page show, and its status: ``source`` (the
+  first row), ``draft`` while its translation is under way, ``done`` once its
+  translator says it is finished. ``translations()`` is every language but the
+  source. ``jaxbook language add`` appends a row; ``conf.py``, the tools and the
+  Makefile (through ``python src/jaxbook/project.py languages``) read them here.
+- ``SOURCE_LANGUAGE``: the language the pages are written in (Chinese); the
+  list's first row must be it.
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
   ``make check-po`` all take their terms from it.
@@ -30,16 +34,79 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SOURCE_LANGUAGE = "zh_CN"
-LANGUAGES = {SOURCE_LANGUAGE: "简体中文", "en": "English"}
 LOCALE = Path("locale")
+LANGUAGE_LIST = LOCALE / "languages.csv"
 GLOSSARY = LOCALE / "glossary.csv"
 # A page is reStructuredText or MyST Markdown (conf.py's source_suffix).
 SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
+STATUSES = ("source", "draft", "done")
+LANGUAGE_COLUMNS = ("code", "name", "status")
 
 
-def translations() -> list[str]:
-    """Every language of the book but the source, in ``LANGUAGES``' order."""
-    return [language for language in LANGUAGES if language != SOURCE_LANGUAGE]
+@dataclass(frozen=True)
+class Language:
+    """One row of the list of languages."""
+
+    code: str  # as Sphinx spells it: zh_CN, en, ja, pt_BR
+    name: str  # in the language itself, as the switcher shows it
+    status: str  # one of STATUSES
+
+    @property
+    def draft(self) -> bool:
+        return self.status == "draft"
+
+
+def read_languages(path: Path) -> dict[str, Language]:
+    """The languages listed in the CSV at ``path``, in its order; a faulty row is refused."""
+    with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        if tuple(reader.fieldnames or ()) != LANGUAGE_COLUMNS:
+            raise ValueError(f"{path}:1: the header must be {','.join(LANGUAGE_COLUMNS)}")
+        rows = list(reader)
+    found: dict[str, Language] = {}
+    problems = []
+    for line, row in enumerate(rows, start=2):
+        language = Language(*((row.get(column) or "").strip() for column in LANGUAGE_COLUMNS))
+        if not language.code or not language.name:
+            problems.append(f"{path}:{line}: a language needs its code and its name")
+        elif language.code in found:
+            problems.append(f"{path}:{line}: {language.code} is listed twice")
+        elif (language.status == "source") != (line == 2):
+            problems.append(
+                f"{path}:{line}: the first row, and only it, is the source "
+                f"({SOURCE_LANGUAGE}, status source)"
+            )
+        elif line == 2 and language.code != SOURCE_LANGUAGE:
+            problems.append(f"{path}:{line}: the source is {SOURCE_LANGUAGE}, not {language.code}")
+        elif language.status not in STATUSES:
+            problems.append(
+                f"{path}:{line}: status {language.status!r} is none of {', '.join(STATUSES)}"
+            )
+        found[language.code] = language
+    if not rows:
+        problems.append(f"{path}: no languages listed")
+    if problems:
+        raise ValueError("\n".join(problems))
+    return found
+
+
+def write_languages(path: Path, listed: dict[str, Language]) -> None:
+    """Write the list of languages to ``path``, as ``read_languages`` reads it."""
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(LANGUAGE_COLUMNS)
+        writer.writerows([(lang.code, lang.name, lang.status) for lang in listed.values()])
+
+
+def languages(book: Path | None = None) -> dict[str, Language]:
+    """The languages of the book at ``book`` (default: the one around the current
+    directory), the source first."""
+    return read_languages((book or root()) / LANGUAGE_LIST)
+
+
+def translations(book: Path | None = None) -> list[str]:
+    """Every language of the book but the source, in the list's order."""
+    return [code for code in languages(book) if code != SOURCE_LANGUAGE]
 
 
 def catalog_dir(root: Path, language: str) -> Path:
@@ -54,44 +121,91 @@ def catalog_language(po_dir: Path) -> str:
 
 @dataclass(frozen=True)
 class Term:
-    """One row of the glossary: a Chinese term, its English, and what each means."""
+    """One row of the glossary: the term in each language that has its columns, how a
+    translation's use of it is recognised, and what it means in each language."""
 
-    zh: str
-    en: str
-    pattern: str  # a regular expression that an English use of the term matches
-    exclusive: bool  # the English term may stand only for this Chinese one
+    names: dict[str, str]  # language -> the term in it; the source's always
+    patterns: dict[str, str]  # translation -> a regular expression its uses match
+    definitions: dict[str, str]  # language -> the readers' glossary entry
+    exclusive: bool  # a translation's term may stand only for this source term
     note: str
-    definition_zh: str
-    definition_en: str
+
+    @property
+    def source(self) -> str:
+        return self.names[SOURCE_LANGUAGE]
+
+    @property
+    def key(self) -> str:
+        """The name that identifies the term in every language (its anchor, the key of its
+        links): the glossary's first translation's, or the source's where it has none."""
+        translations = [language for language in self.names if language != SOURCE_LANGUAGE]
+        return self.names[translations[0]] if translations else self.source
+
+    def name(self, language: str) -> str:
+        """The term in ``language``, or in the source where the glossary has no column for it."""
+        return self.names.get(language, self.source)
+
+    def definition(self, language: str) -> str:
+        return self.definitions.get(language, self.definitions[SOURCE_LANGUAGE])
 
 
-REQUIRED = ("zh", "en", "pattern", "definition_zh", "definition_en")
+# Beside a column per language (the term): definition_<language> for each, and
+# pattern_<language> for each translation.
+TERM_COLUMNS = ("exclusive", "note")
+
+
+def glossary_languages(columns: list[str]) -> list[str]:
+    """The languages a glossary header has columns for, the source first."""
+    found = [
+        c
+        for c in columns
+        if c not in TERM_COLUMNS and not c.startswith(("pattern_", "definition_"))
+    ]
+    return sorted(found, key=lambda language: language != SOURCE_LANGUAGE)
 
 
 def glossary(path: Path) -> list[Term]:
-    """The terms of the glossary CSV at ``path``, in its order; a row that lacks one is refused."""
+    """The terms of the glossary CSV at ``path``, in its order; a missing column, or a
+    row without a cell of a language's columns, is refused."""
     with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        columns = [c.strip() for c in reader.fieldnames or ()]
         rows = [
-            {k: (v or "").strip() for k, v in row.items() if k is not None}
-            for row in csv.DictReader(f)
+            {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
+            for row in reader
         ]
-    missing = [
-        f"{path}:{i + 2}: no {column}"
-        for i, row in enumerate(rows)
-        for column in REQUIRED
-        if not row.get(column)
+    languages = glossary_languages(columns)
+    required = [
+        column
+        for language in languages
+        for column in (
+            language,
+            *(() if language == SOURCE_LANGUAGE else (f"pattern_{language}",)),
+            f"definition_{language}",
+        )
     ]
-    if missing:
-        raise ValueError("glossary rows lack a column:\n" + "\n".join(missing))
+    problems = [f"{path}:1: no column {column}" for column in required if column not in columns]
+    if SOURCE_LANGUAGE not in languages:
+        problems.insert(0, f"{path}:1: no column {SOURCE_LANGUAGE}, the source's terms")
+    problems += [
+        f"{path}:{line}: no {column}"
+        for line, row in enumerate(rows, start=2)
+        for column in required
+        if column in columns and not row.get(column)
+    ]
+    if problems:
+        raise ValueError("the glossary lacks cells or columns:\n" + "\n".join(problems))
     return [
         Term(
-            row["zh"],
-            row["en"],
-            row["pattern"],
-            row.get("exclusive") == "yes",
-            row.get("note", ""),
-            row["definition_zh"],
-            row["definition_en"],
+            names={language: row[language] for language in languages},
+            patterns={
+                language: row[f"pattern_{language}"]
+                for language in languages
+                if language != SOURCE_LANGUAGE
+            },
+            definitions={language: row[f"definition_{language}"] for language in languages},
+            exclusive=row.get("exclusive") == "yes",
+            note=row.get("note", ""),
         )
         for row in rows
     ]
@@ -148,4 +262,7 @@ def root() -> Path:
 if __name__ == "__main__":
     if sys.argv[1:] != ["languages"]:
         sys.exit("usage: python src/jaxbook/project.py languages")
-    print(*LANGUAGES)
+    try:
+        print(*languages())
+    except ValueError as exc:
+        sys.exit(str(exc))

@@ -65,9 +65,9 @@ def both_counts(language: str) -> dict[str, list[list[int]]]:
 
 
 def test_the_engine_and_the_doctest_builder_agree_on_every_page() -> None:
-    from jaxbook.project import LANGUAGES
+    from jaxbook.project import languages as book_languages
 
-    languages = list(LANGUAGES)
+    languages = list(book_languages(ROOT))
 
     def run(language: str) -> subprocess.CompletedProcess:
         command = [sys.executable, __file__, language]

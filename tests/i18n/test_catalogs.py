@@ -14,7 +14,7 @@ from potodo import potodo
 
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.check import check_catalog, load_glossary
-from jaxbook.i18n.pofile import save_wrapped
+from jaxbook.i18n.pofile import plural_forms, save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
 SMALL_BOOK = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
@@ -93,7 +93,7 @@ def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(s
     lost = entry(catalog, "数组 x 位于：cpu:0")
     lost.obsolete = True
     save_wrapped(catalog, po_path)
-    terms = load_glossary(GLOSSARY)
+    terms = load_glossary(GLOSSARY, "en")
     findings = [f for f in check_catalog(po_path, "en", terms) if "obsolete, but" in f.message]
     assert len(findings) == 1, findings
     text = po_path.read_text(encoding="utf-8").splitlines()
@@ -141,3 +141,35 @@ def test_po_stats_and_fuzzy_are_potodo_on_every_catalog(
     assert sorted(listed) == pages
     # Fuzzy entries are counted apart from the translated ones (1 of 3, 1 fuzzy).
     assert "1/3,  1 fuzzy" in listed["todo.po"]
+
+
+@pytest.mark.parametrize(
+    ("language", "plural_forms"),
+    [
+        ("en", "nplurals=2; plural=(n != 1);"),
+        ("ja", "nplurals=1; plural=0;"),
+        (
+            "pt_BR",
+            "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;",
+        ),
+    ],
+)
+def test_a_new_catalog_has_its_languages_plural_forms_from_cldr(tmp_path, language, plural_forms):
+    pot_dir, po_dir = tmp_path / "gettext", tmp_path / language / "LC_MESSAGES"
+    pot_dir.mkdir()
+    (pot_dir / "page.pot").write_text(
+        'msgid ""\nmsgstr ""\n"POT-Creation-Date: 2026-12-01 10:00+0000\\n"\n'
+        '"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "一"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    assert catalogs.update(pot_dir, po_dir, language) == 0
+    catalog = polib.pofile(str(po_dir / "page.po"))
+    assert catalog.metadata["Language"] == language
+    assert catalog.metadata["Plural-Forms"] == plural_forms
+    # check-po holds the header to the same forms: the one finding is the empty entry.
+    assert [f.message for f in check_catalog(po_dir / "page.po", language, [])] == ["untranslated"]
+
+
+def test_a_language_cldr_does_not_know_is_refused():
+    with pytest.raises(ValueError, match="'xx' is not a language code CLDR knows"):
+        plural_forms("xx")

@@ -273,3 +273,14 @@ def test_the_chinese_report_lists_and_counts_as_chinese_does(built):
         "1 个每次运行结果不同。"
     )
     assert "以下情况都出现过：输出与页面相同、断言（assert）不成立。" in text(page)
+
+
+@pytest.mark.sphinx(
+    "html", testroot="drift-report", srcdir="drift-report-ja", confoverrides={"language": "ja"}
+)
+def test_a_language_the_data_has_no_runs_in_reads_the_sources(built):
+    """A language just added: its untranslated pages show the source's code, whose runs
+    the report shows, and the data is not "older than the pages"."""
+    assert built.warnings == ""
+    table = soup(built.app, "ch1/report.html").select_one("table.jb-drift-summary")
+    assert len(table.select("tbody tr")) == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,9 @@ def stale_config(tmp_path_factory) -> Path:
     )
     (fontlist,) = directory.glob("fontlist-*.json")
     data = json.loads(fontlist.read_text(encoding="utf-8"))
-    book_files = {str(path) for family in fonts.FONTS for path in fonts.font_files(family)}
+    book_files = {
+        str(path) for family in fonts.book_fonts("zh_CN") for path in fonts.font_files(family)
+    }
     assert book_files, "the book's fonts are not installed here (make preflight)"
     data["ttflist"] = [entry for entry in data["ttflist"] if entry["fname"] not in book_files]
     fontlist.write_text(json.dumps(data), encoding="utf-8")
@@ -87,3 +90,37 @@ def test_a_missing_font_is_an_error_naming_its_package(tmp_path, stale_config):
     assert result.returncode != 0
     assert "Noto Sans CJK XX (Debian package fonts-noto-cjk-xx)" in result.stderr
     assert "apt-get install fonts-noto-cjk-xx" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "family"),
+    [
+        ("zh_CN", "Noto Sans CJK SC"),
+        ("zh_TW", "Noto Sans CJK TC"),
+        ("zh_HK", "Noto Sans CJK HK"),
+        ("ja", "Noto Sans CJK JP"),
+        ("ko", "Noto Sans CJK KR"),
+        ("en", "Noto Sans CJK SC"),  # quotes the Chinese source
+        ("fr", "Noto Sans CJK SC"),
+    ],
+)
+def test_each_language_is_drawn_in_its_own_scripts_cjk_font(language, family):
+    assert fonts.cjk_family(language) == family
+    assert fonts.book_fonts(language) == {family: "fonts-noto-cjk", "Symbola": "fonts-symbola"}
+
+
+@pytest.mark.parametrize(
+    ("language", "region"), [("zh_CN", "SC"), ("ja", "JP"), ("ko", "KR"), ("en", "SC")]
+)
+def test_the_pdf_is_set_in_the_cjk_fonts_of_its_language(make_app, tmp_path, language, region):
+    srcdir = Path(shutil.copytree(ROOT.parent / "test-editions", tmp_path / "book"))
+    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    tex = (app.outdir / f"jaxbook-{language}.tex").read_text(encoding="utf-8")
+    fonts_set = re.findall(r"\\setCJK(main|sans|mono)font\{([^}]*)\}", tex)
+    assert fonts_set == [
+        ("main", f"Noto Serif CJK {region}"),
+        ("sans", f"Noto Sans CJK {region}"),
+        ("mono", f"Noto Sans Mono CJK {region}"),
+    ]
+    assert "jsbook" not in tex  # Sphinx's Japanese class is for (u)pLaTeX, not xelatex

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
+
+import pytest
 
 from jaxbook.sphinxext.glossary import rules_for_chinese, uses
 
@@ -20,3 +23,102 @@ def test_vectorization_is_not_a_use_of_quantization():
 def test_english_patterns_match_at_a_word_start():
     rules = [(re.compile(r"\b(?:fus(e|es|ed|ion|ing))[\w-]*", re.IGNORECASE), "fusion")]
     assert uses("a confused reader; XLA fuses ops", rules) == [(23, 28, "fusion")]
+
+
+class Glossary(HTMLParser):
+    """A page's glossary entries (term, id, definition text) and its term links."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.entries: list[dict[str, str]] = []
+        self.links: list[tuple[str, str]] = []  # (text, href)
+        self._in: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "dt":
+            self.entries.append({"term": "", "id": attributes.get("id", ""), "definition": ""})
+            self._in = "term"
+        elif tag == "dd" and self.entries:
+            self._in = "definition"
+        elif tag == "a" and "jb-term" in (attributes.get("class") or "").split():
+            self.links.append(("", attributes["href"]))
+            self._in = "link"
+
+    def handle_endtag(self, tag):
+        if tag in {"dt", "dd", "a"}:
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in == "term":
+            self.entries[-1]["term"] += data
+        elif self._in == "definition":
+            self.entries[-1]["definition"] += data
+        elif self._in == "link":
+            text, href = self.links[-1]
+            self.links[-1] = (text + data, href)
+
+
+def glossary_build(language: str):
+    return pytest.mark.sphinx(
+        "html",
+        testroot="glossary",
+        srcdir=f"glossary-{language}",
+        confoverrides={"language": language},
+    )
+
+
+ENTRIES = {
+    # The source: pinyin order (liàng, xiàng), the glossary's first translation beside.
+    "zh_CN": [
+        ("量化", "降低数值精度。（英文：quantization）"),
+        ("向量化", "把函数变成批处理的函数。（英文：vectorization）"),
+    ],
+    "en": [
+        ("quantization", "Lowering numeric precision. (Chinese: 量化)"),
+        ("vectorization", "Turning a function into a batched one. (Chinese: 向量化)"),
+    ],
+    # Japanese: its own column, the source beside it, named as CLDR names Chinese in Japanese.
+    "ja": [
+        ("ベクトル化", "関数をバッチ処理の関数にすること。 (中国語: 向量化)"),
+        ("量子化", "数値の精度を下げること。 (中国語: 量化)"),
+    ],
+    # Korean has no columns yet: the source's entries, as an untranslated page shows its source.
+    "ko": [
+        ("量化", "降低数值精度。 (영어: quantization)"),
+        ("向量化", "把函数变成批处理的函数。 (영어: vectorization)"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "language",
+    [pytest.param(language, marks=glossary_build(language)) for language in ENTRIES],
+)
+def test_each_language_shows_its_own_terms(built, language):
+    entries = Glossary(built.page("glossary")).entries
+    shown = [(e["term"].rstrip("¶"), e["definition"].strip()) for e in entries]
+    assert shown == ENTRIES[language]
+    # An entry's anchor is the same in every language, so the switcher keeps it.
+    assert sorted(e["id"] for e in entries) == ["term-quantization", "term-vectorization"]
+    assert built.warnings == ""
+
+
+LINKS = {
+    "zh_CN": ["向量化", "量化"],
+    "en": ["Vectorization", "quantization"],
+    "ja": ["ベクトル化", "量子化"],
+}
+
+
+@pytest.mark.parametrize(
+    "language",
+    [pytest.param(language, marks=glossary_build(language)) for language in LINKS],
+)
+def test_first_uses_are_linked_in_each_language(built, language):
+    links = Glossary(built.page("ch1/page")).links
+    assert links == [
+        (LINKS[language][0], "../glossary.html#term-vectorization"),
+        (LINKS[language][1], "../glossary.html#term-quantization"),
+    ]

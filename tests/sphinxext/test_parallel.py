@@ -204,3 +204,18 @@ def test_a_rebuild_replaces_an_older_stylesheet(app, make_app):
     assert copy.read_text(encoding="utf-8") == (STATIC / STYLESHEET).read_text(encoding="utf-8")
     # Sphinx warned "Aborted attempted copy ... (the destination path has existing data)".
     assert STYLESHEET not in again.warning.getvalue()
+
+
+@pytest.mark.sphinx("html", testroot="parallel", freshenv=True, confoverrides={"language": "ja"})
+def test_a_page_in_a_third_language_pairs_with_the_source_not_the_first_translation(built):
+    """A Japanese page holds the Chinese it was translated from, never the English."""
+    html = built.page()
+    found = pairs(html).texts()
+    assert found.get("1. 数组") == "zh-CN"
+    assert found.get("第二项") == "zh-CN"
+    # The untranslated passages show the source on the page and say so beside it.
+    assert found.get("not yet translated") == "ja"
+    assert re.search(r"第一项：<strong>加速器</strong></span><span [^>]*lang=\"ja\"", html)
+    assert not [text for text in found if re.search("Arrays|Second item|accelerators", text)]
+    assert "二つ目の項目" in html
+    assert built.warnings == ""

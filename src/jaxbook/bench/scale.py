@@ -38,11 +38,11 @@ from pathlib import Path
 
 from jaxbook.bench import course
 from jaxbook.doctest.environment import doctest_environment
-from jaxbook.project import LANGUAGES
+from jaxbook.project import languages
 from jaxbook.site.build import html_command
 
 PY = sys.executable
-LANGS = list(LANGUAGES)
+LANGS = list(languages())
 PAGE = "quiz"
 MARKER = "The following 8 questions help you"
 

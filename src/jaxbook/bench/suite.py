@@ -59,7 +59,7 @@ from jaxbook.site.build import html_command
 
 ROOT = project.root()
 PY = sys.executable
-LANGS = list(project.LANGUAGES)
+LANGS = list(project.languages())
 
 
 def timed(command: list[str], **kwargs) -> float:

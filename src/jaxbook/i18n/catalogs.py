@@ -39,11 +39,11 @@ import polib
 from jaxbook import project
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import (
-    PLURAL_FORMS,
     WIDTH,
     faults,
     gettext,
     normalise,
+    plural_forms,
     save_wrapped,
     tidy,
     wrap,
@@ -130,7 +130,7 @@ def update_translations(root: Path, pot_dir: Path, *options: str, quiet: bool = 
     if extract(root, pot_dir, *quiet_options, *options):
         print(f"{root / 'docs'}: the gettext build failed; no catalog merged", file=sys.stderr)
         return 1
-    po_dirs = [project.catalog_dir(root, language) for language in project.translations()]
+    po_dirs = [project.catalog_dir(root, language) for language in project.translations(root)]
     with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
         return update_all(pot_dir, po_dirs)
 
@@ -157,7 +157,7 @@ def update(pot_dir: Path, po_dir: Path, language: str) -> int:
             catalog.metadata["Last-Translator"] = "JAX course translators"
             catalog.metadata["Language-Team"] = f"{language} translators"
             catalog.metadata["Language"] = language
-            catalog.metadata["Plural-Forms"] = PLURAL_FORMS[language]
+            catalog.metadata["Plural-Forms"] = plural_forms(language)
             save_wrapped(catalog, po)
             print(f"{po}: created")
     for po in sorted(set(po_dir.rglob("*.po")) - seen):

@@ -1,6 +1,6 @@
 """Translation QA for the gettext catalogs; every finding is ``file:line: message``.
 
-    jaxbook po check [--glossary locale/glossary.csv] [locale/en/LC_MESSAGES ...]
+    jaxbook po check [--glossary locale/glossary.csv] [locale/<language>/LC_MESSAGES ...]
 
 Checks, per catalog:
 
@@ -12,7 +12,10 @@ Checks, per catalog:
   (``powrap --check``);
   what another merge tool (sphinx-intl's Babel) writes and ``msgmerge`` does
   not (``jaxbook.i18n.pofile.foreign_marks``), which ``make wrap-po`` removes;
-- untranslated and fuzzy entries (a release never ships either);
+- untranslated and fuzzy entries (a release never ships either), in a
+  finished language; a language that ``locale/languages.csv`` lists as a
+  ``draft`` has them counted in one line instead, and every other check still
+  holds for what it has translated;
 - an obsolete translation whose text the page still shows: the templates
   lost a message, and the English page would show Chinese there;
 - markup parity between msgid and msgstr, each read by its page's parser
@@ -27,9 +30,11 @@ Checks, per catalog:
 - nothing smuggled in: no ``<script>``, raw HTML, directive (a substitution
   definition's too), raw role or MyST front matter that the msgid does not
   have;
-- the glossary: when the source has a term, the translation uses its English
-  term; an exclusive term (quantization) appears only where the source has its
-  Chinese term (or names the English word itself);
+- the glossary, in the catalog's language's columns: when the source has a
+  term, the translation matches its ``pattern_<language>``; an exclusive term
+  (quantization) appears only where the source has its Chinese term (or names
+  the word itself); a finished language without columns in the glossary is a
+  finding;
 - the English house style (US spelling, as the JAX and Python docs use):
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
@@ -66,11 +71,11 @@ from docutils import nodes
 from jaxbook import project
 from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import (
-    PLURAL_FORMS,
     Finding,
     faults,
     file_faults,
     foreign_marks,
+    plural_forms,
     wrap_faults,
 )
 from jaxbook.project import find_root, page_file
@@ -359,20 +364,42 @@ def check_smuggling(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> lis
 
 @dataclass
 class Term:
-    """A glossary term as the check uses it: its English pattern compiled."""
+    """A glossary term as the check of one language uses it: its pattern compiled."""
 
-    zh: str
-    en: str
+    source: str
+    name: str
     pattern: re.Pattern[str]
     exclusive: bool
 
 
-def load_glossary(path: Path) -> list[Term]:
+def load_glossary(path: Path, language: str) -> list[Term]:
+    """The glossary's terms as ``language``'s catalogs are checked against them (none
+    where the glossary has no column for ``language``: ``glossary_column`` says so)."""
     terms = [
-        Term(term.zh, term.en, re.compile(term.pattern, re.IGNORECASE), term.exclusive)
+        Term(
+            term.source,
+            term.names[language],
+            re.compile(term.patterns[language], re.I),
+            term.exclusive,
+        )
         for term in project.glossary(path)
+        if language in term.patterns
     ]
-    return sorted(terms, key=lambda t: len(t.zh), reverse=True)
+    return sorted(terms, key=lambda t: len(t.source), reverse=True)
+
+
+def glossary_column(path: Path, language: str) -> Finding | None:
+    """A finding when the glossary has no columns for ``language`` (a finished language's
+    translations are checked against its terms)."""
+    terms = project.glossary(path)
+    if not terms or language in terms[0].patterns:
+        return None
+    return Finding(
+        path,
+        1,
+        f"no columns for {language}: add {language}, pattern_{language} and "
+        f"definition_{language}, the terms {language} translates the glossary's with",
+    )
 
 
 def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
@@ -380,21 +407,21 @@ def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
     masked = msgid
     present = set()
     for term in terms:  # longest first: 向量化 must not count as 量化
-        if term.zh in masked:
-            present.add(term.zh)
-            masked = masked.replace(term.zh, "\0" * len(term.zh))
-    english = "".join(strs.english)
+        if term.source in masked:
+            present.add(term.source)
+            masked = masked.replace(term.source, "\0" * len(term.source))
+    translated = "".join(strs.english)
     for term in terms:
-        if term.zh in present and not term.pattern.search(english):
-            problems.append(f"glossary: {term.zh} must be translated as {term.en!r}")
+        if term.source in present and not term.pattern.search(translated):
+            problems.append(f"glossary: {term.source} must be translated as {term.name!r}")
         if (
             term.exclusive
-            and term.zh not in present
-            and term.pattern.search(english)
+            and term.source not in present
+            and term.pattern.search(translated)
             and not term.pattern.search(msgid)
         ):
             problems.append(
-                f"glossary: {term.en!r} is only for {term.zh}, which the source does not say"
+                f"glossary: {term.name!r} is only for {term.source}, which the source does not say"
             )
     return problems
 
@@ -406,7 +433,10 @@ def check_headers(path: Path, po: polib.POFile, language: str) -> list[Finding]:
         findings.append(
             Finding(path, 1, f"header Language is {meta.get('Language')!r}, expected {language!r}")
         )
-    expected = PLURAL_FORMS.get(language)
+    try:
+        expected = plural_forms(language)
+    except ValueError:
+        expected = None  # a language CLDR does not know: the header must only be there
     if not meta.get("Plural-Forms") or (expected and meta["Plural-Forms"] != expected):
         findings.append(Finding(path, 1, f"header Plural-Forms must be {expected!r}"))
     if "charset=utf-8" not in meta.get("Content-Type", "").lower():
@@ -485,7 +515,11 @@ def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[F
     ]
 
 
-def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]:
+def check_catalog(
+    path: Path, language: str, terms: list[Term], draft: bool = False
+) -> list[Finding]:
+    """The findings of one catalog; in a ``draft`` language's, its untranslated and fuzzy
+    entries are work still to do, not findings (``draft_summary`` counts them)."""
     broken = faults(path)
     if broken:
         return broken  # the rest needs a catalog that parses
@@ -504,6 +538,8 @@ def check_catalog(path: Path, language: str, terms: list[Term]) -> list[Finding]
         if entry.obsolete:
             continue
         where = msgstr_line(lines, entry.linenum)
+        if draft and (entry.fuzzy or not entry.msgstr):
+            continue
         if entry.fuzzy:
             findings.append(
                 Finding(
@@ -588,18 +624,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--words", type=Path, default=Path("locale") / "codespell-words.txt")
 
 
+def is_draft(po_dir: Path, language: str) -> bool:
+    """Whether the book around ``po_dir`` lists ``language`` as a draft (a language of
+    no book, or one it does not list, is checked as finished)."""
+    root = find_root(po_dir)
+    if root is None or not (root / project.LANGUAGE_LIST).is_file():
+        return False
+    listed = project.languages(root).get(language)
+    return listed is not None and listed.draft
+
+
+def draft_summary(paths: list[Path], language: str) -> str:
+    """What a draft language still has to translate, and when that becomes findings."""
+    untranslated = fuzzy = 0
+    for path in paths:
+        if faults(path):
+            continue
+        po = polib.pofile(str(path))
+        untranslated += len(po.untranslated_entries())
+        fuzzy += len(po.fuzzy_entries())
+    return (
+        f"{language} is a draft (locale/languages.csv): {untranslated} untranslated and "
+        f"{fuzzy} fuzzy entries are not findings until its translator runs "
+        f"'jaxbook language done {language}'"
+    )
+
+
 def run(po_dir: Path, args: argparse.Namespace) -> int:
     """Check the catalogs under ``po_dir`` with ``args``' glossary and words."""
     language = project.catalog_language(po_dir)
-    terms = load_glossary(args.glossary)
+    draft = is_draft(po_dir, language)
+    terms = load_glossary(args.glossary, language)
     paths = sorted(po_dir.rglob("*.po"))
     if not paths:
         print(f"{po_dir}: no catalogs; run 'make update-po'")
         return 1
-    findings = [f for path in paths for f in check_catalog(path, language, terms)]
+    findings = [f for path in paths for f in check_catalog(path, language, terms, draft)]
+    missing_column = None if draft else glossary_column(args.glossary, language)
+    findings += [missing_column] if missing_column else []
     findings += inconsistent_translations(paths)
     findings += codespell([path for path in paths if not file_faults(path)], args.words)
     for finding in findings:
         print(finding)
+    if draft:
+        print(draft_summary(paths, language), file=sys.stderr)
     print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)
     return 1 if findings else 0

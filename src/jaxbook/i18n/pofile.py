@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polib
+from babel import Locale, UnknownLocaleError
+from babel.messages.plurals import get_plural
 from powrap import powrap
 
 # GNU gettext's default width, at which powrap (msgcat) and msgmerge write catalogs.
@@ -49,7 +51,6 @@ WIDTH = 79
 # hold the prose's braces and percent signs to the rules of Python formats.
 FORMAT_FLAGS = ("python-format", "python-brace-format")
 CHARSET = "text/plain; charset=UTF-8"
-PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);"}
 BOM = b"\xef\xbb\xbf"
 
 
@@ -61,6 +62,20 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
+
+
+def plural_forms(language: str) -> str:
+    """The ``Plural-Forms`` header of ``language``'s catalogs, from Babel's CLDR data (as
+    ``pybabel init`` writes it): ``nplurals=2; plural=(n != 1);`` for English."""
+    return get_plural(known_locale(language)).plural_forms
+
+
+def known_locale(language: str) -> Locale:
+    """``language`` (``ja``, ``pt_BR``) as a locale CLDR knows; ValueError for any other code."""
+    try:
+        return Locale.parse(language)
+    except (ValueError, UnknownLocaleError) as exc:
+        raise ValueError(f"{language!r} is not a language code CLDR knows ({exc})") from None
 
 
 def gettext(*command: str) -> None:

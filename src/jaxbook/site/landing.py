@@ -12,16 +12,17 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 from pathlib import Path
 
-from jaxbook.project import LANGUAGES
+from jaxbook import project
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="{default_lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>JAX 入门 · Getting started with JAX</title>
+<title>{title}</title>
 <meta http-equiv="refresh" content="0; url={default}/index.html">
 <link rel="canonical" href="{default}/index.html">
 <script>
@@ -49,14 +50,28 @@ TEMPLATE = """<!DOCTYPE html>
 """
 
 
+TITLE = re.compile(r"<title>([^<]*)</title>")
+
+
+def book_title(site: Path) -> str | None:
+    """The title of a built site's home page (as escaped HTML), if it has been built."""
+    home = site / "index.html"
+    found = TITLE.search(home.read_text(encoding="utf-8")) if home.is_file() else None
+    return found[1] if found else None
+
+
 def write(root: Path, languages: list[str]) -> Path:
+    names = {code: language.name for code, language in project.languages().items()}
+    # The book's title in each language built, once each ("JAX 入门 · Getting Started with JAX").
+    titles = [book_title(root / lang) or html.escape(names.get(lang, lang)) for lang in languages]
     sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in languages]
     links = "\n".join(
         f'<li><a href="{lang}/index.html" hreflang="{lang.replace("_", "-")}">'
-        f"{html.escape(LANGUAGES.get(lang, lang))}</a></li>"
+        f"{html.escape(names.get(lang, lang))}</a></li>"
         for lang in languages
     )
     page = TEMPLATE.format(
+        title=" · ".join(dict.fromkeys(titles)),
         default=languages[0],
         default_lang=languages[0].replace("_", "-"),
         sites=json.dumps(sites),

@@ -234,7 +234,7 @@ def deploy_build(builddir: Path, site_url: str) -> Path:
         "html",
         "--builddir",
         str(builddir),
-        *project.LANGUAGES,
+        *project.languages(),
     ]
     if subprocess.run(command, env=environment).returncode:
         raise SystemExit("the deploy build failed; see the warnings above")

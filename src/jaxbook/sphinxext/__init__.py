@@ -4,6 +4,7 @@
 - :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: CPU and GPU expected outputs shown as tabs.
 - :mod:`jaxbook.sphinxext.book_index`: the general index, from where the prose mentions things.
+- :mod:`jaxbook.sphinxext.book_texts`: title, author and credit in each language, from catalogs.
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.code_heights`: code blocks laid out late keep their height until then.

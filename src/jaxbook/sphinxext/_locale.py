@@ -74,6 +74,15 @@ def _locale(language: str | None) -> Locale:
         return Locale.parse("en")
 
 
+def language_name(code: str, in_language: str | None) -> str:
+    """The language of ``code`` (``zh_CN``: Chinese) as ``in_language`` names it: CLDR's
+    name (Babel), or the catalog's where the book says it otherwise (英文, not 英语)."""
+    language = _locale(code).language
+    if language == "en" and (word := str(_("English"))) != "English":
+        return word
+    return Locale.parse(language).get_display_name(_locale(in_language)) or language
+
+
 def join_list(items: Sequence[str], language: str | None) -> str:
     """Words as a list in ``language``: "a, b, and c"; in Chinese "a、b、c"."""
     where = _locale(language)

@@ -12,7 +12,8 @@ side (``<site>/<language>/``) and adds what they lack:
 - ``sphinxext.opengraph``: ``og:*`` tags; the ``description`` meta tag and
   ``og:description`` are the page's opening paragraph (the first one outside
   notes and site chrome). With a site URL also a social card per page, drawn
-  by matplotlib in Noto Sans CJK (Symbola for ❌ ✅) so that Chinese renders,
+  by matplotlib in the Noto Sans CJK of the page's script (Symbola for ❌ ✅), so
+  that Chinese and Japanese are each drawn in their own glyph forms,
   with the book's mark in its corner.
 - ``sphinx_last_updated_by_git``: "last updated" from the date of the last
   commit of the page's source, when the sources are in a git work tree (a
@@ -30,7 +31,8 @@ Config values:
    The branch that edit links open (default ``"main"``).
 ``jaxbook_social_card_fonts``
    The font families of the social cards, in order of preference (default
-   ``["Noto Sans CJK SC", "Symbola"]``).
+   ``[]``: those of ``jaxbook.sphinxext.fonts.book_fonts``, ``["Noto Sans CJK
+   SC", "Symbola"]`` in Chinese, ``["Noto Sans CJK JP", "Symbola"]`` in Japanese).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from docutils import nodes
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import chrome
+from jaxbook.sphinxext.fonts import book_fonts
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -160,7 +163,7 @@ def configure(app: Sphinx, config: Config) -> None:
         config.sitemap_locales = list(config.jaxbook_languages)
         config.sitemap_excludes = ["search.html", "genindex.html", "404.html"]
         config.ogp_social_cards = {
-            "font": list(config.jaxbook_social_card_fonts),
+            "font": list(config.jaxbook_social_card_fonts or book_fonts(language)),
             "image_mini": str(draw_mark(Path(app.doctreedir) / "social-card-mark.png")),
         }
     else:
@@ -275,7 +278,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_repo_branch", "main", "html", types=frozenset({str}))
     app.add_config_value(
         "jaxbook_social_card_fonts",
-        ["Noto Sans CJK SC", "Symbola"],
+        [],
         "html",
         types=frozenset({list}),
     )

@@ -28,6 +28,9 @@ An example of the data is found on the page by its code
 (:func:`jaxbook.formats.code_digest`), which outlives an edit that moves its
 lines, and by its line otherwise.
 
+A language the data has no runs in yet (one just added, whose untranslated
+pages show the source's code) reads the source's runs.
+
 The build warns, at the report, when the data is older than the pages (an
 example changed since the release ran it, or gone from the pages), and, at
 the file, when the file is of another format or shape (the report then
@@ -302,6 +305,17 @@ class Report:
         self.line = node.line
         self.language: str = app.config.language
         self.data = data
+        # The language whose runs the report reads: the page's, or, while the data has
+        # none in it (a language just added), the source's, whose code an untranslated
+        # page shows (in a book whose data holds other languages only, the first of them).
+        ran_in = {
+            lang for r in data["releases"].values() for e in r["examples"] for lang in e["code"]
+        }
+        self.runs_language = (
+            self.language
+            if self.language in ran_in or not ran_in
+            else min(ran_in, key=lambda lang: (lang != project.SOURCE_LANGUAGE, lang))
+        )
         # Files as the drift data names them: from the configuration directory.
         confdir = Path(app.confdir).resolve()
         self.places = [
@@ -331,7 +345,7 @@ class Report:
             by_line[place.docname, place.file, place.line] = place
         shown = []
         for example in self.data["releases"][release]["examples"]:
-            code = example["code"].get(self.language)
+            code = example["code"].get(self.runs_language)
             if code is None or not _chapters.covers(self.docname, example["page"]):
                 continue
             same_code = by_code.get((example["page"], example["file"], code))
@@ -349,15 +363,15 @@ class Report:
         for release in sorted(self.data["releases"], key=Version):
             examples = self.data["releases"][release]["examples"]
             ran = Counter(
-                (e["page"], e["file"], e["code"][self.language])
+                (e["page"], e["file"], e["code"][self.runs_language])
                 for e in examples
-                if self.language in e["code"] and _chapters.covers(self.docname, e["page"])
+                if self.runs_language in e["code"] and _chapters.covers(self.docname, e["page"])
             )
             changed = sorted(f"{where[key].file}:{where[key].line}" for key in current - ran)
             gone = sorted(
                 f"{e['file']}:{e['line']}"
                 for e in examples
-                if (e["page"], e["file"], e["code"].get(self.language)) in ran - current
+                if (e["page"], e["file"], e["code"].get(self.runs_language)) in ran - current
             )
             for what, places in (("changed since it ran", changed), ("gone from the pages", gone)):
                 if places:
@@ -592,7 +606,7 @@ class Report:
             )
         # This language's runs first: their output is the page's language.
         differing = [r for r in runs if r["outcome"] != "same"]
-        differing.sort(key=lambda r: r["language"] != self.language)
+        differing.sort(key=lambda r: r["language"] != self.runs_language)
         for outcome in dict.fromkeys(r["outcome"] for r in differing):
             run = next(r for r in differing if r["outcome"] == outcome)
             if outcome == "assert" and item.place and item.place.asserts:

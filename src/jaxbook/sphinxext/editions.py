@@ -3,10 +3,11 @@
 Sets the LaTeX and EPUB configuration from the book's (already localised)
 title and author, so that one ``conf.py`` serves every language:
 
-- LaTeX: ``xelatex`` with ``xeCJK`` and the Noto CJK fonts (serif for text,
-  sans for headings, Noto Sans Mono CJK for code), so every glyph of either
-  language is embedded; ❌ ✅ ⚠️ and the other symbols the pages use come from
-  a symbol font through xeCJK's fallback.
+- LaTeX: ``xelatex`` with ``xeCJK`` and the Noto CJK fonts of the edition's
+  script (``jaxbook.sphinxext.fonts.cjk_family``: serif for text, sans for
+  headings, Noto Sans Mono CJK for code), so every glyph is embedded; ❌ ✅ ⚠️
+  and the other symbols the pages use come from a symbol font through xeCJK's
+  fallback.
 - A dropdown (the quiz's "answer and explanation") becomes a labelled block,
   since paper cannot fold.
 - On every HTML page of a site that publishes them (``jaxbook_editions_linked``),
@@ -43,6 +44,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from jaxbook import project
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
+from jaxbook.sphinxext.fonts import cjk_family, cjk_region
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -110,8 +112,11 @@ def edition_name(config: Config) -> str:
 
 def configure(app: Sphinx, config: Config) -> None:
     name = edition_name(config)
-    is_cjk = config.language.split("_")[0] in {"zh", "ja", "ko"}
+    is_cjk = cjk_region(config.language) is not None
+    serif, sans = cjk_family(config.language, "Serif"), cjk_family(config.language)
     config.latex_engine = "xelatex"
+    # Sphinx's default for Japanese is jsbook, a class for (u)pLaTeX, not xelatex.
+    config.latex_docclass = {}
     config.latex_documents = [
         (config.root_doc, f"{name}.tex", config.project, config.author, "manual", False)
     ]
@@ -119,16 +124,16 @@ def configure(app: Sphinx, config: Config) -> None:
     config.latex_elements = {
         "papersize": "a4paper",
         "pointsize": "11pt",
-        # Sphinx loads xeCJK itself for Chinese; English pages quote Chinese too.
+        # Sphinx loads xeCJK itself for Chinese; other editions quote Chinese too.
         "fontenc": r"\usepackage{xeCJK}",
         "fontpkg": "\n".join(
             [
                 r"\setmainfont{DejaVu Serif}",
                 r"\setsansfont{DejaVu Sans}",
                 r"\setmonofont[Scale=0.9]{DejaVu Sans Mono}",
-                r"\setCJKmainfont{Noto Serif CJK SC}[BoldFont=Noto Sans CJK SC Bold]",
-                r"\setCJKsansfont{Noto Sans CJK SC}",
-                r"\setCJKmonofont{Noto Sans Mono CJK SC}",
+                rf"\setCJKmainfont{{{serif}}}[BoldFont={sans} Bold]",
+                rf"\setCJKsansfont{{{sans}}}",
+                rf"\setCJKmonofont{{{cjk_family(config.language, 'Sans Mono')}}}",
                 SYMBOL_RANGES,
                 rf"\setCJKfallbackfamilyfont{{\CJKrmdefault}}{{{config.jaxbook_symbol_font}}}",
                 rf"\setCJKfallbackfamilyfont{{\CJKsfdefault}}{{{config.jaxbook_symbol_font}}}",

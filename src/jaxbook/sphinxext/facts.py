@@ -87,17 +87,22 @@ class FactRole(SphinxRole):
         return [nodes.inline(known[self.text], known[self.text], classes=["jb-fact"])], []
 
 
+def course_url(config: Config) -> str:
+    """The course's address in the build's language, or the source language's ("" if none)."""
+    urls = config.jaxbook_course_url
+    return (urls.get(config.language) or urls.get(project.SOURCE_LANGUAGE) or "").rstrip("/")
+
+
 class CourseRole(ReferenceRole):
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        urls = self.config.jaxbook_course_url
-        base = urls.get(self.config.language) or urls.get(project.SOURCE_LANGUAGE)
+        base = course_url(self.config)
         if not base:
             message = self.inliner.reporter.error(
                 "course: no jaxbook_course_url for this language", line=self.lineno
             )
             return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
         path = self.target if self.has_explicit_title else ""
-        url = base.rstrip("/") + (f"/{path.strip('/')}" if path else "")
+        url = base + (f"/{path.strip('/')}" if path else "")
         return [nodes.reference(self.rawtext, self.title, refuri=url)], []
 
 

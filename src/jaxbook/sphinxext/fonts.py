@@ -13,13 +13,20 @@ names the family and the Debian package that installs it: a figure or card
 in a fallback font is never made. While the build runs, matplotlib's own
 "font family not found" message is a Sphinx warning, so ``-W`` fails on it.
 
+Chinese, Japanese and Korean share characters but not their shapes (直, 骨
+and 写 are drawn otherwise in each), so each is set in its own Noto CJK:
+``cjk_family()`` names the one for a language (SC for Simplified Chinese, TC
+or HK for Traditional, JP for Japanese, KR for Korean), and an edition in a
+language not written in CJK quotes the source's Chinese in the source's. The
+PDF (``jaxbook.sphinxext.editions``) and the social cards
+(``jaxbook.sphinxext.discovery``) take their families from it.
+
 Config values:
 
 ``jaxbook_fonts``
    The families matplotlib draws with, each with the Debian package that
-   installs it (default ``{"Noto Sans CJK SC": "fonts-noto-cjk", "Symbola":
-   "fonts-symbola"}``, the social cards' families; the plots use matplotlib's
-   own DejaVu Sans).
+   installs it (default ``{}``: the social cards' families, the build's Noto
+   Sans CJK and Symbola; the plots use matplotlib's own DejaVu Sans).
 """
 
 from __future__ import annotations
@@ -30,8 +37,11 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from babel import Locale
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
+
+from jaxbook.project import SOURCE_LANGUAGE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -40,7 +50,30 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-FONTS = {"Noto Sans CJK SC": "fonts-noto-cjk", "Symbola": "fonts-symbola"}
+SYMBOLS = "Symbola"
+PACKAGES = {"Noto": "fonts-noto-cjk", SYMBOLS: "fonts-symbola"}
+
+
+def cjk_region(language: str) -> str | None:
+    """Noto CJK's region for ``language`` (``JP`` for ``ja``); None if it is not written in CJK."""
+    locale = Locale.parse(language)
+    if locale.language == "zh":
+        if locale.script == "Hant":
+            return "HK" if locale.territory in {"HK", "MO"} else "TC"
+        return "SC"
+    return {"ja": "JP", "ko": "KR"}.get(locale.language)
+
+
+def cjk_family(language: str, style: str = "Sans") -> str:
+    """The Noto CJK family (``style``: Sans, Serif, Sans Mono) for an edition in ``language``:
+    its own script's, or the source's for an edition not written in CJK."""
+    region = cjk_region(language) or cjk_region(SOURCE_LANGUAGE)
+    return f"Noto {style} CJK {region}"
+
+
+def book_fonts(language: str) -> dict[str, str]:
+    """What an edition in ``language`` draws with, each family with its Debian package."""
+    return {cjk_family(language): PACKAGES["Noto"], SYMBOLS: PACKAGES[SYMBOLS]}
 
 
 def font_files(family: str) -> list[Path]:
@@ -90,13 +123,13 @@ class _FontNotFound(std_logging.Handler):
 
 
 def configure(app: Sphinx, config: Config) -> None:
-    register(dict(config.jaxbook_fonts))
+    register(dict(config.jaxbook_fonts or book_fonts(config.language)))
     font_logger = std_logging.getLogger("matplotlib.font_manager")
     if not any(isinstance(handler, _FontNotFound) for handler in font_logger.handlers):
         font_logger.addHandler(_FontNotFound())
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.add_config_value("jaxbook_fonts", FONTS, "env", types=frozenset({dict}))
+    app.add_config_value("jaxbook_fonts", {}, "env", types=frozenset({dict}))
     app.connect("config-inited", configure)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

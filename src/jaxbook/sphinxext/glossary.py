@@ -2,20 +2,25 @@
 
 ``.. book-glossary::`` becomes a Sphinx glossary with one entry per row of
 ``jaxbook_glossary`` (the CSV that ``make check-po`` uses), in the build's
-language and in its order (pinyin in Chinese, the alphabet in English): on a
-Chinese page the term is the ``zh`` column and its entry is ``definition_zh``
-followed by the English term; on an English page the term is ``en``, its entry
-``definition_en`` followed by the Chinese term (as ``:zh:`` would).
+language and in its order (pinyin in Chinese, the alphabet elsewhere): each
+entry is the term in the page's language (its column of the CSV), its
+definition (``definition_<language>``) and, after it, the term in one other
+language: on a source page the glossary's first translation ("（英文：
+vectorization）"), on a translated page the source term (" (Chinese: 向量化)",
+as ``:zh:`` would show it). A language the CSV has no columns for yet shows
+the source's entries, as an untranslated page shows its source.
 The entries are real glossary terms: indexed, and linkable with ``:term:``.
 Being generated from the CSV in the build's language, they are not messages
-for the catalogs; an English glossary term also answers to its Chinese name,
-so ``:term:`向量化``` resolves in both languages.
+for the catalogs; a translated glossary term also answers to its source term,
+so ``:term:`向量化``` resolves in every language. Each entry's anchor is
+the same in every language (``Term.key``).
 
 On the pages that ``jaxbook_glossary_pages`` names, the first use of each
-term is linked to its entry when the page is written. In Chinese a use is the
-term itself, and a longer term that contains it wins (向量化 is never linked as
-量化); in English it is a match of the CSV's ``pattern`` at a word start. Code,
-titles, links and ``:zh:`` mentions are left alone.
+term is linked to its entry when the page is written. In Chinese (and any
+language written without spaces between words) a use is the term itself, and
+a longer term that contains it wins (向量化 is never linked as 量化); in
+another language it is a match of the CSV's ``pattern_<language>`` at a word
+start. Code, titles, links and ``:zh:`` mentions are left alone.
 
 Config values:
 
@@ -40,7 +45,8 @@ from sphinx.domains.std import make_glossary_term
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
-from jaxbook.project import Term, glossary
+from jaxbook.project import SOURCE_LANGUAGE, Term, glossary
+from jaxbook.sphinxext._locale import _, add_catalog, language_name, sentence
 from jaxbook.sphinxext.pinyin_index import sort_key
 from jaxbook.sphinxext.terms import zh_term
 
@@ -71,8 +77,24 @@ def entries(srcdir: str | Path, config: Config) -> list[Term]:
     return glossary(Path(srcdir, config.jaxbook_glossary))
 
 
-def chinese(config: Config) -> bool:
-    return (config.language or "").startswith("zh")
+def glossary_language(config: Config, terms: list[Term]) -> str:
+    """The language whose column the build shows: its own, or the source's if the CSV
+    has no column for it yet."""
+    language = config.language
+    return language if not terms or language in terms[0].names else SOURCE_LANGUAGE
+
+
+def unspaced(language: str) -> bool:
+    """Whether ``language`` runs its words together (a use is the term itself, not a word)."""
+    return language.split("_")[0] in {"zh", "ja"}
+
+
+def other_language(language: str, terms: list[Term]) -> str | None:
+    """The language an entry names beside its own term: the first translation on a
+    source page, the source on a translated one."""
+    if language != SOURCE_LANGUAGE:
+        return SOURCE_LANGUAGE
+    return next((other for other in terms[0].names if other != SOURCE_LANGUAGE), None)
 
 
 class BookGlossary(SphinxDirective):
@@ -83,41 +105,55 @@ class BookGlossary(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         self.env.note_dependency(str(Path(self.env.srcdir, self.config.jaxbook_glossary)))
-        zh = chinese(self.config)
         glossary = addnodes.glossary()
         glossary["sorted"] = False
         items = nodes.definition_list(classes=["glossary"])
         glossary += items
         source, line = self.get_source_info()
         terms = entries(self.env.srcdir, self.config)
-        if zh:
-            terms.sort(key=lambda entry: sort_key(entry.zh))
+        language = glossary_language(self.config, terms)
+        other = other_language(language, terms) if terms else None
+        if language.startswith("zh"):
+            terms.sort(key=lambda entry: sort_key(entry.name(language)))
         else:
-            terms.sort(key=lambda entry: entry.en.casefold())
+            terms.sort(key=lambda entry: entry.name(language).casefold())
         for entry in terms:
-            shown = entry.zh if zh else entry.en
-            node_id = make_id(self.env, self.state.document, "term", entry.en)
+            node_id = make_id(self.env, self.state.document, "term", entry.key)
             term = make_glossary_term(
-                self.env, [nodes.Text(shown)], None, source, line, node_id, self.state.document
+                self.env,
+                [nodes.Text(entry.name(language))],
+                None,
+                source,
+                line,
+                node_id,
+                self.state.document,
             )
             # Generated in the build's language: not a message for the catalogs.
             term["translatable"] = False
-            if not zh:  # the English entry also answers to its Chinese name
-                self.env.domains.standard_domain._note_term(entry.zh, node_id, location=term)
+            if language != SOURCE_LANGUAGE:  # a translated entry also answers to its source term
+                self.env.domains.standard_domain._note_term(entry.source, node_id, location=term)
             definition = nodes.definition()
-            if zh:
-                other = nodes.inline(entry.en, entry.en, classes=["jb-term-other"])
-                named = [nodes.Text("（英文："), other, nodes.Text("）")]
-            else:
-                other = zh_term(entry.zh, entry.zh, classes=["jb-zh-term", "jb-term-other"])
-                named = [nodes.Text(" (Chinese: "), other, nodes.Text(")")]
-            text = entry.definition_zh if zh else entry.definition_en
-            inline, messages = self.parse_inline(text, lineno=line)
-            paragraph = nodes.paragraph("", "", *inline, *named)
+            inline, messages = self.parse_inline(entry.definition(language), lineno=line)
+            paragraph = nodes.paragraph("", "", *inline)
+            if other is not None:
+                paragraph += named_in(entry.name(other), other, self.config.language)
             definition += paragraph
             definition += messages
             items += nodes.definition_list_item("", term, definition)
         return [glossary]
+
+
+def named_in(name: str, language: str, page_language: str) -> list[nodes.Node]:
+    """ " (Chinese: 向量化)": the term in another language, after its definition."""
+    if language == SOURCE_LANGUAGE and not page_language.startswith("zh"):
+        shown = zh_term(name, name, classes=["jb-zh-term", "jb-term-other"])
+    else:
+        shown = nodes.inline(name, name, classes=["jb-term-other"])
+    return sentence(
+        _(" (%(language)s: %(term)s)"),
+        language=language_name(language, page_language),
+        term=shown,
+    )
 
 
 def links_first_uses(app: Sphinx, docname: str) -> bool:
@@ -136,16 +172,21 @@ def use_rules(
 ) -> tuple[list[tuple[re.Pattern[str], str]], dict[str, str]]:
     """How a use of each term is found in the build's language, and how it is shown.
 
-    The rules are ``(pattern, key)`` pairs, the key being the term's English name; the
+    The rules are ``(pattern, key)`` pairs, the key being the term's ``Term.key``; the
     mapping gives each key's term in the build's language.
     """
     terms = entries(srcdir, config)
-    zh = chinese(config)
-    shown = {entry.en: entry.zh if zh else entry.en for entry in terms}
-    if zh:
-        return rules_for_chinese({entry.zh: entry.en for entry in terms}), shown
+    language = glossary_language(config, terms)
+    shown = {entry.key: entry.name(language) for entry in terms}
+    if language == SOURCE_LANGUAGE:
+        return rules_for_chinese({entry.source: entry.key for entry in terms}), shown
+    if unspaced(language):
+        return [
+            (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in terms
+        ], shown
     rules = [
-        (re.compile(rf"\b(?:{entry.pattern})[\w-]*", re.IGNORECASE), entry.en) for entry in terms
+        (re.compile(rf"\b(?:{entry.patterns[language]})[\w-]*", re.IGNORECASE), entry.key)
+        for entry in terms
     ]
     return rules, shown
 
@@ -154,11 +195,14 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format != "html" or not links_first_uses(app, docname):
         return
     std = app.env.domains.standard_domain
-    found: dict[str, tuple[str, str]] = {}  # a term's English name -> (docname, id)
+    found: dict[str, tuple[str, str]] = {}  # a term's key -> (docname, id)
+    language = app.config.language
     for entry in entries(app.srcdir, app.config):
-        target = std._terms.get(entry.en.lower()) or std._terms.get(entry.zh.lower())
+        target = std._terms.get(entry.name(language).lower()) or std._terms.get(
+            entry.source.lower()
+        )
         if target is not None:
-            found[entry.en] = target
+            found[entry.key] = target
     all_rules, _shown = use_rules(app.srcdir, app.config)
     rules = [(pattern, key) for pattern, key in all_rules if key in found]
     linked: set[str] = set()
@@ -212,6 +256,7 @@ def uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int,
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
     app.setup_extension("jaxbook.sphinxext.search_terms")
     app.setup_extension("jaxbook.sphinxext.terms")
     app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))

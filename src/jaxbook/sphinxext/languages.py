@@ -1,7 +1,7 @@
 """Language switcher, ``hreflang`` alternates and a canonical link on every page.
 
 All languages are built from one source tree into sibling directories
-(``<root>/zh_CN/``, ``<root>/en/``), so every page exists under the same name
+(``<root>/zh_CN/``, ``<root>/en/``, ...), so every page exists under the same name
 in every language and the switcher can link a page to itself elsewhere. A page
 that only one build has (say, a search page of another theme) falls back to
 that language's home page.
@@ -14,8 +14,9 @@ anchor in every language.
 Config values:
 
 ``jaxbook_languages``
-   Ordered mapping of language code to its name in that language (default:
-   the book's, ``jaxbook.project.LANGUAGES``).
+   Ordered mapping of language code to its name in that language, the
+   source first (``conf.py`` gives the book's, from ``locale/languages.csv``;
+   default ``{}``: the build's language alone).
 ``jaxbook_site_url``
    Absolute URL of the site root that holds the language directories, used
    for canonical and ``hreflang`` links (default ``""``: relative links). The
@@ -30,8 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
-
-from jaxbook.project import LANGUAGES
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -48,8 +47,8 @@ def bcp47(language: str) -> str:
 def add_language_links(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    languages: dict[str, str] = app.config.jaxbook_languages
     current = app.config.language
+    languages: dict[str, str] = app.config.jaxbook_languages or {current: current}
     site = (os.environ.get("JAXBOOK_SITE_URL") or app.config.jaxbook_site_url).rstrip("/")
     up = "../" * (pagename.count("/") + 1)
     page = f"{pagename}.html"
@@ -110,7 +109,7 @@ def add_templates(app: Sphinx, config: Config) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.add_config_value("jaxbook_languages", LANGUAGES, "html", types=frozenset({dict}))
+    app.add_config_value("jaxbook_languages", {}, "html", types=frozenset({dict}))
     app.add_config_value("jaxbook_site_url", "", "html", types=frozenset({str}))
     app.add_transform(LabelsAsAnchors)
     app.connect("config-inited", add_templates)

@@ -10,10 +10,11 @@ so that the table of contents, the page title and the anchors keep only the
 page's own. Code, literal blocks and outputs appear once, in the page's
 language.
 
-The other-language text comes from the catalogs the translated edition is
+The other-language text comes from the catalogs a translated edition is
 built from, ``<locale_dir>/<translation>/LC_MESSAGES/<domain>.po``: on a page
-in the source language it is the entry's ``msgstr``, on a translated page its
-``msgid``, the source. A transform that runs before Sphinx's ``Locale``
+in the source language it is the entry's ``msgstr`` in the translation
+``jaxbook_parallel_languages`` names, on a translated page the ``msgid`` of
+the page's own language's entry, the source. A transform that runs before Sphinx's ``Locale``
 records on each passage the message ``gettext`` extracts for it
 (``extract_messages``), so that the message survives translation; an HTML
 build reads a page in the source language again when the translation's
@@ -33,7 +34,7 @@ target's title in the other language, as that page's catalog has it.
 Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) insert the text,
 the button, the stylesheet (``jaxbook-parallel.css``) and the small inline
 script; the EPUB and the PDF get none of it. Every inserted element carries
-the class ``jb-parallel``, the ``lang`` of its text (``zh-CN`` or ``en``) and
+the class ``jb-parallel``, the ``lang`` of its text (``zh-CN``, ``en``, ...) and
 ``hidden``, which the stylesheet lifts while the view is on; it is left out
 of the search index (``no-search``) and of the page's text (``astext``), so
 that the description and the search stay in the page's language.
@@ -41,9 +42,10 @@ that the description and the search stay in the page's language.
 Config values:
 
 ``jaxbook_parallel_languages``
-   The pair of languages shown side by side, the source's first (default:
-   the book's source language and its first translation). A build in any
-   other language shows no parallel text.
+   The source language and the translation its pages show beside each
+   passage (default: the book's source language and none). A page in any
+   other language pairs with the source: its own language beside the text it
+   was translated from.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ from sphinx.util.fileutil import copy_asset_file
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
-from jaxbook.project import SOURCE_LANGUAGE, translations
+from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext.terms import zh_term
 
@@ -144,10 +146,12 @@ def passage_kind(node: nodes.Element) -> str | None:
 
 
 def pair(config: Config) -> tuple[str, str] | None:
-    source, translation = config.jaxbook_parallel_languages
-    if config.language in (source, translation) and source != translation:
-        return source, translation
-    return None
+    """(the source language, the translation shown beside it) for a build in ``config``'s
+    language; None where the build shows no parallel text."""
+    source, shown = config.jaxbook_parallel_languages
+    if config.language != source:
+        return source, config.language
+    return (source, shown) if shown and shown != source else None
 
 
 @functools.cache
@@ -377,7 +381,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value(
         "jaxbook_parallel_languages",
-        (SOURCE_LANGUAGE, translations()[0]),
+        (SOURCE_LANGUAGE, ""),
         "html",
         types=frozenset({tuple, list}),
     )

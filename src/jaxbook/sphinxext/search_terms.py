@@ -13,7 +13,8 @@ replaced by one that indexes a glossary term whole and nothing inside it.
 Config values:
 
 ``jaxbook_glossary``
-   CSV file with a ``zh`` column, relative to the source directory.
+   The glossary CSV (its source terms, the ``zh_CN`` column), relative to the
+   source directory.
 ``jaxbook_search_terms``
    Extra Chinese words to keep whole (default: a few compound terms).
 """
@@ -39,7 +40,7 @@ FREQUENCY = 100000
 def terms(app: Sphinx) -> list[str]:
     words = list(app.config.jaxbook_search_terms)
     if app.config.jaxbook_glossary:
-        words += [term.zh for term in glossary(Path(app.srcdir, app.config.jaxbook_glossary))]
+        words += [term.source for term in glossary(Path(app.srcdir, app.config.jaxbook_glossary))]
     return list(dict.fromkeys(words))
 
 

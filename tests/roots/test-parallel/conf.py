@@ -3,3 +3,5 @@ extensions = ["jaxbook.sphinxext.cjk", "jaxbook.sphinxext.terms", "jaxbook.sphin
 language = "zh_CN"
 locale_dirs = ["locale/"]
 gettext_compact = False
+# The Chinese pages show the English beside each passage.
+jaxbook_parallel_languages = ("zh_CN", "en")

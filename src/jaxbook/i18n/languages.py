@@ -1,0 +1,91 @@
+"""``jaxbook language``: add a language to the book, or say that its translation is done.
+
+    jaxbook language add CODE [--name NAME]   its catalogs, and its row in locale/languages.csv
+    jaxbook language done CODE                its translator says the translation is finished
+
+``add`` takes a code as Sphinx spells it (``ja``, ``ko``, ``pt_BR``) that CLDR
+knows, writes the pages' templates as ``make update-po`` does and creates
+``locale/<code>/LC_MESSAGES`` from them: every entry untranslated, the
+header's ``Plural-Forms`` CLDR's (Babel). Only then does it list the
+language, as a ``draft``, under its name in itself (CLDR's, or ``--name``).
+It changes nothing else: the next ``make html`` builds the new edition, and
+every edition's switcher links it. The glossary's columns for the language
+and the extensions' own labels (``src/jaxbook/sphinxext/locales``) follow
+when its translator writes them.
+
+``done`` marks a listed draft ``done``: from then on ``make check-po`` holds
+its untranslated and fuzzy entries, and a glossary without its columns, to be
+findings (``jaxbook.i18n.check``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from jaxbook import project
+from jaxbook.i18n import catalogs
+from jaxbook.i18n.pofile import known_locale
+
+POT_DIR = Path("_build", "gettext")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", required=True)
+    add = sub.add_parser("add", help="create a language's catalogs and list it as a draft")
+    add.add_argument("code", help="the language code as Sphinx spells it: ja, ko, pt_BR")
+    add.add_argument("--name", help="its name in itself, for the switcher (default: CLDR's)")
+    done = sub.add_parser("done", help="say a draft's translation is finished")
+    done.add_argument("code")
+
+
+def own_name(code: str) -> str:
+    """The language's name in itself, as CLDR writes it, with a capital where it has one."""
+    name = known_locale(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def add(root: Path, code: str, name: str | None) -> int:
+    listed = project.languages(root)
+    if code in listed:
+        sys.exit(f"{code} is already one of the book's languages ({project.LANGUAGE_LIST})")
+    try:
+        known_locale(code)
+    except ValueError as exc:
+        sys.exit(f"{exc}; write it as Sphinx does: ja, ko, pt_BR")
+    name = name or own_name(code)
+    # Where make gettext writes them: the catalogs name their pages relative to it.
+    pot_dir = root / POT_DIR
+    if catalogs.extract(root, pot_dir, "-q"):
+        sys.exit(f"{root / 'docs'}: the gettext build failed; {code} was not added")
+    po_dir = Path(os.path.relpath(project.catalog_dir(root, code)))
+    status = catalogs.update(pot_dir, po_dir, code)
+    if status:
+        return status
+    listed[code] = project.Language(code, name, "draft")
+    project.write_languages(root / project.LANGUAGE_LIST, listed)
+    print(
+        f"{code} ({name}) added as a draft: its catalogs are in {po_dir}; "
+        f"'make html' builds its edition, 'make check-po' checks what is translated"
+    )
+    return 0
+
+
+def done(root: Path, code: str) -> int:
+    listed = project.languages(root)
+    language = listed.get(code)
+    if language is None or language.status == "source":
+        sys.exit(f"{code} is not a translation of the book ({project.LANGUAGE_LIST})")
+    listed[code] = project.Language(code, language.name, "done")
+    project.write_languages(root / project.LANGUAGE_LIST, listed)
+    print(f"{code} is done: 'make check-po' now fails on any entry it has not translated")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    root = project.root()
+    if args.action == "add":
+        return add(root, args.code, args.name)
+    return done(root, args.code)

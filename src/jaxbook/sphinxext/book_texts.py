@@ -1,0 +1,105 @@
+"""The book's title, author and credit in the build's language, from the catalogs.
+
+``conf.py`` gives them once, in the source language: ``project`` (the root
+page's title), ``author`` and ``jaxbook_credit`` (the credit in every page's
+footer). A build in another language takes
+
+- the title from the root page's catalog (``<locale>/<language>/LC_MESSAGES/
+  index.po``), where it is that page's title, translated once;
+- the author and the credit from ``book.po`` beside it: the gettext builder
+  writes the book's own texts into ``book.pot``, so ``make update-po`` merges
+  them into every translation's catalogs, ``make check-po`` checks them and
+  ``make po-stats`` counts them, as it does a page's.
+
+An entry that is missing, untranslated or fuzzy leaves the source text, as
+Sphinx does on a page. The copyright line names the author in the build's
+language. Any language of the book gets its texts this way, with no list of
+languages here.
+
+Config values:
+
+``jaxbook_credit``
+   The footer's credit, HTML in the source language; ``%(course)s`` in it is
+   the course's address in the build's language (``jaxbook.sphinxext.facts``).
+   Pages see it as ``jaxbook_credit`` in their template context.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polib
+from sphinx.util.i18n import docname_to_domain
+
+from jaxbook.sphinxext.facts import course_url
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+# The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
+DOMAIN = "book"
+# conf.py's names of the texts in book.po, in the order the catalog lists them.
+TEXTS = ("author", "jaxbook_credit")
+
+
+def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
+    """The reviewed translations of ``domain``'s catalog in the build's language."""
+    found: dict[str, str] = {}
+    for locale_dir in config.locale_dirs:
+        po = Path(srcdir, locale_dir, config.language, "LC_MESSAGES", f"{domain}.po")
+        if po.is_file():
+            found |= {
+                e.msgid: e.msgstr
+                for e in polib.pofile(str(po))
+                if e.msgstr and not e.fuzzy and not e.obsolete
+            }
+    return found
+
+
+def localise(app: Sphinx, config: Config) -> None:
+    texts = translated(config, app.srcdir, DOMAIN)
+    root_page = translated(config, app.srcdir, docname_to_domain(config.root_doc, False))
+    title = root_page.get(config.project, config.project)
+    author = texts.get(config.author, config.author)
+    config.copyright = config.copyright.replace(config.author, author)
+    config.project = config.html_title = title
+    config.author = author
+    credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
+    if credit:
+        credit %= {"course": course_url(config)}
+    config.html_context = {**config.html_context, "jaxbook_credit": credit}
+
+
+def conf_line(confdir: str | Path, name: str) -> int:
+    """The line of ``conf.py`` that sets ``name`` (1 where none does)."""
+    conf = Path(confdir, "conf.py")
+    text = conf.read_text(encoding="utf-8") if conf.is_file() else ""
+    match = re.search(rf"^{name}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
+
+
+def extract(app: Sphinx) -> None:
+    """Put the book's texts into the gettext builder's ``book.pot``."""
+    if app.builder.name != "gettext":
+        return
+    from sphinx.builders.gettext import MsgOrigin
+
+    conf = str(Path(app.confdir, "conf.py"))
+    catalog = app.builder.catalogs[DOMAIN]  # type: ignore[attr-defined]
+    for name in TEXTS:
+        text = getattr(app.config, name)
+        if text:
+            catalog.add(text, MsgOrigin(conf, conf_line(app.confdir, name)))
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("jaxbook.sphinxext.facts")
+    app.add_config_value("jaxbook_credit", "", "html", types=frozenset({str}))
+    # Before the extensions that take the title and author (editions, discovery: 800).
+    app.connect("config-inited", localise, priority=400)
+    app.connect("builder-inited", extract)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

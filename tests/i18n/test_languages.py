@@ -1,0 +1,241 @@
+"""`jaxbook language add ja` on a small book, end to end: catalogs, build, check-po, doctest.
+
+The book (``tests/roots/test-language-add``) has the book's settings that matter
+here: a Chinese source, English catalogs, a list of languages, a glossary, a
+doctested page, the book's texts and its language switcher.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polib
+import pytest
+from sphinx.testing.util import _clean_up_global_state
+
+from jaxbook import cli, project
+from jaxbook.sphinxapp import application
+
+SMALL_BOOK = Path(__file__).resolve().parents[1] / "roots" / "test-language-add"
+
+
+def snapshot(book: Path) -> dict[str, str]:
+    """Every file of the book but its build output, by its digest."""
+    return {
+        path.relative_to(book).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(book.rglob("*"))
+        if path.is_file() and "_build" not in path.relative_to(book).parts
+    }
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> Path:
+    """The small book, once `jaxbook language add ja` has run in it."""
+    book = Path(shutil.copytree(SMALL_BOOK, tmp_path_factory.mktemp("book") / "book"))
+    before = snapshot(book)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(book)
+        assert cli.main(["language", "add", "ja"]) == 0
+    after = snapshot(book)
+    changed = sorted(name for name in after if before.get(name) != after[name])
+    assert [name for name in changed if not name.startswith("locale/ja/")] == [
+        "locale/languages.csv"
+    ]
+    assert [name for name in before if name not in after] == []
+    return book
+
+
+def test_the_language_is_listed_as_a_draft_with_its_name_in_itself(book):
+    listed = project.languages(book)
+    assert list(listed) == ["zh_CN", "en", "ja"]
+    assert listed["ja"] == project.Language("ja", "日本語", "draft")
+
+
+def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(book):
+    created = sorted(p.relative_to(book).as_posix() for p in book.glob("locale/ja/**/*.po"))
+    english = sorted(
+        p.relative_to(book).as_posix().replace("/en/", "/ja/")
+        for p in book.glob("locale/en/**/*.po")
+    )
+    assert created == english  # every page, and the book's own texts (book.po)
+    for path in book.glob("locale/ja/**/*.po"):
+        catalog = polib.pofile(str(path))
+        assert catalog.metadata["Language"] == "ja"
+        assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
+        assert catalog.percent_translated() == 0
+        # The pages are named as make update-po names them, from the book's root.
+        for entry in catalog:
+            for file, _line in entry.occurrences:
+                assert file.startswith(("../../docs/", "../../conf.py")), file
+
+
+def check_po(book: Path, capsys) -> tuple[int, str, str]:
+    """`jaxbook po check` over every translation, as `make check-po` runs it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(book)
+        status = cli.main(["po", "check"])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
+    status, out, err = check_po(book, capsys)
+    assert (status, out) == (0, "")
+    assert "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries" in err
+    assert "'jaxbook language done ja'" in err
+
+
+def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path, capsys):
+    done = Path(shutil.copytree(book, tmp_path / "done"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(done)
+        assert cli.main(["language", "done", "ja"]) == 0
+    assert project.languages(done)["ja"].status == "done"
+    status, out, _err = check_po(done, capsys)
+    assert status == 1
+    findings = out.splitlines()
+    untranslated = [f for f in findings if f.endswith(": untranslated")]
+    assert len(untranslated) == 7
+    assert all(f.startswith("locale/ja/LC_MESSAGES/") for f in untranslated)
+    # The glossary has no Japanese terms yet: a finished language needs them.
+    assert [f for f in findings if "glossary.csv" in f] == [
+        "locale/glossary.csv:1: no columns for ja: add ja, pattern_ja and definition_ja, "
+        "the terms ja translates the glossary's with"
+    ]
+
+
+def test_a_code_cldr_does_not_know_adds_nothing(book, tmp_path):
+    copy = Path(shutil.copytree(book, tmp_path / "copy"))
+    before = snapshot(copy)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(copy)
+        with pytest.raises(SystemExit, match="'xx' is not a language code CLDR knows"):
+            cli.main(["language", "add", "xx"])
+        with pytest.raises(SystemExit, match="ja is already one of the book's languages"):
+            cli.main(["language", "add", "ja"])
+    assert snapshot(copy) == before
+
+
+class Page(HTMLParser):
+    """A page's ``lang``, its title and the languages its switcher links."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lang = self.title = ""
+        self.links: dict[str, str] = {}  # hreflang -> href
+        self._in_title = False
+        self.feed(html)
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+
+    def handle_endtag(self, tag):
+        self._in_title = self._in_title and tag != "title"
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self._in_title = tag == "title" and not self.title
+        if tag == "html":
+            self.lang = attributes.get("lang", "")
+        classes = (attributes.get("class") or "").split()
+        if tag == "a" and "jb-language-link" in classes:
+            self.links[attributes["hreflang"]] = attributes["href"]
+
+
+def build(book: Path, builder: str, language: str) -> Path:
+    """One language of the book built in this process, as the tools start Sphinx."""
+    warnings = io.StringIO()
+    out = book / "_build" / builder / language
+    # Docutils keeps the nodes and roles an application registers per process; clean
+    # them as sphinx.testing's own applications do, before and after.
+    _clean_up_global_state()
+    try:
+        app = application(
+            book / "docs",
+            book,
+            out,
+            book / "_build" / "doctrees" / f"{builder}-{language}",
+            builder,
+            language,
+            status=None,
+            warning=warnings,
+        )
+        app.build()
+    finally:
+        _clean_up_global_state()
+    assert warnings.getvalue() == ""
+    return out
+
+
+@pytest.fixture(scope="module")
+def sites(book) -> dict[str, Path]:
+    return {language: build(book, "html", language) for language in project.languages(book)}
+
+
+def test_every_edition_links_the_new_one_and_it_builds(sites):
+    for language, site in sites.items():
+        page = Page((site / "arrays.html").read_text(encoding="utf-8"))
+        assert page.lang == language.replace("_", "-")
+        others = {code.replace("_", "-") for code in sites if code != language}
+        assert set(page.links) == others
+        if language != "ja":
+            assert page.links["ja"] == "../ja/arrays.html"
+
+
+def test_the_new_edition_shows_the_source_until_it_is_translated(sites):
+    html = (sites["ja"] / "arrays.html").read_text(encoding="utf-8")
+    assert "JAX 的数组和 NumPy 的数组用法相近。" in html
+    assert Page(html).title == "数组 — 入门小书"
+
+
+def test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others(book, capsys):
+    """`make doctest LANGUAGES=...`: the runner, one verdict over every language."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(book)
+        status = cli.main(["doctest", "--builddir", "_build", "--no-server", "zh_CN", "en", "ja"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    counts = dict(re.findall(r"^(zh_CN|en|ja): (\d+ passed, \d+ failed)$", out, re.MULTILINE))
+    assert counts == {language: "1 passed, 0 failed" for language in ("zh_CN", "en", "ja")}
+
+
+TESTS = Path(__file__).resolve().parents[1]
+GUIDE = TESTS.parent / "docs" / "translating.rst"
+HERE = "i18n/test_languages.py"
+MAKEFILE = ("test_makefile.py", "test_the_language_targets_hand_the_language_to_jaxbook")
+# Each command the guide's section on adding a language names, and the test that runs it.
+GUIDE_COMMANDS = {
+    "make add-language LANGUAGE=ja": MAKEFILE,
+    "jaxbook language add ja": (HERE, "book"),
+    "make update-po": (
+        "i18n/test_catalogs.py",
+        "test_changed_and_removed_paragraphs_keep_their_english",
+    ),
+    "make html": (HERE, "test_every_edition_links_the_new_one_and_it_builds"),
+    "make check-po": (HERE, "test_check_po_passes_while_the_language_is_a_draft"),
+    "make language-done LANGUAGE=ja": MAKEFILE,
+    "jaxbook language done ja": (
+        HERE,
+        "test_a_finished_language_fails_on_what_it_has_not_translated",
+    ),
+    "make doctest LANGUAGES=ja": (
+        HERE,
+        "test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others",
+    ),
+}
+COMMAND = re.compile(r"make [a-z-]+(?: [A-Z]+=\w+)*|jaxbook language \w+ \w+")
+
+
+def test_the_guide_names_only_commands_these_tests_run():
+    text = GUIDE.read_text(encoding="utf-8")
+    start = text.index("\n添加一种语言\n")
+    section = text[start : text.index("\n检查项与修复方法\n", start)]
+    assert set(COMMAND.findall(section)) == set(GUIDE_COMMANDS)
+    for module, test in GUIDE_COMMANDS.values():
+        assert f"def {test}(" in (TESTS / module).read_text(encoding="utf-8"), test
