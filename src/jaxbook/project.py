@@ -29,6 +29,7 @@ before ``.venv`` exists.
 from __future__ import annotations
 
 import csv
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,6 +148,15 @@ class Term:
 
     def definition(self, language: str) -> str:
         return self.definitions.get(language, self.definitions[SOURCE_LANGUAGE])
+
+    @property
+    def source_pattern(self) -> re.Pattern[str]:
+        """How the source text uses the term: as written, and a term in Latin letters
+        (XLA, jaxpr) as a whole word, not inside a name (``XLA_FLAGS``, ``make_jaxpr``)."""
+        edge = r"[A-Za-z0-9_]"
+        before = f"(?<!{edge})" if re.match(edge, self.source[:1]) else ""
+        after = f"(?!{edge})" if re.match(edge, self.source[-1:]) else ""
+        return re.compile(before + re.escape(self.source) + after)
 
 
 # Beside a column per language (the term): definition_<language> for each, and

@@ -7,17 +7,28 @@ from html.parser import HTMLParser
 
 import pytest
 
+from jaxbook.project import Term
 from jaxbook.sphinxext.glossary import rules_for_chinese, uses
 
 
+def term(zh: str, en: str) -> Term:
+    return Term({"zh_CN": zh, "en": en}, {"en": en}, {"zh_CN": ""}, exclusive=False, note="")
+
+
 def test_vectorization_is_not_a_use_of_quantization():
-    rules = rules_for_chinese({"量化": "quantization", "向量化": "vectorization"})
+    rules = rules_for_chinese([term("量化", "quantization"), term("向量化", "vectorization")])
     text = "向量化不是量化，向量化用 vmap"
     assert uses(text, rules) == [
         (0, 3, "vectorization"),
         (5, 7, "quantization"),
         (8, 11, "vectorization"),
     ]
+
+
+def test_a_term_in_latin_letters_is_a_whole_word_in_chinese_text():
+    rules = rules_for_chinese([term("XLA", "XLA"), term("jaxpr", "jaxpr")])
+    text = "由 XLA 编译，设 XLA_FLAGS；jax.make_jaxpr 显示 jaxpr。"
+    assert [text[start:end] for start, end, _key in uses(text, rules)] == ["XLA", "jaxpr"]
 
 
 def test_english_patterns_match_at_a_word_start():

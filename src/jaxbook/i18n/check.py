@@ -370,6 +370,7 @@ class Term:
     name: str
     pattern: re.Pattern[str]
     exclusive: bool
+    source_pattern: re.Pattern[str]
 
 
 def load_glossary(path: Path, language: str) -> list[Term]:
@@ -381,6 +382,7 @@ def load_glossary(path: Path, language: str) -> list[Term]:
             term.names[language],
             re.compile(term.patterns[language], re.I),
             term.exclusive,
+            term.source_pattern,
         )
         for term in project.glossary(path)
         if language in term.patterns
@@ -407,9 +409,9 @@ def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
     masked = msgid
     present = set()
     for term in terms:  # longest first: 向量化 must not count as 量化
-        if term.source in masked:
+        if term.source_pattern.search(masked):
             present.add(term.source)
-            masked = masked.replace(term.source, "\0" * len(term.source))
+            masked = term.source_pattern.sub("\0" * len(term.source), masked)
     translated = "".join(strs.english)
     for term in terms:
         if term.source in present and not term.pattern.search(translated):

@@ -179,7 +179,7 @@ def use_rules(
     language = glossary_language(config, terms)
     shown = {entry.key: entry.name(language) for entry in terms}
     if language == SOURCE_LANGUAGE:
-        return rules_for_chinese({entry.source: entry.key for entry in terms}), shown
+        return rules_for_chinese(terms), shown
     if unspaced(language):
         return [
             (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in terms
@@ -231,10 +231,10 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         text.parent.replace(text, pieces)
 
 
-def rules_for_chinese(terms: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
+def rules_for_chinese(terms: list[Term]) -> list[tuple[re.Pattern[str], str]]:
     """One rule per Chinese term, the longest first: 向量化 before 量化, 类型化密钥 before 密钥."""
-    ordered = sorted(terms, key=len, reverse=True)
-    return [(re.compile(re.escape(term)), terms[term]) for term in ordered]
+    ordered = sorted(terms, key=lambda term: len(term.source), reverse=True)
+    return [(term.source_pattern, term.key) for term in ordered]
 
 
 def _ancestors(node: nodes.Node):
