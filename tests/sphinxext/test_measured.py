@@ -92,3 +92,35 @@ def test_the_role_reads_a_variable_and_never_evaluates_an_expression(app, monkey
     app.build()
     assert "is not a variable name with an optional format spec" in app.warning.getvalue()
     assert str(__import__("os").getpid()) not in prose(app)
+
+
+def test_the_parallel_text_shows_the_figure_the_run_measured(
+    make_app, rootdir, tmp_path, monkeypatch
+):
+    """The other language's sentence names the same variable: it shows the page's value, in
+    its own format, not the role's text."""
+    import shutil
+
+    from bs4 import BeautifulSoup
+
+    srcdir = shutil.copytree(rootdir / "test-measured-figure", tmp_path / "book")
+    messages = srcdir / "locale" / "ja" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    (messages / "index.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Dispatch took :measured:`dispatch_ms:.3f` ms here, about :measured:`orders` '
+        'orders of magnitude less than the whole run."\n'
+        'msgstr "派发用了 :measured:`dispatch_ms:.1f` 毫秒。"\n',
+        encoding="utf-8",
+    )
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(
+            '\nextensions.append("jaxbook.sphinxext.parallel")\n'
+            'jaxbook_parallel_languages = ("en", "ja")\nlocale_dirs = ["locale"]\n'
+        )
+    monkeypatch.setenv("PLANTED_DISPATCH_MS", "0.25")
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    page = BeautifulSoup((app.outdir / "index.html").read_text("utf-8"), "html.parser")
+    [parallel] = page.select("span.jb-parallel")
+    assert parallel.get_text() == "派发用了 0.2 毫秒。"

@@ -103,6 +103,8 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
         assert found.get(chinese) == "zh-CN", chinese
     assert re.search(r'lang="zh-CN">JAX 的数组是 <em>不可变</em> 的，用 <code', html)
     assert "见 1. 数组 与 另一页。</span>" in html
+    # A link that hugs the Chinese keeps the space a link's title in Latin gets there.
+    assert "紧贴中文的链接：详见 1. 数组。</span>" in html
     assert re.search(
         r"<h1>1\. Arrays<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"zh-CN\">1\. 数组</p>", html
     )
@@ -116,7 +118,7 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
 def test_every_inserted_element_is_marked_hidden_and_left_out_of_search(built, language):
     html = built.page()
     inserted = pairs(html).inserted
-    assert len(inserted) == 12
+    assert len(inserted) == 13
     for element in inserted:
         assert element["attrs"]["lang"] in {"zh-CN", "en"}
         assert "hidden" in element["attrs"]

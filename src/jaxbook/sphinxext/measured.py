@@ -268,6 +268,7 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
         return
     value.clear()
     value += nodes.Text(text)
+    value["jaxbook_value"] = variables[name]  # the parallel text formats it its own way
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -27,8 +27,9 @@ source (a name, a number) shows nothing beside it.
 
 The other-language message is parsed as its page's source is (reStructuredText
 or MyST) and kept to its text, code, emphasis and strong text (and ``:zh:``
-mentions); references and roles become their text, so no cross-reference is
-left to resolve. A ``:ref:`` or ``:doc:`` without a title of its own shows its
+mentions); references and roles become their text (spaced from Chinese as a
+link is), so no cross-reference is left to resolve, and a measured figure
+shows the value the page's run gave. A ``:ref:`` or ``:doc:`` without a title of its own shows its
 target's title in the other language, as that page's catalog has it.
 
 Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) insert the text,
@@ -67,8 +68,11 @@ from sphinx.util.fileutil import copy_asset_file
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
+from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext.cjk import LATIN
+from jaxbook.sphinxext.measured import measured_value
 from jaxbook.sphinxext.terms import zh_term
 
 if TYPE_CHECKING:
@@ -199,7 +203,14 @@ def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry
 JOINED_TARGET = re.compile(r"(?<!`)`([^`<]*\S)<([^<>`]+)>`(_{1,2})")
 
 
-def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
+def parse(
+    app: Sphinx,
+    doctree: nodes.document,
+    docname: str,
+    text: str,
+    heading: bool,
+    values: dict[str, object],
+):
     """The inline content of ``text``, parsed as the page's source would be."""
     source = str(app.env.doc2path(docname))
     text = JOINED_TARGET.sub(r"`\1 <\2>`\3", text)
@@ -225,8 +236,8 @@ def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading
     for xref in list(found.findall(addnodes.pending_xref)):
         title = implicit_title(app, docname, xref)
         if title is not None:
-            xref.replace_self(nodes.Text(title))
-    return plain(found.children)
+            xref.replace_self(nodes.reference("", "", nodes.Text(title)))
+    return plain(found.children, values)
 
 
 def implicit_title(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> str | None:
@@ -265,9 +276,12 @@ KEPT = (nodes.emphasis, nodes.strong, nodes.literal, nodes.subscript, nodes.supe
 DROPPED = (nodes.Invisible, nodes.system_message, nodes.footnote_reference, nodes.image, nodes.raw)
 
 
-def plain(children: list[nodes.Node]) -> list[nodes.Node]:
-    """Text, code, emphasis and ``:zh:`` mentions kept; every other element its text."""
+def plain(children: list[nodes.Node], values: dict[str, object]) -> list[nodes.Node]:
+    """Text, code, emphasis and ``:zh:`` mentions kept; a measured figure as the page's run
+    gave it (``values``); every other element its text, a link's spaced from Chinese as a
+    link is (``jaxbook.sphinxext.cjk``)."""
     out: list[nodes.Node] = []
+    links: list[int] = []  # where the links' titles are in ``out``
     for child in children:
         if isinstance(child, nodes.Text):
             out.append(nodes.Text(str(child)))
@@ -275,13 +289,39 @@ def plain(children: list[nodes.Node]) -> list[nodes.Node]:
             continue
         elif isinstance(child, nodes.math):
             out.append(nodes.literal("", child.astext()))
+        elif isinstance(child, measured_value):
+            out.append(nodes.Text(figure(child, values)))
         elif isinstance(child, KEPT) or (
             isinstance(child, nodes.inline) and "jb-fact" in child["classes"]
         ):
-            out.append(type(child)("", "", *plain(child.children), classes=child["classes"]))
+            kept = plain(child.children, values)
+            out.append(type(child)("", "", *kept, classes=child["classes"]))
+        elif isinstance(child, nodes.reference | addnodes.pending_xref):
+            title = "".join(node.astext() for node in plain(child.children, values))
+            before = out[-1].astext()[-1:] if out else ""
+            if HAN.match(before) and LATIN.match(title[:1]):
+                out.append(nodes.Text(" "))
+            links.append(len(out))
+            out.append(nodes.Text(title))
         elif isinstance(child, nodes.Element):
-            out.extend(plain(child.children))
+            out.extend(plain(child.children, values))
+    for i in links:  # a space after a link that ends in Latin, before Chinese
+        following = out[i + 1].astext()[:1] if i + 1 < len(out) else ""
+        if LATIN.match(out[i].astext()[-1:]) and HAN.match(following):
+            out[i] = nodes.Text(out[i].astext() + " ")
     return out
+
+
+def figure(value: measured_value, values: dict[str, object]) -> str:
+    """A measured figure of the other language's text, from the value the page's run gave
+    the same variable (its format spec the other language's)."""
+    name = value["variable"]
+    if name not in values:
+        return value.astext()
+    try:
+        return format(values[name], value["spec"])
+    except (TypeError, ValueError):
+        return value.astext()
 
 
 def other_text(
@@ -305,6 +345,12 @@ def bcp47(language: str) -> str:
 
 def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     passages = [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]
+    # The figures the page's run measured (jaxbook.sphinxext.measured, before this).
+    values = {
+        value["variable"]: value["jaxbook_value"]
+        for value in doctree.findall(measured_value)
+        if "jaxbook_value" in value
+    }
     languages = pair(app.config)
     show = languages is not None and app.builder.name in HTML_BUILDERS
     for node in passages:
@@ -320,7 +366,8 @@ def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> 
         else:
             other = languages[1] if app.config.language == languages[0] else languages[0]
             lang, classes = bcp47(other), ["jb-parallel", "no-search"]
-            children = parse(app, doctree, docname, text, passage_kind(node) == "heading")
+            heading = passage_kind(node) == "heading"
+            children = parse(app, doctree, docname, text, heading, values)
         if passage_kind(node) == "heading":
             added = parallel_heading("", "", *children, classes=classes, lang=lang)
             node.parent.insert(node.parent.index(node) + 1, added)
