@@ -85,13 +85,16 @@ ENTRIES = {
     "zh_CN": [
         ("量化", "降低数值精度。（英文：quantization）"),
         ("向量化", "把函数变成批处理的函数。（英文：vectorization）"),
+        ("XLA", "编译器。"),  # a term named alike in both: no "（英文：XLA）", no duplicate
     ],
     "en": [
         ("quantization", "Lowering numeric precision. (Chinese: 量化)"),
         ("vectorization", "Turning a function into a batched one. (Chinese: 向量化)"),
+        ("XLA", "The compiler."),
     ],
     # Japanese: its own column, the source beside it, named as CLDR names Chinese in Japanese.
     "ja": [
+        ("XLA", "コンパイラ。"),
         ("ベクトル化", "関数をバッチ処理の関数にすること。 (中国語: 向量化)"),
         ("量子化", "数値の精度を下げること。 (中国語: 量化)"),
     ],
@@ -99,6 +102,7 @@ ENTRIES = {
     "ko": [
         ("量化", "降低数值精度。 (영어: quantization)"),
         ("向量化", "把函数变成批处理的函数。 (영어: vectorization)"),
+        ("XLA", "编译器。"),
     ],
 }
 
@@ -112,7 +116,11 @@ def test_each_language_shows_its_own_terms(built, language):
     shown = [(e["term"].rstrip("¶"), e["definition"].strip()) for e in entries]
     assert shown == ENTRIES[language]
     # An entry's anchor is the same in every language, so the switcher keeps it.
-    assert sorted(e["id"] for e in entries) == ["term-quantization", "term-vectorization"]
+    assert sorted(e["id"] for e in entries) == [
+        "term-XLA",
+        "term-quantization",
+        "term-vectorization",
+    ]
     assert built.warnings == ""
 
 

@@ -130,12 +130,17 @@ class BookGlossary(SphinxDirective):
             )
             # Generated in the build's language: not a message for the catalogs.
             term["translatable"] = False
-            if language != SOURCE_LANGUAGE:  # a translated entry also answers to its source term
+            # A translated entry also answers to its source term (XLA is XLA in both).
+            same = entry.source.casefold() == entry.name(language).casefold()
+            if language != SOURCE_LANGUAGE and not same:
                 self.env.domains.standard_domain._note_term(entry.source, node_id, location=term)
             definition = nodes.definition()
             inline, messages = self.parse_inline(entry.definition(language), lineno=line)
             paragraph = nodes.paragraph("", "", *inline)
-            if other is not None:
+            if (
+                other is not None
+                and entry.name(other).casefold() != entry.name(language).casefold()
+            ):
                 paragraph += named_in(entry.name(other), other, self.config.language)
             definition += paragraph
             definition += messages
