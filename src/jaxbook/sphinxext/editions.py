@@ -40,6 +40,7 @@ from babel.dates import format_date
 from docutils import nodes
 from matplotlib import cbook
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.sphinxext._locale import _, add_catalog
@@ -86,7 +87,23 @@ PREAMBLE = r"""
 % breaks it only at . , ; ? ! / and a backslash, and a name with none runs off the page.
 \let\jbupquote\sphinxupquote
 \protected\def\sphinxupquote#1{\jbupquote{\def\_{\textunderscore\allowbreak}#1}}
+% A space the text has between two Chinese characters ("🔍 补充", "❌ 错误写法") stays:
+% the build itself drops the line breaks between them (jaxbook.sphinxext.cjk).
+\xeCJKsetup{CJKspace=true}
+% A continued table names no number: the book's tables have no numbered captions.
+\protected\def\sphinxtablecontinued#1{{\def\tablename{}\def\thetable{}\def\textendash{}%
+  \textsf{\ignorespaces#1}}}
+% A badge ("Optional") boxed and apart from the sentence it opens, as on the web.
+\newcommand{\jbbadge}[1]{\fbox{\footnotesize\sffamily#1}\enspace}
+% A glossary term in the other language is never hyphenated ("im-mutable").
+\expandafter\def\csname DUrolejb-term-other\endcsname#1{\mbox{#1}}
 \makeatother
+"""
+# Chinese editions: the marks of a code block continued over a page in full-width
+# parentheses, as Chinese text has them.
+CJK_PREAMBLE = r"""
+\renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}
+\renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
 """
 # Newer than the symbol font (Unicode 11): drawn as the nearest older symbol.
 SUBSTITUTES = "\n".join(
@@ -139,8 +156,9 @@ def configure(app: Sphinx, config: Config) -> None:
                 rf"\setCJKfallbackfamilyfont{{\CJKsfdefault}}{{{config.jaxbook_symbol_font}}}",
                 rf"\setCJKfallbackfamilyfont{{\CJKttdefault}}{{{config.jaxbook_symbol_font}}}",
                 SUBSTITUTES,
-                # English text: curly quotes belong to the Latin font, not the CJK one.
-                "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D}',
+                # English text: curly quotes and the middle dot ("Warning · update note 3")
+                # belong to the Latin font, not the CJK one.
+                "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D, "00B7}',
             ]
         ),
         "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
@@ -148,7 +166,7 @@ def configure(app: Sphinx, config: Config) -> None:
         "polyglossia": "",
         # The titles carry their own numbers ("第 1 章", "1.2 ..."): LaTeX adds none.
         "fncychap": "",
-        "preamble": PREAMBLE,
+        "preamble": PREAMBLE + (CJK_PREAMBLE if is_cjk else ""),
         # Right after the contents, the home page's text, under a heading of its own.
         "tableofcontents": "\\sphinxtableofcontents\n"
         + rf"\chapter*{{{_('Preface')}}}\markboth{{{_('Preface')}}}{{{_('Preface')}}}",
@@ -295,6 +313,14 @@ def add_download_links(
     ]
 
 
+def visit_badge_latex(self: Any, node: nodes.Element) -> None:
+    self.body.append(r"\jbbadge{")
+
+
+def depart_badge_latex(self: Any, node: nodes.Element) -> None:
+    self.body.append("}")
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
@@ -307,6 +333,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("builder-inited", prepare_epub)
     app.connect("builder-inited", name_epub_guides)
     app.add_post_transform(LabelDropdowns)
+    # sphinx-design writes a badge's text alone in LaTeX: "Optional For readers who…".
+    app.setup_extension("sphinx_design")
+    app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.connect("build-finished", declare_epub_properties)
     app.connect("html-page-context", add_download_links)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

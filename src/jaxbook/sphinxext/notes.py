@@ -77,8 +77,8 @@ logger = logging.getLogger(__name__)
 
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the five columns alone, and beside the columns that other extensions add.
-WIDTHS = [5, 50, 12, 33]
-NARROW_WIDTHS = [4, 30, 9, 23]
+WIDTHS = [8, 47, 12, 33]
+NARROW_WIDTHS = [8, 28, 9, 21]
 
 
 @dataclass(frozen=True)
@@ -486,6 +486,8 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         backlink = link(app.builder, fromdoc, table_doc, f"update-row-{note['note_id']}", named)
         backlink["classes"].append("jb-note-backlink")
         if note.get("warning"):
+            if app.builder.format == "latex":  # the web's theme draws the sign itself
+                title.insert(0, nodes.Text("⚠ "))
             title += nodes.Text(" · ")
         title += backlink
     for placeholder in list(doctree.findall(update_notes_table)):
