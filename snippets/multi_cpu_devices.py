@@ -15,8 +15,8 @@ b = jax.device_put(x, devs[2])  # 已提交到 cpu:2
 print(f"a 在 {a.device}，b 在 {b.device}")
 assert (a + 1).device == devs[1]
 assert (a + jnp.ones(4)).device == devs[1]  # 未提交数组被自动传输到 cpu:1
-print(f"a + jnp.ones(4)（未提交数组被自动传输过来）"
-      f"在 {(a + jnp.ones(4)).device}")
+moved = a + jnp.ones(4)
+print(f"a + jnp.ones(4)（未提交数组被自动传输过来）在 {moved.device}")
 
 raised = False
 try:

@@ -18,8 +18,8 @@ def sum_of_squares(v):
 auto_mesh = jax.make_mesh((4,), ("x",), axis_types=(AxisType.Auto,))
 x_auto = jax.device_put(x, NamedSharding(auto_mesh, jax.P("x")))
 doubled = jax.jit(lambda v: 2 * v)(x_auto)
-print(f"自动并行：输入分片 {x_auto.sharding.spec}，"
-      f"输出分片 {doubled.sharding.spec}")
+spec_in, spec_out = x_auto.sharding.spec, doubled.sharding.spec
+print(f"自动并行：输入分片 {spec_in}，输出分片 {spec_out}")
 assert doubled.sharding.spec == jax.P("x")
 r_auto = float(jax.jit(sum_of_squares)(x_auto))
 
@@ -57,9 +57,8 @@ with jax.set_mesh(mesh):
         assert block.shape == (2,)  # 每个设备分到 8 / 4 = 2 个元素
         return jax.lax.psum(jnp.sum(block**2), "x")
 
-    manual = jax.jit(
-        jax.shard_map(per_device, in_specs=jax.P("x"), out_specs=jax.P())
-    )
+    sharded = jax.shard_map(per_device, in_specs=jax.P("x"), out_specs=jax.P())
+    manual = jax.jit(sharded)
     r_manual = float(manual(x_explicit))
 
 print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {r_manual}")
