@@ -1,7 +1,8 @@
 # 在模拟的 4 个 CPU 设备上，用三种并行方式计算同一个结果：各元素平方和
 import jax
 
-jax.config.update("jax_num_cpu_devices", 4)  # 模拟 4 个 CPU 设备，必须在使用 JAX 之前设置
+# 模拟 4 个 CPU 设备，必须在使用 JAX 之前设置
+jax.config.update("jax_num_cpu_devices", 4)
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding
 
@@ -13,33 +14,57 @@ def sum_of_squares(v):
     return jnp.sum(v**2)
 
 
-# 1. 自动并行：按网格轴 x 切分输入，jit 编译的函数照常调用，切分由编译器决定
+# 1. 自动并行：网格轴声明为 Auto，照常调用 jit 编译的函数，由编译器切分计算
 auto_mesh = jax.make_mesh((4,), ("x",), axis_types=(AxisType.Auto,))
 x_auto = jax.device_put(x, NamedSharding(auto_mesh, jax.P("x")))
 doubled = jax.jit(lambda v: 2 * v)(x_auto)
-print(f"自动并行：输入分片 {x_auto.sharding.spec}，输出分片 {doubled.sharding.spec}")
+spec_in, spec_out = x_auto.sharding.spec, doubled.sharding.spec
+print(f"自动并行：输入分片 {spec_in}，输出分片 {spec_out}")
 assert doubled.sharding.spec == jax.P("x")
 r_auto = float(jax.jit(sum_of_squares)(x_auto))
 
-# 2. 显式分片：分片写进数组的类型，用 jax.typeof 查看
-mesh = jax.make_mesh((4,), ("x",), axis_types=(AxisType.Explicit,))
+# 矩阵按列切分，a @ a.T 求和的那一维就是切分的维：输出怎样切分由编译器决定
+by_column = NamedSharding(auto_mesh, jax.P(None, "x"))
+a = jax.device_put(jnp.ones((8, 8)), by_column)
+assert jnp.all(jax.jit(lambda m: m @ m.T)(a) == 8.0)
+print("自动并行：按列切分的 a，a @ a.T 正常运行")
+
+# 2. 显式分片：jax.make_mesh 默认的轴类型，分片写进数组的类型
+mesh = jax.make_mesh((4,), ("x",))
+assert mesh.axis_types == (AxisType.Explicit,)
 with jax.set_mesh(mesh):
     x_explicit = jax.device_put(x, jax.P("x"))
     print(f"显式分片：jax.typeof(x) = {jax.typeof(x_explicit)}")
     assert str(jax.typeof(x_explicit)) == "float32[8@x]"
     r_explicit = float(jax.jit(sum_of_squares)(x_explicit))
 
+    # 同样的 a @ a.T：类型规则无法确定输出的分片，抛出 ShardingTypeError
+    a = jax.device_put(jnp.ones((8, 8)), jax.P(None, "x"))
+    try:
+        a @ a.T
+        error = None
+    except Exception as e:
+        error = e
+        print(f"显式分片：a @ a.T 抛出 {type(e).__name__}")
+    assert type(error).__name__ == "ShardingTypeError"
+    assert "out_sharding" in str(error)
+    # 修正：用 out_sharding= 指定输出的分片（这里是不切分）
+    c = jnp.matmul(a, a.T, out_sharding=jax.P())
+    print(f"显式分片：指定 out_sharding 后，结果的类型是 {jax.typeof(c)}")
+
     # 3. 手动并行：shard_map 在每个设备上处理自己那一块，用 psum 跨设备求和
     def per_device(block):
         assert block.shape == (2,)  # 每个设备分到 8 / 4 = 2 个元素
         return jax.lax.psum(jnp.sum(block**2), "x")
 
-    manual = jax.jit(jax.shard_map(per_device, in_specs=jax.P("x"), out_specs=jax.P()))
+    sharded = jax.shard_map(per_device, in_specs=jax.P("x"), out_specs=jax.P())
+    manual = jax.jit(sharded)
     r_manual = float(manual(x_explicit))
 
 print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {r_manual}")
 assert r_auto == r_explicit == r_manual == expected
 
 # 旧教程里与 pmap 配套的两个函数已经移除
-assert not hasattr(jax, "device_put_sharded") and not hasattr(jax, "device_put_replicated")
+assert not hasattr(jax, "device_put_sharded")
+assert not hasattr(jax, "device_put_replicated")
 print("全部检查通过")
