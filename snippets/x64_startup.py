@@ -6,6 +6,7 @@ import jax.numpy as jnp
 
 a = jnp.array([1.0, 2.0], dtype=jnp.float64)
 assert a.dtype == jnp.float64
-assert jnp.array([1.0]).dtype == jnp.float64 and jnp.arange(3).dtype == jnp.int64
+default_float, default_int = jnp.array([1.0]).dtype, jnp.arange(3).dtype
+assert default_float == jnp.float64 and default_int == jnp.int64
 print(f"开启 x64 后，显式 float64：{a.dtype}")
-print(f"开启 x64 后，默认浮点：{jnp.array([1.0]).dtype}，默认整数：{jnp.arange(3).dtype}")
+print(f"开启 x64 后，默认浮点：{default_float}，默认整数：{default_int}")
