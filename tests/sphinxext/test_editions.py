@@ -34,3 +34,12 @@ def test_a_chinese_edition_marks_a_continued_code_block_in_full_width_parenthese
     assert r"\renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}" in latex(
         make_app, tmp_path, "zh_CN"
     )
+
+
+def test_on_paper_a_quizs_answers_follow_the_quiz(make_app, tmp_path):
+    """Under its question, an answer is read before the reader has answered."""
+    tex = latex(make_app, tmp_path, "zh_CN")
+    order = [tex.index(text) for text in ("哪一项对？", "这一题之后才是答案。", "测验答案与解析")]
+    assert order == sorted(order)
+    assert "第 1 题：答案与解析" in tex
+    assert tex.index("第一项。") > tex.index("测验答案与解析")

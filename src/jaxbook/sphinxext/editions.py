@@ -233,6 +233,9 @@ def name_epub_guides(app: Sphinx) -> None:
         }
 
 
+QUESTION = "jb-question"  # a quiz question's section (docs/ch01/quiz.rst)
+
+
 class LabelDropdowns(SphinxPostTransform):
     """Off the website a dropdown cannot fold: show its title as a label above its content.
 
@@ -246,6 +249,9 @@ class LabelDropdowns(SphinxPostTransform):
     builders = ("latex", "epub")
 
     def run(self, **kwargs: Any) -> None:
+        # A quiz's answers (by the section that holds its questions), for a section of
+        # their own after its last question.
+        answers: dict[int, list[nodes.Element]] = {}
         for node in list(self.document.findall(nodes.container)):
             if node.get("design_component") != "dropdown":
                 continue
@@ -258,7 +264,26 @@ class LabelDropdowns(SphinxPostTransform):
                 node.remove(child)
                 if child is not title:
                     box += child
-            node.replace_self(box)
+            question = node.parent
+            if isinstance(question, nodes.section) and QUESTION in question["classes"]:
+                # On paper an answer right under its question is read before the
+                # question is answered: the quiz's answers follow the quiz.
+                number = question.next_node(nodes.title).astext()
+                heading = _("%(question)s: %(label)s") % {"question": number, "label": label}
+                box[0] = nodes.title("", heading)
+                question.remove(node)
+                answers.setdefault(id(question.parent), []).append(box)
+            else:
+                node.replace_self(box)
+        for quiz in list(self.document.findall(nodes.section)):
+            if id(quiz) not in answers:
+                continue
+            questions = [c for c in quiz.children if isinstance(c, nodes.section)]
+            last = [c for c in questions if QUESTION in c["classes"]][-1]
+            section = nodes.section(ids=[nodes.make_id(f"jb-quiz-answers-{quiz['ids'][0]}")])
+            section += nodes.title("", _("Answers to the quiz"))
+            section.extend(answers[id(quiz)])
+            quiz.insert(quiz.index(last) + 1, section)
 
 
 def prepare_epub(app: Sphinx) -> None:
