@@ -159,14 +159,18 @@ DriftData = TypedDict(
 DriftData.__doc__ = """A chapter's drift data: every example of the chapter on each release kept."""
 
 
-def code_digest(code: str) -> str:
-    """A short name for an example's code, the same in the drift data and in the build.
+def code_digest(code: str, expected: str = "") -> str:
+    """A short name for an example: its code and the output the page expects of it, the
+    same in the drift data and in the build.
 
     Comments are left out: a comment edited (or translated) does not change what a
-    release prints, so the zh_CN and en runs of one example share a digest, and a
-    comment edited does not make the drift data older than the page.
+    release prints, and does not make the drift data older than the page. The expected
+    output is in: a release's run compared with an output the page no longer shows
+    would print a difference against text the reader cannot find.
     """
-    return hashlib.sha256(_without_comments(code.strip()).encode("utf-8")).hexdigest()[:12]
+    output = "\n".join(" ".join(line.split()) for line in expected.strip().splitlines())
+    text = _without_comments(code.strip()) + ("\n\0\n" + output if output else "")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _without_comments(code: str) -> str:

@@ -36,21 +36,21 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     assert tallies == [
         # Releases in version order; this chapter's three examples, not the book's four.
         "On JAX 0.4.38, of the 3 examples of this chapter, 1 prints something else, "
-        "1 cannot run (an API is missing), and 1 varies from run to run.",
-        "On JAX 0.12.0.1, all 3 examples of this chapter print what the pages show.",
+        "1 cannot run (an API is missing), and 1 varies between runs.",
+        "On JAX 0.12.0.1, all 3 examples of this chapter print what the book shows.",
     ]
     # The summary: one row an example that differs, in reading order, with its note.
     table = page.select_one("table.jb-drift-summary")
     assert [text(th) for th in table.select("thead th")] == [
         "Example",
         "JAX 0.4.38",
-        "Checks update note",
+        "Update note",
     ]
     rows = [[text(td) for td in tr.select("td")] for tr in table.select("tbody tr")]
     assert rows == [
-        ["1.1 A page (example 1 of 2)", "other output", "#1"],
-        ["1.1 A page (example 2 of 2)", "an API is missing", "—"],
-        ["Checks: asserts (1.1)", "varies from run to run", "—"],
+        ["1.1 A page, example 1 of 2", "different output", "#1"],
+        ["1.1 A page, example 2 of 2", "an API is missing", "—"],
+        ["1.1 Checks: asserts", "varies between runs", "—"],
     ]
     links = table.select("tbody tr td:first-child a")
     assert [a["href"] for a in links] == [
@@ -65,23 +65,23 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     for a in table.select("tbody tr td:nth-child(2) a"):
         assert page.find(id=a["href"].removeprefix("#")) is not None
     legend = text(page.select_one("p.jb-drift-legend"))
-    assert "“-” is what the page shows, run on JAX 0.12.0.1" in legend
+    assert "“-” is what the book shows, run on JAX 0.12.0.1" in legend
     # The differences, folded: one fold a release that differs.
     [fold] = page.select("details.jb-drift-fold")
     assert text(fold.summary) == "Every difference on JAX 0.4.38"
     assert "Tested with Python 3.13 and JAX 0.4.38." in text(fold)
     captions = [text(p) for p in fold.select("p.jb-drift-cell")]
     assert captions == [
-        "1.1 A page (example 1 of 2) — other output",
-        "1.1 A page (example 2 of 2) — an API is missing",
-        "Checks: asserts (1.1) — varies from run to run",
+        "1.1 A page, example 1 of 2 — different output",
+        "1.1 A page, example 2 of 2 — an API is missing",
+        "1.1 Checks: asserts — varies between runs",
     ]
     assert len(set(captions)) == len(captions)  # no two share one
     body = text(fold)
-    assert "It checks update note #1." in body
+    assert "Related update note: #1." in body
     assert (
-        "Its runs disagree; each of these happened at least once: it printed what the page "
-        "shows and an assert failed." in body
+        "Its results vary between runs; each of these happened at least once: it printed "
+        "what the book shows and an assert failed." in body
     )
     assert "(3 more lines left out)" in body
     blocks = [" ".join(pre.get_text().split()) for pre in fold.select("pre")]
@@ -147,7 +147,7 @@ def test_drift_data_older_than_the_pages_is_a_warning_at_its_report(
                                 "page": "ch2/page",
                                 "file": "ch2/page.rst",
                                 "line": 4,
-                                "code": {"en": code_digest('print("new chapter")')},
+                                "code": {"en": code_digest('print("new chapter")', "new chapter")},
                                 "runs": [{"language": "en", "outcome": "same"}],
                             }
                         ],
@@ -165,6 +165,30 @@ def test_drift_data_older_than_the_pages_is_a_warning_at_its_report(
         f"pages: 1 example(s) {what} (ch1/page.rst:{line}); run 'make release-report' "
         "[jaxbook.drift_report]"
         for what, line in [("changed since it ran", 18), ("gone from the pages", 18)]
+    ]
+
+
+def test_an_expected_output_edited_since_the_run_makes_the_data_older_than_the_page(
+    make_app, rootdir, tmp_path
+):
+    """The code is the same, but the page now expects another output: the run's “-” lines
+    would quote text the reader cannot find on the page."""
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "book")
+    page = srcdir / "ch1" / "page.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("   unlabelled\n", "   unlabelled!\n"),
+        encoding="utf-8",
+    )
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    assert [w.split(": ", 2)[2] for w in warnings(app)] == [
+        f"drift-report: the drift data of JAX {release} is older than the pages: 1 "
+        f"example(s) {what} (ch1/page.rst:18); run 'make release-report' "
+        "[jaxbook.drift_report]"
+        for release in ("0.4.38", "0.12.0.1")
+        for what in ("changed since it ran", "gone from the pages")
     ]
 
 
@@ -191,7 +215,7 @@ def test_the_report_is_rewritten_when_a_page_of_its_chapter_changes(built):
     )
     app.build()
     assert "No other JAX release" not in text(soup(app, "ch2/report.html"))
-    assert "1.1 A renamed page (example 1 of 2)" in text(soup(app, "ch1/report.html"))
+    assert "1.1 A renamed page, example 1 of 2" in text(soup(app, "ch1/report.html"))
 
 
 WRONG_DRIFT = {
@@ -211,7 +235,7 @@ WRONG_DRIFT = {
                             "page": "ch1/page",
                             "file": "ch1/page.rst",
                             "line": 10,
-                            "code": {"en": "b038f13c9d5b"},
+                            "code": {"en": "5ad7ea687e20"},
                             "runs": [{"language": "en", "outcome": "drifted"}],
                         }
                     ],
@@ -270,9 +294,9 @@ def test_the_chinese_report_lists_and_counts_as_chinese_does(built):
     tally = text(page.select_one("ul.jb-drift-tallies > li"))
     assert tally == (
         "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行（缺少接口）、"
-        "1 个每次运行结果不同。"
+        "1 个结果因运行而异。"
     )
-    assert "以下情况都出现过：输出与页面相同、断言（assert）不成立。" in text(page)
+    assert "以下情况都出现过：输出与书中相同、断言不成立。" in text(page)
 
 
 @pytest.mark.sphinx(

@@ -29,17 +29,18 @@ def _cells(html: str) -> dict[str, str]:
 def test_each_cell_says_since_when_and_what_held_before(built):
     cells = _cells(built.page())
     assert cells["method"] == (
-        "Since JAX 0.4.31, calling x.device raises TypeError; "
-        "before that, x.device() is a method (0.4.13–0.4.30)."
+        "Since JAX 0.4.31, calling x.device raises TypeError. "
+        "Before that, x.device() is a method (0.4.13–0.4.30)."
     )
     assert cells["value"] == (
         "No checked release (0.4.13–0.12.0.1) gives 10.8. "
-        "Since JAX 0.5.0, it prints 9.7; before that, 2.5 (0.4.13–0.4.38)."
+        "Since JAX 0.5.0, it prints 9.7. Before that, 2.5 (0.4.13–0.4.38)."
     )
-    # Older states are listed newest first; past three, the rest are counted.
+    # Older states are listed newest first, between semicolons (a state may hold a comma);
+    # four are named, as many words as summing the fourth up would take.
     assert cells["python"] == (
-        "Since JAX 0.11.0, it requires Python >=3.12; before that, >=3.11 (0.7.0–0.10.2), "
-        ">=3.10 (0.4.31–0.6.2), and 2 earlier states back to 0.4.13."
+        "Since JAX 0.11.0, it requires Python >=3.12. Before that, >=3.11 (0.7.0–0.10.2); "
+        ">=3.10 (0.4.31–0.6.2); >=3.9 (0.4.14–0.4.30); >=3.8 (0.4.13)."
     )
     assert cells["steady"] == "No change in any checked release (0.4.13–0.12.0.1)."
     assert cells["unbacked"] == "—"
@@ -69,13 +70,16 @@ def test_the_chinese_column_speaks_chinese(built):
     assert page.select("thead th")[-1].get_text() == "版本变化"
     cells = _cells(built.page())
     assert cells["method"].startswith("自 JAX 0.4.31 起，")
-    assert "；此前：" in cells["method"]
+    assert "。此前，" in cells["method"]
     assert "（0.4.13～0.4.30）。" in cells["method"]
-    # Two sentences follow each other with no space; lists take 、.
+    # Two sentences follow each other with no space; older states take ；.
     assert cells["value"].startswith(
         "所查的版本（0.4.13～0.12.0.1）都得不到 10.8。自 JAX 0.5.0 起，"
     )
-    assert ">=3.11（0.7.0～0.10.2）、>=3.10（0.4.31～0.6.2）、更早的 2 种情况" in cells["python"]
+    assert (
+        ">=3.11（0.7.0～0.10.2）；>=3.10（0.4.31～0.6.2）；>=3.9（0.4.14～0.4.30）"
+        in (cells["python"])
+    )
     assert cells["method-again"] == "同第 1 行。"
 
 
@@ -173,3 +177,26 @@ def test_a_new_evidence_file_rewrites_the_table(app, make_app):
     again = make_app("html", srcdir=app.srcdir)
     again.build()
     assert "Since JAX 0.4.32" in (again.outdir / "index.html").read_text(encoding="utf-8")
+
+
+def test_past_four_older_states_the_rest_are_named_by_their_releases():
+    from docutils import nodes
+
+    from jaxbook.sphinxext import _eras
+
+    floors = ["3.7", "3.8", "3.9", "3.10", "3.11", "3.12"]
+    eras = [
+        {
+            "first": f"0.{i}.0",
+            "last": f"0.{i}.9",
+            "key": f">={floor}",
+            "shown": [{"text": f">={floor}"}],
+        }
+        for i, floor in enumerate(floors, start=1)
+    ]
+    entry = {"eras": eras, "sentences": {"*": "it requires Python %(shown)s"}}
+    said = nodes.paragraph("", "", *_eras.changed("python", entry, "en", lambda *_: None))
+    assert said.astext() == (
+        "Since JAX 0.6.0, it requires Python >=3.12. Before that, >=3.11 (0.5.0–0.5.9); "
+        ">=3.10 (0.4.0–0.4.9); >=3.9 (0.3.0–0.3.9); other values in 0.1.0–0.2.9."
+    )

@@ -73,7 +73,7 @@ def test_the_labels_follow_each_builds_language_in_one_process(make_app, rootdir
     app = make_app("html", srcdir=tmp_path / "en", confoverrides={"language": "en"})
     app.build()
     page = (app.outdir / "ch1" / "report.html").read_text(encoding="utf-8")
-    assert "all 3 examples of this chapter print what the pages show." in page
+    assert "all 3 examples of this chapter print what the book shows." in page
 
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
@@ -123,8 +123,8 @@ def test_lists_are_joined_as_the_language_joins_them(language, joined):
 
 
 JA = {
-    ("It checks update note %(notes)s.", "It checks update notes %(notes)s."): (
-        "更新ノート %(notes)s を検証する例です。",
+    ("Related update note: %(notes)s.", "Related update notes: %(notes)s."): (
+        "関連する更新ノート：%(notes)s。",
     ),
     "%(example)s — %(what)s": "%(example)s：%(what)s",
 }
@@ -157,7 +157,7 @@ def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
     app.build()
     page = BeautifulSoup((app.outdir / "ch1" / "report.html").read_text("utf-8"), "html.parser")
     said = [" ".join(p.get_text().split()) for p in page.select("details p")]
-    assert "更新ノート #1 を検証する例です。" in said
-    assert "1.1 A page (example 1 of 2)：other output" in said
+    assert "関連する更新ノート：#1。" in said
+    assert "1.1 A page, example 1 of 2：different output" in said
     tally = " ".join(page.select_one("ul.jb-drift-tallies li").get_text().split())
     assert "1 prints something else、1 cannot run (an API is missing)、1 varies" in tally

@@ -109,7 +109,7 @@ def _wildcards_kept(want: str, got: str) -> list[str]:
     return lines
 
 
-DIFF_LINES = 8
+DIFF_LINES = 20
 
 
 def classify(record: dict[str, Any]) -> dict[str, Any]:
@@ -162,16 +162,20 @@ def compare(bundles: list[Path], records: dict[str, list[dict]]) -> dict[str, li
             ran.setdefault((record["file"], record["line"]), []).append(record)
         cells = report.setdefault(language, [])
         for page in bundle["pages"]:
-            for block in page["blocks"]:
+            blocks = page["blocks"]
+            for i, block in enumerate(blocks):
                 if block["type"] not in ("testcode", "doctest"):
                     continue
+                after = blocks[i + 1] if i + 1 < len(blocks) else None
+                expected = after["code"] if after and after["type"] == "testoutput" else ""
                 records_here = ran.get((block["file"], block["line"]))
                 if not records_here:
                     cell = {"file": block["file"], "line": block["line"], "outcome": "skipped"}
                 else:
                     cell = classify(records_here.pop(0))
                 # The page finds the cell by its code, which outlives an edit that moves lines.
-                cells.append({**cell, "page": page["docname"], "code": code_digest(block["code"])})
+                digest = code_digest(block["code"], expected)
+                cells.append({**cell, "page": page["docname"], "code": digest})
     return report
 
 

@@ -9,7 +9,8 @@ cells ("Since JAX 0.4.31, <phrase>; before that, <phrase> (0.4.27–0.4.30)").
 Each phrase says what holds on a release that gave the answer (the *key*),
 in the present tense, starting in lower case, without a full stop. They are
 English msgids that the book's extensions translate: ````code```` becomes a
-code span, ``%(shown)s`` what the release showed (in full, as code), and
+code span, ``%(shown)s`` what the release showed (in full, as code),
+``%(listed)s`` the names it showed, as a list of code spans, and
 "*" is the phrase for any key a probe's table does not name; where a cell
 lists older answers, a "*" phrase is shortened to what was shown.
 """
@@ -27,7 +28,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "method": "``x.device()`` is a method that returns the device",
         "deprecated method": "``x.device()`` works but warns that it is deprecated",
         "AttributeError": "arrays have no ``device`` attribute",
-        "TypeError": "``x.device`` is a property, and calling it raises ``TypeError``",
+        "TypeError": "``x.device`` is an attribute, and calling it raises ``TypeError``",
     },
     "array-type": {"*": "``type(x)`` is %(shown)s"},
     "devicearray-name": {
@@ -48,14 +49,14 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "pmap-doc": {
         "current": "the documentation of ``jax.pmap`` begins %(shown)s",
-        "old interface": "the documentation of ``jax.pmap`` calls it the old way and points "
-        "to ``jax.shard_map``",
+        "old interface": "the documentation of ``jax.pmap`` calls it the “old way” of "
+        "doing a parallel map and points to ``jax.shard_map``",
     },
     "jaxlib-with-jax": {
         "no": "``pip install jax`` does not install jaxlib",
         "yes": "``pip install jax`` also installs jaxlib",
     },
-    "cuda-extras": {"*": "the CUDA extras are %(shown)s"},
+    "cuda-extras": {"*": "the CUDA extras are %(listed)s"},
     "cuda-find-links": {
         "needs -f": "every CUDA extra needs a jaxlib build from the ``-f`` download page",
         "some need -f": "``jax[cuda12]`` installs from the package registry, while the "

@@ -5,7 +5,7 @@ gave the same answer, the *key*) and what the visited releases showed; with
 each probe come its phrases (``jaxbook.releases.sentences``), English msgids
 that this package's catalog translates. A cell says, per probe that changed,
 what holds since the release of its last change and, newest first, what held
-before (``Since JAX 0.4.31, …; before that, … (0.4.27–0.4.30) and …``); a row
+before (``Since JAX 0.4.31, …. Before that, … (0.4.27–0.4.30); …``); a row
 whose probes never changed says so in one short sentence; a row that claims
 an old output (``:old:``) no release gives says that first. A key with no
 phrase is reported to the caller, so a new probe or a new answer cannot
@@ -19,10 +19,10 @@ from typing import Any
 
 from docutils import nodes
 
-from jaxbook.sphinxext._locale import _, listed, ngettext, sentence
+from jaxbook.sphinxext._locale import _, listed, sentence
 
 ANY = "*"  # the phrase for any key a probe's table does not name
-OLDER_SHOWN = 3  # older eras a cell names; the rest are counted
+OLDER_SHOWN = 3  # older eras a cell names; the rest are named by their releases only
 
 
 def phrase(entry: dict[str, Any], key: str) -> str | None:
@@ -43,20 +43,33 @@ def _shown(era: dict[str, Any]) -> nodes.literal:
     return nodes.literal("", text[:-1] if text.endswith(".") and not text.endswith("..") else text)
 
 
-def state(entry: dict[str, Any], era: dict[str, Any]) -> list[nodes.Node] | None:
+def _words(era: dict[str, Any], language: str | None) -> list[nodes.Node]:
+    """What the era showed, a list of names ("cuda cuda12"), as the language lists them."""
+    return listed([nodes.literal("", word) for word in _shown(era).astext().split()], language)
+
+
+def state(
+    entry: dict[str, Any], era: dict[str, Any], language: str | None = None
+) -> list[nodes.Node] | None:
     """What holds in an era, as a phrase; None when its key has none."""
     msgid = phrase(entry, era["key"])
     if msgid is None:
         return None
-    return sentence(_(msgid), shown=_shown(era))
+    return sentence(_(msgid), shown=_shown(era), listed=_words(era, language))
 
 
-def _older(entry: dict[str, Any], era: dict[str, Any]) -> list[nodes.Node] | None:
+def _older(
+    entry: dict[str, Any], era: dict[str, Any], language: str | None
+) -> list[nodes.Node] | None:
     """An older era, short: its phrase (or, for a "*" phrase, what it showed) and its range."""
     if era["key"] in entry.get("sentences", {}):
-        said = state(entry, era)
+        said = state(entry, era, language)
+    elif phrase(entry, era["key"]) is None:
+        said = None
+    elif "%(listed)s" in (phrase(entry, era["key"]) or ""):
+        said = _words(era, language)
     else:
-        said = [_shown(era)] if phrase(entry, era["key"]) else None
+        said = [_shown(era)]
     if said is None:
         return None
     return sentence(
@@ -67,8 +80,10 @@ def _older(entry: dict[str, Any], era: dict[str, Any]) -> list[nodes.Node] | Non
 Missing = Callable[[str, str], None]  # (probe, key) without a phrase
 
 
-def _say(entry: dict[str, Any], era: dict[str, Any], probe: str, missing: Missing):
-    said = state(entry, era)
+def _say(
+    entry: dict[str, Any], era: dict[str, Any], probe: str, missing: Missing, language: str | None
+):
+    said = state(entry, era, language)
     if said is None:
         missing(probe, era["key"])
         said = [nodes.literal("", era["key"])]
@@ -82,32 +97,30 @@ def changed(
     eras = entry["eras"]
     newest = eras[-1]
     older: list[list[nodes.Node]] = []
-    for era in reversed(eras[:-1]):
-        said = _older(entry, era)
+    older_eras = list(reversed(eras[:-1]))
+    # One era more than the cell names takes no more room than the words that sum it up.
+    shown = OLDER_SHOWN if len(older_eras) > OLDER_SHOWN + 1 else len(older_eras)
+    for era in older_eras[:shown]:
+        said = _older(entry, era, language)
         if said is None:
             missing(probe, era["key"])
             said = [nodes.literal("", era["key"])]
         older.append(said)
-    if len(older) > OLDER_SHOWN:
-        rest = len(older) - OLDER_SHOWN + 1
-        older = older[: OLDER_SHOWN - 1]
-        older.append(
-            [
-                nodes.Text(
-                    ngettext(
-                        "%(count)d earlier state back to %(first)s",
-                        "%(count)d earlier states back to %(first)s",
-                        rest,
-                    )
-                    % {"count": rest, "first": eras[0]["first"]}
-                )
-            ]
-        )
+    if len(older_eras) > shown:
+        oldest = older_eras[-1]["first"]
+        last = older_eras[shown]["last"]
+        older.append(sentence(_("other values in %(releases)s"), releases=releases(oldest, last)))
+    # The older states are clauses that may hold commas: a semicolon between them.
+    joined: list[nodes.Node] = []
+    for i, item in enumerate(older):
+        if i:
+            joined.append(nodes.Text(_("; ")))
+        joined.extend(item)
     return sentence(
-        _("Since JAX %(release)s, %(state)s; before that, %(older)s."),
+        _("Since JAX %(release)s, %(state)s. Before that, %(older)s."),
         release=newest["first"],
-        state=_say(entry, newest, probe, missing),
-        older=listed([nodes.inline("", "", *item) for item in older], language),
+        state=_say(entry, newest, probe, missing, language),
+        older=joined,
     )
 
 
@@ -138,7 +151,7 @@ def cell(
         last = max((entries[p]["eras"][-1]["last"] for p in steady), key=_version)
         for probe in steady:  # a key without a phrase is reported, though the cell needs none
             only = entries[probe]["eras"][0]
-            if state(entries[probe], only) is None:
+            if state(entries[probe], only, language) is None:
                 missing(probe, only["key"])
         said.append(
             sentence(
@@ -152,7 +165,7 @@ def cell(
             said.append(
                 sentence(
                     _("On every checked release, %(state)s."),
-                    state=_say(entry, entry["eras"][0], probe, missing),
+                    state=_say(entry, entry["eras"][0], probe, missing, language),
                 )
             )
         else:

@@ -102,7 +102,7 @@ def sentence(message: str, **parts: Part) -> list[nodes.Node]:
     """A translated message as nodes: each ``%(name)s`` is the part of that name, text or
     nodes (a node is used as it is, not copied), and ````code```` a code span."""
     out: list[nodes.Node] = []
-    for i, piece in enumerate(PLACEHOLDER.split(message)):
+    for i, piece in enumerate(PLACEHOLDER.split(str(message))):
         if i % 2:
             part = parts[piece]
             if isinstance(part, str):

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -72,13 +73,13 @@ PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
 def short_names() -> dict[str, str]:
     """What differs, as the summary's cells say it."""
     return {
-        "output": _("other output"),
+        "output": _("different output"),
         "warns": _("a warning"),
-        "exception": _("another exception"),
+        "exception": _("a different exception"),
         "assert": _("an assert fails"),
         "cannot-run": _("an API is missing"),
         "skipped": _("skipped"),
-        VARIES: _("varies from run to run"),
+        VARIES: _("varies between runs"),
     }
 
 
@@ -87,21 +88,21 @@ COUNTED = {
     "same": N_("%d prints the same", "%d print the same"),
     "output": N_("%d prints something else", "%d print something else"),
     "warns": N_("%d emits a warning", "%d emit a warning"),
-    "exception": N_("%d raises another exception", "%d raise another exception"),
+    "exception": N_("%d raises a different exception", "%d raise a different exception"),
     "assert": N_("%d fails an assert", "%d fail an assert"),
     "cannot-run": N_("%d cannot run (an API is missing)", "%d cannot run (an API is missing)"),
     "skipped": N_("%d is skipped", "%d are skipped"),
-    VARIES: N_("%d varies from run to run", "%d vary from run to run"),
+    VARIES: N_("%d varies between runs", "%d vary between runs"),
 }
 
 
 def results() -> dict[str, str]:
     """What a run of an example that varies did, as a clause."""
     return {
-        "same": _("it printed what the page shows"),
+        "same": _("it printed what the book shows"),
         "output": _("it printed something else"),
         "warns": _("it emitted a warning"),
-        "exception": _("it raised another exception"),
+        "exception": _("it raised a different exception"),
         "assert": _("an assert failed"),
         "cannot-run": _("an API was missing"),
         "skipped": _("it was skipped"),
@@ -156,7 +157,12 @@ class DriftReportDirective(SphinxDirective):
 
 def _places(document: nodes.document, docname: str) -> list[Place]:
     cells: list[tuple[nodes.literal_block, nodes.Element | None]] = []
-    for cell in document.findall(nodes.literal_block):
+    blocks = [b for b in document.findall(nodes.literal_block) if b.get("testnodetype")]
+    expected: dict[int, str] = {}  # a testcode -> the testoutput right after it
+    for block, after in pairwise(blocks):
+        if after.get("testnodetype") == "testoutput":
+            expected[id(block)] = after.astext()
+    for cell in blocks:
         if cell.get("testnodetype") != "testcode":
             continue
         section = cell.parent
@@ -184,7 +190,7 @@ def _places(document: nodes.document, docname: str) -> list[Place]:
                 docname=docname,
                 file=Path(cell.source).resolve().as_posix(),
                 line=cell.line,
-                code=code_digest(cell.get("test", cell.astext())),
+                code=code_digest(cell.get("test", cell.astext()), expected.get(id(cell), "")),
                 section=title.astext() if title is not None else "",
                 anchor=label or section_id,
                 label=label,
@@ -394,17 +400,22 @@ class Report:
         """The example named by where it stands, linked there; its place among several."""
         if place is None:
             return [nodes.literal("", f"{example['file']}:{example['line']}")]
-        number = notes.section_label(self.env, place.docname)
+        # As the update-notes table names a section: "1.2 Similarities", and a page
+        # without a number by its title; then which of the section's examples it is.
+        page = notes.section_label(self.env, place.docname)
         own = place.section == self.env.titles[place.docname].astext()  # the page's title
-        values = {"section": place.section, "page": number, "nth": place.nth, "of": place.of}
-        if place.of > 1 and own:
-            named = _("%(section)s (example %(nth)d of %(of)d)") % values
-        elif place.of > 1:
-            named = _("%(section)s (%(page)s, example %(nth)d of %(of)d)") % values
-        elif own:
+        if own:
             named = place.section
+        elif notes.SECTION_NUMBER.match(page + " "):
+            named = _("%(page)s %(section)s") % {"page": page, "section": place.section}
         else:
-            named = _("%(section)s (%(page)s)") % values
+            named = _("%(section)s (%(page)s)") % {"page": page, "section": place.section}
+        if place.of > 1:
+            named = _("%(example)s, example %(nth)d of %(of)d") % {
+                "example": named,
+                "nth": place.nth,
+                "of": place.of,
+            }
         return [
             notes.link(self.builder, self.fromdoc, place.docname, place.anchor, nodes.Text(named))
         ]
@@ -457,9 +468,9 @@ class Report:
             if counts["same"] == total:
                 said = ngettext(
                     "On JAX %(release)s, the %(total)d example of this chapter prints what "
-                    "the page shows.",
+                    "the book shows.",
                     "On JAX %(release)s, all %(total)d examples of this chapter print what "
-                    "the pages show.",
+                    "the book shows.",
                     total,
                 ) % {"release": release, "total": total}
             else:
@@ -495,7 +506,7 @@ class Report:
         headers = [
             _("Example"),
             *(f"JAX {release}" for release in differing),
-            _("Checks update note"),
+            _("Update note"),
         ]
         table = nodes.table(classes=["jb-drift-summary", "colwidths-given"])
         if self.builder.format == "latex":
@@ -537,7 +548,7 @@ class Report:
         return nodes.paragraph(
             "",
             _(
-                "In the differences below, a line that begins with “-” is what the page "
+                "In the differences below, a line that begins with “-” is what the book "
                 "shows, run on %(release)s, and a line that begins with “+” is what the "
                 "other release printed instead."
             )
@@ -584,7 +595,10 @@ class Report:
             out.append(
                 nodes.paragraph(
                     "",
-                    _("Its runs disagree; each of these happened at least once: %(results)s.")
+                    _(
+                        "Its results vary between runs; each of these happened at least "
+                        "once: %(results)s."
+                    )
                     % {"results": said},
                 )
             )
@@ -596,8 +610,8 @@ class Report:
                     "",
                     *sentence(
                         ngettext(
-                            "It checks update note %(notes)s.",
-                            "It checks update notes %(notes)s.",
+                            "Related update note: %(notes)s.",
+                            "Related update notes: %(notes)s.",
                             len(self.notes_of(item.place)),
                         ),
                         notes=links,
@@ -613,11 +627,10 @@ class Report:
                 out.append(
                     nodes.paragraph(
                         "",
-                        ngettext(
-                            "The assert that fails:",
-                            "One of these asserts fails:",
-                            len(item.place.asserts),
-                        ),
+                        _("The assert that fails:")
+                        if len(item.place.asserts) == 1
+                        # A count does not pick this sentence: the run names no assert.
+                        else _("One of these asserts fails (the run does not say which):"),
                     )
                 )
                 asserts = "\n".join(item.place.asserts)

@@ -63,7 +63,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import _chapters
-from jaxbook.sphinxext._locale import _, add_catalog, listed, sentence
+from jaxbook.sphinxext._locale import _, add_catalog, listed, ngettext, sentence
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -422,7 +422,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             for d, note in {note.docname: note for note in reversed(row.notes)}.items()
         ][::-1]
         # "✔ 1.2 Difference 3: Execution model": each verifying block by its section; a
-        # section's further blocks by their number among the row's: "(2)".
+        # section's further blocks by their number among the row's: "(also example 2)".
         groups: dict[str, list[nodes.Node]] = {}
         domain = _domain(env)
         for label in row.labels:
@@ -437,16 +437,28 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             else:
                 name = f"✔ {page} {section}"
             group = groups.setdefault(name, [])
-            text = _("(%s)") % (len(group) + 1) if group else name
+            text = str(len(group) + 1) if group else name
             group.append(link(builder, fromdoc, docname, anchor, nodes.Text(text)))
-        # Full-width parentheses in Chinese take no space before them.
-        space = "" if (language or "").startswith("zh") else " "
         checks = []
         for group in groups.values():
-            spaced = [group[0]]
-            for item in group[1:]:
-                spaced += [nodes.Text(space), item] if space else [item]
-            checks.append(nodes.inline("", "", *spaced))
+            further = group[1:]
+            if further:
+                also = ngettext(
+                    "(also example %(numbers)s)", "(also examples %(numbers)s)", len(further)
+                )
+                checks.append(
+                    nodes.inline(
+                        "",
+                        "",
+                        *sentence(
+                            _("%(check)s %(also)s"),
+                            check=group[0],
+                            also=sentence(also, numbers=listed(further, language)),
+                        ),
+                    )
+                )
+            else:
+                checks.append(nodes.inline("", "", group[0]))
         row_node = nodes.row(ids=[f"update-row-{row.id}"])
         row_node += nodes.entry("", nodes.paragraph("", str(row.number)))
         row_node += nodes.entry("", point_para)
