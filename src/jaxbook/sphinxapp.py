@@ -115,7 +115,9 @@ def forget_page_catalogs(app: Sphinx) -> None:
     ``jaxbook``'s labels, which the update-notes table translates when it is
     resolved) stay loaded.
     """
-    gettext._translations.clear()  # type: ignore[attr-defined]
+    # Sphinx keeps its catalogs for the process (sphinx-doc/sphinx#12130, #13448), and
+    # gettext its files by path: neither has a public way to read a catalog again.
+    gettext._translations.clear()  # type: ignore[attr-defined]  # noqa: SLF001
     pages = {docname_to_domain(docname, app.config.gettext_compact) for docname in app.env.all_docs}
     for namespace, catalog in list(locale.translators):
         if namespace == "general" and catalog in pages:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import doctest
 import io
+import textwrap
 import traceback
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -53,7 +54,8 @@ from typing import Any
 from jaxbook.formats import Block, Page
 
 # Sphinx's pattern for an expected output that is a traceback.
-EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]
+# No public name for it in the standard library (doctest.Example.exc_msg is its result).
+EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]  # noqa: SLF001
 FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
 
 
@@ -150,7 +152,7 @@ class _Runner(doctest.DocTestRunner):
         self.reports.append(
             self._where(test, example)
             + "\nException raised:\n"
-            + doctest._indent(doctest._exception_traceback(exc_info))  # type: ignore[attr-defined]
+            + textwrap.indent("".join(traceback.format_exception(*exc_info)), "    ")
         )
 
     def run_capturing(self, test: doctest.DocTest) -> str:

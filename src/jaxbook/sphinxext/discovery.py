@@ -284,7 +284,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     if in_git(Path(app.srcdir)):
         app.setup_extension("sphinx_last_updated_by_git")
-    if os.environ.get("JAXBOOK_SITE_URL") or app.config._raw_config.get("jaxbook_site_url"):
+    # In setup() a value of conf.py is only in the raw config (sphinx-doc/sphinx#6002).
+    raw = app.config._raw_config  # noqa: SLF001
+    if os.environ.get("JAXBOOK_SITE_URL") or raw.get("jaxbook_site_url"):
         app.setup_extension("sphinx_sitemap")
     # After conf.py has localised the title.
     app.connect("config-inited", configure, priority=800)

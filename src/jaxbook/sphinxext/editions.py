@@ -36,9 +36,9 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import matplotlib
 from babel.dates import format_date
 from docutils import nodes
-from matplotlib import cbook
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx_design.badges_buttons import sd_badge
 
@@ -293,9 +293,8 @@ def prepare_epub(app: Sphinx) -> None:
     # matplotlib copies its stylesheet only when the build has finished, too late.
     static = Path(app.outdir, "_static")
     static.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(
-        cbook._get_data_path("plot_directive/plot_directive.css"), static / "plot_directive.css"
-    )
+    stylesheet = Path(matplotlib.get_data_path(), "plot_directive", "plot_directive.css")
+    shutil.copyfile(stylesheet, static / "plot_directive.css")
 
 
 def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:

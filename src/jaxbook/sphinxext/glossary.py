@@ -133,7 +133,10 @@ class BookGlossary(SphinxDirective):
             # A translated entry also answers to its source term (XLA is XLA in both).
             same = entry.source.casefold() == entry.name(language).casefold()
             if language != SOURCE_LANGUAGE and not same:
-                self.env.domains.standard_domain._note_term(entry.source, node_id, location=term)
+                # No public way to give a term a second name (sphinx-doc/sphinx#8740
+                # calls _note_term internal; the request for synonyms is #152).
+                std = self.env.domains.standard_domain
+                std._note_term(entry.source, node_id, location=term)  # noqa: SLF001
             definition = nodes.definition()
             inline, messages = self.parse_inline(entry.definition(language), lineno=line)
             paragraph = nodes.paragraph("", "", *inline)
@@ -202,10 +205,14 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     std = app.env.domains.standard_domain
     found: dict[str, tuple[str, str]] = {}  # a term's key -> (docname, id)
     language = app.config.language
+    # The glossary's terms as :term: finds them, whatever their case.
+    terms = {
+        name.lower(): (target[0], target[1])
+        for (kind, name), target in std.objects.items()
+        if kind == "term"
+    }
     for entry in entries(app.srcdir, app.config):
-        target = std._terms.get(entry.name(language).lower()) or std._terms.get(
-            entry.source.lower()
-        )
+        target = terms.get(entry.name(language).lower()) or terms.get(entry.source.lower())
         if target is not None:
             found[entry.key] = target
     all_rules, _shown = use_rules(app.srcdir, app.config)

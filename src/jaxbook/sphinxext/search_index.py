@@ -47,11 +47,14 @@ def restore_on_load(app: Sphinx) -> None:
     def load_and_restore(docnames: Set[str]) -> None:
         load_indexer(docnames)
         indexer = builder.indexer
+        # Sphinx's IndexBuilder has no public way to read or add index entries
+        # (sphinx-doc/sphinx#8152): its private dicts are used here, and only here.
         # Sphinx never prunes them: a page removed since would break the index's freezing.
-        for docname in set(indexer._index_entries).difference(builder.env.all_docs):
-            del indexer._index_entries[docname]
+        entries_of = indexer._index_entries  # noqa: SLF001
+        for docname in set(entries_of).difference(builder.env.all_docs):
+            del entries_of[docname]
         # The pages whose titles Sphinx restored: none when it refused the old file.
-        keep = set(indexer._titles).difference(docnames)
+        keep = set(indexer._titles).difference(docnames)  # noqa: SLF001
         path = builder.outdir / builder.searchindex_filename
         if not keep or not path.is_file():
             return
@@ -66,7 +69,7 @@ def restore_on_load(app: Sphinx) -> None:
         except (ValueError, KeyError, IndexError, TypeError):
             return  # Sphinx read the same file; what it could not, it indexes anew
         for docname, kept in entries.items():
-            indexer._index_entries.setdefault(docname, kept)
+            entries_of.setdefault(docname, kept)
 
     builder.load_indexer = load_and_restore
 
