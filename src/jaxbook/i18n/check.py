@@ -72,6 +72,7 @@ from jaxbook import project
 from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import (
     Finding,
+    entry_line,
     faults,
     file_faults,
     foreign_marks,
@@ -292,7 +293,9 @@ def code_tokens(text: str) -> list[tuple[str, str, int]]:
         if kind in {"COMMENT", "NL", "ENCODING", "ENDMARKER"}:
             continue
         if kind == "STRING":
-            prefix = re.match(r"[A-Za-z]*", token.string)[0]
+            letters = re.match(r"[A-Za-z]*", token.string)
+            assert letters, "a pattern that matches the empty string matches every string"
+            prefix = letters[0]
             kept.append(("STRING", prefix + token.string[len(prefix)], token.start[0]))
             continue
         if kind == "FSTRING_START":
@@ -508,7 +511,7 @@ def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[F
     return [
         Finding(
             path,
-            entry.linenum,
+            entry_line(entry),
             f"obsolete, but {page.name} still shows this text: the templates lost it, "
             "so its translation is no longer used",
         )
@@ -539,7 +542,7 @@ def check_catalog(
     for entry in po:
         if entry.obsolete:
             continue
-        where = msgstr_line(lines, entry.linenum)
+        where = msgstr_line(lines, entry_line(entry))
         if draft and (entry.fuzzy or not entry.msgstr):
             continue
         if entry.fuzzy:
@@ -586,12 +589,13 @@ def inconsistent_translations(paths: list[Path]) -> list[Finding]:
         for entry in polib.pofile(str(path)):
             if entry.obsolete or entry.fuzzy or not entry.msgstr or not entry.msgid:
                 continue
-            seen = first.setdefault(entry.msgid, (entry.msgstr, path, entry.linenum))
+            line = entry_line(entry)
+            seen = first.setdefault(entry.msgid, (entry.msgstr, path, line))
             if seen[0] != entry.msgstr:
                 findings.append(
                     Finding(
                         path,
-                        msgstr_line(path.read_text(encoding="utf-8").splitlines(), entry.linenum),
+                        msgstr_line(path.read_text(encoding="utf-8").splitlines(), line),
                         f"translated otherwise in {seen[1]}:{seen[2]} ({seen[0][:60]!r}); a "
                         "message the book says in several places is translated one way",
                     )

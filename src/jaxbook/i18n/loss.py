@@ -42,7 +42,7 @@ from pathlib import Path, PurePosixPath
 
 import polib
 
-from jaxbook.i18n.pofile import Finding
+from jaxbook.i18n.pofile import Finding, entry_line
 
 SIMILAR = 0.6
 
@@ -68,7 +68,7 @@ def translations(path: Path, text: str) -> list[Held]:
         held.append(
             Held(
                 path,
-                entry.linenum,
+                entry_line(entry),
                 (entry.msgctxt, entry.msgid),
                 msgstr,
                 previous,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import configparser
 import contextlib
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,6 +25,8 @@ from typing import Any, ClassVar
 from docutils import frontend, nodes, utils
 from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles
+from docutils.parsers.rst.states import Inliner
+from docutils.utils import Reporter
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
@@ -118,15 +120,30 @@ class GenericDirective(Directive):
         return [node]
 
 
-def _generic_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+RoleResult = tuple[list[nodes.Node], list[nodes.system_message]]
+
+
+def _generic_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Inliner,
+    options: Mapping[str, Any] | None = None,
+    content: Sequence[str] | None = None,
+) -> RoleResult:
     return [role(rawtext, utils.unescape(text), name=name)], []
 
 
-def _directive(name: str, language_module: Any, document: Any) -> tuple[type, list]:
-    return type(name, (GenericDirective,), {}), []
+def _directive(
+    directive_name: str, language_module: Any, document: nodes.document
+) -> tuple[type[Directive], list[nodes.system_message]]:
+    return type(directive_name, (GenericDirective,), {}), []
 
 
-def _role(name: str, language_module: Any, lineno: int, reporter: Any) -> tuple[Any, list]:
+def _role(
+    role_name: str, language_module: Any, lineno: int, reporter: Reporter
+) -> tuple[Callable[..., RoleResult], list[nodes.system_message]]:
     return _generic_role, []
 
 
@@ -134,7 +151,9 @@ def _role(name: str, language_module: Any, lineno: int, reporter: Any) -> tuple[
 def _generic_markup() -> Iterator[None]:
     """Read every directive and role generically (as Sphinx swaps in its domains)."""
     saved = directives.directive, roles.role
-    directives.directive, roles.role = _directive, _role
+    directives.directive = _directive
+    # types-docutils has a role function return only references; docutils takes any nodes.
+    roles.role = _role  # type: ignore[assignment]
     try:
         yield
     finally:

@@ -64,6 +64,13 @@ class Finding:
         return f"{self.path}:{self.line}: {self.message}"
 
 
+def entry_line(entry: polib.POEntry) -> int:
+    """The line ``entry`` starts on in the catalog polib read it from."""
+    # polib types linenum as optional: an entry made in code has none.
+    assert entry.linenum is not None, "polib numbers every entry it parses"
+    return entry.linenum
+
+
 def plural_forms(language: str) -> str:
     """The ``Plural-Forms`` header of ``language``'s catalogs, from Babel's CLDR data (as
     ``pybabel init`` writes it): ``nplurals=2; plural=(n != 1);`` for English."""
@@ -137,7 +144,7 @@ def msgfmt_check(path: Path) -> list[Finding]:
     )
     if result.returncode == 0:
         return []
-    findings = []
+    findings: list[Finding] = []
     for line in result.stderr.splitlines():
         match = re.match(rf"{re.escape(str(path))}:(\d+)(?::\d+)?: (.*)", line)
         if not match:
@@ -215,7 +222,7 @@ def foreign_marks(po: polib.POFile) -> list[tuple[int, str]]:
     for entry in po:
         for flag in FORMAT_FLAGS:
             if flag in entry.flags:
-                marks.append((entry.linenum, f"flag {flag!r} on page text"))
+                marks.append((entry_line(entry), f"flag {flag!r} on page text"))
     return marks
 
 

@@ -470,11 +470,11 @@ class _Python(_Reader):
         for n, (part_start, part_end) in enumerate(parts):
             if part_start == part_end:
                 continue
-            literal = _plain("code", src[part_start:part_end], part_start)
-            literal.text = OPAQUE + literal.text + OPAQUE
-            literal.spans = [bounds[n], *literal.spans, bounds[n + 1]]
-            literal.depth = [0, *literal.depth, 0]
-            self.add(literal)
+            piece = _plain("code", src[part_start:part_end], part_start)
+            piece.text = OPAQUE + piece.text + OPAQUE
+            piece.spans = [bounds[n], *piece.spans, bounds[n + 1]]
+            piece.depth = [0, *piece.depth, 0]
+            self.add(piece)
 
 
 # -- reStructuredText ------------------------------------------------------------
@@ -494,9 +494,12 @@ class _Rest(_Reader):
 
     def line(self, node: nodes.Node) -> int:
         """The file's line of a node's (from 1), or of the block it is in."""
-        while node is not None and getattr(node, "line", None) is None:
-            node = node.parent
-        return self.first + (node.line - 1 if node is not None else 0)
+        at: nodes.Node | None = node
+        while at is not None:
+            if at.line is not None:
+                return self.first + at.line - 1
+            at = at.parent
+        return self.first
 
     def walk(self, node: nodes.Node) -> None:
         pending: list[Suppression] = []
@@ -576,6 +579,7 @@ class _Rest(_Reader):
             elif isinstance(child, nodes.system_message):
                 continue
             else:
+                assert isinstance(child, nodes.Element), "an element holds text and elements"
                 hugging = (isinstance(child, nodes.reference) and HAN.search(child.astext())) or (
                     isinstance(child, parsers.role) and child["name"] in HUGGING_ROLES
                 )

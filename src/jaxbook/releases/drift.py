@@ -66,6 +66,7 @@ from jaxbook.formats import (
     OUTCOMES,
     DriftData,
     Example,
+    RecordedBlock,
     ReleaseDrift,
     Run,
     code_digest,
@@ -115,7 +116,7 @@ DIFF_LINES = 20
 ELLIPSIS = doctest.OutputChecker()  # "..." in a line of the page matches any text
 
 
-def classify(record: dict[str, Any]) -> dict[str, Any]:
+def classify(record: RecordedBlock) -> dict[str, Any]:
     """One cell's outcome on the other release, from its record of ``bundle run``."""
     want = record.get("want") or ""
     got = record.get("got", "")
@@ -153,14 +154,14 @@ def classify(record: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def compare(bundles: list[Path], records: dict[str, list[dict]]) -> dict[str, list[dict]]:
+def compare(bundles: list[Path], records: dict[str, list[RecordedBlock]]) -> dict[str, list[dict]]:
     """Per language, every code cell of the bundles with its outcome (skipped ones too)."""
     report: dict[str, list[dict]] = {}
     for path in bundles:
         bundle = read_bundle(path)
         language = bundle["language"]
         # A file included by two pages has its blocks run on each, in page order.
-        ran: dict[tuple[str, int | None], list[dict]] = {}
+        ran: dict[tuple[str, int | None], list[RecordedBlock]] = {}
         for record in records.get(language, []):
             ran.setdefault((record["file"], record["line"]), []).append(record)
         cells = report.setdefault(language, [])

@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import warnings
+from collections.abc import Callable
 from importlib import metadata
 
 # Two CPU devices, for the probe about arrays committed to different devices;
@@ -29,10 +30,11 @@ os.environ["XLA_FLAGS"] = (
 import jax
 import jax.numpy as jnp
 
-PROBES = {}
+# Each probe returns (key, shown).
+PROBES: dict[str, Callable[[], tuple[str, str]]] = {}
 
 
-def probe(function):
+def probe(function: Callable[[], tuple[str, str]]) -> Callable[[], tuple[str, str]]:
     PROBES[function.__name__.replace("_", "-")] = function
     return function
 

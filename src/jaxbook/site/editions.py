@@ -28,7 +28,9 @@ LATEXMK = ["latexmk", "-pdfxe", "-interaction=nonstopmode", "-halt-on-error", "-
 LATEX_TIMEOUT = 900
 
 
-def sphinx_command(root: Path, builder: str, language: str, outdir: Path, doctrees: Path, *extra):
+def sphinx_command(
+    root: Path, builder: str, language: str, outdir: Path, doctrees: Path, *extra: str
+) -> list[str]:
     command = html_command(root, language, outdir, doctrees, *extra)
     command[command.index("html")] = builder
     return command
@@ -51,19 +53,19 @@ def build_language(
         return result.returncode
     if fmt == "pdf":
         texs = sorted(outdir.glob("*.tex"))
-        result = subprocess.run(
+        latex = subprocess.run(
             [*LATEXMK, *(t.name for t in texs)],
             cwd=outdir,
             capture_output=True,
             text=True,
             timeout=LATEX_TIMEOUT,
         )
-        if result.returncode:
+        if latex.returncode:
             log = "\n".join(
                 line for tex in texs for line in _errors(outdir / tex.with_suffix(".log").name)
             )
-            print(f"{outdir}: latexmk failed\n{log or result.stdout[-3000:]}", file=sys.stderr)
-            return result.returncode
+            print(f"{outdir}: latexmk failed\n{log or latex.stdout[-3000:]}", file=sys.stderr)
+            return latex.returncode
         built = [outdir / t.with_suffix(".pdf").name for t in texs]
     else:
         built = sorted(outdir.glob("*.epub"))
@@ -103,10 +105,13 @@ def run(args: argparse.Namespace) -> int:
     site_root = (args.site or builddir / "html").resolve()
     extra = ["--fail-on-warning", "--keep-going", "-q", *shlex.split(args.sphinxopts)]
     jobs = [(language, fmt) for fmt in args.formats or FORMATS for language in args.languages]
+
+    def build(job: tuple[str, str]) -> int:
+        language, fmt = job
+        return build_language(root, builddir, site_root, language, fmt, extra)
+
     with ThreadPoolExecutor(max_workers=len(args.languages)) as pool:
-        statuses = list(
-            pool.map(lambda job: build_language(root, builddir, site_root, *job, extra), jobs)
-        )
+        statuses = list(pool.map(build, jobs))
     for (language, fmt), status in zip(jobs, statuses, strict=True):
         files = edition_files(builddir, fmt, language)
         print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))

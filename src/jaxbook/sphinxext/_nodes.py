@@ -11,3 +11,14 @@ class chrome(nodes.paragraph, nodes.Invisible):
     It renders as a paragraph; being ``Invisible``, it is left out of what
     describes the page (the ``description`` meta tag and OpenGraph's).
     """
+
+
+def section_title(section: nodes.section) -> nodes.title:
+    title = section.next_node(nodes.title)
+    assert title is not None, "docutils gives every section a title"
+    return title
+
+
+def after_title(section: nodes.section) -> int:
+    """The index in ``section`` just after its title: where a notice or link goes."""
+    return section.index(section_title(section)) + 1

@@ -83,6 +83,7 @@ def _sources() -> list[list[str]]:
 
     files = []
     for package in (jax, jaxlib):
+        assert package.__file__ is not None, "jax and jaxlib are packages with an __init__.py"
         for path in sorted(Path(package.__file__).parent.rglob("*.py")):
             files.append(path.read_text(encoding="utf-8", errors="replace").splitlines())
     return files

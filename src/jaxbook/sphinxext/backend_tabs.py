@@ -99,15 +99,15 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
         children = parent.children
         i = 0
         while i < len(children):
-            run = []
+            run: list[nodes.Node] = []
             while i + len(run) < len(children) and _backend_output(children[i + len(run)]):
                 run.append(children[i + len(run)])
             if len(run) > 1:
                 tabs = backend_tabs(classes=["jb-backend-tabs"])
                 tabs.source, tabs.line = run[0].source, run[0].line
-                for output in run:
-                    parent.remove(output)
-                    tabs += output
+                for node in run:
+                    parent.remove(node)
+                    tabs += node
                 parent.insert(i, tabs)
             i += 1
 
@@ -124,6 +124,7 @@ def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     self.body.append(self.starttag(node, "div", CLASS=""))
     for index, output in enumerate(node.children):
         label = _label_of(output)
+        assert label is not None, "group_outputs puts only backend outputs in tabs"
         tab_id = f"{group}-{label.lower()}"
         checked = " checked" if index == 0 else ""
         self.body.append(
@@ -145,6 +146,7 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             for output in list(tabs.children):
                 facts = recorded.get(_backend_output(output) or "")
                 if facts:
+                    assert isinstance(output, nodes.literal_block), "only an output has a backend"
                     where = recorded_where(facts, app.config.language)
                     box = nodes.container(
                         classes=["jb-recorded"], jaxbook_backend=_backend_output(output)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatch
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from docutils import nodes
 from sphinx import addnodes
@@ -97,7 +97,7 @@ class IndexMentions(SphinxTransform):
             return
         rules, shown = glossary.use_rules(self.env.srcdir, self.config)
         seen: set[str] = set()
-        for block in list(self.document.findall(_is_block)):
+        for block in [node for node in self.document.findall() if _is_block(node)]:
             keys = [key for key in _mentions(block, rules, shown) if key not in seen]
             if not keys:
                 continue
@@ -105,7 +105,7 @@ class IndexMentions(SphinxTransform):
             _add_entries(self, block, keys)
 
 
-def _is_block(node: nodes.Node) -> bool:
+def _is_block(node: nodes.Node) -> TypeGuard[nodes.Element]:
     if not isinstance(node, BLOCKS) or isinstance(node.parent, nodes.term):
         return False
     return not any(
@@ -144,6 +144,7 @@ def _mentions(block: nodes.Element, rules, shown: dict[str, str]) -> list[str]:
 
 
 def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[str]) -> None:
+    holder: nodes.Element
     if isinstance(block, nodes.title) and isinstance(block.parent, nodes.section):
         target_id = block.parent["ids"][0]
         holder, position = block.parent, block.parent.index(block) + 1

@@ -84,12 +84,12 @@ def conf_line(confdir: str | Path, name: str) -> int:
 
 def extract(app: Sphinx) -> None:
     """Put the book's texts into the gettext builder's ``book.pot``."""
-    if app.builder.name != "gettext":
-        return
-    from sphinx.builders.gettext import MsgOrigin
+    from sphinx.builders.gettext import MessageCatalogBuilder, MsgOrigin
 
+    if not isinstance(app.builder, MessageCatalogBuilder):
+        return
     conf = str(Path(app.confdir, "conf.py"))
-    catalog = app.builder.catalogs[DOMAIN]  # type: ignore[attr-defined]
+    catalog = app.builder.catalogs[DOMAIN]
     for name in TEXTS:
         text = getattr(app.config, name)
         if text:

@@ -48,7 +48,7 @@ from docutils import nodes
 
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import chrome
+from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.fonts import book_fonts
 
 if TYPE_CHECKING:
@@ -264,8 +264,7 @@ def add_page_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     sections = list(doctree.findall(nodes.section))
     if not found or not sections:
         return
-    title = sections[0].next_node(nodes.title)
-    at = sections[0].index(title) + 1
+    at = after_title(sections[0])
     sections[0][at:at] = found
 
 

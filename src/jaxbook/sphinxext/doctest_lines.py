@@ -30,6 +30,7 @@ class LineAccurateRunner(SphinxDocTestRunner):
         if len(test.examples) == 1 and test.lineno is not None and example.lineno == test.lineno:
             example = copy.copy(example)
             example.lineno = 0
+        # typeshed's doctest stub leaves out DocTestRunner's private _failure_header.
         return super()._failure_header(test, example)  # type: ignore[misc]
 
 

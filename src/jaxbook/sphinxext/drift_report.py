@@ -243,7 +243,9 @@ class DriftDomain(Domain):
 
 
 def _domain(env: BuildEnvironment) -> DriftDomain:
-    return env.domains[DriftDomain.name]  # type: ignore[return-value]
+    domain = env.domains[DriftDomain.name]
+    assert isinstance(domain, DriftDomain), "setup() adds the domain under its name"
+    return domain
 
 
 def outdated_reports(
@@ -346,9 +348,9 @@ class Report:
         """The release's examples of this language, each at its place, in reading order."""
         by_code: dict[tuple[str, str, str], list[Place]] = {}
         by_line: dict[tuple[str, str, int | None], Place] = {}
-        for place in self.places:
-            by_code.setdefault((place.docname, place.file, place.code), []).append(place)
-            by_line[place.docname, place.file, place.line] = place
+        for known in self.places:
+            by_code.setdefault((known.docname, known.file, known.code), []).append(known)
+            by_line[known.docname, known.file, known.line] = known
         shown = []
         for example in self.data["releases"][release]["examples"]:
             code = example["code"].get(self.runs_language)
@@ -521,8 +523,8 @@ class Report:
         group += head
         body = nodes.tbody()
         group += body
-        for _rank, key in sorted(order):
-            row = rows[key]
+        for _rank, position in sorted(order):
+            row = rows[position]
             item = row["item"]
             cells = [nodes.paragraph("", "", *self.caption(item.place, item.example))]
             for release in differing:

@@ -39,11 +39,13 @@ from typing import TYPE_CHECKING, Any
 import matplotlib
 from babel.dates import format_date
 from docutils import nodes
+from sphinx.builders.epub3 import Epub3Builder
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._nodes import section_title
 from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
 
@@ -224,10 +226,9 @@ def version_for_epub(app: Sphinx) -> None:
 def name_epub_guides(app: Sphinx) -> None:
     """The e-reader's contents and cover, named in the book's language (Sphinx names
     them in English)."""
-    if app.builder.name == "epub":
-        guide_titles = app.builder.guide_titles  # type: ignore[attr-defined]
-        app.builder.guide_titles = {  # type: ignore[attr-defined]
-            **guide_titles,
+    if isinstance(app.builder, Epub3Builder):
+        app.builder.guide_titles = {
+            **app.builder.guide_titles,
             "toc": str(_("Table of Contents")),
             "cover": str(_("Cover")),
         }
@@ -268,7 +269,7 @@ class LabelDropdowns(SphinxPostTransform):
             if isinstance(question, nodes.section) and QUESTION in question["classes"]:
                 # On paper an answer right under its question is read before the
                 # question is answered: the quiz's answers follow the quiz.
-                number = question.next_node(nodes.title).astext()
+                number = section_title(question).astext()
                 heading = _("%(question)s: %(label)s") % {"question": number, "label": label}
                 box[0] = nodes.title("", heading)
                 question.remove(node)
@@ -303,7 +304,7 @@ def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
     Sphinx's EPUB builder does not do it, so the package file is amended and
     the book zipped again.
     """
-    if exception is not None or app.builder.name != "epub":
+    if exception is not None or not isinstance(app.builder, Epub3Builder):
         return
     opf = Path(app.outdir, "content.opf")
     text = opf.read_text(encoding="utf-8")

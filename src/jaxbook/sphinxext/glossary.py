@@ -110,6 +110,9 @@ class BookGlossary(SphinxDirective):
         items = nodes.definition_list(classes=["glossary"])
         glossary += items
         source, line = self.get_source_info()
+        # A directive on a page has its place there.
+        assert source is not None, "the directive has no file"
+        assert line is not None, "the directive has no line"
         terms = entries(self.env.srcdir, self.config)
         language = glossary_language(self.config, terms)
         other = other_language(language, terms) if terms else None
@@ -153,6 +156,7 @@ class BookGlossary(SphinxDirective):
 
 def named_in(name: str, language: str, page_language: str) -> list[nodes.Node]:
     """ " (Chinese: 向量化)": the term in another language, after its definition."""
+    shown: nodes.inline
     if language == SOURCE_LANGUAGE and not page_language.startswith("zh"):
         shown = zh_term(name, name, classes=["jb-zh-term", "jb-term-other"])
     else:

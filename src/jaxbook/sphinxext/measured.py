@@ -62,6 +62,8 @@ from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from docutils.nodes import Node
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -192,7 +194,7 @@ def show_page_measurements(
     docname: str,
     page: list[nodes.Element],
     measured: list[nodes.Element],
-    values: list[measured_value] = (),
+    values: Sequence[measured_value] = (),
 ) -> None:
     result, _nodes = run_part(
         app,

@@ -52,7 +52,7 @@ from sphinx.locale import admonitionlabels
 
 from jaxbook.sphinxext import _markdown
 from jaxbook.sphinxext._locale import _
-from jaxbook.sphinxext._nodes import chrome
+from jaxbook.sphinxext._nodes import after_title, chrome
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -192,8 +192,15 @@ class Cells:
         return "\n".join(lines)
 
 
-SKIPPED = (chrome, nodes.comment, nodes.target, nodes.substitution_definition, nodes.raw)
-SKIPPED += (nodes.system_message, nodes.Invisible)
+SKIPPED = (
+    chrome,
+    nodes.comment,
+    nodes.target,
+    nodes.substitution_definition,
+    nodes.raw,
+    nodes.system_message,
+    nodes.Invisible,
+)
 
 
 def notebook_for(
@@ -227,7 +234,7 @@ def notebook_for(
     return notebook
 
 
-def project_pins(confdir: str) -> tuple[list[str], str]:
+def project_pins(confdir: str | os.PathLike[str]) -> tuple[list[str], str]:
     """The ``[project]`` dependencies of pyproject.toml and its ``cuda`` extra's first entry."""
     path = Path(confdir, "pyproject.toml")
     if not path.exists():
@@ -279,13 +286,13 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, str(path))
     up = "../" * docname.count("/")
-    link = nodes.reference(
+    download = nodes.reference(
         "",
         _("Download this page as a notebook (.ipynb)"),
         refuri=f"{up}{NOTEBOOK_DIR}/{docname}.ipynb",
         classes=["jb-notebook-link"],
     )
-    paragraph = chrome("", "", link, classes=["jb-notebook"])
+    paragraph = chrome("", "", download, classes=["jb-notebook"])
     paragraph += nodes.Text(" · ")
     paragraph += nodes.reference(
         "",
@@ -301,8 +308,7 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         )
     sections = list(doctree.findall(nodes.section))
     if sections:
-        title = sections[0].next_node(nodes.title)
-        sections[0].insert(sections[0].index(title) + 1, paragraph)
+        sections[0].insert(after_title(sections[0]), paragraph)
 
 
 def zip_notebooks(app: Sphinx, exception: Exception | None) -> None:

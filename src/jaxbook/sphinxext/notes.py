@@ -190,7 +190,7 @@ class UpdateNoteDirective(SphinxDirective):
         )
         # The label comes from this extension's catalog, not the page's.
         title = nodes.title("", "", label, translatable=False)
-        messages: list[nodes.Node] = []
+        messages: list[nodes.system_message] = []
         node += title
         if self.arguments:
             point_text = self.arguments[0]
@@ -285,7 +285,9 @@ class NotesDomain(Domain):
 
 
 def _domain(env: BuildEnvironment) -> NotesDomain:
-    return env.domains[NotesDomain.name]  # type: ignore[return-value]
+    domain = env.domains[NotesDomain.name]
+    assert isinstance(domain, NotesDomain), "setup() adds the domain under its name"
+    return domain
 
 
 def table_docnames(env: BuildEnvironment) -> list[str]:
@@ -403,15 +405,15 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
-    group = nodes.tgroup(cols=len(headers))
-    table += group
+    tgroup = nodes.tgroup(cols=len(headers))
+    table += tgroup
     for width in widths:
-        group += nodes.colspec(colwidth=width)
+        tgroup += nodes.colspec(colwidth=width)
     head = nodes.thead()
     head += nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
-    group += head
+    tgroup += head
     body = nodes.tbody()
-    group += body
+    tgroup += body
     for row in rows(env, table_doc=table_doc):
         point = row.point.point if row.point else None
         point_para = nodes.paragraph("", "", *(point.deepcopy().children if point else []))

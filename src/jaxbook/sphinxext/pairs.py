@@ -147,6 +147,7 @@ LATEX_BOX = {"outdated": "error", "recommended": "tip"}
 
 def visit_pair_latex(self: Any, node: pair) -> None:
     title = node.children[0]
+    assert isinstance(title, nodes.paragraph), "a pair starts with its title"
     title.replace_self(nodes.paragraph("", "", nodes.strong("", "", *title.children)))
     self.body.append("\n" + self.hypertarget_to(node))
 

@@ -352,14 +352,14 @@ def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> 
         if "jaxbook_value" in value
     }
     languages = pair(app.config)
-    show = languages is not None and app.builder.name in HTML_BUILDERS
     for node in passages:
         message = node.attributes.pop(MESSAGE)  # an extra attribute would uncompact lists
-        if not show:
+        if languages is None or app.builder.name not in HTML_BUILDERS:
             continue
         kind, text = other_text(app, docname, message, languages)
         if kind == "same":
             continue
+        assert text is not None, "only the same text comes without one"
         if kind == "marker":
             lang, children = bcp47(app.config.language), [nodes.Text(text)]
             classes = ["jb-parallel", "jb-parallel-marker", "no-search"]

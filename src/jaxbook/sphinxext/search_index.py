@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sphinx.builders.html import StandaloneHTMLBuilder
+
 if TYPE_CHECKING:
     from collections.abc import Set
 
@@ -40,13 +42,14 @@ def kept_entries(frozen: dict[str, Any], keep: Set[str]) -> dict[str, list[tuple
 
 def restore_on_load(app: Sphinx) -> None:
     builder = app.builder
-    load_indexer = getattr(builder, "load_indexer", None)
-    if load_indexer is None or not getattr(builder, "search", False):
+    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.search:
         return
+    load_indexer = builder.load_indexer
 
     def load_and_restore(docnames: Set[str]) -> None:
         load_indexer(docnames)
         indexer = builder.indexer
+        assert indexer is not None, "prepare_writing makes the indexer before it loads it"
         # Sphinx's IndexBuilder has no public way to read or add index entries
         # (sphinx-doc/sphinx#8152): its private dicts are used here, and only here.
         # Sphinx never prunes them: a page removed since would break the index's freezing.
@@ -71,7 +74,9 @@ def restore_on_load(app: Sphinx) -> None:
         for docname, kept in entries.items():
             entries_of.setdefault(docname, kept)
 
-    builder.load_indexer = load_and_restore
+    # Sphinx has no event between loading the old index and writing the pages
+    # (sphinx-doc/sphinx#12599): this builder's own method is replaced, on purpose.
+    builder.load_indexer = load_and_restore  # type: ignore[method-assign]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

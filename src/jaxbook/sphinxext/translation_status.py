@@ -24,6 +24,7 @@ from sphinx.util.nodes import extract_messages
 
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._nodes import after_title
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -76,8 +77,7 @@ def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     notice += nodes.paragraph("", text)
     sections = list(doctree.findall(nodes.section))
     if sections:
-        title = sections[0].next_node(nodes.title)
-        sections[0].insert(sections[0].index(title) + 1, notice)
+        sections[0].insert(after_title(sections[0]), notice)
     else:
         doctree.insert(0, notice)
 
