@@ -15,10 +15,8 @@ LANGUAGES   ?= $(BOOK_LANGUAGES)
 TRANSLATIONS = $(filter-out $(firstword $(BOOK_LANGUAGES)),$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch01/*.rst docs/ch01/*.md)
 ONLY        ?=
-JOBS        ?= auto
 TEST_JOBS   ?= 2
 FORCE       ?=
-SHARD       ?=
 EXTRAS      ?=
 REMOTE      ?=
 
@@ -107,18 +105,9 @@ publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in 
 	$(JAXBOOK) publish-notebooks --remote "$(REMOTE)" --builddir $(BUILDDIR) $(LANGUAGES)
 
 .PHONY: doctest
-doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=auto FORCE=1 SHARD=i/N)
-	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) \
-	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(SHARD),--shard $(SHARD)) \
-	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
-
-.PHONY: doctest-server
-doctest-server: $(SYNCED) ## Keep Sphinx, JAX and the workers warm; make doctest then hands its runs to it (Ctrl+C stops)
-	$(JAXBOOK) doctest-server --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) $(LANGUAGES)
-
-.PHONY: doctest-merge
-doctest-merge: $(SYNCED) ## Merge the CI shards' verdicts (DIR=$(BUILDDIR)/doctest/shards, BACKEND=gpu) into one
-	$(JAXBOOK) doctest-merge $(if $(BACKEND),--expect-backend $(BACKEND)) $(or $(DIR),$(BUILDDIR)/doctest/shards)
+doctest: $(SYNCED) ## Run every code cell of every language and check its output (ONLY=page FORCE=1)
+	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
+	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: doctest-bundle
 doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed

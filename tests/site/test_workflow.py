@@ -80,7 +80,7 @@ def workflow() -> dict:
 
 def test_the_checks_job_has_every_tool_it_needs(workflow):
     job = workflow["jobs"][JOB]
-    assert "make html pdf epub check-po pytest lint TESTED_BUILD=_build" in " ".join(
+    assert "make html pdf epub doctest check-po pytest lint TESTED_BUILD=_build" in " ".join(
         str(step.get("run", "")) for step in job["steps"]
     )
     assert missing(job) == []
