@@ -37,6 +37,14 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
     return directory
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "lighthouse: runs Lighthouse, about a minute; `make lighthouse` (CI's Lighthouse job) "
+        "runs these after auditing every page, `make pytest` leaves them to it",
+    )
+
+
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"

@@ -6,6 +6,7 @@ can fail. Screenshots of a Chinese and an English page go to _build/screenshots/
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -101,8 +102,13 @@ def foreign(requests: list[str], base: str) -> list[str]:
     ]
 
 
+@functools.cache
+def axe_script() -> str:
+    return AXE.read_text(encoding="utf-8")
+
+
 def axe_violations(browser) -> list[str]:
-    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    browser.execute_script(axe_script())
     found = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "axe.run({resultTypes: ['violations']}).then(r => done(r.violations"
@@ -250,12 +256,20 @@ def test_copy_button_copies_code_without_prompts_or_output(browser, server):
     assert following.strip() not in copied
 
 
-def test_pages_make_no_foreign_requests_and_log_no_errors(browser, server, site):
-    problems = {}
+@pytest.fixture(scope="module")
+def every_page(browser, server, site) -> dict[str, tuple[list[str], list[str]]]:
+    """Each page loaded once at desktop width: (console errors and foreign requests, the
+    serious axe violations)."""
+    found = {}
     for path in pages(site):
         errors, requests = load(browser, f"{server}/{path}")
-        if errors or foreign(requests, server):
-            problems[path] = errors + foreign(requests, server)
+        found[path] = (errors + foreign(requests, server), axe_violations(browser))
+    return found
+
+
+def test_pages_make_no_foreign_requests_and_log_no_errors(every_page):
+    assert len(every_page) > 30
+    problems = {path: found for path, (found, _axe) in every_page.items() if found}
     assert not problems
 
 
@@ -267,13 +281,8 @@ def test_html_is_valid(site):
     assert vnu_errors([site / path for path in pages(site)] + [site / "index.html"]) == []
 
 
-def test_no_serious_accessibility_violations(browser, server, site):
-    problems = {}
-    for path in pages(site):
-        browser.get(f"{server}/{path}")
-        violations = axe_violations(browser)
-        if violations:
-            problems[path] = violations
+def test_no_serious_accessibility_violations(every_page):
+    problems = {path: axe for path, (_found, axe) in every_page.items() if axe}
     assert not problems
 
 

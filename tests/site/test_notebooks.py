@@ -7,6 +7,7 @@ came from, come as one zip per language and, given a repository, open in Colab.
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
 import tomllib
 import zipfile
@@ -18,6 +19,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from jaxbook.doctest.environment import doctest_environment
 from jaxbook.sphinxext.notebooks import INSTALL_TAG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,26 +38,38 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_notebook_runs(built_site, tmp_path, language, page):
-    path = built_site / language / "_notebooks" / "ch01" / f"{page}.ipynb"
-    notebook = nbformat.read(str(path), as_version=4)
-    # The install cell would reach a package index; this environment already
-    # holds the pins (test_install_cell_pins_the_locked_versions checks them).
-    notebook.cells = [c for c in notebook.cells if INSTALL_TAG not in c.metadata.get("tags", [])]
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert code, path
-    assert notebook.metadata["jaxbook"]["language"] == language
-    # Raises CellExecutionError, naming the cell, on any exception or failed assert.
+def test_every_notebook_runs_top_to_bottom(built_site, tmp_path, language):
+    """A language's notebooks run one after the other in one kernel, each from an empty
+    namespace (as each page runs in a fresh one under ``make doctest``): a kernel and a JAX
+    start per language, not per notebook."""
+    cells = []
+    for page in PAGES:
+        path = built_site / language / "_notebooks" / "ch01" / f"{page}.ipynb"
+        notebook = nbformat.read(str(path), as_version=4)
+        assert notebook.metadata["jaxbook"]["language"] == language
+        # The install cell would reach a package index; this environment already
+        # holds the pins (test_install_cell_pins_the_locked_versions checks them).
+        code = [
+            cell
+            for cell in notebook.cells
+            if cell.cell_type == "code" and INSTALL_TAG not in cell.metadata.get("tags", [])
+        ]
+        assert code, path
+        cells.append(nbformat.v4.new_code_cell(f"%reset -f\n# {path.name}"))
+        cells += [nbformat.v4.new_code_cell(cell.source) for cell in code]
+    combined = nbformat.v4.new_notebook(cells=cells)
+    # Raises CellExecutionError, naming the cell, on any exception or failed assert. The
+    # kernel has the doctests' environment: their compilation cache spares it the compiles.
     NotebookClient(
-        notebook,
+        combined,
         timeout=300,
         kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()
-    errors = [o for cell in code for o in cell.get("outputs", []) if o.output_type == "error"]
+    ).execute(env=doctest_environment(os.environ, ROOT))
+    errors = [o for cell in combined.cells for o in cell.outputs if o.output_type == "error"]
     assert not errors
+    assert sum(1 for cell in combined.cells if cell.outputs) > 20
 
 
 def test_notebook_links_on_pages(built_site):
