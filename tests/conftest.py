@@ -199,6 +199,13 @@ def doctest_record(tmp_path_factory) -> dict[str, list[dict]]:
     return json.loads(path.read_text(encoding="utf-8"))["blocks"]
 
 
+@pytest.fixture(scope="session")
+def built_doctrees(built_site) -> Path:
+    """The doctrees of ``built_site``, one directory per language."""
+    tested = build_under_test()
+    return (tested if tested is not None else built_site) / "doctrees"
+
+
 DEPLOY_URLS = {
     "JAXBOOK_SITE_URL": "https://example.org/jaxbook",
     "JAXBOOK_REPO_URL": "https://github.com/example/jaxbook",
