@@ -207,7 +207,7 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
-	$(JAXBOOK) refresh $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
+	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
 
 # $(or) would take the commas of 1,4,16 as argument separators and give 1.
 RUNS        ?= 3

@@ -179,12 +179,15 @@ def built_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def doctest_record(tmp_path_factory) -> dict[str, list[dict]]:
-    """What `make doctest` recorded for every example of the book, by language: the record of
-    the run `make test` made just before, or of a run made here."""
+def doctest_record(tmp_path_factory) -> tuple[Path, dict[str, list[dict]]]:
+    """A build directory of the book and what `make doctest` recorded there for every
+    example, by language: `make test`'s build and the record of the run it made just before,
+    or a run made here."""
     tested = build_under_test()
-    path = tested / "doctest" / "record.json" if tested is not None else None
-    if path is None or not path.is_file():
+    if tested is not None and (tested / "doctest" / "record.json").is_file():
+        builddir = tested
+        path = tested / "doctest" / "record.json"
+    else:
         builddir = tmp_path_factory.mktemp("doctest")
         path = builddir / "record.json"
         command = [sys.executable, "-m", "jaxbook", "doctest", "--builddir", str(builddir)]
@@ -196,7 +199,7 @@ def doctest_record(tmp_path_factory) -> dict[str, list[dict]]:
             timeout=900,
         )
         assert result.returncode == 0, result.stdout[-5000:]
-    return json.loads(path.read_text(encoding="utf-8"))["blocks"]
+    return builddir, json.loads(path.read_text(encoding="utf-8"))["blocks"]
 
 
 @pytest.fixture(scope="session")

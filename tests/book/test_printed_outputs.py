@@ -1,14 +1,14 @@
 """On every page of the book, in both languages, `make doctest` and `jaxbook refresh` see the
 same outputs, and every expected output is what its code prints.
 
-Both run the pages with the one engine (``jaxbook.doctest.engine``), each in its own
-processes: ``make doctest`` records what every example printed (``doctest_record``: the
-record ``make test``'s own ``make doctest`` wrote, or a run of it here), and ``refresh
---check`` reads and runs the book again. Each example must have printed the same in both
-runs, and passed in both; an expected output with a ``...`` wildcard (a timing, an address)
-is the only one whose printed text may differ between runs. Every other expected output is
-exactly what its code printed, line by line, so no output passes only because
-``NORMALIZE_WHITESPACE`` forgave a space the code no longer prints.
+Both run the pages with the one engine (``jaxbook.doctest.engine``), each in processes of
+its own: ``make doctest`` records what every example printed (``doctest_record``: the record
+``make test``'s own ``make doctest`` wrote, or a run of it here), and ``refresh --check``
+runs the book again from the same build's doctrees. Each example must have printed the
+same in both runs, and passed in both; an expected output with a ``...`` wildcard (a
+timing, an address) is the only one whose printed text may differ between runs. Every
+other expected output is exactly what its code printed, line by line, so no output passes
+only because ``NORMALIZE_WHITESPACE`` forgave a space the code no longer prints.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ def lines(text: str) -> list[str]:
 
 
 def test_make_doctest_and_refresh_print_the_same_for_every_example(doctest_record, tmp_path):
+    builddir, doctest_record = doctest_record
     pages = sorted(
         str(path.relative_to(ROOT))
         for suffix in ("*.rst", "*.md")
@@ -38,7 +39,7 @@ def test_make_doctest_and_refresh_print_the_same_for_every_example(doctest_recor
     languages = [arg for language in LANGUAGES for arg in ("--language", language)]
     checked = subprocess.run(
         [sys.executable, "-m", "jaxbook", "refresh", "--check", "--record", str(record),
-         *languages, *pages],
+         "--builddir", str(builddir), *languages, *pages],
         cwd=ROOT, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert checked.returncode == 0, checked.stderr[-5000:]

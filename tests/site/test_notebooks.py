@@ -162,18 +162,6 @@ def test_one_zip_holds_every_notebook_of_a_language(built_site, language):
     assert f'href="../_notebooks/{archive.name}"' in html
 
 
-def test_colab_link_only_with_a_repository(deploy_site, built_site):
-    # The deploy build is given a repository (JAXBOOK_REPO_URL); the plain one is not.
-    assert deploy_site["repo"] == "https://github.com/example/jaxbook"
-    html = (deploy_site["site"] / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
-    assert (
-        'href="https://colab.research.google.com/github/example/jaxbook/blob/notebooks/'
-        'en/_notebooks/ch01/arrays.ipynb"'
-    ) in html
-    plain = (built_site / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
-    assert "colab.research.google.com" not in plain
-
-
 class PageProse(HTMLParser):
     """The article's blocks of prose (paragraphs, list items, cells, headings), not its code."""
 

@@ -8,8 +8,9 @@ Without ``--language`` the source language is refreshed. Given several, they
 are refreshed in that order, and the first that fails stops the rest (``make
 refresh-outputs`` gives every language, the source first).
 
-The pages are read by Sphinx (so snippets are staged and translations applied
-exactly as for ``make doctest``), each page runs as ``make doctest`` runs it
+The pages are read by Sphinx into the build's doctrees, as ``make doctest``
+reads them (``--builddir``, default ``_build``: only what changed since the
+last read is read again), each page runs as ``make doctest`` runs it
 (groups, setup and cleanup, option flags: :mod:`jaxbook.doctest.engine`), and
 every ``testoutput`` that fails is rewritten with what its code printed (an
 exception as the traceback's first and last lines). Code that prints and then
@@ -33,9 +34,9 @@ one. ``--record FILE`` writes what every example printed (the bundle's
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 import polib
@@ -43,14 +44,13 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from jaxbook import project
-from jaxbook.doctest import environment
+from jaxbook.doctest import environment, runner
 from jaxbook.doctest.engine import Outcome, PageRun
 from jaxbook.doctest.pages import run_doctree
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxapp import read_pages
 
 
 def outputs(
@@ -182,10 +182,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--record", type=Path, help="write what every example printed to this JSON file"
     )
+    parser.add_argument(
+        "--builddir", type=Path, default=Path("_build"), help="whose doctrees to read into"
+    )
 
 
 def refresh_language(
-    root: Path, language: str, pages: list[Path], check: bool, record: dict[str, list]
+    root: Path,
+    builddir: Path,
+    language: str,
+    pages: list[Path],
+    check: bool,
+    record: dict[str, list],
 ) -> list[str]:
     """Refresh (or check) ``pages`` in ``language``; the sentences of what could not be done."""
     srcdir = root / "docs"
@@ -201,37 +209,39 @@ def refresh_language(
                 f"{names}: no {language} catalog yet; run 'make update-po' to create it, "
                 "translate it, then refresh the outputs"
             ]
+    warning = io.StringIO()
+    app = runner.read(runner.Spec(root, builddir), language, warning)
+    if warning.getvalue():
+        return [f"docs: reading the {language} pages warned:\n{warning.getvalue()}"]
     cannot: list[str] = []
     printed = record.setdefault(language, [])
-    with tempfile.TemporaryDirectory() as tmp:
-        app = read_pages(srcdir, root, language, Path(tmp))
-        for page in pages:
-            docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
-            if docname not in app.env.found_docs:
-                print(f"{page}: not a page of its own (included or excluded), skipped")
-                continue
-            if check:
-                found, left, result = outputs(app, docname)
-                printed += result.printed
-                cannot += left
-                cannot += [
-                    f"{node.source}:{node.line}: the expected output is not what its code "
-                    f"prints [{language}]; it prints:\n{actual}"
-                    for node, actual in found
-                ]
-                checked = sum(outcome.output is not None for outcome in result.outcomes)
-                print(f"{page} [{language}]: {checked} output(s) checked, {len(found)} stale")
-            elif language != SOURCE_LANGUAGE:
-                changed, left = refresh_catalog(app, docname)
-                cannot += left
-                print(f"{page} [{language}]: {changed} output(s) rewritten in the catalog")
-            else:
-                found, left, _result = outputs(app, docname)
-                cannot += left
-                updates = {node.line: actual for node, actual in found}
-                if updates:
-                    rewrite(page, updates)
-                print(f"{page}: {len(updates)} output(s) rewritten")
+    for page in pages:
+        docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
+        if docname not in app.env.found_docs:
+            print(f"{page}: not a page of its own (included or excluded), skipped")
+            continue
+        if check:
+            found, left, result = outputs(app, docname)
+            printed += result.printed
+            cannot += left
+            cannot += [
+                f"{node.source}:{node.line}: the expected output is not what its code "
+                f"prints [{language}]; it prints:\n{actual}"
+                for node, actual in found
+            ]
+            checked = sum(outcome.output is not None for outcome in result.outcomes)
+            print(f"{page} [{language}]: {checked} output(s) checked, {len(found)} stale")
+        elif language != SOURCE_LANGUAGE:
+            changed, left = refresh_catalog(app, docname)
+            cannot += left
+            print(f"{page} [{language}]: {changed} output(s) rewritten in the catalog")
+        else:
+            found, left, _result = outputs(app, docname)
+            cannot += left
+            updates = {node.line: actual for node, actual in found}
+            if updates:
+                rewrite(page, updates)
+            print(f"{page}: {len(updates)} output(s) rewritten")
     return cannot
 
 
@@ -239,15 +249,17 @@ def run(args: argparse.Namespace) -> int:
     from sphinx.util.docutils import docutils_namespace
 
     root = project.root()
+    builddir = args.builddir.resolve()
     environment.apply(root)
     record: dict[str, list] = {}
     cannot: list[str] = []
-    # One language after the other: a translation's outputs follow the source's.
-    for language in args.language or [SOURCE_LANGUAGE]:
-        with docutils_namespace():
-            cannot += refresh_language(root, language, args.pages, args.check, record)
-        if cannot and not args.check:
-            break
+    with runner.one_run_at_a_time(builddir):
+        # One language after the other: a translation's outputs follow the source's.
+        for language in args.language or [SOURCE_LANGUAGE]:
+            with docutils_namespace():
+                cannot += refresh_language(root, builddir, language, args.pages, args.check, record)
+            if cannot and not args.check:
+                break
     if args.record:
         from jaxbook.doctest.bundle import RECORD_FORMAT
 

@@ -38,10 +38,13 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from jaxbook import project
 from jaxbook.doctest import environment
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 # The last line of an "Exception raised:" report that is a warning: jaxbook.doctest.runtime
 # raises every warning a page did not catch.
@@ -134,30 +137,39 @@ def run_language(spec: Spec, language: str) -> LanguageRun:
         return _run_language(spec, language)
 
 
+def read(spec: Spec, language: str, warning: IO[str]) -> Sphinx:
+    """The book's application in ``language``, its pages read into the build's doctrees
+    (only what changed since the last read: after ``make html``, nothing)."""
+    from jaxbook.sphinxapp import application, forget_page_catalogs, read_changed
+
+    app = application(
+        spec.root / "docs",
+        spec.root,
+        spec.builddir / "doctest" / language,
+        spec.builddir / "doctrees" / language,
+        "dummy",
+        language,
+        status=None,
+        warning=warning,
+        confoverrides=spec.confoverrides,
+        tags=spec.tags,
+    )
+    # A catalog loaded by an earlier application of this process would hide a recompiled one.
+    forget_page_catalogs(app)
+    read_changed(app)
+    return app
+
+
 def _run_language(spec: Spec, language: str) -> LanguageRun:
     from jaxbook.doctest import cache
-    from jaxbook.sphinxapp import application, doctest_nodes_of, forget_page_catalogs, read_changed
+    from jaxbook.sphinxapp import doctest_nodes_of
 
     # The run's environment as it was given: importing JAX adds variables of its own.
     variables = dict(os.environ)
     result = LanguageRun(language)
     warning = io.StringIO()
     try:
-        app = application(
-            spec.root / "docs",
-            spec.root,
-            spec.builddir / "doctest" / language,
-            spec.builddir / "doctrees" / language,
-            "dummy",
-            language,
-            status=None,
-            warning=warning,
-            confoverrides=spec.confoverrides,
-            tags=spec.tags,
-        )
-        # A catalog loaded by an earlier run in this process would hide a recompiled one.
-        forget_page_catalogs(app)
-        read_changed(app)
+        app = read(spec, language, warning)
     except Exception as error:  # a broken conf.py, an extension's exception
         result.errors.append(f"docs: the {language} pages could not be read: {error}")
         return result
@@ -323,6 +335,17 @@ def write_record(path: Path, runs: list[LanguageRun]) -> None:
     write_text_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
 
 
+def one_run_at_a_time(builddir: Path):
+    """Hold the build directory's run lock (``make doctest``, ``refresh``): two runs would
+    read into the same doctrees."""
+    from jaxbook.files import exclusive
+
+    def waiting() -> None:
+        print("doctest: another run on this build directory; waiting for it", flush=True)
+
+    return exclusive(builddir / "doctest" / "run.lock", waiting)
+
+
 def check(
     spec: Spec, languages: list[str], record: Path | None = None, side_by_side: bool = True
 ) -> bool:
@@ -331,12 +354,7 @@ def check(
     One run at a time on a build directory: two would read into the same doctrees
     and write the same cache entries.
     """
-    from jaxbook.files import exclusive
-
-    def waiting() -> None:
-        print("doctest: another doctest run on this build directory; waiting for it", flush=True)
-
-    with exclusive(spec.builddir / "doctest" / "run.lock", waiting):
+    with one_run_at_a_time(spec.builddir):
         start = time.perf_counter()
         runs = run_languages(spec, languages, side_by_side)
         ran = sum(not page.cached for run in runs for page in run.pages)
