@@ -3,6 +3,7 @@ reports a stale result as a pass."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -100,7 +101,9 @@ def test_a_cut_off_or_reshaped_entry_is_run_again(primed, doctest):
     assert len(entries) == 2, entries
     cut, reshaped = entries
     cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
-    reshaped.write_text('{"key": "?", "result": ["?"]}', encoding="utf-8")
+    entry = json.loads(reshaped.read_text(encoding="utf-8"))
+    entry["result"] = {**entry["result"], "a field of another version": 1}
+    reshaped.write_text(json.dumps(entry), encoding="utf-8")
 
     verdict = doctest(primed, "zh_CN")
 

@@ -190,15 +190,24 @@ def _run_language(spec: Spec, language: str) -> LanguageRun:
             continue
         depends = [str(srcdir / path) for path in env.dependencies.get(docname, ())]
         key = cache.unit_key(spec.root, shared, language, docname, depends)
-        hit = None if spec.force else results.get(language, docname, key)
-        if hit is not None:
-            page = PageResult.from_json(hit)
-            page.cached = True
-        else:
+        page = None if spec.force else cached(results.get(language, docname, key))
+        if page is None:
             page = run_page(app, language, docname, page_nodes)
             results.put(language, docname, key, asdict(page) if not page.broken else None)
         result.pages.append(page)
     return result
+
+
+def cached(entry: dict[str, Any] | None) -> PageResult | None:
+    """A page's stored pass; None for none, or for an entry of another shape."""
+    if entry is None:
+        return None
+    try:
+        page = PageResult.from_json(entry)
+    except TypeError:  # written by another version of this module: the page runs again
+        return None
+    page.cached = True
+    return page
 
 
 def run_page(app, language: str, docname: str, page_nodes: list) -> PageResult:
