@@ -31,7 +31,7 @@ warning catches it (``warnings.catch_warnings(record=True)``) and prints it,
 so the warning is part of the output the page shows and the doctest compares.
 
 A page leaves no figure behind: ``close_figures()`` (the global cleanup)
-closes every pyplot figure the page opened. A worker runs many pages, and
+closes every pyplot figure the page opened. A process runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
 warns, and the warning failed the page that opened it.
 

@@ -24,9 +24,9 @@ loaded (Python's ``gettext._translations`` and Sphinx's
 ``sphinx.locale.translators``, which would keep the old one as the primary
 catalog and the new one as a mere fallback), so the page catalogs are
 dropped from both caches before each build
-(:func:`jaxbook.sphinxapp.forget_page_catalogs`, which the doctest server's
-readers call too). Only the changed page (and the
-pages that list it) are read and written again.
+(:func:`jaxbook.sphinxapp.forget_page_catalogs`, which ``make doctest`` calls
+too). Only the changed page (and the pages that list it) are read and
+written again.
 
 The site is served with sphinx-autobuild's server parts (a websocket and a
 script injected into each HTML page), so the browser reloads when a build
