@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import select
 import socket
@@ -36,7 +37,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from jaxbook.bench import course
@@ -146,28 +149,37 @@ def live_verdict_seconds(root: Path, page: Path, runs: int) -> list[float]:
     """``jaxbook livehtml`` serving the source language: from saving ``page`` to its verdict."""
     environment = doctest_environment(os.environ, root)
     environment["JAX_COMPILATION_CACHE_DIR"] = str(root / "_live" / "jax-cache")
+    port = free_port()
     live = subprocess.Popen(
-        [PY, "-m", "jaxbook", "livehtml", "--port", str(free_port()), "--builddir", "_live"],
+        [PY, "-m", "jaxbook", "livehtml", "--port", str(port), "--builddir", "_live"],
         env=environment,
         cwd=root,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+    lines = Lines(live)
     text = page.read_text(encoding="utf-8")
     docname = f"{page.parent.name}/{page.stem}"
     samples = []
     try:
-        wait_for(live, "serving http", 1800)
+        lines.wait_for("serving http", 1800)
+        # The watcher starts with the server: once it answers, a save is seen.
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
         # The first edit after the start also compiles the page's programs.
         for run in range(runs + 1):
             page.write_text(text + f"\n.. live edit {run}\n", encoding="utf-8")
             start = time.perf_counter()
-            line = wait_for(live, f"doctest: {docname} ", 300)
+            line = lines.wait_for(f"doctest: {docname} ", 300)
             assert " 0 failed " in line, line
             if run:
                 samples.append(time.perf_counter() - start)
-            wait_for(live, "rebuilt in", 300)
+            lines.wait_for("rebuilt in", 300)
     finally:
         page.write_text(text, encoding="utf-8")
         live.terminate()
@@ -176,19 +188,33 @@ def live_verdict_seconds(root: Path, page: Path, runs: int) -> list[float]:
     return samples
 
 
-def wait_for(process: subprocess.Popen, text: str, seconds: float) -> str:
-    """The first line of ``process``'s output that holds ``text``."""
-    deadline = time.monotonic() + seconds
-    log = []
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"{process.args[3]} stopped:\n{''.join(log)[-3000:]}{process.stdout.read()}")
-        if select.select([process.stdout], [], [], 1)[0]:
-            line = process.stdout.readline()
-            log.append(line)
+class Lines:
+    """A process's output, line by line, read by a thread of its own as it comes."""
+
+    def __init__(self, process: subprocess.Popen) -> None:
+        self.process = process
+        self.queue: queue.Queue[str] = queue.Queue()
+        self.log: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.queue.put(line)
+
+    def wait_for(self, text: str, seconds: float) -> str:
+        """The first line from now on that holds ``text``."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                line = self.queue.get(timeout=1)
+            except queue.Empty:
+                if self.process.poll() is not None and self.queue.empty():
+                    break
+                continue
+            self.log.append(line)
             if text in line:
                 return line
-    sys.exit(f"{process.args[3]} did not print {text!r}:\n{''.join(log)[-3000:]}")
+        sys.exit(f"{self.process.args[3]} did not print {text!r}:\n{''.join(self.log)[-3000:]}")
 
 
 def measure_course(tmp: Path, chapters: int, runs: int, serial: bool) -> dict:
