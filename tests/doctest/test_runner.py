@@ -112,3 +112,26 @@ def test_the_verdict_names_the_counts_of_each_language(capsys):
     out = capsys.readouterr().out
     assert "the languages ran different numbers of examples (zh_CN 3, en 2)" in out
     assert re.search(r"^5 passed, 1 failed$", out, re.MULTILINE)
+
+
+def test_each_language_compiles_into_a_cache_of_its_own(book, doctest):
+    """Side by side, the two languages run the same page at the same time; a compilation
+    cache entry one of them is writing must not be read half-written by the other."""
+    page = book / "docs/prose.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        + "\n.. testcode::\n\n   import os\n\n"
+        + '   print(os.environ["JAX_COMPILATION_CACHE_DIR"])\n'
+        + "\n.. testoutput::\n\n   ...\n",
+        encoding="utf-8",
+    )
+
+    verdict = doctest(book, side_by_side=True)
+
+    assert verdict.ok, verdict.output
+    caches = {
+        language: next(b["got"] for b in blocks if "prose" in b["file"])
+        for language, blocks in verdict.record["blocks"].items()
+    }
+    assert caches["zh_CN"].rstrip().endswith("/jax-cache/zh_CN"), caches
+    assert caches["en"].rstrip().endswith("/jax-cache/en"), caches

@@ -166,6 +166,12 @@ def _run_language(spec: Spec, language: str) -> LanguageRun:
 
     # The run's environment as it was given: importing JAX adds variables of its own.
     variables = dict(os.environ)
+    # A compilation cache of the language's own: JAX writes an entry without a lock or a
+    # rename, and the other language, running the same page at the same time, would read
+    # it half-written (a warning, which fails the page).
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        compiled = Path(os.environ["JAX_COMPILATION_CACHE_DIR"])
+        os.environ["JAX_COMPILATION_CACHE_DIR"] = str(compiled / language)
     result = LanguageRun(language)
     warning = io.StringIO()
     try:
