@@ -97,9 +97,9 @@ epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it
 pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: lighthouse
-lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, both languages (SEO, a11y, best practices 100; performance >= 95), then its tests
+lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, both languages (SEO, a11y, best practices 100; performance >= 95), then the audit tests (axe too)
 	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
-	$(VENVPYTHON) -m pytest -m lighthouse tests/site/test_lighthouse.py
+	$(VENVPYTHON) -m pytest -m audit tests/site
 
 .PHONY: publish-notebooks
 publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in Colab" opens (REMOTE=<git URL>; CI's deploy does)
@@ -143,7 +143,7 @@ evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour change
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
 	@$(PREFLIGHT) pytest
 	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
-	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not lighthouse"
+	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit"
 
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff) and validate the deploy files offline

@@ -40,8 +40,9 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "lighthouse: runs Lighthouse, about a minute; `make lighthouse` (CI's Lighthouse job) "
-        "runs these after auditing every page, `make pytest` leaves them to it",
+        "audit: an audit of every page that takes a minute or more (Lighthouse, axe at two "
+        "widths); `make lighthouse` (CI's Lighthouse job) runs these after Lighthouse has "
+        "audited every page, `make pytest` leaves them to it",
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import polib
@@ -95,9 +96,12 @@ def test_a_new_chapter_as_the_authors_guide_adds_it(project_copy, html_builder, 
     # 5. Its doctests in both languages, and both sites, warnings as errors.
     verdict = step(project, "jaxbook", "doctest", "--only", "docs/ch02/index.rst", "zh_CN", "en")
     assert verdict.strip().splitlines()[-1] == "2 passed, 0 failed"
-    for language, title in [("zh_CN", "第 2 章 试写的一章"), ("en", "Chapter 2: A trial chapter")]:
-        # Into the build directory the doctests read into: the pages are read already.
-        site = html_builder(project, language, project / "_build")
+    titles = {"zh_CN": "第 2 章 试写的一章", "en": "Chapter 2: A trial chapter"}
+    # Side by side, as make html builds them, into the build directory the doctests read
+    # into: the pages are read already.
+    with ThreadPoolExecutor(len(titles)) as pool:
+        sites = list(pool.map(html_builder, [project] * 2, titles, [project / "_build"] * 2))
+    for site, title in zip(sites, titles.values(), strict=True):
         built = (site / "ch02" / "index.html").read_text(encoding="utf-8")
         assert title in built
         assert title in (site / "_notebooks" / "ch02" / "index.ipynb").read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """Lighthouse on the deploy build: the checker passes good pages and fails a planted regression.
 
-``make lighthouse`` audits every page, then runs these tests (``-m lighthouse``;
+``make lighthouse`` audits every page, then runs these tests (``-m audit``;
 ``make pytest`` leaves them out): three pages keep the run short: a chapter
 page as built, the search page (whose one skipped audit is stated), and a page
 whose description was taken out.
@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-pytestmark = pytest.mark.lighthouse
+pytestmark = pytest.mark.audit
 
 PLANTED = "en/ch01/quiz.html"
 GOOD = "zh_CN/ch01/arrays.html"
