@@ -98,6 +98,7 @@ pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: lighthouse
 lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, both languages (SEO, a11y, best practices 100; performance >= 95), then the audit tests (axe too)
+	@$(PREFLIGHT) pdf
 	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
 	$(VENVPYTHON) -m pytest -m audit tests/site
 
@@ -222,7 +223,7 @@ bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scal
 BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),$(firstword $(BOOK_LANGUAGES)))
 
 .PHONY: livehtml
-livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (BOOK_LANGUAGE=en for translators)
+livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with the edited pages' doctest verdict (BOOK_LANGUAGE=en)
 	$(JAXBOOK) livehtml --language $(BOOK_LANGUAGE) --port $(PORT) --builddir $(BUILDDIR)
 
 .PHONY: clean
