@@ -15,10 +15,8 @@ LANGUAGES   ?= $(BOOK_LANGUAGES)
 TRANSLATIONS = $(filter-out $(firstword $(BOOK_LANGUAGES)),$(LANGUAGES))
 PAGES       ?= $(wildcard docs/ch*/*.rst docs/ch*/*.md)
 ONLY        ?=
-JOBS        ?= auto
 TEST_JOBS   ?= 2
 FORCE       ?=
-SHARD       ?=
 EXTRAS      ?=
 REMOTE      ?=
 
@@ -99,26 +97,19 @@ epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it
 pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: lighthouse
-lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, every language (SEO, a11y, best practices 100; performance >= 95)
+lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, every language (SEO, a11y, best practices 100; performance >= 95), then the audit tests (axe too)
+	@$(PREFLIGHT) pdf
 	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
+	$(VENVPYTHON) -m pytest -m audit tests/site
 
 .PHONY: publish-notebooks
 publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in Colab" opens (REMOTE=<git URL>; CI's deploy does)
 	$(JAXBOOK) publish-notebooks --remote "$(REMOTE)" --builddir $(BUILDDIR) $(LANGUAGES)
 
 .PHONY: doctest
-doctest: $(SYNCED) ## Run every code cell and check its output (ONLY=page JOBS=auto FORCE=1 SHARD=i/N)
-	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) \
-	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(SHARD),--shard $(SHARD)) \
-	  $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
-
-.PHONY: doctest-server
-doctest-server: $(SYNCED) ## Keep Sphinx, JAX and the workers warm; make doctest then hands its runs to it (Ctrl+C stops)
-	$(JAXBOOK) doctest-server --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" --jobs $(JOBS) $(LANGUAGES)
-
-.PHONY: doctest-merge
-doctest-merge: $(SYNCED) ## Merge the CI shards' verdicts (DIR=$(BUILDDIR)/doctest/shards, BACKEND=gpu) into one
-	$(JAXBOOK) doctest-merge $(if $(BACKEND),--expect-backend $(BACKEND)) $(or $(DIR),$(BUILDDIR)/doctest/shards)
+doctest: $(SYNCED) ## Run every code cell of every language and check its output (ONLY=page FORCE=1)
+	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
+	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: doctest-bundle
 doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed
@@ -157,7 +148,7 @@ evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour change
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
 	@$(PREFLIGHT) pytest
 	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
-	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope
+	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit"
 
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter) and validate the deploy files offline
@@ -236,7 +227,7 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
-	$(JAXBOOK) refresh $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
+	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
 
 # $(or) would take the commas of 1,4,16 as argument separators and give 1.
 RUNS        ?= 3
@@ -251,7 +242,7 @@ bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scal
 BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),$(firstword $(BOOK_LANGUAGES)))
 
 .PHONY: livehtml
-livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save (BOOK_LANGUAGE=en for translators)
+livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with the edited pages' doctest verdict (BOOK_LANGUAGE=en)
 	$(JAXBOOK) livehtml --language $(BOOK_LANGUAGE) --port $(PORT) --builddir $(BUILDDIR)
 
 .PHONY: clean

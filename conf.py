@@ -52,7 +52,6 @@ extensions = [
     "jaxbook.sphinxext.cjk",
     "jaxbook.sphinxext.code_heights",
     "jaxbook.sphinxext.discovery",
-    "jaxbook.sphinxext.doctest_lines",
     "jaxbook.sphinxext.drift_report",
     "jaxbook.sphinxext.editions",
     "jaxbook.sphinxext.evidence_column",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -10,54 +11,39 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from xdist.scheduler import LoadScopeScheduling
 
+from jaxbook.files import exclusive
 from jaxbook.site.build import html_command
 
 ROOT = Path(__file__).resolve().parent.parent
-# The site's tests share the session's built site (and its editions and server): one worker
-# builds it once for all of them.
-SITE_SCOPE = "tests/site"
 
 
-def scope_of(nodeid: str) -> str:
-    """The unit one xdist worker runs whole: a module, or all of the site's tests together."""
-    module = nodeid.split("::", 1)[0]
-    return SITE_SCOPE if module.startswith(SITE_SCOPE + "/") else module
+def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -> Path:
+    """A directory that ``build`` fills once for the whole test session, whichever worker asks.
 
-
-class BookScheduling(LoadScopeScheduling):
-    """``--dist loadscope`` with the site's modules as one scope.
-
-    A module's tests run in one worker, so that a fixture of module scope is made once, and
-    so do all the site's, whose session fixtures build the site. xdist hands out the units
-    with the most tests first, which puts the site's, the longest, first. (``--dist loadgroup`` with
-    ``xdist_group`` marks would say the same, but pytest-xdist 3.8 puts the group into a node
-    id attribute that pytest 9.2 no longer reads, so every test became a unit of its own.)
+    Under xdist each worker has its own temporary directory under one shared parent; the
+    first worker to ask builds there, holding a lock, and the others wait and take it.
     """
-
-    def _split_scope(self, nodeid: str) -> str:
-        return scope_of(nodeid)
-
-
-def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LoadScopeScheduling | None:
-    return BookScheduling(config, log) if config.getvalue("dist") == "loadscope" else None
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    directory = shared / name
+    done = shared / f"{name}.done"
+    with exclusive(shared / f"{name}.lock", lambda: None):
+        if not done.exists():
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir()
+            build(directory)
+            done.touch()
+    return directory
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Each xdist worker keeps to its share of the cores.
-
-    What a test starts runs on the worker's cores, and `jaxbook doctest --jobs auto` starts
-    one process per core it may use; without this, each worker's doctest runs would start a
-    process per core of the machine, and the two workers would compete for every core.
-    """
-    worker = getattr(config, "workerinput", None)
-    if worker is None or not hasattr(os, "sched_setaffinity"):
-        return
-    cores = sorted(os.sched_getaffinity(0))
-    index, count = int(worker["workerid"].removeprefix("gw")), int(worker["workercount"])
-    if count > 1:
-        os.sched_setaffinity(0, cores[index % len(cores) :: count] or cores)
+    config.addinivalue_line(
+        "markers",
+        "audit: an audit of every page that takes a minute or more (Lighthouse, axe at two "
+        "widths); `make lighthouse` (CI's Lighthouse job) runs these after Lighthouse has "
+        "audited every page, `make pytest` leaves them to it",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -195,10 +181,43 @@ def built_site(tmp_path_factory) -> Path:
     builddir = build_under_test()
     if builddir is not None:
         return builddir / "html"
-    root = tmp_path_factory.mktemp("site")
-    for language in ["zh_CN", "en"]:
-        build_html(ROOT, language, root)
-    return root
+
+    def build(root: Path) -> None:
+        for language in ["zh_CN", "en"]:
+            build_html(ROOT, language, root)
+
+    return shared_build(tmp_path_factory, "site", build)
+
+
+@pytest.fixture(scope="session")
+def doctest_record(tmp_path_factory) -> tuple[Path, dict[str, list[dict]]]:
+    """A build directory of the book and what `make doctest` recorded there for every
+    example, by language: `make test`'s build and the record of the run it made just before,
+    or a run made here."""
+    tested = build_under_test()
+    if tested is not None and (tested / "doctest" / "record.json").is_file():
+        builddir = tested
+        path = tested / "doctest" / "record.json"
+    else:
+        builddir = tmp_path_factory.mktemp("doctest")
+        path = builddir / "record.json"
+        command = [sys.executable, "-m", "jaxbook", "doctest", "--builddir", str(builddir)]
+        result = subprocess.run(
+            [*command, "--record", str(path), "zh_CN", "en"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert result.returncode == 0, result.stdout[-5000:]
+    return builddir, json.loads(path.read_text(encoding="utf-8"))["blocks"]
+
+
+@pytest.fixture(scope="session")
+def built_doctrees(built_site) -> Path:
+    """The doctrees of ``built_site``, one directory per language."""
+    tested = build_under_test()
+    return (tested if tested is not None else built_site) / "doctrees"
 
 
 DEPLOY_URLS = {
@@ -214,17 +233,22 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
     ``site`` is the output root, ``logs`` each language's build output, ``url``
     and ``repo`` the URLs it was built with.
     """
-    out = tmp_path_factory.mktemp("deploy")
-    logs = {}
-    for language in ["zh_CN", "en"]:
-        command = html_command(
-            ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning"
-        )
-        result = subprocess.run(
-            command, capture_output=True, text=True, timeout=600, env={**os.environ, **DEPLOY_URLS}
-        )
-        assert result.returncode == 0, result.stderr[-5000:]
-        logs[language] = result.stdout + result.stderr
+
+    def build(out: Path) -> None:
+        for language in ["zh_CN", "en"]:
+            command = html_command(
+                ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning"
+            )
+            environment = {**os.environ, **DEPLOY_URLS}
+            result = subprocess.run(
+                command, capture_output=True, text=True, timeout=600, env=environment
+            )
+            assert result.returncode == 0, result.stderr[-5000:]
+            log = out / f"{language}.log"
+            log.write_text(result.stdout + result.stderr, encoding="utf-8")
+
+    out = shared_build(tmp_path_factory, "deploy", build)
+    logs = {lang: (out / f"{lang}.log").read_text(encoding="utf-8") for lang in ("zh_CN", "en")}
     return {
         "site": out,
         "logs": logs,
@@ -234,15 +258,17 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 
 
 @pytest.fixture(scope="session")
-def built_editions(built_site, jaxbook) -> Path:
+def built_editions(built_site, jaxbook, tmp_path_factory) -> Path:
     """The PDF and EPUB of both languages, also copied into ``built_site`` as `make` does."""
     tested = build_under_test()
     if tested is not None:
         return tested
-    builddir = built_site.parent / f"{built_site.name}-editions"
-    result = jaxbook("editions", "--builddir", builddir, "--site", built_site, "zh_CN", "en")
-    assert result.returncode == 0, result.stderr[-5000:]
-    return builddir
+
+    def build(builddir: Path) -> None:
+        result = jaxbook("editions", "--builddir", builddir, "--site", built_site, "zh_CN", "en")
+        assert result.returncode == 0, result.stderr[-5000:]
+
+    return shared_build(tmp_path_factory, "editions", build)
 
 
 @dataclass

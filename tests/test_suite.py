@@ -1,11 +1,9 @@
-"""The test suite's own set-up: its worker groups and the site `make test` hands it."""
+"""The test suite's own set-up: the site `make test` hands it."""
 
 from __future__ import annotations
 
 import importlib.util
-import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -26,46 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 conftest = load("conftest.py")
 build_under_test, TESTED_BUILD = conftest.build_under_test, conftest.TESTED_BUILD
 dry_run_all = load("test_makefile.py").dry_run_all
-
-
-@pytest.mark.parametrize(
-    ("nodeid", "scope"),
-    [
-        ("tests/site/test_browser.py::test_search_in_both_languages", "tests/site"),
-        ("tests/site/test_editions.py::test_epub_is_valid[en]", "tests/site"),
-        ("tests/doctest/test_cache.py::test_a[uv.lock::x]", "tests/doctest/test_cache.py"),
-        ("tests/test_suite.py::test_x", "tests/test_suite.py"),
-    ],
-)
-def test_a_module_is_one_unit_and_the_site_one_unit(nodeid, scope):
-    assert conftest.scope_of(nodeid) == scope
-
-
-def pytest_run(*arguments: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stdout[-3000:]
-    return result.stdout
-
-
-# Two cheap site modules and one other module (the credit's licence test needs no built site).
-CHOSEN = [
-    "tests/test_project.py",
-    "tests/site/test_workflow.py",
-    "tests/site/test_credit.py::test_the_package_licence_is_the_code_licence",
-]
-
-
-def test_the_sites_modules_run_in_one_worker():
-    output = pytest_run("-n", "2", "--dist", "loadscope", "-v", *CHOSEN)
-    ran = re.findall(r"^\[(gw\d)\] .*? PASSED (\S+) ?$", output, re.MULTILINE)
-    assert {nodeid.split("::")[0] for _, nodeid in ran} == {c.split("::")[0] for c in CHOSEN}
-    assert len({worker for worker, nodeid in ran if nodeid.startswith("tests/site/")}) == 1, ran
 
 
 def test_make_test_hands_pytest_the_site_it_built():

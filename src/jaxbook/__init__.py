@@ -2,8 +2,8 @@
 
 - :mod:`jaxbook.sphinxapp`: the book's Sphinx application, as every tool starts and reads it;
 - :mod:`jaxbook.sphinxext`: the Sphinx extensions, one module per feature;
-- :mod:`jaxbook.doctest`: running the pages' code (runner, runtime, the one
-  engine outside the doctest builder, bundle, output refresh, backend records);
+- :mod:`jaxbook.doctest`: running the pages' code (the one engine, ``make doctest``
+  on it, runtime, bundle, output refresh, backend records);
 - :mod:`jaxbook.i18n`: the translators' workflow (catalog merge, statistics,
   checks, the Chinese copy lint);
 - :mod:`jaxbook.releases`: the book on other JAX releases (an environment per

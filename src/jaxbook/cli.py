@@ -18,11 +18,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "editions": ("jaxbook.site.editions", "build the PDF and EPUB of each language"),
     "landing": ("jaxbook.site.landing", "write the root index.html that picks a language"),
     "doctest": ("jaxbook.doctest.runner", "run every code cell of every language; one verdict"),
-    "doctest-server": (
-        "jaxbook.doctest.server",
-        "keep the doctest machinery warm for make doctest",
-    ),
-    "doctest-merge": ("jaxbook.doctest.shard", "merge the CI shards' doctest verdicts into one"),
     "backend": ("jaxbook.doctest.backend", "say which backend JAX runs on (--expect to insist)"),
     "bundle": ("jaxbook.doctest.bundle", "export the doctests, or run them with Python and JAX"),
     "refresh": ("jaxbook.doctest.refresh", "rewrite stale expected outputs from real runs"),

@@ -1,12 +1,14 @@
 """The book's Sphinx application as the tools start it in their own process, and what they read.
 
-The doctest workers and readers (:mod:`jaxbook.doctest.units`), the tools
-that read every page once (``refresh``, ``bundle export``, the bench's
-floor), and the live preview (:mod:`jaxbook.site.live`) all start Sphinx here:
+``make doctest`` (:mod:`jaxbook.doctest.runner`), the tools that read every
+page once (``refresh``, ``bundle export``, the bench's floor), and the live
+preview (:mod:`jaxbook.site.live`) all start Sphinx here:
 
 - ``application``: the book's application for one language: the pages of
   ``srcdir`` with ``confdir``'s ``conf.py``, the build's ``language``
   overriding conf.py's and any other override;
+- ``read_changed``: read what changed since the last read, as a build does
+  before it writes, and write nothing else;
 - ``read_pages``: every page read in one language (translations applied,
   snippets staged) by the ``dummy`` builder, into a scratch directory, so
   that the doctrees can be walked;
@@ -23,6 +25,7 @@ import it without importing one another.
 from __future__ import annotations
 
 import gettext
+import pickle
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -30,11 +33,12 @@ from typing import IO, Any
 
 from docutils import nodes
 from sphinx import locale
-from sphinx.application import Sphinx
+from sphinx.application import ENV_PICKLE_FILENAME, Sphinx
 
 # The doctest builder's own conditions (private to it): what it counts as a
 # ``>>>`` block depends on the docutils release.
 from sphinx.ext.doctest import _condition_default, _condition_with_doctest
+from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 
 
@@ -85,6 +89,25 @@ def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
     )
     app.build()
     return app
+
+
+def read_changed(app: Sphinx) -> bool:
+    """Read what changed and pickle the environment and doctrees; write and resolve nothing.
+
+    This is what ``Builder.build`` does before it writes. The doctests run on
+    the doctrees as read, so a writing phase, which resolves every page of the
+    book after any edit, is left out. Says whether anything was read.
+    """
+    builder = app.builder
+    builder.compile_update_catalogs()
+    with logging.pending_warnings():
+        updated = set(builder.read())
+    updated |= set(builder.env.check_dependents(app, updated))
+    if updated:
+        with open(builder.doctreedir / ENV_PICKLE_FILENAME, "wb") as file:
+            pickle.dump(builder.env, file, pickle.HIGHEST_PROTOCOL)
+        builder.env.check_consistency()
+    return bool(updated)
 
 
 def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:

@@ -1,14 +1,10 @@
-"""The doctest result cache re-runs a page when anything its output depends on changed,
-and never reports a stale result as a pass."""
+"""The result cache runs a page again when anything its output depends on changed, and never
+reports a stale result as a pass."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,146 +12,111 @@ import pytest
 from jaxbook.doctest import cache
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["docs/ch01/quiz.rst", "docs/ch01/answers.rst", "docs/ch01/arrays.rst"]
-UNITS = {
-    (lang, page)
-    for lang in ("zh_CN", "en")
-    for page in ("ch01/quiz", "ch01/answers", "ch01/arrays")
-}
-
-
-def doctest(project: Path, **environment: str) -> tuple[subprocess.CompletedProcess, dict]:
-    only = [arg for page in PAGES for arg in ("--only", page)]
-    verdict = project / "_build" / "verdict.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "jaxbook", "doctest", "--json", str(verdict), *only, "zh_CN", "en"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=project,
-        env={**os.environ, **environment},
-    )
-    units = json.loads(verdict.read_text(encoding="utf-8"))["units"]
-    return result, {(u["language"], u["docname"]): u for u in units}
-
-
-@pytest.fixture(scope="module")
-def primed(tmp_path_factory, book_copier) -> Path:
-    """A copy of the book whose cache holds a pass for every unit of PAGES."""
-    project = book_copier(tmp_path_factory.mktemp("cached"))
-    result, units = doctest(project)
-    assert result.returncode == 0, result.stdout
-    assert set(units) == UNITS
-    assert not any(u["cached"] for u in units.values())
-    return project
+PAGES = {(language, page) for language in ("zh_CN", "en") for page in ("printing", "fence")}
 
 
 @pytest.fixture
-def project(primed: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "book"
-    shutil.copytree(primed, copy, symlinks=True)
-    return copy
+def primed(book, doctest):
+    """The tiny book after one run of both languages: every page cached."""
+    verdict = doctest(book)
+    assert verdict.ok, verdict.output
+    return book
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+def cached_lines(verdict) -> dict[str, str]:
+    return {line.split(":")[0]: line for line in verdict.output.splitlines() if " cached (" in line}
 
 
-def test_nothing_changed_everything_cached(project):
-    result, units = doctest(project)
-    assert result.returncode == 0, result.stdout
-    assert all(u["cached"] for u in units.values())
-    assert "zh_CN: 0 pages run, 3 cached" in result.stdout
-    tries = sum(u["tries"] for u in units.values())
-    assert result.stdout.splitlines()[-1] == f"{tries} passed, 0 failed"
-
-
-def test_force_runs_everything(project):
-    only = [arg for page in PAGES[:1] for arg in ("--only", page)]
-    result = subprocess.run(
-        [sys.executable, "-m", "jaxbook", "doctest", "--force", *only, "zh_CN", "en"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=project,
+def test_nothing_changed_everything_cached(primed, doctest):
+    verdict = doctest(primed)
+    assert verdict.ok
+    assert verdict.output.splitlines()[0].startswith("doctest: 0 pages run")
+    assert "zh_CN: 0 pages run, 2 cached (5 examples that passed with the same inputs)" in (
+        verdict.output
     )
-    assert result.returncode == 0, result.stdout
-    assert "cached" not in result.stdout
-    assert "doctest: 2 units in" in result.stdout
+    assert verdict.last == "10 passed, 0 failed"
+    # A page reported from the cache still records what it printed.
+    assert len(verdict.record["blocks"]["en"]) == 5
+
+
+def test_force_runs_everything(primed, doctest):
+    verdict = doctest(primed, force=True)
+    assert verdict.output.splitlines()[0].startswith("doctest: 4 pages run")
+    assert "cached" not in verdict.output
 
 
 # Each change breaks what a page prints or expects, so a cached pass would be a lie:
-# (what to change, the units that must run again and fail, environment).
+# (file, old, new, the pages that must run again and fail).
 BREAKING = {
-    "page source": (
-        lambda p: edit(
-            p / "docs/ch01/quiz.rst",
-            "   .. testoutput::\n\n      2.0\n",
-            "   .. testoutput::\n\n      100.0\n",
-        ),
-        {("zh_CN", "ch01/quiz"), ("en", "ch01/quiz")},
-    ),
-    "included file": (
-        lambda p: edit(
-            p / "docs/ch01/_selfcheck_e1.rst",
-            'print("✅ 练习 E1 自检通过")',
-            'print("✅ 练习 E1 自检未通过")',
-        ),
-        {("zh_CN", "ch01/answers"), ("en", "ch01/answers")},
-    ),
-    "snippet": (
-        lambda p: edit(
-            p / "snippets/numpy_without_import.py",
-            "numpy_array = np.array",
-            "import numpy as np\nnumpy_array = np.array",
-        ),
-        {("zh_CN", "ch01/arrays"), ("en", "ch01/arrays")},
-    ),
+    "page source": ("docs/fence.md", "print(base + 2)", "print(base + 3)", {"zh_CN", "en"}),
+    "included file": ("docs/_shared.rst", "   6\n", "   7\n", {"zh_CN", "en"}),
     "the language's catalog": (
-        lambda p: edit(
-            p / "locale/en/LC_MESSAGES/ch01/quiz.po",
-            'msgid "2.0"\nmsgstr "2.0"',
-            'msgid "2.0"\nmsgstr "100.0"',
-        ),
-        {("en", "ch01/quiz")},
+        "locale/en/LC_MESSAGES/printing.po",
+        'msgstr "hello"',
+        'msgstr "goodbye"',
+        {"en"},
     ),
 }
 
 
 @pytest.mark.parametrize("change", BREAKING)
-def test_a_changed_input_reruns_its_pages_and_they_fail(project, change):
-    apply, broken = BREAKING[change]
-    apply(project)
-    result, units = doctest(project)
-    assert result.returncode != 0, result.stdout
-    for unit, found in units.items():
-        if unit in broken:
-            assert not found["cached"], f"{unit} reported from the cache after its {change} changed"
-            assert found["failures"] > 0, (unit, result.stdout)
-        else:
-            assert found["cached"], f"{unit} ran again though its inputs did not change"
-    assert not result.stdout.splitlines()[-1].endswith(" 0 failed")
+def test_a_changed_input_runs_its_page_again_and_it_fails(primed, doctest, edit, change):
+    file, old, new, languages = BREAKING[change]
+    edit(primed / file, old, new)
+
+    verdict = doctest(primed)
+
+    assert not verdict.ok
+    assert verdict.last.endswith(f" {len(languages)} failed")
+    lines = cached_lines(verdict)
+    for language in ("zh_CN", "en"):
+        # The broken page ran again in each language it reaches; every other page is cached.
+        expected = 1 if language in languages else 2
+        assert f"{language}: {2 - expected} page" in lines[language], lines
+        assert f", {expected} cached" in lines[language], lines
 
 
-# Changes that affect every page: each must run again (and pass).
+# Changes that reach every page: each must run again (and pass).
 EVERYWHERE = {
-    "uv.lock": (lambda p: edit(p / "uv.lock", "version = 1", "version = 1\n# a new lock"), {}),
-    "conf.py": (lambda p: edit(p / "conf.py", "nitpicky = True", "nitpicky = True  # edited"), {}),
-    "doctest environment": (lambda p: None, {"JAXBOOK_PAGE_TIMEOUT": "299"}),
+    "uv.lock": lambda root, monkeypatch: (root / "uv.lock").write_text("# a new lock\n"),
+    "conf.py": lambda root, monkeypatch: (root / "conf.py").write_text(
+        (root / "conf.py").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8"
+    ),
+    "doctest environment": lambda root, monkeypatch: monkeypatch.setenv(
+        "JAXBOOK_PAGE_TIMEOUT", "299"
+    ),
 }
 
 
 @pytest.mark.parametrize("change", EVERYWHERE)
-def test_a_shared_input_reruns_every_page(project, change):
-    apply, environment = EVERYWHERE[change]
-    apply(project)
-    result, units = doctest(project, **environment)
-    assert result.returncode == 0, result.stdout
-    assert set(units) == UNITS
-    stale = [unit for unit, found in units.items() if found["cached"]]
-    assert not stale, f"cached after {change} changed: {stale}"
+def test_a_shared_input_runs_every_page_again(primed, doctest, monkeypatch, change):
+    EVERYWHERE[change](primed, monkeypatch)
+    verdict = doctest(primed)
+    assert verdict.ok, verdict.output
+    assert verdict.output.splitlines()[0].startswith("doctest: 4 pages run")
+
+
+def test_a_cut_off_or_reshaped_entry_is_run_again(primed, doctest):
+    entries = sorted((primed / "_build" / "doctest-cache" / "zh_CN").rglob("*.json"))
+    assert len(entries) == 2, entries
+    cut, reshaped = entries
+    cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
+    entry = json.loads(reshaped.read_text(encoding="utf-8"))
+    entry["result"] = {**entry["result"], "a field of another version": 1}
+    reshaped.write_text(json.dumps(entry), encoding="utf-8")
+
+    verdict = doctest(primed, "zh_CN")
+
+    assert verdict.ok
+    assert verdict.output.splitlines()[0].startswith("doctest: 2 pages run")
+
+
+def test_a_failing_page_is_never_cached(book, doctest, edit):
+    edit(book / "docs/fence.md", "print(base + 2)", "print(base + 3)")
+    assert not doctest(book, "zh_CN").ok
+    verdict = doctest(book, "zh_CN")
+    assert not verdict.ok
+    assert "zh_CN: 1 page run, 1 cached" in verdict.output
 
 
 def test_the_backend_is_part_of_the_key():
@@ -165,12 +126,21 @@ def test_the_backend_is_part_of_the_key():
     )
 
 
-def test_the_extensions_are_part_of_the_key(tmp_path):
+def test_every_file_of_the_package_is_part_of_the_key(tmp_path):
+    """The extensions, the engine, the runtime: every module a run can load."""
     package = tmp_path / "jaxbook"
     shutil.copytree(cache.package_dir(), package, ignore=shutil.ignore_patterns("__pycache__"))
     before = cache.shared_key(ROOT, {}, "cpu:cpu", package=package)
-    edit(package / "sphinxext" / "snippets.py", "def stage_snippets", "def stage_snippets_")
-    assert cache.shared_key(ROOT, {}, "cpu:cpu", package=package) != before
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 50
+    outside = []
+    for module in modules:
+        original = module.read_bytes()
+        module.write_bytes(original + b"\n# edited\n")
+        if cache.shared_key(ROOT, {}, "cpu:cpu", package=package) == before:
+            outside.append(module)
+        module.write_bytes(original)
+    assert outside == []
 
 
 def test_variables_outside_the_doctest_environment_do_not_count():
@@ -178,54 +148,3 @@ def test_variables_outside_the_doctest_environment_do_not_count():
     key = cache.shared_key(ROOT, base, "cpu:cpu")
     assert cache.shared_key(ROOT, {**base, "TERM": "dumb", "SHLVL": "3"}, "cpu:cpu") == key
     assert cache.shared_key(ROOT, {**base, "XLA_FLAGS": ""}, "cpu:cpu") != key
-
-
-# What a run's processes do, in one process: the parent (runner, cache, shards, the
-# server and its client), a reader per language and a worker running a page in each.
-# What it has imported then is what a run loads; matplotlib, jax and Sphinx load
-# extensions with importlib, which -X importtime does not see, so sys.modules is read.
-TRACE = """
-import json, os, sys
-from pathlib import Path
-from jaxbook.doctest import cache, client, environment, runner, server, shard, units
-root = Path.cwd()
-spec = runner.spec_from_sphinxopts(root, root / "_build", "")
-units.start_worker(environment.doctest_environment(os.environ, root))
-for language in ("zh_CN", "en"):
-    units.read_language(spec, language)
-    result = units.run_unit(spec, language, "ch01/quiz")
-    assert result.clean, result
-print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] == "jaxbook")))
-"""
-
-
-@pytest.fixture(scope="module")
-def traced(tmp_path_factory, book_copier) -> list[str]:
-    """Every module of jaxbook that a doctest run loads."""
-    project = book_copier(tmp_path_factory.mktemp("traced"))
-    run = subprocess.run(
-        [sys.executable, "-c", TRACE], capture_output=True, text=True, timeout=600, cwd=project
-    )
-    assert run.returncode == 0, run.stderr
-    modules = json.loads(run.stdout.splitlines()[-1])
-    # Loaded by the readers and workers only, or through Sphinx's extension loader.
-    assert {"jaxbook.sphinxapp", "jaxbook.sphinxext.measured", "jaxbook.doctest.runtime"} <= set(
-        modules
-    )
-    return modules
-
-
-def test_every_module_a_doctest_run_loads_is_part_of_the_key(tmp_path, traced):
-    package = tmp_path / "jaxbook"
-    shutil.copytree(cache.package_dir(), package, ignore=shutil.ignore_patterns("__pycache__"))
-    before = cache.shared_key(ROOT, {}, "cpu:cpu", package=package)
-    outside = []
-    for name in traced:
-        origin = Path(importlib.util.find_spec(name).origin)
-        copy = package / origin.relative_to(cache.package_dir())
-        original = copy.read_bytes()
-        copy.write_bytes(original + b"\n# edited\n")
-        if cache.shared_key(ROOT, {}, "cpu:cpu", package=package) == before:
-            outside.append(name)
-        copy.write_bytes(original)
-    assert outside == []

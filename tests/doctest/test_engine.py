@@ -1,8 +1,11 @@
-"""The engine runs a page as the doctest builder runs it: the same counts, page by page."""
+"""The engine runs a page as the doctest builder runs it: the same counts, page by page, and
+the same expected and actual output for every failure."""
 
 from __future__ import annotations
 
 import io
+import re
+from collections import Counter
 
 import pytest
 
@@ -44,6 +47,48 @@ def test_every_page_counts_what_the_doctest_builder_counts(tested) -> None:
     assert counts["passing"] == (9, 0, 0, 0)
     assert counts["failing"] == (8, 5, 0, 0)
     assert counts["setup-fails"] == (1, 0, 2, 1)
+
+
+SEPARATOR = "*" * 70
+
+
+def detail(text: str) -> str:
+    """A failure's report without its place: expected and got, or the exception.
+
+    The builder makes one test of all setup (or cleanup) blocks, the engine one test per
+    block (so that each is reported at its own line): the example's index in a test's
+    name is left out.
+    """
+    return re.sub(r"(<doctest [^>]*)\[\d+\]>", r"\1>", text)
+
+
+def builder_failures(app, docname: str) -> Counter[str]:
+    """What the builder's report says after each ``Failed example:`` and its source."""
+    builder = app.builder
+    builder.outfile = io.StringIO()
+    builder.test_doc(docname, app.env.get_doctree(docname))
+    found: Counter[str] = Counter()
+    for block in builder.outfile.getvalue().split(SEPARATOR):
+        if "Failed example:" not in block:
+            continue
+        after = block.split("Failed example:\n", 1)[1].splitlines(keepends=True)
+        while after and after[0].startswith("    "):
+            after.pop(0)  # the example's source
+        found[detail("".join(after))] += 1
+    return found
+
+
+@pytest.mark.sphinx("doctest", testroot="engine")
+def test_every_failure_expects_and_gets_what_the_builder_reports(tested) -> None:
+    for docname in sorted(tested.env.found_docs):
+        result = run_doctree(tested, docname)[0]
+        by_engine = Counter(detail(report.partition("\n")[2]) for report in result.reports)
+        assert by_engine == builder_failures(tested, docname), docname
+    # Every kind of failure is among them: a wrong output, an exception, a setup that prints.
+    failing = builder_failures(tested, "failing") + builder_failures(tested, "setup-fails")
+    assert sum(failing.values()) == 8
+    assert any("KeyError: 'missing'" in text for text in failing)
+    assert any(text.startswith("Expected nothing") for text in failing)
 
 
 @pytest.mark.sphinx("doctest", testroot="engine")

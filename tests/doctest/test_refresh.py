@@ -1,119 +1,162 @@
-"""`jaxbook refresh` records real outputs and leaves matching ones alone."""
+"""`jaxbook refresh` records real outputs and leaves matching ones alone; `--check` names the
+stale ones and writes nothing."""
 
 from __future__ import annotations
 
+import json
+import os
 
-def test_pending_output_is_filled_and_wildcards_are_kept(jaxbook, project_copy):
-    quiz = project_copy / "docs/ch01/quiz.rst"
-    answers = project_copy / "docs/ch01/answers.rst"
-    original_quiz = quiz.read_text(encoding="utf-8")
-    original_answers = answers.read_text(encoding="utf-8")
-    quiz.write_text(
-        original_quiz.replace(
-            "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      (pending)\n"
-        ),
-        encoding="utf-8",
-    )
-    assert quiz.read_text(encoding="utf-8") != original_quiz
+import pytest
 
-    result = jaxbook("refresh", "docs/ch01/quiz.rst", "docs/ch01/answers.rst", cwd=project_copy)
-    assert result.returncode == 0, result.stderr
-    assert "docs/ch01/quiz.rst: 1 output(s) rewritten" in result.stdout
-    assert "docs/ch01/answers.rst: 0 output(s) rewritten" in result.stdout
-    assert quiz.read_text(encoding="utf-8") == original_quiz
-    # The timings there are wildcards; the real run matches them, so they stay.
-    assert answers.read_text(encoding="utf-8") == original_answers
+from jaxbook import cli
+
+PENDING = ("   你好\n", "   (pending)\n")
 
 
-def test_an_output_that_passes_only_by_normalized_whitespace_is_rewritten(jaxbook, project_copy):
-    """NORMALIZE_WHITESPACE lets " [[1 2 3]" pass where the code prints "[[1 2 3]"; the
-    page must show what the code prints."""
-    page = project_copy / "docs/ch01/exercises.rst"
+@pytest.fixture
+def refresh(book, monkeypatch, capsys):
+    """``jaxbook refresh ARGS`` in this process, in the tiny book; (status, stdout, stderr)."""
+    monkeypatch.chdir(book)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        before = dict(os.environ)  # refresh puts the doctest environment into its process
+        capsys.readouterr()
+        try:
+            status = cli.main(["refresh", *args])
+        except SystemExit as stop:
+            status = stop.code
+        finally:
+            os.environ.clear()
+            os.environ.update(before)
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return run
+
+
+def test_a_pending_output_is_filled_and_a_wildcard_is_kept(book, refresh, edit):
+    page = book / "docs/printing.rst"
     original = page.read_text(encoding="utf-8")
-    planted = original.replace("   矩阵 m：\n   [[1 2 3]\n", "   矩阵 m：\n    [[1 2 3]\n")
-    assert planted != original
-    page.write_text(planted, encoding="utf-8")
+    edit(page, *PENDING)
 
-    result = jaxbook("refresh", "docs/ch01/exercises.rst", cwd=project_copy)
-    assert result.returncode == 0, result.stderr
-    assert "docs/ch01/exercises.rst: 1 output(s) rewritten" in result.stdout
+    status, out, err = refresh("docs/printing.rst", "docs/fence.md")
+
+    assert status == 0, err
+    assert "docs/printing.rst: 1 output(s) rewritten" in out
+    assert "docs/fence.md: 0 output(s) rewritten" in out
+    # The timing there is a wildcard; the real run matches it, so it stays.
     assert page.read_text(encoding="utf-8") == original
 
 
-def test_english_outputs_are_written_into_the_catalog(jaxbook, project_copy):
-    catalog = project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po"
-    original = catalog.read_text(encoding="utf-8")
-    assert 'msgid "2.0"\nmsgstr "2.0"\n' in original
-    catalog.write_text(
-        original.replace('msgid "2.0"\nmsgstr "2.0"\n', 'msgid "2.0"\nmsgstr "100.0"\n'),
-        encoding="utf-8",
-    )
-    source = (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8")
+def test_an_output_that_passes_only_by_normalized_whitespace_is_rewritten(book, refresh, edit):
+    """NORMALIZE_WHITESPACE lets "  你好" pass where the code prints "你好"; the page must
+    show what the code prints."""
+    page = book / "docs/printing.rst"
+    edit(page, 'print("你好")', 'print("你好\\n[1 2]")')
+    edit(page, "   你好\n", "   你好\n   [1 2]\n")
+    printed = page.read_text(encoding="utf-8")
+    edit(page, "   [1 2]\n", "    [1 2]\n")
 
-    result = jaxbook("refresh", "--language", "en", "docs/ch01/quiz.rst", cwd=project_copy)
-    assert result.returncode == 0, result.stderr
-    assert "quiz.rst [en]: 1 output(s) rewritten in the catalog" in result.stdout
-    assert catalog.read_text(encoding="utf-8") == original
-    assert (project_copy / "docs/ch01/quiz.rst").read_text(encoding="utf-8") == source
+    status, out, err = refresh("docs/printing.rst")
+
+    assert status == 0, err
+    assert "docs/printing.rst: 1 output(s) rewritten" in out
+    assert page.read_text(encoding="utf-8") == printed
 
 
-def test_english_refresh_of_a_page_without_a_catalog_says_so(jaxbook, project_copy):
-    page = project_copy / "docs/ch01/quiz.rst"
-    (project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po").unlink()
+def test_a_myst_page_gets_its_output_in_its_fence(book, refresh, edit):
+    page = book / "docs/fence.md"
+    original = page.read_text(encoding="utf-8")
+    edit(page, "```{testoutput}\n42\n```", "```{testoutput}\n(pending)\n```")
 
-    result = jaxbook("refresh", "--language", "en", "docs/ch01/quiz.rst", cwd=project_copy)
-    assert result.returncode == 1
-    assert result.stderr.strip() == (
-        "docs/ch01/quiz.rst: no en catalog yet; run 'make update-po' to create it, "
+    status, out, err = refresh("docs/fence.md")
+
+    assert status == 0, err
+    assert "docs/fence.md: 1 output(s) rewritten" in out
+    assert page.read_text(encoding="utf-8") == original
+
+
+def test_english_outputs_are_written_into_the_catalog(book, refresh, edit):
+    catalog = book / "locale/en/LC_MESSAGES/printing.po"
+    edit(catalog, 'msgid "你好"\nmsgstr "hello"', 'msgid "你好"\nmsgstr "(pending)"')
+    source = (book / "docs/printing.rst").read_text(encoding="utf-8")
+
+    status, out, err = refresh("--language", "en", "docs/printing.rst")
+
+    assert status == 0, err
+    assert "docs/printing.rst [en]: 1 output(s) rewritten in the catalog" in out
+    assert 'msgid "你好"\nmsgstr "hello"\n' in catalog.read_text(encoding="utf-8")
+    assert (book / "docs/printing.rst").read_text(encoding="utf-8") == source
+
+
+def test_english_refresh_of_a_page_without_a_catalog_says_so(book, refresh):
+    status, _out, err = refresh("--language", "en", "docs/fence.md")
+
+    assert status == 1
+    assert err.strip() == (
+        "docs/fence.md: no en catalog yet; run 'make update-po' to create it, "
         "translate it, then refresh the outputs"
     )
-    assert page.is_file()
 
 
-def test_a_myst_page_gets_its_output_in_its_fence(jaxbook, project_copy):
-    page = project_copy / "docs/ch01/what-is-jax.md"
-    original = page.read_text(encoding="utf-8")
-    fence = "```{testoutput}\nhttps://github.com/jax-ml/jax\ndocs.jax.dev\n```\n"
-    assert original.count(fence) == 1
-    page.write_text(original.replace(fence, "```{testoutput}\n(pending)\n```\n"), "utf-8")
-
-    result = jaxbook("refresh", "docs/ch01/what-is-jax.md", cwd=project_copy)
-    assert result.returncode == 0, result.stderr
-    assert "docs/ch01/what-is-jax.md: 1 output(s) rewritten" in result.stdout
-    assert page.read_text(encoding="utf-8") == original
-
-
-def test_several_languages_run_in_order_and_the_first_failure_stops(jaxbook, project_copy):
-    (project_copy / "locale/en/LC_MESSAGES/ch01/quiz.po").unlink()
+def test_several_languages_run_in_order_and_the_first_failure_stops(book, refresh):
     languages = ("--language", "zh_CN", "--language", "en", "--language", "zh_CN")
 
-    result = jaxbook("refresh", *languages, "docs/ch01/quiz.rst", cwd=project_copy)
+    status, out, err = refresh(*languages, "docs/fence.md")
 
-    assert result.returncode == 1
+    assert status == 1
     # The source ran once: the failing English refresh kept the second from starting.
-    assert result.stdout.count("docs/ch01/quiz.rst: 0 output(s) rewritten") == 1
-    assert "no en catalog yet" in result.stderr
+    assert out.count("docs/fence.md: 0 output(s) rewritten") == 1
+    assert "no en catalog yet" in err
 
 
-def test_code_that_prints_and_then_raises_is_reported_and_left_alone(jaxbook, project_copy):
-    quiz = project_copy / "docs/ch01/quiz.rst"
-    original = quiz.read_text(encoding="utf-8")
-    pending = original.replace(
-        "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      (pending)\n"
-    )
+def test_code_that_prints_and_then_raises_is_reported_and_left_alone(book, refresh, edit):
+    page = book / "docs/printing.rst"
+    original = page.read_text(encoding="utf-8")
+    edit(page, *PENDING)
     raising = (
         '\n.. testcode::\n\n   print("before")\n   raise ValueError("boom")\n'
         "\n.. testoutput::\n\n   (pending too)\n"
     )
-    quiz.write_text(pending + raising, encoding="utf-8")
-    line = (pending + raising).splitlines().index("   (pending too)") - 1
+    page.write_text(page.read_text(encoding="utf-8") + raising, encoding="utf-8")
+    line = page.read_text(encoding="utf-8").splitlines().index("   (pending too)") - 1
 
-    result = jaxbook("refresh", "docs/ch01/quiz.rst", cwd=project_copy)
+    status, out, err = refresh("docs/printing.rst")
 
-    assert result.returncode == 1
-    assert f"quiz.rst:{line}: its code printed output and then raised ValueError: boom" in (
-        result.stderr
-    )
-    assert "docs/ch01/quiz.rst: 1 output(s) rewritten" in result.stdout
+    assert status == 1
+    assert f"printing.rst:{line}: its code printed output and then raised ValueError: boom" in err
+    assert "docs/printing.rst: 1 output(s) rewritten" in out
     # The output that could be recorded was; the other is as it was.
-    assert quiz.read_text(encoding="utf-8") == original + raising
+    assert page.read_text(encoding="utf-8") == original + raising
+
+
+def test_check_names_each_stale_output_in_each_language_and_writes_nothing(book, refresh, edit):
+    edit(book / "docs/printing.rst", *PENDING)
+    catalog = book / "locale/en/LC_MESSAGES/printing.po"
+    edit(catalog, 'msgstr "hello"', 'msgstr "(pending)"')
+    before = {path: path.read_bytes() for path in book.rglob("*.*")}
+
+    status, out, err = refresh(
+        "--check", "--language", "zh_CN", "--language", "en", "docs/printing.rst"
+    )
+
+    assert status == 1
+    assert "docs/printing.rst [zh_CN]: 3 output(s) checked, 1 stale" in out
+    assert "docs/printing.rst [en]: 3 output(s) checked, 1 stale" in out
+    assert "printing.rst:8: the expected output is not what its code prints [zh_CN]" in err
+    assert "printing.rst:8: the expected output is not what its code prints [en]" in err
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_check_of_a_clean_book_records_what_each_example_printed(book, refresh, tmp_path):
+    record = tmp_path / "record.json"
+
+    status, _out, err = refresh(
+        "--check", "--record", str(record), "--language", "zh_CN", "--language", "en",
+        "docs/printing.rst",
+    )  # fmt: skip
+
+    assert status == 0, err
+    blocks = json.loads(record.read_text(encoding="utf-8"))["blocks"]
+    assert [b["got"] for b in blocks["en"]][:1] == ["hello\n"]
+    assert len(blocks["zh_CN"]) == len(blocks["en"]) == 4

@@ -1,91 +1,137 @@
-"""`make doctest` fails, names page and line, and shows expected and actual output
-when an expected output or an assert on a page is wrong."""
+"""`make doctest` runs every page of every language with the engine and prints one verdict:
+each failure at its page and line with expected and actual output, a line per language."""
 
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
 
-import pytest
+from jaxbook.doctest import runner
 
 
-def corrupt(path: Path, old: str, new: str) -> int:
-    """Replace ``old`` once; return the line of the directive of the block it sits in."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    before = text[: text.index(old)]
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    # The directive: ".. testcode::" on a reST page, "```{testcode}" on a MyST one.
-    start = max(before.rfind(".. test"), before.rfind("```{test"))
-    return before[:start].count("\n") + 1
+def test_every_page_of_both_languages_passes_and_each_example_is_recorded(book, doctest):
+    verdict = doctest(book, side_by_side=True)
+
+    assert verdict.ok, verdict.output
+    first = verdict.output.splitlines()[0]
+    assert re.fullmatch(r"doctest: 4 pages run in [\d.]+ s \(zh_CN, en side by side\)", first)
+    assert "zh_CN: 5 passed, 0 failed\n" in verdict.output
+    assert "en: 5 passed, 0 failed\n" in verdict.output
+    assert verdict.last == "10 passed, 0 failed"
+    printed = {
+        language: [(b["file"], b["line"], b["got"]) for b in blocks]
+        for language, blocks in verdict.record["blocks"].items()
+    }
+    # What each example printed, in its language (the English page runs its translated code).
+    assert ("docs/printing.rst", 4, "你好\n") in printed["zh_CN"]
+    assert ("docs/printing.rst", 4, "hello\n") in printed["en"]
+    assert ("docs/fence.md", 7, "42\n") in printed["en"]
+    assert ("docs/_shared.rst", 1, "6\n") in printed["zh_CN"]
+    assert len(printed["zh_CN"]) == len(printed["en"]) == 5
 
 
-@pytest.fixture
-def run_doctest(jaxbook):
-    def run(project: Path, *pages: str, jobs: str = "auto"):
-        only = [arg for page in pages for arg in ("--only", str(project / page))]
-        return jaxbook(
-            "doctest", "--jobs", jobs, "--builddir", project / "_build", *only, "zh_CN", cwd=project
-        )
+def test_a_wrong_output_and_a_failing_assert_fail_at_their_page_and_line(book, doctest, edit):
+    edit(book / "docs/printing.rst", "   你好\n", "   再见\n")
+    edit(book / "docs/fence.md", "print(base + 2)", "assert base == 41, base")
 
-    return run
+    verdict = doctest(book, "zh_CN")
 
-
-def reported_line(output: str, page: str) -> int:
-    match = re.search(
-        rf"^docs/{re.escape(page)}:(\d+): doctest failed \[zh_CN\]$", output, re.MULTILINE
-    )
-    assert match, output
-    return int(match[1])
+    assert not verdict.ok
+    lines = verdict.output.splitlines()
+    assert "docs/printing.rst:4: doctest failed [zh_CN]" in lines
+    assert "Expected:\n    再见\nGot:\n    你好\n" in verdict.output
+    # A MyST page's cell is named by its fence's line.
+    assert "docs/fence.md:7: doctest failed [zh_CN]" in lines
+    assert "AssertionError: 40" in verdict.output
+    assert verdict.last == "3 passed, 2 failed"
 
 
-def test_clean_pages_pass(run_doctest, project_copy):
-    result = run_doctest(project_copy, "docs/ch01/quiz.rst")
-    assert result.returncode == 0, result.stdout
-    assert re.search(r"^\d+ passed, 0 failed$", result.stdout.splitlines()[-1])
-
-
-def test_one_worker_and_three_give_the_same_verdict(run_doctest, project_copy):
-    """One worker runs both pages in turn, three run them side by side: the same verdict."""
-    quiz = project_copy / "docs/ch01/quiz.rst"
-    corrupt(quiz, "   .. testoutput::\n\n      2.0\n", "   .. testoutput::\n\n      3.0\n")
-    pages = ("docs/ch01/quiz.rst", "docs/ch01/what-is-jax.md")
-    outputs = []
-    for jobs in ("1", "3"):
-        shutil.rmtree(project_copy / "_build", ignore_errors=True)
-        result = run_doctest(project_copy, *pages, jobs=jobs)
-        assert result.returncode != 0
-        # The first line says how many workers ran; the verdict below it must not differ.
-        outputs.append(result.stdout.split("\n", 1)[1])
-    assert outputs[0] == outputs[1]
-    assert outputs[0].splitlines()[-1].endswith("passed, 1 failed")
-
-
-def test_a_wrong_output_and_a_broken_assert_fail_by_page_and_line(run_doctest, project_copy):
-    quiz = project_copy / "docs/ch01/quiz.rst"
-    # Q5's answer: the doctest must reject a page that claims the global is re-read.
-    text = quiz.read_text(encoding="utf-8")
-    q5 = text.index("Q5.")
-    q5_output = text.index("   .. testoutput::\n\n      2.0\n", q5)
-    quiz.write_text(
-        text[:q5_output]
-        + "   .. testoutput::\n\n      100.0\n"
-        + text[q5_output + len("   .. testoutput::\n\n      2.0\n") :],
+def test_an_unexpected_warning_is_named_at_its_cell(book, doctest):
+    page = book / "docs/printing.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        + '\n.. testcode::\n\n   import warnings\n   warnings.warn("planted", FutureWarning)\n',
         encoding="utf-8",
     )
-    q5_code_line = text[: text.index(".. testcode::", q5)].count("\n") + 1
+    lines = page.read_text(encoding="utf-8").splitlines()
+    line = len(lines) - lines[::-1].index(".. testcode::")
 
-    what = project_copy / "docs/ch01/what-is-jax.md"
-    assert_line = corrupt(what, 'startswith("Vectorizing map")', 'startswith("Quantizing map")')
+    verdict = doctest(book, "zh_CN")
 
-    result = run_doctest(project_copy, "docs/ch01/quiz.rst", "docs/ch01/what-is-jax.md")
-    out = result.stdout
-    assert result.returncode != 0
-    assert re.search(r"^\d+ passed, 2 failed$", out.splitlines()[-1]), out
+    assert not verdict.ok
+    assert f"docs/printing.rst:{line}: unexpected FutureWarning: planted [zh_CN]" in (
+        verdict.output.splitlines()
+    )
 
-    assert abs(reported_line(out, "ch01/quiz.rst") - q5_code_line) <= 2
-    assert re.search(r"Expected:\n\s+100\.0\nGot:\n\s+2\.0\n", out)
 
-    assert abs(reported_line(out, "ch01/what-is-jax.md") - assert_line) <= 2
-    assert "AssertionError" in out
+def test_a_setup_that_fails_is_named(book, doctest, edit):
+    edit(book / "docs/fence.md", "base = 40", "base = undefined_name")
+
+    verdict = doctest(book, "zh_CN")
+
+    assert "docs/fence.md:3: setup code failed [zh_CN]" in verdict.output.splitlines()
+    assert "NameError: name 'undefined_name' is not defined" in verdict.output
+    # As the doctest builder counts: a group whose setup failed runs none of its tests.
+    assert verdict.last == "4 passed, 1 failed"
+
+
+def test_a_page_sphinx_warns_about_fails_the_run(book, doctest, edit):
+    edit(book / "docs/prose.rst", "这一页没有代码。", ".. no-such-directive::")
+
+    verdict = doctest(book, "zh_CN")
+
+    assert not verdict.ok
+    assert "docs: reading the zh_CN pages warned:" in verdict.output
+    assert "Unknown directive type" in verdict.output
+    assert verdict.last == "5 passed, 1 failed"
+
+
+def test_only_runs_the_pages_asked_and_refuses_one_the_book_lacks(book, doctest, edit):
+    verdict = doctest(book, "zh_CN", only=("fence",))
+    assert verdict.ok
+    assert verdict.last == "1 passed, 0 failed"
+
+    verdict = doctest(book, "zh_CN", only=("missing",))
+    assert not verdict.ok
+    assert "docs/missing.rst: no such page" in verdict.output
+
+
+def test_languages_that_ran_different_numbers_of_examples_fail():
+    runs = [
+        runner.LanguageRun("zh_CN", [runner.PageResult("zh_CN", "a", tries=3)]),
+        runner.LanguageRun("en", [runner.PageResult("en", "a", tries=2)]),
+    ]
+    assert not runner.print_verdict(runs)
+
+
+def test_the_verdict_names_the_counts_of_each_language(capsys):
+    runs = [
+        runner.LanguageRun("zh_CN", [runner.PageResult("zh_CN", "a", tries=3)]),
+        runner.LanguageRun("en", [runner.PageResult("en", "a", tries=2)]),
+    ]
+    runner.print_verdict(runs)
+    out = capsys.readouterr().out
+    assert "the languages ran different numbers of examples (zh_CN 3, en 2)" in out
+    assert re.search(r"^5 passed, 1 failed$", out, re.MULTILINE)
+
+
+def test_each_language_compiles_into_a_cache_of_its_own(book, doctest):
+    """Side by side, the two languages run the same page at the same time; a compilation
+    cache entry one of them is writing must not be read half-written by the other."""
+    page = book / "docs/prose.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        + "\n.. testcode::\n\n   import os\n\n"
+        + '   print(os.environ["JAX_COMPILATION_CACHE_DIR"])\n'
+        + "\n.. testoutput::\n\n   ...\n",
+        encoding="utf-8",
+    )
+
+    verdict = doctest(book, side_by_side=True)
+
+    assert verdict.ok, verdict.output
+    caches = {
+        language: next(b["got"] for b in blocks if "prose" in b["file"])
+        for language, blocks in verdict.record["blocks"].items()
+    }
+    assert caches["zh_CN"].rstrip().endswith("/jax-cache/zh_CN"), caches
+    assert caches["en"].rstrip().endswith("/jax-cache/en"), caches

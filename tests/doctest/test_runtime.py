@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -25,6 +26,23 @@ def test_page_timer_turns_a_hang_into_an_error(monkeypatch):
             time.sleep(5)
     finally:
         doctest_runtime.stop_page_timer()
+
+
+def test_a_page_run_outside_the_main_thread_has_no_timer_and_no_error():
+    """The live preview runs pages in a thread, where Python refuses to set a signal."""
+    errors = []
+
+    def page() -> None:
+        try:
+            doctest_runtime.start_page_timer()
+            doctest_runtime.stop_page_timer()
+        except ValueError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=page)
+    thread.start()
+    thread.join()
+    assert errors == []
 
 
 def test_outputs_are_recorded_on_the_python_of_python_version():

@@ -1,8 +1,9 @@
 """Lighthouse on the deploy build: the checker passes good pages and fails a planted regression.
 
-``make bench`` audits every page; here three pages keep the run short: a
-chapter page as built, the search page (whose one skipped audit is stated),
-and a page whose description was taken out.
+``make lighthouse`` audits every page, then runs these tests (``-m audit``;
+``make pytest`` leaves them out): three pages keep the run short: a chapter
+page as built, the search page (whose one skipped audit is stated), and a page
+whose description was taken out.
 """
 
 from __future__ import annotations
@@ -10,6 +11,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+
+import pytest
+
+pytestmark = pytest.mark.audit
 
 PLANTED = "en/ch01/quiz.html"
 GOOD = "zh_CN/ch01/arrays.html"

@@ -72,3 +72,21 @@ def test_the_extensions_labels_stay_translated_after_a_rebuild(rootdir, tmp_path
     page = (out / "first.html").read_text(encoding="utf-8")
     assert "Body of note one, edited." in page
     assert "更新说明 #1" in page
+
+
+def test_a_rebuild_prints_the_verdict_of_the_pages_it_read_again(rootdir, tmp_path, capsys):
+    book = tmp_path / "book"
+    shutil.copytree(rootdir / "test-book", book)
+    out = tmp_path / "html"
+    with docutils_namespace():
+        builder = live.LiveBuilder(book, "zh_CN", out, tmp_path / "doctrees", doctests=True)
+        assert builder.build() == ""
+        assert "doctest:" not in capsys.readouterr().out  # the first build runs none
+        edit(book / "docs/fence.md", "print(base + 2)", "print(base + 3)")
+        assert builder.build() == ""
+    printed = capsys.readouterr().out.splitlines()
+    assert "docs/fence.md:7: doctest failed [zh_CN]" in printed
+    assert "Expected:" in printed
+    [verdict] = [line for line in printed if line.startswith("doctest: ")]
+    # Only the page that was read again ran: the other page with code did not.
+    assert verdict.startswith("doctest: fence [zh_CN]: 0 passed, 1 failed (")

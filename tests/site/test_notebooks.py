@@ -1,4 +1,5 @@
-"""Every page's notebook, in each language, runs top to bottom and passes its asserts.
+"""Every page's notebook, in each language, holds its page's doctested code, and the notebooks
+run top to bottom and pass their asserts.
 
 The notebooks also carry the pages' outputs, pin the versions those outputs
 came from, come as one zip per language and, given a repository, open in Colab.
@@ -7,6 +8,8 @@ came from, come as one zip per language and, given a repository, open in Colab.
 from __future__ import annotations
 
 import importlib.metadata
+import os
+import pickle
 import re
 import tomllib
 import zipfile
@@ -16,8 +19,10 @@ from typing import ClassVar
 
 import nbformat
 import pytest
+from docutils import nodes
 from nbclient import NotebookClient
 
+from jaxbook.doctest.environment import doctest_environment
 from jaxbook.sphinxext.notebooks import INSTALL_TAG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,26 +41,65 @@ PAGES = [
 ]
 
 
+def code_cells(notebook: nbformat.NotebookNode) -> list[str]:
+    """The notebook's code, without the install cell."""
+    return [
+        cell.source
+        for cell in notebook.cells
+        if cell.cell_type == "code" and INSTALL_TAG not in cell.metadata.get("tags", [])
+    ]
+
+
+def doctested_code(doctree: nodes.document) -> list[str]:
+    """The page's code cells, in page order, as ``make doctest`` runs them: each
+    ``testcode`` block, and each script a snippet shows (which a notebook writes to a file)."""
+    found = []
+    for node in doctree.findall(nodes.Element):
+        if node.get("testnodetype") == "testcode":
+            found.append(node.astext())
+        elif isinstance(node, nodes.literal_block) and node.get("jaxbook_snippet"):
+            found.append(f"%%writefile {node['jaxbook_snippet']}\n{node.astext()}")
+    return found
+
+
 @pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_notebook_runs(built_site, tmp_path, language, page):
-    path = built_site / language / "_notebooks" / "ch01" / f"{page}.ipynb"
-    notebook = nbformat.read(str(path), as_version=4)
-    # The install cell would reach a package index; this environment already
-    # holds the pins (test_install_cell_pins_the_locked_versions checks them).
-    notebook.cells = [c for c in notebook.cells if INSTALL_TAG not in c.metadata.get("tags", [])]
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert code, path
+def test_a_notebooks_code_is_its_pages_doctested_code(built_site, built_doctrees, language, page):
+    notebook = _notebook(built_site, language, page)
     assert notebook.metadata["jaxbook"]["language"] == language
-    # Raises CellExecutionError, naming the cell, on any exception or failed assert.
+    with (built_doctrees / language / "ch01" / f"{page}.doctree").open("rb") as file:
+        doctree = pickle.load(file)
+    expected = doctested_code(doctree)
+    assert expected or page == "index"
+    assert code_cells(notebook) == expected
+
+
+def test_every_notebook_runs_top_to_bottom(built_site, tmp_path):
+    """The English notebooks run one after the other in one kernel, each from an empty
+    namespace (as each page runs in a fresh one under ``make doctest``). The Chinese ones
+    hold the Chinese pages' doctested code (the test above), which ``make doctest`` runs;
+    what a notebook adds to that code, its cells run top to bottom in one namespace and
+    its scripts written to files, is the same in both languages."""
+    cells = []
+    for page in PAGES:
+        path = built_site / "en" / "_notebooks" / "ch01" / f"{page}.ipynb"
+        code = code_cells(nbformat.read(str(path), as_version=4))
+        # The install cell (left out) would reach a package index; this environment already
+        # holds the pins (test_install_cell_pins_the_locked_versions checks them).
+        cells.append(nbformat.v4.new_code_cell(f"%reset -f\n# {path.name}"))
+        cells += [nbformat.v4.new_code_cell(source) for source in code]
+    combined = nbformat.v4.new_notebook(cells=cells)
+    # Raises CellExecutionError, naming the cell, on any exception or failed assert. The
+    # kernel has the doctests' environment: their compilation cache spares it the compiles.
     NotebookClient(
-        notebook,
+        combined,
         timeout=300,
         kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()
-    errors = [o for cell in code for o in cell.get("outputs", []) if o.output_type == "error"]
+    ).execute(env=doctest_environment(os.environ, ROOT))
+    errors = [o for cell in combined.cells for o in cell.outputs if o.output_type == "error"]
     assert not errors
+    assert sum(1 for cell in combined.cells if cell.outputs) > 20
 
 
 def test_notebook_links_on_pages(built_site):
@@ -116,18 +160,6 @@ def test_one_zip_holds_every_notebook_of_a_language(built_site, language):
     assert names == sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.ipynb"))
     html = (built_site / language / "ch01" / "arrays.html").read_text(encoding="utf-8")
     assert f'href="../_notebooks/{archive.name}"' in html
-
-
-def test_colab_link_only_with_a_repository(deploy_site, built_site):
-    # The deploy build is given a repository (JAXBOOK_REPO_URL); the plain one is not.
-    assert deploy_site["repo"] == "https://github.com/example/jaxbook"
-    html = (deploy_site["site"] / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
-    assert (
-        'href="https://colab.research.google.com/github/example/jaxbook/blob/notebooks/'
-        'en/_notebooks/ch01/arrays.ipynb"'
-    ) in html
-    plain = (built_site / "en" / "ch01" / "arrays.html").read_text(encoding="utf-8")
-    assert "colab.research.google.com" not in plain
 
 
 class PageProse(HTMLParser):

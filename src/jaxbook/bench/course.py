@@ -9,7 +9,10 @@ or ``{ref}``, ``:verified-by:``)
 become ``cNN-check-x``, update-note ids become ``cNN-<id>``, and each
 snippet ``x.py`` becomes ``cNN_x.py`` (the file, the ``.. snippet::`` and the
 code that runs it). Every chapter keeps its own update-notes table. The
-course is written under DEST (a temporary directory); it is never committed.
+course's ``conf.py`` silences the drift report's warnings: the renamed
+snippets change the code of the cells that run them, so the book's drift
+data no longer matches them. The course is written under DEST (a temporary
+directory); it is never committed.
 """
 
 from __future__ import annotations
@@ -77,6 +80,14 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     dest.mkdir(parents=True)
     for name in ["conf.py", "docutils.conf", "uv.lock"]:
         shutil.copy2(root / name, dest / name)
+    # The renamed snippets change the code of the cells that run them, so the book's drift
+    # data no longer matches those cells: true, and beside the point of a timing.
+    with (dest / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(
+            "\n# A synthetic course (jaxbook.bench.course): its cells are not the drift data's.\n"
+            "suppress_warnings = [*globals().get('suppress_warnings', []),"
+            " 'jaxbook.drift_report']\n"
+        )
     ignore = shutil.ignore_patterns("*.mo", "__pycache__", CHAPTER)
     shutil.copytree(root / "docs", dest / "docs", ignore=ignore)
     shutil.copytree(root / "locale", dest / "locale", ignore=ignore)

@@ -2,9 +2,9 @@
 
     python -m jaxbook.bench.floor [DOCNAME]
 
-Each page runs as under ``make doctest``, but with the book's own engine
-(:mod:`jaxbook.doctest.engine`) instead of Sphinx's doctest builder; only the
-running of the pages is timed, not the reading. Prints the seconds. Given a
+Each page runs with the engine, as under ``make doctest``
+(:mod:`jaxbook.doctest.engine`), but in one process, the source language
+only; only the running of the pages is timed, not the reading. Prints the seconds. Given a
 DOCNAME (``ch01/quiz``), only that page runs: the floor of a ``make doctest``
 after editing that page.
 ``make bench`` starts it in a new process with JAX's persistent compilation

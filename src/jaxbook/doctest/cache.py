@@ -1,6 +1,6 @@
-"""The doctest result cache: a page is re-run only when something its output depends on changed.
+"""The doctest result cache: a page is run again only when something its output depends on changed.
 
-Like jupyter-cache for notebooks, each unit (page, language) that passed is
+Like jupyter-cache for notebooks, each page that passed in a language is
 stored under ``<builddir>/doctest-cache/<language>/<page>.json`` with the key
 it ran under. The key is a hash of everything that can change what the page's
 code prints or what the page expects:
@@ -13,13 +13,11 @@ code prints or what the page expects:
 - the doctest environment (``jaxbook.doctest.environment``): every variable
   it sets and every variable JAX, XLA, Python or the book reads;
 - every file of the ``jaxbook`` package, ``conf.py`` and ``docutils.conf``.
-  The whole package, not the parts thought to reach the pages: the readers,
-  the workers and the server import across it (the extension
-  ``sphinxext.measured`` imports ``doctest.pages``; the workers start Sphinx
-  with ``sphinxapp``), and a list kept by hand drifts. The test traces what a run
-  imports and edits each of those modules.
+  The whole package, not the parts thought to reach the pages: a run imports
+  across it (the extension ``sphinxext.measured`` imports ``doctest.pages``;
+  the runner starts Sphinx with ``sphinxapp``), and a list kept by hand drifts.
 
-Only clean passes are stored; a unit that failed or warned always runs again.
+Only clean passes are stored; a page that failed always runs again.
 A key that cannot be computed (a file went missing) means no cache entry.
 """
 
@@ -30,9 +28,9 @@ import json
 import platform
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import jaxbook
-from jaxbook.doctest.results import UnitResult
 from jaxbook.files import write_text_atomically
 from jaxbook.project import SOURCE_LANGUAGE, catalog_dir, page_file
 
@@ -118,31 +116,30 @@ def unit_key(
 
 
 class ResultCache:
+    """Clean passes of pages, one JSON file per page and language, each with its key."""
+
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
     def _path(self, language: str, docname: str) -> Path:
         return self.directory / language / f"{docname}.json"
 
-    def get(self, language: str, docname: str, key: str) -> UnitResult | None:
-        path = self._path(language, docname)
+    def get(self, language: str, docname: str, key: str) -> dict[str, Any] | None:
+        """The stored result of the page if it was stored under ``key``."""
         try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-            if entry.get("key") != key:
+            entry = json.loads(self._path(language, docname).read_text(encoding="utf-8"))
+            if entry.get("key") != key or not isinstance(entry["result"], dict):
                 return None
-            result = UnitResult.from_json(entry["result"])
         except (OSError, ValueError, AttributeError, KeyError, TypeError):
             # Unreadable, cut off or of another shape: no entry, so the page runs again.
             return None
-        if not result.clean:
-            return None
-        result.cached = True
-        return result
+        return entry["result"]
 
-    def put(self, result: UnitResult) -> None:
-        path = self._path(result.language, result.docname)
-        if not result.clean:
+    def put(self, language: str, docname: str, key: str, result: dict[str, Any] | None) -> None:
+        """Store a clean pass; ``None`` (the page failed) removes the page's entry."""
+        path = self._path(language, docname)
+        if result is None:
             path.unlink(missing_ok=True)
             return
-        entry = {"key": result.key, "result": result.to_json()}
+        entry = {"key": key, "result": result}
         write_text_atomically(path, json.dumps(entry, ensure_ascii=False))

@@ -1,11 +1,11 @@
-"""The one engine that runs a page's code outside the doctest builder.
+"""The one engine that runs a page's code.
 
-``make doctest`` runs pages with ``sphinx.ext.doctest``'s builder. Everything
-else that runs a page's code runs it here, so that one set of rules decides
-what a page does: ``jaxbook refresh`` (the outputs it writes), the measured
-outputs and figures of the HTML and PDF builds, the floor of ``make bench``,
-and the doctest bundle, which is how a GPU machine and ``make drift`` run the
-book on a release without the docs toolchain.
+Everything that runs a page's code runs it here, so that one set of rules
+decides what a page does: ``make doctest`` (its verdict), ``jaxbook refresh``
+(the outputs it writes), the measured outputs and the ``testplot`` figures of
+the HTML and PDF builds, the live preview's verdict, the floor of ``make
+bench``, and the doctest bundle, which is how a GPU machine and ``make drift``
+run the book on a release without the docs toolchain.
 
 A page is a list of :class:`Block`, one per doctest directive (and ``>>>``
 block when ``doctest_test_doctest_blocks`` says so) in document order;
@@ -28,13 +28,14 @@ do:
   the block's options over ``doctest_default_flags``.
 
 The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
-``cleanup_failures``. ``tests/doctest/test_engine.py`` holds them equal to the
-builder's on a root made of every case, and on every page of the book in both
-languages. Each test leaves an :class:`Outcome` (what it printed, whether it
+``cleanup_failures``. ``tests/doctest/test_engine.py`` holds them, and the
+expected and actual output of every failure, equal to the builder's on a root
+made of every case. Each test leaves an :class:`Outcome` (what it printed, whether it
 passed, the exception it raised), each failure a report at its page line.
-``until`` stops the run after the test its output block closes, and ``names``
-reads variables of the namespaces before the cleanup deletes them: what the
-measured outputs need.
+``until`` stops the run after the test its output block closes, ``names``
+reads variables of the namespaces before the cleanup deletes them (what the
+measured outputs need), and ``after`` is called after each test with its
+namespace (what ``testplot`` draws its figure from).
 
 This module imports the standard library only (and :mod:`jaxbook.formats`, which
 declares a page's blocks); JAX is the pages' own import.
@@ -47,7 +48,7 @@ import doctest
 import io
 import textwrap
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,10 @@ from jaxbook.formats import Block, Page
 # No public name for it in the standard library (doctest.Example.exc_msg is its result).
 EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]  # noqa: SLF001
 FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
+
+
+# Called after each test that ran, with the index of its code block and its namespace.
+After = Callable[[int, dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,7 @@ class PageRun:
     outcomes: list[Outcome] = field(default_factory=list)
     reports: list[str] = field(default_factory=list)
     values: dict[str, object] = field(default_factory=dict)
+    printed: list[dict[str, Any]] = field(default_factory=list)  # filled by jaxbook.doctest.pages
 
     @property
     def broken(self) -> int:
@@ -232,12 +238,18 @@ def is_skipped(block: Block, settings: Settings) -> bool:
 
 class _Run:
     def __init__(
-        self, page: Page, settings: Settings, until: int | None, names: Iterable[str]
+        self,
+        page: Page,
+        settings: Settings,
+        until: int | None,
+        names: Iterable[str],
+        after: After | None,
     ) -> None:
         self.blocks = page["blocks"]
         self.settings = settings
         self.until = until
         self.names = tuple(names)
+        self.after = after
         self.result = PageRun()
         self.mode = _Mode()
         reports = self.result.reports
@@ -314,6 +326,8 @@ class _Run:
             return
         for test in group.tests:
             self.run_test(name, test, ns)
+            if self.after is not None and test[0] is not None:
+                self.after(test[0], ns)
             if self.until is not None and test[-1] == self.until:
                 self.stopped = True
                 break
@@ -378,7 +392,11 @@ class _Run:
 
 
 def run(
-    page: Page, settings: Settings, until: int | None = None, names: Iterable[str] = ()
+    page: Page,
+    settings: Settings,
+    until: int | None = None,
+    names: Iterable[str] = (),
+    after: After | None = None,
 ) -> PageRun:
     """Run one page's blocks as the doctest builder runs them (see the module's docstring)."""
-    return _Run(page, settings, until, names).run()
+    return _Run(page, settings, until, names, after).run()

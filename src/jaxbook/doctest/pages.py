@@ -4,8 +4,10 @@
 with their options, groups and ``:skipif:`` conditions) into a
 :class:`jaxbook.doctest.engine.Page`; block ``i`` is node ``i``, so a caller
 maps the engine's outcomes back to its nodes. The bundle writes these pages
-to JSON; ``refresh``, the measured outputs and the bench floor run them at
-once with :func:`run_doctree` or :func:`run_part`.
+to JSON; ``make doctest``, ``refresh``, the measured outputs, the figures of
+``testplot`` and the bench floor run them at once with :func:`run_doctree`
+or :func:`run_part`. :func:`printed` is what each test of a run printed, as
+the bundle's records and ``make doctest``'s record hold it.
 """
 
 from __future__ import annotations
@@ -48,13 +50,36 @@ def page_of(
     }
 
 
+def printed(page: engine.Page, result: engine.PageRun) -> list[dict]:
+    """What each test of ``result`` printed, where it is (``bundle.RecordedBlock``)."""
+    blocks = page["blocks"]
+    return [
+        {
+            "file": blocks[outcome.block]["file"],
+            "line": blocks[outcome.block]["line"],
+            "want": outcome.want,
+            "got": outcome.got,
+            "passed": outcome.passed,
+            "exception": outcome.exception,
+        }
+        for outcome in result.outcomes
+    ]
+
+
 def run_part(
-    app, docname: str, page_nodes: list[nodes.Element], until=None, names: Iterable[str] = ()
+    app,
+    docname: str,
+    page_nodes: list[nodes.Element],
+    until=None,
+    names: Iterable[str] = (),
+    after: engine.After | None = None,
 ) -> tuple[engine.PageRun, list[nodes.Element]]:
     """Run the doctest nodes ``page_nodes`` of ``docname``; ``until`` is one of them."""
     page = page_of(docname, page_nodes, app.config, app.confdir, app.env.doc2path(docname))
     stop = next(i for i, node in enumerate(page_nodes) if node is until) if until else None
-    return engine.run(page, engine.Settings.of(app.config), stop, names), page_nodes
+    result = engine.run(page, engine.Settings.of(app.config), stop, names, after)
+    result.printed = printed(page, result)
+    return result, page_nodes
 
 
 def run_doctree(app, docname: str) -> tuple[engine.PageRun, list[nodes.Element]]:

@@ -5,12 +5,12 @@
     jaxbook refresh --language zh_CN --language en docs/ch01/arrays.rst [...]
 
 Without ``--language`` the source language is refreshed. Given several, they
-are refreshed in that order, each in a process of its own, and the first that
-fails stops the rest (``make refresh-outputs`` gives every language, the
-source first).
+are refreshed in that order, and the first that fails stops the rest (``make
+refresh-outputs`` gives every language, the source first).
 
-The pages are read by Sphinx (so snippets are staged and translations applied
-exactly as for ``make doctest``), each page runs as ``make doctest`` runs it
+The pages are read by Sphinx into the build's doctrees, as ``make doctest``
+reads them (``--builddir``, default ``_build``: only what changed since the
+last read is read again), each page runs as ``make doctest`` runs it
 (groups, setup and cleanup, option flags: :mod:`jaxbook.doctest.engine`), and
 every ``testoutput`` that fails is rewritten with what its code printed (an
 exception as the traceback's first and last lines). Code that prints and then
@@ -24,14 +24,19 @@ With ``--language en`` the pages are read through the English catalogs and
 the translated code runs; what it prints becomes the ``msgstr`` of the output
 block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped with
 ``msgcat`` at the catalogs' width). The Chinese source is not touched.
+
+``--check`` writes nothing: it names, as ``file:line``, every expected output
+that refresh would rewrite, in every language given, and fails if there is
+one. ``--record FILE`` writes what every example printed (the bundle's
+``Record`` format), as ``make doctest`` does.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
+import io
+import json
 import sys
-import tempfile
 from pathlib import Path
 
 import polib
@@ -39,19 +44,21 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from jaxbook import project
-from jaxbook.doctest import environment
-from jaxbook.doctest.engine import Outcome
+from jaxbook.doctest import environment, runner
+from jaxbook.doctest.engine import Outcome, PageRun
 from jaxbook.doctest.pages import run_doctree
+from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxapp import read_pages
 
 
-def outputs(app: Sphinx, docname: str) -> tuple[list[tuple[nodes.Element, str]], list[str]]:
+def outputs(
+    app: Sphinx, docname: str
+) -> tuple[list[tuple[nodes.Element, str]], list[str], PageRun]:
     """Run one page as ``make doctest`` runs it (:mod:`jaxbook.doctest.engine`); return
-    (testoutput node, what its code printed) for every output that does not match, and
-    a ``file:line: ...`` sentence for each that no expected output could match."""
+    (testoutput node, what its code printed) for every output that does not match, a
+    ``file:line: ...`` sentence for each that no expected output could match, and the run."""
     result, page_nodes = run_doctree(app, docname)
     found, cannot = [], []
     for outcome in result.outcomes:
@@ -68,7 +75,7 @@ def outputs(app: Sphinx, docname: str) -> tuple[list[tuple[nodes.Element, str]],
             )
         else:
             found.append((node, outcome.shown))
-    return found, cannot
+    return found, cannot, result
 
 
 def _lines(text: str) -> list[str]:
@@ -103,7 +110,7 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
     path = catalog_path(Path(app.confdir), app.config.language, Path(docname))
     catalog = polib.pofile(str(path))
     changed = 0
-    found, cannot = outputs(app, docname)
+    found, cannot, _result = outputs(app, docname)
     for node, actual in found:
         entry = catalog_entry(catalog, node.astext())
         if entry is None:
@@ -167,54 +174,97 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="the language to refresh (again for more, in order); default: the source language",
     )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; name every expected output that is not what its code prints",
+    )
+    parser.add_argument(
+        "--record", type=Path, help="write what every example printed to this JSON file"
+    )
+    parser.add_argument(
+        "--builddir", type=Path, default=Path("_build"), help="whose doctrees to read into"
+    )
 
 
-def run(args: argparse.Namespace) -> int:
-    languages = args.language or [SOURCE_LANGUAGE]
-    if len(languages) > 1:
-        # One Sphinx application per process, one language after the other: a
-        # translation's outputs follow the source's.
-        for language in languages:
-            pages = [str(page) for page in args.pages]
-            command = [sys.executable, "-m", "jaxbook", "refresh", "--language", language, *pages]
-            if subprocess.run(command, check=False).returncode:
-                return 1
-        return 0
-    args.language = languages[0]
-    root = project.root()
-    environment.apply(root)
+def refresh_language(
+    root: Path,
+    builddir: Path,
+    language: str,
+    pages: list[Path],
+    check: bool,
+    record: dict[str, list],
+) -> list[str]:
+    """Refresh (or check) ``pages`` in ``language``; the sentences of what could not be done."""
     srcdir = root / "docs"
-    if args.language != SOURCE_LANGUAGE:
+    if language != SOURCE_LANGUAGE:
         missing = [
             page
-            for page in args.pages
-            if not catalog_path(root, args.language, page.resolve().relative_to(srcdir)).is_file()
+            for page in pages
+            if not catalog_path(root, language, page.resolve().relative_to(srcdir)).is_file()
         ]
         if missing:
             names = ", ".join(map(str, missing))
-            sys.exit(
-                f"{names}: no {args.language} catalog yet; run 'make update-po' to create it, "
+            return [
+                f"{names}: no {language} catalog yet; run 'make update-po' to create it, "
                 "translate it, then refresh the outputs"
-            )
+            ]
+    warning = io.StringIO()
+    app = runner.read(runner.Spec(root, builddir), language, warning)
+    if warning.getvalue():
+        return [f"docs: reading the {language} pages warned:\n{warning.getvalue()}"]
     cannot: list[str] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        app = read_pages(srcdir, root, args.language, Path(tmp))
-        for page in args.pages:
-            docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
-            if docname not in app.env.found_docs:
-                print(f"{page}: not a page of its own (included or excluded), skipped")
-                continue
-            if args.language != SOURCE_LANGUAGE:
-                changed, left = refresh_catalog(app, docname)
-                cannot += left
-                print(f"{page} [{args.language}]: {changed} output(s) rewritten in the catalog")
-                continue
-            found, left = outputs(app, docname)
+    printed = record.setdefault(language, [])
+    for page in pages:
+        docname = str(page.resolve().relative_to(srcdir).with_suffix(""))
+        if docname not in app.env.found_docs:
+            print(f"{page}: not a page of its own (included or excluded), skipped")
+            continue
+        if check:
+            found, left, result = outputs(app, docname)
+            printed += result.printed
+            cannot += left
+            cannot += [
+                f"{node.source}:{node.line}: the expected output is not what its code "
+                f"prints [{language}]; it prints:\n{actual}"
+                for node, actual in found
+            ]
+            checked = sum(outcome.output is not None for outcome in result.outcomes)
+            print(f"{page} [{language}]: {checked} output(s) checked, {len(found)} stale")
+        elif language != SOURCE_LANGUAGE:
+            changed, left = refresh_catalog(app, docname)
+            cannot += left
+            print(f"{page} [{language}]: {changed} output(s) rewritten in the catalog")
+        else:
+            found, left, _result = outputs(app, docname)
             cannot += left
             updates = {node.line: actual for node, actual in found}
             if updates:
                 rewrite(page, updates)
             print(f"{page}: {len(updates)} output(s) rewritten")
+    return cannot
+
+
+def run(args: argparse.Namespace) -> int:
+    from sphinx.util.docutils import docutils_namespace
+
+    root = project.root()
+    builddir = args.builddir.resolve()
+    environment.apply(root)
+    record: dict[str, list] = {}
+    cannot: list[str] = []
+    with runner.one_run_at_a_time(builddir):
+        # One language after the other: a translation's outputs follow the source's.
+        for language in args.language or [SOURCE_LANGUAGE]:
+            with docutils_namespace():
+                cannot += refresh_language(root, builddir, language, args.pages, args.check, record)
+            if cannot and not args.check:
+                break
+    if args.record:
+        from jaxbook.doctest.bundle import RECORD_FORMAT
+
+        text = json.dumps({"format": RECORD_FORMAT, "blocks": record}, ensure_ascii=False)
+        write_text_atomically(args.record, text + "\n")
     for sentence in cannot:
         print(sentence, file=sys.stderr)
     return 1 if cannot else 0

@@ -1,178 +1,108 @@
-"""Run the book's doctests, every page in every language, on every core; print one verdict.
+"""``make doctest``: every page of every language run by the one engine; one verdict.
 
-    jaxbook doctest [--builddir _build] [--sphinxopts "..."] [--jobs auto|N]
-                    [--force] [--shard i/N] [--json FILE] [--record-timings]
-                    [--only docs/ch01/quiz.rst ...] zh_CN [en ...]
+    jaxbook doctest [--builddir _build] [--sphinxopts "..."] [--force]
+                    [--only docs/ch01/quiz.rst ...] [--record FILE] zh_CN [en ...]
 
-A unit of work is one page in one language. Each language is read once
-(``jaxbook.doctest.units.read_language``, into ``<builddir>/doctrees/<lang>``),
-then the units are spread over ``--jobs`` worker processes (``auto``: one per
-core, at most one per unit, and no more than the memory holds at about
-1 GiB each). Each unit runs with the doctest builder's own code in a fresh
-namespace. A unit that passed before with the same inputs is not run again
-but reported as cached (``jaxbook.doctest.cache``); ``--force`` runs them all.
+Each language runs in a process of its own, side by side, as ``make html``
+builds them. A language's process reads its pages with Sphinx into
+``<builddir>/doctrees/<lang>`` (the doctrees ``make html`` wrote, so after a
+build nothing is read again), then runs each page's doctest blocks with
+:mod:`jaxbook.doctest.engine`, the engine refresh, the measured outputs and
+the bundle run them with: one fresh namespace per group, the builder's setup
+and cleanup, skips and option flags. A page that passed before with the same
+inputs is reported from the result cache (:mod:`jaxbook.doctest.cache`)
+instead of being run; ``--force`` runs them all.
 
-The verdict is the same whatever the number of workers: every failing example
-as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` (``.md`` on a MyST
-page), followed by doctest's report (expected and actual output), one
-``<lang>: N passed, N failed`` line per language, a check that every language
-ran the same number of examples, and last ``N passed, N failed`` over all of
-them. A warning while reading or testing counts as a failure. The exit status
-is non-zero when anything failed.
-
-A run is asked for as a ``jaxbook.doctest.request.RunRequest``, here or by
-the doctest server (``jaxbook.doctest.server``), and made in four steps:
-``plan`` (read the languages, pick the units), ``look_up`` (the cache),
-``execute`` (the pool) and ``report`` (the verdict and its JSON).
-
-``--shard i/N`` runs the i-th of N shares (``jaxbook.doctest.shard``) and
-writes its JSON verdict for ``jaxbook doctest-merge``; the languages' counts
-are compared there, over all shards.
+The verdict: every failure as ``docs/<page>.rst:<line>: doctest failed
+[<lang>]`` (``.md`` on a MyST page; ``unexpected <Warning>: <message>`` for a
+warning the page did not expect, ``setup code failed`` for its setup), each
+followed by doctest's report (expected and actual output, or the exception);
+a line per language, ``<lang>: N passed, N failed``; a check that every
+language ran the same number of examples; and last ``N passed, N failed``
+over all of them. A warning while reading is a failure. The exit status is
+non-zero when anything failed. What every example printed, passed or not, is
+written to ``<builddir>/doctest/record.json`` (the bundle's ``Record``
+format, :mod:`jaxbook.doctest.bundle`), page by page in each language.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import io
 import multiprocessing
 import os
+import re
 import shlex
+import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, Future
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from jaxbook import project
-from jaxbook.doctest import client
-from jaxbook.doctest.environment import doctest_environment
-from jaxbook.doctest.request import RunRequest
+from jaxbook.doctest import environment
 
 if TYPE_CHECKING:
-    from jaxbook.doctest.cache import ResultCache
-    from jaxbook.doctest.results import UnitResult
-    from jaxbook.doctest.units import Spec
-    from jaxbook.doctest.verdict import Verdict
+    from sphinx.application import Sphinx
 
-Unit = tuple[str, str]  # (language, docname)
-
-# Sphinx, JAX and the doctest machinery are imported when the pages are run
-# here, not when a running doctest server (jaxbook.doctest.server) runs them.
-
-# One worker process imports JAX and Sphinx and holds two environments: about
-# 0.5 GiB at its peak (make bench), so 1 GiB each leaves room for the snippets.
-WORKER_MEMORY = 1 << 30
+# The last line of an "Exception raised:" report that is a warning: jaxbook.doctest.runtime
+# raises every warning a page did not catch.
+UNEXPECTED_WARNING = re.compile(
+    r"Exception raised:\n(?:.*\n)*?\s+(?:[\w.]+\.)?(?P<category>\w*Warning): (?P<message>.*)\Z"
+)
 
 
-def available_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+@dataclass(frozen=True)
+class Spec:
+    """What every language of one run shares: the book, its build directory, its options."""
+
+    root: Path
+    builddir: Path
+    confoverrides: tuple[tuple[str, str], ...] = ()
+    tags: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()  # docnames; empty: every page
+    force: bool = False
 
 
-def available_memory() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
+@dataclass
+class PageResult:
+    """One page in one language: the builder's counts, the failures, what each test printed."""
+
+    language: str
+    docname: str
+    tries: int = 0
+    failures: int = 0
+    setup_failures: int = 0
+    cleanup_failures: int = 0
+    reports: list[str] = field(default_factory=list)  # "file:line: what failed\n<detail>"
+    blocks: list[dict[str, Any]] = field(default_factory=list)  # bundle.RecordedBlock
+    seconds: float = 0.0
+    cached: bool = False
+
+    @property
+    def broken(self) -> int:
+        return self.failures + self.setup_failures + self.cleanup_failures
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PageResult:
+        return cls(**data)
 
 
-def worker_count(jobs: str, units: int) -> int:
-    if jobs != "auto":
-        return max(1, int(jobs))
-    count = available_cores()
-    memory = available_memory()
-    if memory is not None:
-        count = min(count, max(1, memory // WORKER_MEMORY))
-    return max(1, min(count, units))
+@dataclass
+class LanguageRun:
+    language: str
+    pages: list[PageResult] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # reading failed or warned
 
 
-def jobs_value(text: str) -> str:
-    if text == "auto" or (text.isdigit() and int(text) > 0):
-        return text
-    raise argparse.ArgumentTypeError(f"JOBS={text!r}: give auto or a number of processes")
-
-
-def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str) -> Spec:
+def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str, **rest: Any) -> Spec:
     """Honour the ``-D name=value`` and ``-t tag`` options that ``SPHINXOPTS`` can carry."""
     from sphinx.cmd.build import get_parser as sphinx_build_parser
 
-    from jaxbook.doctest.units import Spec
-
     options = sphinx_build_parser().parse_args([*shlex.split(sphinxopts), "docs", "out"])
-    overrides = []
-    for define in options.define or []:
-        name, _, value = define.partition("=")
-        overrides.append((name, value))
-    return Spec(
-        root=str(root),
-        builddir=str(builddir),
-        confoverrides=tuple(overrides),
-        tags=tuple(options.tags or ()),
-    )
-
-
-def schedule(
-    units: list[tuple[str, str]], timings: dict
-) -> tuple[list[tuple[str, str]], dict[tuple[str, str], list[tuple[str, str]]]]:
-    """Longest pages first; a page's other languages after its first one has finished.
-
-    Run side by side, two languages of one page would compile the same
-    programs at the same time; one after the other, the second finds them in
-    JAX's persistent compilation cache. Returns the units to start with (one
-    per page, longest first) and, for each, the units that follow it.
-    """
-    known = sorted(timings.values())
-    default = known[len(known) // 2] if known else 1.0
-    pages: dict[str, list[tuple[str, str]]] = {}
-    for unit in units:
-        pages.setdefault(unit[1], []).append(unit)
-    leaders, followers = [], {}
-    for page_units in pages.values():
-        leaders.append(page_units[0])
-        followers[page_units[0]] = page_units[1:]
-
-    def cost(unit: tuple[str, str]) -> float:
-        return max(timings.get(u, default) for u in [unit, *followers[unit]])
-
-    return sorted(leaders, key=lambda u: (-cost(u), u)), followers
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("languages", nargs="+")
-    parser.add_argument("--builddir", type=Path, default=Path("_build"))
-    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options (-D, -t)")
-    parser.add_argument(
-        "--only", action="append", default=[], metavar="PAGE", help="test only this page"
-    )
-    parser.add_argument(
-        "--jobs", type=jobs_value, default="auto", help="worker processes (default: auto)"
-    )
-    parser.add_argument(
-        "--force", action="store_true", help="run every unit, even those with a cached pass"
-    )
-    parser.add_argument("--shard", type=parse_shard, metavar="I/N", help="run the I-th of N shares")
-    parser.add_argument("--json", type=Path, help="write the verdict here as JSON")
-    parser.add_argument(
-        "--record-timings",
-        action="store_true",
-        help="store each unit's run time in .ci/doctest-timings.json for the CI partition",
-    )
-    parser.add_argument(
-        "--no-server",
-        action="store_true",
-        help="run here even when a doctest server (make doctest-server) is running",
-    )
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    from jaxbook.doctest import shard
-
-    return shard.parse_shard(text)
+    overrides = tuple(tuple(define.partition("=")[::2]) for define in options.define or [])
+    return Spec(root, builddir, overrides, tuple(options.tags or ()), **rest)  # type: ignore[arg-type]
 
 
 def docname_of(root: Path, page: str) -> str:
@@ -183,236 +113,293 @@ def docname_of(root: Path, page: str) -> str:
     return path.relative_to(docs).with_suffix("").as_posix()
 
 
-@dataclass
-class Executors:
-    """Where a run reads the languages and runs the units."""
+# -- one language, in its own process -------------------------------------------
 
-    read: Callable[[Spec, str], Future]
-    pool: Executor
-    size: int
+
+def backend() -> str:
+    """The platform and device JAX runs on, when JAX is installed (a key of the cache)."""
+    import importlib.util
+
+    if importlib.util.find_spec("jax") is None:
+        return "no JAX"
+    import jax
+
+    return f"{jax.default_backend()}:{jax.devices()[0].device_kind}"
+
+
+def run_language(spec: Spec, language: str) -> LanguageRun:
+    """Read ``language``'s pages (what changed since the last read) and run each page."""
+    from sphinx.util.docutils import docutils_namespace
+
+    # Directives are registered with docutils for the whole process: an application of
+    # its own each time this runs in one process (the tests call it in theirs).
+    with docutils_namespace():
+        return _run_language(spec, language)
+
+
+def read(spec: Spec, language: str, warning: IO[str]) -> Sphinx:
+    """The book's application in ``language``, its pages read into the build's doctrees
+    (only what changed since the last read: after ``make html``, nothing)."""
+    from jaxbook.sphinxapp import application, forget_page_catalogs, read_changed
+
+    app = application(
+        spec.root / "docs",
+        spec.root,
+        spec.builddir / "doctest" / language,
+        spec.builddir / "doctrees" / language,
+        "dummy",
+        language,
+        status=None,
+        warning=warning,
+        confoverrides=spec.confoverrides,
+        tags=spec.tags,
+    )
+    # A catalog loaded by an earlier application of this process would hide a recompiled one.
+    forget_page_catalogs(app)
+    read_changed(app)
+    return app
+
+
+def _run_language(spec: Spec, language: str) -> LanguageRun:
+    from jaxbook.doctest import cache
+    from jaxbook.sphinxapp import doctest_nodes_of
+
+    # The run's environment as it was given: importing JAX adds variables of its own.
+    variables = dict(os.environ)
+    # A compilation cache of the language's own: JAX writes an entry without a lock or a
+    # rename, and the other language, running the same page at the same time, would read
+    # it half-written (a warning, which fails the page).
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        compiled = Path(os.environ["JAX_COMPILATION_CACHE_DIR"])
+        os.environ["JAX_COMPILATION_CACHE_DIR"] = str(compiled / language)
+    result = LanguageRun(language)
+    warning = io.StringIO()
+    try:
+        app = read(spec, language, warning)
+    except Exception as error:  # a broken conf.py, an extension's exception
+        result.errors.append(f"docs: the {language} pages could not be read: {error}")
+        return result
+    if warning.getvalue():
+        result.errors.append(f"docs: reading the {language} pages warned:\n{warning.getvalue()}")
+    env = app.env
+    for page in spec.only:
+        if page not in env.found_docs:
+            result.errors.append(f"{project.page_name(spec.root, page)}: no such page")
+    results = cache.ResultCache(spec.builddir / "doctest-cache")
+    shared = cache.shared_key(spec.root, variables, backend())
+    srcdir = Path(env.srcdir)
+    for docname in sorted(env.found_docs):
+        if spec.only and docname not in spec.only:
+            continue
+        page_nodes = doctest_nodes_of(env.get_doctree(docname), app.config)
+        if not page_nodes:
+            continue
+        depends = [str(srcdir / path) for path in env.dependencies.get(docname, ())]
+        key = cache.unit_key(spec.root, shared, language, docname, depends)
+        page = None if spec.force else cached(results.get(language, docname, key))
+        if page is None:
+            page = run_page(app, language, docname, page_nodes)
+            results.put(language, docname, key, asdict(page) if not page.broken else None)
+        result.pages.append(page)
+    return result
+
+
+def cached(entry: dict[str, Any] | None) -> PageResult | None:
+    """A page's stored pass; None for none, or for an entry of another shape."""
+    if entry is None:
+        return None
+    try:
+        page = PageResult.from_json(entry)
+    except TypeError:  # written by another version of this module: the page runs again
+        return None
+    page.cached = True
+    return page
+
+
+def run_page(app, language: str, docname: str, page_nodes: list) -> PageResult:
+    from jaxbook.doctest import pages
+
+    start = time.perf_counter()
+    run, _nodes = pages.run_part(app, docname, page_nodes)
+    return PageResult(
+        language=language,
+        docname=docname,
+        tries=run.tries,
+        failures=run.failures,
+        setup_failures=run.setup_failures,
+        cleanup_failures=run.cleanup_failures,
+        reports=run.reports,
+        blocks=run.printed,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def start_language_process(variables: dict[str, str]) -> None:
+    """Initializer of a language's process: the doctest environment, before JAX is imported."""
+    os.environ.clear()
+    os.environ.update(variables)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent.pid,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    # A run killed with SIGKILL cannot stop its children; each stops itself instead of
+    # running, JAX and all, for a verdict no one will read.
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
+
+
+def run_languages(spec: Spec, languages: list[str], side_by_side: bool = True) -> list[LanguageRun]:
+    """Each language in a process of its own, side by side; or, for one language or without
+    ``side_by_side``, one after the other in this process."""
+    variables = environment.doctest_environment(os.environ, spec.root)
+    if len(languages) == 1 or not side_by_side:
+        before = dict(os.environ)
+        runs = []
+        try:
+            for language in languages:
+                os.environ.clear()
+                os.environ.update(variables)
+                runs.append(run_language(spec, language))
+        finally:
+            os.environ.clear()
+            os.environ.update(before)
+        return runs
+    runs = []
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(
+        len(languages),
+        mp_context=context,
+        initializer=start_language_process,
+        initargs=(variables,),
+    ) as pool:
+        futures = {language: pool.submit(run_language, spec, language) for language in languages}
+        for language, future in futures.items():
+            try:
+                runs.append(future.result())
+            except Exception as error:  # the process died (killed, out of memory)
+                died = f"docs: the {language} run stopped: {type(error).__name__}: {error}"
+                runs.append(LanguageRun(language, errors=[died]))
+    return runs
+
+
+# -- the verdict -------------------------------------------------------------------
+
+
+def headline(report: str, language: str) -> str:
+    """The first line of a failure report, as the verdict prints it."""
+    first, _, detail = report.partition("\n")
+    warned = UNEXPECTED_WARNING.search(detail.rstrip())
+    if warned:
+        where = first.rsplit(": ", 1)[0]
+        first = f"{where}: unexpected {warned['category']}: {warned['message']}"
+    return f"{first} [{language}]"
+
+
+def print_verdict(runs: list[LanguageRun]) -> bool:
+    """Print the verdict; return whether everything passed."""
+    passed = failed = 0
+    tries_by_language = {}
+    for run in runs:
+        for error in run.errors:
+            print(error)
+            failed += 1
+        for page in run.pages:
+            for report in page.reports:
+                print(headline(report, run.language))
+                print(report.partition("\n")[2].rstrip("\n"))
+                print()
+        tries = sum(page.tries for page in run.pages)
+        broken = sum(page.broken for page in run.pages)
+        tries_by_language[run.language] = tries
+        good = tries - sum(page.failures for page in run.pages)
+        passed += good
+        failed += broken
+        print(f"{run.language}: {good} passed, {broken} failed")
+        cached = [page for page in run.pages if page.cached]
+        if cached:
+            ran = len(run.pages) - len(cached)
+            print(
+                f"{run.language}: {ran} page{'s' * (ran != 1)} run, {len(cached)} cached "
+                f"({sum(p.tries for p in cached)} examples that passed with the same inputs)"
+            )
+    if len(set(tries_by_language.values())) > 1:
+        counts = ", ".join(f"{lang} {n}" for lang, n in tries_by_language.items())
+        print(
+            f"docs: the languages ran different numbers of examples ({counts}); "
+            "a translated block lost or gained a doctest"
+        )
+        failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return failed == 0
+
+
+def write_record(path: Path, runs: list[LanguageRun]) -> None:
+    """What every example printed, in the bundle's ``Record`` format."""
+    import json
+
+    from jaxbook.doctest.bundle import RECORD_FORMAT
+    from jaxbook.files import write_text_atomically
+
+    record = {
+        "format": RECORD_FORMAT,
+        "blocks": {run.language: [b for page in run.pages for b in page.blocks] for run in runs},
+    }
+    write_text_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+
+
+def one_run_at_a_time(builddir: Path):
+    """Hold the build directory's run lock (``make doctest``, ``refresh``): two runs would
+    read into the same doctrees."""
+    from jaxbook.files import exclusive
+
+    def waiting() -> None:
+        print("doctest: another run on this build directory; waiting for it", flush=True)
+
+    return exclusive(builddir / "doctest" / "run.lock", waiting)
+
+
+def check(
+    spec: Spec, languages: list[str], record: Path | None = None, side_by_side: bool = True
+) -> bool:
+    """One run: the languages side by side, the verdict printed, the record written.
+
+    One run at a time on a build directory: two would read into the same doctrees
+    and write the same cache entries.
+    """
+    with one_run_at_a_time(spec.builddir):
+        start = time.perf_counter()
+        runs = run_languages(spec, languages, side_by_side)
+        ran = sum(not page.cached for run in runs for page in run.pages)
+        took = time.perf_counter() - start
+        how = " side by side" if len(languages) > 1 and side_by_side else ""
+        print(f"doctest: {ran} pages run in {took:.1f} s ({', '.join(languages)}{how})")
+        ok = print_verdict(runs)
+        write_record(record or spec.builddir / "doctest" / "record.json", runs)
+    return ok
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("languages", nargs="+")
+    parser.add_argument("--builddir", type=Path, default=Path("_build"))
+    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options (-D, -t)")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="PAGE", help="test only this page"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="run every page, even those with a cached pass"
+    )
+    parser.add_argument(
+        "--record", type=Path, help="where to write what every example printed (JSON)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
-    request = RunRequest.from_args(args, root, doctest_environment(os.environ, root))
-    if not args.no_server:
-        answered = client.ask(request)
-        if answered is not None:
-            return answered
-    from jaxbook.doctest.units import read_language, start_worker
-
-    # Workers start on demand, so a run that finds everything cached starts
-    # only the readers, and the readers go on to run units.
-    pool_size = worker_count(args.jobs, 1 << 16)
-    pool = concurrent.futures.ProcessPoolExecutor(
-        max_workers=pool_size,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=start_worker,
-        initargs=(dict(request.environment),),
+    only = tuple(docname_of(root, page) for page in args.only)
+    spec = spec_from_sphinxopts(
+        root, args.builddir.resolve(), args.sphinxopts, only=only, force=args.force
     )
-    with pool:
-        executors = Executors(
-            read=lambda spec, language: pool.submit(read_language, spec, language),
-            pool=pool,
-            size=pool_size,
-        )
-        return run_with(request, executors)
-
-
-def run_with(request: RunRequest, executors: Executors) -> int:
-    """One doctest run: plan it, look up the cache, run what is left, print the verdict.
-
-    One run at a time on a build directory: two would read into the same
-    doctrees and write the same cache entries and verdict.
-    """
-    from jaxbook.files import exclusive
-
-    def waiting() -> None:
-        print("doctest: another doctest run on this build directory; waiting for it", flush=True)
-
-    with exclusive(request.builddir / "doctest" / "run.lock", waiting):
-        planned = plan(request, executors)
-        to_run = look_up(request, planned)
-        started = time.perf_counter()
-        ran, unstarted = execute(planned, to_run, executors)
-        planned.verdict.units.extend(unstarted)
-        for result in ran:
-            record(planned, result)
-        return report(request, planned, to_run, time.perf_counter() - started, executors.size)
-
-
-@dataclass
-class Plan:
-    """What a run will test: its units, their cache keys, and the verdict it fills in."""
-
-    spec: Spec
-    verdict: Verdict
-    mine: list[Unit]  # this shard's units (all planned units without --shard)
-    only: list[str]  # the docnames of --only
-    dependencies: dict[str, dict[str, list[str]]]  # language -> docname -> files it reads
-    timings: dict[Unit, float]
-    timings_path: Path
-    results: ResultCache
-    keys: dict[Unit, str] = field(default_factory=dict)
-
-
-def plan(request: RunRequest, executors: Executors) -> Plan:
-    """Read every language (the readers say which pages there are) and pick this run's units."""
-    from jaxbook.doctest import cache, shard
-    from jaxbook.doctest.verdict import Verdict
-
-    root = request.root
-    spec = spec_from_sphinxopts(root, request.builddir, request.sphinxopts)
-    only = [docname_of(root, str(page)) for page in request.only]
-    verdict = Verdict(languages=list(request.languages), shard=request.shard_text)
-    timings_path = root / shard.TIMINGS
-    timings = shard.load_timings(timings_path)
-
-    reads = {lang: executors.read(spec, lang) for lang in request.languages}
-    docnames: dict[str, list[str]] = {}
-    dependencies: dict[str, dict[str, list[str]]] = {}
-    backends = set()
-    for language, future in reads.items():
-        try:
-            read = future.result()
-        except Exception as error:  # a broken conf.py, an extension's exception
-            verdict.errors.append(f"docs: the {language} pages could not be read: {error}")
-            continue
-        if read["warnings"]:
-            verdict.errors.append(
-                f"docs: reading the {language} pages warned:\n{read['warnings'].rstrip()}"
-            )
-        docnames[language] = read["docnames"]
-        dependencies[language] = read["dependencies"]
-        backends.add(read["backend"])
-    verdict.backend = " ".join(sorted(backends))
-    for page in only:
-        if not all(page in names for names in docnames.values()):
-            verdict.errors.append(f"{project.page_name(root, page)}: no such page")
-    verdict.planned = [
-        (language, docname)
-        for language, names in docnames.items()
-        for docname in names
-        if not only or docname in only
-    ]
-    mine = verdict.planned
-    if request.shard:
-        index, total = request.shard
-        mine = shard.partition(verdict.planned, total, timings)[index - 1]
-    return Plan(
-        spec=spec,
-        verdict=verdict,
-        mine=mine,
-        only=only,
-        dependencies=dependencies,
-        timings=timings,
-        timings_path=timings_path,
-        results=cache.ResultCache(request.builddir / "doctest-cache"),
-    )
-
-
-def look_up(request: RunRequest, planned: Plan) -> list[Unit]:
-    """Key every unit; a cached pass goes into the verdict, the rest is returned to be run."""
-    from jaxbook.doctest import cache
-
-    root = request.root
-    shared = cache.shared_key(root, request.environment, planned.verdict.backend)
-    planned.keys = {
-        (language, docname): cache.unit_key(
-            root, shared, language, docname, planned.dependencies[language][docname]
-        )
-        for language, docname in planned.mine
-    }
-    to_run = []
-    for unit in planned.mine:
-        hit = None if request.force else planned.results.get(*unit, planned.keys[unit])
-        if hit is None:
-            to_run.append(unit)
-        else:
-            planned.verdict.units.append(hit)
-    return to_run
-
-
-def execute(
-    planned: Plan, to_run: list[Unit], executors: Executors
-) -> tuple[list[UnitResult], list[UnitResult]]:
-    """Run the units on the pool, each page's other languages after its first.
-
-    Returns the results of the units that ran, keyed, and those of the units
-    that never started because a worker died and took the pool with it. A unit
-    whose worker died is a setup failure that says so.
-    """
-    from jaxbook.doctest.results import UnitResult
-    from jaxbook.doctest.units import run_unit
-
-    pool, spec = executors.pool, planned.spec
-    leaders, followers = schedule(to_run, planned.timings)
-    futures = {pool.submit(run_unit, spec, *unit): unit for unit in leaders}
-    pending = set(futures)
-    unstarted: list[Unit] = []
-    while pending:
-        done, pending = concurrent.futures.wait(
-            pending, return_when=concurrent.futures.FIRST_COMPLETED
-        )
-        for future in done:
-            for unit in followers.get(futures[future], []):
-                try:
-                    follower = pool.submit(run_unit, spec, *unit)
-                except BrokenProcessPool:
-                    unstarted.append(unit)
-                    continue
-                futures[follower] = unit
-                pending.add(follower)
-    never = []
-    for language, docname in unstarted:
-        result = UnitResult(language=language, docname=docname, setup_failures=1)
-        result.warnings = "not run: a worker process died and took the pool with it"
-        never.append(result)
-    results = []
-    for future, unit in futures.items():
-        result = _result_of(future, unit)
-        result.key = planned.keys[unit]
-        results.append(result)
-    return results, never
-
-
-def _result_of(future: Future, unit: Unit) -> UnitResult:
-    from jaxbook.doctest.results import UnitResult
-
-    try:
-        return future.result()
-    except BrokenProcessPool as error:
-        warnings = f"the worker process running it died: {error}"
-    except Exception as error:
-        warnings = f"{type(error).__name__}: {error}"
-    return UnitResult(language=unit[0], docname=unit[1], setup_failures=1, warnings=warnings)
-
-
-def record(planned: Plan, result: UnitResult) -> None:
-    """Put a result that ran into the verdict, the cache (a clean pass) and the timings."""
-    planned.results.put(result)
-    planned.verdict.units.append(result)
-    if result.clean:
-        planned.timings[(result.language, result.docname)] = result.seconds
-
-
-def report(
-    request: RunRequest, planned: Plan, to_run: list[Unit], elapsed: float, pool_size: int
-) -> int:
-    """Print the verdict, write its JSON (and the timings); the run's exit status."""
-    from jaxbook.doctest import shard
-
-    verdict = planned.verdict
-    if request.record_timings and not planned.only and not request.shard:
-        shard.save_timings(planned.timings_path, planned.timings)
-    if to_run:
-        workers = min(pool_size, len(to_run))
-        print(f"doctest: {len(to_run)} units in {elapsed:.1f} s on {workers} workers")
-    ok = verdict.print(check_equal_counts=not request.shard)
-    default_json = (
-        f"shards/shard-{request.shard[0]}-of-{request.shard[1]}.json"
-        if request.shard
-        else "verdict.json"
-    )
-    verdict.write(request.json_file or request.builddir / "doctest" / default_json)
-    return 0 if ok else 1
+    return 0 if check(spec, args.languages, args.record) else 1

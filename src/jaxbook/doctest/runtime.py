@@ -37,13 +37,16 @@ is on, so a cell that draws twice from one typed key fails with JAX's
 error and prints it.
 
 A page leaves no figure behind: ``close_figures()`` (the global cleanup)
-closes every pyplot figure the page opened. A worker runs many pages, and
+closes every pyplot figure the page opened. A process runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
 warns, and the warning failed the page that opened it.
 
 The page time limit (``PAGE_TIMEOUT_S`` seconds, default 300, or the
 ``JAXBOOK_PAGE_TIMEOUT`` environment variable) turns a page that hangs into a
-doctest failure at the line that was running, instead of a stuck build.
+doctest failure at the line that was running, instead of a stuck build. It is
+a signal, so it holds where pages run in a process's main thread (``make
+doctest``, refresh, the builds, the bundle), not in the live preview's
+rebuilds.
 
 Config values: none (this module is not a Sphinx extension).
 """
@@ -53,6 +56,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import warnings
 
 import jax
@@ -110,14 +114,20 @@ def _on_alarm(signum: int, frame: object) -> None:
     raise PageTimeout(f"page ran longer than {PAGE_TIMEOUT_S} s; the code here does not finish")
 
 
+def _timed() -> bool:
+    # Signals go to the main thread only: a page run in another (the live preview builds
+    # in one) runs without a time limit, in front of its author.
+    return hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+
+
 def start_page_timer() -> None:
-    if hasattr(signal, "SIGALRM"):
+    if _timed():
         signal.signal(signal.SIGALRM, _on_alarm)
         signal.alarm(PAGE_TIMEOUT_S)
 
 
 def stop_page_timer() -> None:
-    if hasattr(signal, "SIGALRM"):
+    if _timed():
         signal.alarm(0)
 
 

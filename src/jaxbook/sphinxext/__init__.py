@@ -9,7 +9,6 @@
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.code_heights`: code blocks laid out late keep their height until then.
 - :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
-- :mod:`jaxbook.sphinxext.doctest_lines`: failing `testcode` blocks reported at their own line.
 - :mod:`jaxbook.sphinxext.drift_report`: the page on running the chapter on other releases.
 - :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.

@@ -1,36 +1,57 @@
-"""A doctested code cell whose figure is drawn from that same code at build time.
+"""A doctested code cell whose figure is drawn from that same code when the page is written.
 
 ``.. testplot::`` is a ``testcode`` block (so ``make doctest`` runs it, and a
-following ``testoutput`` checks what it prints) that is also handed to
-Matplotlib's ``plot`` directive, which executes it while the page is read
-and inserts the figure after the code. Nothing is committed as an image.
+following ``testoutput`` checks what it prints) followed by a figure. When an
+HTML page (or the PDF) that holds one is written, the page's code runs once as
+``make doctest`` runs it, with the one engine (:mod:`jaxbook.doctest.engine`),
+as far as its last ``testplot`` cell; right after each such cell, the pyplot
+figures it opened are saved as PNG images and shown in its figure. Nothing is
+committed as an image, and the figure comes from the code on the page, in the
+page's namespace, run the way its doctest runs it. If the code fails or draws
+nothing, the build warns at the cell.
 
-On a MyST Markdown page it is written ```` ```{testplot} ````. The plot
-directive adds its figure by inserting reST into the parser's input, which
-MyST's directive machinery cannot do; there the inserted reST is parsed on its
-own and its nodes follow the code.
+On a MyST Markdown page it is written ```` ```{testplot} ````. Options are
+those of ``testcode`` (``:skipif:``, ``:hide:``...) plus ``:alt:`` (the
+image's text, translated with the page) and ``:caption:`` for the figure.
 
-Options are those of ``testcode`` (``:skipif:``, ``:hide:``...) plus
-``:alt:`` and ``:caption:`` for the figure.
-
-Config values: those of ``matplotlib.sphinxext.plot_directive``
-(``plot_formats``, ``plot_html_show_formats``...).
+Config values: none. The images are PNG at ``DPI`` dots per inch.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from docutils.parsers.rst import Parser as RstParser
+from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.utils import new_document
-from matplotlib.sphinxext.plot_directive import PlotDirective
 from sphinx.ext.doctest import TestcodeDirective
+from sphinx.util import logging
+
+from jaxbook.doctest.pages import run_part
+from jaxbook.sphinxext.measured import owner_of, pages_of
 
 if TYPE_CHECKING:
-    from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+DPI = 144
+
+
+class testplot_figure(nodes.General, nodes.Element):
+    """Where the figure of the ``testplot`` cell before it goes, until the page is written.
+
+    Its paragraph is the image's text and its caption the figure's, so that the page's
+    catalog translates both.
+    """
+
+
+def skip(self, node: nodes.Element) -> None:
+    raise nodes.SkipNode
 
 
 class TestplotDirective(TestcodeDirective):
@@ -41,44 +62,113 @@ class TestplotDirective(TestcodeDirective):
     }
 
     def run(self) -> list[nodes.Node]:
-        test_options = {k: v for k, v in self.options.items() if k not in {"alt", "caption"}}
-        plot_options = {k: v for k, v in self.options.items() if k in {"alt", "caption"}}
-        self.options = test_options
+        alt = self.options.pop("alt", "")
+        caption = self.options.pop("caption", "")
         # The doctest builder knows the block by its directive name.
         self.name = "testcode"
         code_nodes = super().run()
-        plot = PlotDirective(
-            "plot",
-            [],
-            {**plot_options, "include-source": False, "show-source-link": False},
-            self.content,
-            self.lineno,
-            self.content_offset,
-            self.block_text,
-            self.state,
-            self.state_machine,
-        )
-        return [*code_nodes, *self.run_plot(plot)]
+        for node in code_nodes:
+            if isinstance(node, nodes.literal_block):
+                node["jaxbook_plot"] = True
+        figure = testplot_figure()
+        figure += nodes.paragraph(alt, alt)
+        if caption:
+            figure += nodes.caption(caption, caption)
+        for node in figure.findall(nodes.Element):
+            self.set_source_info(node)
+        return [*code_nodes, figure]
 
-    def run_plot(self, plot: PlotDirective) -> list[nodes.Node]:
-        # MyST's mock state machine raises its own error for what it lacks.
-        if "insert_input" in dir(type(self.state_machine)):
-            return plot.run()
-        inserted: list[tuple[list[str], str]] = []
-        self.state_machine.insert_input = lambda lines, source: inserted.append((lines, source))
-        try:
-            result = plot.run()
-        finally:
-            del self.state_machine.insert_input
-        for lines, source in inserted:
-            document = new_document(source, self.state.document.settings)
-            RstParser().parse("\n".join(lines), document)
-            result.extend(document.children)
-        return result
+
+def image_name(docname: str, number: int) -> str:
+    return f"testplot-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}-{number}.png"
+
+
+def draw_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.format not in ("html", "latex"):
+        return
+    if not any(n.get("jaxbook_plot") for n in doctree.findall(nodes.literal_block)):
+        return
+    for page in pages_of(doctree, app.config):
+        if any(node.get("jaxbook_plot") for node in page):
+            owner = owner_of(page[0])
+            draw_page(app, owner["docname"] if owner else docname, page)
+
+
+def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
+    plots = [i for i, node in enumerate(page) if node.get("jaxbook_plot")]
+    directory = Path(app.outdir) / ("_images" if app.builder.format == "html" else "")
+    drawn: dict[int, list[str]] = {}
+    shown: set[int] = set()
+    # Another page's figures are not this page's (the book's global cleanup closes them).
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
+
+    def save(block: int, namespace: dict) -> None:
+        """After a testplot cell: every figure open and not shown by an earlier one."""
+        if block not in plots:
+            return
+        from matplotlib import pyplot
+
+        drawn[block] = []
+        for number in pyplot.get_fignums():
+            if number in shown:
+                continue
+            shown.add(number)
+            name = image_name(docname, len(shown))
+            directory.mkdir(parents=True, exist_ok=True)
+            pyplot.figure(number).savefig(directory / name, dpi=DPI)
+            drawn[block].append(name)
+
+    result, _nodes = run_part(app, docname, page, after=save)
+    for block in plots:
+        node = page[block]
+        placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
+        if block in result.skipped:
+            placeholder.parent.remove(placeholder)  # its :skipif: says why it does not run here
+            continue
+        if not drawn.get(block):
+            failed = "".join(f"\n{report}" for report in result.reports)
+            logger.warning(
+                "testplot: the cell drew no figure%s",
+                f"; the page's code failed:{failed}" if failed else "",
+                location=node,
+                type="jaxbook",
+                subtype="testplot",
+            )
+            placeholder.parent.remove(placeholder)
+            continue
+        figure = nodes.figure(classes=["jb-testplot"])
+        alt = placeholder.next_node(nodes.paragraph).astext()
+        for name in drawn[block]:
+            if app.builder.format == "html":
+                here = posixpath.dirname(docname) or "."
+                uri = posixpath.relpath(f"_images/{name}", here)
+            else:
+                uri = name
+            figure += nodes.image(uri=uri, alt=alt, candidates={"?": uri})
+        figure += [child for child in placeholder.children if isinstance(child, nodes.caption)]
+        placeholder.replace_self(figure)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
-    app.setup_extension("matplotlib.sphinxext.plot_directive")
+    app.setup_extension("jaxbook.sphinxext.measured")
     app.add_directive("testplot", TestplotDirective, override=True)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    # Builders that do not draw (text, gettext's readers) leave the figure out.
+    app.add_node(
+        testplot_figure,
+        html=(skip, None),
+        latex=(skip, None),
+        text=(skip, None),
+        man=(skip, None),
+        texinfo=(skip, None),
+    )
+    # After the measured outputs (which replace nodes of the page), before the notebooks.
+    app.connect("doctree-resolved", draw_figures, priority=450)
+    return {
+        "version": "2.0",
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

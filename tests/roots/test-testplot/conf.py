@@ -1,3 +1,1 @@
 extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.testplot"]
-plot_html_show_source_link = False
-plot_html_show_formats = False

@@ -1,1 +1,0 @@
-extensions = ["jaxbook.sphinxext.doctest_lines"]
