@@ -124,6 +124,7 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
     for block in plots:
         node = page[block]
         placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
+        assert placeholder is not None, "TestplotDirective puts a figure after its code"
         if block in result.skipped:
             placeholder.parent.remove(placeholder)  # its :skipif: says why it does not run here
             continue
@@ -139,7 +140,9 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
             placeholder.parent.remove(placeholder)
             continue
         figure = nodes.figure(classes=["jb-testplot"])
-        alt = placeholder.next_node(nodes.paragraph).astext()
+        alt_text = placeholder.next_node(nodes.paragraph)
+        assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
+        alt = alt_text.astext()
         for name in drawn[block]:
             if app.builder.format == "html":
                 here = posixpath.dirname(docname) or "."
