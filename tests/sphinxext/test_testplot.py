@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import re
 from html.parser import HTMLParser
 
 import pytest
@@ -41,13 +40,3 @@ def test_a_cell_that_fails_warns_at_the_cell(app):
 @pytest.mark.sphinx("doctest", testroot="testplot")
 def test_figure_code_is_a_doctest(built):
     assert built.doctest_counts() == (2, 0)
-
-
-@pytest.mark.sphinx(
-    "html", testroot="testplot", srcdir="testplot-numfig", confoverrides={"numfig": True}
-)
-def test_with_numbered_figures_the_drawn_figure_keeps_the_placeholders_id(built):
-    """A figure made when the page is written has the id numfig gave the placeholder (a
-    figure without one is a warning of Sphinx's HTML writer)."""
-    assert not built.warnings
-    assert re.search(r'<figure class="jb-testplot[^"]*" id="[^"]+">', built.page())
