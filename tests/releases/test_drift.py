@@ -262,7 +262,8 @@ def test_a_cells_digest_ignores_its_comments_but_not_its_strings():
 
 def test_a_file_of_the_releases_environment_is_kept_by_its_name_in_the_package(tmp_path):
     installed = f"{tmp_path}/_build/drift/envs/jax-0.5.0-py3.13/lib/python3.13/site-packages"
-    detail = f"ImportError: cannot import name 'AxisType' from 'jax.sharding' ({installed}/jax/sharding.py)"
+    error = "ImportError: cannot import name 'AxisType' from 'jax.sharding'"
+    detail = f"{error} ({installed}/jax/sharding.py)"
     assert drift.without_paths(f"{detail} in {tmp_path}/docs", tmp_path) == (
         "ImportError: cannot import name 'AxisType' from 'jax.sharding' (jax/sharding.py) "
         "in <book>/docs"
