@@ -212,9 +212,10 @@ def search(browser, server: str, language: str, query: str) -> list[str]:
             or "0" in (b.find_element(By.CSS_SELECTOR, "#search-results").text or "x")
         )
     )
-    links = [urlparse(a.get_attribute("href")) for a in browser.find_elements(
-        By.CSS_SELECTOR, "#search-results li a"
-    )]
+    links = [
+        urlparse(a.get_attribute("href"))
+        for a in browser.find_elements(By.CSS_SELECTOR, "#search-results li a")
+    ]
     return [link.path + (f"#{link.fragment}" if link.fragment else "") for link in links]
 
 
