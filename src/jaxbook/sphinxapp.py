@@ -125,7 +125,9 @@ def doctest_nodes_of(doctree: nodes.Element, config) -> list[nodes.Element]:
     condition = (
         _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default
     )
-    return list(doctree.findall(condition))
+    # Every node either condition accepts is an Element (a literal block, comment or
+    # doctest block).
+    return [node for node in doctree.findall(nodes.Element) if condition(node)]
 
 
 def forget_page_catalogs(app: Sphinx) -> None:

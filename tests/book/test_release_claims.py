@@ -32,24 +32,32 @@ NAMED = {
 
 
 def the_check(language: str) -> str:
-    """The copy check's code, as the drift data names it (comments left out)."""
+    """The copy check, as the drift data names it: its code (comments left out) and the
+    output the page expects of it."""
     lines = (ROOT / PAGE).read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith(CHECK))
     directive = max(i for i in range(start) if lines[i].startswith(".. testcode::"))
     end = next(i for i in range(start, len(lines)) if lines[i].startswith(".. testoutput::"))
     code = textwrap.dedent("\n".join(lines[directive + 1 : end])).strip()
+    after = next(
+        (i for i in range(end + 1, len(lines)) if lines[i] and not lines[i][0].isspace()),
+        len(lines),
+    )
+    expected = textwrap.dedent("\n".join(lines[end + 1 : after])).strip()
     if language != "zh_CN":
-        [code] = [e.msgstr for e in polib.pofile(str(CATALOG)) if e.msgid == code and e.msgstr]
-    return code_digest(code)
+        catalog = polib.pofile(str(CATALOG))
+        [code] = [e.msgstr for e in catalog if e.msgid == code and e.msgstr]
+        [expected] = [e.msgstr or e.msgid for e in catalog if e.msgid == expected]
+    return code_digest(code, expected)
 
 
 def named_releases(language: str) -> list[str]:
-    [entry] = [
-        e for e in polib.pofile(str(CATALOG)) if "``jnp.asarray``" in e.msgid and not e.obsolete
+    texts = [
+        " ".join((e.msgid if language == "zh_CN" else e.msgstr).split())
+        for e in polib.pofile(str(CATALOG))
+        if "``jnp.asarray``" in e.msgid and not e.obsolete
     ]
-    text = " ".join((entry.msgid if language == "zh_CN" else entry.msgstr).split())
-    found = NAMED[language].search(text)
-    assert found, (language, text)
+    [found] = [match for text in texts if (match := NAMED[language].search(text))]
     return re.split(" 和 | and ", found[1])
 
 

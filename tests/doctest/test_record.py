@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
+import json
+from pathlib import Path
+
 import pytest
 
-from jaxbook.doctest.record import add_backend_output, add_backend_output_markdown, shown
+from jaxbook.doctest.record import (
+    add_arguments,
+    add_backend_output,
+    add_backend_output_markdown,
+    run,
+    shown,
+)
+from jaxbook.project import SOURCE_LANGUAGE
 
 PAGE = """\
 Title
@@ -137,3 +148,40 @@ def test_a_myst_cell_without_its_own_output_is_refused() -> None:
     lines = MYST_PAGE.replace("```{testoutput}", "```{testcode}").splitlines()
     with pytest.raises(ValueError, match="has no testoutput of its own"):
         add_backend_output_markdown(lines, 3, "gpu", "[CudaDevice(id=0)]")
+
+
+def test_a_differing_block_without_a_line_is_refused_before_a_page_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "book"
+    (project / "docs").mkdir(parents=True)
+    (project / "conf.py").write_text("", encoding="utf-8")
+    page = project / "docs" / "index.rst"
+    page.write_text(PAGE, encoding="utf-8")
+    block = {"file": "docs/index.rst", "line": None, "want": "[CpuDevice(id=0)]\n"}
+    record = tmp_path / "record.json"
+    record.write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "blocks": {
+                    SOURCE_LANGUAGE: [
+                        {**block, "got": "[CudaDevice(id=0)]\n", "passed": False, "exception": None}
+                    ]
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    monkeypatch.chdir(project)
+
+    with pytest.raises(SystemExit) as exit:
+        run(parser.parse_args(["--backend", "gpu", str(record)]))
+
+    assert str(exit.value) == (
+        f"{record}: docs/index.rst: a block whose output differed has no line number, "
+        "so it cannot be placed on its page"
+    )
+    assert page.read_text(encoding="utf-8") == PAGE

@@ -258,3 +258,13 @@ def test_a_cells_digest_ignores_its_comments_but_not_its_strings():
     assert formats.code_digest("x = 1  # a comment\nprint(x)") == same
     assert formats.code_digest("x = 2  # 注释\nprint(x)") != same
     assert formats.code_digest('print("# a")') != formats.code_digest('print("# b")')
+
+
+def test_a_file_of_the_releases_environment_is_kept_by_its_name_in_the_package(tmp_path):
+    installed = f"{tmp_path}/_build/drift/envs/jax-0.5.0-py3.13/lib/python3.13/site-packages"
+    error = "ImportError: cannot import name 'AxisType' from 'jax.sharding'"
+    detail = f"{error} ({installed}/jax/sharding.py)"
+    assert drift.without_paths(f"{detail} in {tmp_path}/docs", tmp_path) == (
+        "ImportError: cannot import name 'AxisType' from 'jax.sharding' (jax/sharding.py) "
+        "in <book>/docs"
+    )

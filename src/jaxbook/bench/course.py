@@ -34,7 +34,8 @@ def pages(chapter_dir: Path) -> list[Path]:
 
 
 def _names(chapter_dir: Path) -> tuple[list[str], list[str]]:
-    labels, snippets = set(), set()
+    labels: set[str] = set()
+    snippets: set[str] = set()
     for page in pages(chapter_dir):
         text = page.read_text(encoding="utf-8")
         labels.update(m["rst"] or m["myst"] for m in LABEL.finditer(text))

@@ -158,7 +158,7 @@ def live_verdict_seconds(root: Path, page: Path, runs: int) -> list[float]:
         stderr=subprocess.STDOUT,
         text=True,
     )
-    lines = Lines(live)
+    lines = Lines(live, "livehtml")
     text = page.read_text(encoding="utf-8")
     docname = f"{page.parent.name}/{page.stem}"
     samples = []
@@ -184,21 +184,24 @@ def live_verdict_seconds(root: Path, page: Path, runs: int) -> list[float]:
         page.write_text(text, encoding="utf-8")
         live.terminate()
         live.wait(timeout=60)
-        live.stdout.close()
+        lines.stdout.close()
     return samples
 
 
 class Lines:
     """A process's output, line by line, read by a thread of its own as it comes."""
 
-    def __init__(self, process: subprocess.Popen) -> None:
+    def __init__(self, process: subprocess.Popen[str], name: str) -> None:
+        assert process.stdout is not None, "the process was started with stdout=PIPE"
         self.process = process
+        self.stdout = process.stdout
+        self.name = name
         self.queue: queue.Queue[str] = queue.Queue()
         self.log: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        for line in self.process.stdout:
+        for line in self.stdout:
             self.queue.put(line)
 
     def wait_for(self, text: str, seconds: float) -> str:
@@ -214,7 +217,7 @@ class Lines:
             self.log.append(line)
             if text in line:
                 return line
-        sys.exit(f"{self.process.args[3]} did not print {text!r}:\n{''.join(self.log)[-3000:]}")
+        sys.exit(f"{self.name} did not print {text!r}:\n{''.join(self.log)[-3000:]}")
 
 
 def measure_course(tmp: Path, chapters: int, runs: int, serial: bool) -> dict:
@@ -308,6 +311,7 @@ def preview_seconds(root: Path, runs: int) -> list[float]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    assert server.stdout is not None, "the preview was started with stdout=PIPE"
     driver = None
     samples = []
     try:

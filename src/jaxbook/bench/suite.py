@@ -213,7 +213,8 @@ def page_figures(site: Path, runs: int) -> dict[str, dict[str, float]]:
                         "const e = performance.getEntriesByName('first-contentful-paint')[0];"
                         "return e ? e.startTime : null;"
                     )
-                    sizes, hosts = {}, set()
+                    sizes: dict[str, float] = {}  # request id -> bytes (CDP: a number)
+                    hosts: set[str] = set()
                     for entry in driver.get_log("performance"):
                         message = json.loads(entry["message"])["message"]
                         params = message.get("params", {})
@@ -402,8 +403,8 @@ def make_test_rows(report: dict, row) -> None:
 
 def single_book_rows(runs: int, report: dict, row) -> None:
     """The figures of the book itself: doctest, builds, pages."""
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
         floor = [floor_seconds() for _ in range(runs)]
         cold, warm, warm_nocache, peaks = [], [], [], []
         for i in range(runs):

@@ -50,6 +50,7 @@ import textwrap
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from jaxbook.formats import Block, Page
@@ -135,7 +136,8 @@ class _Runner(doctest.DocTestRunner):
     """doctest's runner, reporting each failure at the page line of its block."""
 
     def __init__(self, flags: int, reports: list[str], what: str) -> None:
-        super().__init__(verbose=False, optionflags=flags)
+        self.checker = doctest.OutputChecker()
+        super().__init__(checker=self.checker, verbose=False, optionflags=flags)
         self.reports = reports
         self.what = what
         self.exception: str | None = None
@@ -144,16 +146,28 @@ class _Runner(doctest.DocTestRunner):
         offset = example.lineno if len(test.examples) > 1 else 0
         return f"{test.filename}:{(test.lineno or 0) + offset}: {self.what} failed"
 
-    def report_failure(self, out, test, example, got) -> None:  # type: ignore[override]
+    def report_failure(
+        self,
+        out: Callable[[str], object],
+        test: doctest.DocTest,
+        example: doctest.Example,
+        got: str,
+    ) -> None:
         if "Traceback (most recent call last)" in got:
             self.exception = got.rstrip().splitlines()[-1].strip()
         self.reports.append(
             self._where(test, example)
             + "\n"
-            + self._checker.output_difference(example, got, self.optionflags)
+            + self.checker.output_difference(example, got, self.optionflags)
         )
 
-    def report_unexpected_exception(self, out, test, example, exc_info) -> None:  # type: ignore[override]
+    def report_unexpected_exception(
+        self,
+        out: Callable[[str], object],
+        test: doctest.DocTest,
+        example: doctest.Example,
+        exc_info: tuple[type[BaseException], BaseException, TracebackType],
+    ) -> None:
         self.exception = traceback.format_exception_only(*exc_info[:2])[-1].strip()
         self.reports.append(
             self._where(test, example)

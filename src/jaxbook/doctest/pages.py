@@ -27,14 +27,13 @@ def block_of(node: nodes.Element, config, confdir: Path, fallback: Path) -> engi
         file = source.relative_to(Path(confdir).resolve()).as_posix()
     except ValueError:
         file = source.as_posix()
+    options: dict[int, bool] = node.get("options", {})  # doctest option flag -> on or off
     return {
         "type": node.get("testnodetype", "doctest"),
         "code": node["test"] if "test" in node else node.astext(),
         "file": file,
         "line": node.line,
-        "options": {
-            engine.FLAG_NAMES[flag]: value for flag, value in node.get("options", {}).items()
-        },
+        "options": {engine.FLAG_NAMES[flag]: value for flag, value in options.items()},
         "groups": node.get("groups", [config.doctest_test_doctest_blocks]),
         "skipif": node.get("skipif"),
     }

@@ -111,15 +111,16 @@ def add_backend_output_markdown(
     if fence_body(lines, start) == start + 1 and not lines[start + 1].strip():
         del lines[start + 1]  # the blank line that separated the options from the code
     after = fence_end(lines, start, code[2]) + 1
-    output = next(
-        (i for i in range(after, len(lines)) if (m := FENCE.match(lines[i])) and m[3]), None
+    found = next(
+        ((i, m) for i in range(after, len(lines)) if (m := FENCE.match(lines[i])) and m[3]), None
     )
-    if output is None or FENCE.match(lines[output])[3] != "testoutput":
+    if found is None or found[1][3] != "testoutput":
         raise ValueError(f"the testcode at line {testcode_line} has no testoutput of its own")
+    output, fence = found
     body = fence_body(lines, output)
     kept = [line for line in lines[output + 1 : body] if not line.strip().startswith(":skipif:")]
     lines[output + 1 : body] = [":skipif: not ON_CPU", *kept]
-    marks = FENCE.match(lines[output])[2]
+    marks = fence[2]
     end = fence_end(lines, output, marks) + 1
     lines[end:end] = [
         "",
@@ -156,6 +157,11 @@ def run(args: argparse.Namespace) -> int:
         for language, blocks in recorded["blocks"].items():
             for block in blocks:
                 if not block["passed"] and block["want"] is not None:
+                    if block["line"] is None:
+                        sys.exit(
+                            f"{path}: {block['file']}: a block whose output differed has no "
+                            "line number, so it cannot be placed on its page"
+                        )
                     key = (block["file"], block["line"])
                     records.setdefault(language, {})[key] = shown(block["got"], wildcards)
     source = records.get(SOURCE_LANGUAGE, {})
@@ -173,13 +179,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{file}: {count} {args.backend} output(s) recorded")
     if catalogs.update_translations(root, root / "_build" / "gettext", quiet=True):
         sys.exit("the pages are written but the catalogs are not updated (see above)")
-    for language, blocks in records.items():
+    for language, outputs in records.items():
         if language == SOURCE_LANGUAGE:
             continue
         for catalog_path in sorted(project.catalog_dir(root, language).rglob("*.po")):
             catalog = polib.pofile(str(catalog_path))
             filled = 0
-            for key, translated in blocks.items():
+            for key, translated in outputs.items():
                 if key not in source:
                     sys.exit(f"{key[0]}:{key[1]}: failed in {language} only; run the record again")
                 for entry in catalog:

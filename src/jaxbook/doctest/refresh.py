@@ -261,7 +261,10 @@ def refresh_language(
         else:
             found, left, _result, _nodes = outputs(app, docname)
             cannot += left
-            updates = {node.line: actual for node, actual in found}
+            updates: dict[int, str] = {}
+            for node, actual in found:
+                assert node.line is not None, "sphinx.ext.doctest gives a testoutput its line"
+                updates[node.line] = actual
             if updates:
                 rewrite(page, updates)
             print(f"{page}: {len(updates)} output(s) rewritten")

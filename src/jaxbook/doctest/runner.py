@@ -102,7 +102,7 @@ def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str, **rest: An
 
     options = sphinx_build_parser().parse_args([*shlex.split(sphinxopts), "docs", "out"])
     overrides = tuple(tuple(define.partition("=")[::2]) for define in options.define or [])
-    return Spec(root, builddir, overrides, tuple(options.tags or ()), **rest)  # type: ignore[arg-type]
+    return Spec(root, builddir, overrides, tuple(options.tags or ()), **rest)
 
 
 def docname_of(root: Path, page: str) -> str:
@@ -182,9 +182,9 @@ def _run_language(spec: Spec, language: str) -> LanguageRun:
     if warning.getvalue():
         result.errors.append(f"docs: reading the {language} pages warned:\n{warning.getvalue()}")
     env = app.env
-    for page in spec.only:
-        if page not in env.found_docs:
-            result.errors.append(f"{project.page_name(spec.root, page)}: no such page")
+    for name in spec.only:
+        if name not in env.found_docs:
+            result.errors.append(f"{project.page_name(spec.root, name)}: no such page")
     results = cache.ResultCache(spec.builddir / "doctest-cache")
     shared = cache.shared_key(spec.root, variables, backend())
     srcdir = Path(env.srcdir)

@@ -51,6 +51,7 @@ import difflib
 import doctest
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -112,6 +113,13 @@ def _wildcards_kept(want: str, got: str) -> list[str]:
     return lines
 
 
+def without_paths(detail: str, root: Path) -> str:
+    """A difference as the repository keeps it: a file of the release's environment by
+    its name in the installed package (``jax/sharding.py``), the checkout as ``<book>``."""
+    return SITE_PACKAGES.sub("", detail).replace(str(root), "<book>")
+
+
+SITE_PACKAGES = re.compile(r"[^\s(\"']*/site-packages/")
 DIFF_LINES = 20
 ELLIPSIS = doctest.OutputChecker()  # "..." in a line of the page matches any text
 
@@ -309,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
     for cells in report.values():
         for cell in cells:
             if "detail" in cell:
-                cell["detail"] = cell["detail"].replace(str(root), "<book>")
+                cell["detail"] = without_paths(cell["detail"], root)
     for save_path, chapter in chapters.items():
         save(save_path, args.jax, installed, report, chapter)
     print(summary(args.jax, report))

@@ -50,8 +50,17 @@ class testplot_figure(nodes.General, nodes.Element):
     """
 
 
-def skip(self, node: nodes.Element) -> None:
+def caption_of(node: nodes.Node) -> str:
+    caption = node.next_node(nodes.caption) if isinstance(node, nodes.Element) else None
+    return caption.astext() if caption is not None else ""
+
+
+def skip(self: Any, node: Any) -> None:
     raise nodes.SkipNode
+
+
+def depart_nothing(self: Any, node: Any) -> None:
+    """Never called: the visit skips the node."""
 
 
 class TestplotDirective(TestcodeDirective):
@@ -76,6 +85,9 @@ class TestplotDirective(TestcodeDirective):
             figure += nodes.caption(caption, caption)
         for node in figure.findall(nodes.Element):
             self.set_source_info(node)
+        # An id, as a figure has one: numfig numbers it ("图 1"), and the figure drawn in
+        # its place keeps it.
+        self.state.document.set_id(figure)
         return [*code_nodes, figure]
 
 
@@ -124,6 +136,7 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
     for block in plots:
         node = page[block]
         placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
+        assert placeholder is not None, "TestplotDirective puts a figure after its code"
         if block in result.skipped:
             placeholder.parent.remove(placeholder)  # its :skipif: says why it does not run here
             continue
@@ -138,8 +151,10 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
             )
             placeholder.parent.remove(placeholder)
             continue
-        figure = nodes.figure(classes=["jb-testplot"])
-        alt = placeholder.next_node(nodes.paragraph).astext()
+        figure = nodes.figure(classes=["jb-testplot"], ids=placeholder["ids"])
+        alt_text = placeholder.next_node(nodes.paragraph)
+        assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
+        alt = alt_text.astext()
         for name in drawn[block]:
             if app.builder.format == "html":
                 here = posixpath.dirname(docname) or "."
@@ -155,14 +170,17 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.setup_extension("jaxbook.sphinxext.measured")
     app.add_directive("testplot", TestplotDirective, override=True)
-    # Builders that do not draw (text, gettext's readers) leave the figure out.
-    app.add_node(
+    # A figure of the book, numbered with the others; builders that do not draw (text,
+    # gettext's readers) leave it out.
+    app.add_enumerable_node(
         testplot_figure,
-        html=(skip, None),
-        latex=(skip, None),
-        text=(skip, None),
-        man=(skip, None),
-        texinfo=(skip, None),
+        "figure",
+        caption_of,
+        html=(skip, depart_nothing),
+        latex=(skip, depart_nothing),
+        text=(skip, depart_nothing),
+        man=(skip, depart_nothing),
+        texinfo=(skip, depart_nothing),
     )
     # After the measured outputs (which replace nodes of the page), before the notebooks.
     app.connect("doctree-resolved", draw_figures, priority=450)
