@@ -30,7 +30,7 @@ jaxbook_course_url = {
 }
 # Every page's footer; a message of locale/<language>/LC_MESSAGES/book.po.
 jaxbook_credit = (
-    '本书整理自 ApX Machine Learning 的课程<a href="%(course)s/chapter-1-introduction-to-jax">'
+    '本书整理自 ApX Machine Learning 的课程<a href="%(course)s">'
     "《JAX 入门》</a>，课程的内容和示例归其所有。"
     "本书原创的文字和译文以 CC BY 4.0、代码以 MIT 许可证提供。"
 )

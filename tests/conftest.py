@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -38,6 +39,10 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Some tests run JAX in the test process, whose threads a forked child would inherit
+    # locked (JAX warns on every fork). Tools called in-process that start a pool
+    # (sphinx-intl's update) get Python 3.14's default instead: a fork server.
+    multiprocessing.set_start_method("forkserver", force=True)
     config.addinivalue_line(
         "markers",
         "audit: an audit of every page that takes a minute or more (Lighthouse, axe at two "

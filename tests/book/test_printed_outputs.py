@@ -18,9 +18,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jaxbook.project import LANGUAGES
+from jaxbook.project import languages
 
 ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = list(languages(ROOT))
 
 
 def lines(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from jaxbook.i18n.check import (
     codespell,
     inconsistent_translations,
     load_glossary,
+    role_key,
 )
 from jaxbook.project import find_root, translations
 
@@ -819,3 +820,12 @@ def test_a_message_of_several_pages_is_translated_one_way(tmp_path):
     assert inconsistent_translations([first, same]) == []
     [finding] = inconsistent_translations([first, same, other])
     assert str(finding).startswith(f"{other}:7: translated otherwise in {first}:6")
+
+
+def test_a_course_link_keeps_its_target_and_translates_its_title():
+    """``:course:`` text is the course's title in the page's language; its target is
+    the path under the course's address, which a translation must keep."""
+    assert role_key("course", "《JAX 入门》") == role_key("course", "Getting Started with JAX")
+    assert role_key("course", "《JAX 入门》 <chapter-1>") == ("course", "chapter-1")
+    assert role_key("course", "Chapter 1 <chapter-1>") != role_key("course", "Chapter 1 <ch-2>")
+    assert role_key("doc", "arrays") != role_key("doc", "devices")

@@ -198,7 +198,7 @@ def test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others
     """`make doctest LANGUAGES=...`: the runner, one verdict over every language."""
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(book)
-        status = cli.main(["doctest", "--builddir", "_build", "--no-server", "zh_CN", "en", "ja"])
+        status = cli.main(["doctest", "--builddir", "_build", "zh_CN", "en", "ja"])
     out = capsys.readouterr().out
     assert status == 0, out
     counts = dict(re.findall(r"^(zh_CN|en|ja): (\d+ passed, \d+ failed)$", out, re.MULTILINE))

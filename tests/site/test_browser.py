@@ -212,18 +212,23 @@ def search(browser, server: str, language: str, query: str) -> list[str]:
             or "0" in (b.find_element(By.CSS_SELECTOR, "#search-results").text or "x")
         )
     )
-    links = browser.find_elements(By.CSS_SELECTOR, "#search-results li a")
-    return [urlparse(a.get_attribute("href")).path for a in links]
+    links = [
+        urlparse(a.get_attribute("href"))
+        for a in browser.find_elements(By.CSS_SELECTOR, "#search-results li a")
+    ]
+    return [link.path + (f"#{link.fragment}" if link.fragment else "") for link in links]
 
 
 def test_search_in_both_languages(browser, server):
-    zh = search(browser, server, "zh_CN", "向量化")
+    zh = [link.split("#")[0] for link in search(browser, server, "zh_CN", "向量化")]
     assert any(path.endswith("/ch01/what-is-jax.html") for path in zh), zh
     assert any(path.endswith("/ch01/transformations.html") for path in zh), zh
     assert any(path.endswith("/zh_CN/glossary.html") for path in zh), zh  # the entry itself
+    # The summary says 向量化 only: its words are segmented whole, so 量化 finds it only
+    # through its index entry for 向量化 (Sphinx matches part of an index entry).
     quantization = search(browser, server, "zh_CN", "量化")
-    assert not any(path.endswith("/ch01/summary.html") for path in quantization), quantization
-    en = search(browser, server, "en", "vectorization")
+    assert not any(link.endswith("/ch01/summary.html") for link in quantization), quantization
+    en = [link.split("#")[0] for link in search(browser, server, "en", "vectorization")]
     assert any(path.endswith("/ch01/what-is-jax.html") for path in en), en
 
 
@@ -403,7 +408,7 @@ def test_make_serve_serves_the_site(site, tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        assert "Chapter 1 quiz" in body
+        assert "<title>Chapter quiz - " in body
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)

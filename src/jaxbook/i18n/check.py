@@ -85,6 +85,8 @@ HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 SCRIPT = re.compile(r"<\s*script", re.IGNORECASE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
+# Roles whose text is a title, translated; only their target must survive.
+TITLE_ROLES = {"course"}
 KINDS = ("inline code", "role", "link target", "footnote reference", "substitution")
 
 
@@ -94,6 +96,8 @@ def role_key(name: str, content: str) -> tuple[str, str] | None:
     if TRANSLATED_ROLE_TEXT.match(name):
         return (name, "")
     target = re.search(r"<([^<>]+)>\s*$", content)
+    if name in TITLE_ROLES:
+        return (name, target[1] if target else "")
     return (name, target[1] if target else content)
 
 

@@ -58,9 +58,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "cuda-extras": {"*": "the CUDA extras are %(listed)s"},
     "cuda-find-links": {
-        "needs -f": "every CUDA extra needs a jaxlib build from the ``-f`` download page",
-        "some need -f": "``jax[cuda12]`` installs from the package registry, while the "
-        "other CUDA extras still need the ``-f`` download page",
+        "needs -f": "every CUDA extra needs the ``-f`` download page",
+        "some need -f": "only ``jax[cuda12]`` installs from the package registry",
         "registry only": "every CUDA extra installs from the package registry alone",
         "no CUDA extra": "the release has no CUDA extra",
     },

@@ -22,7 +22,7 @@ from docutils import nodes
 from jaxbook.sphinxext._locale import _, listed, sentence
 
 ANY = "*"  # the phrase for any key a probe's table does not name
-OLDER_SHOWN = 3  # older eras a cell names; the rest are named by their releases only
+OLDER_SHOWN = 2  # older eras a cell names; the rest are named by their releases only
 
 
 def phrase(entry: dict[str, Any], key: str) -> str | None:
