@@ -71,6 +71,11 @@ def article(page: Path) -> str:
     return " ".join(" ".join(parser.text).split())
 
 
+def messages(catalog: bytes) -> list[tuple[str, str, bool]]:
+    entries = polib.pofile(catalog.decode("utf-8"))
+    return [(e.msgid, e.msgstr, e.obsolete) for e in entries]
+
+
 def translate(created: Path, translated: Path) -> None:
     """Fill a new catalog as the translator did (``tests/book/chapter2/locale``): prose and
     code translated, outputs left empty for ``refresh`` to fill."""
@@ -109,7 +114,11 @@ def chapter2(book_copier, tmp_path_factory) -> Path:
             project / f"locale/en/LC_MESSAGES/ch02/{page}.po",
             chapter / f"locale/en/LC_MESSAGES/ch02/{page}.po",
         )
-    assert [p for p in before if p.read_bytes() != before[p]] == []
+    # Another page's catalog keeps its messages and their translations (docs/index.rst's
+    # own may name new lines: its contents list grew by a line).
+    for path, old in before.items():
+        if path.read_bytes() != old:
+            assert messages(path.read_bytes()) == messages(old), path
     step(project, "jaxbook", "po", "wrap", "locale/en/LC_MESSAGES")
     refreshed = step(project, "jaxbook", "refresh", "--language", "en", "docs/ch02/*")
     assert "docs/ch02/basics.md [en]: 4 output(s) rewritten in the catalog" in refreshed
@@ -146,7 +155,7 @@ def test_chapter_2s_own_pages_speak_of_chapter_2(sites, language):
     notes = article(sites / language / "ch02" / "update-notes.html")
     assert re.search(r"jnp\.where", notes)
     report = article(sites / language / "ch02" / "other-releases.html")
-    no_data = {"zh_CN": "还没有", "en": "no"}[language]
+    no_data = {"zh_CN": "还没有", "en": "No other JAX release has run"}[language]
     assert no_data in report, report[:300]
     title = {"zh_CN": "第 2 章 jit 入门", "en": "Chapter 2: Getting started with jit"}[language]
     assert title in (sites / language / "ch02" / "index.html").read_text(encoding="utf-8")
@@ -169,9 +178,10 @@ def latex_of(project: Path, out: Path) -> str:
 
 
 def page_in(tex: str, docname: str) -> str:
-    """A page's part of the one LaTeX document: from its label to the next page's."""
+    """A page's part of the one LaTeX document: from its label to the next page's, or to the
+    next chapter's heading (which comes before that chapter's label)."""
     start = tex.index(rf"\label{{\detokenize{{{docname}::doc}}}}")
-    following = re.compile(r"\\label\{\\detokenize\{[^}:]+::doc\}\}")
+    following = re.compile(r"\\label\{\\detokenize\{[^}:]+::doc\}\}|\\chapter\{")
     end = following.search(tex, start + 1)
     return " ".join(tex[start : end.start() if end else len(tex)].split())
 
