@@ -89,25 +89,66 @@ def test_english_outputs_are_written_into_the_catalog(book, refresh, edit):
     assert (book / "docs/printing.rst").read_text(encoding="utf-8") == source
 
 
-def test_english_refresh_of_a_page_without_a_catalog_says_so(book, refresh):
-    status, _out, err = refresh("--language", "en", "docs/fence.md")
+def test_english_refresh_of_a_page_without_a_catalog_says_so_and_leaves_it_out(book, refresh):
+    status, out, err = refresh("--language", "en", "docs/fence.md", "docs/printing.rst")
 
-    assert status == 1
-    assert err.strip() == (
-        "docs/fence.md: no en catalog yet; run 'make update-po' to create it, "
+    assert (status, err) == (0, "")
+    assert (
+        "docs/fence.md: no en catalog yet, left out; run 'make update-po' to create it, "
         "translate it, then refresh the outputs"
+    ) in out
+    assert "docs/printing.rst [en]: 0 output(s) rewritten in the catalog" in out
+
+
+def test_a_pattern_names_the_pages_it_matches_and_a_path_that_names_none_stops(book, refresh):
+    (book / "docs/notes.json").write_text("{}", encoding="utf-8")
+
+    status, out, _err = refresh("docs/*")
+    assert status == 0
+    for page in ("docs/fence.md", "docs/printing.rst", "docs/prose.rst"):
+        assert f"{page}: 0 output(s) rewritten" in out
+    assert "notes.json" not in out  # a pattern stands for pages only
+
+    status, out, _err = refresh("docs/notes.json")
+    assert (status, out.strip()) == (0, "docs/notes.json: not a page, left out")
+
+    status, _out, err = refresh("docs/ch09/*", "docs/nowhere.rst")
+    assert status == 1
+    assert err.splitlines() == [
+        "docs/ch09/*: no such file (no page matches it)",
+        "docs/nowhere.rst: no such file",
+    ]
+
+
+def test_an_english_output_printed_as_the_chinese_one_is_translated_as_itself(book, refresh):
+    """The timing's code has no translation: its English run prints what the source shows
+    (a wildcard over the time); the untranslated entry gets that text as its own."""
+    catalog = book / "locale/en/LC_MESSAGES/printing.po"
+    with catalog.open("a", encoding="utf-8") as po:
+        po.write('\nmsgid "用时 ... 秒"\nmsgstr ""\n')
+
+    status, out, _err = refresh("--language", "en", "docs/printing.rst")
+
+    assert status == 0
+    assert "docs/printing.rst [en]: 1 output(s) rewritten in the catalog" in out
+    assert 'msgid "用时 ... 秒"\nmsgstr "用时 ... 秒"\n' in catalog.read_text(encoding="utf-8")
+
+
+def test_several_languages_run_in_order_and_the_first_failure_stops(book, refresh, edit):
+    page = book / "docs/printing.rst"
+    raising = (
+        '\n.. testcode::\n\n   print("before")\n   raise ValueError("boom")\n'
+        "\n.. testoutput::\n\n   (pending)\n"
     )
+    page.write_text(page.read_text(encoding="utf-8") + raising, encoding="utf-8")
+    languages = ("--language", "zh_CN", "--language", "en")
 
-
-def test_several_languages_run_in_order_and_the_first_failure_stops(book, refresh):
-    languages = ("--language", "zh_CN", "--language", "en", "--language", "zh_CN")
-
-    status, out, err = refresh(*languages, "docs/fence.md")
+    status, out, err = refresh(*languages, "docs/printing.rst")
 
     assert status == 1
-    # The source ran once: the failing English refresh kept the second from starting.
-    assert out.count("docs/fence.md: 0 output(s) rewritten") == 1
-    assert "no en catalog yet" in err
+    assert "raised ValueError: boom" in err
+    # The source's failure kept the English refresh from starting.
+    assert "[en]" not in out
 
 
 def test_code_that_prints_and_then_raises_is_reported_and_left_alone(book, refresh, edit):

@@ -20,10 +20,16 @@ still passes (including one with a ``...`` wildcard over a timing) is left
 alone. Review the diff before committing it: this
 tool records behavior, it does not judge it.
 
+A page is named by its file or by a pattern (``docs/ch02/*``: the ``.rst`` and
+``.md`` pages it matches); a path that names no file stops the run with "no
+such file".
+
 With ``--language en`` the pages are read through the English catalogs and
 the translated code runs; what it prints becomes the ``msgstr`` of the output
-block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped with
-``msgcat`` at the catalogs' width). The Chinese source is not touched.
+block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped at the
+catalogs' width), an untranslated output that the English code prints alike
+("[0 2 4]") included. The Chinese source is not touched. A page with no
+catalog yet is said to be left out.
 
 ``--check`` writes nothing: it names, as ``file:line``, every expected output
 that refresh would rewrite, in every language given, and fails if there is
@@ -34,6 +40,7 @@ one. ``--record FILE`` writes what every example printed (the bundle's
 from __future__ import annotations
 
 import argparse
+import glob
 import io
 import json
 import sys
@@ -55,10 +62,11 @@ from jaxbook.project import SOURCE_LANGUAGE
 
 def outputs(
     app: Sphinx, docname: str
-) -> tuple[list[tuple[nodes.Element, str]], list[str], PageRun]:
+) -> tuple[list[tuple[nodes.Element, str]], list[str], PageRun, list[nodes.Element]]:
     """Run one page as ``make doctest`` runs it (:mod:`jaxbook.doctest.engine`); return
     (testoutput node, what its code printed) for every output that does not match, a
-    ``file:line: ...`` sentence for each that no expected output could match, and the run."""
+    ``file:line: ...`` sentence for each that no expected output could match, the run,
+    and the nodes its blocks came from."""
     result, page_nodes = run_doctree(app, docname)
     found, cannot = [], []
     for outcome in result.outcomes:
@@ -75,7 +83,7 @@ def outputs(
             )
         else:
             found.append((node, outcome.shown))
-    return found, cannot, result
+    return found, cannot, result, page_nodes
 
 
 def _lines(text: str) -> list[str]:
@@ -110,7 +118,7 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
     path = catalog_path(Path(app.confdir), app.config.language, Path(docname))
     catalog = polib.pofile(str(path))
     changed = 0
-    found, cannot, _result = outputs(app, docname)
+    found, cannot, result, page_nodes = outputs(app, docname)
     for node, actual in found:
         entry = catalog_entry(catalog, node.astext())
         if entry is None:
@@ -121,6 +129,18 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
         entry.msgstr = actual.rstrip("\n")
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
         changed += 1
+    # An output the translation prints as the source does ("[0 2 4]") is translated too,
+    # as itself: an untranslated entry would be a finding of make check-po.
+    for outcome in result.outcomes:
+        if outcome.output is None or not outcome.passed:
+            continue
+        shown = page_nodes[outcome.output].astext()
+        entry = next(
+            (e for e in catalog if not e.obsolete and not e.msgstr and e.msgid == shown), None
+        )
+        if entry is not None:
+            entry.msgstr = shown
+            changed += 1
     if changed:
         save_wrapped(catalog, path)
     return changed, cannot
@@ -198,17 +218,20 @@ def refresh_language(
     """Refresh (or check) ``pages`` in ``language``; the sentences of what could not be done."""
     srcdir = root / "docs"
     if language != SOURCE_LANGUAGE:
+        # A page not yet translated is a step to come, not a fault: said, and left out.
         missing = [
             page
             for page in pages
             if not catalog_path(root, language, page.resolve().relative_to(srcdir)).is_file()
         ]
-        if missing:
-            names = ", ".join(map(str, missing))
-            return [
-                f"{names}: no {language} catalog yet; run 'make update-po' to create it, "
-                "translate it, then refresh the outputs"
-            ]
+        for page in missing:
+            print(
+                f"{page}: no {language} catalog yet, left out; run 'make update-po' to "
+                "create it, translate it, then refresh the outputs"
+            )
+        pages = [page for page in pages if page not in missing]
+        if not pages:
+            return []
     warning = io.StringIO()
     app = runner.read(runner.Spec(root, builddir), language, warning)
     if warning.getvalue():
@@ -221,7 +244,7 @@ def refresh_language(
             print(f"{page}: not a page of its own (included or excluded), skipped")
             continue
         if check:
-            found, left, result = outputs(app, docname)
+            found, left, result, _nodes = outputs(app, docname)
             printed += result.printed
             cannot += left
             cannot += [
@@ -236,7 +259,7 @@ def refresh_language(
             cannot += left
             print(f"{page} [{language}]: {changed} output(s) rewritten in the catalog")
         else:
-            found, left, _result = outputs(app, docname)
+            found, left, _result, _nodes = outputs(app, docname)
             cannot += left
             updates: dict[int, str] = {}
             for node, actual in found:
@@ -248,11 +271,42 @@ def refresh_language(
     return cannot
 
 
+def pages_named(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    """The pages a command line names, and a sentence for each path that names none.
+
+    A path is a file or a pattern (``docs/ch02/*``, quoted or expanded by the shell):
+    a pattern stands for the pages (``.rst``, ``.md``) it matches; another file, such
+    as a chapter's ``release-drift.json``, is no page and is said to be left out.
+    """
+    pages: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        text = str(path)
+        if any(mark in text for mark in "*?["):
+            matches = sorted(Path(name) for name in glob.glob(text))
+            named = [match for match in matches if match.suffix in project.SOURCE_SUFFIX]
+            if not named:
+                problems.append(f"{text}: no such file (no page matches it)")
+            pages += named
+        elif not path.is_file():
+            problems.append(f"{text}: no such file")
+        elif path.suffix not in project.SOURCE_SUFFIX:
+            print(f"{text}: not a page, left out")
+        else:
+            pages.append(path)
+    return list(dict.fromkeys(pages)), problems
+
+
 def run(args: argparse.Namespace) -> int:
     from sphinx.util.docutils import docutils_namespace
 
     root = project.root()
     builddir = args.builddir.resolve()
+    args.pages, problems = pages_named(args.pages)
+    if problems:
+        for sentence in problems:
+            print(sentence, file=sys.stderr)
+        return 1
     environment.apply(root)
     record: dict[str, list] = {}
     cannot: list[str] = []
