@@ -42,7 +42,6 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx_copybutton",
     "sphinx_design",
-    "matplotlib.sphinxext.plot_directive",
     "jaxbook.sphinxext.a11y",
     "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.backend_tabs",
@@ -159,14 +158,6 @@ jaxbook_parallel_languages = (
     SOURCE_LANGUAGE,
     next((code for code, language in BOOK_LANGUAGES.items() if language.status == "done"), ""),
 )
-
-# -- Matplotlib plot directive -----------------------------------------------
-# https://matplotlib.org/stable/api/sphinxext_plot_directive_api.html
-
-plot_formats = [("png", 144)]
-plot_html_show_formats = False
-plot_html_show_source_link = False
-plot_pre_code = ""
 
 # -- sphinx-copybutton -------------------------------------------------------
 # https://sphinx-copybutton.readthedocs.io/en/latest/use.html

@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import datetime
 import re
-import shutil
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
 from babel.dates import format_date
 from docutils import nodes
 from sphinx.builders.epub3 import Epub3Builder
@@ -287,17 +285,6 @@ class LabelDropdowns(SphinxPostTransform):
             quiz.insert(quiz.index(last) + 1, section)
 
 
-def prepare_epub(app: Sphinx) -> None:
-    """Stage what an EPUB must hold before Sphinx lists its files."""
-    if app.builder.name != "epub":
-        return
-    # matplotlib copies its stylesheet only when the build has finished, too late.
-    static = Path(app.outdir, "_static")
-    static.mkdir(parents=True, exist_ok=True)
-    stylesheet = Path(matplotlib.get_data_path(), "plot_directive", "plot_directive.css")
-    shutil.copyfile(stylesheet, static / "plot_directive.css")
-
-
 def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
     """EPUB 3 wants each page with MathML or inline SVG flagged in the package file.
 
@@ -355,7 +342,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("config-inited", configure, priority=800)
     # Before Sphinx's EPUB builder checks its metadata.
     app.connect("builder-inited", version_for_epub, priority=400)
-    app.connect("builder-inited", prepare_epub)
     app.connect("builder-inited", name_epub_guides)
     app.add_post_transform(LabelDropdowns)
     # sphinx-design writes a badge's text alone in LaTeX: "Optional For readers who…".
