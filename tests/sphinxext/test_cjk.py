@@ -32,3 +32,12 @@ def test_a_link_whose_title_has_latin_at_an_edge_is_spaced_from_the_chinese(buil
 def test_a_line_break_before_a_chinese_link_or_an_escaped_space_leaves_no_space(built):
     text = re.sub(r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)[3])
     assert text == "先自己写，再看中文标题。和练习页上同一个自检。"
+
+
+@pytest.mark.sphinx("latex", testroot="cjk")
+def test_in_latex_the_space_beside_a_link_is_xecjks_glue(built):
+    """xeCJK drops a space after a Chinese character, and a link's macro keeps it from
+    seeing the Chinese and the digit touch: the PDF would print 详见1.6 设备."""
+    [tex] = built.app.outdir.glob("*.tex")
+    source = " ".join(tex.read_text(encoding="utf-8").split())
+    assert re.search(r"详见\\ifdefined\\CJKecglue\\CJKecglue\\fi\{\}\{\\hyperref", source), source

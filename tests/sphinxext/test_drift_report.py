@@ -68,7 +68,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     assert "“-” is what the book shows, run on JAX 0.12.0.1" in legend
     # The differences, folded: one fold a release that differs.
     [fold] = page.select("details.jb-drift-fold")
-    assert text(fold.summary) == "Every difference on JAX 0.4.38"
+    assert text(fold.summary) == "All differences on JAX 0.4.38"
     assert "Tested with Python 3.13 and JAX 0.4.38." in text(fold)
     captions = [text(p) for p in fold.select("p.jb-drift-cell")]
     assert captions == [
@@ -80,7 +80,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     body = text(fold)
     assert "Related update note: #1." in body
     assert (
-        "Its results vary between runs; each of these happened at least once: it printed "
+        "The outcome varies from run to run; each of these happened at least once: it printed "
         "what the book shows and an assert failed." in body
     )
     assert "(3 more lines left out)" in body
@@ -115,7 +115,7 @@ def test_each_chapter_speaks_of_its_own_in_a_book_of_one_document(
         written = text(soup(app, "index.html"))
     assert "of the 3 examples of this chapter" in written
     assert "No other JAX release has run this chapter" in written
-    assert "Every difference on JAX 0.4.38" in written  # shown, under its label
+    assert "All differences on JAX 0.4.38" in written  # shown, under its label
     assert "4 examples" not in written
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
+from bs4 import BeautifulSoup
 
 
 class Images(HTMLParser):
@@ -26,6 +27,15 @@ def test_the_figure_is_drawn_by_the_pages_code_in_the_pages_namespace(built):
     assert png.stat().st_size > 1000
     # The cell draws with `slope`, which an earlier cell of the page defines.
     assert not built.warnings
+
+
+@pytest.mark.sphinx("html", testroot="testplot")
+def test_the_caption_is_inline_markup(built):
+    """``code`` in a caption is code, as in a figure's caption, not two backquotes."""
+    page = BeautifulSoup(built.page(), "html.parser")
+    caption = page.select_one("figcaption")
+    assert caption.get_text(" ", strip=True).startswith("A line of slope slope")
+    assert caption.select_one("code").get_text() == "slope"
 
 
 @pytest.mark.sphinx("html", testroot="testplot", srcdir="testplot-fails")

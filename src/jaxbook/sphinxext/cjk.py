@@ -13,7 +13,8 @@ r"""Chinese prose spaced as the book writes it, where the source cannot say so.
   (``在\ :doc:`devices`\ 里``), but its title is only known once it is
   resolved, and a title that begins or ends with a Latin letter or digit
   (“1.6 设备管理：CPU、GPU、TPU”) needs the space between Chinese and Latin that
-  the rest of the text has: “在 1.6 设备管理：CPU、GPU、TPU 里”.
+  the rest of the text has: “在 1.6 设备管理：CPU、GPU、TPU 里”. In LaTeX that
+  space is xeCJK's glue between Chinese and Latin, written out.
 
 Literal blocks and inline literals are never touched.
 
@@ -93,6 +94,7 @@ class JoinCJKLines(SphinxTransform):
 def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """A space between a resolved link and the Chinese beside it, where the title has
     Latin or a digit at that edge."""
+    latex = app.builder.format == "latex"
     for link in list(doctree.findall(nodes.reference)):
         parent = link.parent
         if parent is None or isinstance(parent, (nodes.FixedTextElement, nodes.literal)):
@@ -108,7 +110,9 @@ def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             text = before.astext()
             bare = text.rstrip()
             if HAN.match(bare[-1:]) and LATIN.match(title[0]):
-                parent.replace(before, nodes.Text(f"{bare} "))
+                parent.replace(before, nodes.Text(bare if latex else f"{bare} "))
+                if latex:
+                    parent.insert(index, ecglue())
             elif "\n" in text[len(bare) :] and CJK.match(bare[-1:]) and CJK.match(title[0]):
                 # A line break before a title that begins with Chinese leaves no space
                 # either; before it was resolved, the link was its target's name.
@@ -117,13 +121,22 @@ def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             text = after.astext()
             bare = text.lstrip()
             if HAN.match(bare[:1]) and LATIN.match(title[-1]):
-                parent.replace(after, nodes.Text(f" {bare}"))
+                parent.replace(after, nodes.Text(bare if latex else f" {bare}"))
+                if latex:
+                    parent.insert(parent.index(link) + 1, ecglue())
             elif (
                 "\n" in text[: len(text) - len(bare)]
                 and CJK.match(bare[:1])
                 and CJK.match(title[-1])
             ):
                 parent.replace(after, nodes.Text(bare))
+
+
+def ecglue() -> nodes.raw:
+    """In LaTeX, xeCJK drops a space after a Chinese character and adds its own glue
+    between Chinese and Latin only where they touch in one run of text, which a link's
+    macro breaks: so the glue is written out."""
+    return nodes.raw("", r"\ifdefined\CJKecglue\CJKecglue\fi{}", format="latex")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

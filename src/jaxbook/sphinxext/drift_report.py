@@ -564,7 +564,7 @@ class Report:
     def differences(self, release: str, shown: list[Shown]) -> nodes.Node:
         entry = self.data["releases"][release]
         fold = drift_fold(
-            label=_("Every difference on JAX %(release)s") % {"release": release},
+            label=_("All differences on JAX %(release)s") % {"release": release},
             classes=["jb-drift-fold"],
         )
         fold += nodes.paragraph(
@@ -598,7 +598,7 @@ class Report:
                 nodes.paragraph(
                     "",
                     _(
-                        "Its results vary between runs; each of these happened at least "
+                        "The outcome varies from run to run; each of these happened at least "
                         "once: %(results)s."
                     )
                     % {"results": said},
@@ -632,7 +632,7 @@ class Report:
                         _("The assert that fails:")
                         if len(item.place.asserts) == 1
                         # A count does not pick this sentence: the run names no assert.
-                        else _("One of these asserts fails (the run does not say which):"),
+                        else _("On this release, one of these asserts fails:"),
                     )
                 )
                 asserts = "\n".join(item.place.asserts)

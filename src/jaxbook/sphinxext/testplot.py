@@ -82,7 +82,10 @@ class TestplotDirective(TestcodeDirective):
         figure = testplot_figure()
         figure += nodes.paragraph(alt, alt)
         if caption:
-            figure += nodes.caption(caption, caption)
+            # Inline markup, as a figure's caption has (``code`` in it is code).
+            text, messages = self.state.inline_text(caption, self.lineno)
+            figure += nodes.caption(caption, "", *text)
+            code_nodes.extend(messages)
         for node in figure.findall(nodes.Element):
             self.set_source_info(node)
         # An id, as a figure has one: numfig numbers it ("图 1"), and the figure drawn in
