@@ -1,8 +1,14 @@
-"""A synthetic course of N chapters for ``make bench``: copies of chapter 1, renamed.
+"""A synthetic course of N chapters for ``make bench``: chapter 1 renamed, and a MyST chapter.
 
     python -m jaxbook.bench.course DEST 16
 
-Each chapter ``chNN`` is a copy of ``docs/ch01`` and its English catalogs,
+A course of three chapters or more has, as its chapter 2, the MyST chapter that
+an author adds by the guide (``tests/book/chapter2``, the new-chapter test's):
+its own update notes, other-releases page and catalogs, and outputs left for
+``jaxbook refresh`` to write (``scale`` runs it before any timing). Its links to
+chapter 1's sections follow chapter 1's renamed labels.
+
+Every other chapter ``chNN`` is a copy of ``docs/ch01`` and its English catalogs,
 with the names that must be unique in a book renamed in the pages and the
 catalogs alike: labels (``.. _check-x:`` or MyST's ``(check-x)=``, ``:ref:``
 or ``{ref}``, ``:verified-by:``)
@@ -25,6 +31,9 @@ from pathlib import Path
 from jaxbook import project
 
 CHAPTER = "ch01"
+# The MyST chapter an author adds by the guide, in the new-chapter test's files.
+AUTHORED = Path("tests", "book", "chapter2")
+AUTHORED_AT = 2  # its place in a course of at least AUTHORED_AT + 1 chapters
 LABEL = re.compile(r"^\s*(?:\.\. _(?P<rst>[\w-]+):|\((?P<myst>[\w-]+)\)=)", re.MULTILINE)
 SNIPPET = re.compile(r"^\s*(?:\.\. snippet::|```\{snippet\}) (\S+\.py)\s*$", re.MULTILINE)
 
@@ -44,6 +53,17 @@ def _names(chapter_dir: Path) -> tuple[list[str], list[str]]:
     return sorted(labels, key=len, reverse=True), sorted(snippets, key=len, reverse=True)
 
 
+def renamed_refs(text: str, prefix: str, labels: list[str]) -> str:
+    """``text`` with its references (``:ref:``, ``{ref}``) to ``labels`` prefixed."""
+    for label in labels:
+        text = re.sub(
+            rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?){re.escape(label)}([>`])",
+            rf"\g<1>{prefix}-{label}\2",
+            text,
+        )
+    return text
+
+
 def renamer(number: int, labels: list[str], snippets: list[str]):
     prefix = f"c{number:02d}"
 
@@ -52,11 +72,7 @@ def renamer(number: int, labels: list[str], snippets: list[str]):
             name = re.escape(label)
             text = re.sub(rf"(\.\. _){name}:", rf"\g<1>{prefix}-{label}:", text)
             text = re.sub(rf"^(\s*\(){name}(\)=)", rf"\g<1>{prefix}-{label}\2", text, flags=re.M)
-            text = re.sub(
-                rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?){name}([>`])",
-                rf"\g<1>{prefix}-{label}\2",
-                text,
-            )
+        text = renamed_refs(text, prefix, labels)
         text = re.sub(
             r"(:verified-by:)([^\n]*)",
             lambda m: (
@@ -95,7 +111,11 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     (dest / "snippets").mkdir()
     labels, snippets = _names(root / "docs" / CHAPTER)
     catalogs = sorted((root / "locale").glob(f"*/LC_MESSAGES/{CHAPTER}"))
+    authored = chapters > AUTHORED_AT
     for number in range(1, chapters + 1):
+        if authored and number == AUTHORED_AT:
+            add_authored(root, dest, f"ch{number:02d}", labels)
+            continue
         rename = renamer(number, labels, snippets)
         name = f"ch{number:02d}"
         for page in pages(root / "docs" / CHAPTER):
@@ -119,6 +139,35 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     assert f"   {CHAPTER}/index\n" in text, "docs/index.rst no longer lists the chapter"
     index.write_text(text.replace(f"   {CHAPTER}/index\n", entries), encoding="utf-8")
     return dest
+
+
+def add_authored(root: Path, dest: Path, name: str, chapter_one_labels: list[str]) -> None:
+    """The authored MyST chapter as ``name``, with its catalogs; its references to chapter
+    1's sections name chapter 1's renamed labels (chapter 1 is ``c01``)."""
+    source = root / AUTHORED
+    [chapter_dir] = (source / "docs").iterdir()
+    for page in sorted(chapter_dir.iterdir()):
+        target = dest / "docs" / name / page.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = renamed_refs(page.read_text(encoding="utf-8"), "c01", chapter_one_labels)
+        target.write_text(text, encoding="utf-8")
+    for catalog in sorted((source / "locale").glob(f"*/LC_MESSAGES/{chapter_dir.name}/*.po")):
+        language = catalog.relative_to(source / "locale").parts[0]
+        target = dest / "locale" / language / "LC_MESSAGES" / name / catalog.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = renamed_refs(catalog.read_text(encoding="utf-8"), "c01", chapter_one_labels)
+        target.write_text(text, encoding="utf-8")
+
+
+def authored_pages(dest: Path, root: Path | None = None) -> list[str]:
+    """The authored chapter's pages in a course written by ``write`` (none if it has none)."""
+    [chapter_dir] = ((root or project.root()) / AUTHORED / "docs").iterdir()
+    placed = dest / "docs" / f"ch{AUTHORED_AT:02d}"
+    return sorted(
+        str((placed / page.name).relative_to(dest))
+        for page in chapter_dir.iterdir()
+        if (placed / page.name).is_file()
+    )
 
 
 if __name__ == "__main__":

@@ -42,15 +42,25 @@ import time
 import urllib.request
 from pathlib import Path
 
+import polib
+
 from jaxbook.bench import course
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.project import languages
 from jaxbook.site.build import html_command
+from jaxbook.site.editions import sphinx_command
 
 PY = sys.executable
 LANGS = list(languages())
 PAGE = "quiz"
-MARKER = "The following 8 questions help you"
+
+
+def marker(catalog: Path) -> str:
+    """The opening words of the page's first translated paragraph, to edit its msgstr by."""
+    for entry in polib.pofile(str(catalog)):
+        if len(entry.msgstr) > 60 and "\n" not in entry.msgstr and ". " in entry.msgstr:
+            return " ".join(entry.msgstr.split()[:4])
+    sys.exit(f"{catalog}: no translated paragraph to edit")
 
 
 def free_port() -> int:
@@ -123,6 +133,42 @@ def html_both(root: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
+def refresh(root: Path, language: str, pages: list[str]) -> None:
+    process = subprocess.run(
+        [PY, "-m", "jaxbook", "refresh", "--builddir", "_refresh", "--language", language, *pages],
+        env=doctest_environment(os.environ, root),
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    if process.returncode != 0:
+        sys.exit(f"refresh of the authored chapter failed:\n{process.stdout[-3000:]}")
+
+
+def single_documents(root: Path, out: Path) -> float:
+    """The LaTeX and EPUB builds of the source language, where the whole book is one
+    document (warnings are errors): the seconds they take together."""
+    start = time.perf_counter()
+    for builder in ("latex", "epub"):
+        process = subprocess.run(
+            sphinx_command(
+                root,
+                builder,
+                LANGS[0],
+                out / builder,
+                out / "doctrees" / builder,
+                "-q",
+                "--fail-on-warning",
+            ),
+            env=doctest_environment(os.environ, root),
+            capture_output=True,
+            text=True,
+        )
+        if process.returncode != 0:
+            sys.exit(f"the synthetic course's {builder} build warned:\n{process.stderr[-3000:]}")
+    return time.perf_counter() - start
+
+
 def incremental(root: Path, chapter: str, runs: int) -> dict:
     out = subprocess.run(
         [
@@ -132,7 +178,7 @@ def incremental(root: Path, chapter: str, runs: int) -> dict:
             str(root),
             f"docs/{chapter}/{PAGE}.rst",
             f"locale/en/LC_MESSAGES/{chapter}/{PAGE}.po",
-            MARKER,
+            marker(root / f"locale/en/LC_MESSAGES/{chapter}/{PAGE}.po"),
             "--runs",
             str(runs),
         ],
@@ -224,6 +270,12 @@ def measure_course(tmp: Path, chapters: int, runs: int, serial: bool) -> dict:
     root = course.write(tmp / f"course{chapters}", chapters)
     last = f"ch{chapters:02d}"
     figures: dict = {"chapters": chapters}
+    authored = course.authored_pages(root)
+    if authored:
+        # The authored chapter's outputs, as its author writes them: the source's, then
+        # the translations' in their catalogs.
+        for language in LANGS:
+            refresh(root, language, authored)
     seconds, output = doctest_run(root, root / "_b")
     figures.update(clean_doctest_s=seconds, examples=passed(output))
     if serial:
@@ -247,6 +299,7 @@ def measure_course(tmp: Path, chapters: int, runs: int, serial: bool) -> dict:
     figures["live_verdict_s"] = live_verdict_seconds(root, page, runs)
     figures["page_floor_s"] = [floor_seconds(root, f"{last}/{PAGE}") for _ in range(runs)]
     figures["clean_html_both_s"] = html_both(root, root / "_html")
+    figures["single_document_editions_s"] = single_documents(root, root / "_books")
     figures["incremental"] = incremental(root, last, runs)
     return figures
 
@@ -288,6 +341,9 @@ def rows_for(results: list[dict], row) -> None:
         row(name, live, "x", "<= 1.3", live <= 1.3)
         row(f"{tag} clean html zh+en", r["clean_html_both_s"], "s")
         row(f"{tag} clean html per chapter", r["clean_html_both_s"] / n, "s")
+        row(
+            f"{tag} LaTeX and EPUB ({LANGS[0]}), one document", r["single_document_editions_s"], "s"
+        )
         inc = r["incremental"]
         for what, key in (("one page", "after_page_s"), ("one msgstr", "after_msgstr_s")):
             ratio = median(inc[key]) / inc["clean_s"]
@@ -303,6 +359,7 @@ def preview_seconds(root: Path, runs: int) -> list[float]:
     project = course.write(Path(tempfile.mkdtemp()) / "preview", 1, root)
     catalog = project / "locale/en/LC_MESSAGES/ch01" / f"{PAGE}.po"
     text = catalog.read_text(encoding="utf-8")
+    opening = marker(catalog)
     port = free_port()
     server = subprocess.Popen(
         [PY, "-m", "jaxbook", "livehtml", "--language", "en", "--port", str(port)],
@@ -326,14 +383,14 @@ def preview_seconds(root: Path, runs: int) -> list[float]:
         driver.get(f"http://127.0.0.1:{port}/ch01/{PAGE}.html")
         time.sleep(2)  # the page opens its reload websocket
         for run in range(runs):
-            marker = f"(preview edit {run})"
-            catalog.write_text(text.replace(MARKER, f"{MARKER} {marker}", 1), encoding="utf-8")
+            edit = f"(preview edit {run})"
+            catalog.write_text(text.replace(opening, f"{opening} {edit}", 1), encoding="utf-8")
             start = time.perf_counter()
             while True:
                 try:
                     shown = driver.execute_script(
                         "return !!document.body && document.body.innerText.includes(arguments[0])",
-                        marker,
+                        edit,
                     )
                 except WebDriverException:
                     shown = False

@@ -1,0 +1,34 @@
+"""The bench's synthetic course holds what authors write: chapter 1's renamed copies and,
+from three chapters on, the MyST chapter the author's guide adds."""
+
+from __future__ import annotations
+
+import re
+
+from jaxbook.bench import course
+
+
+def test_a_course_of_three_chapters_has_the_authored_myst_chapter_second(tmp_path):
+    root = course.write(tmp_path / "course", 3)
+    index = (root / "docs" / "index.rst").read_text(encoding="utf-8")
+    assert re.findall(r"^   (ch\d\d)/index$", index, re.M) == ["ch01", "ch02", "ch03"]
+    assert sorted(p.name for p in (root / "docs" / "ch02").iterdir()) == [
+        "basics.md", "index.md", "other-releases.md", "update-notes.md",
+    ]  # fmt: skip
+    assert course.authored_pages(root) == [
+        f"docs/ch02/{name}.md" for name in ("basics", "index", "other-releases", "update-notes")
+    ]
+    # Its link to a section of chapter 1 names the label chapter 1 has in the course.
+    basics = (root / "docs" / "ch02" / "basics.md").read_text(encoding="utf-8")
+    assert "{ref}`c01-ch01-tracing`" in basics
+    labels = "".join(p.read_text(encoding="utf-8") for p in (root / "docs" / "ch01").iterdir())
+    assert ".. _c01-ch01-tracing:" in labels
+    catalog = root / "locale" / "en" / "LC_MESSAGES" / "ch02" / "basics.po"
+    assert "{ref}`c01-ch01-tracing`" in catalog.read_text(encoding="utf-8")
+    assert (root / "docs" / "ch03" / "quiz.rst").is_file()
+
+
+def test_a_course_of_one_or_two_chapters_is_chapter_1_renamed(tmp_path):
+    root = course.write(tmp_path / "course", 2)
+    assert course.authored_pages(root) == []
+    assert (root / "docs" / "ch02" / "quiz.rst").is_file()
