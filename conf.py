@@ -183,6 +183,7 @@ html_sidebars = {
         "jaxbook-editions.html",
         "sidebar/scroll-start.html",
         "sidebar/navigation.html",
+        "jaxbook-index.html",
         "sidebar/scroll-end.html",
     ],
 }

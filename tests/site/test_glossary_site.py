@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from jaxbook.project import find_root
 from jaxbook.sphinxext.pinyin_index import sort_key
@@ -75,3 +76,21 @@ def test_key_as_an_adjective_is_not_linked_as_the_prng_key(built_site, page):
     assert re.search(r"\bkey (points|places)\b", html), page  # the page still says it
     linked = re.findall(r'href="[^"]*#term-key">keys?</a> (\w+)', html)
     assert not {"points", "places"} & set(linked), (page, linked)
+
+
+@pytest.mark.parametrize(("language", "label"), [("zh_CN", "索引"), ("en", "Index")])
+def test_every_page_links_the_index_from_its_sidebar(built_site, language, label):
+    pages = [p for p in (built_site / language).rglob("*.html") if "_static" not in p.parts]
+    for page in pages:
+        sidebar = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one(
+            ".sidebar-drawer .jb-index-link a"
+        )
+        assert sidebar is not None and sidebar.get_text() == label, page
+        if page.name == "404.html":  # served at any path: its links are from the site's root
+            assert sidebar["href"].endswith(f"/{language}/genindex.html"), page
+            continue
+        if page == built_site / language / "genindex.html":
+            assert sidebar["href"] == "#"  # the index itself
+            continue
+        target = (page.parent / sidebar["href"]).resolve()
+        assert target == (built_site / language / "genindex.html").resolve(), page
