@@ -85,7 +85,8 @@ def test_every_page_links_the_index_from_its_sidebar(built_site, language, label
         sidebar = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one(
             ".sidebar-drawer .jb-index-link a"
         )
-        assert sidebar is not None and sidebar.get_text() == label, page
+        assert sidebar is not None, page
+        assert sidebar.get_text() == label, page
         if page.name == "404.html":  # served at any path: its links are from the site's root
             assert sidebar["href"].endswith(f"/{language}/genindex.html"), page
             continue
