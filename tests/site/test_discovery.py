@@ -252,7 +252,7 @@ def test_every_colab_link_opens_a_notebook_on_the_published_branch(deploy_site, 
 
     prefix = "https://colab.research.google.com/github/example/jaxbook/blob/notebooks/"
     links = set()
-    for page in deploy_site["site"].glob("*/ch01/*.html"):
+    for page in deploy_site["site"].glob("*/ch*/*.html"):
         links |= set(re.findall(rf'href="{re.escape(prefix)}([^"]+)"', page.read_text("utf-8")))
     assert links == built
     assert files == built | {"README.md"}

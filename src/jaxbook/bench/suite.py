@@ -202,8 +202,8 @@ def page_figures(site: Path, runs: int) -> dict[str, dict[str, float]]:
     figures = {}
     try:
         for lang in LANGS:
-            for page in sorted((site / lang / "ch01").glob("*.html")):
-                url = f"http://127.0.0.1:{port}/{lang}/ch01/{page.name}"
+            for page in sorted((site / lang).glob("ch*/*.html")):
+                url = f"http://127.0.0.1:{port}/{lang}/{page.parent.name}/{page.name}"
                 samples = []
                 for _ in range(runs):
                     driver.get_log("performance")
@@ -236,7 +236,7 @@ def page_figures(site: Path, runs: int) -> dict[str, dict[str, float]]:
                             len(hosts - {f"127.0.0.1:{port}"}),
                         )
                     )
-                figures[f"{lang}/{page.stem}"] = {
+                figures[f"{lang}/{page.parent.name}/{page.stem}"] = {
                     "kb": median([s[0] for s in samples]) / 1024,
                     "requests": median([s[1] for s in samples]),
                     "fcp_ms": median([s[2] for s in samples]),
