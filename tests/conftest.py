@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from jaxbook.files import exclusive
+from jaxbook.project import BOOK_FILES
 from jaxbook.site.build import html_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,17 +57,7 @@ def rootdir() -> Path:
     return Path(__file__).parent / "roots"
 
 
-PROJECT_FILES = [
-    "conf.py",
-    "docutils.conf",
-    "docs",
-    "snippets",
-    "locale",
-    "Makefile",
-    "pyproject.toml",
-    ".python-version",
-    "uv.lock",
-]
+PROJECT_FILES = [*BOOK_FILES, "Makefile"]
 
 
 def copy_book(destination: Path) -> Path:

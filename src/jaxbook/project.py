@@ -40,6 +40,10 @@ LANGUAGE_LIST = LOCALE / "languages.csv"
 GLOSSARY = LOCALE / "glossary.csv"
 # A page is reStructuredText or MyST Markdown (conf.py's source_suffix).
 SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
+# What a copy of the book needs to build and check itself: its sources and catalogs, and
+# the files its pages read facts from (the pinned releases, the Python it runs on).
+CONFIG_FILES = ("conf.py", "docutils.conf", "pyproject.toml", ".python-version", "uv.lock")
+BOOK_FILES = (*CONFIG_FILES, "docs", "snippets", "locale")
 STATUSES = ("source", "draft", "done")
 LANGUAGE_COLUMNS = ("code", "name", "status")
 

@@ -95,7 +95,7 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    for name in ["conf.py", "docutils.conf", "uv.lock"]:
+    for name in project.CONFIG_FILES:
         shutil.copy2(root / name, dest / name)
     # The renamed snippets change the code of the cells that run them, so the book's drift
     # data no longer matches those cells: true, and beside the point of a timing.
