@@ -192,3 +192,10 @@ def test_the_tools_are_there():
     """The PDF checks need poppler; name what is missing rather than fail obscurely."""
     assert shutil.which("pdftotext"), "install poppler-utils"
     assert shutil.which("pdffonts"), "install poppler-utils"
+
+
+def test_the_chinese_pdf_spaces_a_link_that_begins_with_a_digit(built_editions):
+    """见 1.2 节, as on the site: a link's macro keeps xeCJK from adding its own space."""
+    text = pdf_text(the_pdf(built_editions, "zh_CN"))
+    assert re.findall(r"见 \d\.\d 节", text)
+    assert not re.findall(r"见\d\.\d 节", text)
