@@ -32,3 +32,16 @@ def test_a_course_of_one_or_two_chapters_is_chapter_1_renamed(tmp_path):
     root = course.write(tmp_path / "course", 2)
     assert course.authored_pages(root) == []
     assert (root / "docs" / "ch02" / "quiz.rst").is_file()
+
+
+def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(tmp_path):
+    """A long message wraps a label across two lines of the file; read as messages, every
+    reference of every copy names its own chapter's label, as its page does."""
+    import polib
+
+    root = course.write(tmp_path / "course", 3)
+    for catalog in (root / "locale" / "en" / "LC_MESSAGES" / "ch03").glob("*.po"):
+        for entry in polib.pofile(str(catalog)):
+            for text in (entry.msgid, entry.msgstr):
+                targets = re.findall(r"(?::ref:|\{ref\})`(?:[^`<]*<)?([\w-]+)>?`", text)
+                assert all(t.startswith("c03-") for t in targets), (catalog.name, targets)

@@ -28,6 +28,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import polib
+
 from jaxbook import project
 
 CHAPTER = "ch01"
@@ -126,8 +128,7 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
             target_dir = dest / catalog_dir.relative_to(root).parent / name
             target_dir.mkdir(parents=True, exist_ok=True)
             for catalog in catalog_dir.glob("*.po"):
-                text = rename(catalog.read_text(encoding="utf-8"))
-                (target_dir / catalog.name).write_text(text, encoding="utf-8")
+                renamed_catalog(catalog, target_dir / catalog.name, rename)
         for snippet in snippets:
             source = (root / "snippets" / snippet).read_text(encoding="utf-8")
             (dest / "snippets" / f"c{number:02d}_{snippet}").write_text(
@@ -155,8 +156,22 @@ def add_authored(root: Path, dest: Path, name: str, chapter_one_labels: list[str
         language = catalog.relative_to(source / "locale").parts[0]
         target = dest / "locale" / language / "LC_MESSAGES" / name / catalog.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = renamed_refs(catalog.read_text(encoding="utf-8"), "c01", chapter_one_labels)
-        target.write_text(text, encoding="utf-8")
+        renamed_catalog(catalog, target, lambda text: renamed_refs(text, "c01", chapter_one_labels))
+
+
+def renamed_catalog(source: Path, target: Path, rename) -> None:
+    """``source``'s messages renamed as their page is: read as messages, since a label in a
+    long one may be wrapped across two lines of the file."""
+    catalog = polib.pofile(str(source))
+    for entry in catalog:
+        entry.msgid = rename(entry.msgid)
+        entry.msgstr = rename(entry.msgstr)
+        if entry.msgid_plural:
+            entry.msgid_plural = rename(entry.msgid_plural)
+            entry.msgstr_plural = {n: rename(text) for n, text in entry.msgstr_plural.items()}
+        if entry.previous_msgid:
+            entry.previous_msgid = rename(entry.previous_msgid)
+    catalog.save(str(target))
 
 
 def authored_pages(dest: Path, root: Path | None = None) -> list[str]:
