@@ -156,7 +156,7 @@ def configure(app: Sphinx, config: Config) -> None:
                 rf"\setCJKfallbackfamilyfont{{\CJKsfdefault}}{{{config.jaxbook_symbol_font}}}",
                 rf"\setCJKfallbackfamilyfont{{\CJKttdefault}}{{{config.jaxbook_symbol_font}}}",
                 SUBSTITUTES,
-                # English text: curly quotes and the middle dot ("Warning · update note 3")
+                # English text: curly quotes and the middle dot ("Warning · Update note 3")
                 # belong to the Latin font, not the CJK one.
                 "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D, "00B7}',
             ]

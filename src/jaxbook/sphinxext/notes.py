@@ -493,10 +493,9 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             # Not replace_self(), which would give the pointer the note's classes.
             note.parent.replace(note, _pointer(app, env, fromdoc, table_doc, note, named))
             continue
-        # A warning's title is "Warning · update note 5"; a correction's "Update note 5".
-        named = nodes.Text(
-            (_("update note %s") if note.get("warning") else _("Update note %s")) % number
-        )
+        # A warning's title is "Warning · Update note 5" (a label, as a correction's
+        # "Update note 5" is); a pointer in running text says "update note 5".
+        named = nodes.Text(_("Update note %s") % number)
         backlink = link(app.builder, fromdoc, table_doc, f"update-row-{note['note_id']}", named)
         backlink["classes"].append("jb-note-backlink")
         if note.get("warning"):
