@@ -97,37 +97,3 @@ def test_no_page_of_a_complete_translation_says_it_is_incomplete(site):
         p.name for p in site.rglob("*.html") if "jb-translation-notice" in p.read_text("utf-8")
     ]
     assert flagged == []
-
-
-def test_incomplete_page_says_so(project_copy, html_builder):
-    catalog = project_copy / "locale/en/LC_MESSAGES/ch01/summary.po"
-    text = catalog.read_text(encoding="utf-8")
-    first = text.index('msgstr "', text.index("#: ../../docs/ch01/summary.rst"))
-    end = text.index("\n\n", first)
-    catalog.write_text(text[:first] + 'msgstr ""' + text[end:], encoding="utf-8")
-    # A fuzzy entry, and a paragraph whose source changed after the last merge.
-    arrays = project_copy / "locale/en/LC_MESSAGES/ch01/arrays.po"
-    text = arrays.read_text(encoding="utf-8")
-    entry = text.index("#: ../../docs/ch01/arrays.rst")
-    entry = text.index("\nmsgid ", entry)
-    arrays.write_text(text[:entry] + "\n#, fuzzy" + text[entry:], encoding="utf-8")
-    devices = project_copy / "docs/ch01/devices.rst"
-    text = devices.read_text(encoding="utf-8")
-    assert "本节用到的导入：" in text
-    devices.write_text(
-        text.replace("本节用到的导入：", "本节用到的导入如下：", 1), encoding="utf-8"
-    )
-
-    html_dir = html_builder(project_copy, "en", project_copy / "_build")
-    summary = (html_dir / "ch01" / "summary.html").read_text(encoding="utf-8")
-    assert "Translation in progress" in summary
-    assert re.search(r"This page is \d+% translated: 1 of \d+ passages", summary)
-    for page in ("arrays", "devices"):
-        shown = (html_dir / "ch01" / f"{page}.html").read_text(encoding="utf-8")
-        assert re.search(r"This page is \d+% translated: 1 of \d+ passages", shown), page
-    quiz = (html_dir / "ch01" / "quiz.html").read_text(encoding="utf-8")
-    assert "Translation in progress" not in quiz
-    # The untranslated passage shows the source, and the Chinese check sees it.
-    parser = VisibleText()
-    parser.feed(summary)
-    assert parser.chinese
