@@ -75,12 +75,16 @@ def test_the_changed_in_cells_are_plain_sentences(built_site, language):
     assert header == {"zh_CN": "版本变化", "en": "Changed in"}[language]
     cells = [row.select("td")[-1] for row in table.select("tbody tr")]
     said = [text(cell) for cell in cells]
-    # One statement per probe ("Since JAX …. Before that, …."), each short: a cell may
-    # hold two probes' statements, never a log.
+    # A sentence per era of a probe ("Since JAX …. In JAX …, …."), each short: a cell may
+    # hold two probes' sentences, never a log.
     statements = [
         part
         for cell in said
-        for part in re.split(r"(?=Since JAX |自 JAX |No checked release|所查的版本)", cell)
+        for part in re.split(
+            r"(?=Since JAX |In JAX |Older releases |自 JAX |JAX [\d.～]+ 中，|更早的版本"
+            r"|No checked release|所查的)",
+            cell,
+        )
     ]
     assert all(len(part) < 300 for part in statements), max(statements, key=len)
     for cell in cells:

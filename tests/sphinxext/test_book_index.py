@@ -84,3 +84,18 @@ def test_in_the_pdf_a_term_is_one_entry_in_the_texts_type(
     assert entries.count(term) == 2  # the text's mention and the glossary's definition
     assert "jax.jit@\\spxentry{jax.jit}" in entries
     assert not [e for e in entries if "sphinxhyphen" in e]
+    # Inside a glossary label's argument TeX would write the entry differently from the
+    # text's (a space after each control word): the label holds none.
+    labels = [argument(tex, at.end()) for at in re.finditer(r"\\sphinxlineitem\{", tex)]
+    assert labels
+    assert not [label for label in labels if "\\index" in label]
+
+
+def argument(tex: str, start: int) -> str:
+    """The text of a braced argument that opens just before ``start``."""
+    depth = 1
+    for i in range(start, len(tex)):
+        depth += {"{": 1, "}": -1}.get(tex[i], 0)
+        if depth == 0:
+            return tex[start:i]
+    raise AssertionError("unbalanced braces")

@@ -5,8 +5,9 @@ gave the same answer, the *key*) and what the visited releases showed; with
 each probe come its phrases (``jaxbook.releases.sentences``), English msgids
 that this package's catalog translates. A cell says, per probe that changed,
 what holds since the release of its last change and, newest first, what held
-before (``Since JAX 0.4.31, …. Before that, … (0.4.27–0.4.30); …``); a row
-whose probes never changed says so in one short sentence; a row that claims
+in the releases before, a sentence each (``Since JAX 0.4.31, …. In JAX
+0.4.27–0.4.30, ….``); a row whose probes never changed says so in one short
+sentence; a row that claims
 an old output (``:old:``) no release gives says that first. A key with no
 phrase is reported to the caller, so a new probe or a new answer cannot
 reach the page as a probe expression.
@@ -58,25 +59,6 @@ def state(
     return sentence(_(msgid), shown=_shown(era), listed=_words(era, language))
 
 
-def _older(
-    entry: dict[str, Any], era: dict[str, Any], language: str | None
-) -> list[nodes.Node] | None:
-    """An older era, short: its phrase (or, for a "*" phrase, what it showed) and its range."""
-    if era["key"] in entry.get("sentences", {}):
-        said = state(entry, era, language)
-    elif phrase(entry, era["key"]) is None:
-        said = None
-    elif "%(listed)s" in (phrase(entry, era["key"]) or ""):
-        said = _words(era, language)
-    else:
-        said = [_shown(era)]
-    if said is None:
-        return None
-    return sentence(
-        _("%(state)s (%(releases)s)"), state=said, releases=releases(era["first"], era["last"])
-    )
-
-
 Missing = Callable[[str, str], None]  # (probe, key) without a phrase
 
 
@@ -92,36 +74,37 @@ def _say(
 
 def changed(
     probe: str, entry: dict[str, Any], language: str | None, missing: Missing
-) -> list[nodes.Node]:
-    """One sentence on a probe whose answer changed: since when the newest holds, and before."""
+) -> list[list[nodes.Node]]:
+    """The sentences on a probe whose answer changed: since when the newest holds, then,
+    newest first, what held in the releases before."""
     eras = entry["eras"]
     newest = eras[-1]
-    older: list[list[nodes.Node]] = []
+    said = [
+        sentence(
+            _("Since JAX %(release)s, %(state)s."),
+            release=newest["first"],
+            state=_say(entry, newest, probe, missing, language),
+        )
+    ]
     older_eras = list(reversed(eras[:-1]))
     # One era more than the cell names takes no more room than the words that sum it up.
     shown = OLDER_SHOWN if len(older_eras) > OLDER_SHOWN + 1 else len(older_eras)
     for era in older_eras[:shown]:
-        said = _older(entry, era, language)
-        if said is None:
-            missing(probe, era["key"])
-            said = [nodes.literal("", era["key"])]
-        older.append(said)
+        said.append(
+            sentence(
+                _("In JAX %(releases)s, %(state)s."),
+                releases=releases(era["first"], era["last"]),
+                state=_say(entry, era, probe, missing, language),
+            )
+        )
     if len(older_eras) > shown:
-        oldest = older_eras[-1]["first"]
-        last = older_eras[shown]["last"]
-        older.append(sentence(_("other values in %(releases)s"), releases=releases(oldest, last)))
-    # The older states are clauses that may hold commas: a semicolon between them.
-    joined: list[nodes.Node] = []
-    for i, item in enumerate(older):
-        if i:
-            joined.append(nodes.Text(_("; ")))
-        joined.extend(item)
-    return sentence(
-        _("Since JAX %(release)s, %(state)s. Before that, %(older)s."),
-        release=newest["first"],
-        state=_say(entry, newest, probe, missing, language),
-        older=joined,
-    )
+        said.append(
+            sentence(
+                _("Older releases (%(releases)s) differ again."),
+                releases=releases(older_eras[-1]["first"], older_eras[shown]["last"]),
+            )
+        )
+    return said
 
 
 def cell(
@@ -169,7 +152,7 @@ def cell(
                 )
             )
         else:
-            said.append(changed(probe, entry, language, missing))
+            said.extend(changed(probe, entry, language, missing))
     return said
 
 

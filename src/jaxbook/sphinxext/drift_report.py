@@ -436,7 +436,7 @@ class Report:
                 self.fromdoc,
                 self.table_doc,
                 f"update-row-{row.id}",
-                nodes.Text(f"#{row.number}"),
+                nodes.Text(str(row.number)),
             )
             for row in rows
         ]
@@ -685,16 +685,28 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
 
 
 def _unfolded(app: Sphinx, report: list[nodes.Node]) -> list[nodes.Node]:
-    """Off the web a fold cannot open: its content under its label."""
+    """Off the web a fold cannot open, and pages of raw differences are no reading for a
+    printed book: the PDF and the EPUB keep the tallies and the summary, whose cells then
+    name the outcome without linking it, and say where the differences are."""
     if app.builder.format == "html" and app.builder.name != "epub":
         return report
-    out: list[nodes.Node] = []
-    for node in report:
-        if isinstance(node, drift_fold):
-            out.append(nodes.rubric("", node["label"]))
-            out.extend(node.children)
-        else:
-            out.append(node)
+    folds = [node for node in report if isinstance(node, drift_fold)]
+    if not folds:
+        return report
+    out = [
+        node
+        for node in report
+        if not isinstance(node, drift_fold) and "jb-drift-legend" not in node["classes"]
+    ]
+    for node in out:
+        for ref in list(node.findall(nodes.reference)):
+            if ref.get("refid", "").startswith("drift-"):
+                ref.replace_self(ref.children)
+    out.append(
+        nodes.paragraph(
+            "", _("The web edition of this page shows each of these differences in full.")
+        )
+    )
     return out
 
 

@@ -78,10 +78,12 @@ PREAMBLE = r"""
 % title ("1.6 设备管理：CPU、GPU、TPU") must not lean.
 \protected\def\sphinxcrossref#1{#1}
 % Table cells ragged right: a narrow justified cell spreads Chinese letter by letter
-% and keeps long inline code from breaking at its dots and underscores.
-\newcolumntype{\X}[2]{>{\raggedright\arraybackslash}p{\dimexpr
+% and keeps long inline code from breaking at its dots and underscores. No word is
+% hyphenated in a cell ("dif-ferent", "ma-cOS"): a ragged line has room to end early.
+\newcommand\jbcell{\raggedright\arraybackslash\hyphenpenalty=10000\exhyphenpenalty=10000}
+\newcolumntype{\X}[2]{>{\jbcell}p{\dimexpr
   (\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
-\newcolumntype{\Y}[1]{>{\raggedright\arraybackslash}p{\dimexpr
+\newcolumntype{\Y}[1]{>{\jbcell}p{\dimexpr
   #1\dimexpr\linewidth-\spx@arrayrulewidth\relax-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
 % Inline code may also break after an underscore (XLA_PYTHON_CLIENT_PREALLOCATE): Sphinx
 % breaks it only at . , ; ? ! / and a backslash, and a name with none runs off the page.

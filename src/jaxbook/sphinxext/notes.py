@@ -499,10 +499,14 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         backlink = link(app.builder, fromdoc, table_doc, f"update-row-{note['note_id']}", named)
         backlink["classes"].append("jb-note-backlink")
         if note.get("warning"):
+            kind = title.children[:]
+            title.clear()
             if app.builder.format == "latex":  # the web's theme draws the sign itself
-                title.insert(0, nodes.Text("⚠ "))
-            title += nodes.Text(" · ")
-        title += backlink
+                kind.insert(0, nodes.Text("⚠ "))
+            # Each language joins the two labels its own way (注意（更新说明 5）).
+            title += sentence(str(_("%(kind)s · %(note)s")), kind=kind, note=backlink)
+        else:
+            title += backlink
     for placeholder in list(doctree.findall(update_notes_table)):
         if app.builder.format not in {"html", "latex"}:
             placeholder.parent.remove(placeholder)

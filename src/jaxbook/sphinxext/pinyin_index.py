@@ -73,7 +73,12 @@ def order_index(
 
 class PinyinLaTeXTranslator(LaTeXTranslator):
     """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
-    in the text's type (Sphinx sets every entry in code type), and hyphens as hyphens."""
+    in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, and a
+    glossary term's entry written after its label, as the text's entries are written."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.term_entries: list[str] = []
 
     def visit_index(self, node: Any) -> None:
         start = len(self.body)
@@ -81,13 +86,22 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             super().visit_index(node)
         finally:  # it ends by raising SkipNode
             for i in range(start, len(self.body)):
-                # \sphinxhyphen{} reaches the index file as written in a paragraph and
-                # with a space inside a glossary term's label: one term, two entries.
                 text = self.body[i].replace(r"\sphinxhyphen{}", "-")
                 text = SHOWN_ENTRY.sub(_shown, text)
                 if (self.config.language or "").startswith("zh"):
                     text = INDEX_ENTRY.sub(_pinyin_sort_key, text)
                 self.body[i] = text
+            if self.in_term:
+                # Inside the label's argument, TeX writes "\textrm {term}" to the index
+                # file where a paragraph writes "\textrm{term}": one term, two headwords.
+                self.term_entries.extend(self.body[start:])
+                del self.body[start:]
+
+    def depart_term(self, node: Any) -> None:
+        super().depart_term(node)
+        if not self.in_term:
+            self.body.extend(self.term_entries)
+            self.term_entries.clear()
 
 
 # The shown part of an entry; an API, an option or a variable keeps the code type.
