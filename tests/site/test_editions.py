@@ -21,7 +21,7 @@ LANGUAGES = ["zh_CN", "en"]
 # The table's widest headers (the narrow "No." wraps letter by letter).
 TABLE_HEADERS = {
     "zh_CN": ["要点", "位置", "验证", "版本变化"],
-    "en": ["Point", "Where", "Verified", "Changed"],
+    "en": ["Note", "Where", "Verified", "Changed"],
 }
 HEADING = re.compile(r"<h([1-6])>(.*?)<a class=\"headerlink\"", re.DOTALL)
 EPUBCHECK = Path("/usr/share/java/epubcheck.jar")

@@ -25,9 +25,12 @@ def test_a_literal_names_what_the_index_lists():
 @pytest.mark.sphinx("html", testroot="book-index")
 def test_each_page_indexes_its_first_mentions_where_they_stand(built):
     index = built.app.env.domains.index_domain.entries
-    page = {entry[1]: entry[2] for entry in index["ch01/page"]}
+    # Each entry under the page's title, which names the place in the web's index.
+    keys = [entry[1].split("; ") for entry in index["ch01/page"]]
+    assert {under for _key, under in keys} == {"Page"}
+    page = {entry[1].split("; ")[0]: entry[2] for entry in index["ch01/page"]}
     # The first mention only, at the block that makes it.
-    assert [entry[1] for entry in index["ch01/page"]].count("jax.jit") == 1
+    assert [key for key, _under in keys].count("jax.jit") == 1
     assert set(page) == {
         "jax.jit",
         "类型化密钥",
@@ -80,9 +83,11 @@ def test_in_the_pdf_a_term_is_one_entry_in_the_texts_type(
     app.build()
     tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
     entries = re.findall(r"\\index\{((?:[^{}|]|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})*)", tex)
-    assert {e for e in entries if "warm" in e or "yu re" in e} == {term}
-    assert entries.count(term) == 2  # the text's mention and the glossary's definition
-    assert "jax.jit@\\spxentry{jax.jit}" in entries
+    # The text's mention (under its page) and the glossary's definition: one headword.
+    terms = [e.split("!")[0] for e in entries if "warm" in e or "yu re" in e]
+    assert terms == [term, term]
+    assert f"{term}!Page@\\spxentry{{\\textrm{{Page}}}}" in entries
+    assert "jax.jit@\\spxentry{jax.jit}!Page@\\spxentry{\\textrm{Page}}" in entries
     assert not [e for e in entries if "sphinxhyphen" in e]
     # Inside a glossary label's argument TeX would write the entry differently from the
     # text's (a space after each control word): the label holds none.

@@ -1,9 +1,11 @@
-"""The PDF's LaTeX: what xeCJK and Sphinx's defaults would set apart from the web edition."""
+"""The PDF's LaTeX and the EPUB's package: what xeCJK and Sphinx's defaults would set apart
+from the web edition."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -43,3 +45,28 @@ def test_on_paper_a_quizs_answers_follow_the_quiz(make_app, tmp_path):
     assert order == sorted(order)
     assert "第 1 题：答案与解析" in tex
     assert tex.index("第一项。") > tex.index("测验答案与解析")
+
+
+@pytest.mark.parametrize(("language", "index"), [("zh_CN", "索引"), ("en", "Index")])
+def test_an_epub_lists_its_index_and_opens_its_contents(make_app, tmp_path, language, index):
+    srcdir = shutil.copytree(ROOT, tmp_path / language)
+    app = make_app("epub", srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    xhtml, ncx, opf = (
+        "{http://www.w3.org/1999/xhtml}",
+        "{http://www.daisy.org/z3986/2005/ncx/}",
+        "{http://www.idpf.org/2007/opf}",
+    )
+    nav = ElementTree.parse(app.outdir / "nav.xhtml").getroot()
+    last = nav.findall(f".//{xhtml}nav/{xhtml}ol/{xhtml}li")[-1].find(f"{xhtml}a")
+    assert (last.get("href"), last.text) == ("genindex.xhtml", index)
+    toc = ElementTree.parse(app.outdir / "toc.ncx").getroot()
+    points = toc.findall(f"{ncx}navMap/{ncx}navPoint")
+    assert points[-1].find(f"{ncx}content").get("src") == "genindex.xhtml"
+    orders = [p.get("playOrder") for p in toc.iter(f"{ncx}navPoint")]
+    assert len(set(orders)) == len(orders)
+    package = ElementTree.parse(app.outdir / "content.opf").getroot()
+    [guide] = [r for r in package.iter(f"{opf}reference") if r.get("type") == "toc"]
+    assert guide.get("href") == "nav.xhtml"
+    rights = package.find(".//{http://purl.org/dc/elements/1.1/}rights").text
+    assert "CC BY 4.0" in rights

@@ -30,8 +30,10 @@ def _check_table(built) -> None:
     assert (
         '>1.1</a>、<a class="reference internal" href="second.html#update-note-one">1.2</a>' in one
     )
-    # A verifying block by its section (here the page's own titled section).
-    assert ">✔ 1.1 First section</a>" in one
+    # A verifying block by its section (here the page's own titled section), and the
+    # section's further blocks counted, the count linked to the first of them.
+    assert ">1.1 First section</a>（<a " in one
+    assert 'href="first.html#check-one-again">及该节另外 1 段代码</a>）' in one
     assert "Point <em>one</em>" in one
     assert 'href="first.html#update-note-one"' in one
     assert 'href="second.html#update-note-one"' in one

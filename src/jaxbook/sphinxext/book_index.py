@@ -2,7 +2,8 @@
 
 On the pages ``jaxbook_glossary_pages`` names (the chapters), the first
 paragraph, list item, table cell or title of a page that mentions one of these
-becomes an index entry for it, pointing there:
+becomes an index entry for it, pointing there, under the page's title (in the
+web edition a term's pages are then named, not numbered "[1]", "[2]"):
 
 - a JAX API in an inline literal (``jax.jit``, ``jnp.array(...)`` is
   ``jnp.array``), a method or attribute of ``jax.Array`` written on an array
@@ -96,13 +97,15 @@ class IndexMentions(SphinxTransform):
         if not any(fnmatch(docname, pattern) for pattern in patterns):
             return
         rules, shown = glossary.use_rules(self.env.srcdir, self.config)
+        title = self.document.next_node(nodes.title)
+        page = " ".join(title.astext().split()) if title is not None else docname
         seen: set[str] = set()
         for block in [node for node in self.document.findall() if _is_block(node)]:
             keys = [key for key in _mentions(block, rules, shown) if key not in seen]
             if not keys:
                 continue
             seen.update(keys)
-            _add_entries(self, block, keys)
+            _add_entries(self, block, [f"{key}; {page}" for key in keys])
 
 
 def _is_block(node: nodes.Node) -> TypeGuard[nodes.Element]:

@@ -30,6 +30,7 @@ Config values:
 from __future__ import annotations
 
 import datetime
+import html
 import re
 import uuid
 from pathlib import Path
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from babel.dates import format_date
 from docutils import nodes
 from sphinx.builders.epub3 import Epub3Builder
+from sphinx.locale import _ as sphinx_
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx_design.badges_buttons import sd_badge
 
@@ -190,7 +192,13 @@ def configure(app: Sphinx, config: Config) -> None:
     config.epub_title = config.project
     config.epub_author = config.author
     config.epub_publisher = config.author
-    config.epub_copyright = config.copyright
+    # dc:rights, which a reader's library shows: the project's text and what is the course's.
+    config.epub_copyright = str(
+        _(
+            "© %(copyright)s. The book's own text is licensed under CC BY 4.0; the "
+            "course's content belongs to %(author)s."
+        )
+    ) % {"copyright": config.copyright, "author": "ApX Machine Learning"}
     config.epub_language = config.language.replace("_", "-")
     config.epub_show_urls = "no"
     # The chapters list their sections in a hidden toctree (each chapter page has its own
@@ -198,7 +206,7 @@ def configure(app: Sphinx, config: Config) -> None:
     config.epub_tocscope = "includehidden"
     config.epub_exclude_files = ["search.html", *(f"{p}.xhtml" for p in WEBSITE_ONLY)]
     config.epub_description = str(
-        _("An introduction to JAX, as notes on the course %(course)s by %(author)s")
+        _("An introduction to JAX, based on the course %(course)s by %(author)s")
     ) % {"course": _("Getting Started with JAX"), "author": "ApX Machine Learning"}
     # A stable identifier per edition, so that a reader's library sees a new build as
     # the same book.
@@ -288,10 +296,11 @@ class LabelDropdowns(SphinxPostTransform):
 
 
 def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
-    """EPUB 3 wants each page with MathML or inline SVG flagged in the package file.
+    """EPUB 3 wants each page with MathML or inline SVG flagged in the package file, and a
+    reader wants the "contents" landmark to open the contents and the index listed in them.
 
-    Sphinx's EPUB builder does not do it, so the package file is amended and
-    the book zipped again.
+    Sphinx's EPUB builder does none of it, so the package file and the navigation are
+    amended and the book zipped again.
     """
     if exception is not None or not isinstance(app.builder, Epub3Builder):
         return
@@ -309,8 +318,39 @@ def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
             return item
         return item.replace(" />", f' properties="{" ".join(properties)}" />')
 
-    opf.write_text(ITEM.sub(amend, text), encoding="utf-8")
+    text = ITEM.sub(amend, text)
+    # The reader's "contents" landmark opens the contents, not the front page.
+    text = GUIDE_TOC.sub(r'\1href="nav.xhtml"', text)
+    opf.write_text(text, encoding="utf-8")
+    list_the_index(Path(app.outdir))
     app.builder.build_epub()
+
+
+GUIDE_TOC = re.compile(r'(<reference type="toc" title="[^"]*" )href="[^"]*"')
+NAV_POINT = re.compile(r'<navPoint id="navPoint(\d+)" playOrder="(\d+)">')
+
+
+def list_the_index(outdir: Path) -> None:
+    """The index is in the book (its last page) but not in Sphinx's navigation: an e-reader's
+    contents list it last, as a printed book's does."""
+    if not (outdir / "genindex.xhtml").exists():
+        return
+    title = html.escape(sphinx_("Index"))
+    nav = outdir / "nav.xhtml"
+    text = nav.read_text(encoding="utf-8")
+    end = text.rindex("</ol>")
+    item = f'  <li>\n          <a href="genindex.xhtml">{title}</a>\n        </li>\n      '
+    nav.write_text(text[:end] + item + text[end:], encoding="utf-8")
+    ncx = outdir / "toc.ncx"
+    text = ncx.read_text(encoding="utf-8")
+    last = max((int(i), int(order)) for i, order in NAV_POINT.findall(text))
+    point = (
+        f'  <navPoint id="navPoint{last[0] + 1}" playOrder="{last[1] + 1}">\n'
+        f"      <navLabel>\n        <text>{title}</text>\n      </navLabel>\n"
+        '      <content src="genindex.xhtml" />\n    </navPoint>\n  '
+    )
+    end = text.rindex("</navMap>")
+    ncx.write_text(text[:end] + point + text[end:], encoding="utf-8")
 
 
 def add_download_links(

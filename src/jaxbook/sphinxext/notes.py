@@ -401,7 +401,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     language = app.config.language
     std = env.domains.standard_domain
     columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
-    headers = [_("No."), _("Point"), _("Where"), _("Verified by")]
+    headers = [_("No."), _("Note"), _("Where"), _("Verified by")]
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
@@ -423,8 +423,9 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             link(builder, fromdoc, note.docname, note.anchor, nodes.Text(section_label(env, d)))
             for d, note in {note.docname: note for note in reversed(row.notes)}.items()
         ][::-1]
-        # "✔ 1.2 Difference 3: Execution model": each verifying block by its section; a
-        # section's further blocks by their number among the row's: "(also example 2)".
+        # "1.2 Difference 3: Execution model": each verifying block by its section; a
+        # section's further blocks counted, the count linked to the first of them: "(and
+        # 2 more examples there)". Code blocks have no numbers a reader could look up.
         groups: dict[str, list[nodes.Node]] = {}
         domain = _domain(env)
         for label in row.labels:
@@ -435,28 +436,27 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             section = domain.sections.get(docname, {}).get(anchor)
             page = section_label(env, docname)
             if not section or section.startswith(page):  # the page's own title: "1.1 ..."
-                name = f"✔ {section or page}"
+                name = section or page
             else:
-                name = f"✔ {page} {section}"
+                name = f"{page} {section}"
             group = groups.setdefault(name, [])
-            text = str(len(group) + 1) if group else name
-            group.append(link(builder, fromdoc, docname, anchor, nodes.Text(text)))
+            group.append(link(builder, fromdoc, docname, anchor, nodes.Text(name)))
         checks = []
         for group in groups.values():
             further = group[1:]
             if further:
                 also = ngettext(
-                    "(also example %(numbers)s)", "(also examples %(numbers)s)", len(further)
-                )
+                    "and %(count)d more example there",
+                    "and %(count)d more examples there",
+                    len(further),
+                ) % {"count": len(further)}
+                more = further[0]
+                more.children = [nodes.Text(also)]
                 checks.append(
                     nodes.inline(
                         "",
                         "",
-                        *sentence(
-                            _("%(check)s %(also)s"),
-                            check=group[0],
-                            also=sentence(also, numbers=listed(further, language)),
-                        ),
+                        *sentence(_("%(check)s (%(also)s)"), check=group[0], also=more),
                     )
                 )
             else:

@@ -112,7 +112,10 @@ API = re.compile(r"^(jax|jnp|lax|np|XLA_|JAX_)|[._]")
 def _shown(match: re.Match[str]) -> str:
     shown = match.group(1)
     plain = shown.replace("\\_", "_")
-    return match.group(0) if API.search(plain) else "\\spxentry{\\textrm{" + shown + "}}"
+    # A page's title under an entry ("1.2 JAX 与 NumPy") has a dot but is no API.
+    if API.search(plain) and " " not in plain.strip():
+        return match.group(0)
+    return "\\spxentry{\\textrm{" + shown + "}}"
 
 
 # \index{key@\spxentry{shown}...}: a single entry as Sphinx's writer puts it.
