@@ -5,7 +5,7 @@ import jax
 jax.config.update("jax_num_cpu_devices", 4)
 import jax.numpy as jnp
 
-devs = jax.devices("cpu")  # 明确要 CPU 设备：有 GPU 时默认设备是 GPU
+devs = jax.devices("cpu")  # 显式获取 CPU 设备：有 GPU 时默认设备是 GPU
 assert len(devs) == 4
 print(f"模拟的设备：{devs}")
 
