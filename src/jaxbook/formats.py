@@ -88,7 +88,11 @@ class Bundle(TypedDict):
     pages: list[Page]
 
 
-class RecordedBlock(TypedDict):
+class _RecordedDetail(TypedDict, total=False):
+    failed_at: str  # the line of its code that raised, when an assert failed
+
+
+class RecordedBlock(_RecordedDetail):
     """What one testcode or doctest block printed where the bundle ran."""
 
     file: str

@@ -183,3 +183,19 @@ def test_the_engine_and_the_bundle_import_no_sphinx(imported_by) -> None:
     result, imported = imported_by("-c", "import jaxbook.doctest.engine, jaxbook.doctest.bundle")
     assert result.returncode == 0, result.stderr[-2000:]
     assert not imported & {"sphinx", "docutils", "jax"}, sorted(imported)
+
+
+def test_a_failed_assert_is_named_by_its_line() -> None:
+    """Of a block's asserts, the one that failed (drift data names it: jaxbook.releases.drift)."""
+    code = 'x = 2\nassert x > 1\nassert (\n    x == 3\n), "x"\nprint("unreached")'
+    block = {"file": "one.rst", "line": 1, "options": {}, "groups": ["default"], "skipif": None}
+    page = {
+        "docname": "one",
+        "blocks": [
+            {**block, "type": "testcode", "code": code},
+            {**block, "type": "testcode", "code": "raise KeyError('k')"},
+        ],
+    }
+    failed, other = engine.run(page, engine.Settings()).outcomes
+    assert (failed.exception, failed.failed_at) == ("AssertionError: x", 'assert ( x == 3 ), "x"')
+    assert (other.exception, other.failed_at) == ("KeyError: 'k'", None)

@@ -131,7 +131,7 @@ def test_pdf_shows_pairs_outputs_and_the_update_notes_table(built_site, built_ed
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pdf_shows_measured_figures_not_wildcards(built_editions, language):
     text = pdf_text(the_pdf(built_editions, language))
-    label = "实测环境：" if language == "zh_CN" else "Measured on: "
+    label = "运行环境：" if language == "zh_CN" else "Measured on: "
     # Two timing cells (jax-vs-numpy, answers); the installation cell's versions too.
     assert squeeze(text).count(squeeze(label)) >= 2
     # pdftotext may put a right-aligned figure on the line after its label; the code that

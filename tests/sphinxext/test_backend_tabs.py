@@ -41,7 +41,7 @@ def test_a_recorded_output_shows_the_machine_and_where_it_ran(built):
 def test_where_it_ran_reads_as_chinese_in_a_chinese_page(built):
     text = re.sub(r"<[^>]+>", "", built.page())
     assert (
-        "记录环境：Planted CPU 9000，CUDA 13，Python 3.12，JAX 0.12.0.1，2026 年 11 月 29 日"
+        "运行环境：Planted CPU 9000、CUDA 13、Python 3.12、JAX 0.12.0.1、2026 年 11 月 29 日"
         in text
     )
 

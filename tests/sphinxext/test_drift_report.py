@@ -49,7 +49,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     rows = [[text(td) for td in tr.select("td")] for tr in table.select("tbody tr")]
     assert rows == [
         ["1.1 A page, example 1 of 2", "different output", "1"],
-        ["1.1 A page, example 2 of 2", "an API is missing", "—"],
+        ["1.1 A page: An example without a label", "an API is missing", "—"],
         ["1.1 Checks: asserts", "varies between runs", "—"],
     ]
     links = table.select("tbody tr td:first-child a")
@@ -73,7 +73,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     captions = [text(p) for p in fold.select("p.jb-drift-cell")]
     assert captions == [
         "1.1 A page, example 1 of 2 — different output",
-        "1.1 A page, example 2 of 2 — an API is missing",
+        "1.1 A page: An example without a label — an API is missing",
         "1.1 Checks: asserts — varies between runs",
     ]
     assert len(set(captions)) == len(captions)  # no two share one
@@ -85,7 +85,9 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     )
     assert "(3 more lines left out)" in body
     blocks = [" ".join(pre.get_text().split()) for pre in fold.select("pre")]
-    assert blocks == ["-device +old device", "AttributeError: no", 'x = 2 assert x == 2, "x"'[6:]]
+    # Of the example's two asserts, the one its run names as failing.
+    assert blocks == ["-device +old device", "AttributeError: no", 'assert x == 2, "x"']
+    assert "The assert that fails:" in body
 
 
 @pytest.mark.sphinx("html", testroot="drift-report")
@@ -118,7 +120,7 @@ def test_each_chapter_speaks_of_its_own_in_a_book_of_one_document(
     if builder == "latex":
         # The raw differences stay on the web; the summary's cells link nowhere.
         assert "All differences on JAX 0.4.38" not in written
-        assert "shows each of these differences in full" in written
+        assert "The web edition of this page shows each of these differences in full" in written
         assert "drift-" not in written
     else:
         assert "All differences on JAX 0.4.38" in written
@@ -314,3 +316,17 @@ def test_a_language_the_data_has_no_runs_in_reads_the_sources(built):
     assert built.warnings == ""
     table = soup(built.app, "ch1/report.html").select_one("table.jb-drift-summary")
     assert len(table.select("tbody tr")) == 3
+
+
+def test_a_deploys_pdf_gives_the_address_of_the_differences(
+    make_app, rootdir, tmp_path, monkeypatch
+):
+    import shutil
+
+    monkeypatch.setenv("JAXBOOK_SITE_URL", "https://book.example.org/")
+    srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "book")
+    app = make_app("latex", srcdir=srcdir)
+    app.build()
+    [tex] = app.outdir.glob("*.tex")
+    written = " ".join(tex.read_text(encoding="utf-8").split())
+    assert "https://book.example.org/en/ch1/report.html" in written

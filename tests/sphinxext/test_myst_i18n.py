@@ -107,7 +107,7 @@ LABELS = {
     "zh_CN": {
         "pair": ["❌ 错误写法", "✅ 推荐写法", "求和的两种写法"],
         "note": ["调用 <code", "它不再是方法"],
-        "measured": ["实测环境："],
+        "measured": ["运行环境："],
         "figure": ['alt="一条直线"'],
         "dropdown": ["答案与解析"],
         "outputs": [

@@ -227,3 +227,7 @@ def test_a_warning_a_correction_and_a_repeat_each_look_their_part(built):
     assert pointer["text"] == "见更新说明 1。"
     assert 'href="#update-note-hazard">更新说明 1</a>' in built.page("page")
     assert built.warnings == ""
+    # In the table, the warning's row says it is one; the correction's does not.
+    rows = [" ".join(_text(row).split()) for row in _rows(built.page("table"))]
+    assert rows[0].startswith("1 注意：Reusing a key gives the same numbers")
+    assert rows[1].startswith("2 The documentation moved")

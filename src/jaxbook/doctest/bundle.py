@@ -110,8 +110,8 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
             failed += result.broken
             blocks = page["blocks"]
             skipped += sum(blocks[i]["type"] in ("testcode", "doctest") for i in result.skipped)
-            records.setdefault(language, []).extend(
-                {
+            for outcome in result.outcomes:
+                recorded: RecordedBlock = {
                     "file": blocks[outcome.block]["file"],
                     "line": blocks[outcome.block]["line"],
                     "want": outcome.want,
@@ -119,8 +119,9 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
                     "passed": outcome.passed,
                     "exception": outcome.exception,
                 }
-                for outcome in result.outcomes
-            )
+                if outcome.failed_at:
+                    recorded["failed_at"] = outcome.failed_at
+                records.setdefault(language, []).append(recorded)
     if record:
         written: Record = {"format": RECORD_FORMAT, "blocks": records}
         record.write_text(

@@ -43,6 +43,7 @@ declares a page's blocks); JAX is the pages' own import.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import doctest
 import io
@@ -100,6 +101,7 @@ class Outcome:
     got: str  # everything it printed
     passed: bool
     exception: str | None  # the last line of an exception it raised unexpectedly
+    failed_at: str | None = None  # the line of its code that raised it, if an assert
 
     @property
     def shown(self) -> str:
@@ -141,6 +143,7 @@ class _Runner(doctest.DocTestRunner):
         self.reports = reports
         self.what = what
         self.exception: str | None = None
+        self.failed_at: str | None = None
 
     def _where(self, test: doctest.DocTest, example: doctest.Example) -> str:
         offset = example.lineno if len(test.examples) > 1 else 0
@@ -169,6 +172,8 @@ class _Runner(doctest.DocTestRunner):
         exc_info: tuple[type[BaseException], BaseException, TracebackType],
     ) -> None:
         self.exception = traceback.format_exception_only(*exc_info[:2])[-1].strip()
+        if issubclass(exc_info[0], AssertionError):
+            self.failed_at = _line_that_raised(example, exc_info[2])
         self.reports.append(
             self._where(test, example)
             + "\nException raised:\n"
@@ -190,6 +195,30 @@ class _Runner(doctest.DocTestRunner):
         finally:
             self._fakeout.write = real_write  # type: ignore[attr-defined]
         return printed.getvalue()
+
+
+def _line_that_raised(example: doctest.Example, tb: TracebackType | None) -> str | None:
+    """The line of the example's own code (doctest compiles it as ``<doctest ...>``) where
+    the exception was raised last, as written."""
+    number = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith("<doctest "):
+            number = tb.tb_lineno
+        tb = tb.tb_next
+    if number is None:
+        return None
+    try:
+        tree = ast.parse(example.source)
+    except SyntaxError:
+        return None
+    # The whole statement, on one line, though it spans several (the line is its expression's).
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno <= number <= (node.end_lineno or number):
+            if not isinstance(node, ast.Assert):
+                continue
+            return " ".join((ast.get_source_segment(example.source, node) or "").split())
+    lines = example.source.splitlines()
+    return lines[number - 1].strip() if number <= len(lines) else None
 
 
 @dataclass
@@ -390,7 +419,7 @@ class _Run:
             self.mode.mode = "exec"
         doc.globs = ns
         runner = self.test_runner
-        runner.exception = None
+        runner.exception = runner.failed_at = None
         failures = runner.failures
         got = runner.run_capturing(doc)
         self.result.outcomes.append(
@@ -401,6 +430,7 @@ class _Run:
                 got=got,
                 passed=runner.failures == failures,
                 exception=runner.exception,
+                failed_at=runner.failed_at,
             )
         )
 

@@ -135,6 +135,10 @@ def classify(record: RecordedBlock) -> dict[str, Any]:
     if error:
         kind = error.split(":", 1)[0].rsplit(".", 1)[-1]
         if kind == "AssertionError":
+            # The assert that failed, as the page writes it, where the run names it.
+            failed = record.get("failed_at") or ""
+            if failed.startswith("assert"):
+                return {**cell, "outcome": "assert", "detail": failed}
             outcome = "assert"
         elif kind.endswith("Warning"):
             outcome = "warns"

@@ -24,7 +24,7 @@ GPU run (``jaxbook record``), and say where it ran:
    ``cuda``, ``python``, ``jax`` and the ISO ``date``, e.g. ``{"device":
    "NVIDIA H200", "cuda": "13", "python": "3.12", "jax": "0.12.0.1",
    "date": "2026-11-29"}``. Each such tab shows them above the output, in the
-   page's language: "NVIDIA H200，CUDA 13，…，2026 年 11 月 29 日" (default ``{}``).
+   page's language: "NVIDIA H200、CUDA 13、…、2026 年 11 月 29 日" (default ``{}``).
 ``jaxbook_machine_names``
    Per backend label, the texts in its recorded outputs that name the one
    machine they ran on (``["NVIDIA H200"]``). The page shows them as

@@ -40,6 +40,7 @@ shows nothing); these warnings are of type ``jaxbook`` and subtype
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -123,6 +124,7 @@ class Place:
     asserts: tuple[str, ...]
     nth: int  # its place among its section's examples, from 1
     of: int  # how many examples its section has
+    gist: str = ""  # the comment its code opens with, which says what it shows
 
 
 class drift_report(nodes.General, nodes.Element):
@@ -201,9 +203,16 @@ def _places(document: nodes.document, docname: str) -> list[Place]:
                 ),
                 nth=seen[id(section)],
                 of=per_section[id(section)],
+                gist=_gist(cell.astext()),
             )
         )
     return found
+
+
+def _gist(code: str) -> str:
+    """The comment a cell's code opens with (its first line, when that is a comment)."""
+    first = code.strip().splitlines()[0] if code.strip() else ""
+    return first.lstrip("#").strip().rstrip(",;:，；：、") if first.startswith("#") else ""
 
 
 class DriftDomain(Domain):
@@ -212,7 +221,7 @@ class DriftDomain(Domain):
     name = "jaxbook_drift"
     label = "Drift report"
     initial_data: ClassVar[dict[str, Any]] = {"places": {}, "reports": {}}
-    data_version = 3
+    data_version = 4
 
     @property
     def places(self) -> dict[str, list[Place]]:
@@ -412,7 +421,11 @@ class Report:
             named = _("%(page)s %(section)s") % {"page": page, "section": place.section}
         else:
             named = _("%(section)s (%(page)s)") % {"page": page, "section": place.section}
-        if place.of > 1:
+        if place.of > 1 and place.gist:
+            # Code blocks have no numbers a reader could find: the one that opens with this
+            # comment.
+            named = _("%(example)s: %(gist)s") % {"example": named, "gist": place.gist}
+        elif place.of > 1:
             named = _("%(example)s, example %(nth)d of %(of)d") % {
                 "example": named,
                 "nth": place.nth,
@@ -625,6 +638,16 @@ class Report:
         differing.sort(key=lambda r: r["language"] != self.runs_language)
         for outcome in dict.fromkeys(r["outcome"] for r in differing):
             run = next(r for r in differing if r["outcome"] == outcome)
+            # The run names the assert that failed (this language's run first).
+            named = [
+                r["detail"]
+                for r in differing
+                if r["outcome"] == "assert" and r.get("detail", "").startswith("assert")
+            ]
+            if outcome == "assert" and named:
+                out.append(nodes.paragraph("", _("The assert that fails:")))
+                out.append(nodes.literal_block(named[0], named[0], language="python"))
+                continue
             if outcome == "assert" and item.place and item.place.asserts:
                 out.append(
                     nodes.paragraph(
@@ -680,11 +703,11 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             )
             placeholder.replace_self([])
             continue
-        report = Report(app, fromdoc, placeholder, data).build()
-        placeholder.replace_self(_unfolded(app, report))
+        built = Report(app, fromdoc, placeholder, data)
+        placeholder.replace_self(_unfolded(app, built.build(), built.docname))
 
 
-def _unfolded(app: Sphinx, report: list[nodes.Node]) -> list[nodes.Node]:
+def _unfolded(app: Sphinx, report: list[nodes.Node], docname: str) -> list[nodes.Node]:
     """Off the web a fold cannot open, and pages of raw differences are no reading for a
     printed book: the PDF and the EPUB keep the tallies and the summary, whose cells then
     name the outcome without linking it, and say where the differences are."""
@@ -702,11 +725,29 @@ def _unfolded(app: Sphinx, report: list[nodes.Node]) -> list[nodes.Node]:
         for ref in list(node.findall(nodes.reference)):
             if ref.get("refid", "").startswith("drift-"):
                 ref.replace_self(ref.children)
-    out.append(
-        nodes.paragraph(
-            "", _("The web edition of this page shows each of these differences in full.")
+    # The page on the web, where a deploy build knows the site's address.
+    site = os.environ.get("JAXBOOK_SITE_URL") or getattr(app.config, "jaxbook_site_url", "")
+    if site:
+        url = f"{site.rstrip('/')}/{app.config.language}/{docname}.html"
+        out.append(
+            nodes.paragraph(
+                "",
+                "",
+                *sentence(
+                    _(
+                        "The web edition of this page, %(url)s, shows each of these differences "
+                        "in full."
+                    ),
+                    url=nodes.reference(url, url, refuri=url),
+                ),
+            )
         )
-    )
+    else:
+        out.append(
+            nodes.paragraph(
+                "", _("The web edition of this page shows each of these differences in full.")
+            )
+        )
     return out
 
 

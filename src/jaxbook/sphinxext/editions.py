@@ -82,11 +82,15 @@ PREAMBLE = r"""
 % Table cells ragged right: a narrow justified cell spreads Chinese letter by letter
 % and keeps long inline code from breaking at its dots and underscores. No word is
 % hyphenated in a cell ("dif-ferent", "ma-cOS"): a ragged line has room to end early.
-\newcommand\jbcell{\raggedright\arraybackslash\hyphenpenalty=10000\exhyphenpenalty=10000}
+% (Explicit breaks stay: Sphinx breaks code after "/" and "." with them.)
+\newcommand\jbcell{\raggedright\arraybackslash\hyphenpenalty=10000}
 \newcolumntype{\X}[2]{>{\jbcell}p{\dimexpr
   (\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
 \newcolumntype{\Y}[1]{>{\jbcell}p{\dimexpr
   #1\dimexpr\linewidth-\spx@arrayrulewidth\relax-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
+% Sphinx sets each cell in a varwidth box, which (a minipage) makes its text justified
+% again: the cell's own paragraphs are set as the column says.
+\def\@@vwid@minipagerestore{\raggedright\hyphenpenalty=10000}
 % Inline code may also break after an underscore (XLA_PYTHON_CLIENT_PREALLOCATE): Sphinx
 % breaks it only at . , ; ? ! / and a backslash, and a name with none runs off the page.
 \let\jbupquote\sphinxupquote

@@ -78,7 +78,7 @@ logger = logging.getLogger(__name__)
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the five columns alone, and beside the columns that other extensions add.
 WIDTHS = [8, 47, 12, 33]
-NARROW_WIDTHS = [8, 28, 9, 21]
+NARROW_WIDTHS = [8, 30, 9, 19]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,7 @@ class Note:
     verified_by: tuple[str, ...]  # labels of the blocks that verify it
     evidence: tuple[str, ...]  # probe names
     old: str | None  # "probe=answer": an old output the note speaks of
+    warning: bool = False  # a warning of code that goes wrong silently, not a correction
 
 
 @dataclass
@@ -221,7 +222,7 @@ class NotesDomain(Domain):
     label = "Update notes"
     initial_data: ClassVar[dict[str, Any]] = {"notes": {}, "tables": {}, "sections": {}}
     # The shape of the records; a new shape takes the next number.
-    data_version = 3
+    data_version = 4
 
     @property
     def notes(self) -> dict[str, list[Note]]:
@@ -267,6 +268,7 @@ class NotesDomain(Domain):
                     verified_by=tuple(node["verified_by"]),
                     evidence=tuple(node.get("evidence", [])),
                     old=node.get("old"),
+                    warning=bool(node.get("warning")),
                 )
             )
         if found:
@@ -417,6 +419,10 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     for row in rows(env, table_doc=table_doc):
         point = row.point.point if row.point else None
         point_para = nodes.paragraph("", "", *(point.deepcopy().children if point else []))
+        if any(note.warning for note in row.notes):
+            # The row of a warning says so, as its box in the text does.
+            point_para.insert(0, nodes.Text(_("Warning: ")))
+            point_para["classes"].append("jb-note-warning")
         # Where the note stands: each occurrence by its section's number ("1.1, 1.3"),
         # linked to it; a page without a number by its title.
         where = [
