@@ -221,7 +221,7 @@ def _e3(**overrides):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"f_np": lambda x: np.mean(np.exp(-(x**2)))}, "f_np 的结果 .* 不对"),
+        ({"f_np": lambda x: np.mean(np.exp(-(x**2)))}, "f_np 的结果 .* 有误"),
         ({"f_jit": lambda x: jnp.sum(jnp.exp(-(x**2)))}, "f_jit 应是 jax.jit 包装后的函数"),
         ({"bench": _bench_without_waiting}, "没有等结果真正算完"),
         ({"bench": lambda fn, *a: _bench_without_waiting(fn, *a) / 1e3}, "没有等结果真正算完"),
@@ -285,7 +285,7 @@ def _count(labels, num_classes=5):
                 "count_labels": _count_first_500,
                 "count_jit": jax.jit(_count_first_500, static_argnames="num_classes"),
             },
-            "计数不对",
+            "计数有误",
         ),
         ({"count_labels": _count, "count_jit": _count}, "count_jit 应是 jax.jit 包装后的函数"),
         (
