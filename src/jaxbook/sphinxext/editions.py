@@ -80,17 +80,18 @@ PREAMBLE = r"""
 % title ("1.6 设备管理：CPU、GPU、TPU") must not lean.
 \protected\def\sphinxcrossref#1{#1}
 % Table cells ragged right: a narrow justified cell spreads Chinese letter by letter
-% and keeps long inline code from breaking at its dots and underscores. No word is
-% hyphenated in a cell ("dif-ferent", "ma-cOS"): a ragged line has room to end early.
+% and keeps long inline code from breaking at its dots and underscores. A word is
+% hyphenated in a cell only when it cannot fit its column whole ("dif-ferent", "ma-cOS"
+% were hyphenated where a ragged line had room to end early).
 % (Explicit breaks stay: Sphinx breaks code after "/" and "." with them.)
-\newcommand\jbcell{\raggedright\arraybackslash\hyphenpenalty=10000}
+\newcommand\jbcell{\raggedright\arraybackslash\hyphenpenalty=5000}
 \newcolumntype{\X}[2]{>{\jbcell}p{\dimexpr
   (\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
 \newcolumntype{\Y}[1]{>{\jbcell}p{\dimexpr
   #1\dimexpr\linewidth-\spx@arrayrulewidth\relax-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
 % Sphinx sets each cell in a varwidth box, which (a minipage) makes its text justified
 % again: the cell's own paragraphs are set as the column says.
-\def\@@vwid@minipagerestore{\raggedright\hyphenpenalty=10000}
+\def\@@vwid@minipagerestore{\raggedright\hyphenpenalty=5000}
 % Inline code may also break after an underscore (XLA_PYTHON_CLIENT_PREALLOCATE): Sphinx
 % breaks it only at . , ; ? ! / and a backslash, and a name with none runs off the page.
 \let\jbupquote\sphinxupquote

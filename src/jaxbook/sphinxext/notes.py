@@ -78,7 +78,7 @@ logger = logging.getLogger(__name__)
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the five columns alone, and beside the columns that other extensions add.
 WIDTHS = [8, 47, 12, 33]
-NARROW_WIDTHS = [8, 30, 9, 19]
+NARROW_WIDTHS = [7, 29, 7, 23]
 
 
 @dataclass(frozen=True)
