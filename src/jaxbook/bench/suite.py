@@ -340,6 +340,26 @@ NEXT_LEVER = {
         "time the rebuild part by part: the reading of the page and of the pages that depend "
         "on it, against the run of its code"
     ),
+    "doctest languages side by side / in turn": (
+        "each language reads all its chapters before its first page runs; run a language's "
+        "pages as they are read"
+    ),
+    "html both / one": (
+        "the two languages' builds share two cores with the rest of the machine; a figure "
+        "under load says little, so run it again on a quiet machine first"
+    ),
+    "incremental en rebuild after one msgstr / clean": (
+        "a new sphinx-build pays its start-up before any work; the long-lived builder of "
+        "make livehtml does not (the course rows' html after one msgstr)"
+    ),
+    "make test on a fresh clone (one run)": (
+        "pytest is most of it: the new-chapter test's EPUB and LaTeX could share one doctree "
+        "directory, and the deploy build's SEO checks could run on a small root"
+    ),
+    "of which make pytest": (
+        "about 480 s of test time on two workers: the new-chapter test (about 126 s) and the "
+        "deploy build (about 38 s) first"
+    ),
 }
 
 
