@@ -719,7 +719,8 @@ def _unfolded(app: Sphinx, report: list[nodes.Node], docname: str) -> list[nodes
     out = [
         node
         for node in report
-        if not isinstance(node, drift_fold) and "jb-drift-legend" not in node["classes"]
+        if not isinstance(node, drift_fold)
+        and not (isinstance(node, nodes.Element) and "jb-drift-legend" in node["classes"])
     ]
     for node in out:
         for ref in list(node.findall(nodes.reference)):
