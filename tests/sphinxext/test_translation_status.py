@@ -2,39 +2,19 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
+from bs4 import BeautifulSoup
 
 
-class Notices(HTMLParser):
-    """The text of each translation notice (class ``jb-translation-notice``) on a page."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.notices: list[str] = []
-        self.depth = 0
-
-    def handle_starttag(self, tag, attrs):
-        if self.depth:
-            self.depth += 1
-        elif "jb-translation-notice" in (dict(attrs).get("class") or "").split():
-            self.depth = 1
-            self.notices.append("")
-
-    def handle_endtag(self, tag):
-        if self.depth:
-            self.depth -= 1
-
-    def handle_data(self, data):
-        if self.depth:
-            self.notices[-1] += data
+def page(app, name: str) -> BeautifulSoup:
+    return BeautifulSoup((app.outdir / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
 
 
-def notices(app, page: str) -> list[str]:
-    parser = Notices()
-    parser.feed((app.outdir / f"{page}.html").read_text(encoding="utf-8"))
-    return [" ".join(text.split()) for text in parser.notices]
+def notices(app, name: str) -> list[str]:
+    """The text of each translation notice on a page."""
+    return [
+        " ".join(n.get_text().split()) for n in page(app, name).select(".jb-translation-notice")
+    ]
 
 
 @pytest.mark.sphinx(
@@ -50,9 +30,9 @@ def test_a_page_with_untranslated_passages_says_how_many(app):
     ]
     assert notices(app, "index") == []
     # What is not translated is shown in the original language.
-    html = (app.outdir / "partial.html").read_text(encoding="utf-8")
-    assert "这一段还没有译文。" in html
-    assert "这一段在合并目录之后改过。" in html
+    paragraphs = [p.get_text() for p in page(app, "partial").select("p")]
+    assert "这一段还没有译文。" in paragraphs
+    assert "这一段在合并目录之后改过。" in paragraphs
 
 
 @pytest.mark.sphinx("html", testroot="translation-status", freshenv=True)
