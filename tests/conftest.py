@@ -105,10 +105,12 @@ def jaxbook() -> JaxbookRunner:
 
 
 def build_html(project: Path, language: str, out: Path) -> Path:
-    """Build one language of ``project`` the way `make html` does, in its own process."""
+    """Build one language of ``project`` the way `make html` does, in its own process, and
+    keep its measurements in ``out`` for the editions built beside it (as `make` does)."""
     command = html_command(
-        project, language, out / language, out / "doctrees" / language, "-q", "--fail-on-warning"
-    )
+        project, language, out / language, out / "doctrees" / language, "-q", "--fail-on-warning",
+        "-D", f"jaxbook_measurements={out / 'measured' / language}",
+    )  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     return out / language
@@ -232,9 +234,12 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 
     def build(out: Path) -> None:
         for language in ["zh_CN", "en"]:
+            # The figures `make test`'s site measured, as a deploy from its build directory shows.
+            measured = (build_under_test() or out) / "measured" / language
             command = html_command(
-                ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning"
-            )
+                ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning",
+                "-D", f"jaxbook_measurements={measured}",
+            )  # fmt: skip
             environment = {**os.environ, **DEPLOY_URLS}
             result = subprocess.run(
                 command, capture_output=True, text=True, timeout=600, env=environment

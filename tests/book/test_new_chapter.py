@@ -164,20 +164,21 @@ def test_chapter_2s_own_pages_speak_of_chapter_2(sites, language):
 
 
 @pytest.fixture(scope="module")
-def books(chapter2, tmp_path_factory) -> Path:
+def books(sites) -> Path:
     """The EPUB of the book with chapter 2 as `make epub` builds it, and the LaTeX that
     `make pdf` writes (warnings are errors in both: the single document is where a chapter's
-    pages could speak of another's). TeX itself sets chapter 2 as it sets chapter 1, whose
-    PDF `make test` builds; that run is left to it (40 s)."""
-    builddir = tmp_path_factory.mktemp("books")
-    step(chapter2, "jaxbook", "editions", "--format", "epub", "--builddir", str(builddir), "zh_CN")
+    pages could speak of another's), beside the sites, as `make` builds them: they show the
+    sites' measurements. The LaTeX build reads the EPUB's doctrees. TeX itself sets chapter 2
+    as it sets chapter 1, whose PDF `make test` builds; that run is left to it (40 s)."""
+    step(sites.parent, "jaxbook", "editions", "--format", "epub", "--builddir", str(sites), "zh_CN")
     latex = sphinx_command(
-        chapter2, "latex", "zh_CN", builddir / "latex" / "zh_CN", builddir / "doctrees",
-        "-q", "--fail-on-warning",
+        sites.parent, "latex", "zh_CN", sites / "latex" / "zh_CN",
+        sites / "doctrees" / "epub-zh_CN", "-q", "--fail-on-warning",
+        "-D", f"jaxbook_measurements={sites / 'measured' / 'zh_CN'}",
     )  # fmt: skip
-    result = subprocess.run(latex, cwd=chapter2, capture_output=True, text=True, timeout=900)
+    result = subprocess.run(latex, cwd=sites.parent, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-5000:]
-    return builddir
+    return sites
 
 
 def test_the_epub_builds_with_the_second_chapter(books):

@@ -124,3 +124,47 @@ def test_the_parallel_text_shows_the_figure_the_run_measured(
     page = BeautifulSoup((app.outdir / "index.html").read_text("utf-8"), "html.parser")
     [parallel] = page.select("span.jb-parallel")
     assert parallel.get_text() == "派发用了 0.2 毫秒。"
+
+
+@pytest.mark.sphinx("html", testroot="measured", freshenv=True)
+def test_every_format_of_one_build_shows_the_first_measurement(app, tmp_path):
+    # The site, the PDF and the EPUB of one build directory read one kept record.
+    app.config.jaxbook_measurements = str(tmp_path / "measured")
+    app.build()
+    first = re.search(r"took (\d+) ms", (app.outdir / "index.html").read_text())
+    assert (tmp_path / "measured" / "index.json").is_file()
+    index = app.srcdir / "index.rst"
+    index.write_text(index.read_text() + "\nEdited.\n")  # prose only: the code is the same
+    app.build()
+    again = re.search(r"took (\d+) ms", (app.outdir / "index.html").read_text())
+    index.write_text(index.read_text().replace("stable line", "steady line"))  # the code changed
+    app.build()
+    remeasured = re.search(r"took (\d+) ms", (app.outdir / "index.html").read_text())
+    assert first
+    assert again
+    assert remeasured
+    assert again[1] == first[1]
+    assert remeasured[1] != first[1]
+    assert not app.warning.getvalue()
+
+
+def test_in_the_pdf_each_page_runs_in_its_own_namespace(make_app, rootdir, tmp_path):
+    """The LaTeX builder's one tree for the book still runs page by page, as make doctest
+    does: the second page does not see the first page's names."""
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-measured", tmp_path / "book")
+    index = srcdir / "index.rst"
+    index.write_text(index.read_text() + "\n.. toctree::\n\n   second\n")
+    (srcdir / "second.rst").write_text(
+        "Second\n======\n\n.. testcode::\n\n   print('value' in globals())\n\n"
+        ".. measured-output::\n\n   False\n"
+    )
+    app = make_app("latex", srcdir=srcdir, freshenv=True)
+    app.config.jaxbook_measurements = str(tmp_path / "measured")
+    app.build()
+    assert not app.warning.getvalue()
+    assert sorted(p.name for p in (tmp_path / "measured").iterdir()) == [
+        "index.json",
+        "second.json",
+    ]

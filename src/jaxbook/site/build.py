@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
                 builddir / "html" / language,
                 builddir / "doctrees" / language,
                 *extra,
+                "-D",
+                f"jaxbook_measurements={builddir / 'measured' / language}",
             )
         )
         for language in args.languages

@@ -48,7 +48,11 @@ def build_language(
     doctrees = builddir / "doctrees" / f"{builder}-{language}"
     # The EPUB packs every file in its directory: leave none from another build.
     shutil.rmtree(outdir, ignore_errors=True)
-    result = subprocess.run(sphinx_command(root, builder, language, outdir, doctrees, *extra))
+    # The site's measurements: one edition prints one set of timings (jaxbook.sphinxext.measured).
+    measurements = f"jaxbook_measurements={builddir / 'measured' / language}"
+    result = subprocess.run(
+        sphinx_command(root, builder, language, outdir, doctrees, *extra, "-D", measurements)
+    )
     if result.returncode:
         return result.returncode
     if fmt == "pdf":

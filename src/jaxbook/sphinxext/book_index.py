@@ -3,7 +3,8 @@
 On the pages ``jaxbook_glossary_pages`` names (the chapters), the first
 paragraph, list item, table cell or title of a page that mentions one of these
 becomes an index entry for it, pointing there, under the page's title (in the
-web edition a term's pages are then named, not numbered "[1]", "[2]"):
+web edition a term's pages are then named, not numbered "[1]", "[2]", and listed
+in reading order; the PDF gives the page numbers alone, in page order):
 
 - a JAX API in an inline literal (``jax.jit``, ``jnp.array(...)`` is
   ``jnp.array``), a method or attribute of ``jax.Array`` written on an array
@@ -60,7 +61,8 @@ def api_names(text: str) -> list[str]:
     if match := VARIABLE.match(text):
         return [match[0]]
     found = []
-    if match := NAME.match(text):
+    # ``jax.__version__`` is a value to print, not something a reader looks up.
+    if (match := NAME.match(text)) and "__" not in match[0]:
         found.append(match[0])
     found += [option for option in OPTION.findall(text) if option in _options()]
     match = ON_ARRAY.match(text)
@@ -157,6 +159,8 @@ def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[st
         holder, position = block.parent, block.parent.index(block)
     entries = [("single", key, target_id, "", None) for key in keys]
     index = addnodes.index(entries=entries, inline=False)
+    # The PDF drops the page's title from these entries: a page number names the place.
+    index["jaxbook_mentions"] = True
     index.source, index.line = block.source, block.line
     holder.insert(position, index)
 
@@ -164,4 +168,10 @@ def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[st
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("jaxbook.sphinxext.glossary")
     app.add_transform(IndexMentions)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        # 2: the entries are marked for the PDF (``jaxbook_mentions``).
+        "env_version": 2,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -22,11 +22,16 @@ page, under a label that says where it was measured: the JAX backend, the
 device (the CPU model on a CPU) and the JAX version. The real output must still
 match the expected one, wildcards and all; if it does not, or the code fails,
 the build warns at the cell. So the figures on the page are from a real run of
-the code on the page, made by the build that last wrote the page (a clean
-build measures every page; an incremental one only the pages it rewrites, so
-that editing another page stays quick). The PDF is measured the same way, page
-by page, when it is built; the EPUB is written by an HTML writer and measured
-as the site is.
+the code on the page. The PDF's pages are measured the same way, page by page;
+the EPUB is written by an HTML writer and measured as the site is.
+
+One edition, one set of figures: where ``jaxbook_measurements`` names a
+directory (``make html``, ``pdf`` and ``epub`` give each language's
+``<builddir>/measured/<language>``), the first build to measure a page keeps
+what it measured there, and every later build of any format shows that record
+for as long as the page's code, the JAX release and the machine are the same.
+So the site, the PDF and the EPUB of one build directory print the same
+timings; ``make clean`` measures again.
 
 A figure in the prose that the run produces comes from the run too. The role
 ``:measured:`name``` or ``:measured:`name:spec``` shows the value that the
@@ -40,14 +45,20 @@ which must keep the role as it is, cannot run code through it. A name the run
 does not define, or a value the spec cannot format, is a warning at the role.
 Builders that do not measure (doctest, gettext) show the role's text.
 
-Config values: none.
+Config values: ``jaxbook_measurements`` (a directory; empty, the default,
+measures at every build).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import platform
 import re
+from dataclasses import asdict, dataclass, field
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -57,6 +68,7 @@ from sphinx.ext.doctest import TestoutputDirective
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
+from jaxbook.doctest.pages import page_of as blocks_of
 from jaxbook.doctest.pages import run_part
 from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext._locale import _, add_catalog
@@ -125,60 +137,125 @@ def processor() -> str:
     return platform.processor() or platform.machine()
 
 
-def where() -> str:
-    import jax  # only a build that shows a measured cell needs JAX
+def where() -> dict[str, str]:
+    """Where this process runs JAX: its backend, device and release."""
+    import jax  # only a build that measures a page needs JAX
 
     backend = jax.default_backend()
     device = processor() if backend == "cpu" else jax.devices()[0].device_kind
-    return _("%(backend)s backend, %(device)s, JAX %(version)s") % {
-        "backend": backend.upper(),
-        "device": device,
-        "version": jax.__version__,
-    }
+    return {"backend": backend, "device": device, "version": jax.__version__}
 
 
-def owner_of(node: nodes.Element) -> addnodes.start_of_file | None:
-    owner = node.parent
-    while owner is not None and not isinstance(owner, addnodes.start_of_file):
-        owner = owner.parent
-    return owner
+def label(place: dict[str, str]) -> str:
+    return _("Measured on: %s") % (
+        _("%(backend)s backend, %(device)s, JAX %(version)s")
+        % {**place, "backend": place["backend"].upper()}
+    )
 
 
-def page_of(node: nodes.Element) -> int:
-    return id(owner_of(node))
+@dataclass
+class Measurement:
+    """What one run of a page's code showed: each measured cell's output and the figures."""
+
+    where: dict[str, str]
+    outputs: dict[int, str] = field(default_factory=dict)  # block index -> what it printed
+    skipped: list[int] = field(default_factory=list)  # measured blocks that its :skipif: left out
+    values: dict[str, object] = field(default_factory=dict)
 
 
-def pages_of(doctree: nodes.Element, config) -> list[list[nodes.Element]]:
-    """The test nodes of each page in ``doctree``, in order.
+def record_key(app: Sphinx, docname: str, page: list[nodes.Element], names: set[str]) -> str:
+    """What a kept measurement depends on: the page's code, the names shown, JAX and machine."""
+    blocks = blocks_of(docname, page, app.config, app.confdir, app.env.doc2path(docname))
+    text = json.dumps(
+        [
+            blocks["blocks"],
+            sorted(names),
+            version("jax"),
+            processor(),
+            os.environ.get("JAX_PLATFORMS", ""),
+        ],
+        sort_keys=True,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
 
-    An HTML or EPUB doctree is one page. The LaTeX builder resolves one tree
-    for the whole book, each page's nodes under its ``start_of_file``; each
-    page runs in its own namespace, as in ``make doctest``.
+
+def kept(app: Sphinx, docname: str, key: str) -> Measurement | None:
+    if not app.config.jaxbook_measurements:
+        return None
+    path = Path(app.config.jaxbook_measurements) / f"{docname}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("key") != key:
+        return None
+    return Measurement(
+        where=data["where"],
+        outputs={int(i): text for i, text in data["outputs"].items()},
+        skipped=data["skipped"],
+        values=data["values"],
+    )
+
+
+def keep(app: Sphinx, docname: str, key: str, measurement: Measurement) -> None:
+    if not app.config.jaxbook_measurements:
+        return
+    try:
+        text = json.dumps({"key": key, **asdict(measurement)}, ensure_ascii=False, indent=1)
+    except TypeError:
+        return  # a figure JSON cannot hold: such a page is measured at every build
+    path = Path(app.config.jaxbook_measurements) / f"{docname}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)  # two builds of one language never see half a record
+
+
+def docnames_of(doctree: nodes.Element, docname: str) -> dict[int, str]:
+    """The page each element of ``doctree`` is from, by the element's ``id()``.
+
+    An HTML or EPUB doctree is the one page ``docname``. The LaTeX builder
+    resolves one tree for the whole book, each page under its ``start_of_file``;
+    the tree is walked from the top, since Sphinx sets a page's children there
+    without their ``parent`` (``sphinx.util.nodes.inline_all_toctrees``).
     """
-    pages: dict[int, list[nodes.Element]] = {}
+    owners: dict[int, str] = {}
+    stack: list[tuple[nodes.Element, str]] = [(doctree, docname)]
+    while stack:
+        node, page = stack.pop()
+        if isinstance(node, addnodes.start_of_file):
+            page = node["docname"]
+        owners[id(node)] = page
+        stack += [(child, page) for child in node.children if isinstance(child, nodes.Element)]
+    return owners
+
+
+def pages_of(doctree: nodes.Element, config, docname: str) -> dict[str, list[nodes.Element]]:
+    """The test nodes of each page in ``doctree``, in order; each page runs in its own
+    namespace, as in ``make doctest``."""
+    owners = docnames_of(doctree, docname)
+    pages: dict[str, list[nodes.Element]] = {}
     for node in doctest_nodes_of(doctree, config):
-        pages.setdefault(page_of(node), []).append(node)
-    return list(pages.values())
+        pages.setdefault(owners[id(node)], []).append(node)
+    return pages
 
 
 def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format not in ("html", "latex"):
         return
-    values: dict[int, list[measured_value]] = {}
+    owners = docnames_of(doctree, docname)
+    values: dict[str, list[measured_value]] = {}
     for value in doctree.findall(measured_value):
-        values.setdefault(page_of(value), []).append(value)
+        values.setdefault(owners[id(value)], []).append(value)
     if not values and not any(
         n.get("jaxbook_measured") for n in doctree.findall(nodes.literal_block)
     ):
         return
-    for page in pages_of(doctree, app.config):
+    for page_name, page in pages_of(doctree, app.config, docname).items():
         measured = [n for n in page if n.get("jaxbook_measured")]
-        shown = values.pop(page_of(page[0]), [])
+        shown = values.pop(page_name, [])
         if measured or shown:
-            owner = owner_of(page[0])
-            show_page_measurements(
-                app, owner["docname"] if owner else docname, page, measured, shown
-            )
+            show_page_measurements(app, page_name, page, measured, shown)
     for orphans in values.values():
         for value in orphans:
             logger.warning(
@@ -196,33 +273,51 @@ def show_page_measurements(
     measured: list[nodes.Element],
     values: Sequence[measured_value] = (),
 ) -> None:
-    result, _nodes = run_part(
-        app,
-        docname,
-        page,
-        until=measured[-1] if measured else None,
-        names={value["variable"] for value in values},
-    )
+    names = {value["variable"] for value in values}
+    key = record_key(app, docname, page, names)
+    measurement = kept(app, docname, key) or measure(app, docname, page, measured, names, key)
     for value in values:
-        show_value(value, result.values)
-    label = _("Measured on: %s") % where()
+        show_value(value, measurement.values)
     for node in measured:
         index = next(i for i, n in enumerate(page) if n is node)
-        if index in result.skipped:
+        if index in measurement.skipped:
             # Its :skipif: says why it does not run here (say, another Python): the page
             # keeps the expected output, marked as not measured.
             node["classes"].append("jb-not-measured")
+        elif index in measurement.outputs:
+            show_output(node, measurement.outputs[index], label(measurement.where))
+
+
+def measure(
+    app: Sphinx,
+    docname: str,
+    page: list[nodes.Element],
+    measured: list[nodes.Element],
+    names: set[str],
+    key: str,
+) -> Measurement:
+    """Run the page as far as its last measured cell; keep the record if every cell passed."""
+    result, _nodes = run_part(
+        app, docname, page, until=measured[-1] if measured else None, names=names
+    )
+    measurement = Measurement(where=where(), values=dict(result.values))
+    complete = True
+    for node in measured:
+        index = next(i for i, n in enumerate(page) if n is node)
+        if index in result.skipped:
+            measurement.skipped.append(index)
             continue
         outcome = result.output_of(index)
         if outcome is None:
+            complete = False
             logger.warning(
                 "measured output: its code did not run",
                 location=node,
                 type="jaxbook",
                 subtype="measured",
             )
-            continue
-        if not outcome.passed:
+        elif not outcome.passed:
+            complete = False
             logger.warning(
                 "measured output does not match the expected output:\n%s",
                 outcome.shown,
@@ -230,18 +325,24 @@ def show_page_measurements(
                 type="jaxbook",
                 subtype="measured",
             )
-            continue
-        shown = node.deepcopy()
-        text = outcome.got.rstrip("\n")
-        # rawsource equal to the text: otherwise the writer takes it for a parsed
-        # literal and skips the highlighting box every other output has.
-        shown.clear()
-        shown += nodes.Text(text)
-        shown.rawsource = text
-        box = nodes.container(classes=["jb-measured"])
-        box += nodes.paragraph("", label, classes=["jb-measured-label"])
-        box += shown
-        node.replace_self(box)
+        else:
+            measurement.outputs[index] = outcome.got.rstrip("\n")
+    if complete and names <= measurement.values.keys():
+        keep(app, docname, key, measurement)
+    return measurement
+
+
+def show_output(node: nodes.Element, text: str, where: str) -> None:
+    shown = node.deepcopy()
+    # rawsource equal to the text: otherwise the writer takes it for a parsed
+    # literal and skips the highlighting box every other output has.
+    shown.clear()
+    shown += nodes.Text(text)
+    shown.rawsource = text
+    box = nodes.container(classes=["jb-measured"])
+    box += nodes.paragraph("", where, classes=["jb-measured-label"])
+    box += shown
+    node.replace_self(box)
 
 
 def show_value(value: measured_value, variables: dict[str, object]) -> None:
@@ -278,6 +379,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("measured-output", MeasuredOutputDirective)
     app.add_role("measured", MeasuredRole())
     app.add_node(measured_value)
+    app.add_config_value("jaxbook_measurements", "", "", types=frozenset({str}))
     add_catalog(app)
     # Before the notebooks and any other reader of the resolved tree, so they see the figures.
     app.connect("doctree-resolved", show_measurements, priority=400)

@@ -7,7 +7,10 @@ written from: every entry sorts by its pinyin (``pypinyin``, without tones;
 a Latin entry by itself, lower-cased) and goes under the capital of its first
 letter, A to Z, with symbols and digits first under "Symbols", as Sphinx
 does. Other languages keep Sphinx's order. The PDF's index (makeindex) sorts
-each Chinese entry by the same pinyin: the LaTeX writer gives it as the sort key.
+each Chinese entry by the same pinyin: the LaTeX writer gives it as the sort key,
+and the page numbers follow a Chinese entry after full-width commas.
+In every language, the pages under an entry of the web's index are listed in
+reading order, not by their titles' spelling.
 In every language the writer also sets a term's entry in the text's type (an
 API's stays in code type) and writes a hyphen as a hyphen, so that a term the
 glossary and the text both index is one entry.
@@ -59,10 +62,41 @@ def regroup(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
     ]
 
 
+def reading_order(app: Sphinx) -> dict[str, int]:
+    """Each page's place in the book: the contents, depth first, from the root document."""
+    order: list[str] = []
+
+    def visit(docname: str) -> None:
+        if docname not in order:
+            order.append(docname)
+            for child in app.env.toctree_includes.get(docname, []):
+                visit(child)
+
+    visit(app.config.root_doc)
+    order += sorted(set(app.env.found_docs) - set(order))
+    return {app.builder.get_target_uri(name): i for i, name in enumerate(order)}
+
+
+def in_reading_order(groups: list[tuple[str, list[Any]]], places: dict[str, int]) -> None:
+    """Sort each entry's places (the pages under it) as a reader meets them."""
+
+    def place(subitem: tuple[str, list[tuple[str, str]]]) -> int:
+        _name, links = subitem
+        uri = links[0][1].split("#")[0] if links else ""
+        return places.get(uri, len(places))
+
+    for _letter, items in groups:
+        for _name, (_links, subitems, _key) in items:
+            subitems.sort(key=place)
+
+
 def order_index(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    if not (app.config.language or "").startswith("zh") or "genindexentries" not in context:
+    if "genindexentries" not in context:
+        return
+    in_reading_order(context["genindexentries"], reading_order(app))
+    if not (app.config.language or "").startswith("zh"):
         return
     context["genindexentries"] = regroup(context["genindexentries"])
     context["genindexcounts"] = [
@@ -82,9 +116,16 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
 
     def visit_index(self, node: Any) -> None:
         start = len(self.body)
+        entries = node["entries"]
+        if node.get("jaxbook_mentions"):
+            # "jax.jit; 1.3 ..." names the page for the web; on paper its number does.
+            node["entries"] = [
+                (kind, value.split(";")[0].strip(), *rest) for kind, value, *rest in entries
+            ]
         try:
             super().visit_index(node)
         finally:  # it ends by raising SkipNode
+            node["entries"] = entries
             for i in range(start, len(self.body)):
                 text = self.body[i].replace(r"\sphinxhyphen{}", "-")
                 text = SHOWN_ENTRY.sub(_shown, text)
@@ -126,7 +167,27 @@ def _pinyin_sort_key(match: re.Match[str]) -> str:
     return "\\index{" + sort_key(match.group(1))[1].replace("@", "") + "@"
 
 
+# makeindex's separators between an entry and its page numbers, in Chinese type.
+CHINESE_DELIMITERS = """
+delim_0 "，"
+delim_1 "，"
+delim_2 "，"
+delim_n "，"
+delim_r "～"
+"""
+
+
+def chinese_separators(app: Sphinx, exception: Exception | None) -> None:
+    if exception or app.builder.name != "latex" or not (app.config.language or "").startswith("zh"):
+        return
+    style = app.outdir / "python.ist"
+    if style.exists() and "delim_0" not in style.read_text(encoding="utf-8"):
+        with style.open("a", encoding="utf-8") as file:
+            file.write(CHINESE_DELIMITERS)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", order_index)
+    app.connect("build-finished", chinese_separators)
     app.set_translator("latex", PinyinLaTeXTranslator, override=True)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -31,7 +31,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.util import logging
 
 from jaxbook.doctest.pages import run_part
-from jaxbook.sphinxext.measured import owner_of, pages_of
+from jaxbook.sphinxext.measured import pages_of
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -103,10 +103,9 @@ def draw_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     if not any(n.get("jaxbook_plot") for n in doctree.findall(nodes.literal_block)):
         return
-    for page in pages_of(doctree, app.config):
+    for page_name, page in pages_of(doctree, app.config, docname).items():
         if any(node.get("jaxbook_plot") for node in page):
-            owner = owner_of(page[0])
-            draw_page(app, owner["docname"] if owner else docname, page)
+            draw_page(app, page_name, page)
 
 
 def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
