@@ -4,8 +4,9 @@ and Colab.
 Sitemap with hreflang alternates, a 404 page per language, a description and
 OpenGraph tags per page, social cards that render Chinese, absolute canonical
 and hreflang links, "last updated" from git, the edit / translate / report
-links, the "open in Colab" links, and the notebooks branch they open. (Every
-test of the deploy build is here, so that one worker builds it and uses it.)
+links, the "open in Colab" links, the notebooks branch they open, and the links to
+the PDF and EPUB. (Every test of the deploy build is here, so that one worker builds it
+and uses it.)
 """
 
 from __future__ import annotations
@@ -266,3 +267,17 @@ def test_nothing_to_publish_is_one_sentence(jaxbook, tmp_path):
         result.stderr.strip()
         == f"{tmp_path}/html/en/_notebooks: no notebooks; run `make html` first"
     )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_deploy_links_the_books_of_its_language_on_every_page(deploy_site, language):
+    """A deploy publishes the PDF and EPUB beside each site; every page links both (a plain
+    build holds neither and links neither: tests/site/test_links.py)."""
+    site = deploy_site["site"] / language
+    for page in sorted(site.rglob("*.html")):
+        links = re.findall(r'<a class="jb-edition-link" href="([^"]+)"', page.read_text("utf-8"))
+        assert [Path(link).suffix for link in links] == [".pdf", ".epub"], page
+        for link in links:
+            target = (page.parent / link).resolve()
+            assert target.parent == site.resolve(), (page, link)
+            assert target.name.endswith(f"-{language}{target.suffix}"), (page, link)

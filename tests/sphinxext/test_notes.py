@@ -26,14 +26,13 @@ def _check_table(built) -> None:
     assert [_text(row).split()[0] for row in rows] == ["1", "2", "3", "4"]
 
     one = rows[0]
-    # Where a note stands: its sections' numbers, linked, as a Chinese list (1.1、1.2).
-    assert (
-        '>1.1</a>、<a class="reference internal" href="second.html#update-note-one">1.2</a>' in one
-    )
-    # A verifying block by its section (here the page's own titled section), and the
-    # section's further blocks counted, the count linked to the first of them.
-    assert ">1.1 First section</a>（<a " in one
-    assert 'href="first.html#check-one-again">及该节另外 1 段代码</a>）' in one
+    # The number links to the note's first place; "See" names each section whose code
+    # shows it (here the page's own titled section) once, linked to its first example,
+    # then another page the note stands on, by its number.
+    assert '<a class="reference internal" href="first.html#update-note-one">1</a>' in one
+    assert ">1.1 First section</a>" in one
+    assert 'href="first.html#check-one-again"' not in one
+    assert "另外" not in one
     assert "Point <em>one</em>" in one
     assert 'href="first.html#update-note-one"' in one
     assert 'href="second.html#update-note-one"' in one

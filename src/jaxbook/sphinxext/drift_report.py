@@ -285,6 +285,31 @@ def environment_names(environment: str) -> list[str]:
     return named
 
 
+def without_release_names(example: Example, release: str, pinned: str) -> Example:
+    """The example with what differs only in naming the release taken as the same.
+
+    An example that prints ``jax.__version__`` prints each release's own name: a
+    changed line whose only change is that name is expected, not a difference.
+    The rest of a diff stays; a run left with nothing else printed differently
+    prints the same.
+    """
+    runs = []
+    for run in example["runs"]:
+        detail = run.get("detail", "")
+        if run["outcome"] == "output" and detail:
+            lines = detail.split("\n")
+            removed = [line[1:] for line in lines if line.startswith("-")]
+            added = [line[1:].replace(release, pinned) for line in lines if line.startswith("+")]
+            expected = {line for line in removed if line in added}
+            kept = [line for line in lines if line[1:].replace(release, pinned) not in expected]
+            if len(kept) < len(lines):
+                run = {**run, "detail": "\n".join(kept)}
+                if not any(line.startswith(("-", "+")) for line in kept):
+                    run = {"language": run["language"], "outcome": "same"}
+        runs.append(run)
+    return {**example, "runs": runs}
+
+
 def outcome_of(example: Example) -> str:
     """One outcome for an example, or ``varies`` when its runs had several."""
     outcomes = {run["outcome"] for run in example["runs"]}
@@ -361,7 +386,9 @@ class Report:
             by_code.setdefault((known.docname, known.file, known.code), []).append(known)
             by_line[known.docname, known.file, known.line] = known
         shown = []
+        pinned = project.pinned_release(Path(self.app.confdir))
         for example in self.data["releases"][release]["examples"]:
+            example = without_release_names(example, release, pinned)
             code = example["code"].get(self.runs_language)
             if code is None or not _chapters.covers(self.docname, example["page"]):
                 continue
@@ -606,17 +633,18 @@ class Report:
         if item.outcome == VARIES:
             clauses = results()
             seen = {run["outcome"] for run in runs}
-            said = join_list([clauses[o] for o in OUTCOMES if o in seen], self.language)
-            out.append(
-                nodes.paragraph(
-                    "",
-                    _(
-                        "The outcome varies from run to run; each of these happened at least "
-                        "once: %(results)s."
-                    )
-                    % {"results": said},
-                )
-            )
+            happened = [clauses[o] for o in OUTCOMES if o in seen]
+            if len(happened) == 2:
+                said = _(
+                    "The result varies from run to run: in some runs %(first)s, in others "
+                    "%(second)s."
+                ) % {"first": happened[0], "second": happened[1]}
+            else:
+                said = _(
+                    "The result varies from run to run; each of these happened in some of "
+                    "the runs: %(results)s."
+                ) % {"results": join_list(happened, self.language)}
+            out.append(nodes.paragraph("", said))
         links = self.note_links(item.place)
         if links:
             out.append(

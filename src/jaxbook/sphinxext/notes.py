@@ -43,9 +43,8 @@ Events:
 
 ``update-notes-columns(app, fromdoc)``
    Emitted for each table as it is built (``fromdoc`` is the table's page); a
-   handler returns a :class:`Column` to add after the four (No., Point,
-   Where, Verified by), or None. With any such column the four take their
-   narrow widths.
+   handler returns a :class:`Column` to add after the three (No., Note,
+   See), or None. With any such column the three take their narrow widths.
 """
 
 from __future__ import annotations
@@ -63,7 +62,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import _chapters
-from jaxbook.sphinxext._locale import _, add_catalog, listed, ngettext, sentence
+from jaxbook.sphinxext._locale import _, add_catalog, sentence
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -76,9 +75,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
-# Of 100: the five columns alone, and beside the columns that other extensions add.
-WIDTHS = [8, 47, 12, 33]
-NARROW_WIDTHS = [7, 29, 7, 23]
+# Of 100: the three columns alone, and beside the columns that other extensions add.
+WIDTHS = [8, 55, 37]
+NARROW_WIDTHS = [7, 35, 24]
 
 
 @dataclass(frozen=True)
@@ -400,10 +399,9 @@ def _cell(*children: nodes.Node) -> nodes.entry:
 
 def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     env, builder = app.env, app.builder
-    language = app.config.language
     std = env.domains.standard_domain
     columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
-    headers = [_("No."), _("Note"), _("Where"), _("Verified by")]
+    headers = [_("No."), _("Note"), _("See")]
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
@@ -423,16 +421,11 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             # The row of a warning says so, as its box in the text does.
             point_para.insert(0, nodes.Text(_("Warning: ")))
             point_para["classes"].append("jb-note-warning")
-        # Where the note stands: each occurrence by its section's number ("1.1, 1.3"),
-        # linked to it; a page without a number by its title.
-        where = [
-            link(builder, fromdoc, note.docname, note.anchor, nodes.Text(section_label(env, d)))
-            for d, note in {note.docname: note for note in reversed(row.notes)}.items()
-        ][::-1]
-        # "1.2 Difference 3: Execution model": each verifying block by its section; a
-        # section's further blocks counted, the count linked to the first of them: "(and
-        # 2 more examples there)". Code blocks have no numbers a reader could look up.
-        groups: dict[str, list[nodes.Node]] = {}
+        # The number links to the note in the text; "See" names each section that shows
+        # it, by number and title ("1.2 Difference 3: Execution model"), linked to the
+        # section's first verifying example, then any other page the note stands on.
+        first_notes = list({note.docname: note for note in reversed(row.notes)}.values())[::-1]
+        shown_in: dict[str, tuple[str, nodes.Node]] = {}
         domain = _domain(env)
         for label in row.labels:
             target = std.anonlabels.get(label)
@@ -445,32 +438,22 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
                 name = section or page
             else:
                 name = f"{page} {section}"
-            group = groups.setdefault(name, [])
-            group.append(link(builder, fromdoc, docname, anchor, nodes.Text(name)))
-        checks = []
-        for group in groups.values():
-            further = group[1:]
-            if further:
-                also = ngettext(
-                    "and %(count)d more example there",
-                    "and %(count)d more examples there",
-                    len(further),
-                ) % {"count": len(further)}
-                more = further[0]
-                more.children = [nodes.Text(also)]
-                checks.append(
-                    nodes.inline(
-                        "",
-                        "",
-                        *sentence(_("%(check)s (%(also)s)"), check=group[0], also=more),
-                    )
+            if name not in shown_in:
+                shown_in[name] = (
+                    docname,
+                    link(builder, fromdoc, docname, anchor, nodes.Text(name)),
                 )
-            else:
-                checks.append(nodes.inline("", "", group[0]))
+        checks = [node for _docname, node in shown_in.values()]
+        checked_pages = {docname for docname, _node in shown_in.values()}
+        for note in first_notes:
+            if note.docname not in checked_pages:
+                label = nodes.Text(section_label(env, note.docname))
+                checks.append(link(builder, fromdoc, note.docname, note.anchor, label))
+        first = first_notes[0]
+        number = link(builder, fromdoc, first.docname, first.anchor, nodes.Text(str(row.number)))
         row_node = nodes.row(ids=[f"update-row-{row.id}"])
-        row_node += nodes.entry("", nodes.paragraph("", str(row.number)))
+        row_node += nodes.entry("", nodes.paragraph("", "", number))
         row_node += nodes.entry("", point_para)
-        row_node += nodes.entry("", nodes.paragraph("", "", *listed(where, language)))
         row_node += _cell(*checks)
         for column in columns:
             row_node += nodes.entry("", column.cell(row))
