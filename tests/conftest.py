@@ -44,6 +44,13 @@ def pytest_configure(config: pytest.Config) -> None:
     # locked (JAX warns on every fork). Tools called in-process that start a pool
     # (sphinx-intl's update) get Python 3.14's default instead: a fork server.
     multiprocessing.set_start_method("forkserver", force=True)
+    # Sphinx 9 loads jieba's own dictionary again, as a user dictionary, on every Chinese
+    # HTML build (about 3 s, sphinx/search/zh.py), although jieba loads it on first use.
+    # The book names a dictionary of its own (jaxbook.sphinxext.search_terms); the test
+    # roots that name none are built in this process without the second load.
+    import sphinx.search.zh
+
+    sphinx.search.zh.JIEBA_DEFAULT_DICT = ""
     config.addinivalue_line(
         "markers",
         "audit: an audit of every page that takes a minute or more (Lighthouse, axe at two "
