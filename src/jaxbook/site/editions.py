@@ -7,7 +7,9 @@ PDF: ``sphinx-build -b latex`` (xelatex, xeCJK, Noto CJK; see
 ``<builddir>/pdf/<name>-<language>.pdf``. EPUB: ``sphinx-build -b epub``;
 ``<builddir>/epub/<name>-<language>.epub``. The languages build side by side.
 When the site is built (``<builddir>/html/<language>/``, or ``--site``), each
-file is also copied there, where every page's download link points.
+file is also copied there, where every page's download link points. A format
+built for the first time starts from the site's doctrees, and shows the site's
+measurements (``jaxbook.sphinxext.measured``).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ def build_language(
     doctrees = builddir / "doctrees" / f"{builder}-{language}"
     # The EPUB packs every file in its directory: leave none from another build.
     shutil.rmtree(outdir, ignore_errors=True)
+    site_doctrees = builddir / "doctrees" / language
+    if not doctrees.exists() and site_doctrees.is_dir():
+        # Start from the pages `make html` read: Sphinx reads again only what this
+        # builder's configuration changes (make pdf after make html: 10-20 s less).
+        shutil.copytree(site_doctrees, doctrees)
     # The site's measurements: one edition prints one set of timings (jaxbook.sphinxext.measured).
     measurements = f"jaxbook_measurements={builddir / 'measured' / language}"
     result = subprocess.run(
