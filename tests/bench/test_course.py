@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from jaxbook.bench import course
 
 
-def test_a_course_of_three_chapters_has_the_authored_myst_chapter_second(tmp_path):
-    root = course.write(tmp_path / "course", 3)
+@pytest.fixture(scope="module")
+def three_chapters(tmp_path_factory):
+    """A course of three chapters, written once: the tests below only read it."""
+    return course.write(tmp_path_factory.mktemp("course") / "course", 3)
+
+
+def test_a_course_of_three_chapters_has_the_authored_myst_chapter_second(three_chapters):
+    root = three_chapters
     index = (root / "docs" / "index.rst").read_text(encoding="utf-8")
     assert re.findall(r"^   (ch\d\d)/index$", index, re.M) == ["ch01", "ch02", "ch03"]
     assert sorted(p.name for p in (root / "docs" / "ch02").iterdir()) == [
@@ -34,12 +42,12 @@ def test_a_course_of_one_or_two_chapters_is_chapter_1_renamed(tmp_path):
     assert (root / "docs" / "ch02" / "quiz.rst").is_file()
 
 
-def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(tmp_path):
+def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(three_chapters):
     """A long message wraps a label across two lines of the file; read as messages, every
     reference of every copy names its own chapter's label, as its page does."""
     import polib
 
-    root = course.write(tmp_path / "course", 3)
+    root = three_chapters
     for catalog in (root / "locale" / "en" / "LC_MESSAGES" / "ch03").glob("*.po"):
         for entry in polib.pofile(str(catalog)):
             for text in (entry.msgid, entry.msgstr):
