@@ -97,3 +97,19 @@ def test_the_changed_in_cells_are_plain_sentences(built_site, language):
     # Nothing says "the same on every release" twice in one cell.
     for cell in said:
         assert cell.count("Since JAX") + cell.count("起，") <= 2
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_update_notes_see_cell_lists_its_sections_in_reading_order(built_site, language):
+    table = page(built_site, language, "update-notes").select_one("table.jb-update-notes")
+    hrefs = [a["href"].split("#")[0] for a in page(built_site, language, "index").select(
+        ".sidebar-tree a.reference.internal"
+    )]  # fmt: skip
+    rank = {href.removeprefix("ch01/"): i for i, href in enumerate(hrefs)}
+    rows = table.select("tbody tr")
+    assert len(rows) > 10
+    for row in rows:
+        see = [a["href"].split("#")[0] for a in row.select("td")[2].select("a")]
+        assert see, text(row)
+        ranks = [rank[href] for href in see]
+        assert ranks == sorted(ranks), (text(row.td), see)

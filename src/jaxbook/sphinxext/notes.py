@@ -402,6 +402,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     std = env.domains.standard_domain
     columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
     headers = [_("No."), _("Note"), _("See")]
+    reading = _chapters.reading_order(env)
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
     table = nodes.table(classes=["jb-update-notes", "colwidths-given"])
@@ -443,7 +444,12 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
                     docname,
                     link(builder, fromdoc, docname, anchor, nodes.Text(name)),
                 )
-        checks = [node for _docname, node in shown_in.values()]
+        # In reading order, whatever order :verified-by: names them in.
+        rank = {doc: i for i, doc in enumerate(reading)}
+        checks = [
+            node
+            for _docname, node in sorted(shown_in.values(), key=lambda s: rank.get(s[0], 0))
+        ]
         checked_pages = {docname for docname, _node in shown_in.values()}
         for note in first_notes:
             if note.docname not in checked_pages:

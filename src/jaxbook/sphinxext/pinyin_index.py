@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 from pypinyin import Style, lazy_pinyin, load_phrases_dict
 from sphinx.writers.latex import LaTeXTranslator
 
+from jaxbook.sphinxext import _chapters
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -63,17 +65,8 @@ def regroup(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
 
 
 def reading_order(app: Sphinx) -> dict[str, int]:
-    """Each page's place in the book: the contents, depth first, from the root document."""
-    order: list[str] = []
-
-    def visit(docname: str) -> None:
-        if docname not in order:
-            order.append(docname)
-            for child in app.env.toctree_includes.get(docname, []):
-                visit(child)
-
-    visit(app.config.root_doc)
-    order += sorted(set(app.env.found_docs) - set(order))
+    """Each page's address and its place in the book, as a reader meets it."""
+    order = _chapters.reading_order(app.env)
     return {app.builder.get_target_uri(name): i for i, name in enumerate(order)}
 
 
