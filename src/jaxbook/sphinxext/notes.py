@@ -447,8 +447,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
         # In reading order, whatever order :verified-by: names them in.
         rank = {doc: i for i, doc in enumerate(reading)}
         checks = [
-            node
-            for _docname, node in sorted(shown_in.values(), key=lambda s: rank.get(s[0], 0))
+            node for _docname, node in sorted(shown_in.values(), key=lambda s: rank.get(s[0], 0))
         ]
         checked_pages = {docname for docname, _node in shown_in.values()}
         for note in first_notes:
