@@ -268,3 +268,44 @@ def test_a_file_of_the_releases_environment_is_kept_by_its_name_in_the_package(t
         "ImportError: cannot import name 'AxisType' from 'jax.sharding' (jax/sharding.py) "
         "in <book>/docs"
     )
+
+
+def test_a_script_that_fails_on_a_missing_api_is_a_cell_that_cannot_run():
+    """The cell asserts that its script succeeded and prints the script's traceback: the
+    release lacks an API, whatever the cell's own assert says."""
+    printed = (
+        'Traceback (most recent call last):\n  File "s.py", line 5, in <module>\n'
+        "AttributeError: Unrecognized config option: jax_num_cpu_devices\n"
+    )
+    record = {"file": "p.rst", "line": 3, "want": "ok\n", "got": printed, "passed": False}
+    failed = {**record, "exception": "AssertionError", "failed_at": "assert r.returncode == 0"}
+    assert drift.classify(failed) == {
+        "file": "p.rst",
+        "line": 3,
+        "outcome": "cannot-run",
+        "detail": "AttributeError: Unrecognized config option: jax_num_cpu_devices",
+    }
+    # A script that printed nothing of the kind leaves the cell's assert as the outcome.
+    other = {**failed, "got": "wrong\n"}
+    assert drift.classify(other)["outcome"] == "assert"
+
+
+def test_jaxs_note_on_its_traceback_is_no_exception():
+    from jaxbook.doctest.engine import exception_line
+
+    error = NameError("name 'repeat_sum' is not defined")
+    error.add_note("For simplicity, JAX has removed its internal frames from the traceback")
+    assert exception_line(error) == "NameError: name 'repeat_sum' is not defined"
+    want = "Traceback (most recent call last):\n  ...\nTypeError: old\n"
+    got = (
+        "Traceback (most recent call last):\n  ...\nNameError: name 'f' is not defined\n"
+        "For simplicity, JAX has removed its internal frames from the traceback of the "
+        "following exception. Set JAX_TRACEBACK_FILTERING=off to include these.\n"
+    )
+    record = {"file": "p.rst", "line": 3, "want": want, "got": got, "passed": False}
+    assert drift.classify({**record, "exception": None}) == {
+        "file": "p.rst",
+        "line": 3,
+        "outcome": "cannot-run",
+        "detail": "NameError: name 'f' is not defined",
+    }

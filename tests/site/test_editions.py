@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from jaxbook.sphinxext.editions import WEBSITE_ONLY
 
@@ -172,6 +173,13 @@ def test_epub_keeps_the_text_of_its_language(built_site, built_editions, languag
     [title] = [t for t in section_titles(built_site, language) if t.startswith("1.5 ")]
     assert title in plain(page)
     assert f"<dc:language>{language.replace('_', '-')}</dc:language>" in package
+    # Each page declares it too: a reader picks Chinese glyphs and line breaking from it.
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        pages = [name for name in epub.namelist() if name.endswith(".xhtml")]
+        roots = [BeautifulSoup(epub.read(name), "html.parser").find("html").attrs for name in pages]
+    tag = language.replace("_", "-")
+    assert pages
+    assert all(root.get("lang") == tag and root.get("xml:lang") == tag for root in roots)
 
 
 def test_the_tools_are_there():

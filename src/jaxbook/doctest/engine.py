@@ -134,6 +134,16 @@ class PageRun:
         return next((o for o in self.outcomes if o.output == block), None)
 
 
+def exception_line(error: BaseException) -> str:
+    """``Type: message`` (the message's last line), without the notes added to it: JAX
+    notes that it filtered the traceback, and that note is no exception."""
+    lines = traceback.format_exception_only(type(error), error)
+    notes = getattr(error, "__notes__", None) or []
+    if notes and len(lines) > len(notes):
+        lines = lines[: len(lines) - len(notes)]
+    return lines[-1].strip()
+
+
 class _Runner(doctest.DocTestRunner):
     """doctest's runner, reporting each failure at the page line of its block."""
 
@@ -171,7 +181,7 @@ class _Runner(doctest.DocTestRunner):
         example: doctest.Example,
         exc_info: tuple[type[BaseException], BaseException, TracebackType],
     ) -> None:
-        self.exception = traceback.format_exception_only(*exc_info[:2])[-1].strip()
+        self.exception = exception_line(exc_info[1])
         if issubclass(exc_info[0], AssertionError):
             self.failed_at = _line_that_raised(example, exc_info[2])
         self.reports.append(

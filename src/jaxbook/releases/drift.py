@@ -20,7 +20,8 @@ outcome there is one of:
                 pages' doctests raise every warning, so this is the first sign of the
                 next break, before the cell stops working;
 ``cannot-run``  the release lacks what it uses (AttributeError, ImportError,
-                or a NameError left by an earlier cell that could not run);
+                or a NameError left by an earlier cell that could not run), in
+                the cell or in a script it runs and whose traceback it prints;
 ``skipped``     its ``:skipif:`` skips it there.
 
 The report is printed as a table per page and written as JSON
@@ -88,11 +89,23 @@ def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess[str]:
 
 
 def _exception(got: str) -> str | None:
-    """The exception line of a doctest report ('Exception raised:' ... 'Type: message')."""
+    """The exception line of a doctest report ('Exception raised:' ... 'Type: message'), or of
+    a traceback the cell printed; JAX's note that it filtered the traceback is no exception."""
     if "Traceback (most recent call last)" not in got:
         return None
-    last = [line.strip() for line in got.rstrip().splitlines() if line.strip()]
+    last = [
+        line.strip()
+        for line in got.rstrip().splitlines()
+        if line.strip() and not line.strip().startswith(JAX_NOTES)
+    ]
     return last[-1] if last else None
+
+
+JAX_NOTES = ("For simplicity, JAX has removed", "Set JAX_TRACEBACK_FILTERING", "-" * 20)
+
+
+def _kind(error: str) -> str:
+    return error.split(":", 1)[0].rsplit(".", 1)[-1]
 
 
 def _wildcards_kept(want: str, got: str) -> list[str]:
@@ -133,7 +146,11 @@ def classify(record: RecordedBlock) -> dict[str, Any]:
     if record.get("passed"):
         return {**cell, "outcome": "same"}
     if error:
-        kind = error.split(":", 1)[0].rsplit(".", 1)[-1]
+        kind = _kind(error)
+        printed = _exception(got)
+        if kind == "AssertionError" and printed and _kind(printed) in MISSING_API:
+            # A script the cell ran failed on what the release lacks, and printed why.
+            return {**cell, "outcome": "cannot-run", "detail": printed}
         if kind == "AssertionError":
             # The assert that failed, as the page writes it, where the run names it.
             failed = record.get("failed_at") or ""
@@ -152,6 +169,8 @@ def classify(record: RecordedBlock) -> dict[str, Any]:
     if got_error and got_error != want_error and got_error.split(":", 1)[0].endswith("Warning"):
         return {**cell, "outcome": "warns", "detail": got_error}
     if want_error and got_error != want_error:
+        if got_error and _kind(got_error) in MISSING_API:
+            return {**cell, "outcome": "cannot-run", "detail": got_error}
         detail = got_error or got.strip()
         if len(detail) > 200:
             detail = detail[:199] + "…"  # cut, and marked as cut

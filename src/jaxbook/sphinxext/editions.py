@@ -302,7 +302,8 @@ class LabelDropdowns(SphinxPostTransform):
 
 def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
     """EPUB 3 wants each page with MathML or inline SVG flagged in the package file, and a
-    reader wants the "contents" landmark to open the contents and the index listed in them.
+    reader wants the "contents" landmark to open the contents, the index listed in them, and
+    each page's language declared.
 
     Sphinx's EPUB builder does none of it, so the package file and the navigation are
     amended and the book zipped again.
@@ -328,7 +329,21 @@ def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
     text = GUIDE_TOC.sub(r'\1href="nav.xhtml"', text)
     opf.write_text(text, encoding="utf-8")
     list_the_index(Path(app.outdir))
+    declare_language(Path(app.outdir), app.config.epub_language)
     app.builder.build_epub()
+
+
+HTML_ROOT = re.compile(r"<html(?![^>]*\blang=)([^>]*)>")
+
+
+def declare_language(outdir: Path, language: str) -> None:
+    """Each page says its language, as the package does: a reader picks the glyphs and line
+    breaking of Chinese from it (zh-CN's, not Japanese or traditional forms)."""
+    for page in outdir.rglob("*.xhtml"):
+        text = page.read_text(encoding="utf-8")
+        declared = HTML_ROOT.sub(rf'<html\1 lang="{language}" xml:lang="{language}">', text, 1)
+        if declared != text:
+            page.write_text(declared, encoding="utf-8")
 
 
 GUIDE_TOC = re.compile(r'(<reference type="toc" title="[^"]*" )href="[^"]*"')
