@@ -294,7 +294,8 @@ def test_jaxs_note_on_its_traceback_is_no_exception():
     from jaxbook.doctest.engine import exception_line
 
     error = NameError("name 'repeat_sum' is not defined")
-    error.add_note("For simplicity, JAX has removed its internal frames from the traceback")
+    # As JAX 0.4 adds it: a rule, then the sentence, in one note of two lines.
+    error.add_note("-" * 20 + "\nFor simplicity, JAX has removed its internal frames")
     assert exception_line(error) == "NameError: name 'repeat_sum' is not defined"
     want = "Traceback (most recent call last):\n  ...\nTypeError: old\n"
     got = (

@@ -137,11 +137,9 @@ class PageRun:
 def exception_line(error: BaseException) -> str:
     """``Type: message`` (the message's last line), without the notes added to it: JAX
     notes that it filtered the traceback, and that note is no exception."""
-    lines = traceback.format_exception_only(type(error), error)
-    notes = getattr(error, "__notes__", None) or []
-    if notes and len(lines) > len(notes):
-        lines = lines[: len(lines) - len(notes)]
-    return lines[-1].strip()
+    exception = traceback.TracebackException.from_exception(error)
+    exception.__notes__ = None  # a note's lines would come last
+    return list(exception.format_exception_only())[-1].strip()
 
 
 class _Runner(doctest.DocTestRunner):
