@@ -36,7 +36,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     assert tallies == [
         # Releases in version order; this chapter's three examples, not the book's four.
         "On JAX 0.4.38, of the 3 examples of this chapter, 1 prints something else, "
-        "1 cannot run (an API is missing), and 1 varies between runs.",
+        "1 cannot run, and 1 varies between runs.",
         "On JAX 0.12.0.1, all 3 examples of this chapter print what the book shows.",
     ]
     # The summary: one row an example that differs, in reading order, with its note.
@@ -49,7 +49,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     rows = [[text(td) for td in tr.select("td")] for tr in table.select("tbody tr")]
     assert rows == [
         ["1.1 A page, example 1 of 2", "different output", "1"],
-        ["1.1 A page: An example without a label", "an API is missing", "—"],
+        ["1.1 A page: An example without a label", "cannot run", "—"],
         ["1.1 Checks: asserts", "varies between runs", "—"],
     ]
     links = table.select("tbody tr td:first-child a")
@@ -73,7 +73,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     captions = [text(p) for p in fold.select("p.jb-drift-cell")]
     assert captions == [
         "1.1 A page, example 1 of 2 — different output",
-        "1.1 A page: An example without a label — an API is missing",
+        "1.1 A page: An example without a label — cannot run",
         "1.1 Checks: asserts — varies between runs",
     ]
     assert len(set(captions)) == len(captions)  # no two share one
@@ -301,8 +301,7 @@ def test_the_chinese_report_lists_and_counts_as_chinese_does(built):
     page = soup(built.app, "ch1/report.html")
     tally = text(page.select_one("ul.jb-drift-tallies > li"))
     assert tally == (
-        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行（缺少接口）、"
-        "1 个结果因运行而异。"
+        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行、1 个结果因运行而异。"
     )
     assert "结果因运行而异：有的运行中输出与书中相同，有的运行中断言不成立。" in text(page)
 

@@ -78,7 +78,7 @@ def short_names() -> dict[str, str]:
         "warns": _("a warning"),
         "exception": _("a different exception"),
         "assert": _("an assert fails"),
-        "cannot-run": _("an API is missing"),
+        "cannot-run": _("cannot run"),
         "skipped": _("skipped"),
         VARIES: _("varies between runs"),
     }
@@ -91,7 +91,7 @@ COUNTED = {
     "warns": N_("%d emits a warning", "%d emit a warning"),
     "exception": N_("%d raises a different exception", "%d raise a different exception"),
     "assert": N_("%d fails an assert", "%d fail an assert"),
-    "cannot-run": N_("%d cannot run (an API is missing)", "%d cannot run (an API is missing)"),
+    "cannot-run": N_("%d cannot run", "%d cannot run"),
     "skipped": N_("%d is skipped", "%d are skipped"),
     VARIES: N_("%d varies between runs", "%d vary between runs"),
 }
@@ -105,7 +105,7 @@ def results() -> dict[str, str]:
         "warns": _("it emitted a warning"),
         "exception": _("it raised a different exception"),
         "assert": _("an assert failed"),
-        "cannot-run": _("an API was missing"),
+        "cannot-run": _("it could not run"),
         "skipped": _("it was skipped"),
     }
 
