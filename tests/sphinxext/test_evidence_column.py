@@ -39,10 +39,10 @@ def test_each_cell_says_since_when_and_what_held_before(built):
     # Older states follow newest first, a sentence each; two are named, and the rest by
     # their releases.
     assert cells["python"] == (
-        "Since JAX 0.11.0, it requires Python >=3.12. "
-        "In JAX 0.7.0–0.10.2, it requires Python >=3.11. "
-        "In JAX 0.4.31–0.6.2, it requires Python >=3.10. "
-        "Older releases (0.4.13–0.4.30) differ again."
+        "Since JAX 0.11.0, it requires Python 3.12 or newer. "
+        "In JAX 0.7.0–0.10.2, it requires Python 3.11 or newer. "
+        "In JAX 0.4.31–0.6.2, it requires Python 3.10 or newer. "
+        "Older releases (0.4.13–0.4.30) are not described here."
     )
     assert cells["steady"] == "No change in any checked release (0.4.13–0.12.0.1)."
     assert cells["unbacked"] == "—"
@@ -77,7 +77,7 @@ def test_the_chinese_column_speaks_chinese(built):
     assert cells["value"].startswith(
         "所查的版本（0.4.13～0.12.0.1）都得不到 10.8。自 JAX 0.5.0 起，"
     )
-    assert cells["python"].endswith("。更早的版本（0.4.13～0.4.30）又有不同。")
+    assert cells["python"].endswith("。更早的版本（0.4.13～0.4.30）此处从略。")
     assert cells["steady"] == "所查的各版本（0.4.13～0.12.0.1）中，这一行为都相同。"
     assert cells["method-again"] == "同第 1 行。"
 
@@ -193,11 +193,11 @@ def test_past_two_older_states_the_rest_are_named_by_their_releases():
         }
         for i, floor in enumerate(floors, start=1)
     ]
-    entry = {"eras": eras, "sentences": {"*": "it requires Python %(shown)s"}}
+    entry = {"eras": eras, "sentences": {"*": "it requires Python %(minimum)s or newer"}}
     said = _eras.changed("python", entry, "en", lambda *_: None)
     assert [nodes.paragraph("", "", *s).astext() for s in said] == [
-        "Since JAX 0.6.0, it requires Python >=3.12.",
-        "In JAX 0.5.0–0.5.9, it requires Python >=3.11.",
-        "In JAX 0.4.0–0.4.9, it requires Python >=3.10.",
-        "Older releases (0.1.0–0.3.9) differ again.",
+        "Since JAX 0.6.0, it requires Python 3.12 or newer.",
+        "In JAX 0.5.0–0.5.9, it requires Python 3.11 or newer.",
+        "In JAX 0.4.0–0.4.9, it requires Python 3.10 or newer.",
+        "Older releases (0.1.0–0.3.9) are not described here.",
     ]

@@ -63,7 +63,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "registry only": "every CUDA extra installs from the package registry alone",
         "no CUDA extra": "the release has no CUDA extra",
     },
-    "requires-python": {"*": "the release requires Python %(shown)s"},
+    "requires-python": {"*": "the release requires Python %(minimum)s or newer"},
     "committed-devices": {
         "one-device": "the machine has a single device, so this cannot be tried",
         "no-error": "adding the two arrays works",

@@ -56,7 +56,10 @@ def state(
     msgid = phrase(entry, era["key"])
     if msgid is None:
         return None
-    return sentence(_(msgid), shown=_shown(era), listed=_words(era, language))
+    shown = _shown(era)
+    # A requirement such as ">=3.12" reads as "3.12 or newer" in the phrase.
+    minimum = nodes.Text(shown.astext().removeprefix(">=").strip())
+    return sentence(_(msgid), shown=shown, listed=_words(era, language), minimum=minimum)
 
 
 Missing = Callable[[str, str], None]  # (probe, key) without a phrase
@@ -100,7 +103,7 @@ def changed(
     if len(older_eras) > shown:
         said.append(
             sentence(
-                _("Older releases (%(releases)s) differ again."),
+                _("Older releases (%(releases)s) are not described here."),
                 releases=releases(older_eras[-1]["first"], older_eras[shown]["last"]),
             )
         )
