@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from jaxbook.project import Term
-from jaxbook.sphinxext.glossary import rules_for_chinese, uses
+from jaxbook.sphinxext.glossary import rules_for, rules_for_chinese, uses
 
 
 def term(zh: str, en: str) -> Term:
@@ -29,6 +29,19 @@ def test_a_term_in_latin_letters_is_a_whole_word_in_chinese_text():
     rules = rules_for_chinese([term("XLA", "XLA"), term("jaxpr", "jaxpr")])
     text = "由 XLA 编译，设 XLA_FLAGS；jax.make_jaxpr 显示 jaxpr。"
     assert [text[start:end] for start, end, _key in uses(text, rules)] == ["XLA", "jaxpr"]
+
+
+def test_a_longer_english_term_wins_over_a_shorter_one_inside_it():
+    terms = [term("密钥", "key"), term("分片", "sharding"), term("类型化密钥", "typed key"),
+             term("显式分片", "explicit sharding")]  # fmt: skip
+    text = "Typed keys, explicit sharding, a key and its sharding"
+    found = [(text[start:end], key) for start, end, key in uses(text, rules_for(terms, "en"))]
+    assert found == [
+        ("Typed keys", "typed key"),
+        ("explicit sharding", "explicit sharding"),
+        ("key", "key"),
+        ("sharding", "sharding"),
+    ]
 
 
 def test_english_patterns_match_at_a_word_start():

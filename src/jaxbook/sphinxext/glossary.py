@@ -190,17 +190,24 @@ def use_rules(
     terms = entries(srcdir, config)
     language = glossary_language(config, terms)
     shown = {entry.key: entry.name(language) for entry in terms}
+    return rules_for(terms, language), shown
+
+
+def rules_for(terms: list[Term], language: str) -> list[tuple[re.Pattern[str], str]]:
+    """The rules that find uses of ``terms`` in text of ``language``, the longest term first:
+    "typed key" before "key", "explicit sharding" before "sharding", so that a use of the
+    longer term is not taken by the shorter one inside it."""
     if language == SOURCE_LANGUAGE:
-        return rules_for_chinese(terms), shown
+        return rules_for_chinese(terms)
+    ordered = sorted(terms, key=lambda entry: len(entry.name(language)), reverse=True)
     if unspaced(language):
         return [
-            (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in terms
-        ], shown
-    rules = [
+            (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in ordered
+        ]
+    return [
         (re.compile(rf"\b(?:{entry.patterns[language]})[\w-]*", re.IGNORECASE), entry.key)
-        for entry in terms
+        for entry in ordered
     ]
-    return rules, shown
 
 
 def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
