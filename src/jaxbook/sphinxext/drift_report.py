@@ -556,7 +556,9 @@ class Report:
             table["classes"].append("longtable")
         group = nodes.tgroup(cols=len(headers))
         table += group
-        for width in [40, *([40 // len(differing)] * len(differing)), 20]:
+        # The releases' columns wide enough for "different output" on two lines in the PDF;
+        # the notes' column holds a few numbers.
+        for width in [36, *([48 // len(differing)] * len(differing)), 16]:
             group += nodes.colspec(colwidth=width)
         head = nodes.thead()
         head += nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
