@@ -155,8 +155,11 @@ def test_pdf_embeds_cjk_fonts(built_editions, language):
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_epub_is_valid(built_editions, language):
+    # The JIT's first tier only, and the serial collector: a run this short spends half its
+    # CPU time optimising code it will not run again (10.6 s against 4.7 s per book).
+    fast_start = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
     result = subprocess.run(
-        ["java", "-jar", str(EPUBCHECK), str(the_epub(built_editions, language))],
+        ["java", *fast_start, "-jar", str(EPUBCHECK), str(the_epub(built_editions, language))],
         capture_output=True,
         text=True,
         timeout=300,
