@@ -39,6 +39,33 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
     return directory
 
 
+# The modules that take longest (wall seconds of one `make test`, two workers): xdist's
+# --dist loadscope hands out modules in collection order, so one of these collected last
+# kept one worker busy for 25 s after the other had finished. Collected first, the short
+# modules fill in around them.
+LONGEST_FIRST = (
+    "tests/book/test_new_chapter.py",  # 88
+    "tests/site/test_parallel_view.py",  # 33
+    "tests/site/test_browser.py",  # 32
+    "tests/book/test_printed_outputs.py",  # 25
+    "tests/bench/test_course.py",  # 24
+    "tests/site/test_discovery.py",  # 22
+    "tests/site/test_notebooks.py",  # 19
+    "tests/book/test_exercises.py",  # 18
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if missing := [path for path in LONGEST_FIRST if not (ROOT / path).is_file()]:
+        raise pytest.UsageError(f"tests/conftest.py: LONGEST_FIRST names no test module {missing}")
+
+    def rank(item: pytest.Item) -> int:
+        path = Path(str(item.path)).relative_to(ROOT).as_posix()
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: within a module, and among the rest, the order is kept
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Some tests run JAX in the test process, whose threads a forked child would inherit
     # locked (JAX warns on every fork). Tools called in-process that start a pool
