@@ -59,6 +59,15 @@ with jax.set_mesh(mesh):
 
     sharded = jax.shard_map(per_device, in_specs=jax.P("x"), out_specs=jax.P())
     manual = jax.jit(sharded)
+    # 显式轴上，in_specs 只核对输入已有的分片，不替你切分：未切分的 x 抛出 ValueError
+    try:
+        manual(x)
+        error = None
+    except ValueError as e:
+        error = e
+        print(f"手动并行：未切分的输入抛出 {type(e).__name__}")
+    assert error is not None and "does not match" in str(error)
+    # 修正：先按 in_specs 切分输入（也可以用 jax.reshard）
     r_manual = float(manual(x_explicit))
 
 print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {r_manual}")
