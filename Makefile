@@ -137,7 +137,7 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (sou
 pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
 	@$(PREFLIGHT) pytest
 	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
-	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit"
+	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit"
 
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, mypy) and validate the deploy files offline

@@ -39,19 +39,20 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
     return directory
 
 
-# The modules that take longest (wall seconds of one `make test`, two workers): xdist's
-# --dist loadscope hands out modules in collection order, so one of these collected last
-# kept one worker busy for 25 s after the other had finished. Collected first, the short
-# modules fill in around them.
+# The modules that take longest (wall seconds of one `make test`, two workers). `make
+# pytest`'s --dist loadscope --no-loadscope-reorder hands out modules in collection order:
+# one of these handed out last kept one worker busy for 35 s after the other had finished.
+# Collected first, the short modules fill in around them.
 LONGEST_FIRST = (
-    "tests/book/test_new_chapter.py",  # 88
-    "tests/site/test_parallel_view.py",  # 33
-    "tests/site/test_browser.py",  # 32
-    "tests/book/test_printed_outputs.py",  # 25
-    "tests/bench/test_course.py",  # 24
-    "tests/site/test_discovery.py",  # 22
-    "tests/site/test_notebooks.py",  # 19
-    "tests/book/test_exercises.py",  # 18
+    "tests/book/test_new_chapter.py",  # 113
+    "tests/book/test_printed_outputs.py",  # 36
+    "tests/site/test_parallel_view.py",  # 36
+    "tests/site/test_browser.py",  # 34
+    "tests/bench/test_course.py",  # 31
+    "tests/site/test_discovery.py",  # 27
+    "tests/site/test_notebooks.py",  # 21
+    "tests/doctest/test_faults.py",  # 20
+    "tests/book/test_exercises.py",  # 19
 )
 
 
