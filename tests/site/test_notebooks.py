@@ -19,7 +19,9 @@ from typing import ClassVar
 
 import nbformat
 import pytest
+from bs4 import BeautifulSoup
 from docutils import nodes
+from markdown_it import MarkdownIt
 from nbclient import NotebookClient
 
 from jaxbook.doctest.environment import doctest_environment
@@ -233,6 +235,23 @@ def test_the_notebook_keeps_all_of_the_pages_prose(built_site, language, page):
     missing = [block for block in parser.blocks if folded(block) not in markdown]
     assert parser.blocks
     assert missing == []
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_quiz_keeps_its_lettered_options_and_no_markup_of_the_site(built_site, language):
+    """Markdown numbers lists in arabic numerals only: the quiz's options A-D, which the
+    answers name by letter, keep their letters; a dropdown's icon (raw HTML) stays out."""
+    notebook = _notebook(built_site, language, "quiz")
+    markdown = "\n\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+    rendered = BeautifulSoup(MarkdownIt("commonmark").render(markdown), "html.parser")
+    assert "<svg" not in markdown
+    assert rendered.find("svg") is None
+    options = [
+        [item.strong.get_text() for item in listed.find_all("li", recursive=False)]
+        for listed in rendered.find_all("ul")
+        if listed.li is not None and listed.li.strong is not None
+    ]
+    assert options.count(["A.", "B.", "C.", "D."]) == 8  # the chapter's eight questions
 
 
 def test_the_prose_check_sees_a_dropped_table_cell():

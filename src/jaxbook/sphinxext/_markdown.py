@@ -20,6 +20,8 @@ ESCAPED = str.maketrans({"|": "\\|"})
 
 def inline(node: nodes.Node, link: Link) -> str:
     """The Markdown of a paragraph's (or a title's) inline content."""
+    if isinstance(node, (nodes.image, nodes.system_message, nodes.target, nodes.raw)):
+        return ""  # a raw node is the site's markup (a dropdown's chevron icon), not text
     if isinstance(node, nodes.Text):
         return node.astext().replace("\n", " ")  # astext() drops the escapes' null bytes
     if isinstance(node, nodes.literal):
@@ -36,8 +38,6 @@ def inline(node: nodes.Node, link: Link) -> str:
     if isinstance(node, nodes.reference):
         uri = node.get("refuri") or ("#" + node["refid"] if node.get("refid") else "")
         return f"[{inner}]({link(uri)})" if uri and inner.strip() else inner
-    if isinstance(node, (nodes.image, nodes.system_message, nodes.target)):
-        return ""
     return inner
 
 

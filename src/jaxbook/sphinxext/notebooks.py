@@ -172,7 +172,7 @@ class Cells:
         lines = []
         start = node.get("start", 1)
         for number, item in enumerate(node.children, start=start):
-            marker = "-" if isinstance(node, nodes.bullet_list) else f"{number}."
+            marker = "-" if isinstance(node, nodes.bullet_list) else _marker(node, number)
             parts = []
             for child in item.children:
                 if isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
@@ -187,9 +187,20 @@ class Cells:
             first, *rest = parts or [""]
             lines.append(f"{indent}{marker} {first}")
             for part in rest:
-                pad = indent + " " * (len(marker) + 1)
+                # The item's content column: after "1. ", or after "- " (a lettered item).
+                pad = indent + " " * (2 if marker.startswith("- ") else len(marker) + 1)
                 lines += [pad + line if line else "" for line in part.split("\n")]
         return "\n".join(lines)
+
+
+def _marker(node: nodes.Element, number: int) -> str:
+    """An enumerated item's marker. Markdown numbers a list only in arabic numerals, so a
+    list lettered on the page (a quiz's options A-D) keeps its letters as bold text."""
+    kind = node.get("enumtype", "arabic")
+    if kind in ("upperalpha", "loweralpha"):
+        letter = chr(ord("A" if kind == "upperalpha" else "a") + number - 1)
+        return f"- **{letter}{node.get('suffix', '.')}**"
+    return f"{number}."
 
 
 SKIPPED = (
