@@ -17,6 +17,9 @@ def test_a_literal_names_what_the_index_lists():
     ]
     assert api_names("x.at[0].set(1)") == ["jax.Array.at"]
     assert api_names("random_array.devices()") == ["jax.Array.devices"]
+    assert api_names(".block_until_ready()") == ["jax.Array.block_until_ready"]
+    assert api_names("random.normal(key, (3,))") == ["jax.random.normal"]  # from jax import random
+    assert api_names("random.no_such_function") == []
     assert api_names("np.zeros(3)") == []  # NumPy's, not JAX's
     assert api_names("np.dot") == []  # not an array's method either
     assert api_names("jax_no_such_option") == []

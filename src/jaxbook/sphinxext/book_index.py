@@ -49,8 +49,11 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 OPTION = re.compile(r"jax_[a-z0-9_]+")
-# ``x.at[0].set(1)``, ``random_array.devices()``: an attribute written on an array.
-ON_ARRAY = re.compile(r"^([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)")
+# ``x.at[0].set(1)``, ``random_array.devices()``: an attribute written on an array; the
+# text also names a method without its array (``.block_until_ready()``).
+ON_ARRAY = re.compile(r"^([a-z_][a-z0-9_]*)?\.([a-z_][a-z0-9_]*)")
+# Modules the pages import from JAX under a short name (``from jax import random``).
+JAX_MODULES = {"random": "jax.random", "lax": "jax.lax"}
 MODULES = {"np", "numpy", "jnp", "jax", "lax", "random", "math", "os", "sys", "plt", "time"}
 QUESTION = "jb-question"
 BLOCKS = (nodes.paragraph, nodes.title, nodes.term, nodes.rubric)
@@ -66,9 +69,21 @@ def api_names(text: str) -> list[str]:
         found.append(match[0])
     found += [option for option in OPTION.findall(text) if option in _options()]
     match = ON_ARRAY.match(text)
-    if not found and match and match[1] not in MODULES and _array_attribute(match[2]):
-        found.append(f"jax.Array.{match[2]}")
+    if found or not match:
+        return found
+    owner, name = match[1] or "", match[2]
+    if owner in JAX_MODULES and _module_attribute(JAX_MODULES[owner], name):
+        found.append(f"{JAX_MODULES[owner]}.{name}")  # ``random.normal(key)``
+    elif owner not in MODULES and _array_attribute(name):
+        found.append(f"jax.Array.{name}")
     return found
+
+
+@cache
+def _module_attribute(module: str, name: str) -> bool:
+    import importlib
+
+    return not name.startswith("_") and hasattr(importlib.import_module(module), name)
 
 
 @cache
@@ -171,7 +186,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     return {
         "version": "1.0",
         # 2: the entries are marked for the PDF (``jaxbook_mentions``).
-        "env_version": 2,
+        "env_version": 3,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
