@@ -18,7 +18,7 @@ lists older answers, a "*" phrase is shortened to what was shown.
 from __future__ import annotations
 
 SENTENCES: dict[str, dict[str, str]] = {
-    "dot-value": {"*": "``jnp.dot(x, x)`` prints %(shown)s"},
+    "dot-value": {"*": "``jnp.dot(x, x)`` gives %(shown)s"},
     "threefry-partitionable-default": {
         "False": "``jax_threefry_partitionable`` is off by default",
         "True": "``jax_threefry_partitionable`` is on by default",
@@ -63,7 +63,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "registry only": "every CUDA extra installs from the package registry alone",
         "no CUDA extra": "the release has no CUDA extra",
     },
-    "requires-python": {"*": "the release requires Python %(minimum)s or newer"},
+    "requires-python": {"*": "JAX requires Python %(minimum)s or later"},
     "committed-devices": {
         "one-device": "the machine has a single device, so this cannot be tried",
         "no-error": "adding the two arrays works",
