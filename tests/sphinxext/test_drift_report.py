@@ -48,7 +48,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     ]
     rows = [[text(td) for td in tr.select("td")] for tr in table.select("tbody tr")]
     assert rows == [
-        ["1.1 A page, example 1 of 2", "different output", "1"],
+        ["1.1 A page, example 1 of 2", "prints something else", "1"],
         ["1.1 A page: An example without a label", "cannot run", "—"],
         ["1.1 Checks: asserts", "varies between runs", "—"],
     ]
@@ -72,7 +72,7 @@ def test_the_report_sums_up_then_folds_every_difference(built):
     assert "Tested with Python 3.13 and JAX 0.4.38." in text(fold)
     captions = [text(p) for p in fold.select("p.jb-drift-cell")]
     assert captions == [
-        "1.1 A page, example 1 of 2 — different output",
+        "1.1 A page, example 1 of 2 — prints something else",
         "1.1 A page: An example without a label — cannot run",
         "1.1 Checks: asserts — varies between runs",
     ]
@@ -349,3 +349,19 @@ def test_a_line_that_differs_only_by_the_releases_name_is_no_difference():
     other = "-result: 0.12\n+result: 0.13"
     [run] = without_release_names(example(other), "0.11.2", "0.12.0.1")["runs"]
     assert run["detail"] == other
+
+
+def test_a_name_an_earlier_example_defines_is_that_examples_failure():
+    """On the pinned release every example of a page passes in order: a NameError on
+    another release means that an earlier example failed there, not that the release
+    lacks what this one uses."""
+    from jaxbook.sphinxext.drift_report import AFTER_FAILURE, shown_outcome
+
+    stopped = {
+        "language": "en",
+        "outcome": "cannot-run",
+        "detail": "NameError: name 'f' is not defined",
+    }
+    missing = {"language": "en", "outcome": "cannot-run", "detail": "AttributeError: no shard_map"}
+    assert shown_outcome(stopped) == AFTER_FAILURE
+    assert shown_outcome(missing) == "cannot-run"

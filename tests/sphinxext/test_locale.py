@@ -158,6 +158,6 @@ def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
     page = BeautifulSoup((app.outdir / "ch1" / "report.html").read_text("utf-8"), "html.parser")
     said = [" ".join(p.get_text().split()) for p in page.select("details p")]
     assert "関連する更新ノート：1。" in said
-    assert "1.1 A page, example 1 of 2：different output" in said
+    assert "1.1 A page, example 1 of 2：prints something else" in said
     tally = " ".join(page.select_one("ul.jb-drift-tallies li").get_text().split())
     assert "1 prints something else、1 cannot run、1 varies" in tally

@@ -54,7 +54,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook import project
-from jaxbook.formats import OUTCOMES, Example, FormatError, code_digest, read_drift
+from jaxbook.formats import OUTCOMES, Example, FormatError, Run, code_digest, read_drift
 from jaxbook.sphinxext import _chapters, notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
 
@@ -68,17 +68,23 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 VARIES = "varies"
+# An example that stopped at a name an earlier example of its page defines: on the pinned
+# release every example passes in order, so a NameError elsewhere means that an earlier
+# example failed there, not that the release lacks what this one uses.
+AFTER_FAILURE = "after-failure"
+SHOWN_OUTCOMES = [*OUTCOMES, AFTER_FAILURE]
 PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
 
 
 def short_names() -> dict[str, str]:
     """What differs, as the summary's cells say it."""
     return {
-        "output": _("different output"),
+        "output": _("prints something else"),
         "warns": _("a warning"),
-        "exception": _("a different exception"),
+        "exception": _("an unexpected exception"),
         "assert": _("an assert fails"),
         "cannot-run": _("cannot run"),
+        AFTER_FAILURE: _("an earlier example failed"),
         "skipped": _("skipped"),
         VARIES: _("varies between runs"),
     }
@@ -89,9 +95,12 @@ COUNTED = {
     "same": N_("%d prints the same", "%d print the same"),
     "output": N_("%d prints something else", "%d print something else"),
     "warns": N_("%d emits a warning", "%d emit a warning"),
-    "exception": N_("%d raises a different exception", "%d raise a different exception"),
+    "exception": N_("%d raises an unexpected exception", "%d raise an unexpected exception"),
     "assert": N_("%d fails an assert", "%d fail an assert"),
     "cannot-run": N_("%d cannot run", "%d cannot run"),
+    AFTER_FAILURE: N_(
+        "%d stops because an earlier example failed", "%d stop because an earlier example failed"
+    ),
     "skipped": N_("%d is skipped", "%d are skipped"),
     VARIES: N_("%d varies between runs", "%d vary between runs"),
 }
@@ -103,9 +112,10 @@ def results() -> dict[str, str]:
         "same": _("it printed what the book shows"),
         "output": _("it printed something else"),
         "warns": _("it emitted a warning"),
-        "exception": _("it raised a different exception"),
+        "exception": _("it raised an unexpected exception"),
         "assert": _("an assert failed"),
         "cannot-run": _("it could not run"),
+        AFTER_FAILURE: _("an earlier example failed"),
         "skipped": _("it was skipped"),
     }
 
@@ -310,9 +320,18 @@ def without_release_names(example: Example, release: str, pinned: str) -> Exampl
     return {**example, "runs": runs}
 
 
+def shown_outcome(run: Run) -> str:
+    """A run's outcome as the page shows it: one that stopped at a NameError is counted
+    as stopped by an earlier example's failure (``AFTER_FAILURE``), not as one that
+    cannot run."""
+    if run["outcome"] == "cannot-run" and run.get("detail", "").startswith("NameError"):
+        return AFTER_FAILURE
+    return run["outcome"]
+
+
 def outcome_of(example: Example) -> str:
     """One outcome for an example, or ``varies`` when its runs had several."""
-    outcomes = {run["outcome"] for run in example["runs"]}
+    outcomes = {shown_outcome(run) for run in example["runs"]}
     return outcomes.pop() if len(outcomes) == 1 else VARIES
 
 
@@ -322,7 +341,7 @@ def counted(
     """Each outcome that happened, with its count, as a list ("47 print the same, ...")."""
     clauses = [
         ngettext(*forms[key], counts[key]) % counts[key]
-        for key in [*OUTCOMES, VARIES]
+        for key in [*SHOWN_OUTCOMES, VARIES]
         if counts.get(key)
     ]
     return join_list(clauses, language)
@@ -634,8 +653,8 @@ class Report:
         runs = example["runs"]
         if item.outcome == VARIES:
             clauses = results()
-            seen = {run["outcome"] for run in runs}
-            happened = [clauses[o] for o in OUTCOMES if o in seen]
+            seen = {shown_outcome(run) for run in runs}
+            happened = [clauses[o] for o in SHOWN_OUTCOMES if o in seen]
             if len(happened) == 2:
                 said = _(
                     "The result varies from run to run: in some runs %(first)s, in others "
