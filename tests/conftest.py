@@ -141,7 +141,16 @@ def jaxbook() -> JaxbookRunner:
 
 def build_html(project: Path, language: str, out: Path) -> Path:
     """Build one language of ``project`` the way `make html` does, in its own process, and
-    keep its measurements in ``out`` for the editions built beside it (as `make` does)."""
+    keep its measurements in ``out`` for the editions built beside it (as `make` does).
+
+    The measurements start from those of the build `make test` names: they are kept by
+    what each page's code is (``jaxbook.sphinxext.measured``), so a page the project shares
+    with the book shows the book's figures, measured once on a quiet machine, and only a
+    page of its own is measured here, on two busy cores."""
+    tested = build_under_test()
+    measured = out / "measured" / language
+    if tested is not None and not measured.exists() and (tested / "measured" / language).is_dir():
+        shutil.copytree(tested / "measured" / language, measured)
     command = html_command(
         project, language, out / language, out / "doctrees" / language, "-q", "--fail-on-warning",
         "-D", f"jaxbook_measurements={out / 'measured' / language}",
