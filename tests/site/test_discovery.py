@@ -281,3 +281,21 @@ def test_a_deploy_links_the_books_of_its_language_on_every_page(deploy_site, lan
             target = (page.parent / link).resolve()
             assert target.parent == site.resolve(), (page, link)
             assert target.name.endswith(f"-{language}{target.suffix}"), (page, link)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_deployed_notebooks_links_lead_to_the_site(deploy, built_site, language):
+    """A notebook is read in Colab or after a download, away from the site: where the site
+    is known, its links to the book's pages are absolute; a plain build keeps them relative
+    (it knows no address)."""
+    deployed = (deploy["site"] / language / "_notebooks" / "ch01" / "arrays.ipynb").read_text(
+        encoding="utf-8"
+    )
+    plain = (built_site / language / "_notebooks" / "ch01" / "arrays.ipynb").read_text(
+        encoding="utf-8"
+    )
+    targets = re.findall(r"\]\(([^)\s]+)\)", deployed)
+    assert f"{SITE}/{language}/glossary.html#" in deployed
+    assert targets
+    assert not [t for t in targets if not t.startswith(("https://", "http://"))]
+    assert "](../../glossary.html#" in plain

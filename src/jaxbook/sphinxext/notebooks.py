@@ -53,6 +53,7 @@ from sphinx.locale import admonitionlabels
 from jaxbook.sphinxext import _markdown
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
+from jaxbook.sphinxext.discovery import site_url
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -282,13 +283,18 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     here = posixpath.dirname(docname)
     back = "../" * (docname.count("/") + 1)  # from _notebooks/<dir>/ to the site's root
 
+    # Where the site is known (a deploy), a link leads there: a notebook is read in Colab
+    # or after a download, away from the pages beside which a relative link works.
+    site = site_url(app.config)
+    root = f"{site}/{app.config.language}/" if site else back
+
     def link(uri: str) -> str:
         # A page's link is relative to the page; the notebook lies under _notebooks/.
         if not uri or "://" in uri or uri.startswith(("mailto:", "/")):
             return uri
         if uri.startswith("#"):
-            return back + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
-        return back + posixpath.normpath(posixpath.join(here, uri))
+            return root + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
+        return root + posixpath.normpath(posixpath.join(here, uri))
 
     notebook = notebook_for(doctree, app.config.language, requirements, gpu, link)
     if notebook is None:
