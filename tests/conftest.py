@@ -39,20 +39,20 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
     return directory
 
 
-# The modules that take longest (wall seconds of one `make test`, two workers). `make
-# pytest`'s --dist loadscope --no-loadscope-reorder hands out modules in collection order:
-# one of these handed out last kept one worker busy for 35 s after the other had finished.
-# Collected first, the short modules fill in around them.
+# The modules that take longest, longest first (their times are in dev/performance.md).
+# `make pytest`'s --dist loadscope --no-loadscope-reorder hands out modules in collection
+# order: one of these handed out last kept one worker busy long after the other had
+# finished. Collected first, the short modules fill in around them.
 LONGEST_FIRST = (
-    "tests/book/test_new_chapter.py",  # 113
-    "tests/book/test_printed_outputs.py",  # 36
-    "tests/site/test_parallel_view.py",  # 36
-    "tests/site/test_browser.py",  # 34
-    "tests/bench/test_course.py",  # 31
-    "tests/site/test_discovery.py",  # 27
-    "tests/site/test_notebooks.py",  # 21
-    "tests/doctest/test_faults.py",  # 20
-    "tests/book/test_exercises.py",  # 19
+    "tests/book/test_new_chapter.py",
+    "tests/book/test_printed_outputs.py",
+    "tests/site/test_parallel_view.py",
+    "tests/site/test_browser.py",
+    "tests/bench/test_course.py",
+    "tests/site/test_discovery.py",
+    "tests/site/test_notebooks.py",
+    "tests/doctest/test_faults.py",
+    "tests/book/test_exercises.py",
 )
 
 
@@ -282,8 +282,8 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
             # The figures `make test`'s site measured, as a deploy from its build directory shows.
             measured = (tested or out) / "measured" / language
             if tested is not None:
-                # The pages `make test` read: a deploy's URLs are write-phase settings (Sphinx
-                # reads again what a changed "env" setting touches), so only the writing is new.
+                # The pages `make test` read: a deploy's URLs are write-phase settings (a changed
+                # "env" setting would make Sphinx read every page again), so only writing is new.
                 shutil.copytree(tested / "doctrees" / language, out / "doctrees" / language)
             command = html_command(
                 ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning",

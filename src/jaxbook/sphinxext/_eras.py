@@ -57,7 +57,7 @@ def state(
     if msgid is None:
         return None
     shown = _shown(era)
-    # A requirement such as ">=3.12" reads as "3.12 or newer" in the phrase.
+    # A requirement such as ">=3.12" reads as "3.12 or later" in the phrase.
     minimum = nodes.Text(shown.astext().removeprefix(">=").strip())
     return sentence(_(msgid), shown=shown, listed=_words(era, language), minimum=minimum)
 

@@ -575,8 +575,8 @@ class Report:
             table["classes"].append("longtable")
         group = nodes.tgroup(cols=len(headers))
         table += group
-        # The releases' columns wide enough for "different output" on two lines in the PDF;
-        # the notes' column holds a few numbers.
+        # The releases' columns wide enough for "prints something else" on two lines in the
+        # PDF; the notes' column holds a few numbers.
         for width in [36, *([48 // len(differing)] * len(differing)), 16]:
             group += nodes.colspec(colwidth=width)
         head = nodes.thead()

@@ -25,12 +25,13 @@ Config values:
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
+
+from jaxbook.sphinxext.discovery import site_url
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -49,7 +50,7 @@ def add_language_links(
 ) -> None:
     current = app.config.language
     languages: dict[str, str] = app.config.jaxbook_languages or {current: current}
-    site = (os.environ.get("JAXBOOK_SITE_URL") or app.config.jaxbook_site_url).rstrip("/")
+    site = site_url(app.config)
     up = "../" * (pagename.count("/") + 1)
     page = f"{pagename}.html"
     # Documents and the builder's own pages (search, genindex) exist in every
