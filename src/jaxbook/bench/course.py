@@ -55,26 +55,30 @@ def _names(chapter_dir: Path) -> tuple[list[str], list[str]]:
     return sorted(labels, key=len, reverse=True), sorted(snippets, key=len, reverse=True)
 
 
+def _any_of(labels: list[str]) -> str:
+    # Longest first (as ``_names`` sorts them), so that no label matches inside a longer one.
+    return "|".join(map(re.escape, labels)) or "(?!)"
+
+
 def renamed_refs(text: str, prefix: str, labels: list[str]) -> str:
     """``text`` with its references (``:ref:``, ``{ref}``) to ``labels`` prefixed."""
-    for label in labels:
-        text = re.sub(
-            rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?){re.escape(label)}([>`])",
-            rf"\g<1>{prefix}-{label}\2",
-            text,
-        )
-    return text
+    pattern = rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?)({_any_of(labels)})([>`])"
+    return re.sub(pattern, rf"\g<1>{prefix}-\2\3", text)
 
 
 def renamer(number: int, labels: list[str], snippets: list[str]):
     prefix = f"c{number:02d}"
+    # One pattern per kind of name, each matching any label: a catalog has thousands of
+    # messages, and a pattern per label made a course take seconds per chapter.
+    names = _any_of(labels)
+    anchor = re.compile(rf"(\.\. _)({names}):")
+    myst_anchor = re.compile(rf"^(\s*\()({names})(\)=)", re.M)
+    reference = re.compile(rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?)({names})([>`])")
 
     def rename(text: str) -> str:
-        for label in labels:
-            name = re.escape(label)
-            text = re.sub(rf"(\.\. _){name}:", rf"\g<1>{prefix}-{label}:", text)
-            text = re.sub(rf"^(\s*\(){name}(\)=)", rf"\g<1>{prefix}-{label}\2", text, flags=re.M)
-        text = renamed_refs(text, prefix, labels)
+        text = anchor.sub(rf"\g<1>{prefix}-\2:", text)
+        text = myst_anchor.sub(rf"\g<1>{prefix}-\2\3", text)
+        text = reference.sub(rf"\g<1>{prefix}-\2\3", text)
         text = re.sub(
             r"(:verified-by:)([^\n]*)",
             lambda m: (
