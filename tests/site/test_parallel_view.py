@@ -30,12 +30,25 @@ def server(built_site, serve) -> str:
     return serve(built_site, "/zh_CN/index.html")
 
 
-@pytest.fixture
-def browser(tmp_path):
-    driver = chromium(tmp_path / "chromium")  # a fresh profile: nothing stored yet
+@pytest.fixture(scope="module")
+def chromium_for_module(tmp_path_factory):
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def browser(chromium_for_module, server):
+    """The module's browser as a new reader's: nothing stored for the site, no log kept.
+    (One browser for the module: starting one per test cost a second each.)"""
+    driver = chromium_for_module
+    driver.get("about:blank")  # no page of the site left to store its state on leaving
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": server, "storageTypes": "all"})
+    for log in ("performance", "browser"):
+        driver.get_log(log)
+    driver.set_window_size(1280, 900)
+    return driver
 
 
 def rect(browser, element) -> dict[str, float]:
