@@ -50,3 +50,36 @@ def test_a_cell_that_fails_warns_at_the_cell(app):
 @pytest.mark.sphinx("doctest", testroot="testplot")
 def test_figure_code_is_a_doctest(built):
     assert built.doctest_counts() == (2, 0)
+
+
+@pytest.mark.sphinx("html", testroot="testplot", freshenv=True)
+def test_every_format_of_one_build_shows_the_first_drawing(app, tmp_path):
+    """Kept with the measurements: drawn once while the page's code stays the same."""
+    app.config.jaxbook_measurements = str(tmp_path / "measured")
+    index = app.srcdir / "index.rst"
+    runs = tmp_path / "runs"
+    # Each run of the page's code adds a line to `runs`.
+    index.write_text(
+        index.read_text().replace(
+            '   print("drawing")\n',
+            f"   print(\"drawing\")\n   with open({str(runs)!r}, 'a') as log:\n"
+            "       log.write('ran\\n')\n",
+        )
+    )
+    app.build()
+    [image] = BeautifulSoup(built_page(app), "html.parser").select("figure img")
+    drawn = (app.outdir / image["src"]).read_bytes()
+    (app.outdir / image["src"]).unlink()
+    index.write_text(index.read_text() + "\nEdited.\n")  # prose only: the code is the same
+    app.build()
+    assert runs.read_text() == "ran\n"
+    assert (app.outdir / image["src"]).read_bytes() == drawn
+    index.write_text(index.read_text().replace("[0, slope]", "[slope, 0]"))  # the code changed
+    app.build()
+    assert runs.read_text() == "ran\nran\n"
+    assert (app.outdir / image["src"]).read_bytes() != drawn
+    assert not app.warning.getvalue()
+
+
+def built_page(app) -> str:
+    return (app.outdir / "index.html").read_text(encoding="utf-8")

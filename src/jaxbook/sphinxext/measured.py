@@ -204,11 +204,16 @@ def keep(app: Sphinx, docname: str, key: str, measurement: Measurement) -> None:
         text = json.dumps({"key": key, **asdict(measurement)}, ensure_ascii=False, indent=1)
     except TypeError:
         return  # a figure JSON cannot hold: such a page is measured at every build
-    path = Path(app.config.jaxbook_measurements) / f"{docname}.json"
+    write_whole(Path(app.config.jaxbook_measurements) / f"{docname}.json", text.encode())
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``path`` so that no reader sees it half-written: two builds of one language
+    may keep a record at the same time."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)  # two builds of one language never see half a record
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_bytes(data)
+    partial.replace(path)
 
 
 def docnames_of(doctree: nodes.Element, docname: str) -> dict[int, str]:

@@ -3,12 +3,18 @@
 ``.. testplot::`` is a ``testcode`` block (so ``make doctest`` runs it, and a
 following ``testoutput`` checks what it prints) followed by a figure. When an
 HTML page (or the PDF) that holds one is written, the page's code runs once as
-``make doctest`` runs it, with the one engine (:mod:`jaxbook.doctest.engine`),
-as far as its last ``testplot`` cell; right after each such cell, the pyplot
+``make doctest`` runs it, with the one engine (:mod:`jaxbook.doctest.engine`);
+right after each ``testplot`` cell, the pyplot
 figures it opened are saved as PNG images and shown in its figure. Nothing is
 committed as an image, and the figure comes from the code on the page, in the
 page's namespace, run the way its doctest runs it. If the code fails or draws
 nothing, the build warns at the cell.
+
+Where ``jaxbook_measurements`` names a directory (as ``make html``, ``pdf`` and
+``epub`` do), the images are kept there with the page's measurements, under the
+same terms (:mod:`jaxbook.sphinxext.measured`): every later build of any format
+shows them for as long as the page's code, the JAX and matplotlib releases and
+the machine are the same, so the site, the PDF and the EPUB show one drawing.
 
 On a MyST Markdown page it is written ```` ```{testplot} ````. Options are
 those of ``testcode`` (``:skipif:``, ``:hide:``...) plus ``:alt:`` (the
@@ -19,9 +25,14 @@ Config values: none. The images are PNG at ``DPI`` dots per inch.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import posixpath
 import re
+import shutil
 import sys
+from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,7 +42,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.util import logging
 
 from jaxbook.doctest.pages import run_part
-from jaxbook.sphinxext.measured import pages_of
+from jaxbook.sphinxext.measured import pages_of, record_key, write_whole
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -108,10 +119,52 @@ def draw_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             draw_page(app, page_name, page)
 
 
-def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
+@dataclass
+class Drawing:
+    """What one run of a page's code drew: the images of each ``testplot`` cell."""
+
+    images: dict[int, list[str]] = field(default_factory=dict)  # block index -> file names
+    skipped: list[int] = field(default_factory=list)  # cells that their :skipif: left out
+    reports: list[str] = field(default_factory=list)  # how the page's code failed, if it did
+
+
+def drawing_key(app: Sphinx, docname: str, page: list[nodes.Element]) -> str:
+    """What a kept drawing depends on: what a measurement does, and matplotlib's release."""
+    measured = record_key(app, docname, page, set())
+    return hashlib.sha256(json.dumps([measured, version("matplotlib"), DPI]).encode()).hexdigest()
+
+
+def kept_drawing(store: Path, key: str, directory: Path) -> Drawing | None:
+    """The drawing kept in ``store`` under ``key``, its images copied into ``directory``."""
+    try:
+        data = json.loads((store / "drawing.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("key") != key:
+        return None
+    drawing = Drawing({int(i): names for i, names in data["images"].items()}, data["skipped"])
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        for names in drawing.images.values():
+            for name in names:
+                shutil.copyfile(store / name, directory / name)
+    except OSError:
+        return None
+    return drawing
+
+
+def keep_drawing(store: Path, key: str, drawing: Drawing, directory: Path) -> None:
+    for names in drawing.images.values():
+        for name in names:
+            write_whole(store / name, (directory / name).read_bytes())
+    record = {"key": key, "images": drawing.images, "skipped": drawing.skipped}
+    write_whole(store / "drawing.json", json.dumps(record, indent=1).encode())
+
+
+def draw(app: Sphinx, docname: str, page: list[nodes.Element], directory: Path) -> Drawing:
+    """Run the page, saving what each ``testplot`` cell drew right after it ran."""
     plots = [i for i, node in enumerate(page) if node.get("jaxbook_plot")]
-    directory = Path(app.outdir) / ("_images" if app.builder.format == "html" else "")
-    drawn: dict[int, list[str]] = {}
+    drawing = Drawing()
     shown: set[int] = set()
     # Another page's figures are not this page's (the book's global cleanup closes them).
     pyplot = sys.modules.get("matplotlib.pyplot")
@@ -124,7 +177,7 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
             return
         from matplotlib import pyplot
 
-        drawn[block] = []
+        drawing.images[block] = []
         for number in pyplot.get_fignums():
             if number in shown:
                 continue
@@ -132,18 +185,35 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
             name = image_name(docname, len(shown))
             directory.mkdir(parents=True, exist_ok=True)
             pyplot.figure(number).savefig(directory / name, dpi=DPI)
-            drawn[block].append(name)
+            drawing.images[block].append(name)
 
     result, _nodes = run_part(app, docname, page, after=save)
+    drawing.skipped = [block for block in plots if block in result.skipped]
+    drawing.reports = list(result.reports)
+    return drawing
+
+
+def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
+    plots = [i for i, node in enumerate(page) if node.get("jaxbook_plot")]
+    directory = Path(app.outdir) / ("_images" if app.builder.format == "html" else "")
+    measurements = app.config.jaxbook_measurements
+    store = Path(measurements) / f"{docname}.figures" if measurements else None
+    key = drawing_key(app, docname, page) if store else ""
+    drawing = kept_drawing(store, key, directory) if store else None
+    if drawing is None:
+        drawing = draw(app, docname, page, directory)
+        complete = all(drawing.images.get(b) or b in drawing.skipped for b in plots)
+        if store and complete:
+            keep_drawing(store, key, drawing, directory)
     for block in plots:
         node = page[block]
         placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
         assert placeholder is not None, "TestplotDirective puts a figure after its code"
-        if block in result.skipped:
+        if block in drawing.skipped:
             placeholder.parent.remove(placeholder)  # its :skipif: says why it does not run here
             continue
-        if not drawn.get(block):
-            failed = "".join(f"\n{report}" for report in result.reports)
+        if not drawing.images.get(block):
+            failed = "".join(f"\n{report}" for report in drawing.reports)
             logger.warning(
                 "testplot: the cell drew no figure%s",
                 f"; the page's code failed:{failed}" if failed else "",
@@ -157,7 +227,7 @@ def draw_page(app: Sphinx, docname: str, page: list[nodes.Element]) -> None:
         alt_text = placeholder.next_node(nodes.paragraph)
         assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
         alt = alt_text.astext()
-        for name in drawn[block]:
+        for name in drawing.images[block]:
             if app.builder.format == "html":
                 here = posixpath.dirname(docname) or "."
                 uri = posixpath.relpath(f"_images/{name}", here)
