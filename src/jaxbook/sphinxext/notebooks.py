@@ -46,7 +46,6 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import nbformat
 from docutils import nodes
 from sphinx.locale import admonitionlabels
 
@@ -55,7 +54,10 @@ from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.discovery import site_url
 
+# nbformat is imported where a notebook is made: every build of the book loads this
+# extension, and most (doctest, gettext, refresh) make no notebook.
 if TYPE_CHECKING:
+    import nbformat
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
@@ -94,14 +96,16 @@ def _shown_output(node: nodes.Element) -> str | None:
 
 
 def install_cells(requirements: list[str], gpu: str) -> list[nbformat.NotebookNode]:
+    from nbformat import v4
+
     note = _(
         "The outputs below were produced with these versions; other releases may print "
         "otherwise. On an NVIDIA GPU, install %s instead of jax."
     ) % (f"`{gpu}`" if gpu else "the CUDA build of jax")
-    install = nbformat.v4.new_code_cell(
+    install = v4.new_code_cell(
         "%pip install " + " ".join(requirements), metadata={"tags": [INSTALL_TAG]}
     )
-    return [nbformat.v4.new_markdown_cell(note), install]
+    return [v4.new_markdown_cell(note), install]
 
 
 class Cells:
@@ -113,10 +117,10 @@ class Cells:
         self.link = link
 
     def markdown(self, text: str, quote: bool) -> None:
+        from nbformat import v4
+
         if text.strip():
-            self.cells.append(
-                nbformat.v4.new_markdown_cell(_markdown.quoted(text) if quote else text)
-            )
+            self.cells.append(v4.new_markdown_cell(_markdown.quoted(text) if quote else text))
 
     def walk(self, node: nodes.Element, level: int, quote: bool = False) -> None:
         for child in node.children:
@@ -124,18 +128,18 @@ class Cells:
                 self.block(child, level, quote)
 
     def block(self, node: nodes.Element, level: int, quote: bool) -> None:
+        from nbformat import v4
+
         code = _code_cell(node)
         output = _shown_output(node)
         if code is not None:
-            self.last_code = nbformat.v4.new_code_cell(code)
+            self.last_code = v4.new_code_cell(code)
             self.cells.append(self.last_code)
             return
         if output is not None:
             if self.last_code is not None and not self.last_code.outputs:
                 text = output if output.endswith("\n") else output + "\n"
-                self.last_code.outputs.append(
-                    nbformat.v4.new_output("stream", name="stdout", text=text)
-                )
+                self.last_code.outputs.append(v4.new_output("stream", name="stdout", text=text))
             return
         if node.get("testnodetype") or isinstance(node, SKIPPED):
             return  # setup, cleanup and the other backend's output; chrome; comments
@@ -235,7 +239,9 @@ def notebook_for(
     for count, cell in enumerate((c for c in cells if c.cell_type == "code"), start=1):
         if cell.outputs:
             cell.execution_count = count
-    notebook = nbformat.v4.new_notebook(cells=cells)
+    from nbformat import v4
+
+    notebook = v4.new_notebook(cells=cells)
     notebook.metadata.update(
         {
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -301,6 +307,8 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     path = Path(app.outdir, NOTEBOOK_DIR, f"{docname}.ipynb")
     path.parent.mkdir(parents=True, exist_ok=True)
+    import nbformat
+
     nbformat.write(notebook, str(path))
     up = "../" * docname.count("/")
     download = nodes.reference(

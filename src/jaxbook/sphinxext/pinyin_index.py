@@ -25,26 +25,37 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from pypinyin import Style, lazy_pinyin, load_phrases_dict
 from sphinx.writers.latex import LaTeXTranslator
 
 from jaxbook.sphinxext import _chapters
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
 SYMBOLS = "Symbols"
 PHRASES = {"重塑": [["chóng"], ["sù"]]}
-load_phrases_dict(PHRASES)
+
+
+@cache
+def _pinyin() -> Callable[[str], list[str]]:
+    """pypinyin with the book's readings, loaded when an index is first sorted: loading it
+    takes a quarter of a second, which every other build of the book would pay."""
+    from pypinyin import Style, lazy_pinyin, load_phrases_dict
+
+    load_phrases_dict(PHRASES)
+    return lambda name: lazy_pinyin(name, style=Style.NORMAL, errors="default")
 
 
 def sort_key(name: str) -> tuple[int, str]:
     """Symbols first, then by pinyin (tones dropped) or the Latin spelling."""
-    spelled = " ".join(lazy_pinyin(name, style=Style.NORMAL, errors="default")).lower()
+    spelled = " ".join(_pinyin()(name)).lower()
     spelled = unicodedata.normalize("NFD", spelled)
     return (0 if not spelled[:1].isalpha() else 1, spelled)
 
