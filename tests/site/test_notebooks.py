@@ -154,6 +154,14 @@ def test_cells_carry_the_outputs_the_page_shows(built_site, language):
 
 
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_cell_ids_are_their_places_not_random(built_site, language):
+    """A page's notebook is written the same at every build: nbformat's ids are random."""
+    for path in (built_site / language / "_notebooks").rglob("*.ipynb"):
+        cells = nbformat.read(path, as_version=4).cells
+        assert [cell.id for cell in cells] == [f"cell-{n}" for n in range(1, len(cells) + 1)]
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
 def test_one_zip_holds_every_notebook_of_a_language(built_site, language):
     folder = built_site / language / "_notebooks"
     [archive] = folder.glob(f"*-notebooks-{language}.zip")

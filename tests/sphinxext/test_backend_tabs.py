@@ -49,3 +49,17 @@ def test_where_it_ran_reads_as_chinese_in_a_chinese_page(built):
 @pytest.mark.sphinx("doctest", testroot="backend-tabs", confoverrides={"jaxbook_machine_names": {}})
 def test_without_the_machine_name_declared_another_machine_fails(built):
     assert built.doctest_counts() == (2, 1)
+
+
+@pytest.mark.sphinx("html", testroot="backend-tabs")
+def test_each_group_of_tabs_is_named_by_its_place_in_the_page(built):
+    """Each pair of tabs is a radio group of its own, and the page is written the same at
+    every build (a name from the node's address in memory changed each time)."""
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(built.page(), "html.parser")
+    radios = page.select("input.jb-tab-input")
+    assert [radio["name"] for radio in radios] == ["jb-backend-1"] * 2 + ["jb-backend-2"] * 2
+    assert [radio["id"] for radio in radios] == [
+        "jb-backend-1-cpu", "jb-backend-1-gpu", "jb-backend-2-cpu", "jb-backend-2-gpu",
+    ]  # fmt: skip

@@ -95,6 +95,7 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
     for output in doctree.findall(nodes.literal_block):
         if _backend_output(output):
             compare_machine_names(app, output)
+    groups = 0
     for parent in list(doctree.findall(nodes.Element)):
         children = parent.children
         i = 0
@@ -103,7 +104,9 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
             while i + len(run) < len(children) and _backend_output(children[i + len(run)]):
                 run.append(children[i + len(run)])
             if len(run) > 1:
-                tabs = backend_tabs(classes=["jb-backend-tabs"])
+                groups += 1
+                # Named by its place in the page, so that a page is written the same each time.
+                tabs = backend_tabs(classes=["jb-backend-tabs"], group=f"jb-backend-{groups}")
                 tabs.source, tabs.line = run[0].source, run[0].line
                 for node in run:
                     parent.remove(node)
@@ -120,7 +123,7 @@ def _label_of(tab: nodes.Node) -> str | None:
 
 
 def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
-    group = f"jb-backend-{id(node)}"
+    group = node["group"]
     self.body.append(self.starttag(node, "div", CLASS=""))
     for index, output in enumerate(node.children):
         label = _label_of(output)
@@ -192,4 +195,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the guards look at testcode/testoutput pairs.
     app.connect("doctree-read", group_outputs, priority=400)
     app.connect("doctree-resolved", label_outputs)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "env_version": 1,  # 1: each group of tabs keeps its name in the doctree
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

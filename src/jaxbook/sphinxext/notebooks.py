@@ -239,6 +239,9 @@ def notebook_for(
     for count, cell in enumerate((c for c in cells if c.cell_type == "code"), start=1):
         if cell.outputs:
             cell.execution_count = count
+    # Not nbformat's random ids: a page's notebook is written the same each time.
+    for number, cell in enumerate(cells, start=1):
+        cell.id = f"cell-{number}"
     from nbformat import v4
 
     notebook = v4.new_notebook(cells=cells)
