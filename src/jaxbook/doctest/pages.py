@@ -22,7 +22,13 @@ from jaxbook.sphinxapp import doctest_nodes_of
 
 
 def block_of(node: nodes.Element, config, confdir: Path, fallback: Path) -> engine.Block:
-    source = Path(node.source or fallback).resolve()
+    source = Path(node.source or fallback)
+    # docutils gives included text a source relative to the directory the page was read
+    # in (utils.relative_path), which `make` and `jaxbook` make the project's root; this
+    # process may run elsewhere (a build started from another directory).
+    if not source.is_absolute() and (Path(confdir) / source).is_file():
+        source = Path(confdir) / source
+    source = source.resolve()
     try:
         file = source.relative_to(Path(confdir).resolve()).as_posix()
     except ValueError:

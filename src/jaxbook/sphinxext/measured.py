@@ -166,9 +166,14 @@ class Measurement:
 def record_key(app: Sphinx, docname: str, page: list[nodes.Element], names: set[str]) -> str:
     """What a kept measurement depends on: the page's code, the names shown, JAX and machine."""
     blocks = blocks_of(docname, page, app.config, app.confdir, app.env.doc2path(docname))
+    # What runs, not where it is written: prose added above a cell moves it, and a build
+    # reads the page's file under the path it was given.
+    ran = [
+        {k: v for k, v in block.items() if k not in ("file", "line")} for block in blocks["blocks"]
+    ]
     text = json.dumps(
         [
-            blocks["blocks"],
+            ran,
             sorted(names),
             version("jax"),
             processor(),
