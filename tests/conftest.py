@@ -45,14 +45,13 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
 # finished. Collected first, the short modules fill in around them.
 LONGEST_FIRST = (
     "tests/book/test_new_chapter.py",
-    "tests/book/test_printed_outputs.py",
     "tests/site/test_parallel_view.py",
-    "tests/site/test_browser.py",
-    "tests/bench/test_course.py",
-    "tests/site/test_discovery.py",
+    "tests/book/test_printed_outputs.py",
     "tests/site/test_notebooks.py",
-    "tests/doctest/test_faults.py",
+    "tests/site/test_discovery.py",
+    "tests/site/test_browser.py",
     "tests/book/test_exercises.py",
+    "tests/doctest/test_faults.py",
 )
 
 
