@@ -41,3 +41,11 @@ def test_in_latex_the_space_beside_a_link_is_a_skip_of_its_own(built):
     [tex] = built.app.outdir.glob("*.tex")
     source = " ".join(tex.read_text(encoding="utf-8").split())
     assert re.search(r"详见\\hspace\{0\.25em\}\{\\hyperref", source), source
+
+
+@pytest.mark.sphinx("html", testroot="cjk")
+def test_each_line_break_beside_code_keeps_its_space(built):
+    """MyST makes each line break a Text node of its own, all equal ("\\n"), and docutils
+    finds a Text node by equality: a later break's run was joined in place of the first."""
+    paragraph = re.findall(r"<p>(.*?)</p>", built.page("page"), re.DOTALL)[1]
+    assert re.sub(r"<[^>]+>", "", paragraph) == "轴是\nAuto\n类型，又是\nExplicit\n类型。"

@@ -65,20 +65,26 @@ class JoinCJKLines(SphinxTransform):
                 continue
             if "\n" in node.rawsource:
                 node.rawsource = join_cjk_lines(node.rawsource)
-            runs: list[list[nodes.Text]] = [[]]
-            for child in node.children:
+            # By position: docutils finds a Text node by equality (``index``, ``replace``,
+            # ``remove``), and MyST's line breaks are many equal "\n" nodes, so the second
+            # break's run was joined against the first break's neighbours, and replaced it.
+            children = list(node.children)
+            runs: list[list[int]] = [[]]
+            for i, child in enumerate(children):
                 if isinstance(child, nodes.Text):
-                    runs[-1].append(child)
+                    runs[-1].append(i)
                 elif runs[-1]:
                     runs.append([])
+            joined_at: dict[int, nodes.Text] = {}
+            dropped: set[int] = set()
             for run in runs:
                 if not run:
                     continue
                 # What touches the run from the inline markup on either side (``vmap``).
-                first, last = node.index(run[0]), node.index(run[-1])
-                before = node[first - 1].astext()[-1:] if first > 0 else ""
-                after = node[last + 1].astext()[:1] if last + 1 < len(node) else ""
-                text = "".join(map(str, run))
+                first, last = run[0], run[-1]
+                before = children[first - 1].astext()[-1:] if first > 0 else ""
+                after = children[last + 1].astext()[:1] if last + 1 < len(children) else ""
+                text = "".join(str(children[i]) for i in run)
                 joined = text
                 if "\n" in text:
                     joined = join_cjk_lines(before + text + after)
@@ -86,9 +92,12 @@ class JoinCJKLines(SphinxTransform):
                 if joined == text:
                     continue
                 # MyST gives each line break a Text node of its own: join the run as one.
-                node.replace(run[0], nodes.Text(joined))
-                for extra in run[1:]:
-                    node.remove(extra)
+                joined_at[first] = nodes.Text(joined)
+                dropped.update(run[1:])
+            if joined_at:
+                node[:] = [
+                    joined_at.get(i, child) for i, child in enumerate(children) if i not in dropped
+                ]
 
 
 def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -105,23 +114,24 @@ def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         index = parent.index(link)
         before = parent[index - 1] if index > 0 else None
         after = parent[index + 1] if index + 1 < len(parent) else None
+        # Replaced by position: docutils finds a Text node by equality, not identity.
         # astext(): a reST escaped space ("\\ ") is a null character in the Text node.
         if isinstance(before, nodes.Text):
             text = before.astext()
             bare = text.rstrip()
             if HAN.match(bare[-1:]) and LATIN.match(title[0]):
-                parent.replace(before, nodes.Text(bare if latex else f"{bare} "))
+                parent[index - 1] = nodes.Text(bare if latex else f"{bare} ")
                 if latex:
                     parent.insert(index, ecglue())
             elif "\n" in text[len(bare) :] and CJK.match(bare[-1:]) and CJK.match(title[0]):
                 # A line break before a title that begins with Chinese leaves no space
                 # either; before it was resolved, the link was its target's name.
-                parent.replace(before, nodes.Text(bare))
+                parent[index - 1] = nodes.Text(bare)
         if isinstance(after, nodes.Text):
             text = after.astext()
             bare = text.lstrip()
             if HAN.match(bare[:1]) and LATIN.match(title[-1]):
-                parent.replace(after, nodes.Text(bare if latex else f" {bare}"))
+                parent[parent.index(link) + 1] = nodes.Text(bare if latex else f" {bare}")
                 if latex:
                     parent.insert(parent.index(link) + 1, ecglue())
             elif (
@@ -129,7 +139,7 @@ def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                 and CJK.match(bare[:1])
                 and CJK.match(title[-1])
             ):
-                parent.replace(after, nodes.Text(bare))
+                parent[parent.index(link) + 1] = nodes.Text(bare)
 
 
 def ecglue() -> nodes.raw:
