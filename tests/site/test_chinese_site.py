@@ -119,6 +119,36 @@ def test_the_punctuation_check_sees_a_planted_colon():
     assert half_width_by_chinese("<p>密钥：<code>print('a:', 1)</code></p>") == []
 
 
+def code_touching_chinese(html: str) -> list[str]:
+    """Inline code with a Chinese character right beside it, where clreq and the book's
+    pages put a space (a full-width mark beside code needs none)."""
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(html, "html.parser")
+    found = []
+    for code in page.select("p code.literal, li code.literal, td code.literal"):
+        before, after = code.previous_sibling, code.next_sibling
+        left = before[-1:] if isinstance(before, str) else ""
+        right = after[:1] if isinstance(after, str) else ""
+        if re.fullmatch(f"[{HAN_RANGES}]", left) or re.fullmatch(f"[{HAN_RANGES}]", right):
+            found.append(f"{left}{code.get_text()}{right}".strip())
+    return found
+
+
+def test_inline_code_is_spaced_from_chinese(site):
+    offenders = {}
+    for page in pages(site):
+        found = code_touching_chinese(page.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(page.relative_to(site))] = found[:5]
+    assert not offenders
+
+
+def test_the_code_spacing_check_sees_code_against_a_character():
+    assert code_touching_chinese('<p>轴是<code class="literal">Auto</code> 类型</p>') == ["是Auto"]
+    assert code_touching_chinese('<p>轴是 <code class="literal">Auto</code>。</p>') == []
+
+
 def test_the_punctuation_check_leaves_the_parallel_views_english_alone():
     english = '<span class="jb-parallel" lang="en" hidden>the term <em>密钥</em>: a key</span>'
     assert half_width_by_chinese(f"<p>密钥：键{english}</p>") == []
