@@ -138,18 +138,18 @@ jaxbook_editions_linked = bool(os.environ.get("JAXBOOK_SITE_URL"))
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
 jaxbook_release_evidence = "release-evidence.json"
-# Where the GPU tabs were recorded (`jaxbook bundle run --record` on that machine, then
-# `jaxbook record`), and the texts in them that name that one machine.
+# Where each accelerator's tabs were recorded (`jaxbook bundle run --record` on that
+# machine, then `jaxbook record`).
 jaxbook_recorded_on = {
-    "GPU": {
+    "gpu": {
         "device": "NVIDIA H200",
+        "platform": "CUDA 13",
         "cuda": "13",
         "python": "3.12",
         "jax": "0.12.0.1",
         "date": "2026-11-29",
     }
 }
-jaxbook_machine_names = {"GPU": ["NVIDIA H200"]}
 BOOK_LANGUAGES = languages(Path(__file__).resolve().parent)
 jaxbook_languages = {code: language.name for code, language in BOOK_LANGUAGES.items()}
 # The Chinese pages show the first finished translation beside each passage; a translated

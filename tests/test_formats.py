@@ -130,7 +130,7 @@ def test_the_committed_data_is_of_its_declared_format(name):
             formats.read_record,
             "a run record",
             "record it again with jaxbook bundle run --record",
-            1,
+            2,
         ),
         (formats.read_drift, "a drift file", "write it again with make release-report", 3),
         (formats.read_evidence, "an evidence file", "write it again with make evidence", 1),

@@ -18,3 +18,14 @@ CHINESE_RANGES = HAN_RANGES + PUNCTUATION_RANGES
 
 HAN = re.compile(f"[{HAN_RANGES}]")
 CHINESE = re.compile(f"[{CHINESE_RANGES}]")
+
+# Latin letters and digits are spaced from the Han characters beside them, as the book
+# writes a date ("2026 年 11 月 29 日") and a list of names ("CPU、GPU 和 TPU").
+LATIN_BESIDE_HAN = re.compile(
+    rf"(?<=[0-9A-Za-z])(?=[{HAN_RANGES}])|(?<=[{HAN_RANGES}])(?=[0-9A-Za-z])"
+)
+
+
+def spaced(text: str) -> str:
+    """``text`` with a space between each Han character and a Latin letter or digit beside it."""
+    return LATIN_BESIDE_HAN.sub(" ", text)

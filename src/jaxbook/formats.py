@@ -57,7 +57,7 @@ CHECKS_SHAPES = sys.version_info >= (3, 10)
 # -- the doctest bundle and the run record --------------------------------------------
 
 BUNDLE_FORMAT = 1
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
 
 
 class Block(TypedDict):
@@ -90,6 +90,7 @@ class Bundle(TypedDict):
 
 class _RecordedDetail(TypedDict, total=False):
     failed_at: str  # the line of its code that raised, when an assert failed
+    code: str  # the block's code, as the page's language has it (the bundle's runs)
 
 
 class RecordedBlock(_RecordedDetail):
@@ -103,8 +104,27 @@ class RecordedBlock(_RecordedDetail):
     exception: str | None  # the last line of an exception it raised
 
 
-class Record(TypedDict):
-    """``bundle run --record``: per language, every block that ran, in page order."""
+class Machine(TypedDict):
+    """Where a record was made, as the run itself found it."""
+
+    backend: str  # jax.default_backend(): cpu, gpu, tpu
+    device: str  # the first device's kind ("TPU v5 lite", "NVIDIA H200", "cpu")
+    platform: str  # what ran the backend: its plugin ("libtpu 0.0.50.1"), or jaxlib
+    python: str  # "3.13.0"
+    jax: str
+    jaxlib: str
+    numpy: str
+    date: str  # ISO, the day of the run
+    verdict: str  # the run's last line: "220 passed, 0 failed, 0 skipped"
+
+
+class _RecordDetail(TypedDict, total=False):
+    machine: Machine  # the bundle's runs say where they ran
+
+
+class Record(_RecordDetail):
+    """``bundle run --record`` (and ``make doctest``'s record): per language, every block
+    that ran, in page order."""
 
     format: int  # RECORD_FORMAT
     blocks: dict[str, list[RecordedBlock]]
@@ -257,6 +277,16 @@ def read_bundle(path: Path) -> Bundle:
 def read_record(path: Path) -> Record:
     again = "record it again with jaxbook bundle run --record"
     return load(path, Record, RECORD_FORMAT, "a run record", again)
+
+
+def recorded_on(path: Path) -> dict[str, str]:
+    """Where the outputs of a committed record ran, as ``conf.py``'s ``jaxbook_recorded_on``
+    gives it for a backend: device, platform, Python, JAX and date."""
+    record = read_record(path)
+    if "machine" not in record:
+        raise FormatError(path, "a run record that does not say where it ran")
+    machine = record["machine"]
+    return {key: machine[key] for key in ("device", "platform", "python", "jax", "date")}
 
 
 def read_drift(path: Path) -> DriftData:

@@ -40,9 +40,14 @@ def test_bundle_counts_what_the_doctest_builder_counts(
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().splitlines()[-1] == f"{tries} passed, 0 failed, 1 skipped"
-    printed = [block["got"] for block in read_record(record)["blocks"]["en"]]
+    written = read_record(record)
+    printed = [block["got"] for block in written["blocks"]["en"]]
     assert "43\n" in printed
     assert "False\n" in printed  # another group starts from the global setup alone
+    # The record says where it ran, and what the run's verdict was.
+    assert written["machine"]["backend"] == "cpu"
+    assert written["machine"]["verdict"] == f"{tries} passed, 0 failed, 1 skipped"
+    assert result.stdout.startswith("running on cpu: cpu, jaxlib ")
 
 
 def test_a_wrong_expected_output_fails_at_its_page_line(
@@ -133,12 +138,12 @@ def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp
 
     assert result.returncode == 1
     assert result.stderr == (
-        f"{record}: not a run record of format 1 (it has no format number); "
+        f"{record}: not a run record of format 2 (it has no format number); "
         "record it again with jaxbook bundle run --record\n"
     )
     block = {"file": "docs/index.rst", "line": 3, "want": "1\n", "got": "2\n", "passed": "no"}
     record.write_text(
-        json.dumps({"format": 1, "blocks": {"en": [{**block, "exception": None}]}}),
+        json.dumps({"format": 2, "blocks": {"en": [{**block, "exception": None}]}}),
         encoding="utf-8",
     )
 
@@ -146,6 +151,32 @@ def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp
 
     assert result.returncode == 1
     assert result.stderr.startswith(
-        f'{record}: not a run record of format 1 (["blocks"]["en"][0]["passed"] is a string, '
+        f'{record}: not a run record of format 2 (["blocks"]["en"][0]["passed"] is a string, '
         "not a boolean); "
+    )
+
+
+@pytest.mark.parametrize(
+    ("backend", "verdict"),
+    [("tpu", "3 passed, 0 failed, 1 skipped"), ("rocm", "0 passed, 0 failed, 4 skipped")],
+)
+def test_a_backend_runs_the_outputs_recorded_for_it_and_skips_what_has_none(
+    run_bundle, rootdir: Path, tmp_path: Path, monkeypatch, backend: str, verdict: str
+) -> None:
+    """Every cell with per-backend outputs, run under a backend's name: where it has an
+    output for that backend that one is compared; where it has none it is skipped, with
+    its reason, and never compared with nothing."""
+    exported = run_bundle(
+        "export", "-o", str(tmp_path), "--srcdir", str(rootdir / "test-backend-tabs"), "en"
+    )
+    assert exported.returncode == 0, exported.stderr
+    monkeypatch.setenv("JAXBOOK_BACKEND", backend)
+
+    result = run_bundle("run", str(tmp_path / "en.json"))
+
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.strip().splitlines()[-1] == verdict
+    skipped = int(verdict.split(", ")[2].split()[0])
+    assert result.stderr.count(f"skipped on {backend}: the output depends on the backend") == (
+        skipped
     )

@@ -18,6 +18,18 @@ def test_unrecorded_on_skips_only_that_backend_and_says_why(monkeypatch, capsys)
     assert capsys.readouterr().err == ""
 
 
+def test_a_cell_recorded_for_other_backends_only_is_skipped_here_saying_why(monkeypatch, capsys):
+    monkeypatch.setattr(doctest_runtime, "BACKEND", "tpu")
+    assert doctest_runtime.unrecorded_here(("cpu", "tpu")) is False
+    assert capsys.readouterr().err == ""
+    assert doctest_runtime.unrecorded_here(("cpu", "gpu")) is True
+    assert capsys.readouterr().err == (
+        "skipped on tpu: the output depends on the backend and is recorded for cpu, gpu only\n"
+    )
+    monkeypatch.setattr(doctest_runtime, "RUN_UNRECORDED", True)
+    assert doctest_runtime.unrecorded_here(("cpu", "gpu")) is False
+
+
 def test_page_timer_turns_a_hang_into_an_error(monkeypatch):
     monkeypatch.setattr(doctest_runtime, "PAGE_TIMEOUT_S", 1)
     doctest_runtime.start_page_timer()

@@ -3,63 +3,109 @@ from __future__ import annotations
 import re
 
 import pytest
+from bs4 import BeautifulSoup
+
+from jaxbook.doctest import runtime
+
+
+def _tab_sets(html: str) -> list[dict[str, str]]:
+    """Each group of tabs: its labels, in order, and the output each tab shows."""
+    page = BeautifulSoup(html, "html.parser")
+    sets = []
+    for tabs in page.select("div.jb-backend-tabs"):
+        labels = [label.get_text() for label in tabs.select("label.jb-tab-label")]
+        shown = [panel.get_text().strip() for panel in tabs.find_all("div", recursive=False)]
+        sets.append(dict(zip(labels, shown, strict=True)))
+    return sets
 
 
 @pytest.mark.sphinx("html", testroot="backend-tabs")
-def test_cpu_and_gpu_outputs_show_as_tabs(built):
-    html = built.page()
-    tabs = re.search(r'<div class="jb-backend-tabs[^"]*">(.*?)</div>\n', html, re.DOTALL)
-    assert tabs
-    assert (
-        re.findall(r'<label class="jb-tab-label" for="[^"]+">(\w+)</label>', html)
-        == [
-            "CPU",
-            "GPU",
-        ]
-        * 2
-    )
+def test_each_backend_has_a_tab_with_the_output_that_holds_there(built):
+    assert _tab_sets(built.page()) == [
+        {"CPU": "cpu", "GPU": "gpu", "TPU": "tpu"},
+        {"CPU": "tpu", "GPU": "tpu", "TPU": "cpu"},
+        {"CPU": "kind=Planted CPU 9000!", "GPU": "kind=Planted GPU 9000!"},
+        {"GPU": "gpu", "TPU": "tpu"},
+    ]
     assert not built.warnings
 
 
 @pytest.mark.sphinx("doctest", testroot="backend-tabs")
-def test_each_backend_checks_its_own_output(built):
-    assert built.doctest_counts() == (2, 0)
+def test_each_backend_checks_its_own_output_and_a_cell_without_one_is_skipped(built):
+    # Three cells run on this CPU; the fourth, recorded on accelerators only, is skipped.
+    assert built.doctest_counts() == (3, 0)
+
+
+@pytest.mark.sphinx("doctest", testroot="backend-tabs")
+def test_on_a_backend_with_no_record_every_such_cell_is_skipped_saying_why(
+    app, monkeypatch, capsys
+):
+    monkeypatch.setattr(runtime, "BACKEND", "rocm")
+    monkeypatch.setattr(runtime, "ON_CPU", False)
+    app.build(force_all=True)
+    summary = (app.outdir / "output.txt").read_text().split("Doctest summary")[-1]
+    assert "    0 tests\n    0 failures in tests" in summary
+    reasons = capsys.readouterr().err
+    assert reasons.count("skipped on rocm: the output depends on the backend") == 4
+    assert "recorded for cpu, gpu, tpu only" in reasons
+    assert "recorded for gpu, tpu only" in reasons
 
 
 @pytest.mark.sphinx("html", testroot="backend-tabs")
-def test_a_recorded_output_shows_the_machine_and_where_it_ran(built):
-    text = re.sub(r"<[^>]+>", "", built.page())
-    assert (
-        "Recorded on: Planted CPU 9000, CUDA 13, Python 3.12, JAX 0.12.0.1, November 29, 2026"
-        in text
+def test_where_each_accelerator_ran_is_said_once_after_the_first_tabs(built):
+    page = BeautifulSoup(built.page(), "html.parser")
+    notes = page.select("p.jb-recorded-label")
+    assert len(notes) == 1
+    assert notes[0].find_previous_sibling("div")["class"] == ["jb-backend-tabs"]
+    assert notes[0].get_text() == (
+        "CPU outputs were recorded on Planted CPU 9000, jaxlib 0.12.0.1, Python 3.13.0, "
+        "JAX 0.12.0.1, December 1, 2026. "
+        "GPU outputs were recorded on Planted GPU 9000, CUDA 13, Python 3.12, JAX 0.12.0.1, "
+        "November 29, 2026. "
+        "TPU outputs were recorded on Planted TPU 7, libtpu 0.0.50.1, Python 3.13.0, "
+        "JAX 0.12.0.1, December 5, 2026."
     )
-    assert "kind=Planted CPU 9000!" in text
-    assert "..." not in text
+    assert "..." not in page.get_text()
 
 
 @pytest.mark.sphinx("html", testroot="backend-tabs", confoverrides={"language": "zh_CN"})
 def test_where_it_ran_reads_as_chinese_in_a_chinese_page(built):
-    text = re.sub(r"<[^>]+>", "", built.page())
-    assert (
-        "运行环境：Planted CPU 9000、CUDA 13、Python 3.12、JAX 0.12.0.1、2026 年 11 月 29 日"
-        in text
+    text = BeautifulSoup(built.page(), "html.parser").select_one("p.jb-recorded-label")
+    assert text.get_text().startswith(
+        "CPU 输出的运行环境：Planted CPU 9000、jaxlib 0.12.0.1、Python 3.13.0、JAX 0.12.0.1、"
+        "2026 年 12 月 1 日。GPU 输出的运行环境："
     )
 
 
-@pytest.mark.sphinx("doctest", testroot="backend-tabs", confoverrides={"jaxbook_machine_names": {}})
-def test_without_the_machine_name_declared_another_machine_fails(built):
-    assert built.doctest_counts() == (2, 1)
+@pytest.mark.sphinx("latex", testroot="backend-tabs")
+def test_print_shows_each_output_once_under_the_backends_it_holds_on(built):
+    tex = (built.app.outdir / "projectnamenotset.tex").read_text(encoding="utf-8")
+    labels = re.findall(r"\\sphinxstylestrong\{Output on ([^:}]+):\}", tex)
+    assert labels == [
+        "CPU", "GPU", "TPU",
+        "CPU and GPU", "TPU",
+        "CPU", "GPU",
+        "GPU", "TPU",
+    ]  # fmt: skip
+    assert tex.count("were recorded on") == 3
+
+
+@pytest.mark.sphinx(
+    "doctest",
+    testroot="backend-tabs",
+    confoverrides={"jaxbook_recorded_on": {}},
+)
+def test_without_the_machine_declared_another_machine_fails(built):
+    assert built.doctest_counts() == (3, 1)
 
 
 @pytest.mark.sphinx("html", testroot="backend-tabs")
 def test_each_group_of_tabs_is_named_by_its_place_in_the_page(built):
-    """Each pair of tabs is a radio group of its own, and the page is written the same at
-    every build (a name from the node's address in memory changed each time)."""
-    from bs4 import BeautifulSoup
-
+    """Each group is a radio group of its own, and the page is written the same at every
+    build (a name from the node's address in memory changed each time)."""
     page = BeautifulSoup(built.page(), "html.parser")
     radios = page.select("input.jb-tab-input")
-    assert [radio["name"] for radio in radios] == ["jb-backend-1"] * 2 + ["jb-backend-2"] * 2
-    assert [radio["id"] for radio in radios] == [
-        "jb-backend-1-cpu", "jb-backend-1-gpu", "jb-backend-2-cpu", "jb-backend-2-gpu",
+    assert [radio["name"] for radio in radios][:5] == ["jb-backend-1"] * 3 + ["jb-backend-2"] * 2
+    assert [radio["id"] for radio in radios][:3] == [
+        "jb-backend-1-cpu", "jb-backend-1-gpu", "jb-backend-1-tpu",
     ]  # fmt: skip

@@ -16,12 +16,14 @@ which groups and runs the blocks the way ``sphinx.ext.doctest`` does (one
 namespace per group and page, the global setup first, ``testcode`` compiled
 as ``exec``, the same option flags), reports each failure as
 ``docs/<page>.rst:<line>: doctest failed`` (``.md`` for a MyST page) with doctest's expected/got
-report, and ends with ``N passed, N failed, N skipped``. ``--record`` writes
-what every block printed, so that outputs for a new backend come from a real
-run. A GPU machine with ``jax[cuda]`` installed can check the book this way
-without installing Sphinx: ``make doctest-bundle`` also writes the
-``jaxbook`` wheel beside the bundles, which installs there with
-``pip install --no-deps``. CI's GPU job still runs ``make doctest`` itself.
+report, and ends with ``N passed, N failed, N skipped``. It first says where it
+runs: the backend, the device, the plugin that runs it, Python, JAX and
+jaxlib. ``--record`` writes that, the verdict and what every block printed
+(with its code), so that outputs for a new backend come from a real run. A
+GPU or TPU machine with JAX installed can check the book this way without
+installing Sphinx: ``make doctest-bundle`` also writes the ``jaxbook`` wheel
+beside the bundles, which installs there with ``pip install --no-deps``. The
+author's guide gives the whole route, offline wheels included.
 
 Both files are declared in :mod:`jaxbook.formats`: a bundle is a
 :class:`~jaxbook.formats.Bundle`, a record a :class:`~jaxbook.formats.Record`,
@@ -45,6 +47,7 @@ from jaxbook.formats import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
     Bundle,
+    Machine,
     Page,
     Record,
     RecordedBlock,
@@ -89,17 +92,56 @@ def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) ->
 # -- run (standard library and JAX only) --------------------------------------
 
 
+def _platform(jaxlib_version: str) -> str:
+    """What runs the backend: an installed PJRT plugin (libtpu, jax-cuda13-plugin), or
+    jaxlib itself."""
+    import importlib.metadata
+
+    for dist in importlib.metadata.distributions():
+        name = dist.metadata["Name"] or ""
+        if name.startswith("libtpu") or (name.startswith("jax-") and "plugin" in name):
+            return f"{name} {dist.version}"
+    return f"jaxlib {jaxlib_version}"
+
+
+def machine(verdict: str) -> Machine:
+    """Where this process runs the pages, as a record keeps it."""
+    import datetime
+    import platform
+
+    import jax
+    import jaxlib
+    import numpy
+
+    return {
+        "backend": jax.default_backend(),
+        "device": jax.devices()[0].device_kind,
+        "platform": _platform(jaxlib.__version__),
+        "python": platform.python_version(),
+        "jax": jax.__version__,
+        "jaxlib": jaxlib.__version__,
+        "numpy": numpy.__version__,
+        "date": datetime.date.today().isoformat(),
+        "verdict": verdict,
+    }
+
+
 def run_bundles(paths: list[Path], record: Path | None) -> int:
     from jaxbook.doctest import environment
 
+    try:
+        bundles = [read_bundle(path) for path in paths]
+    except formats.FormatError as error:
+        sys.exit(str(error))
     environment.apply(project.find_root() or Path.cwd())
+    here = machine("")
+    print(
+        f"running on {here['backend']}: {here['device']}, {here['platform']}, "
+        f"Python {here['python']}, JAX {here['jax']} (jaxlib {here['jaxlib']})"
+    )
     passed = failed = skipped = 0
     records: dict[str, list[RecordedBlock]] = {}
-    for path in paths:
-        try:
-            bundle = read_bundle(path)
-        except formats.FormatError as error:
-            sys.exit(str(error))
+    for bundle in bundles:
         language = bundle["language"]
         settings = Settings.named(bundle["flags"], bundle["global_setup"], bundle["global_cleanup"])
         for page in bundle["pages"]:
@@ -114,6 +156,7 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
                 recorded: RecordedBlock = {
                     "file": blocks[outcome.block]["file"],
                     "line": blocks[outcome.block]["line"],
+                    "code": blocks[outcome.block]["code"],
                     "want": outcome.want,
                     "got": outcome.got,
                     "passed": outcome.passed,
@@ -122,12 +165,17 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
                 if outcome.failed_at:
                     recorded["failed_at"] = outcome.failed_at
                 records.setdefault(language, []).append(recorded)
+    verdict = f"{passed} passed, {failed} failed, {skipped} skipped"
     if record:
-        written: Record = {"format": RECORD_FORMAT, "blocks": records}
+        written: Record = {
+            "format": RECORD_FORMAT,
+            "machine": {**here, "verdict": verdict},
+            "blocks": records,
+        }
         record.write_text(
             json.dumps(written, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    print(verdict)
     return 1 if failed else 0
 
 

@@ -1,159 +1,239 @@
-"""Write another backend's outputs onto the pages, from a record of a real run there.
+"""Write an accelerator's outputs onto the pages, from a record of a real run there.
 
-    jaxbook record --backend gpu [--wildcard 'NVIDIA H200=NVIDIA ...'] RECORD.json [...]
+    jaxbook record --backend tpu RECORD.json [...]
 
-A record comes from ``jaxbook bundle run --record`` on a machine of
-that backend (usually with ``JAXBOOK_RUN_UNRECORDED=1``, so that blocks
-marked ``unrecorded_on(backend, ...)`` run too). For every ``testcode`` whose
-output there differed from the page, in the source language:
+A record comes from ``jaxbook bundle run --record`` on a machine of that
+backend (with ``JAXBOOK_RUN_UNRECORDED=1``, so that the cells skipped there
+for want of a record run too); it names the machine it ran on. For every
+``testcode`` whose output there differed from the page, in the source
+language (:mod:`jaxbook.backends` names the conditions):
 
-- the block's ``unrecorded_on(backend, ...)`` condition is removed;
-- its expected output gets ``:skipif: not ON_CPU``;
-- a second expected output with ``:skipif: not ON_<BACKEND>`` holds what the
-  block printed there. ``jaxbook.sphinxext.backend_tabs`` shows the two as tabs.
+- an ``unrecorded_on(backend, ...)`` condition of the cell is removed;
+- a cell with one expected output keeps it for the backends it held on (the
+  CPU, and each other recorded backend the cell is not marked unrecorded on),
+  and gets a second, with what it printed on the new backend;
+- a cell with per-backend outputs gets one more, or, where the new backend
+  printed what one of them holds, that one names the new backend too.
 
-Then the catalogs are merged (``jaxbook.i18n.catalogs.update_translations``, what
-``make update-po`` does) and each new output entry of
-the other languages gets, as its translation, what the translated block
-printed there. ``--wildcard OLD=NEW`` replaces text that names one machine
-(a GPU model, say) in both languages before it is written; use it only for
-such names. Records in which a block failed for a reason that is not the
-backend (another Python or NumPy, say) must be left out of the record file
-first. Review the diff: this tool records behavior, it does not judge it. A
-file that is not a record of ``jaxbook.formats.RECORD_FORMAT`` is
-refused before anything is written.
+Then the catalogs are merged (``jaxbook.i18n.catalogs.update_translations``,
+what ``make update-po`` does) and each new output entry of the other
+languages gets, as its translation, what the translated block printed there.
+Records in which a block failed for a reason that is not the backend (another
+Python or NumPy, say) must be left out first. Review the diff: this tool
+records behavior, it does not judge it. A file that is not a record of
+``jaxbook.formats.RECORD_FORMAT`` is refused before anything is written.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import polib
 
 from jaxbook import project
+from jaxbook.backends import KNOWN, backends_of, condition
 from jaxbook.formats import FormatError, read_record
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import save_wrapped
-from jaxbook.myst import FENCE, fence_body, fence_end
+from jaxbook.myst import FENCE, OPTION, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 
-CODE_DIRECTIVES = (".. testcode::", ".. testplot::")
+CODE_DIRECTIVES = ("testcode", "testplot")
+RST_DIRECTIVE = re.compile(r"^(\s*)\.\. ([\w-]+)::")
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
+@dataclass
+class Directive:
+    """A doctest directive in a page's lines: where its options and its body are."""
+
+    start: int  # the directive's own line
+    options: int  # the first line after its options
+    end: int  # the line after its body (for MyST, the closing fence)
+    option_indent: str
+    myst: bool
+
+    def skipif(self, lines: list[str]) -> str | None:
+        for line in lines[self.start + 1 : self.options]:
+            if line.strip().startswith(":skipif:"):
+                return line.strip()[len(":skipif:") :].strip()
+        return None
+
+    def kept_options(self, lines: list[str]) -> list[str]:
+        return [
+            line.strip()
+            for line in lines[self.start + 1 : self.options]
+            if line.strip() and not line.strip().startswith(":skipif:")
+        ]
+
+    def body(self, lines: list[str]) -> str:
+        text = [line[len(self.option_indent) :] for line in lines[self.options : self.end]]
+        return "\n".join(line.rstrip() for line in text).strip("\n")
+
+    def set_skipif(self, lines: list[str], value: str | None) -> None:
+        """Replace the ``:skipif:`` option (``None``: remove it)."""
+        options = [
+            line for line in lines[self.start + 1 : self.options] if line.strip()
+        ]  # a MyST cell's blank line after its options is put back below
+        kept = [line for line in options if not line.strip().startswith(":skipif:")]
+        if value is not None:
+            kept.insert(0, f"{self.option_indent}:skipif: {value}")
+        if self.myst and kept and self.options < len(lines) and lines[self.options].strip():
+            kept.append("")
+        lines[self.start + 1 : self.options] = kept
 
 
-def _options_end(lines: list[str], directive: int) -> int:
-    i = directive + 1
-    while i < len(lines) and lines[i].strip().startswith(":"):
-        i += 1
-    return i
-
-
-def add_backend_output(lines: list[str], testcode_line: int, backend: str, text: str) -> None:
-    """Edit the testcode at 1-based line ``testcode_line`` and its testoutput in place."""
-    start = testcode_line - 1
-    if not lines[start].lstrip().startswith(CODE_DIRECTIVES):
-        raise ValueError(f"line {testcode_line} is not a code block ({', '.join(CODE_DIRECTIVES)})")
-    unrecorded = f'unrecorded_on("{backend}"'
-    for i in range(_options_end(lines, start) - 1, start, -1):
-        if lines[i].strip().startswith(":skipif:") and unrecorded in lines[i]:
-            del lines[i]
-    directive_indent = _indent(lines[start])
-    output = next(
-        (
-            i
-            for i in range(start + 1, len(lines))
-            if lines[i].lstrip().startswith((".. testoutput::", *CODE_DIRECTIVES))
-            and _indent(lines[i]) == directive_indent
-        ),
-        None,
-    )
-    if output is None or not lines[output].lstrip().startswith(".. testoutput::"):
-        raise ValueError(f"the testcode at line {testcode_line} has no testoutput of its own")
-    options_end = _options_end(lines, output)
-    option_indent = " " * (directive_indent + 3)
-    kept = [
-        line for line in lines[output + 1 : options_end] if not line.strip().startswith(":skipif:")
-    ]
-    lines[output + 1 : options_end] = [f"{option_indent}:skipif: not ON_CPU", *kept]
-    end = _options_end(lines, output)
-    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > directive_indent):
+def _rst_directive(lines: list[str], start: int) -> Directive:
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    option_indent = " " * (indent + 3)
+    options = start + 1
+    while options < len(lines) and lines[options].strip().startswith(":"):
+        options += 1
+    end = options
+    while end < len(lines) and (
+        not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
+    ):
         end += 1
-    while not lines[end - 1].strip():
+    while end > options and not lines[end - 1].strip():
         end -= 1
-    block = [
+    return Directive(start, options, end, option_indent, myst=False)
+
+
+def _rst_cell(lines: list[str], start: int) -> tuple[Directive, list[Directive]]:
+    match = RST_DIRECTIVE.match(lines[start])
+    if not match or match[2] not in CODE_DIRECTIVES:
+        raise ValueError(f"line {start + 1} is not a code block ({', '.join(CODE_DIRECTIVES)})")
+    code = _rst_directive(lines, start)
+    outputs: list[Directive] = []
+    i = code.end
+    while i < len(lines):
+        found = RST_DIRECTIVE.match(lines[i])
+        if found and found[1] == match[1]:
+            if found[2] != "testoutput":
+                break
+            outputs.append(_rst_directive(lines, i))
+            i = outputs[-1].end
+        elif lines[i].strip():
+            break
+        else:
+            i += 1
+    return code, outputs
+
+
+def _myst_directive(lines: list[str], start: int) -> Directive:
+    fence = FENCE.match(lines[start])
+    assert fence is not None
+    options = fence_body(lines, start)
+    if options < len(lines) and not lines[options].strip() and OPTION.match(lines[options - 1]):
+        options += 1  # the blank line that separates the options from the body
+    return Directive(start, options, fence_end(lines, start, fence[2]), "", myst=True)
+
+
+def _myst_cell(lines: list[str], start: int) -> tuple[Directive, list[Directive]]:
+    fence = FENCE.match(lines[start])
+    if not fence or fence[3] not in CODE_DIRECTIVES:
+        raise ValueError(f"line {start + 1} is not a code fence ({', '.join(CODE_DIRECTIVES)})")
+    code = _myst_directive(lines, start)
+    outputs: list[Directive] = []
+    i = code.end + 1
+    while i < len(lines):
+        found = FENCE.match(lines[i])
+        if found and found[3] == "testoutput":
+            outputs.append(_myst_directive(lines, i))
+            i = outputs[-1].end + 1
+        elif lines[i].strip():
+            break
+        else:
+            i += 1
+    return code, outputs
+
+
+def _new_output(lines: list[str], after: Directive, backend: str, text: str) -> list[str]:
+    options = after.kept_options(lines)
+    body = text.rstrip("\n").split("\n")
+    if after.myst:
+        return [
+            "",
+            "```{testoutput}",
+            f":skipif: {condition([backend])}",
+            *options,
+            "",
+            *[line.rstrip() for line in body],
+            "```",
+        ]
+    directive_indent = after.option_indent[3:]
+    return [
         "",
-        " " * directive_indent + ".. testoutput::",
-        f"{option_indent}:skipif: not ON_{backend.upper()}",
-        *kept,
+        f"{directive_indent}.. testoutput::",
+        f"{after.option_indent}:skipif: {condition([backend])}",
+        *[after.option_indent + option for option in options],
         "",
-        *[(option_indent + line).rstrip() for line in text.rstrip("\n").split("\n")],
+        *[(after.option_indent + line).rstrip() for line in body],
     ]
-    lines[end:end] = block
 
 
-def add_backend_output_markdown(
-    lines: list[str], testcode_line: int, backend: str, text: str
+def add_backend_output(
+    lines: list[str], testcode_line: int, backend: str, text: str, recorded: tuple[str, ...]
 ) -> None:
-    """``add_backend_output`` for a MyST page: the fences of the cell and its output."""
+    """Record ``text`` as what the cell at 1-based line ``testcode_line`` prints on
+    ``backend``; ``recorded`` are the book's other recorded backends (the CPU first)."""
     start = testcode_line - 1
-    code = FENCE.match(lines[start])
-    if not code or code[3] not in ("testcode", "testplot"):
-        raise ValueError(f"line {testcode_line} is not a code fence (testcode, testplot)")
-    unrecorded = f'unrecorded_on("{backend}"'
-    for i in range(fence_body(lines, start) - 1, start, -1):
-        if lines[i].strip().startswith(":skipif:") and unrecorded in lines[i]:
-            del lines[i]
-    if fence_body(lines, start) == start + 1 and not lines[start + 1].strip():
-        del lines[start + 1]  # the blank line that separated the options from the code
-    after = fence_end(lines, start, code[2]) + 1
-    found = next(
-        ((i, m) for i in range(after, len(lines)) if (m := FENCE.match(lines[i])) and m[3]), None
-    )
-    if found is None or found[1][3] != "testoutput":
+    myst = start < len(lines) and FENCE.match(lines[start]) is not None
+    code, outputs = (_myst_cell if myst else _rst_cell)(lines, start)
+    if not outputs:
         raise ValueError(f"the testcode at line {testcode_line} has no testoutput of its own")
-    output, fence = found
-    body = fence_body(lines, output)
-    kept = [line for line in lines[output + 1 : body] if not line.strip().startswith(":skipif:")]
-    lines[output + 1 : body] = [":skipif: not ON_CPU", *kept]
-    marks = fence[2]
-    end = fence_end(lines, output, marks) + 1
-    lines[end:end] = [
-        "",
-        lines[output],
-        f":skipif: not ON_{backend.upper()}",
-        *kept,
-        "",
-        *[line.rstrip() for line in text.rstrip("\n").split("\n")],
-        marks,
-    ]
-
-
-def shown(text: str, wildcards: list[tuple[str, str]]) -> str:
-    for old, new in wildcards:
-        text = text.replace(old, new)
-    return "\n".join(line.rstrip() for line in text.rstrip("\n").split("\n"))
+    own = code.skipif(lines) or ""
+    held = [b for b in recorded if f'unrecorded_on("{b}"' not in own]
+    text = "\n".join(line.rstrip() for line in text.rstrip("\n").split("\n"))
+    per_backend = [(o, backends_of(o.skipif(lines))) for o in outputs]
+    same = next((o for o, b in per_backend if b is not None and o.body(lines) == text), None)
+    # From the bottom up, so that each edit leaves the lines above where they were.
+    if same is not None:
+        backends = backends_of(same.skipif(lines)) or frozenset()
+        same.set_skipif(lines, condition(backends | {backend}))
+    else:
+        end = outputs[-1].end + (1 if myst else 0)
+        lines[end:end] = _new_output(lines, outputs[-1], backend, text)
+        if all(b is None for _o, b in per_backend):
+            outputs[-1].set_skipif(lines, condition(held))
+    if f'unrecorded_on("{backend}"' in own:
+        code.set_skipif(lines, None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--backend", required=True, choices=["gpu"])
-    parser.add_argument("--wildcard", action="append", default=[], metavar="OLD=NEW")
+    parser.add_argument("--backend", required=True, choices=[b for b in KNOWN if b != "cpu"])
     parser.add_argument("records", nargs="+", type=Path)
+
+
+def _recorded_backends(root: Path, backend: str) -> tuple[str, ...]:
+    """The CPU and the backends ``conf.py`` names a recording for, but ``backend``."""
+    from sphinx.config import Config
+    from sphinx.util.tags import Tags
+
+    config = Config.read(root, overrides={}, tags=Tags())
+    config.add("jaxbook_recorded_on", {}, "env", frozenset({dict}))
+    config.init_values()
+    others = [b for b in config.jaxbook_recorded_on if b not in ("cpu", backend)]
+    return ("cpu", *others)
 
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
-    wildcards = [tuple(item.split("=", 1)) for item in args.wildcard]
     records: dict[str, dict[tuple[str, int], str]] = {}
     for path in args.records:
         try:
             recorded = read_record(path)
         except FormatError as error:
             sys.exit(str(error))
+        ran_on = recorded.get("machine", {}).get("backend")
+        if ran_on != args.backend:
+            sys.exit(
+                f"{path}: a record of a run on {ran_on or 'an unnamed backend'}, "
+                f"not on {args.backend}"
+            )
         for language, blocks in recorded["blocks"].items():
             for block in blocks:
                 if not block["passed"] and block["want"] is not None:
@@ -163,15 +243,15 @@ def run(args: argparse.Namespace) -> int:
                             "line number, so it cannot be placed on its page"
                         )
                     key = (block["file"], block["line"])
-                    records.setdefault(language, {})[key] = shown(block["got"], wildcards)
+                    records.setdefault(language, {})[key] = block["got"]
+    others = _recorded_backends(root, args.backend)
     source = records.get(SOURCE_LANGUAGE, {})
     for file in sorted({file for file, _ in source}):
         path = root / file
         lines = path.read_text(encoding="utf-8").splitlines()
         for _, line in sorted((key for key in source if key[0] == file), reverse=True):
             try:
-                add = add_backend_output_markdown if path.suffix == ".md" else add_backend_output
-                add(lines, line, args.backend, source[(file, line)])
+                add_backend_output(lines, line, args.backend, source[(file, line)], others)
             except ValueError as error:
                 sys.exit(f"{file}:{line}: {error}")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -188,9 +268,12 @@ def run(args: argparse.Namespace) -> int:
             for key, translated in outputs.items():
                 if key not in source:
                     sys.exit(f"{key[0]}:{key[1]}: failed in {language} only; run the record again")
+                wanted = "\n".join(line.rstrip() for line in source[key].rstrip("\n").split("\n"))
                 for entry in catalog:
-                    if entry.msgid == source[key] and not entry.obsolete:
-                        entry.msgstr = translated
+                    if entry.msgid == wanted and not entry.obsolete:
+                        entry.msgstr = "\n".join(
+                            line.rstrip() for line in translated.rstrip("\n").split("\n")
+                        )
                         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
                         entry.previous_msgid = None
                         filled += 1

@@ -3,9 +3,16 @@
 Every page's doctests start with ``from jaxbook.doctest.runtime import *``
 (see ``doctest_global_setup`` in ``conf.py``), which gives:
 
-``BACKEND``, ``ON_CPU``, ``ON_GPU``
-   The backend JAX chose, for ``:skipif:`` conditions that pick per-backend
-   expected outputs.
+``BACKEND``, ``ON_CPU``, ``ON_GPU``, ``ON_TPU``
+   The backend JAX chose (its platform name), and a flag per backend the book
+   knows (:mod:`jaxbook.backends`), for the ``:skipif:`` conditions that pick
+   per-backend expected outputs. ``JAXBOOK_BACKEND=<name>`` in the environment
+   makes the conditions see another name: a test uses it to run the pages as a
+   backend the book has no record for.
+``unrecorded_here(backends)``
+   The condition ``jaxbook.sphinxext.backend_tabs`` gives a cell whose expected
+   outputs are per backend: on a backend none of them was recorded for, the
+   cell is skipped, saying so, instead of being compared with nothing.
 ``unrecorded_on(backend, reason)``
    A ``:skipif:`` condition for a block whose output on ``backend`` differs
    from the recorded one and has not yet been produced by a real run there.
@@ -19,8 +26,11 @@ Every page's doctests start with ``from jaxbook.doctest.runtime import *``
    ``.python-version``), so on another minor version it is skipped, saying
    why. Outputs never depend on the patch version (``3.13...``).
 
-On a GPU, float32 matrix products default to TF32; the pages' numbers are
-those of full float32, so the setup asks for it explicitly there.
+On a GPU, float32 matrix products default to TF32; the GPU outputs were
+recorded with full float32, so the setup asks for it explicitly there. A TPU
+keeps its default (bfloat16 passes for float32 matrix products), so its
+outputs are what a reader's TPU prints; a page that means full precision asks
+for it in its own code.
 
 A warning is output: between ``watch_warnings()`` and ``unwatch_warnings()``
 (the global setup and cleanup) every warning a page's code emits, of any
@@ -65,26 +75,29 @@ __all__ = [
     "BACKEND",
     "ON_CPU",
     "ON_GPU",
+    "ON_TPU",
     "check_key_reuse",
     "close_figures",
     "other_python",
     "start_page_timer",
     "stop_checking_key_reuse",
     "stop_page_timer",
+    "unrecorded_here",
     "unrecorded_on",
     "unwatch_warnings",
     "watch_warnings",
 ]
 
-BACKEND = jax.default_backend()
+BACKEND = os.environ.get("JAXBOOK_BACKEND") or jax.default_backend()
 ON_CPU = BACKEND == "cpu"
 ON_GPU = BACKEND == "gpu"
+ON_TPU = BACKEND == "tpu"
 PAGE_TIMEOUT_S = int(os.environ.get("JAXBOOK_PAGE_TIMEOUT", "300"))
 RUN_UNRECORDED = os.environ.get("JAXBOOK_RUN_UNRECORDED") == "1"
 # The minor version of .python-version, on which the outputs were recorded.
 RECORDED_PYTHON = (3, 13)
 
-if ON_GPU:
+if jax.default_backend() == "gpu":
     jax.config.update("jax_default_matmul_precision", "float32")
 
 
@@ -95,6 +108,20 @@ def unrecorded_on(backend: str, reason: str) -> bool:
         print(f"run on {backend} to record its output: {reason}", file=sys.stderr)
         return False
     print(f"skipped on {backend}: {reason}", file=sys.stderr)
+    return True
+
+
+def unrecorded_here(backends: tuple[str, ...]) -> bool:
+    if BACKEND in backends:
+        return False
+    if RUN_UNRECORDED:
+        print(f"run on {BACKEND} to record its output", file=sys.stderr)
+        return False
+    print(
+        f"skipped on {BACKEND}: the output depends on the backend and is recorded for "
+        f"{', '.join(backends)} only",
+        file=sys.stderr,
+    )
     return True
 
 

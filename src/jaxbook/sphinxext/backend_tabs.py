@@ -1,88 +1,93 @@
-"""Show a cell's CPU and GPU expected outputs side by side, as tabs.
+"""A cell's expected outputs per backend: tabs on the web, labelled outputs in print.
 
-When a ``testcode`` is answered by one ``testoutput`` per backend, written as
-
-.. code-block:: rst
-
-   .. testoutput::
-      :skipif: not ON_CPU
-
-      [CpuDevice(id=0)]
+When a ``testcode`` prints something else on another backend, it is answered
+by one ``testoutput`` per recorded output, each naming the backends it holds
+on (:mod:`jaxbook.backends`)::
 
    .. testoutput::
-      :skipif: not ON_GPU
+      :skipif: not (ON_CPU or ON_GPU)
 
-      [CudaDevice(id=0)]
+      [1. 2.]
 
-the doctest on each backend checks its own output (the other is skipped), and
-the page shows both under CPU / GPU tabs instead of one after the other. The
-tabs are radio buttons and CSS: no script. Write a GPU output only from a real
-GPU run (``jaxbook record``), and say where it ran:
+   .. testoutput::
+      :skipif: not ON_TPU
+
+      [1.0000001 2.       ]
+
+The doctest on each backend checks its own output, and on a backend that
+none of them names the cell itself is skipped, saying why
+(``unrecorded_here`` of :mod:`jaxbook.doctest.runtime`, which this extension
+adds to the cell's condition): a cell is never compared with nothing. The web
+page shows one tab per backend (radio buttons and CSS, no script), each with
+the output that holds there; a PDF or an EPUB shows each output once, under
+the backends it holds on. After the page's first such cell, one note says
+where each accelerator's outputs were recorded. Write an accelerator's
+outputs only from a real run there (``jaxbook record``).
+
+Config values:
 
 ``jaxbook_recorded_on``
-   Per backend label ("GPU"), where its outputs were recorded: ``device``,
-   ``cuda``, ``python``, ``jax`` and the ISO ``date``, e.g. ``{"device":
-   "NVIDIA H200", "cuda": "13", "python": "3.12", "jax": "0.12.0.1",
-   "date": "2026-11-29"}``. Each such tab shows them above the output, in the
-   page's language: "NVIDIA H200、CUDA 13、…、2026 年 11 月 29 日" (default ``{}``).
-``jaxbook_machine_names``
-   Per backend label, the texts in its recorded outputs that name the one
-   machine they ran on (``["NVIDIA H200"]``). The page shows them as
-   recorded; the doctest compares each as a ``...`` wildcard, so a run on
-   another GPU of the same backend passes where only the name differs
-   (default ``{}``).
+   Per backend other than the CPU (JAX's platform name: ``"gpu"``,
+   ``"tpu"``), where its outputs were recorded: ``device``, ``platform`` (the
+   plugin that ran it, ``"CUDA 13"``, ``"libtpu 0.0.50.1"``), ``python``,
+   ``jax`` and the ISO ``date`` (default ``{}``). The device's name, where an
+   output prints it, is shown as recorded and compared as a ``...``
+   wildcard, so a run on another chip of the same backend passes where only
+   the name differs. The CPU outputs need no entry: every ``make doctest``
+   checks them.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime
-import re
 from typing import TYPE_CHECKING, Any
 
 from babel.dates import format_date
 from docutils import nodes
 
-from jaxbook.chinese import HAN_RANGES
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.backends import backends_of, ordered
+from jaxbook.chinese import spaced
+from jaxbook.sphinxapp import test_nodes_of
+from jaxbook.sphinxext._locale import _, add_catalog, join_list
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-BACKENDS = {"not ON_CPU": "CPU", "not ON_GPU": "GPU"}
-
 
 class backend_tabs(nodes.General, nodes.Element):
-    """The expected outputs of one cell, one per backend."""
+    """The expected outputs of one cell, one per recorded output."""
 
 
-# Digits and Chinese are spaced as the book spaces them: "2026 年 11 月 29 日".
-DIGIT_BESIDE_HAN = re.compile(rf"(?<=\d)(?=[{HAN_RANGES}])|(?<=[{HAN_RANGES}])(?=\d)")
-
-
-def recorded_where(facts: dict[str, str], language: str) -> str:
+def recorded_where(facts: dict[str, Any], language: str) -> str:
     """Where a backend's outputs were recorded, in ``language``."""
     day = datetime.date.fromisoformat(facts["date"])
-    date = DIGIT_BESIDE_HAN.sub(" ", format_date(day, "long", locale=language))
     parts = [
         facts["device"],
-        f"CUDA {facts['cuda']}",
+        facts["platform"],
         f"Python {facts['python']}",
         f"JAX {facts['jax']}",
-        date,
+        spaced(format_date(day, "long", locale=language)),
     ]
     return str(_(", ")).join(parts)
 
 
-def _backend_output(node: nodes.Node) -> str | None:
+def _backends(node: nodes.Node) -> frozenset[str] | None:
+    """The backends an expected output holds on, if it is one of a cell's per-backend outputs."""
     if isinstance(node, nodes.literal_block) and node.get("testnodetype") == "testoutput":
-        return BACKENDS.get(str(node.get("skipif", "")).strip())
+        return backends_of(node.get("skipif"))
     return None
 
 
+def _label(backends: frozenset[str] | list[str], language: str) -> str:
+    return spaced(join_list([b.upper() for b in ordered(backends)], language))
+
+
 def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
-    """Let the doctest read each machine name of a recorded output as a wildcard."""
-    names = app.config.jaxbook_machine_names.get(_backend_output(output) or "", [])
+    """Let the doctest read the recorded device's name in an output as a wildcard."""
+    recorded = app.config.jaxbook_recorded_on
+    names = [recorded[b]["device"] for b in _backends(output) or () if b in recorded]
     text = output.astext()
     test = text
     for name in names:
@@ -91,17 +96,40 @@ def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
         output["test"] = test
 
 
+def skip_where_nothing_is_recorded(doctree: nodes.document) -> None:
+    """Give each cell with per-backend outputs the condition that skips it elsewhere."""
+    code: nodes.Element | None = None
+    covered: set[str] = set()
+
+    def close() -> None:
+        if code is not None and covered:
+            names = tuple(ordered(covered))
+            condition = f"unrecorded_here({names!r})"
+            own = code.get("skipif")
+            code["skipif"] = f"({own}) or {condition}" if own else condition
+
+    for node in test_nodes_of(doctree):
+        kind = node["testnodetype"]
+        if kind == "testoutput" and (backends := _backends(node)) is not None:
+            covered |= backends
+        elif kind in ("testcode", "doctest"):
+            close()
+            code, covered = (node if kind == "testcode" else None), set()
+    close()
+
+
 def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
     for output in doctree.findall(nodes.literal_block):
-        if _backend_output(output):
+        if _backends(output):
             compare_machine_names(app, output)
+    skip_where_nothing_is_recorded(doctree)
     groups = 0
     for parent in list(doctree.findall(nodes.Element)):
         children = parent.children
         i = 0
         while i < len(children):
             run: list[nodes.Node] = []
-            while i + len(run) < len(children) and _backend_output(children[i + len(run)]):
+            while i + len(run) < len(children) and _backends(children[i + len(run)]):
                 run.append(children[i + len(run)])
             if len(run) > 1:
                 groups += 1
@@ -115,24 +143,17 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
             i += 1
 
 
-def _label_of(tab: nodes.Node) -> str | None:
-    """The backend of a tab: its output, or the box that holds it under its record."""
-    if isinstance(tab, nodes.container):
-        return tab.get("jaxbook_backend")
-    return _backend_output(tab)
-
-
 def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     group = node["group"]
     self.body.append(self.starttag(node, "div", CLASS=""))
-    for index, output in enumerate(node.children):
-        label = _label_of(output)
-        assert label is not None, "group_outputs puts only backend outputs in tabs"
-        tab_id = f"{group}-{label.lower()}"
+    for index, tab in enumerate(node.children):
+        assert isinstance(tab, nodes.container), "label_outputs puts a box per backend"
+        backend = tab["jaxbook_backend"]
+        tab_id = f"{group}-{backend}"
         checked = " checked" if index == 0 else ""
         self.body.append(
             f'<input type="radio" class="jb-tab-input" name="{group}" id="{tab_id}"{checked}>'
-            f'<label class="jb-tab-label" for="{tab_id}">{label}</label>'
+            f'<label class="jb-tab-label" for="{tab_id}">{backend.upper()}</label>'
         )
 
 
@@ -140,42 +161,58 @@ def depart_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     self.body.append("</div>\n")
 
 
-def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Label each recorded tab with where it ran; where tabs cannot switch (PDF, EPUB),
-    show both outputs one after the other, each under its label."""
+def recorded_note(app: Sphinx, backends: set[str]) -> nodes.paragraph | None:
+    """Where the accelerators among ``backends`` were recorded, as one paragraph."""
     recorded = app.config.jaxbook_recorded_on
+    language = app.config.language
+    sentences = [
+        _("%(backend)s outputs were recorded on %(where)s.")
+        % {"backend": b.upper(), "where": recorded_where(recorded[b], language)}
+        for b in ordered(backends)
+        if b in recorded
+    ]
+    if not sentences:
+        return None
+    # Sentences that end in a full stop of the CJK kind follow one another without a space.
+    text = "".join(s if s.endswith("。") else f"{s} " for s in sentences).strip()
+    return nodes.paragraph(text, text, classes=["jb-recorded-label"])
+
+
+def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Tabs on the web; elsewhere (PDF, EPUB) each output once, under the backends it
+    holds on. After the page's first group, where the accelerators' outputs ran."""
+    language = app.config.language
+    shown_on: set[str] = set()
+    first: nodes.Element | None = None
     for tabs in list(doctree.findall(backend_tabs)):
+        outputs = [(child, _backends(child) or frozenset()) for child in tabs.children]
+        for _output, backends in outputs:
+            shown_on |= backends
+        for output, _backends_of_it in outputs:
+            tabs.remove(output)
         if app.builder.name == "html":
-            for output in list(tabs.children):
-                facts = recorded.get(_backend_output(output) or "")
-                if facts:
-                    assert isinstance(output, nodes.literal_block), "only an output has a backend"
-                    where = recorded_where(facts, app.config.language)
-                    box = nodes.container(
-                        classes=["jb-recorded"], jaxbook_backend=_backend_output(output)
-                    )
-                    output.replace_self(box)
-                    box += nodes.paragraph(
-                        "", _("Recorded on: %s") % where, classes=["jb-recorded-label"]
-                    )
-                    box += output
+            used: set[int] = set()
+            for backend in ordered(set().union(*(b for _o, b in outputs))):
+                output = next(o for o, b in outputs if backend in b)
+                # One output can hold on several backends: each tab shows it.
+                tab = copy.deepcopy(output) if id(output) in used else output
+                used.add(id(output))
+                tabs += nodes.container("", tab, jaxbook_backend=backend)
+            first = first or tabs
             continue
-        shown: list[nodes.Node] = []
         # The outputs themselves move, not copies: a copy lacks the uid by which the
         # gettext builder collects a message, and the templates would lose them.
-        for output in list(tabs.children):
-            backend = _backend_output(output)
-            facts = recorded.get(backend or "")
-            text = (
-                _("Output on %s (recorded on %s):")
-                % (backend, recorded_where(facts, app.config.language))
-                if facts
-                else _("Output on %s:") % backend
-            )
-            tabs.remove(output)
-            label = nodes.strong("", text)
+        shown: list[nodes.Element] = []
+        for output, backends in outputs:
+            label = nodes.strong("", _("Output on %s:") % _label(backends, language))
+            assert isinstance(output, nodes.Element)
             shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
+        first = first or shown[-1]
         tabs.replace_self(shown)
+    if first is not None and (note := recorded_note(app, shown_on)) is not None:
+        parent = first.parent
+        assert parent is not None
+        parent.insert(parent.index(first) + 1, note)
 
 
 def _passthrough(self: Any, node: nodes.Element) -> None:
@@ -185,7 +222,6 @@ def _passthrough(self: Any, node: nodes.Element) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value("jaxbook_recorded_on", {}, "env", types=frozenset({dict}))
-    app.add_config_value("jaxbook_machine_names", {}, "env", types=frozenset({dict}))
     app.add_node(
         backend_tabs,
         html=(visit_backend_tabs_html, depart_backend_tabs_html),
@@ -197,7 +233,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", label_outputs)
     return {
         "version": "1.0",
-        "env_version": 1,  # 1: each group of tabs keeps its name in the doctree
+        "env_version": 2,  # 2: a cell's condition names the backends it has outputs for
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

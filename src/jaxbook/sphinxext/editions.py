@@ -44,9 +44,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
+from jaxbook.chinese import spaced
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import section_title
-from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
 
 if TYPE_CHECKING:
@@ -221,9 +221,7 @@ def configure(app: Sphinx, config: Config) -> None:
     config.epub_uid = config.epub_identifier
     config.epub_contributor = config.author
     # The date on the title page, as the language writes it ("2026 年 12 月 2 日").
-    config.today = DIGIT_BESIDE_HAN.sub(
-        " ", format_date(datetime.date.today(), "long", locale=config.language)
-    )
+    config.today = spaced(format_date(datetime.date.today(), "long", locale=config.language))
     # The title page says which JAX the book runs; "Release" would read as the book's.
     # (A test root has no pyproject.toml, and keeps its own release.)
     if (Path(app.confdir) / "pyproject.toml").is_file():

@@ -1,19 +1,19 @@
 """``:fact:`jax``` names a fact about the book's runs from the one place it is kept.
 
-The prose says which JAX and Python the outputs come from, and where the GPU
-outputs were recorded; each of those facts is kept once, and the prose names
-it through this role, in every language (a translation keeps the role as it
-is):
+The prose says which JAX and Python the outputs come from, and where each
+accelerator's outputs were recorded; each of those facts is kept once, and the
+prose names it through this role, in every language (a translation keeps the
+role as it is):
 
 ``jax``
    the JAX release ``pyproject.toml`` pins (``0.12.0.1``);
 ``python``
    the Python the book is built with (``.python-version``: ``3.13``);
-``gpu-device``, ``gpu-cuda``, ``gpu-python``, ``gpu-jax``
-   where the GPU outputs were recorded (``jaxbook_recorded_on["GPU"]`` in ``conf.py``);
-``gpu-date``
-   the day of that recording, as the page's language writes a date
-   ("2026 年 11 月 29 日", "November 29, 2026").
+``<backend>-<fact>`` (``gpu-device``, ``tpu-platform``, ``tpu-python``, ...)
+   where that backend's outputs were recorded (``jaxbook_recorded_on`` in
+   ``conf.py``, one entry per backend); ``<backend>-date`` is the day of that
+   recording, as the page's language writes a date ("2026 年 11 月 29 日",
+   "November 29, 2026").
 
 An unknown name is an error at the role, naming the known ones.
 
@@ -40,7 +40,7 @@ from docutils import nodes
 from sphinx.util.docutils import ReferenceRole, SphinxRole
 
 from jaxbook import project
-from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
+from jaxbook.chinese import spaced
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -52,19 +52,17 @@ def facts(config: Config, root: Path, language: str | None = None) -> dict[str, 
     """Every fact the role knows, in ``language`` (by default the one ``config`` builds)."""
     from babel.dates import format_date
 
-    gpu = config.jaxbook_recorded_on.get("GPU", {})
     known = {
         "jax": project.pinned_release(root),
         "python": project.python_version(root),
     }
-    for key in ("device", "cuda", "python", "jax"):
-        if key in gpu:
-            known[f"gpu-{key}"] = gpu[key]
-    if "date" in gpu:
-        day = datetime.date.fromisoformat(gpu["date"])
-        known["gpu-date"] = DIGIT_BESIDE_HAN.sub(
-            " ", format_date(day, "long", locale=language or config.language)
-        )
+    for backend, recorded in config.jaxbook_recorded_on.items():
+        for key, value in recorded.items():
+            if key == "date":
+                day = datetime.date.fromisoformat(value)
+                value = spaced(format_date(day, "long", locale=language or config.language))
+            if isinstance(value, str):
+                known[f"{backend}-{key}"] = value
     return known
 
 

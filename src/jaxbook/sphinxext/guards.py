@@ -8,9 +8,9 @@ turns it into a failed build:
 - an expected output with a line that is nothing but the ``...`` wildcard
   (a wildcard may stand for a timing or an address, never for a whole line);
 - a ``testcode`` and the ``testoutput`` that answers it with different
-  ``:skipif:`` conditions (one would run without the other), except one
-  output per backend (``not ON_CPU`` / ``not ON_GPU``) under a cell that runs
-  everywhere;
+  ``:skipif:`` conditions (one would run without the other), except the
+  per-backend outputs of a cell (``not ON_TPU``, ``not (ON_CPU or ON_GPU)``;
+  ``jaxbook.sphinxext.backend_tabs`` skips the cell where none holds);
 - page code that calls ``jax.config.update``: the setting would outlive the
   page and change the next one, so such demos belong in a ``snippet``;
 - page code that starts a process with ``subprocess.run`` without a
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
+from jaxbook.backends import backends_of
 from jaxbook.sphinxapp import test_nodes_of
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ logger = logging.getLogger(__name__)
 
 PROMPT = re.compile(r"^\s*>>>( |$)", re.MULTILINE)
 WHOLE_LINE_WILDCARD = re.compile(r"^\s*\.\.\.\s*$", re.MULTILINE)
-# One expected output per backend may answer a testcode that runs everywhere.
-BACKEND_VARIANTS = {"not ON_CPU", "not ON_GPU"}
 CONFIG_UPDATE = re.compile(r"\bjax\.config\.update\s*\(")
 SUBPROCESS_RUN = re.compile(r"\bsubprocess\.run\s*\(")
 
@@ -66,9 +65,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                     subtype="guards",
                 )
             backend_variant = (
-                previous_code is not None
-                and previous_code.get("skipif") is None
-                and node.get("skipif") in BACKEND_VARIANTS
+                previous_code is not None and backends_of(node.get("skipif")) is not None
             )
             if (
                 previous_code is not None
