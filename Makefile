@@ -211,6 +211,23 @@ doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang
 	$(JAXBOOK) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
 	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
+# The accelerator (an extra of pyproject.toml: tpu, cuda) and the Python of the machine a
+# bundle is carried to, for `make offline-wheels`.
+ACCELERATOR   ?= tpu
+TARGET_PYTHON ?= 3.13
+# Linux x86-64 with glibc 2.31 or newer (libtpu's floor); pip takes each tag it may accept.
+WHEEL_PLATFORMS := $(foreach glibc,17 27 28 31,--platform manylinux_2_$(glibc)_x86_64) \
+  --platform manylinux2014_x86_64
+
+.PHONY: offline-wheels
+offline-wheels: $(SYNCED) ## Download the locked wheels a bundle needs on an accelerator host without an index (ACCELERATOR=tpu|cuda TARGET_PYTHON=3.13)
+	@mkdir -p $(BUILDDIR)/doctest-bundle
+	$(UV) export --quiet --frozen --no-default-groups --no-hashes --no-emit-project \
+	  --extra $(ACCELERATOR) --format requirements.txt -o $(BUILDDIR)/doctest-bundle/requirements-$(ACCELERATOR).txt
+	$(TOOLS)/bin/python -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+	  --python-version $(TARGET_PYTHON) $(WHEEL_PLATFORMS) \
+	  -d $(BUILDDIR)/doctest-bundle/wheels-$(ACCELERATOR) -r $(BUILDDIR)/doctest-bundle/requirements-$(ACCELERATOR).txt
+
 .PHONY: drift
 drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to choose); report per cell
 	@test -n "$(JAX)" || { echo "make drift needs JAX=<release>, for example JAX=0.4.38"; exit 2; }
