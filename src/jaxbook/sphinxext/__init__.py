@@ -1,13 +1,11 @@
 """The course's own Sphinx extensions, one module per feature; ``conf.py`` lists them all.
 
-- :mod:`jaxbook.sphinxext.a11y`: keyboard-reachable code blocks and labelled headings.
 - :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: CPU and GPU expected outputs shown as tabs.
 - :mod:`jaxbook.sphinxext.book_index`: the general index, from where the prose mentions things.
 - :mod:`jaxbook.sphinxext.book_texts`: title, author and credit in each language, from catalogs.
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
-- :mod:`jaxbook.sphinxext.code_heights`: code blocks laid out late keep their height until then.
 - :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
 - :mod:`jaxbook.sphinxext.drift_report`: the page on running the chapter on other releases.
 - :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
@@ -16,6 +14,7 @@
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
+- :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
 - :mod:`jaxbook.sphinxext.measured`: timing outputs shown as measured by the build.

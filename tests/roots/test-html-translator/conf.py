@@ -1,0 +1,2 @@
+extensions = ["jaxbook.sphinxext.html_translator"]
+html_theme = "furo"

@@ -1,0 +1,31 @@
+"""The book's HTML translator: scrolling regions take the keyboard, captions have a level,
+and each highlighted block carries its number of lines."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+
+@pytest.mark.sphinx("html", testroot="html-translator")
+def test_every_region_that_scrolls_sideways_takes_the_keyboards_focus(built):
+    page = BeautifulSoup(built.page(), "html.parser")
+    scrolling = page.select("pre") + page.select("div.table-wrapper, div.math-wrapper")
+    assert len(scrolling) == 4
+    assert [region.get("tabindex") for region in scrolling] == ["0"] * 4
+
+
+@pytest.mark.sphinx("html", testroot="html-translator")
+def test_a_toctree_caption_is_a_heading_of_level_two_in_the_page_and_the_sidebar(built):
+    page = BeautifulSoup(built.page(), "html.parser")
+    captions = page.select('[role="heading"]')
+    assert len(captions) == 2  # the page's toctree, and furo's navigation
+    assert [caption.get("aria-level") for caption in captions] == ["2", "2"]
+
+
+@pytest.mark.sphinx("html", testroot="html-translator")
+def test_a_highlighted_block_carries_its_number_of_lines(built):
+    page = BeautifulSoup(built.page(), "html.parser")
+    [highlighted] = page.select("div.highlight pre")
+    assert highlighted["style"] == "--jb-lines: 4"
+    assert not page.select_one("pre.literal-block").get("style")
