@@ -42,6 +42,11 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx_copybutton",
     "sphinx_design",
+    # Before jaxbook.sphinxext.myst_i18n, which replaces its parser.
+    "myst_parser",
+    # Link previews and the 404 page, configured by jaxbook.sphinxext.discovery.
+    "sphinxext.opengraph",
+    "notfound.extension",
     "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.backend_tabs",
     "jaxbook.sphinxext.book_index",
@@ -74,6 +79,12 @@ extensions = [
     "jaxbook.sphinxext.translation_status",
     "jaxbook.sphinxext.written_again",
 ]
+# A deploy build (JAXBOOK_SITE_URL set) writes a sitemap; a checkout's build dates each
+# page by its last commit.
+if os.environ.get("JAXBOOK_SITE_URL"):
+    extensions.append("sphinx_sitemap")
+if (Path(__file__).resolve().parent / ".git").exists():
+    extensions.append("sphinx_last_updated_by_git")
 root_doc = "index"
 # A page is reStructuredText or MyST Markdown; jaxbook.sphinxext.myst_i18n loads
 # myst_parser and keeps a MyST page's translated code blocks code.

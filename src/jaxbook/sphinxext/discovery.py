@@ -1,12 +1,12 @@
 """What search engines and link previews read: sitemap, 404 page, descriptions, cards, dates.
 
-Configures well-kept extensions for a book built in several languages side by
-side (``<site>/<language>/``) and adds what they lack:
+Configures well-kept extensions, which ``conf.py`` lists, for a book built in
+several languages side by side (``<site>/<language>/``) and adds what they
+lack:
 
 - ``sphinx_sitemap``: ``sitemap.xml`` in each language's root, each page
-  with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so it
-  is made when a site URL is known (``JAXBOOK_SITE_URL`` or
-  ``jaxbook_site_url``) and left out otherwise.
+  with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so
+  ``conf.py`` loads it for a deploy build (``JAXBOOK_SITE_URL``) alone.
 - ``notfound.extension``: a ``404.html`` per language, its links rooted at
   ``/<site path>/<language>/`` so that it works at any depth.
 - ``sphinxext.opengraph``: ``og:*`` tags; the ``description`` meta tag and
@@ -16,7 +16,7 @@ side (``<site>/<language>/``) and adds what they lack:
   that Chinese and Japanese are each drawn in their own glyph forms,
   with the book's mark in its corner.
 - ``sphinx_last_updated_by_git``: "last updated" from the date of the last
-  commit of the page's source, when the sources are in a git work tree (a
+  commit of the page's source; ``conf.py`` loads it in a git checkout (a
   source archive has no history: no dates then, rather than an error).
 - With a repository URL, links to edit the page (the source language: its
   ``.rst``), to translate it (other languages: its ``.po``) and to report a
@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import html
 import os
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlparse
@@ -65,20 +64,6 @@ def site_url(config: Config) -> str:
 
 def repo_url(config: Config) -> str:
     return (os.environ.get("JAXBOOK_REPO_URL") or config.jaxbook_repo_url).rstrip("/")
-
-
-def in_git(path: Path) -> bool:
-    try:
-        result = subprocess.run(
-            ["git", "rev-parse", "--is-inside-work-tree"],
-            cwd=path,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except FileNotFoundError:
-        return False
-    return result.returncode == 0 and result.stdout.strip() == "true"
 
 
 # The favicon's mark (docs/_static/favicon.svg), for the corner of the social
@@ -281,12 +266,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "html",
         types=frozenset({list}),
     )
-    if in_git(Path(app.srcdir)):
-        app.setup_extension("sphinx_last_updated_by_git")
-    # In setup() a value of conf.py is only in the raw config (sphinx-doc/sphinx#6002).
-    raw = app.config._raw_config  # noqa: SLF001
-    if os.environ.get("JAXBOOK_SITE_URL") or raw.get("jaxbook_site_url"):
-        app.setup_extension("sphinx_sitemap")
     # After conf.py has localised the title.
     app.connect("config-inited", configure, priority=800)
     app.connect("doctree-resolved", add_page_links)
