@@ -242,7 +242,7 @@ REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
 DRIFT_FILES ?= $(wildcard docs/*/release-drift.json)
 
 .PHONY: release-report
-release-report: $(SYNCED) ## Run the chapters of DRIFT_FILES on REPORT_RELEASES and keep what their examples did there
+release-report: $(SYNCED) ## Refresh the drift data (docs/*/release-drift.json) by running the chapters on REPORT_RELEASES; the lab report names the examples it has not seen
 	@test -n "$(DRIFT_FILES)" || { echo "make release-report needs DRIFT_FILES=docs/<chapter>/release-drift.json"; exit 2; }
 	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
 	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \

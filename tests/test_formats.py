@@ -132,7 +132,7 @@ def test_the_committed_data_is_of_its_declared_format(name):
             "record it again with jaxbook bundle run --record",
             2,
         ),
-        (formats.read_drift, "a drift file", "write it again with make release-report", 3),
+        (formats.read_drift, "a drift file", "write it again with make release-report", 4),
         (formats.read_evidence, "an evidence file", "write it again with make evidence", 1),
     ],
 )

@@ -132,7 +132,7 @@ class Record(_RecordDetail):
 
 # -- a chapter's drift data -------------------------------------------------------------
 
-DRIFT_FORMAT = 3
+DRIFT_FORMAT = 4
 
 # What an example did on another release: printed what the page shows, printed something
 # else, emitted a warning, raised another exception, failed an assert, could not run (the
@@ -157,22 +157,26 @@ class Run(_RunDetail):
 class Example(TypedDict):
     """One example of the chapter, at its place, as it ran on one release.
 
-    Its runs are those of every language (each edition's run of the place is a run
-    of the example: a translated string does not change what it checks) and of
-    every ``make release-report`` since its code last changed there; ``runs``
-    holds each result they had once. More than one outcome is an example whose
-    result varies from run to run.
+    It is known by its code in the book's source language (``code_digest()`` of the
+    code and the output the page expects), so a translation never makes the data
+    older than the pages. Its runs are those of every language (each edition's run
+    is a run of the example: a translated string does not change what it checks) and
+    of every ``make release-report`` since its code last changed; ``runs`` holds each
+    result they had once. More than one outcome is an example whose result varies
+    from run to run.
     """
 
     page: str  # the document it is on (a file may be included by two)
     file: str  # relative to the project
     line: int | None
-    code: dict[str, str]  # language -> code_digest() of the example's code in that language
+    code: str  # code_digest() of the example in the source language
     runs: list[Run]
 
 
 class ReleaseDrift(TypedDict):
     environment: str  # "Python 3.13, jax==0.4.38, ..."
+    device: str  # where it ran: the kind of the release's first device ("cpu")
+    date: str  # ISO, the day of the newest run kept
     examples: list[Example]  # every example of the chapter, in page order
 
 

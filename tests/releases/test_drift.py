@@ -3,6 +3,7 @@ each cell into same / output / warns / exception / assert / cannot-run / skipped
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import sys
@@ -157,29 +158,41 @@ CELL = {
     "code": "c",
 }
 ENV = "Python 3.13, jax==0.4.38"
+SOURCE = "zh_CN"  # the book's source language, whose code the data knows an example by
 
 
 def test_each_saved_release_is_added_to_a_drift_file_of_its_format(tmp_path):
     path = tmp_path / "release-drift.json"
-    drift.save(path, "0.5.0", "Python 3.13, jax==0.5.0", {"en": [{**CELL, "outcome": "same"}]})
-    drift.save(path, "0.4.38", ENV, {"en": [CELL]})
+    same = {**CELL, "outcome": "same"}
+    del same["detail"]
+    drift.save(path, "0.5.0", "Python 3.13, jax==0.5.0", {SOURCE: [same]})
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL]}, device="cpu", date="2026-12-03")
     data = drift.read_drift(path)
     assert data["format"] == formats.DRIFT_FORMAT
     assert list(data["releases"]) == ["0.4.38", "0.5.0"]  # in version order
-    [example] = data["releases"]["0.4.38"]["examples"]
-    assert example == {
-        "page": "ch01/a",
-        "file": "docs/ch01/a.rst",
-        "line": 3,
-        "code": {"en": "c"},
-        "runs": [{"language": "en", "outcome": "output", "detail": "-1\n+2"}],
-    }
+    release = data["releases"]["0.4.38"]
+    assert (release["environment"], release["device"], release["date"]) == (
+        ENV,
+        "cpu",
+        "2026-12-03",
+    )
+    assert release["examples"] == [
+        {
+            "page": "ch01/a",
+            "file": "docs/ch01/a.rst",
+            "line": 3,
+            "code": "c",
+            "runs": [{"language": SOURCE, "outcome": "output", "detail": "-1\n+2"}],
+        }
+    ]
+    # Where it ran and when, as the run record says: today's date unless given.
+    assert data["releases"]["0.5.0"]["date"] == datetime.date.today().isoformat()
 
 
 def test_a_chapters_file_keeps_the_examples_of_its_chapter_only(tmp_path):
     other = {**CELL, "page": "ch02/b", "file": "docs/ch02/b.rst"}
     path = tmp_path / "release-drift.json"
-    drift.save(path, "0.4.38", ENV, {"en": [CELL, other]}, "docs/ch02/")
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL, other]}, "docs/ch02/")
     [example] = drift.read_drift(path)["releases"]["0.4.38"]["examples"]
     assert example["file"] == "docs/ch02/b.rst"
 
@@ -191,6 +204,25 @@ def outcomes(path, release="0.4.38") -> list[list[tuple[str, str]]]:
     ]
 
 
+def test_an_example_is_known_by_its_source_code_so_a_translation_never_changes_the_file(
+    tmp_path,
+):
+    """The English run of an example rides on the Chinese one: its translated code is no
+    key, so translating a string in it, and running again, changes nothing in the file."""
+    path = tmp_path / "release-drift.json"
+    translated = {**CELL, "code": "c-en"}
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL], "en": [translated]}, date="2026-12-03")
+    [example] = drift.read_drift(path)["releases"]["0.4.38"]["examples"]
+    assert example["code"] == "c"
+    before = path.read_text(encoding="utf-8")
+    translated_again = {**CELL, "code": "c-en, translated again"}
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL], "en": [translated_again]}, date="2026-12-03")
+    assert path.read_text(encoding="utf-8") == before
+    # Runs of a language alone, without the source's, know no example.
+    drift.save(path, "0.5.0", ENV, {"en": [translated]})
+    assert drift.read_drift(path)["releases"]["0.5.0"]["examples"] == []
+
+
 def test_an_outcome_that_varies_from_run_to_run_is_kept_as_varying(tmp_path):
     """The two editions' runs of one example are two runs of it, and a new run of a release
     is merged with what the file keeps: whichever outcome came last does not win."""
@@ -198,29 +230,31 @@ def test_an_outcome_that_varies_from_run_to_run_is_kept_as_varying(tmp_path):
     shared = {**CELL, "outcome": "assert", "detail": "AssertionError"}
     translated = {**CELL, "outcome": "same", "code": "c-en"}  # its strings are translated
     del translated["detail"]
-    drift.save(path, "0.4.38", ENV, {"zh_CN": [shared], "en": [translated]})
-    assert outcomes(path) == [[("en", "same"), ("zh_CN", "assert")]]
-    [example] = drift.read_drift(path)["releases"]["0.4.38"]["examples"]
-    assert example["code"] == {"en": "c-en", "zh_CN": "c"}
+    drift.save(path, "0.4.38", ENV, {SOURCE: [shared], "en": [translated]})
+    assert outcomes(path) == [[(SOURCE, "assert"), ("en", "same")]]
 
     # Run again, the Chinese run shares no memory this time: its earlier failure is kept.
     passed = {**translated, "code": "c"}
-    drift.save(path, "0.4.38", ENV, {"zh_CN": [passed], "en": [translated]})
-    assert outcomes(path) == [[("en", "same"), ("zh_CN", "assert"), ("zh_CN", "same")]]
+    drift.save(path, "0.4.38", ENV, {SOURCE: [passed], "en": [translated]})
+    assert outcomes(path) == [[(SOURCE, "assert"), ("en", "same"), (SOURCE, "same")]]
 
 
-def test_a_run_with_the_same_results_changes_nothing_and_new_code_starts_over(tmp_path):
+def test_a_run_with_the_same_results_changes_nothing_but_its_date_and_new_code_starts_over(
+    tmp_path,
+):
     """The file does not churn: running a release again changes only what came out otherwise."""
     path = tmp_path / "release-drift.json"
-    drift.save(path, "0.4.38", ENV, {"en": [CELL]})
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL]}, date="2026-12-03")
     before = path.read_text(encoding="utf-8")
-    drift.save(path, "0.4.38", ENV, {"en": [CELL]})
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL]}, date="2026-12-03")
     assert path.read_text(encoding="utf-8") == before
-    drift.save(path, "0.4.38", ENV, {"en": [{**CELL, "code": "edited", "outcome": "same"}]})
-    assert outcomes(path) == [[("en", "same")]]
+    drift.save(path, "0.4.38", ENV, {SOURCE: [CELL]}, date="2026-12-04")
+    assert path.read_text(encoding="utf-8") == before.replace("2026-12-03", "2026-12-04")
+    drift.save(path, "0.4.38", ENV, {SOURCE: [{**CELL, "code": "edited", "outcome": "same"}]})
+    assert outcomes(path) == [[(SOURCE, "same")]]
     # Another environment for the release (a new NumPy, say): its runs start over too.
-    drift.save(path, "0.4.38", "Python 3.12, jax==0.4.38", {"en": [{**CELL, "code": "edited"}]})
-    assert outcomes(path) == [[("en", "output")]]
+    drift.save(path, "0.4.38", "Python 3.12, jax==0.4.38", {SOURCE: [{**CELL, "code": "edited"}]})
+    assert outcomes(path) == [[(SOURCE, "output")]]
 
 
 def test_an_example_repeated_in_a_file_is_merged_in_its_order(tmp_path):
@@ -228,16 +262,29 @@ def test_an_example_repeated_in_a_file_is_merged_in_its_order(tmp_path):
     first = {**CELL, "line": 3}
     second = {**CELL, "line": 9, "outcome": "same"}
     del second["detail"]
-    drift.save(path, "0.4.38", ENV, {"en": [first, second]})
-    drift.save(path, "0.4.38", ENV, {"en": [first, second]})
-    assert outcomes(path) == [[("en", "output")], [("en", "same")]]
+    drift.save(path, "0.4.38", ENV, {SOURCE: [first, second]})
+    drift.save(path, "0.4.38", ENV, {SOURCE: [first, second]})
+    assert outcomes(path) == [[(SOURCE, "output")], [(SOURCE, "same")]]
+
+
+def test_a_line_that_differs_only_by_the_releases_name_is_no_difference():
+    only_the_name = {**CELL, "detail": "-JAX version: 0.12.0.1\n+JAX version: 0.11.2"}
+    assert drift.without_release_name(only_the_name, "0.11.2", "0.12.0.1") == {
+        k: v for k, v in CELL.items() if k != "detail"
+    } | {"outcome": "same"}
+    more = {**only_the_name, "detail": only_the_name["detail"] + "\n-numpy>=2.2\n+numpy>=2.1"}
+    kept = drift.without_release_name(more, "0.11.2", "0.12.0.1")
+    assert (kept["outcome"], kept["detail"]) == ("output", "-numpy>=2.2\n+numpy>=2.1")
+    # A value that is no release's name still differs.
+    other = {**CELL, "detail": "-result: 0.12\n+result: 0.13"}
+    assert drift.without_release_name(other, "0.11.2", "0.12.0.1") == other
 
 
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
         ('{"generated by": "jaxbook drift --save", "releases": {}}', "it has no format number"),
-        ('{"format": 3, "generated by": "x", "releases": {"0.4.38": {}}}',
+        ('{"format": 4, "generated by": "x", "releases": {"0.4.38": {}}}',
          '["releases"]["0.4.38"] has no "environment"'),
     ],
 )  # fmt: skip
@@ -245,9 +292,9 @@ def test_saving_into_a_drift_file_of_another_format_or_shape_is_refused(tmp_path
     path = tmp_path / "release-drift.json"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(SystemExit) as refused:
-        drift.save(path, "0.4.38", ENV, {"en": [CELL]})
+        drift.save(path, "0.4.38", ENV, {SOURCE: [CELL]})
     assert str(refused.value) == (
-        f"{path}: not a drift file of format 3 ({problem}); write it again with make release-report"
+        f"{path}: not a drift file of format 4 ({problem}); write it again with make release-report"
     )
     assert path.read_text(encoding="utf-8") == text
 

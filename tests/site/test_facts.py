@@ -17,9 +17,17 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["zh_CN", "en"]
 # Where a release may stand as it is: code and outputs, the role's own output, and what
 # the extensions write from the config and the data files (labels of recorded and
-# measured outputs, the update-notes table, the other-releases report).
+# measured outputs, the update-notes table, and what the lab's data gives: the releases a
+# note names, and the lab's report).
 EXEMPT = {"code", "pre", "script", "style", "title", "meta"}
-GENERATED = ("jb-fact", "jb-recorded-label", "jb-measured-label", "jb-update-notes", "jb-drift")
+GENERATED = (
+    "jb-fact",
+    "jb-recorded-label",
+    "jb-measured-label",
+    "jb-update-notes",
+    "jb-drift",
+    "jb-evidence",
+)
 
 
 class Prose(HTMLParser):

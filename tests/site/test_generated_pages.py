@@ -1,4 +1,5 @@
-"""The generated pages of the book read as its appendix: a summary first, then the details.
+"""The pages made from the lab's data: the chapter's note, the update-notes table, and the
+lab's report on the web, a summary first, then the details.
 
 Checked on the built site, both languages, by parsing the pages.
 """
@@ -29,11 +30,31 @@ def reading_order(site, language) -> list[str]:
     return [text(a) for a in index.select(".sidebar-tree a.reference.internal")]
 
 
+def lab(site, language: str) -> BeautifulSoup:
+    return BeautifulSoup((site / language / "lab.html").read_text(encoding="utf-8"), "html.parser")
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_other_releases_page_sums_up_before_the_details(built_site, language):
-    report = page(built_site, language, "other-releases").find("article")
-    tallies = report.select("ul.jb-drift-tallies > li")
-    assert len(tallies) >= 2  # one a release
+def test_the_chapters_note_on_other_releases_is_prose_without_tallies_or_diffs(
+    built_site, language
+):
+    note = page(built_site, language, "other-releases").find("article")
+    for hidden in note.select(".jb-parallel"):
+        hidden.decompose()
+    said = text(note)
+    assert not re.search(r"\b\d+ (examples|prints?|cannot run)\b|\d+ 个(示例|输出|无法)", said)
+    assert note.select("pre") == []
+    assert note.select("details") == []
+    # It names the chapter in its title, and sends the web's reader to the lab's report.
+    assert {"zh_CN": "第 1 章", "en": "chapter 1"}[language] in text(note.h1)
+    assert [a for a in note.select("a") if a["href"].split("#")[0] == "../lab.html"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_labs_report_sums_up_before_the_details(built_site, language):
+    report = lab(built_site, language).find("article")
+    runs = report.select("ul.jb-drift-runs > li")
+    assert len(runs) >= 2  # one a release
     summary = report.select_one("table.jb-drift-summary")
     folds = report.select("details.jb-drift-fold")
     assert summary is not None
@@ -45,22 +66,25 @@ def test_the_other_releases_page_sums_up_before_the_details(built_site, language
     assert "JAX 0.12.0.1" in legend
     assert "“-”" in legend
     assert "“+”" in legend
+    for run in runs:
+        # What ran, where and when, with versions as a reader names them, not pip pins.
+        assert re.search(r"\b(CPU|cpu)\b", text(run))
+        assert re.search(r"2026", text(run))
+        assert "==" not in text(run)
     for fold in folds:
-        environment = text(fold.find("p"))
-        assert "==" not in environment  # versions as a reader names them, not pip pins
         captions = [text(p) for p in fold.select("p.jb-drift-cell")]
         assert len(set(captions)) == len(captions), captions  # each example its own caption
         for caption in fold.select("p.jb-drift-cell"):
-            assert re.fullmatch(r"[\w/.-]+\.html#[\w-]+", caption.a["href"])
+            assert re.fullmatch(r"ch01/[\w/.-]+\.html#[\w-]+", caption.a["href"])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_summary_lists_examples_in_reading_order(built_site, language):
-    summary = page(built_site, language, "other-releases").select_one("table.jb-drift-summary")
+    summary = lab(built_site, language).select_one("table.jb-drift-summary")
     order = reading_order(built_site, language)
     pages = {}
     for row in summary.select("tbody tr"):
-        href = row.td.a["href"].split("#")[0]
+        href = row.td.a["href"].split("#")[0].removeprefix("ch01/")
         pages.setdefault(href, len(pages))
     titles = [text(page(built_site, language, href.removesuffix(".html")).h1) for href in pages]
     ranks = [next(i for i, title in enumerate(order) if title in t) for t in titles]
@@ -69,34 +93,26 @@ def test_the_summary_lists_examples_in_reading_order(built_site, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_changed_in_cells_are_plain_sentences(built_site, language):
+def test_the_changed_in_cells_are_short_phrases(built_site, language):
     table = page(built_site, language, "update-notes").select_one("table.jb-update-notes")
     header = text(table.select("thead th")[-1])
     assert header == {"zh_CN": "版本变化", "en": "Changed in"}[language]
-    cells = [row.select("td")[-1] for row in table.select("tbody tr")]
-    said = [text(cell) for cell in cells]
-    # A sentence per era of a probe ("Since JAX …. In JAX …, …."), each short: a cell may
-    # hold two probes' sentences, never a log.
-    statements = [
-        part
-        for cell in said
-        for part in re.split(
-            r"(?=Since JAX |In JAX |Older releases |自 JAX |JAX [\d.～]+ 中，|更早的版本"
-            r"|No checked release|所查的)",
-            cell,
-        )
-    ]
-    assert all(len(part) < 300 for part in statements), max(statements, key=len)
-    for cell in cells:
-        for code in cell.select("code"):
-            assert "…" not in code.get_text()  # code is never cut
-    # Nothing repeats: a row whose evidence repeats an earlier row's points to it
-    # (tests/sphinxext/test_evidence_column.py shows the pointer).
-    sentences = [s for s in said if s != "—" and "No change" not in s and "行为都相同" not in s]
-    assert len(set(sentences)) == len(sentences)
-    # Nothing says "the same on every release" twice in one cell.
-    for cell in said:
-        assert cell.count("Since JAX") + cell.count("起，") <= 2
+    said = {text(row.select("td")[-1]) for row in table.select("tbody tr")}
+    phrase = {
+        "zh_CN": r"—|所查版本均如此|自 \d+(\.\d+)+ 起",
+        "en": r"—|all checked releases|since \d+(\.\d+)+",
+    }[language]
+    assert all(re.fullmatch(phrase, cell) for cell in said), said
+    assert len(said) > 2
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lab_is_the_websites_only(built_site, language):
+    """The lab's report is on the site, outside the reader's table of contents."""
+    assert "lab.html" not in {
+        a["href"] for a in page(built_site, language, "index").select(".sidebar-tree a")
+    }
+    assert lab(built_site, language).select("dl.jb-evidence-report dt")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -1,5 +1,6 @@
-"""The "Changed in" column: since when each row's behavior holds and what held before, in one
-plain sentence per probe, from the evidence file; a claim about an older release needs a probe
+"""Where each update note's behavior changed, from the evidence file: one short phrase a row
+in the table's "Changed in" column, the release that prose names with ``:changed-in:``, and
+the detail in sentences in the lab's report; a claim about an older release needs a probe
 the file has; a file that does not fit is one warning at the file, and the table goes without
 the column."""
 
@@ -26,42 +27,35 @@ def _cells(html: str) -> dict[str, str]:
 
 
 @pytest.mark.sphinx("html", testroot="evidence-column")
-def test_each_cell_says_since_when_and_what_held_before(built):
+def test_each_cell_is_one_short_phrase(built):
     cells = _cells(built.page())
-    assert cells["method"] == (
-        "Since JAX 0.4.31, calling x.device raises TypeError. "
-        "In JAX 0.4.13–0.4.30, x.device() is a method."
-    )
-    assert cells["value"] == (
-        "No checked release (0.4.13–0.12.0.1) gives 10.8. "
-        "Since JAX 0.5.0, it prints 9.7. In JAX 0.4.13–0.4.38, it prints 2.5."
-    )
-    # Older states follow newest first, a sentence each; two are named, and the rest by
-    # their releases.
-    assert cells["python"] == (
-        "Since JAX 0.11.0, it requires Python 3.12 or newer. "
-        "In JAX 0.7.0–0.10.2, it requires Python 3.11 or newer. "
-        "In JAX 0.4.31–0.6.2, it requires Python 3.10 or newer. "
-        "Older releases (0.4.13–0.4.30) are not described here."
-    )
-    assert cells["steady"] == "No change in any checked release (0.4.13–0.12.0.1)."
-    assert cells["unbacked"] == "—"
+    assert cells == {
+        "method": "since 0.4.31",
+        # The course's old output, which no release gives: the note holds on every release.
+        "value": "all checked releases",
+        "steady": "all checked releases",
+        "unbacked": "—",
+        "unknown-probe": "—",
+        "method-again": "since 0.4.31",
+        "python": "since 0.11.0",
+    }
 
 
-@pytest.mark.sphinx("html", testroot="evidence-column")
-def test_a_row_with_the_same_evidence_points_to_the_first(built):
-    page = table(built.page())
-    again = page.find(id="update-row-method-again")
-    assert " ".join(again.select("td")[-1].get_text().split()) == "As in row 1."
-    assert again.select("td")[-1].a["href"] == "#update-row-method"
+def test_a_notes_present_behavior_holds_since_its_probes_last_change():
+    from jaxbook.sphinxext.evidence_column import changed_in
 
+    def probe(*keys: str) -> dict:
+        eras = [{"first": f"0.{i}.0", "last": f"0.{i}.9", "key": k} for i, k in enumerate(keys)]
+        return {"eras": eras}
 
-@pytest.mark.sphinx("html", testroot="evidence-column")
-def test_code_in_a_cell_is_never_cut(built):
-    for code in table(built.page()).select("td code"):
-        assert "…" not in code.get_text()
-    shown = [" ".join(c.get_text().split()) for c in table(built.page()).select("td code")]
-    assert "TypeError" in shown
+    evidence = {"probes": {"a": probe("x", "y"), "b": probe("p", "q", "r"), "c": probe("z")}}
+    assert changed_in(evidence, ["a", "b", "c"]) == (["0.1.0", "0.2.0"], True)
+    assert changed_in(evidence, ["c"]) == ([], True)
+    assert changed_in(evidence, ["nothing"]) == ([], False)
+    # An old output that a release gave: the present answer holds since the next era.
+    assert changed_in(evidence, ["b"], {"b": "p"}) == (["0.1.0"], True)
+    # One that no release gave: the note holds on every release, whatever else changed.
+    assert changed_in(evidence, ["a", "b"], {"b": "old"}) == ([], True)
 
 
 @pytest.mark.sphinx(
@@ -71,15 +65,61 @@ def test_the_chinese_column_speaks_chinese(built):
     page = table(built.page())
     assert page.select("thead th")[-1].get_text() == "版本变化"
     cells = _cells(built.page())
-    assert cells["method"].startswith("自 JAX 0.4.31 起，")
-    assert "。JAX 0.4.13～0.4.30 中，" in cells["method"]
-    # Two sentences follow each other with no space; older states take ；.
-    assert cells["value"].startswith(
-        "所查的版本（0.4.13～0.12.0.1）都得不到 10.8。自 JAX 0.5.0 起，"
+    assert cells["method"] == "自 0.4.31 起"
+    assert cells["steady"] == "所查版本均如此"
+
+
+@pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)
+def test_the_labs_report_gives_each_notes_evidence_in_sentences(built):
+    page = BeautifulSoup((built.app.outdir / "report.html").read_text("utf-8"), "html.parser")
+    [report] = page.select("dl.jb-evidence-report")
+    said = {
+        " ".join(dt.get_text().split()): " ".join(dd.get_text().split())
+        for dt, dd in zip(report.select("dt"), report.select("dd"), strict=True)
+    }
+    assert said == {
+        "Update note 1: x.device() is no longer a method": (
+            "Since JAX 0.4.31, calling x.device raises TypeError. "
+            "In JAX 0.4.13–0.4.30, x.device() is a method."
+        ),
+        "Update note 2: The course printed 10.8": (
+            "No checked release (0.4.13–0.12.0.1) gives 10.8. "
+            "Since JAX 0.5.0, it prints 9.7. In JAX 0.4.13–0.4.38, it prints 2.5."
+        ),
+        "Update note 3: Mixing devices raises": (
+            "No change in any checked release (0.4.13–0.12.0.1)."
+        ),
+        "Update note 6: Calling x.device() raises a TypeError": (
+            "Since JAX 0.4.31, calling x.device raises TypeError. "
+            "In JAX 0.4.13–0.4.30, x.device() is a method."
+        ),
+        # Older states follow newest first, a sentence each; two are named, and the rest by
+        # their releases.
+        "Update note 7: The release needs a newer Python": (
+            "Since JAX 0.11.0, it requires Python 3.12 or newer. "
+            "In JAX 0.7.0–0.10.2, it requires Python 3.11 or newer. "
+            "In JAX 0.4.31–0.6.2, it requires Python 3.10 or newer. "
+            "Older releases (0.4.13–0.4.30) are not described here."
+        ),
+    }
+    assert report.select_one("dt a")["href"] == "index.html#update-row-method"
+    for code in report.select("code"):
+        assert "…" not in code.get_text()  # code is never cut
+
+
+@pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)
+def test_prose_names_the_release_since_which_its_probes_answer_as_they_do(built):
+    page = BeautifulSoup((built.app.outdir / "report.html").read_text("utf-8"), "html.parser")
+    said = " ".join(page.select_one("section p").get_text().split())
+    # Two probes that changed in different releases are no one release: a warning.
+    assert said == (
+        "The method became a property in JAX 0.4.31; the value changed in JAX a-value python-floor."
     )
-    assert cells["python"].endswith("。更早的版本（0.4.13～0.4.30）此处从略。")
-    assert cells["steady"] == "所查的各版本（0.4.13～0.12.0.1）中，这一行为都相同。"
-    assert cells["method-again"] == "同第 1 行。"
+    assert re.search(
+        r"report\.rst:\d+: WARNING: changed-in: 'a-value python-floor' did not all change, in "
+        r"one release, in the evidence file \[jaxbook.evidence_column\]",
+        strip_escape_sequences(built.warnings),
+    )
 
 
 @pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)
@@ -100,7 +140,7 @@ def test_a_claim_about_an_older_release_needs_evidence(built):
         r"probe 'steady' answering 'ValueError'",
         warnings,
     )
-    assert warnings.count("WARNING") == 3
+    assert warnings.count("WARNING") == 4  # and the report's role, below
     lines = [line for line in strip_escape_sequences(warnings).splitlines() if "WARNING" in line]
     assert all(line.endswith("[jaxbook.evidence_column]") for line in lines), lines
 
@@ -155,7 +195,7 @@ def test_the_evidence_warnings_are_of_their_own_kind(built):
     testroot="evidence-column",
     srcdir="evidence-column-without",
     freshenv=True,
-    confoverrides={"extensions": ["jaxbook.sphinxext.notes"]},
+    confoverrides={"extensions": ["jaxbook.sphinxext.notes"], "exclude_patterns": ["report.rst"]},
 )
 def test_the_notes_alone_keep_the_evidence_options_and_show_no_column(built):
     # The notes' options are read and kept; nothing checks them against the file.
@@ -175,7 +215,10 @@ def test_a_new_evidence_file_rewrites_the_table(app, make_app):
     path.write_text(path.read_text(encoding="utf-8").replace("0.4.31", "0.4.32"), encoding="utf-8")
     again = make_app("html", srcdir=app.srcdir)
     again.build()
-    assert "Since JAX 0.4.32" in (again.outdir / "index.html").read_text(encoding="utf-8")
+    assert "since 0.4.32" in (again.outdir / "index.html").read_text(encoding="utf-8")
+    assert "Since JAX 0.4.32" in (again.outdir / "report.html").read_text(encoding="utf-8")
+    report = BeautifulSoup((again.outdir / "report.html").read_text("utf-8"), "html.parser")
+    assert "property in JAX 0.4.32;" in report.get_text()
 
 
 def test_past_two_older_states_the_rest_are_named_by_their_releases():

@@ -72,8 +72,8 @@ def test_the_labels_follow_each_builds_language_in_one_process(make_app, rootdir
     shutil.copytree(rootdir / "test-drift-report", tmp_path / "en")
     app = make_app("html", srcdir=tmp_path / "en", confoverrides={"language": "en"})
     app.build()
-    page = (app.outdir / "ch1" / "report.html").read_text(encoding="utf-8")
-    assert "all 3 examples of this chapter print what the book shows." in page
+    page = (app.outdir / "lab.html").read_text(encoding="utf-8")
+    assert "of the 3 examples of this chapter, 3 print the same." in page
 
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
@@ -123,8 +123,9 @@ def test_lists_are_joined_as_the_language_joins_them(language, joined):
 
 
 JA = {
-    ("Related update note: %(notes)s.", "Related update notes: %(notes)s."): (
-        "関連する更新ノート：%(notes)s。",
+    "The data has not seen these examples yet: they have changed since the last "
+    "``make release-report``, which runs them again: %(examples)s.": (
+        "%(examples)s は前回の ``make release-report`` 以降に変更されました。"
     ),
     "%(example)s — %(what)s": "%(example)s：%(what)s",
 }
@@ -138,9 +139,10 @@ def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
     from bs4 import BeautifulSoup
 
     srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "ja")
-    # The Japanese edition's runs: the same code as the English one's.
-    data = srcdir / "ch1" / "release-drift.json"
-    data.write_text(data.read_text("utf-8").replace('{"en": ', '{"ja": '), encoding="utf-8")
+    # Two examples changed since the run: the report names them in one sentence.
+    page = srcdir / "ch1" / "page.rst"
+    changed = page.read_text("utf-8").replace("device", "devices").replace("x = 2", "x = 3")
+    page.write_text(changed, encoding="utf-8")
     catalog = Catalog(locale="ja", domain="jaxbook")
     for msgid, msgstr in JA.items():
         catalog.add(msgid, msgstr)
@@ -155,9 +157,10 @@ def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
         )
     app = make_app("html", srcdir=srcdir, confoverrides={"language": "ja"})
     app.build()
-    page = BeautifulSoup((app.outdir / "ch1" / "report.html").read_text("utf-8"), "html.parser")
-    said = [" ".join(p.get_text().split()) for p in page.select("details p")]
-    assert "関連する更新ノート：1。" in said
-    assert "1.1 A page, example 1 of 2：prints something else" in said
-    tally = " ".join(page.select_one("ul.jb-drift-tallies li").get_text().split())
-    assert "1 prints something else、1 cannot run、1 varies" in tally
+    page = BeautifulSoup((app.outdir / "lab.html").read_text("utf-8"), "html.parser")
+    said = [" ".join(p.get_text().split()) for p in page.select("p")]
+    assert (
+        "1.1 A page, example 1 of 2、1.1 Checks: asserts は前回の make release-report "
+        "以降に変更されました。" in said
+    )
+    assert "1.1 A page, example 2 of 2：cannot run" in said

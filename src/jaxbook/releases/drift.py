@@ -32,22 +32,27 @@ cannot be installed or run at all.
 ``--save FILE`` also keeps what every example of one chapter did in that
 chapter's drift data (``docs/ch01/release-drift.json``, the file the
 chapter's ``drift-report`` directive names; ``jaxbook.sphinxext.drift_report``
-makes the chapter's "other JAX releases" page from it): the examples of the
-pages in FILE's directory and below, and only those run. A
+makes the chapter's lab report from it): the examples of the pages in
+FILE's directory and below, and only those run. A
 :class:`~jaxbook.formats.DriftData` holds one entry per release, which a later
 ``--save`` of another release adds to; ``--save`` may be given once per
-chapter. A new run of a release is merged with what the file holds for it:
-an example's runs in both languages and in every run since its code last
-changed are kept together, so a result that varies from run to run is kept
-as varying, with each result it had; a run with the results the file has
-already changes nothing in it. A file of another format
-or shape is refused, not added to.
+chapter, and needs the book's source language among the languages run. An
+example is kept under its code in the source language, so a translation
+never makes the file older than the pages (and nothing a translator runs
+writes it). A line that differs only in naming the release (an example that
+prints ``jax.__version__``) is no difference. A new run of a release is
+merged with what the file holds for it: an example's runs in every language
+and in every run since its code last changed are kept together, so a result
+that varies from run to run is kept as varying, with each result it had; a
+run with the results the file has already changes only its date. A file of
+another format or shape is refused, not added to.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import datetime
 import difflib
 import doctest
 import json
@@ -214,6 +219,27 @@ def compare(bundles: list[Path], records: dict[str, list[RecordedBlock]]) -> dic
     return report
 
 
+def without_release_name(cell: dict, release: str, pinned: str) -> dict:
+    """The cell with the lines whose only change is the release's name taken as the same.
+
+    An example that prints ``jax.__version__`` prints each release's own name: that is
+    expected, not a difference. The rest of a diff stays; a cell left with nothing else
+    printed differently printed the same.
+    """
+    if cell["outcome"] != "output" or not cell.get("detail"):
+        return cell
+    lines = cell["detail"].split("\n")
+    removed = {line[1:] for line in lines if line.startswith("-")}
+    named = {line[1:].replace(release, pinned) for line in lines if line.startswith("+")}
+    expected = removed & named
+    kept = [line for line in lines if line[1:].replace(release, pinned) not in expected]
+    if len(kept) == len(lines):
+        return cell
+    if not any(line.startswith(("-", "+")) for line in kept):
+        return {k: v for k, v in cell.items() if k not in ("detail", "cut")} | {"outcome": "same"}
+    return {**cell, "detail": "\n".join(kept)}
+
+
 def table(report: dict[str, list[dict]]) -> list[str]:
     lines = []
     header = f"{'page':<28} {'lang':<6}" + "".join(f" {name:>10}" for name in OUTCOMES)
@@ -286,6 +312,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     bundles = [bundles_dir / f"{language}.json" for language in args.languages]
     chapters = {path: chapter_of(path, root) for path in args.save}
+    if chapters and project.SOURCE_LANGUAGE not in args.languages:
+        # The drift data knows each example by its code in the source language.
+        sys.exit(f"jaxbook drift --save needs {project.SOURCE_LANGUAGE} among the languages")
     for path in args.save:
         try:
             read_drift(path) if path.exists() else None  # refused before the long run
@@ -320,9 +349,16 @@ def run(args: argparse.Namespace) -> int:
         print(ran.stderr[-3000:])
         return 2
     try:
-        report = compare(bundles, read_record(record)["blocks"])
+        recorded = read_record(record)
     except formats.FormatError as error:
         sys.exit(str(error))
+    pinned = project.pinned_release(root)
+    report = {
+        language: [without_release_name(cell, args.jax, pinned) for cell in cells]
+        for language, cells in compare(bundles, recorded["blocks"]).items()
+    }
+    machine = recorded.get("machine")
+    where = {"device": machine["device"], "date": machine["date"]} if machine else {}
     for line in table(report):
         print(line)
     for language, cells in report.items():
@@ -342,7 +378,7 @@ def run(args: argparse.Namespace) -> int:
             if "detail" in cell:
                 cell["detail"] = without_paths(cell["detail"], root)
     for save_path, chapter in chapters.items():
-        save(save_path, args.jax, installed, report, chapter)
+        save(save_path, args.jax, installed, report, chapter, **where)
     print(summary(args.jax, report))
     return 0
 
@@ -350,29 +386,32 @@ def run(args: argparse.Namespace) -> int:
 # -- keeping a chapter's drift data ----------------------------------------------------
 
 
-def examples_of(report: dict[str, list[dict]], chapter: str = "") -> list[Example]:
-    """One run's examples of the chapter: each place with its run in every language."""
+def examples_of(
+    report: dict[str, list[dict]], chapter: str = "", source: str = project.SOURCE_LANGUAGE
+) -> list[Example]:
+    """One run's examples of the chapter: each place, known by its code in ``source``,
+    with its run in every language."""
     examples: dict[tuple[str, str, int | None], Example] = {}
-    for language, cells in sorted(report.items()):
-        for cell in cells:
+    for language in sorted(report, key=lambda lang: lang != source):
+        for cell in report[language]:
             if not cell["file"].startswith(chapter):
                 continue
-            example = examples.setdefault(
-                (cell["page"], cell["file"], cell["line"]),
-                {
+            key = (cell["page"], cell["file"], cell["line"])
+            if key not in examples:
+                if language != source:
+                    continue  # not in the source's pages: nothing to know it by
+                examples[key] = {
                     "page": cell["page"],
                     "file": cell["file"],
                     "line": cell["line"],
-                    "code": {},
+                    "code": cell["code"],
                     "runs": [],
-                },
-            )
-            example["code"][language] = cell["code"]
+                }
             run: Run = {"language": language, "outcome": cell["outcome"]}
             for name in ("detail", "cut"):
                 if name in cell:
                     run[name] = cell[name]
-            add_runs(example["runs"], [run])
+            add_runs(examples[key]["runs"], [run])
     return sorted(examples.values(), key=lambda e: (e["page"], e["file"], e["line"] or 0))
 
 
@@ -387,15 +426,13 @@ def add_runs(into: list[Run], more: list[Run]) -> None:
             into.append(copy.copy(run))
 
 
-def _same_code(old: Example, new: Example) -> bool:
-    shared = set(old["code"]) & set(new["code"])
-    return bool(shared) and all(old["code"][lang] == new["code"][lang] for lang in shared)
-
-
 def merge(saved: ReleaseDrift | None, new: ReleaseDrift) -> ReleaseDrift:
     """A release's new run, with the runs the file kept of the same code in the same page,
     file and environment (earlier runs first); what the pages no longer hold is dropped."""
-    if saved is None or saved["environment"] != new["environment"]:
+    if saved is None or (saved["environment"], saved["device"]) != (
+        new["environment"],
+        new["device"],
+    ):
         return new
     left = list(saved["examples"])
     for example in new["examples"]:
@@ -404,8 +441,8 @@ def merge(saved: ReleaseDrift | None, new: ReleaseDrift) -> ReleaseDrift:
             (
                 o
                 for o in left
-                if (o["page"], o["file"]) == (example["page"], example["file"])
-                and _same_code(o, example)
+                if (o["page"], o["file"], o["code"])
+                == (example["page"], example["file"], example["code"])
             ),
             None,
         )
@@ -415,21 +452,34 @@ def merge(saved: ReleaseDrift | None, new: ReleaseDrift) -> ReleaseDrift:
         runs = [copy.copy(run) for run in old["runs"]]
         add_runs(runs, example["runs"])
         example["runs"] = runs
-        example["code"] = {**old["code"], **example["code"]}
     return new
 
 
 def save(
-    path: Path, release: str, installed: str, report: dict[str, list[dict]], chapter: str = ""
+    path: Path,
+    release: str,
+    installed: str,
+    report: dict[str, list[dict]],
+    chapter: str = "",
+    *,
+    source: str = project.SOURCE_LANGUAGE,
+    device: str = "cpu",
+    date: str | None = None,
 ) -> None:
-    """Keep what the chapter's examples did on ``release`` in the chapter's drift file."""
+    """Keep what the chapter's examples did on ``release`` in the chapter's drift file: as
+    run on ``device`` on ``date`` (today), each example known by its code in ``source``."""
     try:
         data = read_drift(path) if path.exists() else None
     except formats.FormatError as error:
         sys.exit(str(error))
     if data is None:
         data = {"format": DRIFT_FORMAT, "generated by": "jaxbook drift --save", "releases": {}}
-    new: ReleaseDrift = {"environment": installed, "examples": examples_of(report, chapter)}
+    new: ReleaseDrift = {
+        "environment": installed,
+        "device": device,
+        "date": date or datetime.date.today().isoformat(),
+        "examples": examples_of(report, chapter, source),
+    }
     data["releases"][release] = merge(data["releases"].get(release), new)
     data["releases"] = dict(sorted(data["releases"].items(), key=lambda kv: Version(kv[0])))
     write_text_atomically(path, dump(data))
@@ -444,7 +494,8 @@ def dump(data: DriftData) -> str:
     releases = list(data["releases"].items())
     for i, (release, entry) in enumerate(releases):
         lines.append(f"  {json.dumps(release)}: {{")
-        lines.append(f'   "environment": {json.dumps(entry["environment"])},')
+        for key in ("environment", "device", "date"):
+            lines.append(f"   {json.dumps(key)}: {json.dumps(entry[key])},")
         lines.append('   "examples": [')
         examples = [
             "    " + json.dumps(example, ensure_ascii=False) for example in entry["examples"]

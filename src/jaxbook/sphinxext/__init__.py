@@ -7,7 +7,7 @@
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
-- :mod:`jaxbook.sphinxext.drift_report`: the page on running the chapter on other releases.
+- :mod:`jaxbook.sphinxext.drift_report`: the releases a chapter's note names, and the lab's report.
 - :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.
 - :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.

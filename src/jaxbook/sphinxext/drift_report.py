@@ -1,60 +1,60 @@
-"""The "other JAX releases" appendix of a chapter: which examples differ there, and why.
+"""What the lab found when it ran a chapter on other JAX releases, as the book shows it.
 
-``.. drift-report:: release-drift.json`` names the chapter's drift data (a
-:class:`jaxbook.formats.DriftData`, relative to the page, as ``include``
-takes a file), which ``make release-report`` writes beside the chapter.
-The directive is replaced, in the language being built, by:
+A chapter's drift data, ``<chapter>/release-drift.json`` (a
+:class:`jaxbook.formats.DriftData` that ``make release-report`` writes), is
+shown in two places:
 
-- a summary: on each release, how many of the chapter's examples print what
-  the pages show, and a table of the examples that differ on some release,
-  one row each (named by the section it stands in, with its place among the
-  section's examples where there are several), with what differs on each
-  release and the update notes whose verifying block it is;
-- a legend for the differences: ``-`` lines are what the page shows, run on
-  the release ``pyproject.toml`` pins, ``+`` lines what the other
-  release printed;
-- every difference in full, release by release, each example under a caption
-  of its own: folded on the web (``<details>``), shown under a plain label in
-  the PDF and the EPUB. An example whose result varies from run to run (the
-  two editions' runs of it, or runs of ``make release-report``) says so, with
-  each result and how often.
+- **The chapter's note on other releases,** which its author writes. Each
+  release it names comes from the data: ``:drift:`QUERY``` gives the releases
+  that QUERY holds on, as a list in the build's language:
 
-The report speaks of its own chapter only (the pages in its directory and
-below), in every builder: one file per page, or the whole book as one
-document. A chapter without drift data yet says so on its page. While
-reading, a :class:`DriftDomain` keeps each page's examples (:class:`Place`:
-page, section, label, asserts), as ``sphinx.ext.todo``'s domain keeps todos.
-An example of the data is found on the page by its code
-(:func:`jaxbook.formats.code_digest`), which outlives an edit that moves its
-lines, and by its line otherwise.
+  ``checked``             every release of the data but the one the book pins;
+  ``runs``                those on which every example ran without an error
+                          (an exception, a failed assert, or an API it lacks);
+  ``cannot-run TEXT``     those on which an example could not run, its error naming TEXT;
+  ``prints TEXT``         those on which an example printed a line with TEXT where the
+                          page shows another;
+  ``lowest QUERY``        the lowest release from which on QUERY holds on every release.
 
-A language the data has no runs in yet (one just added, whose untranslated
-pages show the source's code) reads the source's runs.
+  A query that holds on no release is a warning at the role.
+  ``.. drift-unseen::`` names the chapter's examples that changed since the
+  data was made, with links, and shows nothing while there are none.
+- **The lab's report on the web,** ``.. drift-report:: ch01/release-drift.json``
+  (relative to the page): what ran where and when, with how many examples did
+  what; the examples the data has not seen yet; a table of the examples that
+  differ on some release; and every difference, folded per release.
 
-The build warns, at the report, when the data is older than the pages (an
-example changed since the release ran it, or gone from the pages), and, at
-the file, when the file is of another format or shape (the report then
-shows nothing); these warnings are of type ``jaxbook`` and subtype
+An example of the data is found on the pages by its code in the book's
+source language (:func:`jaxbook.formats.code_digest`), which :class:`SourceCode`
+takes before a translation replaces the code. Data older than the pages is
+said where it is shown, never a warning. A file of another format or shape is
+one warning at the file. The warnings are of type ``jaxbook`` and subtype
 ``drift_report``.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
+import datetime
+import functools
+import itertools
 from collections import Counter
-from dataclasses import dataclass, replace
-from itertools import pairwise
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from babel.dates import format_date
 from docutils import nodes
 from packaging.version import Version
 from sphinx.domains import Domain
+from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook import project
-from jaxbook.formats import OUTCOMES, Example, FormatError, Run, code_digest, read_drift
+from jaxbook.chinese import spaced
+from jaxbook.formats import OUTCOMES, FormatError, code_digest, read_drift
+from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext import _chapters, notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
 
@@ -62,35 +62,16 @@ if TYPE_CHECKING:
     from collections.abc import Set
 
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
 
+CHAPTER_FILE = "release-drift.json"  # beside a chapter's pages
+SHOWS = "jaxbook_drift_files"  # in a page's metadata: each drift file it shows -> did it exist
 VARIES = "varies"
-# An example that stopped at a name an earlier example of its page defines: on the pinned
-# release every example passes in order, so a NameError elsewhere means that an earlier
-# example failed there, not that the release lacks what this one uses.
-AFTER_FAILURE = "after-failure"
-SHOWN_OUTCOMES = [*OUTCOMES, AFTER_FAILURE]
-PACKAGE_NAMES = {"jax": "JAX", "numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
-
-
-def short_names() -> dict[str, str]:
-    """What differs, as the summary's cells say it."""
-    return {
-        "output": _("prints something else"),
-        "warns": _("a warning"),
-        "exception": _("an unexpected exception"),
-        "assert": _("an assert fails"),
-        "cannot-run": _("cannot run"),
-        AFTER_FAILURE: _("an earlier example failed"),
-        "skipped": _("skipped"),
-        VARIES: _("varies between runs"),
-    }
-
-
-# Each outcome as a clause with its count ("33 print something else").
+FAILED = {"exception", "assert", "cannot-run"}
 COUNTED = {
     "same": N_("%d prints the same", "%d print the same"),
     "output": N_("%d prints something else", "%d print something else"),
@@ -98,713 +79,492 @@ COUNTED = {
     "exception": N_("%d raises an unexpected exception", "%d raise an unexpected exception"),
     "assert": N_("%d fails an assert", "%d fail an assert"),
     "cannot-run": N_("%d cannot run", "%d cannot run"),
-    AFTER_FAILURE: N_(
-        "%d stops because an earlier example failed", "%d stop because an earlier example failed"
-    ),
     "skipped": N_("%d is skipped", "%d are skipped"),
     VARIES: N_("%d varies between runs", "%d vary between runs"),
 }
 
 
-def results() -> dict[str, str]:
-    """What a run of an example that varies did, as a clause."""
+def short_names() -> dict[str, str]:
+    """Each outcome as the table's cells say it."""
     return {
-        "same": _("it printed what the book shows"),
-        "output": _("it printed something else"),
-        "warns": _("it emitted a warning"),
-        "exception": _("it raised an unexpected exception"),
-        "assert": _("an assert failed"),
-        "cannot-run": _("it could not run"),
-        AFTER_FAILURE: _("an earlier example failed"),
-        "skipped": _("it was skipped"),
+        "same": _("prints what the book shows"),
+        "output": _("prints something else"),
+        "warns": _("a warning"),
+        "exception": _("an unexpected exception"),
+        "assert": _("an assert fails"),
+        "cannot-run": _("cannot run"),
+        "skipped": _("skipped"),
+        VARIES: _("varies between runs"),
     }
+
+
+def warn(message: str, *args: Any, location: Any) -> None:
+    logger.warning(message, *args, location=location, type="jaxbook", subtype="drift_report")
+
+
+@functools.lru_cache(maxsize=8)
+def _read(path: Path, stamp: float) -> dict[str, Any] | FormatError:
+    try:
+        return dict(read_drift(path))
+    except FormatError as error:
+        return error
+
+
+def read(path: Path) -> dict[str, Any] | FormatError | None:
+    """The drift data at ``path``, what is wrong with it, or None without a file."""
+    return _read(path, path.stat().st_mtime) if path.is_file() else None
+
+
+def load(env: BuildEnvironment, path: Path) -> dict[str, Any] | FormatError | None:
+    """:func:`read`, for the page being read: it shows the file, and is read again when
+    the file changes or appears."""
+    if env.docname:  # not a passage parsed while pages are written (the parallel text)
+        env.metadata[env.docname].setdefault(SHOWS, {})[str(path)] = path.is_file()
+        if path.is_file():
+            env.note_dependency(str(path))
+    return read(path)
+
+
+def check_files(app: Sphinx, env: BuildEnvironment) -> None:
+    """A drift file that does not fit is one warning at the file, once a build."""
+    for file in sorted({file for meta in env.metadata.values() for file in meta.get(SHOWS, {})}):
+        if isinstance(data := read(Path(file)), FormatError):
+            warn(data.sentence, location=data.location)
+
+
+def pages_changed(
+    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
+) -> list[str]:
+    """The pages that show drift data are read again when a page changes (what the data has
+    seen, and the examples' links, may have), or when a file they show appears."""
+    return [
+        doc
+        for doc, meta in env.metadata.items()
+        if SHOWS in meta
+        and (
+            added | changed | removed
+            or any(Path(f).is_file() != was for f, was in meta[SHOWS].items())
+        )
+    ]
+
+
+# -- the examples on the pages ------------------------------------------------------
+
+
+def _code(node: nodes.Element) -> str:
+    return node["test"] if "test" in node else node.astext()
+
+
+class SourceCode(SphinxTransform):
+    """Each example's digest in the source language, before a translation replaces its code
+    (with the output after it, as ``jaxbook bundle export`` pairs them)."""
+
+    default_priority = 19  # the Locale transform's is 20
+
+    def apply(self, **kwargs: Any) -> None:
+        blocks = doctest_nodes_of(self.document, self.config)
+        for block, after in itertools.zip_longest(blocks, blocks[1:]):
+            if block.get("testnodetype", "doctest") in ("testcode", "doctest"):
+                output = after is not None and after.get("testnodetype") == "testoutput"
+                block["jaxbook_code"] = code_digest(_code(block), _code(after) if output else "")
 
 
 @dataclass(frozen=True)
 class Place:
-    """Where an example (a ``testcode`` block) stands on its page."""
+    """Where an example stands on the pages."""
 
     docname: str
-    file: str  # its source file: absolute as read, from the configuration directory in a Report
     line: int | None
-    code: str  # code_digest of its code, in the language read
-    section: str  # the title of the section it stands in
-    anchor: str  # its label, or its section's id
-    label: str | None  # the target right before it, which a note's :verified-by: names
-    asserts: tuple[str, ...]
+    code: str  # its digest in the source language
+    anchor: str  # the label right before it, or its section's id
+    section: str  # its section's title
     nth: int  # its place among its section's examples, from 1
-    of: int  # how many examples its section has
-    gist: str = ""  # the comment its code opens with, which says what it shows
+    of: int
 
 
-class drift_report(nodes.General, nodes.Element):
-    """Placeholder replaced by the report; ``docname`` is its page, ``file`` its data."""
+class DriftDomain(Domain):
+    """Each page's examples, as ``sphinx.ext.todo``'s domain keeps todos."""
+
+    name = "jaxbook_drift"
+    label = "Drift report"
+    initial_data: ClassVar[dict[str, Any]] = {"places": {}}
+    data_version = 5
+
+    def clear_doc(self, docname: str) -> None:
+        self.data["places"].pop(docname, None)
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames & otherdata["places"].keys():
+            self.data["places"][docname] = otherdata["places"][docname]
+
+    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        blocks = [b for b in doctest_nodes_of(document, env.config) if "jaxbook_code" in b]
+        sections = [_section(block) for block in blocks]
+        seen: Counter[int] = Counter()
+        places = []
+        for block, section in zip(blocks, sections, strict=True):
+            seen[id(section)] += 1
+            index = block.parent.index(block)
+            before = block.parent[index - 1] if index else None
+            label = before.get("refid") if isinstance(before, nodes.target) else None
+            places.append(
+                Place(
+                    docname=docname,
+                    line=block.line,
+                    code=block["jaxbook_code"],
+                    anchor=label or (section["ids"][0] if section else ""),
+                    section=section[0].astext() if section else "",
+                    nth=seen[id(section)],
+                    of=sections.count(section),
+                )
+            )
+        if places:
+            self.data["places"][docname] = places
+
+
+def _section(node: nodes.Element) -> nodes.section | None:
+    while node is not None and not isinstance(node, nodes.section):
+        node = node.parent
+    return node
+
+
+def chapter_places(env: BuildEnvironment, chapter: str) -> list[Place]:
+    """The examples of the pages in ``chapter`` (a directory of the source) and below, in
+    reading order."""
+    rank = {doc: i for i, doc in enumerate(_chapters.reading_order(env))}
+    return sorted(
+        (
+            place
+            for docname, found in env.domains[DriftDomain.name].data["places"].items()
+            if not chapter or docname.startswith(chapter + "/")
+            for place in found
+        ),
+        key=lambda p: (rank.get(p.docname, len(rank)), p.line or 0),
+    )
+
+
+def unseen(data: dict[str, Any], places: list[Place]) -> list[Place]:
+    """The examples on the pages that some release of the data did not run as they are."""
+    ran = [
+        Counter((e["page"], e["code"]) for e in r["examples"]) for r in data["releases"].values()
+    ]
+    seen: Counter[tuple[str, str]] = Counter()
+    out = []
+    for place in places:
+        seen[place.docname, place.code] += 1
+        if any(
+            counts[place.docname, place.code] < seen[place.docname, place.code] for counts in ran
+        ):
+            out.append(place)
+    return out
+
+
+# -- the note: releases from the data ------------------------------------------------
+
+
+def releases_where(data: dict[str, Any], query: str, pinned: str) -> list[str] | None:
+    """The releases of the data that ``query`` holds on (see the module's description);
+    None for a query of no known kind."""
+    lowest = query.startswith("lowest ")
+    kind, _sep, text = query.removeprefix("lowest ").strip().partition(" ")
+
+    def holds(release: str) -> bool:
+        runs = [run for e in data["releases"][release]["examples"] for run in e["runs"]]
+        if kind == "checked":
+            return release != pinned
+        if kind == "runs":
+            return all(run["outcome"] not in FAILED for run in runs)
+        if kind == "cannot-run":
+            return any(r["outcome"] == kind and text in r.get("detail", "") for r in runs)
+        lines = [
+            line
+            for r in runs
+            if r["outcome"] == "output"
+            for line in r.get("detail", "").split("\n")
+        ]
+        return any(line[:1] == "+" and text in line for line in lines)
+
+    if kind not in ("checked", "runs", "cannot-run", "prints") or (
+        text and kind in ("checked", "runs")
+    ):
+        return None
+    releases = sorted(data["releases"], key=Version)
+    if lowest:
+        return list(itertools.takewhile(holds, reversed(releases)))[-1:]
+    return [release for release in releases if holds(release)]
+
+
+class DriftRole(SphinxRole):
+    """``:drift:`QUERY```: the releases of the chapter's drift data that QUERY holds on."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        # Beside the page's file; also where a translation or the parallel text is parsed
+        # (its document is named "<page file>:<line>:<translated>").
+        source, _line = self.get_source_info()
+        data = load(
+            self.env, Path(source or self.env.doc2path(self.env.docname)).parent / CHAPTER_FILE
+        )
+        found = None
+        if isinstance(data, dict):
+            found = releases_where(data, self.text, self.config.jaxbook_pinned_release)
+        if found:
+            said = join_list(found, self.config.language)
+            return [nodes.inline(self.rawtext, said, classes=["jb-drift-releases"])], []
+        if data is None:
+            warn(
+                "drift: the chapter has no drift data (%s)",
+                CHAPTER_FILE,
+                location=self.get_location(),
+            )
+        elif found is None and not isinstance(data, FormatError):  # that is said at the file
+            warn("drift: unknown query %r", self.text, location=self.get_location())
+        elif found == []:
+            warn(
+                "drift: %r holds on no release of %s",
+                self.text,
+                CHAPTER_FILE,
+                location=self.get_location(),
+            )
+        return [nodes.literal(self.rawtext, self.text)], []
+
+
+class drift_placeholder(nodes.General, nodes.Element):
+    """Replaced, once every page is read, by the examples the data has not seen
+    (``kind="unseen"``) or by the lab's report (``kind="report"``) of ``file``."""
 
 
 class drift_fold(nodes.General, nodes.Element):
-    """Content folded on the web under ``node['label']``; elsewhere shown under it."""
+    """Content folded on the web under ``node['label']``."""
+
+
+class DriftUnseenDirective(SphinxDirective):
+    def run(self) -> list[nodes.Node]:
+        path = Path(self.env.doc2path(self.env.docname)).parent / CHAPTER_FILE
+        load(self.env, path)
+        return [drift_placeholder(kind="unseen", file=str(path))]
 
 
 class DriftReportDirective(SphinxDirective):
     required_arguments = 1
-    option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        relative, absolute = self.env.relfn2path(self.arguments[0])
-        present = Path(absolute).exists()
-        node = drift_report(
-            docname=self.env.current_document.docname, file=relative, present=present
-        )
-        self.set_source_info(node)
-        # New drift data (make release-report) makes the page be read and written again; a
-        # file that does not exist yet is watched by outdated_reports (Sphinx takes a
-        # missing dependency for a changed one, and would read the page on every build).
-        if present:
-            self.env.note_dependency(absolute)
-        return [node]
+        path = Path(self.env.relfn2path(self.arguments[0])[1])
+        load(self.env, path)
+        return [drift_placeholder(kind="report", file=str(path))]
 
 
-# -- collecting ----------------------------------------------------------------------
+# -- writing ----------------------------------------------------------------------------
 
 
-def _places(document: nodes.document, docname: str) -> list[Place]:
-    cells: list[tuple[nodes.Element, nodes.Element | None]] = []
-    # A hidden block (``:hide:``) is a comment node: the doctest builder runs it all the
-    # same, so a release's run records it like any other example.
-    blocks: list[nodes.Element] = [
-        b
-        for b in document.findall(nodes.Element)
-        if isinstance(b, (nodes.literal_block, nodes.comment)) and b.get("testnodetype")
-    ]
-    expected: dict[int, str] = {}  # a testcode -> the testoutput right after it
-    for block, after in pairwise(blocks):
-        if after.get("testnodetype") == "testoutput":
-            expected[id(block)] = after.astext()
-    for cell in blocks:
-        if cell.get("testnodetype") != "testcode":
+def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    for node in list(doctree.findall(drift_placeholder)):
+        path = Path(node["file"])
+        data = read(path)
+        if app.builder.name == "gettext" or isinstance(data, FormatError):
+            node.replace_self([])  # the catalogs never wait on the lab; a warning said why
             continue
-        section = cell.parent
-        while section is not None and not isinstance(section, nodes.section):
-            section = section.parent
-        cells.append((cell, section))
-    per_section = Counter(id(section) for _cell, section in cells)
-    seen: Counter[int] = Counter()
-    found = []
-    for cell, section in cells:
-        if not cell.source:
-            continue
-        seen[id(section)] += 1
-        title = section.next_node(nodes.title) if section is not None else None
-        index = cell.parent.index(cell)
-        previous = cell.parent[index - 1] if index else None
-        label = (
-            previous["refid"]
-            if isinstance(previous, nodes.target) and previous.get("refid")
-            else None
-        )
-        section_id = section["ids"][0] if section is not None and section["ids"] else ""
-        found.append(
-            Place(
-                docname=docname,
-                file=Path(cell.source).resolve().as_posix(),
-                line=cell.line,
-                code=code_digest(cell.get("test", cell.astext()), expected.get(id(cell), "")),
-                section=title.astext() if title is not None else "",
-                anchor=label or section_id,
-                label=label,
-                asserts=tuple(
-                    line.strip()
-                    for line in cell.astext().splitlines()
-                    if line.strip().startswith("assert ")
-                ),
-                nth=seen[id(section)],
-                of=per_section[id(section)],
-                gist=_gist(cell.astext()),
-            )
-        )
-    return found
+        chapter = path.parent.relative_to(app.srcdir).as_posix().removeprefix(".")
+        places = chapter_places(app.env, chapter)
+        shown = Shown(app, fromdoc)
+        if node["kind"] == "unseen":
+            node.replace_self(shown.unseen(data, places, in_the_book=True) if data else [])
+        elif data and data["releases"]:
+            node.replace_self(shown.report(data, places))
+        else:
+            none = _("No other JAX release has run this chapter's examples yet.")
+            node.replace_self(nodes.paragraph("", none, classes=["jb-drift-none"]))
 
 
-def _gist(code: str) -> str:
-    """The comment a cell's code opens with (its first line, when that is a comment)."""
-    first = code.strip().splitlines()[0] if code.strip() else ""
-    return first.lstrip("#").strip().rstrip(",;:，；：、") if first.startswith("#") else ""
-
-
-class DriftDomain(Domain):
-    """Each page's examples, and the pages that hold a report with the data they name."""
-
-    name = "jaxbook_drift"
-    label = "Drift report"
-    initial_data: ClassVar[dict[str, Any]] = {"places": {}, "reports": {}}
-    data_version = 4
-
-    @property
-    def places(self) -> dict[str, list[Place]]:
-        return self.data["places"]
-
-    @property
-    def reports(self) -> dict[str, tuple[str, bool]]:
-        """Page -> its drift file (from the source directory), and whether it existed."""
-        return self.data["reports"]
-
-    def clear_doc(self, docname: str) -> None:
-        self.places.pop(docname, None)
-        self.reports.pop(docname, None)
-
-    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        for docname in docnames:
-            if docname in otherdata["places"]:
-                self.places[docname] = otherdata["places"][docname]
-            if docname in otherdata["reports"]:
-                self.reports[docname] = otherdata["reports"][docname]
-
-    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
-        found = _places(document, docname)
-        if found:
-            self.places[docname] = found
-        for node in document.findall(drift_report):
-            self.reports[docname] = (node["file"], node["present"])
-
-
-def _domain(env: BuildEnvironment) -> DriftDomain:
-    domain = env.domains[DriftDomain.name]
-    assert isinstance(domain, DriftDomain), "setup() adds the domain under its name"
-    return domain
-
-
-def outdated_reports(
-    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
-) -> list[str]:
-    """Rewrite a report when a page of its chapter changed (its examples' places may have),
-    and read it again when its chapter's drift data has appeared since."""
-    reports = _domain(env).reports
-    if added or removed:
-        return sorted(reports)
-    return sorted(
-        doc
-        for doc, (file, present) in reports.items()
-        if any(_chapters.covers(doc, d) for d in changed)
-        or (not present and Path(env.srcdir, file).exists())
-    )
-
-
-# -- the report ------------------------------------------------------------------------
-
-
-def environment_names(environment: str) -> list[str]:
-    """``Python 3.13, jax==0.4.38, jaxlib==0.4.38`` as a reader says it: JAX 0.4.38, ..."""
-    named = []
-    for part in environment.split(", "):
-        name, _sep, version = part.partition("==")
-        named.append(f"{PACKAGE_NAMES.get(name, name)} {version}" if version else part)
-    return named
-
-
-def without_release_names(example: Example, release: str, pinned: str) -> Example:
-    """The example with what differs only in naming the release taken as the same.
-
-    An example that prints ``jax.__version__`` prints each release's own name: a
-    changed line whose only change is that name is expected, not a difference.
-    The rest of a diff stays; a run left with nothing else printed differently
-    prints the same.
-    """
-    runs = []
-    for run in example["runs"]:
-        detail = run.get("detail", "")
-        if run["outcome"] == "output" and detail:
-            lines = detail.split("\n")
-            removed = [line[1:] for line in lines if line.startswith("-")]
-            added = [line[1:].replace(release, pinned) for line in lines if line.startswith("+")]
-            expected = {line for line in removed if line in added}
-            kept = [line for line in lines if line[1:].replace(release, pinned) not in expected]
-            if len(kept) < len(lines):
-                run = {**run, "detail": "\n".join(kept)}
-                if not any(line.startswith(("-", "+")) for line in kept):
-                    run = {"language": run["language"], "outcome": "same"}
-        runs.append(run)
-    return {**example, "runs": runs}
-
-
-def shown_outcome(run: Run) -> str:
-    """A run's outcome as the page shows it: one that stopped at a NameError is counted
-    as stopped by an earlier example's failure (``AFTER_FAILURE``), not as one that
-    cannot run."""
-    if run["outcome"] == "cannot-run" and run.get("detail", "").startswith("NameError"):
-        return AFTER_FAILURE
-    return run["outcome"]
-
-
-def outcome_of(example: Example) -> str:
-    """One outcome for an example, or ``varies`` when its runs had several."""
-    outcomes = {shown_outcome(run) for run in example["runs"]}
-    return outcomes.pop() if len(outcomes) == 1 else VARIES
-
-
-def counted(
-    counts: Counter[str], language: str, forms: dict[str, tuple[str, str]] = COUNTED
-) -> str:
-    """Each outcome that happened, with its count, as a list ("47 print the same, ...")."""
-    clauses = [
-        ngettext(*forms[key], counts[key]) % counts[key]
-        for key in [*SHOWN_OUTCOMES, VARIES]
-        if counts.get(key)
-    ]
-    return join_list(clauses, language)
-
-
-@dataclass
 class Shown:
-    """An example of the data on one release, with its place on the current pages."""
+    """What one page shows of a chapter's data, in the build's language."""
 
-    example: Example
-    place: Place | None
-    outcome: str
+    def __init__(self, app: Sphinx, fromdoc: str) -> None:
+        self.app, self.env, self.fromdoc = app, app.env, fromdoc
+        self.language = app.config.language
 
-
-class Report:
-    """The report on one page, in one language, from its chapter's data."""
-
-    def __init__(self, app: Sphinx, fromdoc: str, node: drift_report, data: Any) -> None:
-        self.app, self.env, self.builder = app, app.env, app.builder
-        self.fromdoc = fromdoc
-        self.docname: str = node["docname"]
-        self.line = node.line
-        self.language: str = app.config.language
-        self.data = data
-        # The language whose runs the report reads: the page's, or, while the data has
-        # none in it (a language just added), the source's, whose code an untranslated
-        # page shows (in a book whose data holds other languages only, the first of them).
-        ran_in = {
-            lang for r in data["releases"].values() for e in r["examples"] for lang in e["code"]
-        }
-        self.runs_language = (
-            self.language
-            if self.language in ran_in or not ran_in
-            else min(ran_in, key=lambda lang: (lang != project.SOURCE_LANGUAGE, lang))
-        )
-        # Files as the drift data names them: from the configuration directory.
-        confdir = Path(app.confdir).resolve()
-        self.places = [
-            replace(place, file=Path(place.file).relative_to(confdir).as_posix())
-            for docname, found in _domain(self.env).places.items()
-            if _chapters.covers(self.docname, docname)
-            for place in found
-            if Path(place.file).is_relative_to(confdir)
-        ]
-        rank = {doc: i for i, doc in enumerate(_chapters.reading_order(self.env))}
-        self.rank = lambda place: (rank.get(place.docname, len(rank)), place.line or 0)
-        table_doc = notes.table_of(self.env, self.docname)
-        self.table_doc = table_doc
-        self.explained: dict[str, list[notes.Row]] = {}
-        for row in notes.rows(self.env, table_doc=table_doc) if table_doc else []:
-            for label in row.labels:
-                self.explained.setdefault(label, []).append(row)
-
-    # -- matching the data to the pages
-
-    def shown(self, release: str) -> list[Shown]:
-        """The release's examples of this language, each at its place, in reading order."""
-        by_code: dict[tuple[str, str, str], list[Place]] = {}
-        by_line: dict[tuple[str, str, int | None], Place] = {}
-        for known in self.places:
-            by_code.setdefault((known.docname, known.file, known.code), []).append(known)
-            by_line[known.docname, known.file, known.line] = known
-        shown = []
-        pinned = project.pinned_release(Path(self.app.confdir))
-        for example in self.data["releases"][release]["examples"]:
-            example = without_release_names(example, release, pinned)
-            code = example["code"].get(self.runs_language)
-            if code is None or not _chapters.covers(self.docname, example["page"]):
-                continue
-            same_code = by_code.get((example["page"], example["file"], code))
-            place = same_code.pop(0) if same_code else None
-            place = place or by_line.get((example["page"], example["file"], example["line"]))
-            shown.append(Shown(example, place, outcome_of(example)))
-        last = (10**9, 0)  # an example no page holds now: after the rest
-        return sorted(shown, key=lambda s: self.rank(s.place) if s.place else last)
-
-    def warn_if_older_than_the_pages(self) -> None:
-        """A release that did not run an example as the page has it now, or whose example is
-        no longer on a page, speaks of code the reader cannot see."""
-        current = Counter((p.docname, p.file, p.code) for p in self.places)
-        where = {(p.docname, p.file, p.code): p for p in self.places}
-        for release in sorted(self.data["releases"], key=Version):
-            examples = self.data["releases"][release]["examples"]
-            ran = Counter(
-                (e["page"], e["file"], e["code"][self.runs_language])
-                for e in examples
-                if self.runs_language in e["code"] and _chapters.covers(self.docname, e["page"])
-            )
-            changed = sorted(f"{where[key].file}:{where[key].line}" for key in current - ran)
-            gone = sorted(
-                f"{e['file']}:{e['line']}"
-                for e in examples
-                if (e["page"], e["file"], e["code"].get(self.runs_language)) in ran - current
-            )
-            for what, places in (("changed since it ran", changed), ("gone from the pages", gone)):
-                if places:
-                    shown = ", ".join(places[:3]) + (", ..." if len(places) > 3 else "")
-                    logger.warning(
-                        "drift-report: the drift data of JAX %s is older than the pages: "
-                        "%d example(s) %s (%s); run 'make release-report'",
-                        release,
-                        len(places),
-                        what,
-                        shown,
-                        location=(self.docname, self.line),
-                        type="jaxbook",
-                        subtype="drift_report",
-                    )
-
-    # -- pieces
-
-    def caption(self, place: Place | None, example: Example) -> list[nodes.Node]:
-        """The example named by where it stands, linked there; its place among several."""
-        if place is None:
-            return [nodes.literal("", f"{example['file']}:{example['line']}")]
-        # As the update-notes table names a section: "1.2 Similarities", and a page
-        # without a number by its title; then which of the section's examples it is.
+    def caption(self, place: Place) -> nodes.Node:
+        """An example named by its section, as the update-notes table names one, linked."""
         page = notes.section_label(self.env, place.docname)
-        own = place.section == self.env.titles[place.docname].astext()  # the page's title
-        if own:
+        if place.section == self.env.titles[place.docname].astext():
             named = place.section
         elif notes.SECTION_NUMBER.match(page + " "):
             named = _("%(page)s %(section)s") % {"page": page, "section": place.section}
         else:
             named = _("%(section)s (%(page)s)") % {"page": page, "section": place.section}
-        if place.of > 1 and place.gist:
-            # Code blocks have no numbers a reader could find: the one that opens with this
-            # comment.
-            named = _("%(example)s: %(gist)s") % {"example": named, "gist": place.gist}
-        elif place.of > 1:
+        if place.of > 1:
             named = _("%(example)s, example %(nth)d of %(of)d") % {
                 "example": named,
                 "nth": place.nth,
                 "of": place.of,
             }
-        return [
-            notes.link(self.builder, self.fromdoc, place.docname, place.anchor, nodes.Text(named))
-        ]
+        builder = self.app.builder
+        return notes.link(builder, self.fromdoc, place.docname, place.anchor, nodes.Text(named))
 
-    def notes_of(self, place: Place | None) -> list[notes.Row]:
-        """The update notes whose verifying block the example is."""
-        return self.explained.get(place.label or "", []) if place else []
-
-    def note_links(self, place: Place | None) -> list[nodes.Node]:
-        rows = self.notes_of(place)
-        if not rows or self.table_doc is None:
+    def unseen(self, data: dict, places: list[Place], *, in_the_book: bool) -> list[nodes.Node]:
+        changed = unseen(data, places)
+        if not changed:
             return []
-        links = [
-            notes.link(
-                self.builder,
-                self.fromdoc,
-                self.table_doc,
-                f"update-row-{row.id}",
-                nodes.Text(str(row.number)),
+        said = (
+            _(
+                "These examples have changed since the chapter last ran on other releases, "
+                "and what this page says has not been checked against them yet: %(examples)s."
             )
-            for row in rows
+            if in_the_book
+            else _(
+                "The data has not seen these examples yet: they have changed since the last "
+                "``make release-report``, which runs them again: %(examples)s."
+            )
+        )
+        examples = listed([self.caption(place) for place in changed], self.language)
+        return [
+            nodes.paragraph("", "", *sentence(said, examples=examples), classes=["jb-drift-unseen"])
         ]
-        return listed(links, self.language)
 
-    # -- the report
-
-    def build(self) -> list[nodes.Node]:
-        self.warn_if_older_than_the_pages()
-        releases = sorted(self.data["releases"], key=Version)
-        if not releases:
-            return [_none_yet()]
-        shown = {release: self.shown(release) for release in releases}
-        differing = [r for r in releases if any(s.outcome != "same" for s in shown[r])]
-        out: list[nodes.Node] = [self.tallies(releases, shown)]
+    def report(self, data: dict[str, Any], places: list[Place]) -> list[nodes.Node]:
+        releases = sorted(data["releases"], key=Version)
+        # Each example of the pages with its outcome on each release that ran it as it is;
+        # the runs of an example's older form are left out (the unseen list names it).
+        left = {release: list(data["releases"][release]["examples"]) for release in releases}
+        rows: list[tuple[Place, dict[str, dict[str, Any]]]] = []
+        for place in places:
+            found = {}
+            for release in releases:
+                key = (place.docname, place.code)
+                example = next((e for e in left[release] if (e["page"], e["code"]) == key), None)
+                if example is not None:
+                    left[release].remove(example)
+                    found[release] = example
+            rows.append((place, found))
+        out: list[nodes.Node] = [self.runs(data, releases, rows)]
+        out += self.unseen(data, places, in_the_book=False)
+        rows = [(p, f) for p, f in rows if any(outcome_of(e) != "same" for e in f.values())]
+        differing = [
+            r for r in releases if any(r in f and outcome_of(f[r]) != "same" for _p, f in rows)
+        ]
         if differing:
-            out.append(self.summary(differing, shown))
-            out.append(self.legend())
-            for release in differing:
-                out.append(self.differences(release, shown[release]))
+            out.append(self.table(differing, rows))
+            legend = _(
+                "In the differences below, a line that begins with “-” is what the book "
+                "shows, run on %(release)s, and a line that begins with “+” is what the "
+                "other release printed instead."
+            ) % {"release": f"JAX {self.app.config.jaxbook_pinned_release}"}
+            out.append(nodes.paragraph("", legend, classes=["jb-drift-legend"]))
+            out += [self.differences(release, rows) for release in differing]
         for node in out:
             for text in node.findall(nodes.TextElement):
                 text["translatable"] = False
         return out
 
-    def tallies(self, releases: list[str], shown: dict[str, list[Shown]]) -> nodes.Node:
-        items = nodes.bullet_list(classes=["jb-drift-tallies"])
+    def runs(self, data: dict[str, Any], releases: list[str], rows: list) -> nodes.Node:
+        """What ran where and when, and how many examples did what."""
+        items = nodes.bullet_list(classes=["jb-drift-runs"])
         for release in releases:
-            counts = Counter(s.outcome for s in shown[release])
+            entry = data["releases"][release]
+            counts = Counter(outcome_of(f[release]) for _p, f in rows if release in f)
             total = sum(counts.values())
-            if counts["same"] == total:
-                said = ngettext(
-                    "On JAX %(release)s, the %(total)d example of this chapter prints what "
-                    "the book shows.",
-                    "On JAX %(release)s, all %(total)d examples of this chapter print what "
-                    "the book shows.",
-                    total,
-                ) % {"release": release, "total": total}
-            else:
-                said = ngettext(
-                    "On JAX %(release)s, of the %(total)d example of this chapter, %(outcomes)s.",
-                    "On JAX %(release)s, of the %(total)d examples of this chapter, %(outcomes)s.",
-                    total,
-                ) % {
-                    "release": release,
-                    "total": total,
-                    "outcomes": counted(counts, self.language, COUNTED),
-                }
-            items += nodes.list_item("", nodes.paragraph("", said))
+            clauses = [ngettext(*COUNTED[k], counts[k]) % counts[k] for k in COUNTED if counts[k]]
+            said = ngettext(
+                "On JAX %(release)s, of the %(total)d example of this chapter, %(outcomes)s.",
+                "On JAX %(release)s, of the %(total)d examples of this chapter, %(outcomes)s.",
+                total,
+            ) % {"release": release, "total": total, "outcomes": join_list(clauses, self.language)}
+            where = _("Run on %(date)s on the %(device)s, with %(environment)s.") % {
+                "date": spaced(
+                    format_date(
+                        datetime.date.fromisoformat(entry["date"]), "long", locale=self.language
+                    )
+                ),
+                "device": entry["device"].upper() if entry["device"].islower() else entry["device"],
+                "environment": join_list(environment_names(entry["environment"]), self.language),
+            }
+            both = _("%(sentence)s %(next)s") % {"sentence": said, "next": where}
+            items += nodes.list_item("", nodes.paragraph("", both))
         return items
 
-    def summary(self, differing: list[str], shown: dict[str, list[Shown]]) -> nodes.Node:
-        """One row per example that differs on some release: what differs where, and why."""
+    def table(self, differing: list[str], rows: list) -> nodes.Node:
         names = short_names()
-        rows: dict[int, dict[str, Any]] = {}  # position in reading order -> the row
-        order: list[tuple[Any, int]] = []
-        keyed: dict[tuple[str, str, int | None], int] = {}
-        for release in differing:
-            for index, item in enumerate(shown[release]):
-                if item.outcome == "same":
-                    continue
-                e = item.example
-                key = (e["page"], e["file"], item.place.line if item.place else e["line"])
-                if key not in keyed:
-                    keyed[key] = len(rows)
-                    rows[keyed[key]] = {"item": item, "by_release": {}}
-                    order.append((self.rank(item.place) if item.place else (10**9, 0), keyed[key]))
-                rows[keyed[key]]["by_release"][release] = (item.outcome, index)
-        headers = [
-            _("Example"),
-            *(f"JAX {release}" for release in differing),
-            _("Update note"),
-        ]
-        table = nodes.table(classes=["jb-drift-summary", "colwidths-given"])
-        if self.builder.format == "latex":
-            # Longer than a page: let LaTeX break it and repeat the header.
-            table["classes"].append("longtable")
-        group = nodes.tgroup(cols=len(headers))
-        table += group
-        # The releases' columns wide enough for "prints something else" on two lines in the
-        # PDF; the notes' column holds a few numbers.
-        for width in [36, *([48 // len(differing)] * len(differing)), 16]:
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        head += nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
-        group += head
+        headers = [_("Example"), *(f"JAX {release}" for release in differing)]
         body = nodes.tbody()
-        group += body
-        for _rank, position in sorted(order):
-            row = rows[position]
-            item = row["item"]
-            cells = [nodes.paragraph("", "", *self.caption(item.place, item.example))]
+        for index, (place, found) in enumerate(rows):
+            cells = [nodes.paragraph("", "", self.caption(place))]
             for release in differing:
-                outcome, index = row["by_release"].get(release, ("same", None))
-                if outcome == "same":
-                    cells.append(nodes.paragraph("", "—"))
-                    continue
-                to_detail = nodes.reference(
-                    "",
-                    "",
-                    nodes.Text(names[outcome]),
-                    internal=True,
-                    refid=self.anchor_id(release, index),
-                )
-                cells.append(nodes.paragraph("", "", to_detail))
-            cells.append(
-                nodes.paragraph("", "", *(self.note_links(item.place) or [nodes.Text("—")]))
-            )
+                outcome = outcome_of(found[release]) if release in found else "same"
+                shown: nodes.Node = nodes.Text(names[outcome] if outcome != "same" else "—")
+                if outcome != "same":
+                    shown = nodes.reference(
+                        "", "", shown, internal=True, refid=self.anchor(release, index)
+                    )
+                cells.append(nodes.paragraph("", "", shown))
             body += nodes.row("", *(nodes.entry("", cell) for cell in cells))
-        return table
-
-    def legend(self) -> nodes.Node:
-        return nodes.paragraph(
-            "",
-            _(
-                "In the differences below, a line that begins with “-” is what the book "
-                "shows, run on %(release)s, and a line that begins with “+” is what the "
-                "other release printed instead."
-            )
-            % {"release": f"JAX {project.pinned_release(Path(self.app.confdir))}"},
-            classes=["jb-drift-legend"],
+        head = nodes.thead(
+            "", nodes.row("", *(nodes.entry("", nodes.paragraph("", h)) for h in headers))
         )
-
-    def anchor_id(self, release: str, index: int | None) -> str:
-        return nodes.make_id(f"drift {self.docname} {release} {index}")
-
-    def differences(self, release: str, shown: list[Shown]) -> nodes.Node:
-        entry = self.data["releases"][release]
-        fold = drift_fold(
-            label=_("All differences on JAX %(release)s") % {"release": release},
-            classes=["jb-drift-fold"],
+        group = nodes.tgroup(
+            "", *(nodes.colspec(colwidth=1) for _h in headers), head, body, cols=len(headers)
         )
-        fold += nodes.paragraph(
-            "",
-            _("Tested with %(environment)s.")
-            % {"environment": join_list(environment_names(entry["environment"]), self.language)},
-        )
-        for index, item in enumerate(shown):
-            if item.outcome == "same":
+        return nodes.table("", group, classes=["jb-drift-summary"])
+
+    def anchor(self, release: str, index: int) -> str:
+        return nodes.make_id(f"drift {self.fromdoc} {release} {index}")
+
+    def differences(self, release: str, rows: list) -> nodes.Node:
+        """Every difference on ``release``, this language's runs first (its output is the
+        page's language): folded on the web, under a heading elsewhere."""
+        names = short_names()
+        label = _("All differences on JAX %(release)s") % {"release": release}
+        fold = drift_fold(label=label, classes=["jb-drift-fold"])
+        for index, (place, found) in enumerate(rows):
+            outcome = outcome_of(found[release]) if release in found else "same"
+            if outcome == "same":
                 continue
-            fold += nodes.target("", "", ids=[self.anchor_id(release, index)])
-            fold += self.example_details(item)
+            what = nodes.strong("", names[outcome])
+            fold += nodes.paragraph(
+                "",
+                "",
+                *sentence(_("%(example)s — %(what)s"), example=self.caption(place), what=what),
+                ids=[self.anchor(release, index)],
+                classes=["jb-drift-cell"],
+            )
+            runs = found[release]["runs"]
+            if outcome == VARIES:
+                had = [names[o] for o in OUTCOMES if o in {r["outcome"] for r in runs}]
+                said = _("The result varies from run to run: %(results)s.")
+                fold += nodes.paragraph("", said % {"results": join_list(had, self.language)})
+            differing = sorted(
+                (r for r in runs if r["outcome"] != "same"),
+                key=lambda r: r["language"] != self.language,
+            )
+            for kind in dict.fromkeys(r["outcome"] for r in differing):
+                run = next(r for r in differing if r["outcome"] == kind)
+                if run.get("detail"):
+                    shown = {"output": "diff", "assert": "python"}.get(kind, "text")
+                    fold += nodes.literal_block(run["detail"], run["detail"], language=shown)
+                if run.get("cut"):
+                    cut = ngettext(
+                        "(%d more line left out)", "(%d more lines left out)", run["cut"]
+                    )
+                    fold += nodes.paragraph("", cut % run["cut"], classes=["jb-drift-cut"])
+        if self.app.builder.format != "html" or self.app.builder.name == "epub":
+            return nodes.container("", nodes.rubric("", label), *fold.children)
         return fold
 
-    def example_details(self, item: Shown) -> list[nodes.Node]:
-        names = short_names()
-        example = item.example
-        heading = nodes.paragraph(classes=["jb-drift-cell"])
-        heading += sentence(
-            _("%(example)s — %(what)s"),
-            example=self.caption(item.place, example),
-            what=nodes.strong("", names[item.outcome]),
-        )
-        out: list[nodes.Node] = [heading]
-        runs = example["runs"]
-        if item.outcome == VARIES:
-            clauses = results()
-            seen = {shown_outcome(run) for run in runs}
-            happened = [clauses[o] for o in SHOWN_OUTCOMES if o in seen]
-            if len(happened) == 2:
-                said = _(
-                    "The result varies from run to run: in some runs %(first)s, in others "
-                    "%(second)s."
-                ) % {"first": happened[0], "second": happened[1]}
-            else:
-                said = _(
-                    "The result varies from run to run; each of these happened in some of "
-                    "the runs: %(results)s."
-                ) % {"results": join_list(happened, self.language)}
-            out.append(nodes.paragraph("", said))
-        links = self.note_links(item.place)
-        if links:
-            out.append(
-                nodes.paragraph(
-                    "",
-                    "",
-                    *sentence(
-                        ngettext(
-                            "Related update note: %(notes)s.",
-                            "Related update notes: %(notes)s.",
-                            len(self.notes_of(item.place)),
-                        ),
-                        notes=links,
-                    ),
-                )
-            )
-        # This language's runs first: their output is the page's language.
-        differing = [r for r in runs if r["outcome"] != "same"]
-        differing.sort(key=lambda r: r["language"] != self.runs_language)
-        for outcome in dict.fromkeys(r["outcome"] for r in differing):
-            run = next(r for r in differing if r["outcome"] == outcome)
-            # The run names the assert that failed (this language's run first).
-            named = [
-                r["detail"]
-                for r in differing
-                if r["outcome"] == "assert" and r.get("detail", "").startswith("assert")
-            ]
-            if outcome == "assert" and named:
-                out.append(nodes.paragraph("", _("The assert that fails:")))
-                out.append(nodes.literal_block(named[0], named[0], language="python"))
-                continue
-            if outcome == "assert" and item.place and item.place.asserts:
-                out.append(
-                    nodes.paragraph(
-                        "",
-                        _("The assert that fails:")
-                        if len(item.place.asserts) == 1
-                        # A count does not pick this sentence: the run names no assert.
-                        else _("On this release, one of these asserts fails:"),
-                    )
-                )
-                asserts = "\n".join(item.place.asserts)
-                out.append(nodes.literal_block(asserts, asserts, language="python"))
-                continue
-            detail = run.get("detail", "")
-            if detail:
-                out.append(nodes.literal_block(detail, detail, language="diff"))
-            if run.get("cut"):
-                out.append(
-                    nodes.paragraph(
-                        "",
-                        ngettext("(%d more line left out)", "(%d more lines left out)", run["cut"])
-                        % run["cut"],
-                        classes=["jb-drift-cut"],
-                    )
-                )
-        return out
+
+def outcome_of(example: dict[str, Any]) -> str:
+    """One outcome for an example, or ``varies`` when its runs had several."""
+    outcomes = {run["outcome"] for run in example["runs"]}
+    return outcomes.pop() if len(outcomes) == 1 else VARIES
 
 
-def _none_yet() -> nodes.Node:
-    return nodes.paragraph(
-        "",
-        _("No other JAX release has run this chapter's examples yet."),
-        classes=["jb-drift-none"],
-    )
-
-
-def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    for placeholder in list(doctree.findall(drift_report)):
-        if app.builder.name == "gettext":
-            # Its text comes from this package's catalog, not the page's: nothing to
-            # extract, and a translator's catalogs do not wait on make release-report.
-            placeholder.replace_self([])
-            continue
-        path = Path(app.srcdir, placeholder["file"])
-        if not path.exists():
-            placeholder.replace_self(_none_yet())
-            continue
-        try:
-            data = read_drift(path)
-        except FormatError as error:
-            logger.warning(
-                error.sentence, location=error.location, type="jaxbook", subtype="drift_report"
-            )
-            placeholder.replace_self([])
-            continue
-        built = Report(app, fromdoc, placeholder, data)
-        placeholder.replace_self(_unfolded(app, built.build(), built.docname))
-
-
-def _unfolded(app: Sphinx, report: list[nodes.Node], docname: str) -> list[nodes.Node]:
-    """Off the web a fold cannot open, and pages of raw differences are no reading for a
-    printed book: the PDF and the EPUB keep the tallies and the summary, whose cells then
-    name the outcome without linking it, and say where the differences are."""
-    if app.builder.format == "html" and app.builder.name != "epub":
-        return report
-    folds = [node for node in report if isinstance(node, drift_fold)]
-    if not folds:
-        return report
-    out = [
-        node
-        for node in report
-        if not isinstance(node, drift_fold)
-        and not (isinstance(node, nodes.Element) and "jb-drift-legend" in node["classes"])
-    ]
-    for node in out:
-        for ref in list(node.findall(nodes.reference)):
-            if ref.get("refid", "").startswith("drift-"):
-                ref.replace_self(ref.children)
-    # The page on the web, where a deploy build knows the site's address.
-    site = os.environ.get("JAXBOOK_SITE_URL") or getattr(app.config, "jaxbook_site_url", "")
-    if site:
-        url = f"{site.rstrip('/')}/{app.config.language}/{docname}.html"
-        out.append(
-            nodes.paragraph(
-                "",
-                "",
-                *sentence(
-                    _(
-                        "The web edition of this page, %(url)s, shows each of these differences "
-                        "in full."
-                    ),
-                    url=nodes.reference(url, url, refuri=url),
-                ),
-            )
-        )
-    else:
-        out.append(
-            nodes.paragraph(
-                "", _("The web edition of this page shows each of these differences in full.")
-            )
-        )
-    return out
+def environment_names(environment: str) -> list[str]:
+    """``Python 3.13, jax==0.4.38, jaxlib==0.4.38`` as a reader names them, without JAX
+    itself (the release): Python 3.13, jaxlib 0.4.38."""
+    names = {"numpy": "NumPy", "ml-dtypes": "ml_dtypes"}
+    named = []
+    for part in environment.split(", "):
+        name, _sep, version = part.partition("==")
+        if name != "jax":
+            named.append(f"{names.get(name, name)} {version}" if version else part)
+    return named
 
 
 def visit_fold_html(self: Any, node: drift_fold) -> None:
@@ -816,17 +576,31 @@ def depart_fold_html(self: Any, node: drift_fold) -> None:
     self.body.append("</details>\n")
 
 
+def pinned_release(app: Sphinx, config: Config) -> None:
+    """The release the book pins in ``pyproject.toml`` beside ``conf.py``, unless set (a
+    book without a pin has every release of its data as another one)."""
+    with contextlib.suppress(OSError, KeyError, ValueError):
+        if not config.jaxbook_pinned_release:
+            config.jaxbook_pinned_release = project.pinned_release(Path(app.confdir))
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.setup_extension("jaxbook.sphinxext.notes")
-    app.add_node(drift_report)
+    app.add_config_value("jaxbook_pinned_release", "", "env", types=frozenset({str}))
+    app.connect("config-inited", pinned_release)
+    app.add_node(drift_placeholder)
     app.add_node(drift_fold, html=(visit_fold_html, depart_fold_html))
     app.add_domain(DriftDomain)
+    app.add_transform(SourceCode)
+    app.add_role("drift", DriftRole())
+    app.add_directive("drift-unseen", DriftUnseenDirective)
     app.add_directive("drift-report", DriftReportDirective)
-    app.connect("env-get-outdated", outdated_reports)
+    app.connect("env-get-outdated", pages_changed)
+    app.connect("env-check-consistency", check_files)
     app.connect("doctree-resolved", resolve)
     return {
-        "version": "1.0",
+        "version": "2.0",
         "env_version": DriftDomain.data_version,
         "parallel_read_safe": True,
         "parallel_write_safe": True,

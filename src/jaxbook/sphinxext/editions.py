@@ -126,8 +126,9 @@ SUBSTITUTES = "\n".join(
 
 
 # The contributors' pages: the website's only (docs/index.rst lists them under
-# ``.. only:: html and not epub``), not the reader's PDF and EPUB.
-WEBSITE_ONLY = ("contributing", "authoring", "translating")
+# ``.. only:: html and not epub``), not the reader's PDF and EPUB; and the lab's report
+# (an orphan page, linked from the chapters' notes on other releases on the web only).
+WEBSITE_ONLY = ("contributing", "authoring", "translating", "lab")
 
 ITEM = re.compile(r'<item id="[^"]*" href="([^"]+)" media-type="application/xhtml\+xml" />')
 

@@ -1,31 +1,36 @@
-"""The update-notes table's "Changed in" column, from the release evidence file.
+"""Where each update note's behavior changed, from the release evidence file.
 
 A note that says how an older JAX release behaved names the probes that
 check it on real releases, ``:evidence: device-method`` (comma-separated;
 see ``jaxbook.releases.probes``), and, where the claim is about one old
 output, that output: ``:old: dot-value=10.811179161071777``
-(``jaxbook.sphinxext.notes`` reads both options with the note). This
-extension adds a "Changed in" column to every ``update-notes-table`` which
-says in plain sentences, from the evidence file that ``jaxbook evidence``
-writes, since which release each row's behavior holds and what held before,
-that nothing changed in any checked release, or that no release gives the
-old output (``jaxbook.sphinxext._eras``); a row that names no probe shows
-"—", and a row whose cell would repeat an earlier row's points to it.
+(``jaxbook.sphinxext.notes`` reads both options with the note). From the
+evidence file that ``jaxbook evidence`` writes, this extension gives:
+
+- the update-notes table a "Changed in" column, one short phrase a row:
+  "since 0.4.31" (the newest release in which one of its probes' answers
+  changed), "all checked releases" where none changed, and "—" where the
+  note names no probe;
+- the role ``:changed-in:`PROBE ...```, the release since which each of the
+  probes has given its present answer (they must agree), for prose that
+  names it;
+- the lab's web report the detail, ``.. evidence-report:: ch01/update-notes``
+  (the page of a chapter's table): for each of its notes with probes, in
+  plain sentences (``jaxbook.sphinxext._eras``), since when its behavior
+  holds, what held before, and whether a release gives its old output.
 
 The column is added through ``jaxbook.sphinxext.notes``'s
-``update-notes-columns`` event; it reads the notes through
-:func:`jaxbook.sphinxext.notes.rows` and keeps nothing in the environment.
-The file is read once per change of its modification time, so a long-lived
-preview builder sees a new one.
+``update-notes-columns`` event, and reads the notes through
+:func:`jaxbook.sphinxext.notes.rows`. The file is read once per change of its
+modification time, so a long-lived preview builder sees a new one.
 
 The build warns, at the note, about an ``:evidence:`` probe that the file
 lacks, about a note whose point speaks of an older release ("不再", "已移除",
 "no longer", …) but names no probe, and about an era of a probe for whose
-answer the file has no phrase. These warnings are of type ``jaxbook`` and
-subtype ``evidence_column`` (``suppress_warnings =
-["jaxbook.evidence_column"]`` silences them); a file of another format or
-shape is one warning at the file, and the table then has no "Changed in"
-column.
+answer the file has no phrase; at the role, about probes that never changed
+or changed in different releases. These warnings are of type ``jaxbook``
+and subtype ``evidence_column``; a file of another format or shape is one
+warning at the file, and the table then has no "Changed in" column.
 
 Config values:
 
@@ -43,13 +48,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx.util import logging
+from packaging.version import Version
+from sphinx.util import docname_join, logging
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook.formats import FormatError, read_evidence
 from jaxbook.sphinxext import _eras, notes
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
@@ -58,6 +67,7 @@ logger = logging.getLogger(__name__)
 
 # Words with which a point says that an older release behaved otherwise.
 CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
+SHOWS_NOTES = "jaxbook_shows_notes"  # in the metadata of a page with an evidence report
 WIDTH = 34  # of 100: the three columns of jaxbook.sphinxext.notes take their narrow widths
 
 
@@ -71,7 +81,7 @@ def _read(path: Path, stamp: float | None) -> dict[str, Any] | FormatError:
         return error
 
 
-def load_evidence(app: Sphinx) -> dict[str, Any] | FormatError | None:
+def load_evidence(app: Sphinx | BuildEnvironment) -> dict[str, Any] | FormatError | None:
     """The evidence file's data, or what is wrong with it; None without a file configured."""
     name = app.config.jaxbook_release_evidence
     if not name:
@@ -139,39 +149,135 @@ def depend_on_evidence(app: Sphinx, doctree: nodes.document) -> None:
         app.env.note_dependency(str(Path(app.srcdir, name)))
 
 
+def changed_in(
+    evidence: dict[str, Any], probes: list[str], old: dict[str, str] | None = None
+) -> tuple[list[str], bool]:
+    """The releases since which the probes have given their present answers (those whose
+    answer changed), and whether the file knows any of them.
+
+    A probe with an old output (``:old:``) that some release gave has its answer since the
+    release after the newest such; one that no release gave holds on every checked release,
+    whatever else changed.
+    """
+    since, known = [], False
+    for probe in probes:
+        eras = evidence["probes"].get(probe, {}).get("eras") or []
+        known = known or bool(eras)
+        gave = [i for i, era in enumerate(eras) if era["key"] == (old or {}).get(probe)]
+        if probe in (old or {}) and eras and not gave:
+            return [], True  # the note's point: no checked release gives that output
+        if gave and gave[-1] + 1 < len(eras):
+            since.append(eras[gave[-1] + 1]["first"])
+        elif not gave and len(eras) > 1:
+            since.append(eras[-1]["first"])
+    return since, known
+
+
 def column(app: Sphinx, table_doc: str) -> notes.Column | None:
     """The "Changed in" column of the table on ``table_doc``, when there is evidence."""
     evidence = load_evidence(app)
     if evidence is None or isinstance(evidence, FormatError):
         return None
-    language = app.config.language
-    # The first row of each set of probes (and old outputs): a row with the same says so.
-    first_with: dict[tuple[Any, ...], notes.Row] = {}
 
     def cell(row: notes.Row) -> nodes.paragraph:
-        sentences = _eras.cell(evidence, row.probes, row.old, language, lambda p, k: None)
-        if not sentences:  # no probe, or none the file has (a warning says so)
+        releases, known = changed_in(evidence, row.probes, row.old)
+        if not known:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
-        said = sentences[0]
-        for following in sentences[1:]:
-            # Sentences follow each other as the language writes them (Chinese: no space).
-            said = sentence(_("%(sentence)s %(next)s"), sentence=said, next=following)
-        para = nodes.paragraph("", "", *said)
-        first = first_with.setdefault((*row.probes, *sorted(row.old.items())), row)
-        if first is not row:
-            number = nodes.Text(str(first.number))
-            to_row = nodes.reference("", "", number, internal=True, refid=f"update-row-{first.id}")
-            return nodes.paragraph("", "", *sentence(_("As in row %(row)s."), row=to_row))
-        return para
+        if not releases:
+            return nodes.paragraph("", _("all checked releases"))
+        return nodes.paragraph("", _("since %(release)s") % {"release": max(releases, key=Version)})
 
     return notes.Column(header=_("Changed in"), width=WIDTH, cell=cell)
+
+
+class ChangedInRole(SphinxRole):
+    """``:changed-in:`PROBE ...```: the release since which the probes give their answers."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        evidence = load_evidence(self.env)
+        probes = self.text.split()
+        releases, _known = (
+            ([], False) if not isinstance(evidence, dict) else changed_in(evidence, probes)
+        )
+        if isinstance(evidence, dict) and self.env.docname:  # not the parallel text
+            self.env.note_dependency(
+                str(Path(self.env.srcdir, self.config.jaxbook_release_evidence))
+            )
+        if isinstance(evidence, FormatError):  # a warning at the file says what is wrong
+            return [nodes.literal(self.rawtext, self.text)], []
+        if len(releases) != len(probes) or len(set(releases)) != 1:
+            logger.warning(
+                "changed-in: %r did not all change, in one release, in the evidence file",
+                self.text,
+                location=self.get_location(),
+                type="jaxbook",
+                subtype="evidence_column",
+            )
+            return [nodes.literal(self.rawtext, self.text)], []
+        return [nodes.inline(self.rawtext, releases[0], classes=["jb-evidence-release"])], []
+
+
+class evidence_report(nodes.General, nodes.Element):
+    """Replaced by the detail of the notes of the table on ``node['table']``."""
+
+
+class EvidenceReportDirective(SphinxDirective):
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.config.jaxbook_release_evidence
+        if name:
+            self.env.note_dependency(str(Path(self.env.srcdir, name)))
+        self.env.metadata[self.env.docname][SHOWS_NOTES] = True
+        return [evidence_report(table=docname_join(self.env.docname, self.arguments[0]))]
+
+
+def reports_changed(
+    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
+) -> list[str]:
+    """A page with an evidence report is written again when a page (its notes) changes."""
+    showing = [doc for doc, meta in env.metadata.items() if meta.get(SHOWS_NOTES)]
+    return showing if added | changed | removed else []
+
+
+def resolve_reports(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    """Each note of a table that names probes, with the sentences its evidence makes."""
+    evidence = load_evidence(app)
+    for node in list(doctree.findall(evidence_report)):
+        if not isinstance(evidence, dict) or app.builder.name == "gettext":
+            node.replace_self([])
+            continue
+        items = nodes.definition_list(classes=["jb-evidence-report"])
+        for row in notes.rows(app.env, table_doc=node["table"]):
+            said = _eras.cell(evidence, row.probes, row.old, app.config.language, lambda p, k: None)
+            if not said:
+                continue
+            number = nodes.Text(_("Update note %s") % row.number)
+            to_row = notes.link(app.builder, fromdoc, node["table"], f"update-row-{row.id}", number)
+            point = row.point.point.deepcopy().children if row.point and row.point.point else []
+            term = nodes.term("", "", *sentence(_("%(note)s: %(point)s"), note=to_row, point=point))
+            sentences = said[0]
+            for following in said[1:]:
+                # Sentences follow each other as the language writes them (Chinese: no space).
+                sentences = sentence(_("%(sentence)s %(next)s"), sentence=sentences, next=following)
+            items += nodes.definition_list_item(
+                "", term, nodes.definition("", nodes.paragraph("", "", *sentences))
+            )
+        for text in items.findall(nodes.TextElement):
+            text["translatable"] = False
+        node.replace_self(items)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("jaxbook.sphinxext.notes")
     add_catalog(app)
     app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
+    app.add_node(evidence_report)
+    app.add_role("changed-in", ChangedInRole())
+    app.add_directive("evidence-report", EvidenceReportDirective)
     app.connect("update-notes-columns", column)
+    app.connect("doctree-resolved", resolve_reports)
+    app.connect("env-get-outdated", reports_changed)
     app.connect("doctree-read", depend_on_evidence)
     app.connect("env-check-consistency", check_evidence)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

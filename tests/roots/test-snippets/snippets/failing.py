@@ -1,0 +1,2 @@
+print("before the error")
+raise SystemExit("the script's own error message")
