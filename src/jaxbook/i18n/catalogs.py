@@ -40,6 +40,7 @@ from jaxbook import project
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import (
     WIDTH,
+    catalog_files,
     faults,
     gettext,
     normalise,
@@ -166,7 +167,7 @@ def update(pot_dir: Path, po_dir: Path, language: str) -> int:
 
 
 def catalogs(po_dir: Path) -> list[Path]:
-    return sorted(po_dir.rglob("*.po"))
+    return catalog_files(po_dir)
 
 
 def wrap_all(po_dir: Path) -> int:

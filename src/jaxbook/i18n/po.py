@@ -36,6 +36,15 @@ def every_translation() -> list[Path]:
     ]
 
 
+def every_language() -> list[Path]:
+    """Each language's catalog directory, the source's too: it translates the interface."""
+    root = project.root()
+    return [
+        Path(os.path.relpath(project.catalog_dir(root, language)))
+        for language in project.languages()
+    ]
+
+
 def add_po_dirs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "po_dirs", nargs="*", type=Path, help="catalog directories (default: every translation)"
@@ -63,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.action == "gettext":
         return catalogs.extract(project.root(), args.pot_dir, *shlex.split(args.sphinxopts))
-    po_dirs = args.po_dirs or every_translation()
+    po_dirs = args.po_dirs or (every_language() if args.action == "check" else every_translation())
     if args.action == "update":
         return catalogs.update_all(args.pot_dir, po_dirs)
     actions = {
