@@ -583,16 +583,20 @@ def shown(path: Path) -> str:
         return str(path)
 
 
+def message_key(entry: polib.POEntry) -> tuple[str, str]:
+    return (entry.msgctxt or "", entry.msgid)
+
+
 def check_template(
     path: Path, po: polib.POFile, lines: list[str], template: Path
-) -> tuple[list[Finding], set[tuple[str | None, str]]]:
+) -> tuple[list[Finding], set[tuple[str, str]]]:
     """Each msgid the template does not have (edited by hand, or the source moved on), and
     the template's messages the catalog lacks; the first's keys, which nothing else checks."""
-    known: set[tuple[str | None, str]] = {
-        (e.msgctxt, e.msgid) for e in polib.pofile(str(template)) if not e.obsolete
+    known: set[tuple[str, str]] = {
+        message_key(e) for e in polib.pofile(str(template)) if not e.obsolete
     }
     live = [entry for entry in po if not entry.obsolete]
-    stray = {(e.msgctxt, e.msgid) for e in live} - known
+    stray: set[tuple[str, str]] = {message_key(e) for e in live} - known
     findings = [
         Finding(
             path,
@@ -602,9 +606,9 @@ def check_template(
             "changed after the catalog was merged (run 'make update-po')",
         )
         for entry in live
-        if (entry.msgctxt, entry.msgid) in stray
+        if message_key(entry) in stray
     ]
-    missing = known - {(e.msgctxt, e.msgid) for e in live}
+    missing = known - {message_key(e) for e in live}
     if missing:
         findings.append(
             Finding(
@@ -702,7 +706,7 @@ def check_catalog(
     lines = path.read_text(encoding="utf-8").splitlines()
     findings += check_headers(path, po, language)
     template = template_of(path)
-    stray: set[tuple[str | None, str]] = set()
+    stray: set[tuple[str, str]] = set()
     if template is not None:
         found, stray = check_template(path, po, lines, template)
         findings += found
@@ -727,7 +731,7 @@ def check_catalog(
     syntax_of = entry_syntax(page)
     findings += lost_translations(path, po, page)
     for entry in po:
-        if entry.obsolete or (entry.msgctxt, entry.msgid) in stray:
+        if entry.obsolete or message_key(entry) in stray:
             continue
         where = msgstr_line(lines, entry_line(entry))
         state = review_state(entry)
