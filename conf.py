@@ -58,6 +58,7 @@ extensions = [
     "jaxbook.sphinxext.fonts",
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
+    "jaxbook.sphinxext.interface",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.mathml",
     "jaxbook.sphinxext.measured",

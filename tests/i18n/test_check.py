@@ -20,7 +20,7 @@ from jaxbook.i18n.check import (
     load_glossary,
     role_key,
 )
-from jaxbook.project import find_root, translations
+from jaxbook.project import find_root, languages
 
 ROOT = find_root(Path(__file__).parent)
 
@@ -782,9 +782,10 @@ def test_each_po_action_takes_several_catalog_directories(tmp_path, po_command):
     assert result.stderr.count("1 catalogs,") == 2, result.stderr
 
 
-def test_without_a_directory_a_po_action_takes_every_translation():
-    assert po.every_translation() == [
-        Path("locale", language, "LC_MESSAGES") for language in translations()
+def test_without_a_directory_a_po_action_takes_every_language():
+    # The source's too: its directory holds its catalogs of the interface.
+    assert po.every_language() == [
+        Path("locale", language, "LC_MESSAGES") for language in languages()
     ]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polib
 import pytest
+import sphinx
 from sphinx.testing.util import _clean_up_global_state
 
 from jaxbook import cli, project
@@ -43,7 +44,8 @@ def book(tmp_path_factory) -> Path:
         assert cli.main(["language", "add", "ja"]) == 0
     after = snapshot(book)
     changed = sorted(name for name in after if before.get(name) != after[name])
-    assert [name for name in changed if not name.startswith("locale/ja/")] == [
+    # The templates are brought up to date as make gettext does (this book commits none).
+    assert [name for name in changed if not name.startswith(("locale/ja/", "locale/pot/"))] == [
         "locale/languages.csv"
     ]
     assert [name for name in before if name not in after] == []
@@ -62,12 +64,17 @@ def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(boo
         p.relative_to(book).as_posix().replace("/en/", "/ja/")
         for p in book.glob("locale/en/**/*.po")
     )
-    assert created == english  # every page, and the book's own texts (book.po)
+    # Every page, the book's own texts (book.po), and, as Japanese is not the interface's
+    # English, the theme's and the extensions' labels.
+    interface = ["locale/ja/LC_MESSAGES/jaxbook.po", "locale/ja/LC_MESSAGES/sphinx.po"]
+    assert created == sorted(english + interface)
     for path in book.glob("locale/ja/**/*.po"):
         catalog = polib.pofile(str(path))
         assert catalog.metadata["Language"] == "ja"
         assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
         assert catalog.percent_translated() == 0
+        if path.stem in project.INTERFACE_DOMAINS:
+            continue  # their messages come from the theme and the package
         # The pages are named as make update-po names them, from the book's root.
         for entry in catalog:
             for file, _line in entry.occurrences:
@@ -83,11 +90,26 @@ def check_po(book: Path, capsys) -> tuple[int, str, str]:
     return status, out.out, out.err
 
 
+def interface_to_translate(book: Path) -> list[str]:
+    """The interface's labels Japanese must translate: those Sphinx's Japanese catalog lacks."""
+    sphinx_ja = Path(sphinx.__file__).parent / "locale" / "ja" / "LC_MESSAGES" / "sphinx.po"
+    translated = {e.msgid for e in polib.pofile(str(sphinx_ja)) if e.msgstr}
+    theme = [e.msgid for e in polib.pofile(str(book / "locale/ja/LC_MESSAGES/sphinx.po"))]
+    labels = [e.msgid for e in polib.pofile(str(book / "locale/ja/LC_MESSAGES/jaxbook.po"))]
+    return [msgid for msgid in theme if msgid not in translated] + labels
+
+
 def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
     status, out, err = check_po(book, capsys)
     assert (status, out) == (0, "")
-    assert "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries" in err
+    assert (
+        "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries in the "
+        f"pages' catalogs, and {len(interface_to_translate(book))} of the interface's labels"
+    ) in err
     assert "'jaxbook language done ja'" in err
+    # Japanese has no hunspell dictionary: its spelling is said to be unchecked, never
+    # checked with another language's.
+    assert "ja: spelling unchecked: no hunspell dictionary for ja is installed" in err
 
 
 def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path, capsys):
@@ -100,13 +122,18 @@ def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path,
     assert status == 1
     findings = out.splitlines()
     untranslated = [f for f in findings if f.endswith(": untranslated")]
-    assert len(untranslated) == 7
     assert all(f.startswith("locale/ja/LC_MESSAGES/") for f in untranslated)
+    pages = [f for f in untranslated if not f.startswith(INTERFACE)]
+    assert len(pages) == 7
+    assert len(untranslated) - len(pages) == len(interface_to_translate(done))
     # The glossary has no Japanese terms yet: a finished language needs them.
     assert [f for f in findings if "glossary.csv" in f] == [
         "locale/glossary.csv:1: no columns for ja: add ja, pattern_ja and definition_ja, "
         "the terms ja translates the glossary's with"
     ]
+
+
+INTERFACE = ("locale/ja/LC_MESSAGES/sphinx.po:", "locale/ja/LC_MESSAGES/jaxbook.po:")
 
 
 def test_a_code_cldr_does_not_know_adds_nothing(book, tmp_path):

@@ -657,6 +657,20 @@ def source_left(msgid: str, strs: Reading, language: str) -> str | None:
     return None
 
 
+@functools.cache
+def sphinx_translates(language: str) -> frozenset[str]:
+    """The messages Sphinx's own catalog of ``language`` translates (the theme's catalog of
+    the book needs only the others: Sphinx reads both)."""
+    import sphinx  # where its catalogs are; nothing of it runs
+
+    found: set[str] = set()
+    for code in dict.fromkeys([language, language.split("_")[0]]):
+        po = Path(sphinx.__file__).parent / "locale" / code / "LC_MESSAGES" / "sphinx.po"
+        if po.is_file():
+            found |= {e.msgid for e in polib.pofile(str(po)) if e.msgstr and not e.fuzzy}
+    return frozenset(found)
+
+
 def review_state(entry: polib.POEntry) -> str | None:
     """Why a translator still has to look at an entry: fuzzy, or untranslated."""
     if entry.fuzzy:
@@ -735,6 +749,12 @@ def check_catalog(
             continue
         where = msgstr_line(lines, entry_line(entry))
         state = review_state(entry)
+        if (
+            state == "untranslated"
+            and path.stem == project.THEME_DOMAIN
+            and entry.msgid in sphinx_translates(language)
+        ):
+            continue  # Sphinx's own catalog of the language translates it
         if state is not None:
             if not draft:
                 findings.append(Finding(path, where, state))
@@ -932,18 +952,32 @@ def is_draft(po_dir: Path, language: str) -> bool:
     return listed is not None and listed.draft
 
 
+def still_to_review(path: Path, po: polib.POFile, language: str) -> list[str]:
+    """Each entry's review state (untranslated, fuzzy) that ``check_catalog`` would report
+    in a finished language: what Sphinx's own catalog translates is not the theme's work."""
+    states = []
+    for entry in po:
+        state = None if entry.obsolete else review_state(entry)
+        theme_done = path.stem == project.THEME_DOMAIN and entry.msgid in sphinx_translates(
+            language
+        )
+        if state is not None and not (state == "untranslated" and theme_done):
+            states.append(state.split(":")[0])
+    return states
+
+
 def draft_summary(paths: list[Path], language: str) -> str:
     """What a draft language still has to translate, and when that becomes findings."""
-    untranslated = fuzzy = 0
-    for path in paths:
-        if faults(path):
-            continue
-        po = polib.pofile(str(path))
-        untranslated += len(po.untranslated_entries())
-        fuzzy += len(po.fuzzy_entries())
+    pages: Counter = Counter()
+    interface: Counter = Counter()
+    for path in readable(paths):
+        counts = interface if is_interface(path) else pages
+        counts.update(still_to_review(path, polib.pofile(str(path)), language))
     return (
-        f"{language} is a draft (locale/languages.csv): {untranslated} untranslated and "
-        f"{fuzzy} fuzzy entries are not findings until its translator runs "
+        f"{language} is a draft (locale/languages.csv): {pages['untranslated']} untranslated "
+        f"and {pages['fuzzy']} fuzzy entries in the pages' catalogs, and "
+        f"{interface['untranslated'] + interface['fuzzy']} of the interface's labels "
+        "(sphinx.po, jaxbook.po) to translate, are not findings until its translator runs "
         f"'jaxbook language done {language}'"
     )
 

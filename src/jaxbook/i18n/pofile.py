@@ -229,7 +229,7 @@ def catalog_files(po_dir: Path) -> list[Path]:
     if root is not None and po_dir.name == "LC_MESSAGES":
         language = project.catalog_language(po_dir)
         extension = project.interface_catalog(root, language, project.EXTENSION_DOMAIN)
-        if extension.is_file() and extension not in found:
+        if extension.is_file() and extension.resolve() not in {f.resolve() for f in found}:
             found.append(
                 Path(os.path.relpath(extension)) if po_dir.is_absolute() is False else extension
             )

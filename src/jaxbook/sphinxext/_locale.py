@@ -35,6 +35,11 @@ LOCALE_DIR = Path(__file__).parent / "locales"
 _ = get_translation(MESSAGE_CATALOG_NAME)
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a label kept in data for the catalog's template; ``_`` translates it when used."""
+    return message
+
+
 def N_(singular: str, plural: str) -> tuple[str, str]:
     """Marks a label with a count for the catalog; ``ngettext`` translates it when used."""
     return singular, plural

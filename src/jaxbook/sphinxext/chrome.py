@@ -17,11 +17,9 @@ catalog translates is written into it, so the search speaks as the book does
 (你, not 您). sphinx-copybutton keeps its labels in ``copybutton.js``; the
 Chinese "Copied!" is taken from the catalog too ("复制成功！", full-width).
 
-The gettext builder also writes the templates' strings to ``sphinx.pot``. That
-template is no page's text and nothing merges it: the Chinese interface catalog
-is kept by hand here, and the theme is English already. It is removed after a
-gettext build, so that ``sphinx-intl update -p _build/gettext -l en`` does not
-create an English ``sphinx.po`` of untranslated interface strings.
+The theme's template, ``locale/pot/sphinx.pot``, holds these messages with
+the theme's own (``jaxbook.sphinxext.interface``); ``make update-po`` merges
+it into each language's ``sphinx.po``.
 
 Config values: none.
 """
@@ -43,7 +41,8 @@ if TYPE_CHECKING:
 
 _ = get_translation("sphinx")
 
-INTERFACE_TEMPLATE = "sphinx.pot"
+# The scripts' messages that the catalog translates (sphinx-copybutton's "Copied!").
+SCRIPT_MESSAGES = ("Copied!",)
 
 # Each pattern's group "text" is the literal furo writes; the msgid is looked up
 # (with %(name)s filled from the pattern's other named groups).
@@ -124,12 +123,13 @@ def translate_scripts(app: Sphinx) -> None:
             text = text[: match.start(1)] + json.dumps(data, indent=4) + text[match.end(1) :]
             script.write_text(text, encoding="utf-8")
     copybutton = static / "copybutton.js"
-    if copybutton.exists() and "Copied!" in messages:
+    copied = SCRIPT_MESSAGES[0]
+    if copybutton.exists() and copied in messages:
         text = copybutton.read_text(encoding="utf-8")
         lang = app.config.language.replace("_", "-")
         fixed = re.sub(
             rf"('{re.escape(lang)}'\s*:\s*\{{[^}}]*?'copy_success'\s*:\s*)'[^']*'",
-            lambda m: m[1] + json.dumps(messages["Copied!"], ensure_ascii=False).replace('"', "'"),
+            lambda m: m[1] + json.dumps(messages[copied], ensure_ascii=False).replace('"', "'"),
             text,
         )
         if fixed != text:
@@ -151,12 +151,6 @@ def translate_pages(app: Sphinx, exception: Exception | None) -> None:
             page.write_text(translated, encoding="utf-8")
 
 
-def drop_interface_template(app: Sphinx, exception: Exception | None) -> None:
-    if exception is None and app.builder.name == "gettext":
-        Path(app.outdir, INTERFACE_TEMPLATE).unlink(missing_ok=True)
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("build-finished", translate_pages)
-    app.connect("build-finished", drop_interface_template)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
