@@ -17,6 +17,7 @@ from pathlib import Path
 import polib
 import pytest
 import sphinx
+from bs4 import BeautifulSoup
 from sphinx.testing.util import _clean_up_global_state
 
 from jaxbook import cli, project
@@ -201,8 +202,46 @@ def build(book: Path, builder: str, language: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sites(book) -> dict[str, Path]:
-    return {language: build(book, "html", language) for language in project.languages(book)}
+def sites(book, tmp_path_factory) -> dict[str, Path]:
+    """Every edition of the book once its Japanese translator has translated the page's
+    title, in arrays.po, and one of the extensions' labels, in the book's jaxbook.po."""
+    translated = Path(shutil.copytree(book, tmp_path_factory.mktemp("translated") / "book"))
+    translate(translated / "locale/ja/LC_MESSAGES/arrays.po", {"数组": "配列"})
+    translate(
+        translated / "locale/ja/LC_MESSAGES/jaxbook.po", {"Translation in progress": "翻訳中"}
+    )
+    return {language: build(translated, "html", language) for language in project.languages(book)}
+
+
+def translate(po: Path, table: dict[str, str]) -> None:
+    catalog = polib.pofile(str(po))
+    for entry in catalog:
+        entry.msgstr = table.get(entry.msgid, entry.msgstr)
+    assert {e.msgid for e in catalog if e.msgstr} >= set(table)
+    catalog.save()
+
+
+class Passages(HTMLParser):
+    """The ``lang`` of each heading and paragraph of a page, and of each block that has one."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[list[str]] = []  # [lang, text]
+        self._open: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in {"h1", "p"} or (tag == "div" and "lang" in dict(attrs)):
+            self.found.append([dict(attrs).get("lang") or "", ""])
+            self._open.append(tag)
+
+    def handle_endtag(self, tag):
+        if self._open and self._open[-1] == tag:
+            self._open.pop()
+
+    def handle_data(self, data):
+        if self._open:
+            self.found[-1][1] += data
 
 
 def test_every_edition_links_the_new_one_and_it_builds(sites):
@@ -218,7 +257,36 @@ def test_every_edition_links_the_new_one_and_it_builds(sites):
 def test_the_new_edition_shows_the_source_until_it_is_translated(sites):
     html = (sites["ja"] / "arrays.html").read_text(encoding="utf-8")
     assert "JAX 的数组和 NumPy 的数组用法相近。" in html
-    assert Page(html).title == "数组 — 入门小书"
+    assert Page(html).title == "配列 — 入门小书"
+
+
+def test_the_source_text_left_on_a_translated_page_carries_its_language(sites):
+    passages = Passages((sites["ja"] / "arrays.html").read_text(encoding="utf-8")).found
+    by_text = {" ".join(text.split()).rstrip("¶# "): lang for lang, text in passages}
+    assert by_text["配列"] == ""  # translated: the page's own language
+    assert by_text["JAX 的数组和 NumPy 的数组用法相近。"] == "zh-CN"
+    # The code block's Chinese strings are left too: the block is marked, not its spans.
+    assert [lang for lang, text in passages if "总和" in text][0] == "zh-CN"
+    # On the source's own pages nothing is marked: the page is Chinese.
+    source = Passages((sites["zh_CN"] / "arrays.html").read_text(encoding="utf-8")).found
+    assert {lang for lang, _text in source} == {""}
+
+
+def notice_titles(html: str) -> list[str]:
+    soup = BeautifulSoup(html, "html.parser")
+    return [
+        notice.select_one(".admonition-title").get_text(strip=True)
+        for notice in soup.select(".jb-draft-notice, .jb-translation-notice")
+    ]
+
+
+def test_a_draft_edition_says_so_on_every_page_and_takes_its_translated_labels(sites):
+    for page in ("index.html", "arrays.html"):
+        titles = notice_titles((sites["ja"] / page).read_text(encoding="utf-8"))
+        # The label its translator wrote in the book's locale/ja/LC_MESSAGES/jaxbook.po.
+        assert titles == ["Draft edition", "翻訳中"], page
+    # A finished translation says neither (the small English book is translated whole).
+    assert notice_titles((sites["en"] / "arrays.html").read_text(encoding="utf-8")) == []
 
 
 def test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others(book, capsys):
