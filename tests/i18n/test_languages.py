@@ -266,7 +266,7 @@ def test_the_source_text_left_on_a_translated_page_carries_its_language(sites):
     assert by_text["配列"] == ""  # translated: the page's own language
     assert by_text["JAX 的数组和 NumPy 的数组用法相近。"] == "zh-CN"
     # The code block's Chinese strings are left too: the block is marked, not its spans.
-    assert [lang for lang, text in passages if "总和" in text][0] == "zh-CN"
+    assert next(lang for lang, text in passages if "总和" in text) == "zh-CN"
     # On the source's own pages nothing is marked: the page is Chinese.
     source = Passages((sites["zh_CN"] / "arrays.html").read_text(encoding="utf-8")).found
     assert {lang for lang, _text in source} == {""}

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import functools
 import io
 import os
@@ -587,6 +588,12 @@ def message_key(entry: polib.POEntry) -> tuple[str, str]:
     return (entry.msgctxt or "", entry.msgid)
 
 
+def template_name(template: Path) -> str:
+    """A template as a finding names it: from its book (``locale/pot/ch01/arrays.pot``)."""
+    root = find_root(template.parent)
+    return template.relative_to(root).as_posix() if root else str(template)
+
+
 def check_template(
     path: Path, po: polib.POFile, lines: list[str], template: Path
 ) -> tuple[list[Finding], set[tuple[str, str]]]:
@@ -601,7 +608,7 @@ def check_template(
         Finding(
             path,
             msgid_line(lines, entry_line(entry)),
-            f"this msgid is not in the template {shown(template)}: it was edited by hand "
+            f"this msgid is not in the template {template_name(template)}: it was edited by hand "
             "(restore it from git; only the msgstr is the translator's), or the source "
             "changed after the catalog was merged (run 'make update-po')",
         )
@@ -614,7 +621,7 @@ def check_template(
             Finding(
                 path,
                 1,
-                f"{len(missing)} message(s) of the template {shown(template)} are not in the "
+                f"{len(missing)} message(s) of the template {template_name(template)} are not in the "
                 "catalog: run 'make update-po'",
             )
         )
@@ -641,12 +648,14 @@ def source_left(msgid: str, strs: Reading, language: str) -> str | None:
         return None  # an output comes from its code, an example of markup stays as written
     prose = "".join(strs.prose)
     if writes_han(language):
-        copied = [run for run in HAN_RUN.findall(msgid) if len(run) >= COPIED_RUN and run in prose]
-        if copied:
-            return (
-                f"Chinese left in the translation: {copied[0]!r} is copied from the source; "
-                "translate it"
-            )
+        for run in HAN_RUN.findall(msgid):
+            match = difflib.SequenceMatcher(None, run, prose, autojunk=False).find_longest_match()
+            if match.size >= COPIED_RUN:
+                copied = run[match.a : match.a + match.size]
+                return (
+                    f"Chinese left in the translation: {copied!r} is copied from the source; "
+                    "translate it"
+                )
         return None
     left = re.search(f"[{HAN_RANGES}][^\\n]{{0,24}}", prose)
     if left:
