@@ -608,8 +608,8 @@ def check_template(
         Finding(
             path,
             msgid_line(lines, entry_line(entry)),
-            f"this msgid is not in the template {template_name(template)}: it was edited by hand "
-            "(restore it from git; only the msgstr is the translator's), or the source "
+            f"this msgid is not in the template {template_name(template)}: it was edited by "
+            "hand (restore it from git; only the msgstr is the translator's), or the source "
             "changed after the catalog was merged (run 'make update-po')",
         )
         for entry in live
@@ -621,8 +621,8 @@ def check_template(
             Finding(
                 path,
                 1,
-                f"{len(missing)} message(s) of the template {template_name(template)} are not in the "
-                "catalog: run 'make update-po'",
+                f"{len(missing)} message(s) of the template {template_name(template)} are not "
+                "in the catalog: run 'make update-po'",
             )
         )
     return findings, stray
