@@ -7,10 +7,11 @@ are English, into the same directory, with Babel's extractors (the ones Sphinx
 itself is extracted with):
 
 - ``sphinx.pot``, the theme's domain: every string of the theme's templates
-  (furo's, and the templates of ``templates_path``, the extensions' included),
-  the messages of Sphinx's search script and admonition titles, and the labels
-  furo writes without gettext that ``jaxbook.sphinxext.chrome`` translates
-  (``chrome.LITERALS``, ``chrome.SCRIPT_MESSAGES``). A language's
+  (furo's, and the templates of ``templates_path``, the extensions' included,
+  read through ``jaxbook.sphinxext.chrome``'s preprocessing, which makes the
+  labels furo writes literally messages), the messages of Sphinx's search
+  script and admonition titles, and those chrome gives the copy button and
+  the navigation toggles (``chrome.SCRIPT_MESSAGES``). A language's
   ``sphinx.po`` needs only what Sphinx's own catalog of that language lacks;
   ``make check-po`` says which.
 - ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()`` and
@@ -59,6 +60,7 @@ SPHINX = Path(sphinx.__file__).resolve().parent
 KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "N_": (1, 2), "gettext_noop": None}
 # The release notes' phrases (read as a file: the extensions import nothing of the lab).
 PHRASES = PACKAGE / "releases" / "sentences.py"
+JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
 
 
 def extract_phrases(
@@ -129,7 +131,8 @@ def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
                 if directory in theme_dirs
                 else relative(template.resolve(), outdir)
             )
-            add_extracted(catalog, "jinja2", template, shown, extensions="jinja2.ext.i18n")
+            # Through chrome's preprocessing: the labels furo writes literally are messages.
+            add_extracted(catalog, "jinja2", template, shown, extensions=JINJA_EXTENSIONS)
     search = SPHINX / "themes" / "basic" / "static" / "searchtools.js"
     add_extracted(catalog, "javascript", search, relative(search, outdir))
     # Sphinx's admonition titles, which a book may word otherwise than Sphinx's catalog.
@@ -137,10 +140,9 @@ def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
     add_extracted(catalog, "python", labels, relative(labels, outdir))
     chrome_module = Path(chrome.__file__)
     shown = relative(chrome_module, outdir)
-    add_extracted(catalog, "python", chrome_module, shown)
     source = chrome_module.read_text(encoding="utf-8")
-    for msgid in [*(msgid for _pattern, msgid in chrome.LITERALS), *chrome.SCRIPT_MESSAGES]:
-        # Where chrome names it: a label in its list, or a pattern's msgid.
+    for msgid in chrome.SCRIPT_MESSAGES:
+        # Where chrome names it: the copy button's table, or the navigation toggle's label.
         at = source.find(f'"{msgid}"')
         catalog.add(msgid, None, [(shown, source.count("\n", 0, max(at, 0)) + 1)])
     return catalog
