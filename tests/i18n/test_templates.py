@@ -6,6 +6,7 @@ without `make gettext` after it is a finding here, named by file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -75,3 +76,20 @@ def test_a_stale_template_is_found(made, tmp_path):
     index = stale / "index.pot"
     index.write_text(index.read_text(encoding="utf-8") + '\nmsgid "旧的一段"\nmsgstr ""\n', "utf-8")
     assert template_texts(stale) != template_texts(made)
+
+
+def test_a_label_with_several_placeholders_names_them(made):
+    """Word order is the translation's: where a label has more than one placeholder, each is
+    named (%(name)s), so that a translation can put them in any order."""
+    labels = polib.pofile(str(made / "jaxbook.pot"))
+    positional = re.compile(r"%[sdr]|\{\}")
+    crowded = [
+        e.msgid
+        for e in labels
+        for text in (e.msgid, e.msgid_plural)
+        if text and len(positional.findall(text)) > 1
+    ]
+    assert crowded == []
+    assert [m for m in ("%s of %s", "%(a)s of %(b)s") if len(positional.findall(m)) > 1] == [
+        "%s of %s"
+    ]

@@ -506,8 +506,10 @@ def source_page(path: Path) -> Path | None:
     if "LC_MESSAGES" not in parts:
         return None
     at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
-    root = find_root(Path(*parts[:at]))
-    if root is None:
+    # The book whose locale/ holds the catalog, not one that only encloses it (a test's
+    # small book inside the project).
+    root = Path(*parts[: at - 2]) if at >= 3 else None
+    if root is None or not (root / "conf.py").is_file():
         return None
     page = page_file(root / "docs", Path(*parts[at + 1 :]).with_suffix("").as_posix())
     return page if page.is_file() else None
@@ -519,9 +521,14 @@ def page_syntax(page: Path | None) -> Syntax:
 
 def entry_syntax(page: Path | None) -> Callable[[polib.POEntry], Syntax]:
     """How an entry's message is written: the page's syntax, or reST for the
-    content of a MyST page's ``{eval-rst}`` (found by the entry's line)."""
+    content of a MyST page's ``{eval-rst}`` (found by the entry's line); where the
+    page is not found, the syntax its occurrences name (``index.md:12``: MyST)."""
+    if page is None:
+        return lambda entry: (
+            MYST if any(file.endswith(".md") for file, _line in entry.occurrences) else REST
+        )
     syntax = page_syntax(page)
-    if page is None or syntax is REST:
+    if syntax is REST:
         return lambda entry: syntax
     rest_lines = parsers.eval_rst_lines(page.read_text(encoding="utf-8"))
 
@@ -564,15 +571,19 @@ def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[F
 
 
 def template_of(path: Path) -> Path | None:
-    """The committed template (``locale/pot/<page>.pot``) a catalog is merged from, if any."""
+    """The committed template a catalog is merged from, if any: ``<page>.pot`` under the
+    ``pot`` directory beside the catalog's language (``locale/pot``), or, for a catalog the
+    package holds (its Chinese labels), the project's."""
     parts = path.resolve().parts
     if "LC_MESSAGES" not in parts:
         return None
     at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
-    root = find_root(Path(*parts[:at]))
-    if root is None:
-        return None
-    template = root / project.TEMPLATES / Path(*parts[at + 1 :]).with_suffix(".pot")
+    name = Path(*parts[at + 1 :]).with_suffix(".pot")
+    locale = Path(*parts[: at - 1])
+    template = locale / project.TEMPLATES.name / name
+    if locale == project.PACKAGE_CATALOGS:
+        root = find_root(locale)
+        template = root / project.TEMPLATES / name if root else template
     return template if template.is_file() else None
 
 
@@ -590,8 +601,9 @@ def message_key(entry: polib.POEntry) -> tuple[str, str]:
 
 def template_name(template: Path) -> str:
     """A template as a finding names it: from its book (``locale/pot/ch01/arrays.pot``)."""
-    root = find_root(template.parent)
-    return template.relative_to(root).as_posix() if root else str(template)
+    # The nearest "pot" above it: a page's template may sit in its chapter's folder.
+    locale = next(p for p in template.parents if p.name == project.TEMPLATES.name).parent
+    return template.relative_to(locale.parent).as_posix()
 
 
 def check_template(
