@@ -151,16 +151,18 @@ lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, myp
 
 ##@ Translating (python-docs-fr's workflow: merge, progress, fuzzy)
 
-# Each translation's catalog directory; every `jaxbook po` action takes them all.
-CATALOGS     = $(foreach lang,$(TRANSLATIONS),locale/$(lang)/LC_MESSAGES)
+# Each language's catalog directory (the source's holds its catalogs of the interface, whose
+# messages are English); every `jaxbook po` action takes them all.
+CATALOGS     = $(foreach lang,$(LANGUAGES),locale/$(lang)/LC_MESSAGES)
+TEMPLATES    = locale/pot
 
 .PHONY: gettext
-gettext: $(SYNCED) ## Extract one message catalog template (.pot) per page into _build/gettext
-	$(JAXBOOK) po gettext --sphinxopts "$(SPHINXOPTS) $(O)" $(BUILDDIR)/gettext
+gettext: $(SYNCED) ## Write every catalog's template (.pot: pages, book, theme, extensions) into locale/pot, for Weblate and Poedit
+	$(JAXBOOK) po gettext --sphinxopts "$(SPHINXOPTS) $(O)" $(TEMPLATES)
 
 .PHONY: update-po
 update-po: gettext ## Merge the templates into locale/<lang>/LC_MESSAGES (fuzzy keeps #|, obsolete kept)
-	@$(JAXBOOK) po update $(BUILDDIR)/gettext $(CATALOGS)
+	@$(JAXBOOK) po update $(TEMPLATES) $(CATALOGS)
 
 # Every check runs, and the target fails if any found something.
 .PHONY: check-po

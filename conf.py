@@ -62,6 +62,7 @@ extensions = [
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
     "jaxbook.sphinxext.html_translator",
+    "jaxbook.sphinxext.interface",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.mathml",
     "jaxbook.sphinxext.measured",
@@ -162,6 +163,8 @@ jaxbook_recorded_on = {
 }
 BOOK_LANGUAGES = languages(Path(__file__).resolve().parent)
 jaxbook_languages = {code: language.name for code, language in BOOK_LANGUAGES.items()}
+# A draft edition says so on every page; the landing page sends no reader to it.
+jaxbook_draft_languages = [code for code, language in BOOK_LANGUAGES.items() if language.draft]
 # The Chinese pages show the first finished translation beside each passage; a translated
 # page shows the Chinese it was translated from.
 jaxbook_parallel_languages = (

@@ -75,6 +75,29 @@ NEEDS = [
         "gettext",
         ("check-po", "update-po", "test"),
     ),
+    Need(
+        "hunspell (each language's spelling, make check-po)",
+        "command",
+        "hunspell",
+        "hunspell",
+        ("check-po", "pytest", "test"),
+    ),
+    # A dictionary for each language of the book that has one; a language without one is
+    # reported as unchecked by make check-po, never checked in another language.
+    Need(
+        "the US English hunspell dictionary (make check-po)",
+        "file",
+        "/usr/share/hunspell/en_US.dic",
+        "hunspell-en-us",
+        ("check-po", "pytest", "test"),
+    ),
+    Need(
+        "a Spanish hunspell dictionary (the tests check a second language's spelling)",
+        "file",
+        "/usr/share/hunspell/es_ES.dic",
+        "hunspell-es",
+        ("pytest", "test"),
+    ),
     Need("fc-list (finding the fonts)", "command", "fc-list", "fontconfig", ("html", *PDF)),
     Need(
         "a CJK font (screenshots, PDF, social cards)",

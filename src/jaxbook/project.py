@@ -13,7 +13,12 @@
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
   ``make check-po`` all take their terms from it.
 - ``catalog_dir()``: where a translation's catalogs are, and ``catalog_language()``,
-  the language of such a directory.
+  the language of such a directory; ``TEMPLATES``, the committed templates
+  (``.pot``) they are merged from.
+- The interface's two catalogs, whose messages are English (``INTERFACE_SOURCE``):
+  the theme's (``sphinx.po``, Sphinx's own domain) and the extensions' labels
+  (``jaxbook.po``); ``interface_catalog()`` finds a language's, in its catalog
+  directory or, for a language the package itself translates, beside the package.
 - ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
   (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
   the prose names them through ``jaxbook.sphinxext.facts``.
@@ -37,6 +42,15 @@ from pathlib import Path
 SOURCE_LANGUAGE = "zh_CN"
 LOCALE = Path("locale")
 LANGUAGE_LIST = LOCALE / "languages.csv"
+# The templates of every catalog (make gettext), committed for Weblate and Poedit.
+TEMPLATES = LOCALE / "pot"
+THEME_DOMAIN = "sphinx"
+EXTENSION_DOMAIN = "jaxbook"
+INTERFACE_DOMAINS = (THEME_DOMAIN, EXTENSION_DOMAIN)
+# The language the interface's messages are written in: it needs no catalog of them.
+INTERFACE_SOURCE = "en"
+# The extensions' own catalogs, which travel with the package (its Chinese labels).
+PACKAGE_CATALOGS = Path(__file__).resolve().parent / "sphinxext" / "locales"
 GLOSSARY = LOCALE / "glossary.csv"
 # A page is reStructuredText or MyST Markdown (conf.py's source_suffix).
 SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
@@ -117,6 +131,19 @@ def translations(book: Path | None = None) -> list[str]:
 def catalog_dir(root: Path, language: str) -> Path:
     """``locale/<language>/LC_MESSAGES`` of the book at ``root``."""
     return root / LOCALE / language / "LC_MESSAGES"
+
+
+def interface_catalog(root: Path, language: str, domain: str) -> Path:
+    """``language``'s catalog of the interface's ``domain``: the book's, or where the book has
+    none and the package has one, the package's (the path the book's would have otherwise)."""
+    book = catalog_dir(root, language) / f"{domain}.po"
+    package = PACKAGE_CATALOGS / language / "LC_MESSAGES" / f"{domain}.po"
+    return package if not book.is_file() and package.is_file() else book
+
+
+def speaks_interface_source(language: str) -> bool:
+    """Whether ``language`` is the interface's own (``en``, ``en_GB``): no catalog needed."""
+    return language.split("_")[0] == INTERFACE_SOURCE
 
 
 def catalog_language(po_dir: Path) -> str:

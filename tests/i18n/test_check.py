@@ -16,11 +16,14 @@ from jaxbook.i18n import po
 from jaxbook.i18n.check import (
     check_catalog,
     codespell,
+    dictionary,
+    hunspell,
     inconsistent_translations,
     load_glossary,
     role_key,
 )
-from jaxbook.project import find_root, translations
+from jaxbook.i18n.pofile import plural_forms
+from jaxbook.project import find_root, languages
 
 ROOT = find_root(Path(__file__).parent)
 
@@ -205,7 +208,7 @@ def test_wrong_headers(tmp_path):
     assert f"{path}:1: header Language is 'fr', expected 'en'" in "\n".join(result)
 
 
-WORDS = ROOT / "locale" / "codespell-words.txt"
+WORDS = ROOT / "locale" / "en" / "words.txt"
 
 
 def spelling(path: Path) -> list[str]:
@@ -782,9 +785,10 @@ def test_each_po_action_takes_several_catalog_directories(tmp_path, po_command):
     assert result.stderr.count("1 catalogs,") == 2, result.stderr
 
 
-def test_without_a_directory_a_po_action_takes_every_translation():
-    assert po.every_translation() == [
-        Path("locale", language, "LC_MESSAGES") for language in translations()
+def test_without_a_directory_a_po_action_takes_every_language():
+    # The source's too: its directory holds its catalogs of the interface.
+    assert po.every_language() == [
+        Path("locale", language, "LC_MESSAGES") for language in languages()
     ]
 
 
@@ -829,3 +833,261 @@ def test_a_course_link_keeps_its_target_and_translates_its_title():
     assert role_key("course", "《JAX 入门》 <chapter-1>") == ("course", "chapter-1")
     assert role_key("course", "Chapter 1 <chapter-1>") != role_key("course", "Chapter 1 <ch-2>")
     assert role_key("doc", "arrays") != role_key("doc", "devices")
+
+
+# -- Every catalog, every language (the interface's catalogs, templates, Chinese left) --
+
+EXTENSIONS_ZH = ROOT / "src" / "jaxbook" / "sphinxext" / "locales" / "zh_CN" / "LC_MESSAGES"
+THEME_ZH = ROOT / "locale" / "zh_CN" / "LC_MESSAGES" / "sphinx.po"
+
+
+def interface_copy(tmp_path: Path, source: Path, old: str, new: str) -> tuple[Path, int]:
+    """A copy of one of the book's interface catalogs with ``old`` replaced by ``new`` (once);
+    the line of the change."""
+    path = tmp_path / "zh_CN" / "LC_MESSAGES" / source.name
+    path.parent.mkdir(parents=True)
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path, text[: text.index(old)].count("\n") + 1
+
+
+def test_the_book_interface_catalogs_are_clean():
+    for path in (EXTENSIONS_ZH / "jaxbook.po", THEME_ZH):
+        assert check_catalog(path, "zh_CN", []) == []
+
+
+def test_a_broken_placeholder_in_the_extensions_catalog_is_named_at_its_msgstr(tmp_path):
+    path, line = interface_copy(
+        tmp_path,
+        EXTENSIONS_ZH / "jaxbook.po",
+        '"%(backend)s 后端、%(device)s、JAX %(version)s"',
+        '"%(backend)s 后端、%(设备)s、JAX %(version)s"',
+    )
+    assert [str(f) for f in check_catalog(path, "zh_CN", [])] == [
+        f"{path}:{line}: msgfmt: a format specification for argument 'device' doesn't exist "
+        "in 'msgstr'"
+    ]
+
+
+PLURALS = {
+    "extensions' catalog": (
+        EXTENSIONS_ZH / "jaxbook.po",
+        'msgstr[0] "%d 个输出相同"\n',
+        'msgstr[0] "%d 个输出相同"\nmsgstr[1] "%d 个输出相同"\n',
+    ),
+    "theme's catalog": (
+        THEME_ZH,
+        'msgstr[0] "搜索完成，找到 ${resultCount} 个匹配的页面。"\n',
+        'msgstr[0] "搜索完成，找到 ${resultCount} 个匹配的页面。"\nmsgstr[1] "找到了"\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(PLURALS), ids=list(PLURALS))
+def test_a_wrong_plural_count_is_one_sentence_at_its_message(tmp_path, case):
+    source, old, new = PLURALS[case]
+    path, line = interface_copy(tmp_path, source, old, new)
+    header = path.read_text(encoding="utf-8").splitlines().index('msgstr ""') + 1
+    assert [str(f) for f in check_catalog(path, "zh_CN", [])] == [
+        f"{path}:{line}: msgfmt: this message has 2 plural form(s), but the header (line "
+        f"{header}) says nplurals = 1: give it one msgstr[n] per form"
+    ]
+
+
+def test_a_wrong_plural_count_in_a_page_catalog_too(tmp_path):
+    text = po_text(ENTRIES) + (
+        '\nmsgid "one key"\nmsgid_plural "%d keys"\nmsgstr[0] "one key"\n'
+        'msgstr[1] "%d keys"\nmsgstr[2] "%d keys"\n'
+    )
+    path = tmp_path / "en" / "LC_MESSAGES" / "page.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    line = text[: text.index("msgstr[0]")].count("\n") + 1
+    assert [str(f) for f in check_catalog(path, "en", TERMS)] == [
+        f"{path}:{line}: msgfmt: this message has 3 plural form(s), but the header (line 2) "
+        "says nplurals = 2: give it one msgstr[n] per form"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "msgid", "msgstr", "finding"),
+    [
+        (
+            ".md",
+            "用 **粗体** 强调密钥。",
+            "Stress the key with **bold*.",
+            "strong emphasis (**…**): the source has 1, the translation 0; is a '*' "
+            "missing or unmatched?",
+        ),
+        (
+            ".rst",
+            "用 **粗体** 强调密钥。",
+            "Stress the key with **bold.",
+            "the markup is broken: Inline strong start-string without end-string",
+        ),
+        (
+            ".rst",
+            "密钥用 ``jax.jit`` 编译。",
+            "Compile the key with ``jax.jit.",
+            "the markup is broken: Inline literal start-string without end-string",
+        ),
+    ],
+    ids=["MyST **bold*", "reST **bold", "reST ``code"],
+)
+def test_broken_markup_is_named_at_its_msgstr(tmp_path, suffix, msgid, msgstr, finding):
+    entries = dict(PAGE_ENTRIES[suffix])
+    entries["plain"] = (msgid, msgstr)
+    path = page_catalog(tmp_path, suffix, entries)
+    assert f"{path}:{line_of(path, msgid[:3])}: {finding}" in check(path)
+
+
+def test_added_emphasis_is_the_translators_choice(tmp_path):
+    entries = dict(MYST_ENTRIES)
+    entries["plain"] = ("《JAX 入门》讲密钥。", "*Getting Started with JAX* explains keys.")
+    assert check(page_catalog(tmp_path, ".md", entries)) == []
+
+
+def book_with_template(tmp_path: Path, entries: dict[str, tuple[str, str]]) -> Path:
+    """A book whose committed template (locale/pot/page.pot) has ``entries``' msgids."""
+    catalogs = book(tmp_path, ".rst")
+    template = tmp_path / "locale" / "pot" / "page.pot"
+    template.parent.mkdir(parents=True)
+    template.write_text(po_text({k: (m, "") for k, (m, _s) in entries.items()}), "utf-8")
+    return write_catalog(catalogs, po_text(entries))
+
+
+def test_a_msgid_edited_by_hand_is_named_as_not_in_the_template(tmp_path):
+    path = book_with_template(tmp_path, ENTRIES)
+    assert check(path) == []
+    text = path.read_text(encoding="utf-8")
+    # The msgid and the msgstr both edited: each check of the msgstr would pass.
+    path.write_text(
+        text.replace('msgid "随机数要显式传递密钥。"', 'msgid "随机数要传递密钥。"').replace(
+            "Random numbers need an explicit key.", "Random numbers need a key."
+        ),
+        encoding="utf-8",
+    )
+    line = path.read_text(encoding="utf-8").splitlines().index('msgid "随机数要传递密钥。"') + 1
+    assert check(path) == [
+        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot: it was edited "
+        "by hand (restore it from git; only the msgstr is the translator's), or the source "
+        "changed after the catalog was merged (run 'make update-po')",
+        f"{path}:1: 1 message(s) of the template locale/pot/page.pot are not in the catalog: "
+        "run 'make update-po'",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "msgstr", "left"),
+    [
+        ("en", "Random numbers need an explicit 密钥.", "'密钥.'"),
+        ("es", "Los números aleatorios necesitan una clave 显式传递.", "'显式传递.'"),
+        (
+            "ja",
+            "乱数には随机数要显式传递が必要です。",
+            "'随机数要显式传递' is copied from the source",
+        ),
+    ],
+)
+def test_chinese_left_in_a_translation_is_named_in_every_language(tmp_path, language, msgstr, left):
+    path = catalog_in(tmp_path, language, {"plain": ("随机数要显式传递密钥。", msgstr)})
+    found = [str(f) for f in check_catalog(path, language, [])]
+    assert any(
+        f.startswith(f"{path}:{line_of(path, '随机数')}: Chinese left in the translation: {left}")
+        for f in found
+    ), found
+
+
+def test_kanji_a_japanese_translation_shares_with_the_source_is_not_chinese_left(tmp_path):
+    entries = {"plain": ("随机数要显式传递密钥。", "乱数には鍵を明示的に渡します。")}
+    assert check_catalog(catalog_in(tmp_path, "ja", entries), "ja", []) == []
+
+
+def test_an_unescaped_quote_is_one_finding_with_no_traceback(tmp_path, po_command):
+    path = write_catalog(tmp_path, po_text(ENTRIES))
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("an explicit key", 'an "explicit" key'), encoding="utf-8")
+    line = text[: text.index("an explicit key")].count("\n") + 1
+    result = po_command("check", path.parent)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        f"{path}:{line}: msgfmt: syntax error: a '\"' that is not escaped ends the string "
+        'early; write it as \\" inside a string'
+    ]
+    assert "Traceback" not in result.stderr
+
+
+SPANISH_GLOSSARY = (
+    "zh_CN,en,pattern_en,es,pattern_es,exclusive,note,definition_zh_CN,definition_en,"
+    "definition_es\n密钥,key,\\bkeys?\\b,clave,\\bclaves?\\b,,,随机数的密钥。,A key.,Una clave.\n"
+)
+
+
+def test_the_glossary_is_checked_in_every_language_it_has_columns_for(tmp_path):
+    glossary = tmp_path / "glossary.csv"
+    glossary.write_text(SPANISH_GLOSSARY, encoding="utf-8")
+    entries = {"plain": ("随机数要显式传递密钥。", "Los números aleatorios necesitan una llave.")}
+    path = catalog_in(tmp_path, "es", entries)
+    found = [str(f) for f in check_catalog(path, "es", load_glossary(glossary, "es"))]
+    assert (
+        f"{path}:{line_of(path, '随机数')}: glossary: 密钥 must be translated as 'clave'" in found
+    )
+    good = path.read_text(encoding="utf-8").replace("una llave", "una clave")
+    path.write_text(good, encoding="utf-8")
+    assert check_catalog(path, "es", load_glossary(glossary, "es")) == []
+
+
+def catalog_in(directory: Path, language: str, entries: dict[str, tuple[str, str]]) -> Path:
+    """A page's catalog in ``language``, with its header's language and plural forms."""
+    path = directory / language / "LC_MESSAGES" / "page.po"
+    path.parent.mkdir(parents=True)
+    text = po_text(entries).replace("Language: en", f"Language: {language}")
+    text = text.replace("nplurals=2; plural=(n != 1);", plural_forms(language))
+    path.write_text(text, encoding="utf-8")
+    subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
+    return path
+
+
+def spanish(tmp_path: Path, msgstr: str) -> Path:
+    return catalog_in(tmp_path / "locale", "es", {"plain": ("随机数要显式传递密钥。", msgstr)})
+
+
+@pytest.mark.skipif(
+    dictionary("es") is None, reason="no Spanish hunspell dictionary (preflight: hunspell-es)"
+)
+def test_spanish_is_spelled_with_the_spanish_dictionary_and_its_word_list(tmp_path):
+    path = spanish(tmp_path, "Hace falta pasar a jax la clave: lo nesesita.")
+    words = path.parents[1] / "words.txt"
+    line = line_of(path, "随机数")
+    found, unchecked = hunspell([path], "es", words)
+    assert unchecked is None
+    # "hace" is Spanish (codespell's English says "have"); "nesesita" is misspelled.
+    assert [str(f) for f in found] == [
+        f"{path}:{line}: spelling: 'jax' is not in the es_ES dictionary: correct it, "
+        f"or, if it is right, add it to {words}",
+        f"{path}:{line}: spelling: 'nesesita' is not in the es_ES dictionary: correct it, "
+        f"or, if it is right, add it to {words}",
+    ]
+    words.write_text("jax\n", encoding="utf-8")
+    assert [f.message.split("'")[1] for f in hunspell([path], "es", words)[0]] == ["nesesita"]
+
+
+def test_a_language_without_a_dictionary_is_unchecked_not_checked_in_english(tmp_path):
+    path = spanish(tmp_path, "Hace falta pasar la clave.")
+    assert dictionary("xx") is None
+    found, unchecked = hunspell([path], "xx", path.parents[1] / "words.txt")
+    assert found == []
+    assert unchecked == (
+        "xx: spelling unchecked: no hunspell dictionary for xx is installed "
+        "(Debian/Ubuntu: 'apt-cache search hunspell-xx' names it)"
+    )
+
+
+def test_english_spelling_is_hunspells_too(tmp_path):
+    entries = dict(ENTRIES)
+    entries["plain"] = (entries["plain"][0], "Random numbers need an explicit kee.")
+    path = write_catalog(tmp_path, po_text(entries))
+    found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
+    assert unchecked is None
+    assert [f.message.split("'")[1] for f in found] == ["kee"]

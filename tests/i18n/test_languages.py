@@ -16,6 +16,8 @@ from pathlib import Path
 
 import polib
 import pytest
+import sphinx
+from bs4 import BeautifulSoup
 from sphinx.testing.util import _clean_up_global_state
 
 from jaxbook import cli, project
@@ -43,7 +45,8 @@ def book(tmp_path_factory) -> Path:
         assert cli.main(["language", "add", "ja"]) == 0
     after = snapshot(book)
     changed = sorted(name for name in after if before.get(name) != after[name])
-    assert [name for name in changed if not name.startswith("locale/ja/")] == [
+    # The templates are brought up to date as make gettext does (this book commits none).
+    assert [name for name in changed if not name.startswith(("locale/ja/", "locale/pot/"))] == [
         "locale/languages.csv"
     ]
     assert [name for name in before if name not in after] == []
@@ -62,12 +65,17 @@ def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(boo
         p.relative_to(book).as_posix().replace("/en/", "/ja/")
         for p in book.glob("locale/en/**/*.po")
     )
-    assert created == english  # every page, and the book's own texts (book.po)
+    # Every page, the book's own texts (book.po), and, as Japanese is not the interface's
+    # English, the theme's and the extensions' labels.
+    interface = ["locale/ja/LC_MESSAGES/jaxbook.po", "locale/ja/LC_MESSAGES/sphinx.po"]
+    assert created == sorted(english + interface)
     for path in book.glob("locale/ja/**/*.po"):
         catalog = polib.pofile(str(path))
         assert catalog.metadata["Language"] == "ja"
         assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
         assert catalog.percent_translated() == 0
+        if path.stem in project.INTERFACE_DOMAINS:
+            continue  # their messages come from the theme and the package
         # The pages are named as make update-po names them, from the book's root.
         for entry in catalog:
             for file, _line in entry.occurrences:
@@ -83,11 +91,26 @@ def check_po(book: Path, capsys) -> tuple[int, str, str]:
     return status, out.out, out.err
 
 
+def interface_to_translate(book: Path) -> list[str]:
+    """The interface's labels Japanese must translate: those Sphinx's Japanese catalog lacks."""
+    sphinx_ja = Path(sphinx.__file__).parent / "locale" / "ja" / "LC_MESSAGES" / "sphinx.po"
+    translated = {e.msgid for e in polib.pofile(str(sphinx_ja)) if e.msgstr}
+    theme = [e.msgid for e in polib.pofile(str(book / "locale/ja/LC_MESSAGES/sphinx.po"))]
+    labels = [e.msgid for e in polib.pofile(str(book / "locale/ja/LC_MESSAGES/jaxbook.po"))]
+    return [msgid for msgid in theme if msgid not in translated] + labels
+
+
 def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
     status, out, err = check_po(book, capsys)
     assert (status, out) == (0, "")
-    assert "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries" in err
+    assert (
+        "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries in the "
+        f"pages' catalogs, and {len(interface_to_translate(book))} of the interface's labels"
+    ) in err
     assert "'jaxbook language done ja'" in err
+    # Japanese has no hunspell dictionary: its spelling is said to be unchecked, never
+    # checked with another language's.
+    assert "ja: spelling unchecked: no hunspell dictionary for ja is installed" in err
 
 
 def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path, capsys):
@@ -100,13 +123,18 @@ def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path,
     assert status == 1
     findings = out.splitlines()
     untranslated = [f for f in findings if f.endswith(": untranslated")]
-    assert len(untranslated) == 7
     assert all(f.startswith("locale/ja/LC_MESSAGES/") for f in untranslated)
+    pages = [f for f in untranslated if not f.startswith(INTERFACE)]
+    assert len(pages) == 7
+    assert len(untranslated) - len(pages) == len(interface_to_translate(done))
     # The glossary has no Japanese terms yet: a finished language needs them.
     assert [f for f in findings if "glossary.csv" in f] == [
         "locale/glossary.csv:1: no columns for ja: add ja, pattern_ja and definition_ja, "
         "the terms ja translates the glossary's with"
     ]
+
+
+INTERFACE = ("locale/ja/LC_MESSAGES/sphinx.po:", "locale/ja/LC_MESSAGES/jaxbook.po:")
 
 
 def test_a_code_cldr_does_not_know_adds_nothing(book, tmp_path):
@@ -174,8 +202,46 @@ def build(book: Path, builder: str, language: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sites(book) -> dict[str, Path]:
-    return {language: build(book, "html", language) for language in project.languages(book)}
+def sites(book, tmp_path_factory) -> dict[str, Path]:
+    """Every edition of the book once its Japanese translator has translated the page's
+    title, in arrays.po, and one of the extensions' labels, in the book's jaxbook.po."""
+    translated = Path(shutil.copytree(book, tmp_path_factory.mktemp("translated") / "book"))
+    translate(translated / "locale/ja/LC_MESSAGES/arrays.po", {"数组": "配列"})
+    translate(
+        translated / "locale/ja/LC_MESSAGES/jaxbook.po", {"Translation in progress": "翻訳中"}
+    )
+    return {language: build(translated, "html", language) for language in project.languages(book)}
+
+
+def translate(po: Path, table: dict[str, str]) -> None:
+    catalog = polib.pofile(str(po))
+    for entry in catalog:
+        entry.msgstr = table.get(entry.msgid, entry.msgstr)
+    assert {e.msgid for e in catalog if e.msgstr} >= set(table)
+    catalog.save()
+
+
+class Passages(HTMLParser):
+    """The ``lang`` of each heading and paragraph of a page, and of each block that has one."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[list[str]] = []  # [lang, text]
+        self._open: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in {"h1", "p"} or (tag == "div" and "lang" in dict(attrs)):
+            self.found.append([dict(attrs).get("lang") or "", ""])
+            self._open.append(tag)
+
+    def handle_endtag(self, tag):
+        if self._open and self._open[-1] == tag:
+            self._open.pop()
+
+    def handle_data(self, data):
+        if self._open:
+            self.found[-1][1] += data
 
 
 def test_every_edition_links_the_new_one_and_it_builds(sites):
@@ -191,7 +257,36 @@ def test_every_edition_links_the_new_one_and_it_builds(sites):
 def test_the_new_edition_shows_the_source_until_it_is_translated(sites):
     html = (sites["ja"] / "arrays.html").read_text(encoding="utf-8")
     assert "JAX 的数组和 NumPy 的数组用法相近。" in html
-    assert Page(html).title == "数组 — 入门小书"
+    assert Page(html).title == "配列 — 入门小书"
+
+
+def test_the_source_text_left_on_a_translated_page_carries_its_language(sites):
+    passages = Passages((sites["ja"] / "arrays.html").read_text(encoding="utf-8")).found
+    by_text = {" ".join(text.split()).rstrip("¶# "): lang for lang, text in passages}
+    assert by_text["配列"] == ""  # translated: the page's own language
+    assert by_text["JAX 的数组和 NumPy 的数组用法相近。"] == "zh-CN"
+    # The code block's Chinese strings are left too: the block is marked, not its spans.
+    assert next(lang for lang, text in passages if "总和" in text) == "zh-CN"
+    # On the source's own pages nothing is marked: the page is Chinese.
+    source = Passages((sites["zh_CN"] / "arrays.html").read_text(encoding="utf-8")).found
+    assert {lang for lang, _text in source} == {""}
+
+
+def notice_titles(html: str) -> list[str]:
+    soup = BeautifulSoup(html, "html.parser")
+    return [
+        notice.select_one(".admonition-title").get_text(strip=True)
+        for notice in soup.select(".jb-draft-notice, .jb-translation-notice")
+    ]
+
+
+def test_a_draft_edition_says_so_on_every_page_and_takes_its_translated_labels(sites):
+    for page in ("index.html", "arrays.html"):
+        titles = notice_titles((sites["ja"] / page).read_text(encoding="utf-8"))
+        # The label its translator wrote in the book's locale/ja/LC_MESSAGES/jaxbook.po.
+        assert titles == ["Draft edition", "翻訳中"], page
+    # A finished translation says neither (the small English book is translated whole).
+    assert notice_titles((sites["en"] / "arrays.html").read_text(encoding="utf-8")) == []
 
 
 def test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others(book, capsys):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 
+from jaxbook import project
 from jaxbook.site import landing
 
 
@@ -47,3 +49,22 @@ def test_the_title_is_the_books_in_each_language_once(tmp_path):
     assert page.title == "JAX 入门 · Getting Started with JAX"
     assert [hreflang for hreflang, _name in page.links] == ["zh-CN", "en", "ja"]
     assert page.links[:2] == [("zh-CN", "简体中文"), ("en", "English")]
+
+
+def test_a_draft_is_listed_for_its_translators_but_no_browser_is_sent_to_it(tmp_path, monkeypatch):
+    listed = {
+        "zh_CN": project.Language("zh_CN", "简体中文", "source"),
+        "en": project.Language("en", "English", "done"),
+        "es": project.Language("es", "Español", "draft"),
+    }
+    monkeypatch.setattr(project, "languages", lambda book=None: listed)
+    text = landing.write(tmp_path, list(listed)).read_text(encoding="utf-8")
+    sites = json.loads(text.split("var sites = ", 1)[1].split(";\n", 1)[0])
+    assert [site["dir"] for site in sites] == ["zh_CN", "en"]
+    page = Landing(text)
+    assert [hreflang for hreflang, _name in page.links] == ["zh-CN", "en", "es"]
+    assert '<a href="es/index.html" hreflang="es">Español</a> (draft)</li>' in text
+    # Proved to fail: with the draft offered, a Spanish browser would be sent to it.
+    monkeypatch.setattr(project, "languages", lambda book=None: {**listed, "es": listed["en"]})
+    text = landing.write(tmp_path, list(listed)).read_text(encoding="utf-8")
+    assert '"dir": "es"' in text

@@ -6,8 +6,8 @@ import subprocess
 from pathlib import Path
 
 import furo
+import jinja2
 import polib
-import sphinx
 import sphinx_copybutton
 
 from jaxbook.project import find_root
@@ -28,31 +28,73 @@ def test_catalog_compiles_without_warnings(tmp_path):
     assert result.stderr == ""
 
 
-def test_every_entry_is_a_string_the_theme_or_the_project_shows():
-    templates = [*Path(furo.__file__).parent.joinpath("theme").rglob("*.html")]
-    templates += [*(ROOT / "src" / "jaxbook" / "sphinxext" / "templates").rglob("*.html")]
-    # The scripts whose strings the build translates: Sphinx's search and the copy button.
-    templates += [Path(sphinx.__file__).parent / "themes" / "basic" / "static" / "searchtools.js"]
-    templates += [Path(sphinx_copybutton.__file__).parent / "_static" / "copybutton.js_t"]
-    # Sphinx's own labels that the book words otherwise (an admonition's title: "Tip").
-    templates += [Path(sphinx.__file__).parent / "locale" / "__init__.py"]
-    source = "\n".join(t.read_text(encoding="utf-8") for t in templates)
-    literal_msgids = {msgid for _pattern, msgid in chrome.LITERALS}
+def test_every_entry_is_a_message_of_the_themes_template():
+    """The catalog translates the theme's template (make gettext writes it from furo's and
+    the project's templates, Sphinx's search script and admonition titles, and the labels
+    chrome translates), and nothing else."""
+    template = {e.msgid for e in polib.pofile(str(ROOT / "locale" / "pot" / "sphinx.pot"))}
+    literal_msgids = {msgid for _text, msgid, _call in chrome.LITERALS}
+    assert literal_msgids | set(chrome.SCRIPT_MESSAGES) <= template
     entries = [e for e in polib.pofile(str(CATALOG)) if not e.obsolete]
     assert len(entries) >= 20
-    for entry in entries:
-        assert entry.msgstr, entry.msgid
-        assert entry.msgid in literal_msgids or entry.msgid.split("%(")[0] in source, entry.msgid
+    assert {entry.msgid for entry in entries} == template
 
 
-def test_literals_become_their_translation_and_stay_escaped(monkeypatch):
-    table = {"Toggle navigation of %(title)s": "展开或折叠“%(title)s”的导航", "Menu": "菜单"}
+FURO = Path(furo.__file__).parent / "theme" / "furo"
+COPY_BUTTON = Path(sphinx_copybutton.__file__).parent / "_static" / "copybutton.js_t"
+
+
+def test_each_literal_label_is_in_the_themes_templates():
+    """A furo or sphinx-copybutton release that writes them otherwise fails here, not silently."""
+    templates = "\n".join(t.read_text(encoding="utf-8") for t in FURO.rglob("*.html"))
+    for text, _msgid, _call in chrome.LITERALS:
+        assert text in templates, text
+    assert chrome.COPY_BUTTON_LOCALE in COPY_BUTTON.read_text(encoding="utf-8")
+
+
+def environment(table: dict[str, str]) -> jinja2.Environment:
+    env = jinja2.Environment(extensions=["jinja2.ext.i18n", chrome.LiteralLabels])
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda message: table.get(message, message),
+        lambda singular, plural, n: singular if n == 1 else plural,
+    )
+    return env
+
+
+def test_literal_labels_become_their_translation_and_stay_escaped():
+    table = {
+        "Menu": "菜单",
+        "Toggle site navigation sidebar": 'A "quoted" label',
+        "%(author)s's": "%(author)s 的",
+    }
+    source = (
+        '<svg><title>Menu</title></svg><input aria-label="Toggle site navigation sidebar">'
+        f"{chrome.AUTHOR}'s"
+    )
+    assert environment(table).from_string(source).render() == (
+        '<svg><title>菜单</title></svg><input aria-label="A &#34;quoted&#34; label">'
+        f"{chrome.AUTHOR} 的"
+    )
+    # Without a translation, the theme's English, as furo writes it.
+    assert environment({}).from_string(source).render() == source
+
+
+def test_the_copy_buttons_table_gets_the_catalogs_labels_before_it_picks_one():
+    script = COPY_BUTTON.read_text(encoding="utf-8")
+    statement = 'messages["zh-CN"] = {"copy_success": "复制成功！"};'
+    rendered = environment({}).from_string(script).render(jaxbook_copybutton_messages=statement)
+    assert rendered.index(statement) < rendered.index(chrome.COPY_BUTTON_LOCALE)
+
+
+def test_navigation_toggles_are_named_in_the_pages_language(monkeypatch):
+    table = {chrome.NAVIGATION_TOGGLE: "展开或折叠“%(title)s”的导航"}
     monkeypatch.setattr(chrome, "_", lambda msgid: table.get(msgid, msgid))
-    page = (
-        '<input aria-label="Toggle navigation of 1.1 A &amp; B"><svg><title>Menu</title></svg>'
-        '<input aria-label="Toggle site navigation sidebar">'
-    )
-    assert chrome.translate_literals(page) == (
-        '<input aria-label="展开或折叠“1.1 A &amp; B”的导航"><svg><title>菜单</title></svg>'
-        '<input aria-label="Toggle site navigation sidebar">'
-    )
+    context = {
+        "furo_navigation_tree": (
+            '<ul><li class="has-children"><a href="x.html">1.1 A &amp; B</a>'
+            '<input class="toctree-checkbox" aria-label="Toggle navigation of 1.1 A &amp; B">'
+            "<ul><li><a>C</a></li></ul></li></ul>"
+        )
+    }
+    chrome.translate_navigation(None, "x", "page.html", context, None)  # type: ignore[arg-type]
+    assert 'aria-label="展开或折叠“1.1 A &amp; B”的导航"' in context["furo_navigation_tree"]

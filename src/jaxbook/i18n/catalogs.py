@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 import tempfile
@@ -39,7 +40,9 @@ import polib
 from jaxbook import project
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import (
+    CHARSET,
     WIDTH,
+    catalog_files,
     faults,
     gettext,
     normalise,
@@ -97,7 +100,35 @@ def templates_command(root: Path, pot_dir: Path, *options: str) -> list[str]:
 
 
 def extract(root: Path, pot_dir: Path, *options: str) -> int:
-    return subprocess.run(templates_command(root, pot_dir, *options)).returncode
+    """``make gettext``: Sphinx's gettext build of the book (``_build/gettext``), then its
+    templates copied into the committed ones (``locale/pot``) and into ``pot_dir``."""
+    built = root / "_build" / "gettext"
+    status = subprocess.run(templates_command(root, built, *options)).returncode
+    if status:
+        return status
+    for target in dict.fromkeys([root / project.TEMPLATES, pot_dir]):
+        if target.resolve() != built.resolve():
+            sync_templates(built, target)
+    return 0
+
+
+def sync_templates(built: Path, pot_dir: Path) -> None:
+    """Make ``pot_dir``'s templates those of ``built``: each copied where more than its date
+    changed, and one that the build no longer makes (its page is gone) removed."""
+    made = {
+        pot.relative_to(built): pot.read_text(encoding="utf-8")
+        for pot in built.rglob("*.pot")
+        if ".doctrees" not in pot.relative_to(built).parts
+    }
+    for name, text in made.items():
+        target = pot_dir / name
+        if target.is_file() and same_but_template_date(target.read_text(encoding="utf-8"), text):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(target, text)
+    for stale in sorted(pot_dir.rglob("*.pot")):
+        if stale.relative_to(pot_dir) not in made:
+            stale.unlink()
 
 
 def refused(po_dirs: list[Path]) -> bool:
@@ -130,9 +161,49 @@ def update_translations(root: Path, pot_dir: Path, *options: str, quiet: bool = 
     if extract(root, pot_dir, *quiet_options, *options):
         print(f"{root / 'docs'}: the gettext build failed; no catalog merged", file=sys.stderr)
         return 1
-    po_dirs = [project.catalog_dir(root, language) for language in project.translations(root)]
+    po_dirs = [project.catalog_dir(root, language) for language in project.languages(root)]
     with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
         return update_all(pot_dir, po_dirs)
+
+
+def is_interface_template(name: Path) -> bool:
+    """Whether a template (named from its directory) is the interface's: sphinx.pot, jaxbook.pot."""
+    return name.parent == Path() and name.stem in project.INTERFACE_DOMAINS
+
+
+def target_catalog(po_dir: Path, name: Path, language: str) -> Path | None:
+    """The catalog of ``language`` that the template ``name`` is merged into, or None where
+    the language needs none: the source has no page catalogs, and the interface's own
+    language (English) no interface catalogs. An interface catalog the package holds for
+    the language (its Chinese labels) is merged where it is."""
+    if is_interface_template(name):
+        if project.speaks_interface_source(language):
+            return None
+        root = project.find_root(po_dir)
+        if root is not None and po_dir.resolve() == project.catalog_dir(root, language).resolve():
+            return project.interface_catalog(root, language, name.stem)
+        return po_dir / name.with_suffix(".po")
+    if language == project.SOURCE_LANGUAGE:
+        return None
+    return po_dir / name.with_suffix(".po")
+
+
+def new_catalog(pot: Path, po: Path, language: str) -> None:
+    """A catalog of ``language`` with every message of ``pot`` untranslated."""
+    # Not msginit: for English it copies every msgid into its msgstr.
+    catalog = polib.pofile(str(pot))
+    catalog.header = f"{pot.stem}: {language} translation of the JAX course book."
+    catalog.metadata_is_fuzzy = False
+    catalog.metadata["PO-Revision-Date"] = catalog.metadata.get(
+        "POT-Creation-Date", "YEAR-MO-DA HO:MI+ZONE"
+    )
+    catalog.metadata["Last-Translator"] = "JAX course translators"
+    catalog.metadata["Language-Team"] = f"{language} translators"
+    catalog.metadata["Language"] = language
+    catalog.metadata["Plural-Forms"] = plural_forms(language)
+    catalog.metadata["Content-Type"] = CHARSET
+    po.parent.mkdir(parents=True, exist_ok=True)
+    save_wrapped(catalog, po)
 
 
 def update(pot_dir: Path, po_dir: Path, language: str) -> int:
@@ -143,30 +214,26 @@ def update(pot_dir: Path, po_dir: Path, language: str) -> int:
         return 1
     seen = set()
     for pot in pots:
-        po = po_dir / pot.relative_to(pot_dir).with_suffix(".po")
-        seen.add(po)
-        po.parent.mkdir(parents=True, exist_ok=True)
+        po = target_catalog(po_dir, pot.relative_to(pot_dir), language)
+        if po is None:
+            continue
+        seen.add(po.resolve())
+        shown = os.path.relpath(po) if po.is_absolute() else po
         if po.exists():
-            print(f"{po}: {'merged' if merge(po, pot) else 'unchanged'}")
+            print(f"{shown}: {'merged' if merge(po, pot) else 'unchanged'}")
         else:
-            # Not msginit: for English it copies every msgid into its msgstr.
-            catalog = polib.pofile(str(pot))
-            catalog.header = f"{pot.stem}: {language} translation of the JAX course book."
-            catalog.metadata_is_fuzzy = False
-            catalog.metadata["PO-Revision-Date"] = catalog.metadata["POT-Creation-Date"]
-            catalog.metadata["Last-Translator"] = "JAX course translators"
-            catalog.metadata["Language-Team"] = f"{language} translators"
-            catalog.metadata["Language"] = language
-            catalog.metadata["Plural-Forms"] = plural_forms(language)
-            save_wrapped(catalog, po)
-            print(f"{po}: created")
-    for po in sorted(set(po_dir.rglob("*.po")) - seen):
-        print(f"{po}: its page is gone; the catalog is kept, delete it by hand if that is right")
+            new_catalog(pot, po, language)
+            print(f"{shown}: created")
+    for po in sorted(po_dir.rglob("*.po")):
+        if po.resolve() not in seen:
+            print(
+                f"{po}: its page is gone; the catalog is kept, delete it by hand if that is right"
+            )
     return 0
 
 
 def catalogs(po_dir: Path) -> list[Path]:
-    return sorted(po_dir.rglob("*.po"))
+    return catalog_files(po_dir)
 
 
 def wrap_all(po_dir: Path) -> int:

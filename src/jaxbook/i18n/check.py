@@ -55,8 +55,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
+import functools
 import io
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tokenize
@@ -66,17 +70,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polib
+from babel.core import get_global
 from docutils import nodes
 
 from jaxbook import project
+from jaxbook.chinese import HAN, HAN_RANGES
 from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import (
     Finding,
+    catalog_files,
     entry_line,
     faults,
-    file_faults,
     foreign_marks,
+    is_interface,
+    msgid_line,
     plural_forms,
+    readable,
     wrap_faults,
 )
 from jaxbook.project import find_root, page_file
@@ -88,6 +97,7 @@ TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
 # Roles whose text is a title, translated; only their target must survive.
 TITLE_ROLES = {"course"}
 KINDS = ("inline code", "role", "link target", "footnote reference", "substitution")
+EMPHASIS = {"strong": "strong emphasis (**…**)", "emphasis": "emphasis (*…*)"}
 
 
 def role_key(name: str, content: str) -> tuple[str, str] | None:
@@ -114,6 +124,10 @@ class Reading:
     directives: Counter = field(default_factory=Counter)
     raw_roles: Counter = field(default_factory=Counter)
     front_matter: bool = False
+    # Strong and plain emphasis, counted: an unmatched ``**`` leaves one less.
+    emphasis: Counter = field(default_factory=Counter)
+    # What the parser warned about (reST: an inline start-string without its end).
+    warnings: Counter = field(default_factory=Counter)
 
     def text(self, text: str) -> None:
         self.prose.append(text)
@@ -145,6 +159,8 @@ class Reading:
         self.html += other.html
         self.directives += other.directives
         self.raw_roles += other.raw_roles
+        self.emphasis += other.emphasis
+        self.warnings += other.warnings
 
 
 def link_target(reference: nodes.reference) -> str:
@@ -180,11 +196,19 @@ def _rest_nodes(node: nodes.Node, reading: Reading) -> None:
         elif isinstance(child, parsers.directive):
             reading.directives[f".. {child['name']}::"] += 1
             _rest_nodes(child, reading)
-        elif isinstance(child, (nodes.system_message, nodes.comment)):
+        elif isinstance(child, nodes.system_message):
+            if child["level"] >= 2:
+                reading.warnings[child.children[0].astext() if child.children else ""] += 1
             continue
+        elif isinstance(child, nodes.comment):
+            continue
+        elif isinstance(child, nodes.problematic):
+            reading.text(child.astext())
         else:
             if isinstance(child, nodes.reference):
                 reading.markup["link target"][link_target(child)] += 1
+            if isinstance(child, (nodes.strong, nodes.emphasis)):
+                reading.emphasis[EMPHASIS[child.tagname]] += 1
             if isinstance(child, nodes.FixedTextElement):
                 reading.text(child.astext())
             else:
@@ -214,6 +238,8 @@ def _myst_tokens(tokens: list, reading: Reading) -> None:
             reading.text(token.content or " ")
         elif kind == "code_inline":
             reading.code(token.content)
+        elif kind in ("strong_open", "em_open"):
+            reading.emphasis[EMPHASIS["strong" if kind == "strong_open" else "emphasis"]] += 1
         elif kind == "myst_role":
             reading.role(token.meta.get("name", ""), token.content)
         elif kind in ("link_open", "image"):
@@ -260,8 +286,21 @@ MYST = Syntax(read=read_myst, markdown=True)
 
 
 def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
-    """The markup's node multisets of the message and its translation are equal."""
-    problems = []
+    """The markup's node multisets of the message and its translation are equal, as are
+    their counts of emphasis; the parser finds nothing wrong with the translation that
+    it did not find with the source."""
+    problems = [
+        f"the markup is broken: {warning.rstrip('.')}"
+        for warning in msgstr.warnings - msgid.warnings
+    ]
+    # A translation may add emphasis (a title in italics where Chinese uses 《》), but
+    # one it loses is most often a delimiter left unmatched.
+    for kind in EMPHASIS.values():
+        if msgid.emphasis[kind] > msgstr.emphasis[kind]:
+            problems.append(
+                f"{kind}: the source has {msgid.emphasis[kind]}, the translation "
+                f"{msgstr.emphasis[kind]}; is a '*' missing or unmatched?"
+            )
     for kind in KINDS:
         missing = msgid.markup[kind] - msgstr.markup[kind]
         extra = msgstr.markup[kind] - msgid.markup[kind]
@@ -467,8 +506,10 @@ def source_page(path: Path) -> Path | None:
     if "LC_MESSAGES" not in parts:
         return None
     at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
-    root = find_root(Path(*parts[:at]))
-    if root is None:
+    # The book whose locale/ holds the catalog, not one that only encloses it (a test's
+    # small book inside the project).
+    root = Path(*parts[: at - 2]) if at >= 3 else None
+    if root is None or not (root / "conf.py").is_file():
         return None
     page = page_file(root / "docs", Path(*parts[at + 1 :]).with_suffix("").as_posix())
     return page if page.is_file() else None
@@ -480,9 +521,14 @@ def page_syntax(page: Path | None) -> Syntax:
 
 def entry_syntax(page: Path | None) -> Callable[[polib.POEntry], Syntax]:
     """How an entry's message is written: the page's syntax, or reST for the
-    content of a MyST page's ``{eval-rst}`` (found by the entry's line)."""
+    content of a MyST page's ``{eval-rst}`` (found by the entry's line); where the
+    page is not found, the syntax its occurrences name (``index.md:12``: MyST)."""
+    if page is None:
+        return lambda entry: (
+            MYST if any(file.endswith(".md") for file, _line in entry.occurrences) else REST
+        )
     syntax = page_syntax(page)
-    if page is None or syntax is REST:
+    if syntax is REST:
         return lambda entry: syntax
     rest_lines = parsers.eval_rst_lines(page.read_text(encoding="utf-8"))
 
@@ -524,6 +570,164 @@ def lost_translations(path: Path, po: polib.POFile, page: Path | None) -> list[F
     ]
 
 
+def template_of(path: Path) -> Path | None:
+    """The committed template a catalog is merged from, if any: ``<page>.pot`` under the
+    ``pot`` directory beside the catalog's language (``locale/pot``), or, for a catalog the
+    package holds (its Chinese labels), the project's."""
+    parts = path.resolve().parts
+    if "LC_MESSAGES" not in parts:
+        return None
+    at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
+    name = Path(*parts[at + 1 :]).with_suffix(".pot")
+    locale = Path(*parts[: at - 1])
+    template = locale / project.TEMPLATES.name / name
+    if locale == project.PACKAGE_CATALOGS:
+        root = find_root(locale)
+        template = root / project.TEMPLATES / name if root else template
+    return template if template.is_file() else None
+
+
+def shown(path: Path) -> str:
+    """``path`` as a finding names it: relative to the current directory where it can be."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def message_key(entry: polib.POEntry) -> tuple[str, str]:
+    return (entry.msgctxt or "", entry.msgid)
+
+
+def template_name(template: Path) -> str:
+    """A template as a finding names it: from its book (``locale/pot/ch01/arrays.pot``)."""
+    # The nearest "pot" above it: a page's template may sit in its chapter's folder.
+    locale = next(p for p in template.parents if p.name == project.TEMPLATES.name).parent
+    return template.relative_to(locale.parent).as_posix()
+
+
+def check_template(
+    path: Path, po: polib.POFile, lines: list[str], template: Path
+) -> tuple[list[Finding], set[tuple[str, str]]]:
+    """Each msgid the template does not have (edited by hand, or the source moved on), and
+    the template's messages the catalog lacks; the first's keys, which nothing else checks."""
+    known: set[tuple[str, str]] = {
+        message_key(e) for e in polib.pofile(str(template)) if not e.obsolete
+    }
+    live = [entry for entry in po if not entry.obsolete]
+    stray: set[tuple[str, str]] = {message_key(e) for e in live} - known
+    findings = [
+        Finding(
+            path,
+            msgid_line(lines, entry_line(entry)),
+            f"this msgid is not in the template {template_name(template)}: it was edited by "
+            "hand (restore it from git; only the msgstr is the translator's), or the source "
+            "changed after the catalog was merged (run 'make update-po')",
+        )
+        for entry in live
+        if message_key(entry) in stray
+    ]
+    missing = known - {message_key(e) for e in live}
+    if missing:
+        findings.append(
+            Finding(
+                path,
+                1,
+                f"{len(missing)} message(s) of the template {template_name(template)} are not "
+                "in the catalog: run 'make update-po'",
+            )
+        )
+    return findings, stray
+
+
+# The scripts (CLDR's likely subtags) whose writing uses Han characters: in their text,
+# Chinese left behind is told by clauses copied from the source, not by the characters.
+HAN_SCRIPTS = {"Hani", "Hans", "Hant", "Jpan", "Kore"}
+HAN_RUN = re.compile(f"[{HAN_RANGES}]+")
+COPIED_RUN = 4  # Han characters in a row that a Japanese or Korean text does not share by chance
+
+
+@functools.cache
+def writes_han(language: str) -> bool:
+    likely = get_global("likely_subtags").get(language.split("_")[0], "")
+    return bool(set(likely.split("_")) & HAN_SCRIPTS) or language.startswith("zh")
+
+
+def source_left(msgid: str, strs: Reading, language: str) -> str | None:
+    """Chinese of the source left in a translation (a zh role's mention and the inline code,
+    which must stay as written, aside)."""
+    if not HAN.search(msgid) or is_literal(msgid):
+        return None  # an output comes from its code, an example of markup stays as written
+    prose = "".join(strs.prose)
+    if writes_han(language):
+        for run in HAN_RUN.findall(msgid):
+            match = difflib.SequenceMatcher(None, run, prose, autojunk=False).find_longest_match()
+            if match.size >= COPIED_RUN:
+                copied = run[match.a : match.a + match.size]
+                return (
+                    f"Chinese left in the translation: {copied!r} is copied from the source; "
+                    "translate it"
+                )
+        return None
+    left = re.search(f"[{HAN_RANGES}][^\\n]{{0,24}}", prose)
+    if left:
+        return (
+            f"Chinese left in the translation: {left[0].strip()!r}; translate it (a Chinese "
+            "word the text talks about is marked with the zh role)"
+        )
+    return None
+
+
+@functools.cache
+def sphinx_translates(language: str) -> frozenset[str]:
+    """The messages Sphinx's own catalog of ``language`` translates (the theme's catalog of
+    the book needs only the others: Sphinx reads both)."""
+    import sphinx  # where its catalogs are; nothing of it runs
+
+    found: set[str] = set()
+    for code in dict.fromkeys([language, language.split("_")[0]]):
+        po = Path(sphinx.__file__).parent / "locale" / code / "LC_MESSAGES" / "sphinx.po"
+        if po.is_file():
+            found |= {e.msgid for e in polib.pofile(str(po)) if e.msgstr and not e.fuzzy}
+    return frozenset(found)
+
+
+def review_state(entry: polib.POEntry) -> str | None:
+    """Why a translator still has to look at an entry: fuzzy, or untranslated."""
+    if entry.fuzzy:
+        return (
+            "fuzzy: review the translation against the changed source (#|), then remove the flag"
+            if entry.previous_msgid
+            # Babel's merge (sphinx-intl) marks an entry fuzzy without the #| lines.
+            else "fuzzy: review the translation against the page (the merge kept "
+            "no #| lines to show what changed), then remove the flag"
+        )
+    translated = entry.msgstr or any(entry.msgstr_plural.values())
+    return None if translated else "untranslated"
+
+
+CODE_SPAN = re.compile(r"``(.+?)``")
+
+
+def check_interface(path: Path, po: polib.POFile, lines: list[str]) -> list[Finding]:
+    """An interface catalog's translations keep their code spans (``code``), which the
+    extensions set as code; placeholders and plural forms are msgfmt's (``msgfmt_check``)."""
+    findings = []
+    for entry in po:
+        if entry.obsolete or entry.fuzzy or not entry.msgstr:
+            continue
+        missing = Counter(CODE_SPAN.findall(entry.msgid)) - Counter(CODE_SPAN.findall(entry.msgstr))
+        if missing:
+            findings.append(
+                Finding(
+                    path,
+                    msgstr_line(lines, entry_line(entry)),
+                    f"inline code missing from the translation: {', '.join(map(repr, missing))}",
+                )
+            )
+    return findings
+
+
 def check_catalog(
     path: Path, language: str, terms: list[Term], draft: bool = False
 ) -> list[Finding]:
@@ -536,35 +740,47 @@ def check_catalog(
     po = polib.pofile(str(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     findings += check_headers(path, po, language)
-    findings += [
-        Finding(path, line, f"{what}, written by another merge tool; 'make wrap-po' removes it")
-        for line, what in foreign_marks(po)
-    ]
-    page = source_page(path)
+    template = template_of(path)
+    stray: set[tuple[str, str]] = set()
+    if template is not None:
+        found, stray = check_template(path, po, lines, template)
+        findings += found
+    interface = is_interface(path)
+    if interface:
+        if project.speaks_interface_source(language):
+            return [
+                Finding(
+                    path,
+                    1,
+                    f"{language} is the language of the interface's messages, so it needs no "
+                    "catalog of them (another merge tool made this one): delete it",
+                )
+            ]
+        findings += check_interface(path, po, lines)
+    else:
+        findings += [
+            Finding(path, line, f"{what}, written by another merge tool; 'make wrap-po' removes it")
+            for line, what in foreign_marks(po)
+        ]
+    page = None if interface else source_page(path)
     syntax_of = entry_syntax(page)
     findings += lost_translations(path, po, page)
     for entry in po:
-        if entry.obsolete:
+        if entry.obsolete or message_key(entry) in stray:
             continue
         where = msgstr_line(lines, entry_line(entry))
-        if draft and (entry.fuzzy or not entry.msgstr):
+        state = review_state(entry)
+        if (
+            state == "untranslated"
+            and path.stem == project.THEME_DOMAIN
+            and entry.msgid in sphinx_translates(language)
+        ):
+            continue  # Sphinx's own catalog of the language translates it
+        if state is not None:
+            if not draft:
+                findings.append(Finding(path, where, state))
             continue
-        if entry.fuzzy:
-            findings.append(
-                Finding(
-                    path,
-                    where,
-                    "fuzzy: review the translation against the "
-                    "changed source (#|), then remove the flag"
-                    if entry.previous_msgid
-                    # Babel's merge (sphinx-intl) marks an entry fuzzy without the #| lines.
-                    else "fuzzy: review the translation against the page (the merge kept "
-                    "no #| lines to show what changed), then remove the flag",
-                )
-            )
-            continue
-        if not entry.msgstr:
-            findings.append(Finding(path, where, "untranslated"))
+        if interface:
             continue
         problems = []
         syntax = syntax_of(entry)
@@ -578,6 +794,9 @@ def check_catalog(
             if language == "en":
                 problems += check_style(entry.msgid, entry.msgstr, ids, strs)
         problems += check_smuggling(entry.msgid, entry.msgstr, ids, strs)
+        left = source_left(entry.msgid, strs, language)
+        if left:
+            problems.append(left)
         problems += check_glossary(terms, entry.msgid, strs)
         findings += [Finding(path, where, problem) for problem in problems]
     return findings
@@ -587,9 +806,7 @@ def inconsistent_translations(paths: list[Path]) -> list[Finding]:
     """Each message translated one way across the catalogs: the second way is a finding."""
     first: dict[str, tuple[str, Path, int]] = {}
     findings = []
-    for path in paths:
-        if file_faults(path):
-            continue  # check_catalog names what is wrong with the file
+    for path in readable(paths):  # check_catalog names what is wrong with the others
         for entry in polib.pofile(str(path)):
             if entry.obsolete or entry.fuzzy or not entry.msgstr or not entry.msgid:
                 continue
@@ -608,6 +825,7 @@ def inconsistent_translations(paths: list[Path]) -> list[Finding]:
 
 
 def codespell(paths: list[Path], words: Path) -> list[Finding]:
+    """US spelling (the JAX and Python docs'): codespell's British-to-American list."""
     if not paths:
         return []
     command = [
@@ -616,8 +834,7 @@ def codespell(paths: list[Path], words: Path) -> list[Finding]:
         "codespell_lib",
         "--builtin",
         "clear,rare,en-GB_to_en-US",
-        "--ignore-words",
-        str(words),
+        *(["--ignore-words", str(words)] if words.is_file() else []),
         *map(str, paths),
     ]
     result = subprocess.run(command, capture_output=True, text=True)
@@ -629,9 +846,121 @@ def codespell(paths: list[Path], words: Path) -> list[Finding]:
     return findings
 
 
+# Where Debian's hunspell dictionaries are (hunspell-en-us, hunspell-es, ...); DICPATH first.
+DICTIONARY_DIRS = ("/usr/share/hunspell", "/usr/share/myspell", "/usr/share/myspell/dicts")
+# A word, without a possessive's "'s" (which a word list's entries do not take).
+WORD = re.compile(r"[^\W\d_]+(?:['’](?![sS]\b)[^\W\d_]+)*")
+PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]|%[sdr]|\{\w*\}")
+
+
+def dictionary(language: str) -> Path | None:
+    """``language``'s hunspell dictionary (``es`` is ``es_ES``, as CLDR's likely subtags
+    say), or None where none is installed."""
+    base = language.split("_")[0]
+    region = get_global("likely_subtags").get(base, base).split("_")[-1]
+    names = dict.fromkeys([language, f"{base}_{region}", base])
+    places = [*filter(None, os.environ.get("DICPATH", "").split(os.pathsep)), *DICTIONARY_DIRS]
+    for name in names:
+        for place in places:
+            if Path(place, f"{name}.dic").is_file() and Path(place, f"{name}.aff").is_file():
+                return Path(place, name)
+    return None
+
+
+def code_text(code: str) -> str:
+    """What a translator writes in code: its comments and the text of its strings."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ""
+    kinds = {"COMMENT", "STRING", "FSTRING_MIDDLE"}
+    text = "\n".join(t.string for t in tokens if tokenize.tok_name[t.type] in kinds)
+    return re.sub(r"\\[ntr]", " ", text)  # "\njax" is a line break before "jax"
+
+
+def is_literal(msgid: str) -> bool:
+    """Whether a message is a literal block other than code (an output, an example of
+    markup): Sphinx joins a paragraph's lines, and keeps a literal block's."""
+    return "\n" in msgid.strip() and not is_python(msgid)
+
+
+# A token with a name's punctuation inside (block_until_ready, jax.numpy, x=1) is no word.
+NAME_LIKE = re.compile(r"\S*\w[_.=/\\@]\w\S*")
+
+
+def spelled_words(entry: polib.POEntry, syntax: Syntax | None) -> set[str]:
+    """The words of a translation that its language's dictionary must know: its prose (code,
+    roles and links aside), or a code block's comments and strings; names written with
+    capitals inside (NumPy, XLA) are names, not words."""
+    if syntax is None:  # an interface message: plain text with code spans and placeholders
+        text = PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", entry.msgstr))
+    elif is_python(entry.msgid):
+        text = code_text(entry.msgstr)
+    elif HAN.search(entry.msgid) and not is_literal(entry.msgid):
+        text = "".join(syntax.read(entry.msgstr).prose)
+    else:
+        return set()  # an output, an example or a name: nothing the translator wrote
+    # A word as the translator typed it: a parser may join a name's pieces (count_labels
+    # read as a reference to count_).
+    typed = set(WORD.findall(NAME_LIKE.sub(" ", entry.msgstr)))
+    return {
+        word
+        for word in WORD.findall(NAME_LIKE.sub(" ", text))
+        if word in typed
+        and len(word) > 1
+        and not HAN.search(word)
+        and not any(c.isupper() for c in word[1:])
+    }
+
+
+def hunspell(paths: list[Path], language: str, words: Path) -> tuple[list[Finding], str | None]:
+    """Each word of the translations that ``language``'s hunspell dictionary and the word
+    list ``words`` do not know, at its entry; or, without a dictionary, why nothing was."""
+    found = dictionary(language)
+    if found is None or shutil.which("hunspell") is None:
+        base = language.split("_")[0]
+        return [], (
+            f"{language}: spelling unchecked: no hunspell dictionary for {language} is "
+            f"installed (Debian/Ubuntu: 'apt-cache search hunspell-{base}' names it)"
+        )
+    where: dict[str, list[tuple[Path, int]]] = {}
+    for path in readable(paths):
+        po = polib.pofile(str(path))
+        lines = path.read_text(encoding="utf-8").splitlines()
+        syntax_of = None if is_interface(path) else entry_syntax(source_page(path))
+        for entry in po:
+            if entry.obsolete or entry.fuzzy or not entry.msgstr:
+                continue
+            line = msgstr_line(lines, entry_line(entry))
+            for word in spelled_words(entry, syntax_of(entry) if syntax_of else None):
+                where.setdefault(word, []).append((path, line))
+    command = ["hunspell", "-d", str(found), "-i", "UTF-8", "-l"]
+    if words.is_file():
+        command += ["-p", str(words)]
+    result = subprocess.run(
+        command, input="\n".join(sorted(where)), capture_output=True, text=True, encoding="utf-8"
+    )
+    unknown = sorted(set(result.stdout.split()) & set(where))
+    return [
+        Finding(
+            path,
+            line,
+            f"spelling: {word!r} is not in the {found.name} dictionary: correct it, or, if it "
+            f"is right, add it to {shown(words)}",
+        )
+        for word in unknown
+        for path, line in where[word]
+    ], None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--glossary", type=Path, default=project.GLOSSARY)
-    parser.add_argument("--words", type=Path, default=Path("locale") / "codespell-words.txt")
+    parser.add_argument(
+        "--words",
+        type=Path,
+        help="the language's word list (default: locale/<language>/words.txt), names and "
+        "terms its dictionary does not know",
+    )
 
 
 def is_draft(po_dir: Path, language: str) -> bool:
@@ -644,20 +973,57 @@ def is_draft(po_dir: Path, language: str) -> bool:
     return listed is not None and listed.draft
 
 
+def still_to_review(path: Path, po: polib.POFile, language: str) -> list[str]:
+    """Each entry's review state (untranslated, fuzzy) that ``check_catalog`` would report
+    in a finished language: what Sphinx's own catalog translates is not the theme's work."""
+    states = []
+    for entry in po:
+        state = None if entry.obsolete else review_state(entry)
+        theme_done = path.stem == project.THEME_DOMAIN and entry.msgid in sphinx_translates(
+            language
+        )
+        if state is not None and not (state == "untranslated" and theme_done):
+            states.append(state.split(":")[0])
+    return states
+
+
 def draft_summary(paths: list[Path], language: str) -> str:
     """What a draft language still has to translate, and when that becomes findings."""
-    untranslated = fuzzy = 0
-    for path in paths:
-        if faults(path):
-            continue
-        po = polib.pofile(str(path))
-        untranslated += len(po.untranslated_entries())
-        fuzzy += len(po.fuzzy_entries())
+    pages: Counter = Counter()
+    interface: Counter = Counter()
+    for path in readable(paths):
+        counts = interface if is_interface(path) else pages
+        counts.update(still_to_review(path, polib.pofile(str(path)), language))
     return (
-        f"{language} is a draft (locale/languages.csv): {untranslated} untranslated and "
-        f"{fuzzy} fuzzy entries are not findings until its translator runs "
+        f"{language} is a draft (locale/languages.csv): {pages['untranslated']} untranslated "
+        f"and {pages['fuzzy']} fuzzy entries in the pages' catalogs, and "
+        f"{interface['untranslated'] + interface['fuzzy']} of the interface's labels "
+        "(sphinx.po, jaxbook.po) to translate, are not findings until its translator runs "
         f"'jaxbook language done {language}'"
     )
+
+
+def word_list(po_dir: Path, args: argparse.Namespace) -> Path:
+    """The language's word list: ``locale/<language>/words.txt`` beside its catalogs."""
+    return args.words or (po_dir.parent if po_dir.name == "LC_MESSAGES" else po_dir) / "words.txt"
+
+
+def missing_interface(po_dir: Path, language: str, paths: list[Path]) -> list[Finding]:
+    """A finished language that does not translate the interface: its labels show in English."""
+    if project.speaks_interface_source(language) or po_dir.name != "LC_MESSAGES":
+        return []
+    have = {path.stem for path in paths if is_interface(path)}
+    return [
+        Finding(
+            po_dir / f"{domain}.po",
+            1,
+            f"no catalog of the {'theme' if domain == project.THEME_DOMAIN else 'extensions'}'s "
+            f"labels, which show in English: 'make update-po' creates it from "
+            f"{shown(project.TEMPLATES / domain)}.pot",
+        )
+        for domain in project.INTERFACE_DOMAINS
+        if domain not in have
+    ]
 
 
 def run(po_dir: Path, args: argparse.Namespace) -> int:
@@ -665,17 +1031,26 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
     language = project.catalog_language(po_dir)
     draft = is_draft(po_dir, language)
     terms = load_glossary(args.glossary, language)
-    paths = sorted(po_dir.rglob("*.po"))
+    paths = catalog_files(po_dir)
     if not paths:
         print(f"{po_dir}: no catalogs; run 'make update-po'")
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms, draft)]
-    missing_column = None if draft else glossary_column(args.glossary, language)
+    source = language == project.SOURCE_LANGUAGE  # its catalogs translate the interface only
+    missing_column = None if draft or source else glossary_column(args.glossary, language)
     findings += [missing_column] if missing_column else []
-    findings += inconsistent_translations(paths)
-    findings += codespell([path for path in paths if not file_faults(path)], args.words)
+    if not draft and not source:
+        findings += missing_interface(po_dir, language, paths)
+    findings += inconsistent_translations([path for path in paths if not is_interface(path)])
+    words = word_list(po_dir, args)
+    if language.split("_")[0] == "en":
+        findings += codespell(readable(paths), words)
+    spelled, unchecked = hunspell(paths, language, words)
+    findings += spelled
     for finding in findings:
         print(finding)
+    if unchecked:
+        print(unchecked, file=sys.stderr)
     if draft:
         print(draft_summary(paths, language), file=sys.stderr)
     print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)

@@ -4,14 +4,16 @@
     jaxbook language done CODE                its translator says the translation is finished
 
 ``add`` takes a code as Sphinx spells it (``ja``, ``ko``, ``pt_BR``) that CLDR
-knows, writes the pages' templates as ``make update-po`` does and creates
-``locale/<code>/LC_MESSAGES`` from them: every entry untranslated, the
-header's ``Plural-Forms`` CLDR's (Babel). Only then does it list the
+knows, brings the templates (``locale/pot``) up to date as ``make gettext``
+does and creates ``locale/<code>/LC_MESSAGES`` from them: a catalog per page,
+``book.po``, and, for a language other than English, the theme's
+``sphinx.po`` and the extensions' ``jaxbook.po``; every entry untranslated,
+the header's ``Plural-Forms`` CLDR's (Babel). Only then does it list the
 language, as a ``draft``, under its name in itself (CLDR's, or ``--name``).
 It changes nothing else: the next ``make html`` builds the new edition, and
-every edition's switcher links it. The glossary's columns for the language
-and the extensions' own labels (``src/jaxbook/sphinxext/locales``) follow
-when its translator writes them.
+every edition's switcher links it (the landing page sends no reader to a
+draft). The glossary's columns for the language and its word list
+(``locale/<code>/words.txt``) follow when its translator writes them.
 
 ``done`` marks a listed draft ``done``: from then on ``make check-po`` holds
 its untranslated and fuzzy entries, and a glossary without its columns, to be
@@ -28,8 +30,6 @@ from pathlib import Path
 from jaxbook import project
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import known_locale
-
-POT_DIR = Path("_build", "gettext")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,8 +56,8 @@ def add(root: Path, code: str, name: str | None) -> int:
     except ValueError as exc:
         sys.exit(f"{exc}; write it as Sphinx does: ja, ko, pt_BR")
     name = name or own_name(code)
-    # Where make gettext writes them: the catalogs name their pages relative to it.
-    pot_dir = root / POT_DIR
+    # The committed templates, brought up to date as make gettext does.
+    pot_dir = root / project.TEMPLATES
     if catalogs.extract(root, pot_dir, "-q"):
         sys.exit(f"{root / 'docs'}: the gettext build failed; {code} was not added")
     po_dir = Path(os.path.relpath(project.catalog_dir(root, code)))

@@ -1,14 +1,16 @@
 """``jaxbook po``: the translators' command, one action per tool of :mod:`jaxbook.i18n`.
 
-    jaxbook po gettext POT_DIR             write the pages' templates (jaxbook.i18n.catalogs)
+    jaxbook po gettext [POT_DIR]           write every catalog's template into locale/pot
+                                           (jaxbook.i18n.catalogs)
     jaxbook po update POT_DIR [PO_DIR...]  merge the templates into the catalogs
     jaxbook po check [PO_DIR...]           the translation checks (jaxbook.i18n.check)
     jaxbook po lost [PO_DIR...]            translations HEAD had that are gone (jaxbook.i18n.loss)
     jaxbook po wrap [PO_DIR...]            normalise every catalog, re-wrap it with powrap
 
 Each action takes any number of catalog directories (``locale/<language>/LC_MESSAGES``,
-whose language it reads from the path) and, given none, every translation of the
-book (:func:`jaxbook.project.translations`). It runs on each directory even when
+whose language it reads from the path) and, given none, every language of the
+book (:func:`jaxbook.project.languages`; the source's directory holds its
+catalogs of the interface, whose messages are English). It runs on each directory even when
 one fails, and exits 1 if any did; ``update`` merges into none while any has a
 fault.
 
@@ -27,12 +29,12 @@ from jaxbook import project
 from jaxbook.i18n import catalogs, check, loss
 
 
-def every_translation() -> list[Path]:
-    """Each translation's catalog directory, relative to the current directory where it can."""
+def every_language() -> list[Path]:
+    """Each language's catalog directory, the source's too: it translates the interface."""
     root = project.root()
     return [
         Path(os.path.relpath(project.catalog_dir(root, language)))
-        for language in project.translations()
+        for language in project.languages()
     ]
 
 
@@ -44,11 +46,15 @@ def add_po_dirs(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
-    gettext_parser = sub.add_parser("gettext", help="write the pages' .pot templates")
-    gettext_parser.add_argument("pot_dir", type=Path)
+    gettext_parser = sub.add_parser(
+        "gettext", help="write every catalog's template (.pot) into locale/pot and POT_DIR"
+    )
+    gettext_parser.add_argument("pot_dir", type=Path, nargs="?", default=project.TEMPLATES)
     gettext_parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
     update_parser = sub.add_parser("update", help="merge the .pot templates into the catalogs")
-    update_parser.add_argument("pot_dir", type=Path)
+    update_parser.add_argument(
+        "pot_dir", type=Path, help="the templates (make gettext: locale/pot)"
+    )
     add_po_dirs(update_parser)
     for name, summary in [
         ("wrap", "normalise every catalog (line endings, other tools' marks), re-wrap it"),
@@ -63,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.action == "gettext":
         return catalogs.extract(project.root(), args.pot_dir, *shlex.split(args.sphinxopts))
-    po_dirs = args.po_dirs or every_translation()
+    po_dirs = args.po_dirs or every_language()
     if args.action == "update":
         return catalogs.update_all(args.pot_dir, po_dirs)
     actions = {

@@ -32,8 +32,10 @@ marks; ``tidy`` (``make wrap-po``) removes them, and powrap re-wraps.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
+import os
 import re
 import subprocess
 import sys
@@ -44,6 +46,8 @@ import polib
 from babel import Locale, UnknownLocaleError
 from babel.messages.plurals import get_plural
 from powrap import powrap
+
+from jaxbook import project
 
 # GNU gettext's default width, at which powrap (msgcat) and msgmerge write catalogs.
 WIDTH = 79
@@ -147,9 +151,34 @@ def msgfmt_check(path: Path) -> list[Finding]:
     findings: list[Finding] = []
     for line in result.stderr.splitlines():
         match = re.match(rf"{re.escape(str(path))}:(\d+)(?::\d+)?: (.*)", line)
-        if not match:
+        if not match or match[2].startswith("warning:"):
             continue
-        if match[2].startswith("...") and findings:
+        plurals = re.match(r"\.\.\.but some messages have (\d+|only one) plural form", match[2])
+        if plurals and findings and findings[-1].message.startswith("msgfmt: nplurals ="):
+            # "nplurals = 1..." at the header, "...but some messages have 2" at the message.
+            header = findings.pop()
+            findings.append(
+                Finding(
+                    path,
+                    int(match[1]),
+                    f"msgfmt: this message has {plurals[1].replace('only one', '1')} plural "
+                    f"form(s), but the header "
+                    f"(line {header.line}) says {header.message[8:].rstrip('.')}: "
+                    "give it one msgstr[n] per form",
+                )
+            )
+        elif (
+            match[2] == "syntax error"
+            and findings
+            and findings[-1].line == int(match[1])
+            and re.match(r'msgfmt: keyword ".*" unknown', findings[-1].message)
+        ):
+            # What follows a quote that closed the string early reads as an unknown keyword.
+            findings[-1].message = (
+                "msgfmt: syntax error: a '\"' that is not escaped ends the string early; "
+                'write it as \\" inside a string'
+            )
+        elif match[2].startswith("...") and findings:
             # "...this is the location of the first definition": part of the finding before.
             note = match[2].strip(".")
             if "first definition" in note:
@@ -162,7 +191,49 @@ def msgfmt_check(path: Path) -> list[Finding]:
 
 def faults(path: Path) -> list[Finding]:
     """Why the file cannot be merged or checked further; empty when it can."""
-    return file_faults(path) or msgfmt_check(path)
+    stat = path.stat()
+    return list(_faults(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.cache
+def _faults(path: Path, _mtime: int, _size: int) -> tuple[Finding, ...]:
+    # Each tool asks for a catalog's faults before it reads it; msgfmt runs once per version.
+    return tuple(file_faults(path) or msgfmt_check(path))
+
+
+def readable(paths: list[Path]) -> list[Path]:
+    """The catalogs among ``paths`` that parse (``faults`` names what is wrong with the rest)."""
+    return [path for path in paths if not faults(path)]
+
+
+def msgid_line(lines: list[str], start: int) -> int:
+    """The line of the ``msgid`` of the entry that starts at line ``start``, counted from 1."""
+    for number in range(max(start, 1), len(lines) + 1):
+        if lines[number - 1].startswith(("msgid", "#~ msgid")):
+            return number
+    return start
+
+
+def is_interface(path: Path) -> bool:
+    """Whether ``path`` is one of the interface's catalogs (the theme's, the extensions'),
+    whose messages are English and may be format strings."""
+    return path.stem in project.INTERFACE_DOMAINS and path.parent.name == "LC_MESSAGES"
+
+
+def catalog_files(po_dir: Path) -> list[Path]:
+    """Every catalog of a language: those under its directory (``locale/<language>/
+    LC_MESSAGES``), and the extensions' catalog that the package holds for it, where the
+    book has none of its own."""
+    found = sorted(po_dir.rglob("*.po"))
+    root = project.find_root(po_dir)
+    if root is not None and po_dir.name == "LC_MESSAGES":
+        language = project.catalog_language(po_dir)
+        extension = project.interface_catalog(root, language, project.EXTENSION_DOMAIN)
+        if extension.is_file() and extension.resolve() not in {f.resolve() for f in found}:
+            found.append(
+                Path(os.path.relpath(extension)) if po_dir.is_absolute() is False else extension
+            )
+    return found
 
 
 def normalise(path: Path) -> str | None:
@@ -227,7 +298,10 @@ def foreign_marks(po: polib.POFile) -> list[tuple[int, str]]:
 
 
 def tidy(path: Path) -> str | None:
-    """Remove what ``foreign_marks`` finds; say what was done, if anything."""
+    """Remove what ``foreign_marks`` finds; say what was done, if anything (an interface
+    catalog's format flags are its own: msgfmt checks its placeholders by them)."""
+    if is_interface(path):
+        return None
     po = polib.pofile(str(path), wrapwidth=WIDTH)
     marks = foreign_marks(po)
     if not marks:

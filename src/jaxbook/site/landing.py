@@ -3,8 +3,11 @@
     jaxbook landing _build/html zh_CN [en ...]
 
 The first language is the default. Browsers that ask for another listed
-language (``navigator.languages``) are sent there instead; without JavaScript
-the meta refresh goes to the default, and the page lists every language.
+language (``navigator.languages``) are sent there instead, unless
+``locale/languages.csv`` lists it as a ``draft``: a draft edition is built and
+linked for its translators, and no reader is sent to it. Without JavaScript
+the meta refresh goes to the default, and the page lists every language, a
+draft marked as one.
 """
 
 from __future__ import annotations
@@ -61,13 +64,16 @@ def book_title(site: Path) -> str | None:
 
 
 def write(root: Path, languages: list[str]) -> Path:
-    names = {code: language.name for code, language in project.languages().items()}
-    # The book's title in each language built, once each ("JAX 入门 · Getting Started with JAX").
-    titles = [book_title(root / lang) or html.escape(names.get(lang, lang)) for lang in languages]
-    sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in languages]
+    listed = project.languages()
+    names = {code: language.name for code, language in listed.items()}
+    drafts = {code for code, language in listed.items() if language.draft}
+    offered = [lang for lang in languages if lang not in drafts]
+    # The book's title in each language offered, once each ("JAX 入门 · Getting Started with JAX").
+    titles = [book_title(root / lang) or html.escape(names.get(lang, lang)) for lang in offered]
+    sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in offered]
     links = "\n".join(
         f'<li><a href="{lang}/index.html" hreflang="{lang.replace("_", "-")}">'
-        f"{html.escape(names.get(lang, lang))}</a></li>"
+        f"{html.escape(names.get(lang, lang))}</a>{' (draft)' if lang in drafts else ''}</li>"
         for lang in languages
     )
     page = TEMPLATE.format(

@@ -15,6 +15,7 @@
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
+- :mod:`jaxbook.sphinxext.interface`: the templates of the theme's and the extensions' labels.
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
 - :mod:`jaxbook.sphinxext.measured`: timing outputs shown as measured by the build.
@@ -29,7 +30,7 @@
 - :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
 - :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.sphinxext.testplot`: a doctested code cell whose figure is drawn at build time.
-- :mod:`jaxbook.sphinxext.translation_status`: a notice on pages not fully translated.
+- :mod:`jaxbook.sphinxext.translation_status`: notices of what is not translated, and drafts.
 - :mod:`jaxbook.sphinxext.written_again`: a page another build read again is written again.
 
 Modules whose names begin with ``_`` are shared helpers, not extensions.

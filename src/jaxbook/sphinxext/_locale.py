@@ -1,8 +1,10 @@
 """The extensions' own message catalog (labels such as "Outdated"), and whole sentences.
 
 Labels are written in English and translated to the book's source language,
-Chinese, through ``locales/<lang>/LC_MESSAGES/jaxbook.po``; the ``.mo`` files
-are compiled from those catalogs at build time and never committed.
+Chinese, through ``locales/<lang>/LC_MESSAGES/jaxbook.po``, and to any other
+language through the book's ``locale/<lang>/LC_MESSAGES/jaxbook.po``, which
+comes first (``make update-po`` merges both from ``locale/pot/jaxbook.pot``); the
+``.mo`` files are compiled from those catalogs at build time and never committed.
 
 A sentence that holds nodes (a link, code) is one message with named
 placeholders, ``%(name)s``, which :func:`sentence` fills with nodes after the
@@ -35,6 +37,11 @@ LOCALE_DIR = Path(__file__).parent / "locales"
 _ = get_translation(MESSAGE_CATALOG_NAME)
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a label kept in data for the catalog's template; ``_`` translates it when used."""
+    return message
+
+
 def N_(singular: str, plural: str) -> tuple[str, str]:
     """Marks a label with a count for the catalog; ``ngettext`` translates it when used."""
     return singular, plural
@@ -46,17 +53,21 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def add_catalog(app: Sphinx) -> None:
-    """Compile this package's catalog for the build language and register it."""
+    """Compile the labels' catalogs for the build language and register them: the book's
+    (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, which a translator of a new
+    language writes), before this package's own."""
     language = app.config.language
-    repo = CatalogRepository(str(LOCALE_DIR.parent), ["locales"], language, "utf-8")
-    for catalog in repo.catalogs:
-        if catalog.domain == MESSAGE_CATALOG_NAME and catalog.is_outdated():
-            catalog.write_mo(language)
+    book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
+    for base, dirs in [(app.srcdir, book_dirs), (LOCALE_DIR.parent, ["locales"])]:
+        repo = CatalogRepository(str(base), dirs, language, "utf-8")
+        for catalog in repo.catalogs:
+            if catalog.domain == MESSAGE_CATALOG_NAME and catalog.is_outdated():
+                catalog.write_mo(language)
     # Sphinx keeps one registry of catalogs per process, not per application, and
     # adds a new language's catalog only as a fallback of the one loaded first: an
     # English build after a Chinese one in the same process would show Chinese labels.
     locale.translators.pop(("general", MESSAGE_CATALOG_NAME), None)
-    app.add_message_catalog(MESSAGE_CATALOG_NAME, str(LOCALE_DIR))
+    locale.init([*book_dirs, str(LOCALE_DIR)], language, MESSAGE_CATALOG_NAME)
 
 
 # The book writes every Chinese list with 、 between items, where CLDR puts 和 before the last.

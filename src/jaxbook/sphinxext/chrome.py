@@ -1,40 +1,47 @@
-"""The theme's interface in the page's language, including what furo writes literally.
+"""The theme's interface in the page's language, through Sphinx's and Jinja's own mechanisms.
 
 Furo passes most of its labels through Sphinx's translator ("Next", "On this
 page", "Back to top", ...), and Sphinx reads the project's
 ``locale/<lang>/LC_MESSAGES/sphinx.po`` before its own catalog, so those need
-only that catalog. A few labels furo writes without gettext: the sidebar and
-theme toggles' ``aria-label``, the ``<title>`` of its SVG icons, each
-navigation toggle's "Toggle navigation of <title>", and "@pradyunsg's" in the
-footer. After an HTML build this extension replaces those, in every written
-page, with their translation from the same catalog (the msgids are listed
-below). In English nothing changes.
+only that catalog. The rest are made messages of the same catalog before
+anything is rendered; no built file is rewritten:
 
-Two scripts carry their own strings. Sphinx's ``translations.js`` (search
-messages such as "Your search did not match any documents") is copied from
-Sphinx's catalog, not built from the project's: every message the project's
-catalog translates is written into it, so the search speaks as the book does
-(你, not 您). sphinx-copybutton keeps its labels in ``copybutton.js``; the
-Chinese "Copied!" is taken from the catalog too ("复制成功！", full-width).
+- A few labels furo's templates write literally: the sidebar and theme
+  toggles' ``aria-label``, the ``<title>`` of its SVG icons, and "@pradyunsg's"
+  in the footer. A Jinja extension of the builder's template environment,
+  :class:`LiteralLabels`, turns each (``LITERALS``: the text as the template
+  has it) into a gettext call as Jinja loads the template.
+- Each navigation toggle's "Toggle navigation of <title>", which furo's Python
+  writes into the sidebar's tree: set on that tree in ``html-page-context``,
+  after furo made it and before the page is rendered (with BeautifulSoup, as
+  furo makes it).
+- The search's messages ("Your search did not match any documents"): Sphinx
+  copies ``translations.js`` from its own catalog, so an inline script after
+  it adds the project catalog's with Sphinx's ``Documentation.addTranslations``
+  (the search speaks as the book does: 你, not 您).
+- sphinx-copybutton's labels live in its ``copybutton.js_t``, which Sphinx
+  renders with the same template environment: :class:`LiteralLabels` puts the
+  catalog's translations ("复制成功！", full-width) into its table of messages
+  for the page's language before the script picks its labels.
 
-The gettext builder also writes the templates' strings to ``sphinx.pot``. That
-template is no page's text and nothing merges it: the Chinese interface catalog
-is kept by hand here, and the theme is English already. It is removed after a
-gettext build, so that ``sphinx-intl update -p _build/gettext -l en`` does not
-create an English ``sphinx.po`` of untranslated interface strings.
+The theme's template, ``locale/pot/sphinx.pot``, holds these messages with the
+theme's own (``jaxbook.sphinxext.interface`` extracts the templates through
+:class:`LiteralLabels` too); ``make update-po`` merges it into each language's
+``sphinx.po``.
 
 Config values: none.
 """
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polib
+from babel.messages.plurals import get_plural
+from bs4 import BeautifulSoup
+from jinja2.ext import Extension
 from sphinx.locale import get_translation
 
 if TYPE_CHECKING:
@@ -43,26 +50,33 @@ if TYPE_CHECKING:
 
 _ = get_translation("sphinx")
 
-INTERFACE_TEMPLATE = "sphinx.pot"
+AUTHOR = '<a class="muted-link" href="https://pradyunsg.me">@pradyunsg</a>'
+# sphinx-copybutton's labels, by its keys, and the messages that translate them.
+COPY_BUTTON = {
+    "copy": "Copy",
+    "copy_to_clipboard": "Copy to clipboard",
+    "copy_success": "Copied!",
+    "copy_failure": "Failed to copy",
+}
+NAVIGATION_TOGGLE = "Toggle navigation of %(title)s"
+# The script's own line that picks its language, before which its table is completed.
+COPY_BUTTON_LOCALE = "let locale = 'en'"
 
-# Each pattern's group "text" is the literal furo writes; the msgid is looked up
-# (with %(name)s filled from the pattern's other named groups).
-LITERALS: list[tuple[re.Pattern[str], str]] = [
-    *(
-        (re.compile(rf'(?<=aria-label=")(?P<text>{re.escape(label)})(?=")'), label)
-        for label in [
+
+def literal_labels() -> list[tuple[str, str, str]]:
+    """Each label a template writes literally: (its text there, the message, the gettext
+    call that replaces it)."""
+    labels = [
+        (f'aria-label="{label}"', label, f'aria-label="{{{{ _({label!r})|e }}}}"')
+        for label in (
             "Toggle site navigation sidebar",
             "Toggle table of contents sidebar",
             "Toggle Light / Dark / Auto color theme",
-        ]
-    ),
-    (
-        re.compile(r'(?<=aria-label=")(?P<text>Toggle navigation of (?P<title>[^"]*))(?=")'),
-        "Toggle navigation of %(title)s",
-    ),
-    *(
-        (re.compile(rf"(?<=<title>)(?P<text>{re.escape(title)})(?=</title>)"), title)
-        for title in [
+        )
+    ]
+    labels += [
+        (f"<title>{title}</title>", title, f"<title>{{{{ _({title!r})|e }}}}</title>")
+        for title in (
             "Contents",
             "Menu",
             "Expand",
@@ -70,93 +84,117 @@ LITERALS: list[tuple[re.Pattern[str], str]] = [
             "Dark mode",
             "Auto light/dark, in light mode",
             "Auto light/dark, in dark mode",
-        ]
-    ),
-    (
-        re.compile(
-            r'(?P<text>(?P<author><a class="muted-link" href="https://pradyunsg.me">'
-            r"@pradyunsg</a>)'s)"
-        ),
-        "%(author)s's",
-    ),
-]
+        )
+    ]
+    labels.append(
+        (
+            f"{AUTHOR}'s",
+            "%(author)s's",
+            '{{ _("%(author)s\'s")|format(author=' + repr(AUTHOR) + ") }}",
+        )
+    )
+    return labels
 
 
-def translate_literals(page: str) -> str:
-    for pattern, msgid in LITERALS:
-
-        def replace(match: re.Match[str], msgid: str = msgid) -> str:
-            values = {k: v for k, v in match.groupdict().items() if k != "text"}
-            translated = str(_(msgid))
-            if "title" in values:  # inside an attribute: the title arrives escaped
-                values["title"] = html.unescape(values["title"])
-                return html.escape(translated % values, quote=True)
-            return translated % values if values else html.escape(translated, quote=False)
-
-        page = pattern.sub(replace, page)
-    return page
+LITERALS = literal_labels()
+# The messages that no template or script names through gettext (for the template).
+SCRIPT_MESSAGES = (*COPY_BUTTON.values(), NAVIGATION_TOGGLE)
 
 
-def project_catalog(app: Sphinx) -> dict[str, str]:
-    """The messages that the project's own ``sphinx.po`` translates for this language."""
-    found: dict[str, str] = {}
+class LiteralLabels(Extension):
+    """Jinja's preprocessing: each literal label of a theme's template becomes a gettext
+    call, and sphinx-copybutton's table of messages gets the catalog's for the language."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        for text, _msgid, call in LITERALS:
+            source = source.replace(text, call)
+        return source.replace(
+            COPY_BUTTON_LOCALE, "{{ jaxbook_copybutton_messages }}\n" + COPY_BUTTON_LOCALE
+        )
+
+
+def project_catalog(app: Sphinx) -> list[polib.POEntry]:
+    """The reviewed entries of the project's own ``sphinx.po`` for this language."""
+    found: list[polib.POEntry] = []
     for locale_dir in app.config.locale_dirs:
         po = Path(app.srcdir, locale_dir, app.config.language, "LC_MESSAGES", "sphinx.po")
         if po.exists():
-            found.update(
-                {e.msgid: e.msgstr for e in polib.pofile(str(po)) if e.msgstr and not e.obsolete}
-            )
+            found += [
+                e
+                for e in polib.pofile(str(po))
+                if not e.obsolete and not e.fuzzy and (e.msgstr or any(e.msgstr_plural.values()))
+            ]
     return found
 
 
-def translate_scripts(app: Sphinx) -> None:
-    static = Path(app.outdir, "_static")
-    messages = project_catalog(app)
-    script = static / "translations.js"
-    if script.exists() and messages:
-        text = script.read_text(encoding="utf-8")
-        match = re.search(r"Documentation\.addTranslations\((\{.*\})\);", text, re.S)
-        if match:
-            data = json.loads(match[1])
-            for msgid in list(data["messages"]):
-                if msgid in messages:
-                    data["messages"][msgid] = messages[msgid]
-            text = text[: match.start(1)] + json.dumps(data, indent=4) + text[match.end(1) :]
-            script.write_text(text, encoding="utf-8")
-    copybutton = static / "copybutton.js"
-    if copybutton.exists() and "Copied!" in messages:
-        text = copybutton.read_text(encoding="utf-8")
-        lang = app.config.language.replace("_", "-")
-        fixed = re.sub(
-            rf"('{re.escape(lang)}'\s*:\s*\{{[^}}]*?'copy_success'\s*:\s*)'[^']*'",
-            lambda m: m[1] + json.dumps(messages["Copied!"], ensure_ascii=False).replace('"', "'"),
-            text,
-        )
-        if fixed != text:
-            copybutton.write_text(fixed, encoding="utf-8")
-
-
-def translate_pages(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.format != "html":
-        return
-    if str(_("Toggle site navigation sidebar")) == "Toggle site navigation sidebar":
-        return  # no catalog for this language: the theme's English stays
-    translate_scripts(app)
-    for page in Path(app.outdir).rglob("*.html"):
-        if "_static" in page.parts:
+def search_messages(app: Sphinx, entries: list[polib.POEntry]) -> str | None:
+    """The inline script that adds the catalog's messages of Sphinx's scripts to its own."""
+    messages: dict[str, Any] = {}
+    for entry in entries:
+        if not any(file.endswith(".js") for file, _line in entry.occurrences):
             continue
-        text = page.read_text(encoding="utf-8")
-        translated = translate_literals(text)
-        if translated != text:
-            page.write_text(translated, encoding="utf-8")
+        if entry.msgid_plural:
+            messages[entry.msgid] = [entry.msgstr_plural[n] for n in sorted(entry.msgstr_plural)]
+        else:
+            messages[entry.msgid] = entry.msgstr
+    if not messages:
+        return None
+    catalog = {
+        "messages": messages,
+        "plural_expr": get_plural(app.config.language).plural_expr,
+        "locale": app.config.language,
+    }
+    return f"Documentation.addTranslations({json.dumps(catalog, ensure_ascii=False)});"
 
 
-def drop_interface_template(app: Sphinx, exception: Exception | None) -> None:
-    if exception is None and app.builder.name == "gettext":
-        Path(app.outdir, INTERFACE_TEMPLATE).unlink(missing_ok=True)
+def copy_button_messages(app: Sphinx, entries: list[polib.POEntry]) -> str:
+    """The statement that completes sphinx-copybutton's table for the page's language."""
+    translated = {e.msgid: e.msgstr for e in entries if e.msgstr}
+    labels = {key: translated[msgid] for key, msgid in COPY_BUTTON.items() if msgid in translated}
+    if not labels:
+        return ""
+    lang = json.dumps(app.config.language.replace("_", "-"))
+    return (
+        f"messages[{lang}] = Object.assign({{}}, messages.en, messages[{lang}] || {{}}, "
+        f"{json.dumps(labels, ensure_ascii=False)});"
+    )
+
+
+def set_up_builder(app: Sphinx) -> None:
+    templates = getattr(app.builder, "templates", None)
+    environment = getattr(templates, "environment", None)
+    if environment is not None:
+        environment.add_extension(LiteralLabels)
+    if app.builder.format != "html":
+        return
+    entries = project_catalog(app)
+    script = search_messages(app, entries)
+    if script:
+        # After Sphinx's translations.js (priority 500), which it copies from its own catalog.
+        app.add_js_file(None, body=script, priority=510)
+    app.config.html_context = {
+        **app.config.html_context,
+        "jaxbook_copybutton_messages": copy_button_messages(app, entries),
+    }
+
+
+def translate_navigation(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Name each navigation toggle in the page's language, on the tree furo made."""
+    tree = context.get("furo_navigation_tree")
+    if not tree or str(_(NAVIGATION_TOGGLE)) == NAVIGATION_TOGGLE:
+        return
+    soup = BeautifulSoup(tree, "html.parser")
+    for checkbox in soup.select("input.toctree-checkbox"):
+        link = checkbox.parent.find("a") if checkbox.parent else None
+        if link is not None:
+            checkbox["aria-label"] = str(_(NAVIGATION_TOGGLE)) % {"title": link.text}
+    context["furo_navigation_tree"] = str(soup)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("build-finished", translate_pages)
-    app.connect("build-finished", drop_interface_template)
+    app.connect("builder-inited", set_up_builder)
+    # After furo's own handler (priority 500), which makes the navigation tree.
+    app.connect("html-page-context", translate_navigation, priority=600)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -34,7 +34,7 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -42,8 +42,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-HALVES = {"outdated": ("❌", "Outdated"), "recommended": ("✅", "Recommended")}
-BROKEN = "Broken"
+HALVES = {
+    "outdated": ("❌", gettext_noop("Outdated")),
+    "recommended": ("✅", gettext_noop("Recommended")),
+}
+BROKEN = gettext_noop("Broken")
 
 
 class pair(nodes.General, nodes.Element):

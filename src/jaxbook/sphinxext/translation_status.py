@@ -1,4 +1,4 @@
-"""Tell readers of a translated page that is not fully translated yet.
+"""Tell readers of a translated page what is not translated yet, and mark it as source text.
 
 For a build in another language than the source, each page is counted as it
 is read, against its current source: every passage Sphinx would translate
@@ -10,7 +10,21 @@ passage gets a notice at its top with the count; a page whose every passage is
 translated gets none, however its catalog's and its source's commit dates
 compare.
 
-Config values: none; the catalogs are found through ``locale_dirs``.
+Each passage left in the source language carries that language: its node gets
+docutils' ``language-zh-CN`` class, which the HTML writer turns into
+``lang="zh-CN"`` on its element, so that a browser, a screen reader and a
+search engine read it as Chinese on an English page.
+
+A draft edition (``jaxbook_draft_languages``) says so at the top of every page:
+it is built and linked for its translators, not offered to readers.
+
+Config values:
+
+``jaxbook_draft_languages``
+   The languages whose translation is a draft (``conf.py``: those
+   ``locale/languages.csv`` lists as ``draft``; default ``[]``).
+
+The catalogs are found through ``locale_dirs``.
 """
 
 from __future__ import annotations
@@ -49,10 +63,13 @@ def count_passages(app: Sphinx, doctree: nodes.document) -> None:
     # Sphinx translates toctree captions and image alt texts without flagging the node.
     known = {e.msgid for e in live} | {e.msgstr for e in live}
     total = done = 0
+    source = f"language-{SOURCE_LANGUAGE.replace('_', '-')}"
     for node, message in extract_messages(doctree):
         total += 1
         if node.get("translated") or message in known:
             done += 1
+        elif source not in node["classes"]:
+            node["classes"].append(source)
     app.env.metadata[docname]["jaxbook_translated"] = (done, total)
 
 
@@ -61,20 +78,7 @@ def page_progress(app: Sphinx, docname: str) -> tuple[int, int] | None:
     return app.env.metadata.get(docname, {}).get("jaxbook_translated")
 
 
-def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html" or app.config.language == SOURCE_LANGUAGE:
-        return
-    progress = page_progress(app, docname)
-    if progress is None or progress[0] == progress[1]:
-        return
-    done, total = progress
-    text = _(
-        "This page is %(percent)d%% translated: %(missing)d of %(total)d passages "
-        "still appear in the original language."
-    ) % {"percent": 100 * done // max(total, 1), "missing": total - done, "total": total}
-    notice = nodes.admonition(classes=["jb-translation-notice", "attention"])
-    notice += nodes.title("", _("Translation in progress"))
-    notice += nodes.paragraph("", text)
+def at_top(doctree: nodes.document, notice: nodes.Element) -> None:
     sections = list(doctree.findall(nodes.section))
     if sections:
         sections[0].insert(after_title(sections[0]), notice)
@@ -82,13 +86,41 @@ def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         doctree.insert(0, notice)
 
 
+def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.format != "html" or app.config.language == SOURCE_LANGUAGE:
+        return
+    progress = page_progress(app, docname)
+    if progress is not None and progress[0] != progress[1]:
+        done, total = progress
+        text = _(
+            "This page is %(percent)d%% translated: %(missing)d of %(total)d passages "
+            "still appear in the original language."
+        ) % {"percent": 100 * done // max(total, 1), "missing": total - done, "total": total}
+        notice = nodes.admonition(classes=["jb-translation-notice", "attention"])
+        notice += nodes.title("", _("Translation in progress"))
+        notice += nodes.paragraph("", text)
+        at_top(doctree, notice)
+    if app.config.language in app.config.jaxbook_draft_languages:
+        draft = nodes.admonition(classes=["jb-draft-notice", "caution"])
+        draft += nodes.title("", _("Draft edition"))
+        draft += nodes.paragraph(
+            "",
+            _(
+                "This edition is a draft for its translators: it is not offered to readers "
+                "yet, and what is not translated shows the original text."
+            ),
+        )
+        at_top(doctree, draft)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    app.add_config_value("jaxbook_draft_languages", [], "env", types=frozenset({list, tuple}))
     app.connect("doctree-read", count_passages)
     app.connect("doctree-resolved", add_notice)
     return {
         "version": "1.0",
-        "env_version": 1,
+        "env_version": 2,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

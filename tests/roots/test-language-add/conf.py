@@ -9,7 +9,9 @@ extensions = [
     "sphinx.ext.doctest",
     "jaxbook.sphinxext.book_texts",
     "jaxbook.sphinxext.chrome",
+    "jaxbook.sphinxext.interface",
     "jaxbook.sphinxext.languages",
+    "jaxbook.sphinxext.translation_status",
 ]
 root_doc = "index"
 language = SOURCE_LANGUAGE
@@ -19,4 +21,5 @@ gettext_additional_targets = ["literal-block"]
 project = "入门小书"
 author = "小书的作者"
 jaxbook_languages = {code: language.name for code, language in languages(HERE).items()}
+jaxbook_draft_languages = [code for code, language in languages(HERE).items() if language.draft]
 html_sidebars = {"**": ["jaxbook-language.html"]}

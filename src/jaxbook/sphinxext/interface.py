@@ -1,0 +1,178 @@
+"""The interface's templates: the theme's (``sphinx.pot``) and the extensions' (``jaxbook.pot``).
+
+The gettext builder writes one template per page, and ``book.pot``
+(``jaxbook.sphinxext.book_texts``). After it, this extension writes the
+templates of the two catalogs that translate the interface, whose messages
+are English, into the same directory, with Babel's extractors (the ones Sphinx
+itself is extracted with):
+
+- ``sphinx.pot``, the theme's domain: every string of the theme's templates
+  (furo's, and the templates of ``templates_path``, the extensions' included,
+  read through ``jaxbook.sphinxext.chrome``'s preprocessing, which makes the
+  labels furo writes literally messages), the messages of Sphinx's search
+  script and admonition titles, and those chrome gives the copy button and
+  the navigation toggles (``chrome.SCRIPT_MESSAGES``). A language's
+  ``sphinx.po`` needs only what Sphinx's own catalog of that language lacks;
+  ``make check-po`` says which.
+- ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()`` and
+  ``N_()`` (singular and plural) and ``gettext_noop()`` (a label kept in data)
+  of the package's extensions, and the
+  phrases of the release notes (``jaxbook/releases/sentences.py``, read as a
+  file: the extensions show them from the evidence file, and import nothing of
+  the lab). Each message with ``%(name)s`` or ``{name}`` is flagged
+  ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
+  holds a translation's placeholders to the message's.
+
+A template is written only when more than its date changed, as Sphinx writes
+the pages'; a page's template that the build no longer makes (its page is
+gone) is removed. ``make gettext`` copies them all into ``locale/pot/``.
+
+Config values: none.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import sphinx
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.pofile import write_po
+from sphinx.theming import HTMLThemeFactory
+
+from jaxbook import project
+from jaxbook.i18n.catalogs import same_but_template_date
+from jaxbook.i18n.pofile import WIDTH
+from jaxbook.sphinxext import chrome
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+PACKAGE = Path(__file__).resolve().parents[1]
+SPHINX = Path(sphinx.__file__).resolve().parent
+# Babel's gettext keywords (a template's {% trans %} is gettext); the package's N_() marks a
+# count's singular and plural, where the usual N_() marks one message.
+KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "N_": (1, 2), "gettext_noop": None}
+# The release notes' phrases (read as a file: the extensions import nothing of the lab).
+PHRASES = PACKAGE / "releases" / "sentences.py"
+JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
+
+
+def extract_phrases(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """A Babel extraction method: every string of ``SENTENCES``' values."""
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
+            for phrases in node.value.values:
+                for value in getattr(phrases, "values", []):
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        yield value.lineno, None, value.value, []
+
+
+def add_extracted(catalog: Catalog, method: Any, path: Path, shown: str, **options: Any) -> None:
+    for line, message, comments, context in extract_from_file(
+        method, str(path), keywords=KEYWORDS, comment_tags=("Translators:",), options=options
+    ):
+        catalog.add(message, None, [(shown, line)], auto_comments=comments, context=context)
+
+
+def relative(path: Path, outdir: Path) -> str:
+    """A source as a template names it: a file of the package or of Sphinx from its package
+    (``jaxbook/sphinxext/notes.py``), the book's from the book, as the pages' are."""
+    for package in (PACKAGE, SPHINX):
+        if path.is_relative_to(package):
+            return f"{package.name}/{path.relative_to(package).as_posix()}"
+    root = project.find_root(outdir)
+    if root is not None and path.is_relative_to(root):
+        return Path("..", "..", path.relative_to(root)).as_posix()
+    return path.as_posix()
+
+
+def extensions_catalog(outdir: Path) -> Catalog:
+    catalog = Catalog(
+        project="jaxbook",
+        header_comment="# The labels of the book's extensions: the template of each language's "
+        "jaxbook.po.\n# Written by make gettext (jaxbook.sphinxext.interface).",
+        msgid_bugs_address="",
+        fuzzy=False,
+    )
+    for module in sorted((PACKAGE / "sphinxext").glob("*.py")):
+        if module.name != "chrome.py":  # the theme's domain, below
+            add_extracted(catalog, "python", module, relative(module, outdir))
+    add_extracted(catalog, extract_phrases, PHRASES, relative(PHRASES, outdir))
+    return catalog
+
+
+def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
+    catalog = Catalog(
+        project=app.config.html_theme,
+        header_comment="# The theme's messages: the template of each language's sphinx.po.\n"
+        "# Written by make gettext (jaxbook.sphinxext.interface).",
+        msgid_bugs_address="",
+        fuzzy=False,
+    )
+    theme = HTMLThemeFactory(
+        confdir=Path(app.confdir), app=app, config=app.config, registry=app.registry
+    ).create(app.config.html_theme)
+    theme_dirs = [Path(d) for d in theme.get_theme_dirs() if not Path(d).is_relative_to(SPHINX)]
+    template_dirs = [Path(app.srcdir, d) for d in app.config.templates_path]
+    for directory in [*theme_dirs, *template_dirs]:
+        for template in sorted(directory.rglob("*.html")):
+            # A theme's file is named from its theme (furo/page.html), not from this machine.
+            shown = (
+                f"{directory.name}/{template.relative_to(directory).as_posix()}"
+                if directory in theme_dirs
+                else relative(template.resolve(), outdir)
+            )
+            # Through chrome's preprocessing: the labels furo writes literally are messages.
+            add_extracted(catalog, "jinja2", template, shown, extensions=JINJA_EXTENSIONS)
+    search = SPHINX / "themes" / "basic" / "static" / "searchtools.js"
+    add_extracted(catalog, "javascript", search, relative(search, outdir))
+    # Sphinx's admonition titles, which a book may word otherwise than Sphinx's catalog.
+    labels = SPHINX / "locale" / "__init__.py"
+    add_extracted(catalog, "python", labels, relative(labels, outdir))
+    chrome_module = Path(chrome.__file__)
+    shown = relative(chrome_module, outdir)
+    source = chrome_module.read_text(encoding="utf-8")
+    for msgid in chrome.SCRIPT_MESSAGES:
+        # Where chrome names it: the copy button's table, or the navigation toggle's label.
+        at = source.find(f'"{msgid}"')
+        catalog.add(msgid, None, [(shown, source.count("\n", 0, max(at, 0)) + 1)])
+    return catalog
+
+
+def write_template(catalog: Catalog, path: Path) -> None:
+    """Write ``catalog`` to ``path`` when more than the template's date changed."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=WIDTH, sort_by_file=True, include_previous=False)
+    text = out.getvalue().decode("utf-8")
+    if path.is_file() and same_but_template_date(path.read_text(encoding="utf-8"), text):
+        return
+    path.write_text(text, encoding="utf-8")
+
+
+def write_templates(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.name != "gettext":
+        return
+    outdir = Path(app.outdir)
+    write_template(theme_catalog(app, outdir), outdir / f"{project.THEME_DOMAIN}.pot")
+    write_template(extensions_catalog(outdir), outdir / f"{project.EXTENSION_DOMAIN}.pot")
+    # The pages this build has are the templates it wrote: any other is a page's that is gone.
+    made = {f"{domain}.pot" for domain in getattr(app.builder, "catalogs", {})}
+    made |= {f"{domain}.pot" for domain in project.INTERFACE_DOMAINS}
+    for template in outdir.rglob("*.pot"):
+        if template.relative_to(outdir).as_posix() not in made:
+            template.unlink()
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    # After the gettext builder's own sphinx.pot (the project's templates only), in its place.
+    app.connect("build-finished", write_templates, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,95 @@
+"""The committed templates (locale/pot) are what `make gettext` makes of the book now.
+
+Weblate and Poedit read them, so a page, a label or a theme string that changed
+without `make gettext` after it is a finding here, named by file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polib
+import pytest
+
+from jaxbook import project
+from jaxbook.i18n import catalogs
+
+ROOT = project.find_root(Path(__file__).parent)
+assert ROOT is not None
+TEMPLATES = ROOT / project.TEMPLATES
+
+
+def template_texts(pot_dir: Path) -> dict[str, list[str]]:
+    """Each template's lines, by name, without the date it was made."""
+    return {
+        pot.relative_to(pot_dir).as_posix(): [
+            line
+            for line in pot.read_text(encoding="utf-8").splitlines()
+            if not line.startswith('"POT-Creation-Date:')
+        ]
+        for pot in sorted(pot_dir.rglob("*.pot"))
+    }
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory, book_copier) -> Path:
+    """The templates `make gettext` makes of a copy of the book, from scratch."""
+    book = book_copier(tmp_path_factory.mktemp("templates"))
+    fresh = book / "fresh"
+    assert catalogs.extract(book, fresh, "-q") == 0
+    return fresh
+
+
+def test_the_committed_templates_are_current(made):
+    committed, fresh = template_texts(TEMPLATES), template_texts(made)
+    assert sorted(committed) == sorted(fresh), "run 'make gettext' and commit locale/pot"
+    stale = [name for name in fresh if committed[name] != fresh[name]]
+    assert stale == [], f"run 'make gettext' and commit locale/pot: {stale} changed"
+
+
+def test_every_catalog_has_its_template_and_the_interfaces_are_flagged(made):
+    pages = {
+        pot.relative_to(made).with_suffix("").as_posix()
+        for pot in made.rglob("*.pot")
+        if pot.stem not in project.INTERFACE_DOMAINS
+    }
+    english = {
+        po.relative_to(project.catalog_dir(ROOT, "en")).with_suffix("").as_posix()
+        for po in project.catalog_dir(ROOT, "en").rglob("*.po")
+    }
+    assert pages == english  # each page, and the book's own texts
+    labels = polib.pofile(str(made / "jaxbook.pot"))
+    flagged = {e.msgid for e in labels if "python-format" in e.flags}
+    assert "%(backend)s outputs were recorded on %(where)s." in flagged
+    assert any(e.msgid_plural for e in labels)  # a count's singular and plural
+    assert "Outdated" in {e.msgid for e in labels}  # a label kept in data (gettext_noop)
+
+
+def test_a_stale_template_is_found(made, tmp_path):
+    """The comparison sees a change: a message the book no longer has."""
+    stale = tmp_path / "pot"
+    for pot in made.rglob("*.pot"):
+        target = stale / pot.relative_to(made)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(pot.read_text(encoding="utf-8"), encoding="utf-8")
+    index = stale / "index.pot"
+    index.write_text(index.read_text(encoding="utf-8") + '\nmsgid "旧的一段"\nmsgstr ""\n', "utf-8")
+    assert template_texts(stale) != template_texts(made)
+
+
+def test_a_label_with_several_placeholders_names_them(made):
+    """Word order is the translation's: where a label has more than one placeholder, each is
+    named (%(name)s), so that a translation can put them in any order."""
+    labels = polib.pofile(str(made / "jaxbook.pot"))
+    positional = re.compile(r"%[sdr]|\{\}")
+    crowded = [
+        e.msgid
+        for e in labels
+        for text in (e.msgid, e.msgid_plural)
+        if text and len(positional.findall(text)) > 1
+    ]
+    assert crowded == []
+    assert [m for m in ("%s of %s", "%(a)s of %(b)s") if len(positional.findall(m)) > 1] == [
+        "%s of %s"
+    ]
