@@ -176,6 +176,35 @@ def test_drift_data_older_than_the_pages_is_a_warning_at_its_report(
     ]
 
 
+def test_a_hidden_example_the_releases_ran_is_on_the_page(make_app, rootdir, tmp_path):
+    """A hidden testcode (a comment node) is run like any other: its data is current."""
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "book")
+    page = srcdir / "ch1" / "page.rst"
+    hidden = "assert x == 2"
+    page.write_text(
+        page.read_text(encoding="utf-8") + f"\n.. testcode::\n   :hide:\n\n   {hidden}\n",
+        encoding="utf-8",
+    )
+    path = srcdir / "ch1" / "release-drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for release in data["releases"].values():
+        release["examples"].append(
+            {
+                "page": "ch1/page",
+                "file": "ch1/page.rst",
+                "line": 37,
+                "code": {"en": code_digest(hidden)},
+                "runs": [{"language": "en", "outcome": "same"}],
+            }
+        )
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+
+
 def test_an_expected_output_edited_since_the_run_makes_the_data_older_than_the_page(
     make_app, rootdir, tmp_path
 ):

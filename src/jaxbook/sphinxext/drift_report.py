@@ -168,8 +168,13 @@ class DriftReportDirective(SphinxDirective):
 
 
 def _places(document: nodes.document, docname: str) -> list[Place]:
-    cells: list[tuple[nodes.literal_block, nodes.Element | None]] = []
-    blocks = [b for b in document.findall(nodes.literal_block) if b.get("testnodetype")]
+    cells: list[tuple[nodes.Element, nodes.Element | None]] = []
+    # A hidden testcode (``:hide:``) is a comment node, and the releases run it too.
+    blocks: list[nodes.Element] = [
+        b
+        for b in document.findall(nodes.Element)
+        if isinstance(b, (nodes.literal_block, nodes.comment)) and b.get("testnodetype")
+    ]
     expected: dict[int, str] = {}  # a testcode -> the testoutput right after it
     for block, after in pairwise(blocks):
         if after.get("testnodetype") == "testoutput":
