@@ -69,6 +69,7 @@ extensions = [
     "jaxbook.sphinxext.myst_i18n",
     "jaxbook.sphinxext.search_index",
     "jaxbook.sphinxext.search_terms",
+    "jaxbook.sphinxext.selfcheck",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.pinyin_index",
     "jaxbook.sphinxext.notebooks",

@@ -26,6 +26,7 @@ from nbclient import NotebookClient
 
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.sphinxext.notebooks import INSTALL_TAG
+from jaxbook.sphinxext.selfcheck import selfcheck
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,10 +55,12 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[str]:
 
 def doctested_code(doctree: nodes.document) -> list[str]:
     """The page's code cells, in page order, as ``make doctest`` runs them: each
-    ``testcode`` block, and each script a snippet shows (which a notebook writes to a file)."""
+    ``testcode`` block, and each script a snippet shows (which a notebook writes to a file);
+    and each exercise's self-check, which the page does not show and runs only after a
+    reference answer."""
     found = []
     for node in doctree.findall(nodes.Element):
-        if node.get("testnodetype") == "testcode":
+        if node.get("testnodetype") == "testcode" or isinstance(node.parent, selfcheck):
             found.append(node.astext())
         elif isinstance(node, nodes.literal_block) and node.get("jaxbook_snippet"):
             found.append(f"%%writefile {node['jaxbook_snippet']}\n{node.astext()}")

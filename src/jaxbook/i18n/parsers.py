@@ -53,6 +53,7 @@ LITERAL_DIRECTIVES = frozenset(
         "math",
         "raw",
         "snippet",
+        "selfcheck",
         "literalinclude",
         "highlight",
         "toctree",

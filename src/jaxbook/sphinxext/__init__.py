@@ -27,6 +27,7 @@
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`jaxbook.sphinxext.search_index`: a rebuild keeps the index entries of pages it skips.
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
+- :mod:`jaxbook.sphinxext.selfcheck`: exercise self-checks in the notebooks, not on the pages.
 - :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
 - :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.sphinxext.testplot`: a doctested code cell whose figure is drawn at build time.

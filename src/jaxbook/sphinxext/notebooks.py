@@ -4,8 +4,11 @@ While the HTML pages are written, each page that holds code cells becomes
 ``<outdir>/_notebooks/<page>.ipynb``: its headings and paragraphs as Markdown
 cells and its code as code cells, in page order. A script shown with
 ``.. snippet::`` becomes a ``%%writefile`` cell, so the cell after it finds
-the file just as the doctest does. The notebook is built from the translated
-page, so the English notebook has English comments and strings.
+the file just as the doctest does. An exercise's self-check
+(:mod:`jaxbook.sphinxext.selfcheck`), which the page itself does not show,
+is a code cell below the answer cell, where the reader runs it. The notebook
+is built from the translated page, so the English notebook has English
+comments and strings.
 
 Each code cell carries, as its output, the expected output that the page
 shows after it (the CPU one where a cell has a CPU and a GPU output): those
@@ -53,6 +56,7 @@ from jaxbook.sphinxext import _markdown
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.discovery import site_url
+from jaxbook.sphinxext.selfcheck import selfcheck
 
 # nbformat is imported where a notebook is made: every build of the book loads this
 # extension, and most (doctest, gettext, refresh) make no notebook.
@@ -79,7 +83,8 @@ def _ancestors(node: nodes.Node, kind: type[nodes.Element]):
 
 
 def _code_cell(node: nodes.Element) -> str | None:
-    if node.get("testnodetype") == "testcode":
+    # An exercise's self-check is a testcode only where the page runs it (the answers).
+    if node.get("testnodetype") == "testcode" or isinstance(node.parent, selfcheck):
         return node.astext()
     if isinstance(node, nodes.literal_block) and node.get("jaxbook_snippet"):
         return f"%%writefile {node['jaxbook_snippet']}\n{node.astext()}"

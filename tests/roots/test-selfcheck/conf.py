@@ -1,0 +1,2 @@
+extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.selfcheck"]
+gettext_additional_targets = ["literal-block"]
