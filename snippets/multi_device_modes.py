@@ -20,7 +20,6 @@ x_auto = jax.device_put(x, NamedSharding(auto_mesh, jax.P("x")))
 doubled = jax.jit(lambda v: 2 * v)(x_auto)
 spec_in, spec_out = x_auto.sharding.spec, doubled.sharding.spec
 print(f"自动并行：输入分片 {spec_in}，输出分片 {spec_out}")
-assert doubled.sharding.spec == jax.P("x")
 r_auto = float(jax.jit(sum_of_squares)(x_auto))
 
 # 矩阵按列切分，a @ a.T 求和的那一维就是切分的维：输出怎样切分由编译器决定
@@ -31,23 +30,18 @@ print("自动并行：按列切分的 a，a @ a.T 正常运行")
 
 # 2. 显式分片：jax.make_mesh 默认的轴类型，分片写进数组的类型
 mesh = jax.make_mesh((4,), ("x",))
-assert mesh.axis_types == (AxisType.Explicit,)
+print(f"显式分片：网格轴的类型是 {mesh.axis_types}")
 with jax.set_mesh(mesh):
     x_explicit = jax.device_put(x, jax.P("x"))
     print(f"显式分片：jax.typeof(x) = {jax.typeof(x_explicit)}")
-    assert str(jax.typeof(x_explicit)) == "float32[8@x]"
     r_explicit = float(jax.jit(sum_of_squares)(x_explicit))
 
     # 同样的 a @ a.T：类型规则无法确定输出的分片，抛出 ShardingTypeError
     a = jax.device_put(jnp.ones((8, 8)), jax.P(None, "x"))
     try:
         a @ a.T
-        error = None
     except Exception as e:
-        error = e
         print(f"显式分片：a @ a.T 抛出 {type(e).__name__}")
-    assert type(error).__name__ == "ShardingTypeError"
-    assert "out_sharding" in str(error)
     # 修正：用 out_sharding= 指定输出的分片（这里是不切分）
     c = jnp.matmul(a, a.T, out_sharding=jax.P())
     print(f"显式分片：指定 out_sharding 后，结果的类型是 {jax.typeof(c)}")
@@ -62,11 +56,8 @@ with jax.set_mesh(mesh):
     # 显式轴上，in_specs 只核对输入已有的分片，不替你切分：未切分的 x 抛出 ValueError
     try:
         manual(x)
-        error = None
     except ValueError as e:
-        error = e
         print(f"手动并行：未切分的输入抛出 {type(e).__name__}")
-    assert error is not None and "does not match" in str(error)
     # 修正：先按 in_specs 切分输入（也可以用 jax.reshard）
     r_manual = float(manual(x_explicit))
 
@@ -74,6 +65,5 @@ print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {
 assert r_auto == r_explicit == r_manual == expected
 
 # 旧教程里与 pmap 配套的两个函数已经移除
-assert not hasattr(jax, "device_put_sharded")
-assert not hasattr(jax, "device_put_replicated")
-print("全部检查通过")
+gone = not hasattr(jax, "device_put_sharded") and not hasattr(jax, "device_put_replicated")
+print(f"device_put_sharded、device_put_replicated 已移除：{gone}")

@@ -25,7 +25,7 @@ from markdown_it import MarkdownIt
 from nbclient import NotebookClient
 
 from jaxbook.doctest.environment import doctest_environment
-from jaxbook.sphinxext.notebooks import INSTALL_TAG
+from jaxbook.sphinxext.notebooks import INSTALL_TAG, snippet_run_cell
 from jaxbook.sphinxext.selfcheck import selfcheck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,16 +54,16 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[str]:
 
 
 def doctested_code(doctree: nodes.document) -> list[str]:
-    """The page's code cells, in page order, as ``make doctest`` runs them: each
-    ``testcode`` block, and each script a snippet shows (which a notebook writes to a file);
-    and each exercise's self-check, which the page does not show and runs only after a
-    reference answer."""
+    """The page's code cells a reader runs, in page order, as ``make doctest`` runs them:
+    each visible ``testcode`` block; each script a snippet shows (which a notebook writes to
+    a file and runs); and each exercise's self-check, which the page does not show and runs
+    only after a reference answer. Hidden blocks check the page; they are not the reader's."""
     found = []
-    for node in doctree.findall(nodes.Element):
+    for node in doctree.findall(nodes.literal_block):
         if node.get("testnodetype") == "testcode" or isinstance(node.parent, selfcheck):
             found.append(node.astext())
-        elif isinstance(node, nodes.literal_block) and node.get("jaxbook_snippet"):
-            found.append(f"%%writefile {node['jaxbook_snippet']}\n{node.astext()}")
+        elif name := node.get("jaxbook_snippet"):
+            found += [f"%%writefile {name}\n{node.astext()}", snippet_run_cell(name)]
     return found
 
 
@@ -196,11 +196,13 @@ class PageProse(HTMLParser):
         classes = set((dict(attrs).get("class") or "").split())
         if tag == "article":
             self.article = True
-        # Chrome a notebook has no place for (the downloads line, the heading links), the
-        # recorded output of another backend, which a notebook on a CPU leaves out, and the
-        # parallel view's other-language text, which a notebook in one language leaves out.
+        # Chrome a notebook has no place for (the downloads line, the heading links), where
+        # another backend's outputs were recorded, which a notebook on a CPU leaves out with
+        # them, and the parallel view's other-language text, which a notebook in one
+        # language leaves out.
         skip = tag in self.SKIP or bool(
-            classes & {"jb-notebook", "headerlink", "jb-tab-label", "jb-recorded", "jb-parallel"}
+            classes
+            & {"jb-notebook", "headerlink", "jb-tab-label", "jb-recorded-label", "jb-parallel"}
         )
         if tag not in {"br", "img", "hr", "meta", "link", "input", "col"}:
             self.stack.append((tag, skip))

@@ -3,21 +3,27 @@ from __future__ import annotations
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 
 @pytest.mark.sphinx("html", testroot="snippets")
-def test_snippet_is_shown_with_its_name(built):
-    html = built.page()
-    assert '<span class="caption-text">hello.py</span>' in html
-    assert "hello from a fresh interpreter" in html
-    # The staging code is a hidden testsetup: readers never see it.
-    assert "_snippet_dir" not in html
+def test_the_page_shows_the_script_and_its_output_not_the_plumbing(built, rootdir):
+    page = BeautifulSoup(built.page(), "html.parser")
+    assert page.select_one("span.caption-text").get_text() == "hello.py"
+    blocks = [pre.get_text() for pre in page.select("pre")]
+    script = (rootdir / "test-snippets/snippets/hello.py").read_text(encoding="utf-8")
+    assert blocks == [script, "hello from a fresh interpreter on cpu\n"]
+    # Neither the staging (a hidden testsetup) nor the run (a hidden testcode) shows.
+    assert "_snippet" not in built.page()
+    assert "subprocess" not in built.page()
 
 
 @pytest.mark.sphinx("doctest", testroot="snippets")
-def test_snippet_runs_and_a_hanging_one_is_stopped_by_name(built):
-    assert built.doctest_counts() == (2, 1)
+def test_a_script_runs_on_the_cpu_and_a_failing_or_hanging_one_fails_by_name(built):
+    assert built.doctest_counts() == (3, 2)
     output = built.doctest_output
+    # What the script printed is compared, and where it failed its own error shows.
+    assert "Got:\n    before the error\n    the script's own error message\n" in output
     assert 'File "hang.rst", line' in output
     assert re.search(r"TimeoutExpired: Command .*'hang\.py'\]' timed out after 2 seconds", output)
-    assert "Document: index" not in output or "hello.rst" not in output
+    assert 'File "index.rst"' not in output

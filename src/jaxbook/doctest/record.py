@@ -151,6 +151,17 @@ def _myst_cell(lines: list[str], start: int) -> tuple[Directive, list[Directive]
     return code, outputs
 
 
+def cells_of(lines: list[str]) -> list[tuple[Directive, list[Directive]]]:
+    """Every code cell of a page's lines (reST or MyST) with the expected outputs after it."""
+    cells = []
+    for i, line in enumerate(lines):
+        rst = RST_DIRECTIVE.match(line)
+        fence = FENCE.match(line)
+        if (rst and rst[2] in CODE_DIRECTIVES) or (fence and fence[3] in CODE_DIRECTIVES):
+            cells.append((_rst_cell if rst else _myst_cell)(lines, i))
+    return cells
+
+
 def _new_output(lines: list[str], after: Directive, backend: str, text: str) -> list[str]:
     options = after.kept_options(lines)
     body = text.rstrip("\n").split("\n")

@@ -3,15 +3,16 @@
 While the HTML pages are written, each page that holds code cells becomes
 ``<outdir>/_notebooks/<page>.ipynb``: its headings and paragraphs as Markdown
 cells and its code as code cells, in page order. A script shown with
-``.. snippet::`` becomes a ``%%writefile`` cell, so the cell after it finds
-the file just as the doctest does. An exercise's self-check
-(:mod:`jaxbook.sphinxext.selfcheck`), which the page itself does not show,
-is a code cell below the answer cell, where the reader runs it. The notebook
+``.. snippet::`` becomes a ``%%writefile`` cell and a cell that runs it in
+a new Python process, on the CPU, as the doctest does. An exercise's
+self-check (:mod:`jaxbook.sphinxext.selfcheck`), which the page itself does
+not show, is a code cell below the answer cell, where the reader runs it. A
+hidden check of the page's is not the reader's, and stays out. The notebook
 is built from the translated page, so the English notebook has English
 comments and strings.
 
 Each code cell carries, as its output, the expected output that the page
-shows after it (the CPU one where a cell has a CPU and a GPU output): those
+shows after it (the CPU one where a cell has per-backend outputs): those
 outputs come from real runs (``make refresh-outputs``) and ``make doctest``
 checks them, so a notebook read on GitHub or nbviewer shows what the code
 really prints. The first cells install the versions the outputs were produced
@@ -52,6 +53,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.locale import admonitionlabels
 
+from jaxbook.backends import backends_of
 from jaxbook.sphinxext import _markdown
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
@@ -70,8 +72,6 @@ NOTEBOOK_DIR = "_notebooks"
 NOTEBOOKS_BRANCH = "notebooks"
 INSTALL_TAG = "jaxbook-install"
 GITHUB = re.compile(r"^https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
-# Cells that answer another backend than the one a notebook runs on by default.
-OTHER_BACKENDS = {"not ON_GPU"}
 
 
 def _ancestors(node: nodes.Node, kind: type[nodes.Element]):
@@ -83,19 +83,28 @@ def _ancestors(node: nodes.Node, kind: type[nodes.Element]):
 
 
 def _code_cell(node: nodes.Element) -> str | None:
-    # An exercise's self-check is a testcode only where the page runs it (the answers).
-    if node.get("testnodetype") == "testcode" or isinstance(node.parent, selfcheck):
+    # An exercise's self-check is a testcode only where the page runs it (the answers); a
+    # hidden testcode (a comment node) checks the page, and the reader's notebook has none.
+    shown = isinstance(node, nodes.literal_block)
+    if (node.get("testnodetype") == "testcode" and shown) or isinstance(node.parent, selfcheck):
         return node.astext()
     if isinstance(node, nodes.literal_block) and node.get("jaxbook_snippet"):
         return f"%%writefile {node['jaxbook_snippet']}\n{node.astext()}"
     return None
 
 
+def snippet_run_cell(name: str) -> str:
+    """The cell that runs a snippet's script as the doctest does: a new Python, on the CPU
+    (the notebook's kernel may hold the accelerator)."""
+    return f"import sys\n!JAX_PLATFORMS=cpu {{sys.executable}} {name}"
+
+
 def _shown_output(node: nodes.Element) -> str | None:
-    """The expected output a page shows for the notebook's backend, or None."""
+    """The expected output a page shows for the notebook's backend (the CPU), or None."""
     if node.get("testnodetype") != "testoutput":
         return None
-    if str(node.get("skipif", "")).strip() in OTHER_BACKENDS:
+    backends = backends_of(node.get("skipif"))
+    if backends is not None and "cpu" not in backends:
         return None
     return node.astext()
 
@@ -140,6 +149,9 @@ class Cells:
         if code is not None:
             self.last_code = v4.new_code_cell(code)
             self.cells.append(self.last_code)
+            if name := node.get("jaxbook_snippet"):
+                self.last_code = v4.new_code_cell(snippet_run_cell(name))
+                self.cells.append(self.last_code)
             return
         if output is not None:
             if self.last_code is not None and not self.last_code.outputs:
@@ -148,8 +160,8 @@ class Cells:
             return
         if node.get("testnodetype") or isinstance(node, SKIPPED):
             return  # setup, cleanup and the other backend's output; chrome; comments
-        if "jb-recorded" in node.get("classes", []):
-            return  # another backend's recorded output, under its label
+        if "jb-recorded-label" in node.get("classes", []):
+            return  # where the accelerators' outputs were recorded
         runs_code = any(n.get("testnodetype") for n in node.findall(nodes.literal_block))
         if isinstance(node, nodes.section):
             self.walk(node, level + 1, quote)

@@ -2,24 +2,31 @@
 
 Some demos only work at interpreter start-up (``jax_enable_x64`` before the
 first array, ``jax_num_cpu_devices`` before the backend starts), so they live
-as scripts in ``snippets/`` and run in a child process::
+as scripts in ``snippets/``; the page shows one and, below it, what it prints::
 
     .. snippet:: x64_startup.py
 
-    .. testcode::
+    .. testoutput::
 
-       r = subprocess.run([sys.executable, "x64_startup.py"],
-                          capture_output=True, text=True, timeout=60)
-       print(r.stdout)
+       开启 x64 后，默认浮点：float64
 
 ``snippet`` is ``literalinclude`` for a file of the snippets directory: it
-shows the file as a (translatable) literal block. After the page
-is read, and translated, a hidden ``testsetup`` writes the text the reader
-sees into a fresh temporary directory and makes it the working directory for
-the page's doctests; a hidden ``testcleanup`` restores the old one. So the
-script that runs is, character for character, the one on the page, in each
-language. The ``timeout`` of ``subprocess.run`` stops a hanging script with a
-``TimeoutExpired`` error that names it.
+shows the file as a (translatable) literal block, followed by a hidden
+``testcode`` that runs it in a new Python process and prints what it printed
+(and, if it failed, the last line of its error output, the exception a
+terminal ends with), so the ``testoutput`` after it is compared as any
+cell's. The reader sees the script and its output, not the
+plumbing. The child runs JAX on the CPU (``JAX_PLATFORMS=cpu``): the page's
+own process may hold the accelerator, and a TPU lets only one process open
+it; a script about devices says so and asks for CPU devices itself. A
+script that runs longer than ``:timeout:`` seconds (default 120) fails its
+cell with a ``TimeoutExpired`` error that names it.
+
+After the page is read, and translated, a hidden ``testsetup`` writes the
+text the reader sees into a fresh temporary directory and makes it the
+working directory for the page's doctests; a hidden ``testcleanup`` restores
+the old one. So the script that runs is, character for character, the one
+on the page, in each language.
 
 Config values:
 
@@ -31,27 +38,51 @@ Config values:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx.directives.code import LiteralInclude
 from sphinx.util import logging, rst
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.util.typing import ExtensionMetadata
+    from sphinx.util.typing import ExtensionMetadata, OptionSpec
 
 logger = logging.getLogger(__name__)
+
+
+# What runs a snippet, hidden. A script that fails ends with the line a terminal ends with
+# (the exception, "NameError: name 'np' is not defined"); its whole error output goes to
+# the run's own stderr, for the author.
+RUN_CODE = """\
+import os as _snippet_os, subprocess as _snippet_subprocess, sys as _snippet_sys
+_snippet_run = _snippet_subprocess.run(
+    [_snippet_sys.executable, {name!r}], capture_output=True, text=True, timeout={timeout},
+    env={{**_snippet_os.environ, "JAX_PLATFORMS": "cpu"}},
+)
+print(_snippet_run.stdout, end="")
+if _snippet_run.returncode:
+    _snippet_sys.stderr.write(_snippet_run.stderr)
+    _snippet_lines = _snippet_run.stderr.strip().splitlines()
+    print(_snippet_lines[-1] if _snippet_lines else f"exit status {{_snippet_run.returncode}}")
+"""
 
 
 class SnippetDirective(LiteralInclude):
     """``literalinclude`` of a script in the snippets directory, marked for staging.
 
-    Takes ``literalinclude``'s options; the language defaults to Python and
-    the caption to the file name.
+    Takes ``literalinclude``'s options, and ``:timeout:`` (seconds); the
+    language defaults to Python and the caption to the file name.
     """
 
+    option_spec: ClassVar[OptionSpec] = {
+        **LiteralInclude.option_spec,
+        "timeout": directives.positive_int,
+    }
+
     def run(self) -> list[nodes.Node]:
+        timeout = self.options.pop("timeout", 120)
         name = self.arguments[0]
         if Path(name).name != name or not name.endswith(".py"):
             raise self.error(f"snippet {name!r}: give a bare file name such as demo.py")
@@ -65,7 +96,11 @@ class SnippetDirective(LiteralInclude):
         if not blocks:
             return result  # literalinclude's own warning says what went wrong
         blocks[0]["jaxbook_snippet"] = name
-        return result
+        code = RUN_CODE.format(name=name, timeout=timeout)
+        runs = nodes.comment(code, code, testnodetype="testcode", groups=["default"])
+        runs.source, runs.line = self.get_source_info()
+        runs["translatable"] = False
+        return [*result, runs]
 
 
 def _setup_code(scripts: dict[str, str]) -> str:

@@ -1,1 +1,3 @@
-print("hello from a fresh interpreter")
+import os
+
+print(f"hello from a fresh interpreter on {os.environ['JAX_PLATFORMS']}")
