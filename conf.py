@@ -19,8 +19,13 @@ from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
 
 # The root page's title; a translation's is that title's, from the root page's catalog.
 project = "JAX 入门"
+# Who wrote the book and who publishes it, in the source language; a translation names them
+# through its book.po (jaxbook.sphinxext.book_texts), and its translators are listed beside
+# its language in locale/languages.csv. The title page, the copyright page and the EPUB's
+# metadata take them from here.
+author = "《JAX 入门》双语版编写组"
+jaxbook_publisher = "《JAX 入门》双语版项目"
 # The copyright line claims only what the project owns; the course is credited beside it.
-author = "本书的贡献者"
 copyright = f"2026 {author}"
 # The course the book is drawn from, in each language it is published in
 # (the :course: role of jaxbook.sphinxext.facts links to a page of it).
@@ -152,6 +157,9 @@ jaxbook_recorded_on = {
 jaxbook_machine_names = {"GPU": ["NVIDIA H200"]}
 BOOK_LANGUAGES = languages(Path(__file__).resolve().parent)
 jaxbook_languages = {code: language.name for code, language in BOOK_LANGUAGES.items()}
+jaxbook_translators = {
+    code: language.translators for code, language in BOOK_LANGUAGES.items() if language.translators
+}
 # The Chinese pages show the first finished translation beside each passage; a translated
 # page shows the Chinese it was translated from.
 jaxbook_parallel_languages = (
