@@ -10,7 +10,6 @@ the source's, and a translation's come from its catalogs
 from __future__ import annotations
 
 import doctest
-import os
 from pathlib import Path
 
 from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
@@ -135,10 +134,9 @@ doctest_test_doctest_blocks = "default"
 # -- jaxbook ----------------------------------------------------------------
 
 jaxbook_snippets_dir = "../snippets"
-# A deploy build (JAXBOOK_SITE_URL set; the workflow's deploy job) publishes the PDF and
-# EPUB beside each language's site, and its pages link them; a plain `make html` builds
-# neither, so its pages link neither.
-jaxbook_editions_linked = bool(os.environ.get("JAXBOOK_SITE_URL"))
+# How the book is made and the guides for its authors and translators: on the website only,
+# apart from the reader's contents and search, linked from every page's footer.
+jaxbook_contributors_page = "contributing"
 # Relative to the source directory, docs/.
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
