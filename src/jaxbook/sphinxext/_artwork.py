@@ -61,23 +61,28 @@ def _font(family: str, style: str, size: int) -> ImageFont.FreeTypeFont:
 
 
 @cache
-def emoji_font() -> ImageFont.FreeTypeFont:
-    from PIL import ImageFont
-
+def _emoji_face() -> tuple[Path, int]:
     try:
-        path, index = font_face(EMOJI_FONT, "Regular")
+        return font_face(EMOJI_FONT, "Regular")
     except ExtensionError as exc:
         raise ExtensionError(
             f"{exc}: the PDF draws the book's emoji from it; install the Debian package "
             f"{EMOJI_PACKAGE}"
         ) from exc
+
+
+@cache
+def emoji_font() -> ImageFont.FreeTypeFont:
+    from PIL import ImageFont
+
+    path, index = _emoji_face()
     return ImageFont.truetype(str(path), EMOJI_SIZE, index=index)
 
 
 @cache
 def _emoji_characters() -> frozenset[int]:
     """The characters the emoji font has, as fontconfig lists them ("23e9-23f3 2600 ...")."""
-    path, index = font_face(EMOJI_FONT, "Regular")
+    path, index = _emoji_face()
     result = subprocess.run(
         ["fc-query", f"--index={index}", "--format=%{charset}", str(path)],
         capture_output=True,

@@ -81,7 +81,7 @@ from sphinx.util.fileutil import copy_asset_file
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
-from jaxbook.sphinxext import _artwork
+from jaxbook.sphinxext import _artwork, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import section_title
 from jaxbook.sphinxext.backend_tabs import DIGIT_BESIDE_HAN
@@ -92,7 +92,6 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 HERE = Path(__file__).parent
@@ -167,18 +166,6 @@ def credits_of(config: Config) -> Credits:
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
     )
-
-
-def reader_pages(env: BuildEnvironment) -> set[str]:
-    """The pages of the reader's book: those the root page's toctrees reach."""
-    found: set[str] = set()
-    todo = [env.config.root_doc]
-    while todo:
-        docname = todo.pop()
-        if docname not in found:
-            found.add(docname)
-            todo.extend(env.toctree_includes.get(docname, []))
-    return found
 
 
 def configure(app: Sphinx, config: Config) -> None:
@@ -677,7 +664,7 @@ class BookEpubBuilder(Epub3Builder):
 
     def write_documents(self, docnames: Set[str]) -> None:
         # The reader's book: the contributors' guides are the website's.
-        super().write_documents(set(docnames) & reader_pages(self.env))
+        super().write_documents(set(docnames) & set(_chapters.book_order(self.env)))
 
     def write_doc_serialized(self, docname: str, doctree: nodes.document) -> None:
         super().write_doc_serialized(docname, doctree)
@@ -771,7 +758,7 @@ class BookEpubBuilder(Epub3Builder):
         glossary = next(
             (
                 name
-                for name in sorted(reader_pages(self.env))
+                for name in _chapters.book_order(self.env)
                 if next(self.env.get_doctree(name).findall(addnodes.glossary), None)
             ),
             None,
