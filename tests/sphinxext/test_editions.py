@@ -149,6 +149,9 @@ def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
 
 def test_links_are_black_and_figures_stay_where_the_text_has_them(latex):
     tex, _outdir = latex("zh_CN")
+    # And a code block starts at a page's foot only if five of its lines fit there.
+    block = tex.index(r"\begin{sphinxVerbatim}")
+    assert r"\needspace{5\baselineskip}" in tex[block - 300 : block]
     assert "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}" in tex
     assert r"\begin{figure}[H]" in tex
     assert r"\begin{figure}[htbp]" not in tex

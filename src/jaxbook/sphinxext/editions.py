@@ -20,8 +20,9 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
   for the emoji the book uses);
 - figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
   a figure set where the text has it (never between an output and its label),
-  an output's label kept on the page of the output, black links, and each
-  cross-reference followed by its page;
+  a code block begun at a page's foot only if its first lines fit there, an
+  output's label kept with the output, black links, and each cross-reference
+  followed by its page;
 - inline code that breaks only with a mark (the next line starts with ↪), and
   table rows that align: an index entry or link target at the head of a cell
   moves into its first paragraph;
@@ -485,20 +486,29 @@ def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label", "jb-recorded-label"}
 
 
-def keep_labels_with_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """On paper an output's label never ends a page: it starts a new one with the output's
-    first lines when they would not fit ("Output on CPU:" ended page 37 of the English
-    edition, its output on page 38)."""
+def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """On paper a code block or output starts at the foot of a page only if its first lines
+    fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
+    never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
+    English edition, its output on page 38)."""
     if app.builder.name != "latex":
         return
-    for label in list(doctree.findall(nodes.paragraph)):
-        following = label.next_node(descend=False, siblings=True)
-        if OUTPUT_LABELS & set(label["classes"]) and isinstance(following, nodes.literal_block):
-            parent = label.parent
-            parent.insert(
-                parent.index(label), nodes.raw("", r"\needspace{5\baselineskip}", format="latex")
-            )
+    for block in list(doctree.findall(nodes.literal_block)):
+        parent = block.parent
+        place = parent.index(block)
+        label = parent[place - 1] if place else None
+        if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
+            # Room for the label and the block's first lines; nothing between them.
+            parent.insert(parent.index(label), nodes.raw("", NEED_LABELLED, format="latex"))
             parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+        else:
+            parent.insert(place, nodes.raw("", NEED_BLOCK, format="latex"))
+
+
+# The room a code block needs at the foot of a page, and a labelled output (the label's
+# line more).
+NEED_BLOCK = r"\needspace{5\baselineskip}"
+NEED_LABELLED = r"\needspace{7\baselineskip}"
 
 
 # A dot between two letters of a name: where a name in a link's text may break.
@@ -822,7 +832,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", add_page_references, priority=900)
     app.connect("doctree-resolved", fit_table_cells, priority=900)
     app.connect("doctree-resolved", break_names_in_links, priority=900)
-    app.connect("doctree-resolved", keep_labels_with_outputs, priority=900)
+    app.connect("doctree-resolved", keep_code_together, priority=900)
     app.connect("doctree-resolved", write_glyphs, priority=900)
     app.connect("html-page-context", add_site_links)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
