@@ -10,7 +10,6 @@ the source's, and a translation's come from its catalogs
 from __future__ import annotations
 
 import doctest
-import os
 from pathlib import Path
 
 from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
@@ -19,8 +18,13 @@ from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
 
 # The root page's title; a translation's is that title's, from the root page's catalog.
 project = "JAX 入门"
+# Who wrote the book and who publishes it, in the source language; a translation names them
+# through its book.po (jaxbook.sphinxext.book_texts), and its translators are listed beside
+# its language in locale/languages.csv. The title page, the copyright page and the EPUB's
+# metadata take them from here.
+author = "《JAX 入门》双语版编写组"
+jaxbook_publisher = "《JAX 入门》双语版项目"
 # The copyright line claims only what the project owns; the course is credited beside it.
-author = "本书的贡献者"
 copyright = f"2026 {author}"
 # The course the book is drawn from, in each language it is published in
 # (the :course: role of jaxbook.sphinxext.facts links to a page of it).
@@ -142,10 +146,9 @@ doctest_test_doctest_blocks = "default"
 # -- jaxbook ----------------------------------------------------------------
 
 jaxbook_snippets_dir = "../snippets"
-# A deploy build (JAXBOOK_SITE_URL set; the workflow's deploy job) publishes the PDF and
-# EPUB beside each language's site, and its pages link them; a plain `make html` builds
-# neither, so its pages link neither.
-jaxbook_editions_linked = bool(os.environ.get("JAXBOOK_SITE_URL"))
+# How the book is made and the guides for its authors and translators: on the website only,
+# apart from the reader's contents and search, linked from every page's footer.
+jaxbook_contributors_page = "contributing"
 # Relative to the source directory, docs/.
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
@@ -166,6 +169,9 @@ BOOK_LANGUAGES = languages(Path(__file__).resolve().parent)
 jaxbook_languages = {code: language.name for code, language in BOOK_LANGUAGES.items()}
 # A draft edition says so on every page; the landing page sends no reader to it.
 jaxbook_draft_languages = [code for code, language in BOOK_LANGUAGES.items() if language.draft]
+jaxbook_translators = {
+    code: language.translators for code, language in BOOK_LANGUAGES.items() if language.translators
+}
 # The Chinese pages show the first finished translation beside each passage; a translated
 # page shows the Chinese it was translated from.
 jaxbook_parallel_languages = (

@@ -308,13 +308,19 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 
 @pytest.fixture(scope="session")
 def built_editions(built_site, jaxbook, tmp_path_factory) -> Path:
-    """The PDF and EPUB of both languages, also copied into ``built_site`` as `make` does."""
+    """A build directory that holds the PDF and EPUB of both languages beside the site, as
+    `make html pdf epub` leaves it: its site (``<builddir>/html``) holds the books, and its
+    pages link them. Outside `make test`, a copy of ``built_site``, which stays as it is."""
     tested = build_under_test()
     if tested is not None:
         return tested
 
     def build(builddir: Path) -> None:
-        result = jaxbook("editions", "--builddir", builddir, "--site", built_site, "zh_CN", "en")
+        for language in ("zh_CN", "en"):
+            shutil.copytree(built_site / language, builddir / "html" / language)
+        for kept in ("doctrees", "measured"):
+            shutil.copytree(built_site / kept, builddir / kept)
+        result = jaxbook("editions", "--builddir", builddir, "zh_CN", "en")
         assert result.returncode == 0, result.stderr[-5000:]
 
     return shared_build(tmp_path_factory, "editions", build)

@@ -35,7 +35,7 @@ def test_the_makefile_asks_the_module_for_the_languages():
     assert result.stdout.split() == list(project.languages(ROOT))
 
 
-LIST_HEADER = "code,name,status\n"
+LIST_HEADER = "code,name,status,translators\n"
 
 
 @pytest.mark.parametrize(
@@ -45,6 +45,7 @@ LIST_HEADER = "code,name,status\n"
         ("zh_CN,简体中文,source\nen,English,finished\n", r":3: status 'finished' is none of"),
         ("zh_CN,简体中文,source\nen,English,done\nen,English,draft\n", r":4: en is listed twice"),
         ("zh_CN,简体中文,source\nja,,draft\n", r":3: a language needs its code and its name"),
+        ("zh_CN,简体中文,source,某组\n", r":2: the source has no translators"),
         ("", r"no languages listed"),
     ],
 )

@@ -2,11 +2,14 @@
 
 - ``languages()``: the book's languages, read from ``locale/languages.csv``
   (``LANGUAGE_LIST``), one row each: its code as Sphinx spells it, the name its
-  language switcher and landing page show, and its status: ``source`` (the
+  language switcher and landing page show, its status: ``source`` (the
   first row), ``draft`` while its translation is under way, ``done`` once its
-  translator says it is finished. ``translations()`` is every language but the
-  source. ``jaxbook language add`` appends a row; ``conf.py``, the tools and the
-  Makefile (through ``python src/jaxbook/project.py languages``) read them here.
+  translator says it is finished, and who translated it (the source has none),
+  written in the source language as ``conf.py``'s ``author`` is: the translated
+  edition names them on its title page and in its EPUB, through its ``book.po``.
+  ``translations()`` is every language but the source. ``jaxbook language add``
+  appends a row; ``conf.py``, the tools and the Makefile (through ``python
+  src/jaxbook/project.py languages``) read them here.
 - ``SOURCE_LANGUAGE``: the language the pages are written in (Chinese); the
   list's first row must be it.
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
@@ -59,7 +62,7 @@ SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
 CONFIG_FILES = ("conf.py", "docutils.conf", "pyproject.toml", ".python-version", "uv.lock")
 BOOK_FILES = (*CONFIG_FILES, "docs", "snippets", "locale")
 STATUSES = ("source", "draft", "done")
-LANGUAGE_COLUMNS = ("code", "name", "status")
+LANGUAGE_COLUMNS = ("code", "name", "status", "translators")
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class Language:
     code: str  # as Sphinx spells it: zh_CN, en, ja, pt_BR
     name: str  # in the language itself, as the switcher shows it
     status: str  # one of STATUSES
+    translators: str = ""  # who translated the book into it, in the source language
 
     @property
     def draft(self) -> bool:
@@ -97,6 +101,8 @@ def read_languages(path: Path) -> dict[str, Language]:
             )
         elif line == 2 and language.code != SOURCE_LANGUAGE:
             problems.append(f"{path}:{line}: the source is {SOURCE_LANGUAGE}, not {language.code}")
+        elif language.status == "source" and language.translators:
+            problems.append(f"{path}:{line}: the source has no translators")
         elif language.status not in STATUSES:
             problems.append(
                 f"{path}:{line}: status {language.status!r} is none of {', '.join(STATUSES)}"
@@ -114,7 +120,9 @@ def write_languages(path: Path, listed: dict[str, Language]) -> None:
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(LANGUAGE_COLUMNS)
-        writer.writerows([(lang.code, lang.name, lang.status) for lang in listed.values()])
+        writer.writerows(
+            [(lang.code, lang.name, lang.status, lang.translators) for lang in listed.values()]
+        )
 
 
 def languages(book: Path | None = None) -> dict[str, Language]:

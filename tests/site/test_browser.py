@@ -50,10 +50,11 @@ addEventListener("load", () => fetch("http://127.0.0.3:9/late.json").catch(() =>
 
 
 @pytest.fixture(scope="module")
-def site(built_site, built_editions, tmp_path_factory) -> Path:
+def site(built_editions, tmp_path_factory) -> Path:
+    """Both languages' sites with their books, as `make test` builds them."""
     root = tmp_path_factory.mktemp("served")
     for language in LANGUAGES:
-        shutil.copytree(built_site / language, root / language)
+        shutil.copytree(built_editions / "html" / language, root / language)
     landing.write(root, LANGUAGES)
     (root / "broken.html").write_text(BROKEN_PAGE, encoding="utf-8")
     return root

@@ -1,23 +1,32 @@
-"""The PDF and EPUB of each language: complete, with CJK fonts embedded, valid, and linked.
+"""The PDF and EPUB of each language, read as a publisher and a reader would, and the site that
+holds them.
 
-The PDF is read back with poppler (``pdftotext``, ``pdffonts``) and the EPUB
-checked with the W3C's EPUBCheck, as a reader's tools would see them.
+The PDF is read back with poppler (``pdftotext``, ``pdffonts``, ``pdfinfo``) and its LaTeX
+run's log (loose lines, missing glyphs); the EPUB is checked with the W3C's EPUBCheck, read
+as XML, and laid out at a phone's width in Chromium. Who wrote, translated and publishes the
+book is taken from where it is set (``conf.py``, ``locale/languages.csv``, the catalogs),
+so that a title page or a package that says otherwise fails.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
+import runpy
 import shutil
 import subprocess
 import zipfile
 from pathlib import Path
+from xml.etree import ElementTree
 
+import polib
 import pytest
 from bs4 import BeautifulSoup
 
-from jaxbook.sphinxext.editions import WEBSITE_ONLY
+from jaxbook import project
 
+ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["zh_CN", "en"]
 # The table's widest headers (the narrow "No." wraps letter by letter).
 TABLE_HEADERS = {
@@ -26,29 +35,58 @@ TABLE_HEADERS = {
 }
 HEADING = re.compile(r"<h([1-6])>(.*?)<a class=\"headerlink\"", re.DOTALL)
 EPUBCHECK = Path("/usr/share/java/epubcheck.jar")
+OPF = "{http://www.idpf.org/2007/opf}"
+DC = "{http://purl.org/dc/elements/1.1/}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+OPS = "{http://www.idpf.org/2007/ops}"
+# Each edition's trim size in PostScript points: 185 by 260 mm, and 7 by 9.25 in.
+TRIM = {"zh_CN": (524.41, 737.01), "en": (504.0, 666.0)}
+# The page a cross-reference leads to, as each edition prints it.
+PAGE_REFERENCE = {"zh_CN": r"（第 ?\d+ ?页）", "en": r"\(page \d+\)"}
+NUMBERED = {
+    "zh_CN": {"figure": "图 1-1", "listing": "代码清单 1-1"},
+    "en": {"figure": "Figure 1-1", "listing": "Listing 1-1"},
+}
 
 
 def squeeze(text: str) -> str:
-    """Text without whitespace or hyphens, so that line breaks and hyphenation do not count."""
-    return re.sub(r"[\s\-\u2010]+", "", text)
+    """Text without whitespace or hyphens, so that line breaks and hyphenation do not count,
+    and without emoji, which the PDF shows as pictures."""
+    return re.sub(r"[\s\-\u2010\u2300-\u27bf\ufe0f\U0001f000-\U0001faff]+", "", text)
 
 
 def plain(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
-def pages(site: Path, language: str) -> list[Path]:
-    """The pages of the site that the books hold too (not the contributors' guides)."""
-    root = site / language
-    left_out = {"genindex.html", "search.html", *(f"{page}.html" for page in WEBSITE_ONLY)}
-    return [p for p in sorted(root.rglob("*.html")) if p.name not in left_out]
+def the_pdf(builddir: Path, language: str) -> Path:
+    [pdf] = (builddir / "pdf").glob(f"*-{language}.pdf")
+    return pdf
 
 
-def section_titles(site: Path, language: str) -> list[str]:
+def the_epub(builddir: Path, language: str) -> Path:
+    [epub] = (builddir / "epub").glob(f"*-{language}.epub")
+    return epub
+
+
+def latex_log(builddir: Path, language: str) -> str:
+    [log] = (builddir / "latex" / language).glob("*.log")
+    return log.read_text(encoding="utf-8", errors="replace")
+
+
+def book_pages(builddir: Path, language: str) -> set[str]:
+    """The site's pages that the books hold: those in the EPUB, by their HTML names."""
+    with zipfile.ZipFile(the_epub(builddir, language)) as epub:
+        names = epub.namelist()
+    return {name.removesuffix(".xhtml") + ".html" for name in names if name.endswith(".xhtml")}
+
+
+def section_titles(site: Path, builddir: Path, language: str) -> list[str]:
+    held = book_pages(builddir, language) - {"genindex.html", "epub-cover.html", "nav.html"}
     titles = []
-    for page in pages(site, language):
-        for _level, title in HEADING.findall(page.read_text(encoding="utf-8")):
-            titles.append(plain(title).strip())
+    for name in sorted(held):
+        page = (site / language / name).read_text(encoding="utf-8")
+        titles += [plain(title).strip() for _level, title in HEADING.findall(page)]
     return titles
 
 
@@ -59,6 +97,10 @@ def pdf_text(pdf: Path, *options: str) -> str:
         text=True,
         check=True,
     ).stdout
+
+
+def pdf_pages(pdf: Path) -> list[str]:
+    return pdf_text(pdf, "-layout").split("\f")[:-1]
 
 
 def pdf_fonts(pdf: Path) -> list[dict[str, str]]:
@@ -72,21 +114,30 @@ def pdf_fonts(pdf: Path) -> list[dict[str, str]]:
     ]
 
 
-def the_pdf(builddir: Path, language: str) -> Path:
-    [pdf] = (builddir / "pdf").glob(f"*-{language}.pdf")
-    return pdf
+def credits(language: str) -> dict[str, str]:
+    """Who wrote, translated and publishes the book, in ``language``, from where they are set:
+    ``conf.py`` and ``locale/languages.csv``, through the language's ``book.po``."""
+    conf = runpy.run_path(str(ROOT / "conf.py"))
+    names = {
+        "authors": conf["author"],
+        "publisher": conf["jaxbook_publisher"],
+        "translators": project.languages(ROOT)[language].translators,
+    }
+    po = ROOT / "locale" / language / "LC_MESSAGES" / "book.po"
+    translated = (
+        {e.msgid: e.msgstr for e in polib.pofile(str(po)) if e.msgstr} if po.exists() else {}
+    )
+    return {role: translated.get(name, name) for role, name in names.items()}
 
 
-def the_epub(builddir: Path, language: str) -> Path:
-    [epub] = (builddir / "epub").glob(f"*-{language}.epub")
-    return epub
+# -- The PDF -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pdf_holds_every_section_title(built_site, built_editions, language):
     # In the order the page draws it: a long title that wraps stays whole.
     text = squeeze(pdf_text(the_pdf(built_editions, language), "-raw"))
-    titles = section_titles(built_site, language)
+    titles = section_titles(built_site, built_editions, language)
     assert len(titles) > 40
     assert [title for title in titles if squeeze(title) not in text] == []
 
@@ -95,19 +146,19 @@ def test_pdf_holds_every_section_title(built_site, built_editions, language):
 def test_pdf_shows_pairs_outputs_and_the_update_notes_table(built_site, built_editions, language):
     text = pdf_text(the_pdf(built_editions, language))
     squeezed = squeeze(text)
-    # The ❌ / ✅ labels, as the website shows them.
+    # The ❌ / ✅ labels, as the website shows them: the emoji are pictures in the PDF.
     page = (built_site / language / "ch01" / "jax-vs-numpy.html").read_text(encoding="utf-8")
     labels = set(re.findall(r'<p class="jb-half-label">([^<]+)</p>', page))
     assert {label[0] for label in labels} == {"❌", "✅"}
     for label in labels:
-        assert squeeze(html.unescape(label)) in squeezed, label
+        assert squeeze(html.unescape(label)[1:]) in squeezed, label
     # Every row of the update-notes table, as the website shows it. The table
     # spans pages that repeat its header; read in layout mode, the first line
     # of each cell stays whole, so each row is found by the start of its point.
     table_pages = squeeze(
         "".join(
             page
-            for page in pdf_text(the_pdf(built_editions, language), "-layout").split("\f")
+            for page in pdf_pages(the_pdf(built_editions, language))
             # A header may be hyphenated or wrapped ("Chan- ged"): two of three will do.
             if sum(squeeze(header) in squeeze(page) for header in TABLE_HEADERS[language]) >= 2
         )
@@ -129,6 +180,26 @@ def test_pdf_shows_pairs_outputs_and_the_update_notes_table(built_site, built_ed
     assert squeeze(gpu) in squeezed
 
 
+# Where an output comes from: "CPU 上的输出：", "Output on GPU (recorded on ...):".
+OUTPUT_LABEL = {
+    "zh_CN": re.compile(r"(上的输出|运行环境).*[:：]\s*$"),
+    "en": re.compile(r"(Output on|Measured on).*:\s*$"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_ends_with_an_outputs_label(built_editions, language):
+    """The label goes over with its output: "Output on CPU:" ended a page of the English
+    edition, its output on the next."""
+    ends = []
+    for number, page in enumerate(pdf_pages(the_pdf(built_editions, language)), start=1):
+        lines = [line.strip() for line in page.splitlines() if line.strip()]
+        body = lines[:-1]  # the foot: folio and section
+        if body and OUTPUT_LABEL[language].search(body[-1]):
+            ends.append((number, body[-1]))
+    assert ends == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pdf_shows_measured_figures_not_wildcards(built_editions, language):
     text = pdf_text(the_pdf(built_editions, language))
@@ -144,10 +215,233 @@ def test_pdf_shows_measured_figures_not_wildcards(built_editions, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_pdf_embeds_cjk_fonts(built_editions, language):
+def test_the_title_page_names_the_authors_the_translators_and_the_publisher(
+    built_editions, language
+):
+    names = credits(language)
+    title_page = " ".join(pdf_pages(the_pdf(built_editions, language))[0].split())
+    assert names["authors"] != names["publisher"]
+    assert names["authors"] in title_page
+    assert names["publisher"] in title_page
+    if language == project.SOURCE_LANGUAGE:
+        assert not names["translators"]
+    else:
+        assert names["translators"]
+        assert names["translators"] in title_page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_copyright_page_has_the_edition_the_licences_and_the_course_credit(
+    built_editions, language
+):
+    page = " ".join(pdf_pages(the_pdf(built_editions, language))[1].split())
+    assert project.pinned_release(ROOT) in page  # the edition: the JAX release it runs on
+    assert re.search(r"20\d\d", page)  # and the date
+    assert "CC BY 4.0" in page
+    assert "https://creativecommons.org/licenses/by/4.0/" in page
+    assert "MIT" in page
+    assert "ApX Machine Learning" in page
+    assert "https://apxml.com/" in page
+    assert f"© 2026 {credits(language)['authors']}" in page
+
+
+@pytest.mark.parametrize(("language", "preface"), [("zh_CN", "前言"), ("en", "Preface")])
+def test_the_preface_is_roman_numbered_and_in_the_contents_and_bookmarks(
+    built_editions, language, preface
+):
+    pages = pdf_pages(the_pdf(built_editions, language))
+    contents = next(page for page in pages if preface in page)
+    entry = next(line for line in contents.splitlines() if line.strip().startswith(preface))
+    assert re.search(r"\s[ivx]+\s*$", entry), entry  # its folio is roman
+    chapter = re.compile(r"\s*(第 1 章|Chapter 1:)")
+    first_chapter = next(line for line in contents.splitlines() if chapter.match(line))
+    assert first_chapter.split()[-1] == "1", first_chapter  # the first chapter starts at 1
+    [out] = (built_editions / "latex" / language).glob("*.out")
+    assert bookmarks(out.read_text(encoding="utf-8"))[0] == preface
+
+
+def bookmarks(out: str) -> list[str]:
+    """The PDF's bookmarks as hyperref writes them (``.out``): UTF-16 in octal escapes."""
+    titles = []
+    for escaped in re.findall(r"\\BOOKMARK \[\d+\]\[-?\]\{[^}]*\}\{([^}]*)\}", out):
+        data = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), escaped.encode())
+        titles.append(data.decode("utf-16"))
+    return titles
+
+
+def body_words(pdf: Path) -> list[tuple[int, int]]:
+    """(text in the type area, text in the margins) on each page, as word counts. The type
+    area is where the text block sits, below the running head and above the foot."""
+    page_tag = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+    word = re.compile(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">')
+    counts = []
+    for _width, height, words in page_tag.findall(pdf_text(pdf, "-bbox")):
+        ys = [(float(top), float(bottom)) for top, bottom in word.findall(words)]
+        # The running head ends 7.2 % down the page and the type area starts 9.2 % down; the
+        # type area ends 90 % down and the foot starts 93 % down (both trim sizes).
+        top_of_text, foot = 0.08 * float(height), 0.915 * float(height)
+        inside = [1 for top, bottom in ys if top > top_of_text and bottom < foot]
+        counts.append((len(inside), len(ys) - len(inside)))
+    return counts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_blank_page_carries_a_running_head_or_folio(built_editions, language):
+    pages = body_words(the_pdf(built_editions, language))
+    blank = [i for i, (inside, margins) in enumerate(pages, start=1) if not inside]
+    assert blank  # the check looks at the pages left blank before a chapter
+    assert [(i, pages[i - 1][1]) for i in blank if pages[i - 1][1]] == []
+
+
+# An identifier fragment ending in "_" at the end of a line, with no mark on the next:
+# ↪ (inline code, a link's name) or ",→" (a code block's wrapped line, as poppler reads it).
+UNMARKED_BREAK = re.compile(r"\S*[A-Za-z0-9]_\n(?![ \t]*(?:↪|,\n?→))\S*")
+
+
+# A foot: the folio, and the chapter or section beside it.
+FOOT = re.compile(r"^(\d+|[ivxlc]+)(\s.*)?$|^.*\s(\d+|[ivxlc]+)$")
+
+
+def body_text(pdf: Path) -> str:
+    """The PDF's text in reading order, without running heads and feet: a line broken at
+    the foot of a page goes on at the top of the next."""
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    title = re.search(r"^Title:\s+(.*)$", info.stdout, re.M)[1]
+    pages = []
+    for page in pdf_text(pdf, "-raw").split("\f"):
+        lines = page.splitlines()
+        if lines and lines[0].strip() == title:
+            lines = lines[1:]
+        if lines and FOOT.match(lines[-1].strip()):
+            lines = lines[:-1]
+        pages.append("\n".join(lines))
+    return "\n".join(pages)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_identifier_breaks_without_a_mark(built_editions, language):
+    raw = body_text(the_pdf(built_editions, language))
+    assert UNMARKED_BREAK.findall(raw) == []
+    assert re.search(r"[A-Za-z0-9]_\n↪", raw)  # the book does break names, with the mark
+
+
+def test_the_break_check_sees_an_unmarked_break():
+    assert UNMARKED_BREAK.findall("jax.default_matmul_\nprecision") == [
+        "jax.default_matmul_\nprecision"
+    ]
+    assert UNMARKED_BREAK.findall("jax.default_matmul_\n↪precision") == []
+
+
+LOOSE_LINE = re.compile(
+    r"Underfull \\hbox \(badness (\d+)\) in paragraph at lines [\d-]+\n(.*?)\n\n", re.S
+)
+
+
+def loose_chinese_lines(log: str) -> list[str]:
+    """The lines TeX reports it spread too far (jaxbook.sty sets the threshold) that hold
+    Chinese: a Chinese line spread is letter-spaced. A line of code alone cannot stretch,
+    and is merely short."""
+    return [
+        f"badness {badness}: {text[:80]}"
+        for badness, text in LOOSE_LINE.findall(log)
+        if re.search(r"[\u4e00-\u9fff]", text)
+    ]
+
+
+def test_no_chinese_line_is_letter_spaced(built_editions):
+    log = latex_log(built_editions, "zh_CN")
+    style = (built_editions / "latex" / "zh_CN" / "jaxbook.sty").read_text(encoding="utf-8")
+    assert "\\hbadness=200" in style  # TeX reports each line spread 0.15 em a character
+    assert loose_chinese_lines(log) == []
+
+
+def test_the_loose_line_check_sees_a_spread_line():
+    log = (
+        "Underfull \\hbox (badness 1199) in paragraph at lines 2604--2609\n"
+        "[]\\TU/NotoSerif(0)/m/n/10 NVIDIA GPU \\TU/NotoSerifCJKSC(0)/m/n/10 用 （推 荐）\n\n"
+        "Underfull \\hbox (badness 10000) in paragraph at lines 2549--2552\n"
+        '\\TU/NotoSansMonoCJKSC(0)/m/n/10 "jax[[]cuda11_[]cudnn82]" []f https:/[]/\n\n'
+    )
+    assert len(loose_chinese_lines(log)) == 1
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_glyph_the_text_uses_is_in_a_font(built_editions, language):
+    log = latex_log(built_editions, language)
+    assert re.findall(r"Missing character: There is no .*", log) == []
+    glyphs = (built_editions / "latex" / language / "jaxbook-glyphs.sty").read_text(
+        encoding="utf-8"
+    )
+    # 🧪, newer than the symbol font, is its picture from Noto Color Emoji, not ⚗.
+    assert "\\newunicodechar{🧪}{\\jbemoji{emoji-1f9ea.png}}" in glyphs
+    assert (built_editions / "latex" / language / "emoji-1f9ea.png").is_file()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_embeds_noto_serif_and_the_cjk_fonts(built_editions, language):
     fonts = pdf_fonts(the_pdf(built_editions, language))
+    names = " ".join(font["name"] for font in fonts)
     assert [font for font in fonts if font["emb"] != "yes"] == []
-    assert any("CJK" in font["name"] for font in fonts), fonts
+    assert "NotoSerif-Regular" in names
+    assert "NotoSans-Bold" in names  # the headings
+    assert "CJK" in names
+    assert "DejaVu" not in names
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_edition_has_its_trim_size(built_editions, language):
+    info = subprocess.run(
+        ["pdfinfo", str(the_pdf(built_editions, language))],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
+    assert (round(width, 1), round(height, 1)) == tuple(round(v, 1) for v in TRIM[language])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_figures_and_listings_are_numbered_per_chapter(built_editions, language):
+    text = pdf_text(the_pdf(built_editions, language))
+    for label in NUMBERED[language].values():
+        assert label in text
+    assert not re.search(
+        r"(图|Figure|代码清单|Listing) \d+[:：]", text
+    )  # numbered through the book
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_cross_references_in_print_carry_their_pages(built_editions, language):
+    text = pdf_text(the_pdf(built_editions, language))
+    assert len(re.findall(PAGE_REFERENCE[language], text)) > 50
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_table_cell_starts_with_an_index_entry_or_a_target(built_editions, language):
+    [tex] = (built_editions / "latex" / language).glob("*.tex")
+    cells = re.findall(
+        r"\\begin\{varwidth\}\[t\]\{[^\n]*\}\n(?:\\sphinxstyletheadfamily )?(\\\w+)",
+        tex.read_text(encoding="utf-8"),
+    )
+    assert len(cells) > 100
+    # Each cell starts with its text, or ends there empty.
+    assert set(cells) == {"\\sphinxAtStartPar", "\\sphinxbeforeendvarwidth"}
+
+
+def test_the_tools_are_there():
+    """The PDF checks need poppler; name what is missing rather than fail obscurely."""
+    assert shutil.which("pdftotext"), "install poppler-utils"
+    assert shutil.which("pdffonts"), "install poppler-utils"
+
+
+def test_the_chinese_pdf_spaces_a_link_that_begins_with_a_digit(built_editions):
+    """见 1.2 节, as on the site: a link's macro keeps xeCJK from adding its own space."""
+    text = pdf_text(the_pdf(built_editions, "zh_CN"))
+    assert re.findall(r"见 \d\.\d 节", text)
+    assert not re.findall(r"见\d\.\d 节", text)
+
+
+# -- The EPUB ----------------------------------------------------------------------------
 
 
 @pytest.mark.skipif(
@@ -165,7 +459,7 @@ def test_epub_is_valid(built_editions, language):
         timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 fatals / 0 errors" in result.stdout
+    assert "0 fatals / 0 errors / 0 warnings / 0 infos" in result.stdout, result.stdout
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -173,7 +467,9 @@ def test_epub_keeps_the_text_of_its_language(built_site, built_editions, languag
     with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
         page = epub.read("ch01/arrays.xhtml").decode("utf-8")
         package = epub.read("content.opf").decode("utf-8")
-    [title] = [t for t in section_titles(built_site, language) if t.startswith("1.5 ")]
+    [title] = [
+        t for t in section_titles(built_site, built_editions, language) if t.startswith("1.5 ")
+    ]
     assert title in plain(page)
     assert f"<dc:language>{language.replace('_', '-')}</dc:language>" in package
     # Each page declares it too: a reader picks Chinese glyphs and line breaking from it.
@@ -185,14 +481,143 @@ def test_epub_keeps_the_text_of_its_language(built_site, built_editions, languag
     assert all(root.get("lang") == tag and root.get("xml:lang") == tag for root in roots)
 
 
-def test_the_tools_are_there():
-    """The PDF checks need poppler; name what is missing rather than fail obscurely."""
-    assert shutil.which("pdftotext"), "install poppler-utils"
-    assert shutil.which("pdffonts"), "install poppler-utils"
+def package_of(builddir: Path, language: str) -> ElementTree.Element:
+    with zipfile.ZipFile(the_epub(builddir, language)) as epub:
+        return ElementTree.fromstring(epub.read("content.opf"))
 
 
-def test_the_chinese_pdf_spaces_a_link_that_begins_with_a_digit(built_editions):
-    """见 1.2 节, as on the site: a link's macro keeps xeCJK from adding its own space."""
-    text = pdf_text(the_pdf(built_editions, "zh_CN"))
-    assert re.findall(r"见 \d\.\d 节", text)
-    assert not re.findall(r"见\d\.\d 节", text)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_metadata_names_the_authors_translators_publisher_and_access(built_editions, language):
+    names = credits(language)
+    metadata = package_of(built_editions, language).find(f"{OPF}metadata")
+    assert [c.text for c in metadata.findall(f"{DC}creator")] == [names["authors"]]
+    assert [p.text for p in metadata.findall(f"{DC}publisher")] == [names["publisher"]]
+    contributors = metadata.findall(f"{DC}contributor")
+    roles = {
+        m.get("refines"): m.text
+        for m in metadata.findall(f"{OPF}meta")
+        if m.get("property") == "role"
+    }
+    if names["translators"]:
+        assert [c.text for c in contributors] == [names["translators"]]
+        assert roles[f"#{contributors[0].get('id')}"] == "trl"
+    else:
+        assert contributors == []
+    properties: dict[str, list[str]] = {}
+    for meta in metadata.findall(f"{OPF}meta"):
+        properties.setdefault(meta.get("property"), []).append(meta.text)
+    assert {"textual", "visual"} <= set(properties["schema:accessMode"])
+    assert {"structuralNavigation", "tableOfContents", "index", "alternativeText"} <= set(
+        properties["schema:accessibilityFeature"]
+    )
+    assert len(properties["schema:accessibilitySummary"][0]) > 40
+    assert properties["ibooks:version"] == [project.pinned_release(ROOT)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_has_a_cover_landmarks_and_the_credit_once(built_editions, language):
+    package = package_of(built_editions, language)
+    items = {item.get("id"): item for item in package.iter(f"{OPF}item")}
+    [cover] = [i for i in items.values() if i.get("properties") == "cover-image"]
+    first = items[package.find(f"{OPF}spine/{OPF}itemref").get("idref")]
+    assert first.get("href") == "epub-cover.xhtml"
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        assert len(epub.read(cover.get("href"))) > 10_000
+        nav = ElementTree.fromstring(epub.read("nav.xhtml"))
+        pages = [n for n in epub.namelist() if n.endswith(".xhtml")]
+        credited = [n for n in pages if 'class="jb-credit"' in epub.read(n).decode("utf-8")]
+    [landmarks] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{OPS}type") == "landmarks"]
+    kinds = [a.get(f"{OPS}type") for a in landmarks.iter(f"{XHTML}a")]
+    assert kinds == ["cover", "toc", "bodymatter", "glossary", "index"]
+    assert credited == ["index.xhtml"]
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory):
+    from jaxbook.site.browser import chromium
+
+    driver = chromium(tmp_path_factory.mktemp("chromium"), console=False)
+    driver.set_window_size(480, 900)
+    yield driver
+    driver.quit()
+
+
+LAYOUT = """
+const code = document.querySelector('div.highlight-python div.highlight');
+const output = document.querySelector('div.highlight-none div.highlight');
+const wide = [...document.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth + 1);
+return {
+  page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  cut: wide.length,
+  wrap: getComputedStyle(code.querySelector('pre')).whiteSpace,
+  codeGround: getComputedStyle(code).backgroundColor,
+  outputGround: getComputedStyle(output).backgroundColor,
+  outputRule: getComputedStyle(output).borderLeftWidth,
+};
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_code_wraps_on_a_phone_and_output_reads_apart(
+    built_editions, phone, tmp_path, language
+):
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    phone.get((tmp_path / "ch01" / "jax-vs-numpy.xhtml").as_uri())
+    layout = phone.execute_script(LAYOUT)
+    assert layout["wrap"] == "pre-wrap"
+    assert layout["page"] <= 0  # nothing runs off the side of a 480 px screen
+    assert layout["cut"] == 0
+    assert layout["codeGround"] != layout["outputGround"]
+    assert layout["outputRule"] != "0px"
+
+
+# -- The website -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_site_links_the_books_it_holds(built_editions, language):
+    site = built_editions / "html" / language
+    held = sorted(p.name for p in site.iterdir() if p.suffix in {".pdf", ".epub"})
+    assert [Path(name).suffix for name in held] == [".epub", ".pdf"]
+    pages = sorted(site.rglob("*.html"))
+    for page in pages:
+        links = re.findall(r'<a class="jb-edition-link" href="([^"]+)"', page.read_text("utf-8"))
+        assert sorted((page.parent / link).resolve().name for link in links) == held, page
+
+
+GUIDES = ("contributing.html", "authoring.html", "translating.html")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_guides_are_apart_from_the_readers_contents_and_search(
+    built_site, built_editions, language
+):
+    site = built_site / language
+    assert not book_pages(built_editions, language) & set(GUIDES)  # nor in the books
+    contributing = (site / "contributing.html").resolve()
+    for page in sorted(site.rglob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        tree = soup.select_one(".sidebar-tree")
+        if tree is not None:
+            hrefs = [a["href"].split("#")[0].rsplit("/", 1)[-1] for a in tree.select("a[href]")]
+            assert not set(hrefs) & set(GUIDES), page
+        footer = soup.select_one("p.jb-contributors a")
+        if page.resolve() == contributing:
+            assert footer is None  # no link to itself
+            continue
+        assert footer is not None, page
+        # The not-found page's links are rooted at the site's root, where it is served.
+        base = built_site if footer["href"].startswith("/") else page.parent
+        target = (base / footer["href"].lstrip("/")).resolve()
+        assert target == contributing, page
+    script = (site / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(script[script.index("(") + 1 : script.rindex(")")])
+    guides = {index["docnames"].index(name.removesuffix(".html")) for name in GUIDES}
+    assert all(not index["titles"][i] for i in guides)
+    found = {
+        doc
+        for hits in index["terms"].values()
+        for doc in (hits if isinstance(hits, list) else [hits])
+    }
+    assert not found & guides

@@ -1,7 +1,8 @@
 """Every local link of both built sites leads to a file the site holds, and to its anchor.
 
-A plain ``make html`` builds no PDF or EPUB, so its pages must not link them; a
-deploy build, which publishes them beside the site, does.
+A site's pages link the PDF and EPUB it holds, and no other: a plain ``make html``
+holds neither and links neither; ``jaxbook editions`` copies them into the site and
+writes its pages again, which then link them.
 """
 
 from __future__ import annotations
@@ -79,11 +80,38 @@ def test_the_walk_finds_a_dead_link(tmp_path):
     assert dead_links(tmp_path) == ["a.html:1: b.html", "a.html:1: a.html#gone (no such anchor)"]
 
 
+def books_linked(site: Path, language: str) -> dict[str, set[str]]:
+    """The PDF and EPUB files each page of a language's site links, by page."""
+    return {
+        page.relative_to(site).as_posix(): {
+            (page.parent / link).resolve().name
+            for link, _line in parsed(page).links
+            if link.endswith((".pdf", ".epub"))
+        }
+        for page in sorted((site / language).rglob("*.html"))
+    }
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_plain_site_links_no_book_it_does_not_hold(built_site, language):
-    for page in sorted((built_site / language).rglob("*.html")):
-        links = [link for link, _line in parsed(page).links]
-        assert not [link for link in links if link.endswith((".pdf", ".epub"))], page
+def test_a_site_links_the_books_it_holds_and_no_other(built_site, language):
+    """A plain `make html` holds no book and links none; `make test`'s site holds both."""
+    held = {
+        path.name
+        for path in (built_site / language).glob("*-*.*")
+        if path.suffix in {".pdf", ".epub"}
+    }
+    linked = books_linked(built_site, language)
+    assert linked
+    assert {page: books for page, books in linked.items() if books != held} == {}
+
+
+def test_the_check_sees_a_book_linked_but_not_held(tmp_path):
+    """The check can fail: a page that links a PDF its site does not hold."""
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "index.html").write_text(
+        '<a href="jaxbook-en.pdf">PDF</a>', encoding="utf-8"
+    )
+    assert books_linked(tmp_path, "en") == {"en/index.html": {"jaxbook-en.pdf"}}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -51,6 +51,8 @@ def test_a_translation_takes_its_title_author_and_credit_from_its_catalogs(built
     assert page.links == ["https://example.org/course/one"]
     config = built.app.config
     assert (config.project, config.author) == ("A Small Book", "The small book's authors")
+    assert config.jaxbook_publisher == "The small book project"
+    assert config.jaxbook_translators == {"en": "The small book's translators"}
     assert config.copyright == "2026 The small book's authors"
     assert built.warnings == ""
 
@@ -92,7 +94,13 @@ def test_the_gettext_builder_writes_the_texts_into_book_pot(built):
     template = polib.pofile(str(built.app.outdir / "book.pot"))
     conf = (ROOT / "conf.py").read_text(encoding="utf-8").splitlines()
     where = {entry.msgid: entry.occurrences for entry in template}
-    assert list(where) == ["小书的作者", '整理自课程<a href="%(course)s/one">《课程》</a>。']
+    assert list(where) == [
+        "小书的作者",
+        "小书项目",
+        '整理自课程<a href="%(course)s/one">《课程》</a>。',
+        "小书的英译者",
+    ]
+    settings = ("author =", "jaxbook_publisher =", "jaxbook_credit =", "jaxbook_translators =")
     for msgid, [(path, line)] in where.items():
         assert Path(path).name == "conf.py"
-        assert conf[int(line) - 1].startswith(("author =", "jaxbook_credit =")), msgid
+        assert conf[int(line) - 1].startswith(settings), msgid

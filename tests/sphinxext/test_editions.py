@@ -1,72 +1,316 @@
-"""The PDF's LaTeX and the EPUB's package: what xeCJK and Sphinx's defaults would set apart
-from the web edition."""
+"""The PDF's LaTeX and the EPUB's package, on a small book: what xeCJK and Sphinx's defaults
+would set apart from the web edition, and what a publisher's edition needs besides."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
+from jaxbook.sphinxext import _artwork
+from jaxbook.sphinxext.editions import STYLE
+
 ROOT = Path(__file__).parent.parent / "roots" / "test-editions"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+EPUB = "{http://www.idpf.org/2007/ops}"
+NCX = "{http://www.daisy.org/z3986/2005/ncx/}"
+OPF = "{http://www.idpf.org/2007/opf}"
+DC = "{http://purl.org/dc/elements/1.1/}"
 
 
-def latex(make_app, tmp_path: Path, language: str) -> str:
+def book(tmp_path: Path, language: str) -> Path:
+    """A copy of the small book, with the picture its figure shows."""
+    from PIL import Image
+
     srcdir = shutil.copytree(ROOT, tmp_path / language)
-    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
-    app.build()
-    return (app.outdir / f"jaxbook-{language}.tex").read_text(encoding="utf-8")
+    Image.new("RGB", (40, 30), "white").save(srcdir / "plot.png")
+    return srcdir
+
+
+@pytest.fixture
+def latex(make_app, tmp_path):
+    def build(language: str, **overrides) -> tuple[str, Path]:
+        srcdir = book(tmp_path, language)
+        app = make_app("latex", srcdir=srcdir, confoverrides={"language": language, **overrides})
+        app.build()
+        return (app.outdir / f"jaxbook-{language}.tex").read_text(encoding="utf-8"), app.outdir
+
+    return build
+
+
+@pytest.fixture
+def epub(make_app, tmp_path):
+    def build(language: str):
+        app = make_app(
+            "epub", srcdir=book(tmp_path, language), confoverrides={"language": language}
+        )
+        app.build()
+        return app
+
+    return build
+
+
+def macro(tex: str, name: str) -> str:
+    """The body of ``\\newcommand\\<name>`` as the preamble defines it (to its closing line)."""
+    start = tex.index(f"\\newcommand\\{name}")
+    return tex[start : tex.index("\n}\n", start)]
 
 
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_a_badge_is_boxed_apart_from_the_sentence_it_opens(make_app, tmp_path, language):
-    tex = latex(make_app, tmp_path, language)
+def test_a_badge_is_boxed_apart_from_the_sentence_it_opens(latex, language):
+    tex, outdir = latex(language)
     assert r"\jbbadge{选读} 适合" in tex  # sphinx-design writes "选读 适合": one run of text
-    assert r"\xeCJKsetup{CJKspace=true}" in tex  # the space between two Chinese words stays
+    assert r"\usepackage{jaxbook}" in tex
+    # The style beside the document holds the space between two Chinese words.
+    assert r"\xeCJKsetup{CJKspace=true}" in (outdir / "jaxbook.sty").read_text(encoding="utf-8")
 
 
-def test_an_english_edition_sets_the_middle_dot_in_its_latin_font(make_app, tmp_path):
-    assert '"2018 -> "201D, "00B7}' in latex(make_app, tmp_path, "en")
+def test_an_english_edition_sets_the_middle_dot_in_its_latin_font(latex):
+    assert '"2018 -> "201D, "00B7}' in latex("en")[0]
 
 
-def test_a_chinese_edition_marks_a_continued_code_block_in_full_width_parentheses(
-    make_app, tmp_path
-):
-    assert r"\renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}" in latex(
-        make_app, tmp_path, "zh_CN"
-    )
+def test_a_chinese_edition_marks_a_continued_code_block_in_full_width_parentheses(latex):
+    assert r"\renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}" in latex("zh_CN")[0]
 
 
-def test_on_paper_a_quizs_answers_follow_the_quiz(make_app, tmp_path):
+def test_on_paper_a_quizs_answers_follow_the_quiz(latex):
     """Under its question, an answer is read before the reader has answered."""
-    tex = latex(make_app, tmp_path, "zh_CN")
+    tex, _outdir = latex("zh_CN")
     order = [tex.index(text) for text in ("哪一项对？", "这一题之后才是答案。", "测验答案与解析")]
     assert order == sorted(order)
     assert "第 1 题：答案与解析" in tex
     assert tex.index("第一项。") > tex.index("测验答案与解析")
 
 
-@pytest.mark.parametrize(("language", "index"), [("zh_CN", "索引"), ("en", "Index")])
-def test_an_epub_lists_its_index_and_opens_its_contents(make_app, tmp_path, language, index):
-    srcdir = shutil.copytree(ROOT, tmp_path / language)
-    app = make_app("epub", srcdir=srcdir, confoverrides={"language": language})
-    app.build()
-    xhtml, ncx, opf = (
-        "{http://www.w3.org/1999/xhtml}",
-        "{http://www.daisy.org/z3986/2005/ncx/}",
-        "{http://www.idpf.org/2007/opf}",
+def test_the_title_page_names_the_authors_and_the_publisher(latex):
+    tex, _outdir = latex("zh_CN")
+    title_page = macro(tex, "jbtitlepage")
+    assert "小书" in title_page
+    assert "作者　著" in title_page
+    assert "小书出版组" in title_page
+    assert "译" not in title_page  # the source has no translators
+    assert r"\jbmaketitle" in tex
+
+
+def test_a_translations_title_page_names_its_translators(latex):
+    title_page = macro(latex("en")[0], "jbtitlepage")
+    assert "Written by 作者" in title_page
+    assert "Translated by 小书译者" in title_page
+
+
+def test_the_copyright_page_has_the_edition_the_credit_and_the_licences(latex):
+    copyright_page = macro(latex("zh_CN")[0], "jbcopyrightpage")
+    assert "版次：基于 JAX 1.0" in copyright_page  # the edition: the release the book runs on
+    assert "整理自课程《课程》。" in copyright_page
+    assert r"《课程》：\url{https://example.org/course}" in copyright_page
+    assert r"CC BY 4.0：\url{https://creativecommons.org/licenses/by/4.0/}" in copyright_page
+    assert r"MIT 许可证：\url{https://opensource.org/license/mit}" in copyright_page
+    assert "出版：小书出版组" in copyright_page
+
+
+def test_the_publisher_is_never_the_author(make_app, tmp_path):
+    from sphinx.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="jaxbook_publisher must name who publishes"):
+        make_app(
+            "latex",
+            srcdir=book(tmp_path, "zh_CN"),
+            confoverrides={"jaxbook_publisher": "作者"},
+        )
+
+
+def test_the_preface_is_listed_in_the_contents_with_roman_folios(latex):
+    tex, outdir = latex("zh_CN")
+    assert r"\jbfrontmatter" in tex
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    front = style[style.index(r"\newcommand\jbfrontmatter") :]
+    assert r"\addcontentsline{toc}{chapter}{\jbprefacename}" in front
+    assert r"\pagenumbering{roman}" in style
+    assert r"\def\jb@mainmatter{\pagenumbering{arabic}" in style
+    assert r"\newcommand\jbprefacename{前言}" in tex
+
+
+def test_a_blank_page_has_no_running_head():
+    style = STYLE.read_text(encoding="utf-8")
+    assert r"\hbox{}\thispagestyle{empty}\newpage" in style
+
+
+@pytest.mark.parametrize(
+    ("language", "page"), [("zh_CN", "（第\\pageref*{#1}页）"), ("en", "\\ (page~\\pageref*{#1})")]
+)
+def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
+    tex, _outdir = latex(language)
+    assert page in tex
+    assert r"{小节}}}}}\jbpagereference{\detokenize{chapter:small-section}}" in tex
+
+
+def test_links_are_black_and_figures_stay_where_the_text_has_them(latex):
+    tex, _outdir = latex("zh_CN")
+    # And a code block starts at a page's foot only if five of its lines fit there.
+    block = tex.index(r"\begin{sphinxVerbatim}")
+    assert r"\needspace{5\baselineskip}" in tex[block - 300 : block]
+    assert "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}" in tex
+    assert r"\begin{figure}[H]" in tex
+    assert r"\begin{figure}[htbp]" not in tex
+
+
+def test_figures_tables_and_listings_are_numbered_per_chapter(latex):
+    tex, outdir = latex("zh_CN")
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    for counter in ("figure", "table", "literalblock"):
+        assert rf"\def\the{counter}{{\arabic{{chapter}}-\arabic{{{counter}}}}}" in style
+        assert rf"\@addtoreset{{{counter}}}{{chapter}}" in style
+    assert r"\def\@chapter{\jb@mainmatter\stepcounter{chapter}\jb@chapter}" in style
+    assert r"\newcommand\jbcaptionsep{\quad}" in tex  # 图 1-1　caption
+
+
+def test_a_table_cell_starts_with_its_text_not_an_index_entry_or_a_target(latex):
+    """On a line of its own, the entry pushed the cell's text below its row's."""
+    tex, _outdir = latex("zh_CN")
+    cells = re.findall(
+        r"\\begin\{varwidth\}\[t\]\{[^\n]*\}\n(.*?)\\sphinxbeforeendvarwidth", tex, re.S
     )
+    key_cell = next(cell for cell in cells if "jax.random.key(0)" in cell)
+    assert key_cell.startswith(r"\sphinxAtStartPar")
+    assert r"\index{jax.random.key" in key_cell
+    target_cell = next(cell for cell in cells if "创建密钥" in cell)
+    assert target_cell.startswith(r"\sphinxAtStartPar")
+    assert r"\label{\detokenize{chapter:key-row}}" in target_cell
+
+
+def test_inline_code_breaks_only_with_a_mark(latex):
+    _tex, outdir = latex("zh_CN")
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    assert r"\renewcommand\sphinxafterbreakofinlineliteral{\copy\jb@continued}" in style
+    assert r"\def\_{\discretionary{\textunderscore}{\sphinxafterbreak}{\textunderscore}}" in style
+    assert r"\textunderscore\allowbreak" not in style  # a break with no mark
+
+
+def test_a_dotted_name_in_a_links_text_breaks_with_the_mark(make_app, tmp_path):
+    srcdir = book(tmp_path, "zh_CN")
+    page = srcdir / "chapter.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "小节\n====", "jax.random.key 小节\n================"
+        ),
+        encoding="utf-8",
+    )
+    app = make_app("latex", srcdir=srcdir)
+    app.build()
+    tex = (app.outdir / "jaxbook-zh_CN.tex").read_text(encoding="utf-8")
+    assert r"{jax.\jbbreak{}random.\jbbreak{}key 小节}}}}}\jbpagereference" in tex
+    assert r"\section{jax.random.key 小节}" in tex  # a title itself is set whole
+
+
+def emoji_font_missing() -> str:
+    try:
+        _artwork.emoji_font()
+    except Exception as exc:  # whatever fontconfig lacks, the reason names it
+        return str(exc)
+    return ""
+
+
+@pytest.mark.skipif(bool(emoji_font_missing()), reason=emoji_font_missing() or "-")
+def test_every_emoji_is_drawn_and_every_sign_has_a_font(latex):
+    _tex, outdir = latex("zh_CN")
+    glyphs = (outdir / "jaxbook-glyphs.sty").read_text(encoding="utf-8")
+    assert r"\newunicodechar{🧪}{\jbemoji{emoji-1f9ea.png}}" in glyphs
+    assert (outdir / "emoji-1f9ea.png").stat().st_size > 0
+    assert "⚗" not in glyphs  # no stand-in from an older symbol
+
+
+@pytest.mark.parametrize(
+    ("language", "trim"),
+    [("zh_CN", "paperwidth=185mm,paperheight=260mm"), ("en", "paperwidth=7in,paperheight=9.25in")],
+)
+def test_each_edition_has_its_trim_size_and_latin_face(latex, language, trim):
+    tex, _outdir = latex(language)
+    assert trim in tex
+    assert r"\setmainfont{Noto Serif}" in tex
+    assert "DejaVu" not in tex
+
+
+@pytest.mark.parametrize(("language", "index"), [("zh_CN", "索引"), ("en", "Index")])
+def test_an_epub_lists_its_index_and_opens_its_contents(epub, language, index):
+    app = epub(language)
     nav = ElementTree.parse(app.outdir / "nav.xhtml").getroot()
-    last = nav.findall(f".//{xhtml}nav/{xhtml}ol/{xhtml}li")[-1].find(f"{xhtml}a")
+    toc = next(n for n in nav.iter(f"{XHTML}nav") if n.get(f"{EPUB}type") == "toc")
+    last = toc.findall(f"{XHTML}ol/{XHTML}li")[-1].find(f"{XHTML}a")
     assert (last.get("href"), last.text) == ("genindex.xhtml", index)
-    toc = ElementTree.parse(app.outdir / "toc.ncx").getroot()
-    points = toc.findall(f"{ncx}navMap/{ncx}navPoint")
-    assert points[-1].find(f"{ncx}content").get("src") == "genindex.xhtml"
-    orders = [p.get("playOrder") for p in toc.iter(f"{ncx}navPoint")]
-    assert len(set(orders)) == len(orders)
+    ncx = ElementTree.parse(app.outdir / "toc.ncx").getroot()
+    points = ncx.findall(f"{NCX}navMap/{NCX}navPoint")
+    assert points[-1].find(f"{NCX}content").get("src") == "genindex.xhtml"
+    # Sphinx repeats a chapter's playOrder for its first entry; the index's comes last.
+    orders = [int(p.get("playOrder")) for p in ncx.iter(f"{NCX}navPoint")]
+    assert orders[-1] == max(orders)
+    assert orders.count(orders[-1]) == 1
     package = ElementTree.parse(app.outdir / "content.opf").getroot()
-    [guide] = [r for r in package.iter(f"{opf}reference") if r.get("type") == "toc"]
+    [guide] = [r for r in package.iter(f"{OPF}reference") if r.get("type") == "toc"]
     assert guide.get("href") == "nav.xhtml"
-    rights = package.find(".//{http://purl.org/dc/elements/1.1/}rights").text
-    assert "CC BY 4.0" in rights
+    assert "CC BY 4.0" in package.find(f".//{DC}rights").text
+
+
+def test_an_epubs_metadata_names_its_authors_translators_and_publisher(epub):
+    package = ElementTree.parse(epub("en").outdir / "content.opf").getroot()
+    metadata = package.find(f"{OPF}metadata")
+    [creator] = metadata.findall(f"{DC}creator")
+    [contributor] = metadata.findall(f"{DC}contributor")
+    [publisher] = metadata.findall(f"{DC}publisher")
+    assert creator.text == "作者"
+    assert contributor.text == "小书译者"
+    assert publisher.text == "小书出版组"
+    roles = {
+        m.get("refines"): m.text
+        for m in metadata.findall(f"{OPF}meta")
+        if m.get("property") == "role"
+    }
+    assert roles == {f"#{creator.get('id')}": "aut", f"#{contributor.get('id')}": "trl"}
+    assert metadata.find(f"{DC}language").text == "en"
+    properties = {}
+    for meta in metadata.findall(f"{OPF}meta"):
+        properties.setdefault(meta.get("property"), []).append(meta.text)
+    assert "textual" in properties["schema:accessMode"]
+    assert "tableOfContents" in properties["schema:accessibilityFeature"]
+    assert properties["schema:accessibilitySummary"][0]
+    assert re.fullmatch(r"\d+(\.\d+)*", properties["ibooks:version"][0])
+
+
+def test_the_source_epub_names_no_translator(epub):
+    package = ElementTree.parse(epub("zh_CN").outdir / "content.opf").getroot()
+    assert package.find(f"{OPF}metadata/{DC}contributor") is None
+
+
+def test_an_epub_has_a_cover_landmarks_and_the_readers_pages_only(epub):
+    app = epub("zh_CN")
+    package = ElementTree.parse(app.outdir / "content.opf").getroot()
+    items = {i.get("href"): i for i in package.iter(f"{OPF}item")}
+    [cover] = [href for href, item in items.items() if item.get("properties") == "cover-image"]
+    assert (app.outdir / cover).stat().st_size > 0
+    spine = [ref.get("idref") for ref in package.iter(f"{OPF}itemref")]
+    assert spine[0] == items["epub-cover.xhtml"].get("id")
+    assert "guide.xhtml" not in items  # the contributors' page is the website's
+    nav = ElementTree.parse(app.outdir / "nav.xhtml").getroot()
+    [landmarks] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{EPUB}type") == "landmarks"]
+    kinds = [a.get(f"{EPUB}type") for a in landmarks.iter(f"{XHTML}a")]
+    assert kinds == ["cover", "toc", "bodymatter", "index"]
+    cover_page = (app.outdir / "epub-cover.xhtml").read_text(encoding="utf-8")
+    assert 'alt="小书"' in cover_page
+
+
+def test_an_epub_declares_each_pages_language(epub):
+    app = epub("zh_CN")
+    pages = sorted(app.outdir.rglob("*.xhtml"))
+    assert pages
+    for page in pages:
+        assert 'lang="zh-CN" xml:lang="zh-CN"' in page.read_text(encoding="utf-8"), page
+
+
+def test_an_epubs_code_wraps_and_its_output_reads_apart():
+    from jaxbook.sphinxext.editions import EPUB_STYLE
+
+    css = EPUB_STYLE.read_text(encoding="utf-8")
+    assert "white-space: pre-wrap" in css
+    assert "div.highlight-none > div.highlight" in css

@@ -78,7 +78,7 @@ def done(root: Path, code: str) -> int:
     language = listed.get(code)
     if language is None or language.status == "source":
         sys.exit(f"{code} is not a translation of the book ({project.LANGUAGE_LIST})")
-    listed[code] = project.Language(code, language.name, "done")
+    listed[code] = project.Language(code, language.name, "done", language.translators)
     project.write_languages(root / project.LANGUAGE_LIST, listed)
     print(f"{code} is done: 'make check-po' now fails on any entry it has not translated")
     return 0

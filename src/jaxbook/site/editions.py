@@ -7,9 +7,12 @@ PDF: ``sphinx-build -b latex`` (xelatex, xeCJK, Noto CJK; see
 ``<builddir>/pdf/<name>-<language>.pdf``. EPUB: ``sphinx-build -b epub``;
 ``<builddir>/epub/<name>-<language>.epub``. The languages build side by side.
 When the site is built (``<builddir>/html/<language>/``, or ``--site``), each
-file is also copied there, where every page's download link points. A format
-built for the first time starts from the site's doctrees, and shows the site's
-measurements (``jaxbook.sphinxext.measured``).
+file is also copied there, and the site's pages are written again from the
+site's doctrees (``<builddir>/doctrees/<language>``, or ``--site-doctrees``), so
+that each links the books its site now holds: a site links what it holds, and
+nothing else (``jaxbook.sphinxext.editions``). A format built for the first
+time starts from the site's doctrees, and shows the site's measurements
+(``jaxbook.sphinxext.measured``).
 """
 
 from __future__ import annotations
@@ -91,6 +94,26 @@ def build_language(
     return 0
 
 
+def link_from_sites(
+    root: Path,
+    builddir: Path,
+    site_root: Path,
+    doctrees: Path,
+    languages: list[str],
+    extra: list[str],
+) -> int:
+    """Write again each built site that now holds a book: its pages link what it holds. Only
+    the writing is new (a changed setting of the html kind), not the reading."""
+    processes = []
+    for language in languages:
+        if (site_root / language).is_dir():
+            measured = f"jaxbook_measurements={builddir / 'measured' / language}"
+            site, site_doctrees = site_root / language, doctrees / language
+            command = html_command(root, language, site, site_doctrees, *extra, "-D", measured)
+            processes.append(subprocess.Popen(command))
+    return max((process.wait() for process in processes), default=0)
+
+
 def _errors(log: Path) -> list[str]:
     if not log.exists():
         return []
@@ -105,6 +128,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
     parser.add_argument(
         "--site", type=Path, help="the site that holds <language>/ (default: <builddir>/html)"
+    )
+    parser.add_argument(
+        "--site-doctrees",
+        type=Path,
+        help="the site's doctrees, <language>/ for each (default: <builddir>/doctrees)",
     )
 
 
@@ -126,4 +154,7 @@ def run(args: argparse.Namespace) -> int:
     for (language, fmt), status in zip(jobs, statuses, strict=True):
         files = edition_files(builddir, fmt, language)
         print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))
-    return max(statuses)
+    if max(statuses):
+        return max(statuses)
+    doctrees = (args.site_doctrees or builddir / "doctrees").resolve()
+    return link_from_sites(root, builddir, site_root, doctrees, args.languages, extra)

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 
-def reading_order(env: BuildEnvironment) -> list[str]:
-    """Documents in the order a reader meets them through the toctrees (the rest sorted)."""
+def book_order(env: BuildEnvironment) -> list[str]:
+    """The pages of the reader's book, those the root page's toctrees reach, in the order a
+    reader meets them (the PDF and the EPUB hold these, and no other)."""
     order: list[str] = []
 
     def walk(docname: str) -> None:
@@ -26,6 +27,12 @@ def reading_order(env: BuildEnvironment) -> list[str]:
             walk(child)
 
     walk(env.config.root_doc)
+    return order
+
+
+def reading_order(env: BuildEnvironment) -> list[str]:
+    """Documents in the order a reader meets them through the toctrees (the rest sorted)."""
+    order = book_order(env)
     order.extend(sorted(set(env.found_docs) - set(order)))
     return order
 

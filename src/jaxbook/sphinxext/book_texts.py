@@ -1,15 +1,18 @@
-"""The book's title, author and credit in the build's language, from the catalogs.
+"""The book's title, authors, translators, publisher and credit in the build's language,
+from the catalogs.
 
 ``conf.py`` gives them once, in the source language: ``project`` (the root
-page's title), ``author`` and ``jaxbook_credit`` (the credit in every page's
-footer). A build in another language takes
+page's title), ``author``, ``jaxbook_publisher``, ``jaxbook_translators``
+(each translation's translators, from ``locale/languages.csv``) and
+``jaxbook_credit`` (the credit in every page's footer). A build in another
+language takes
 
 - the title from the root page's catalog (``<locale>/<language>/LC_MESSAGES/
   index.po``), where it is that page's title, translated once;
-- the author and the credit from ``book.po`` beside it: the gettext builder
-  writes the book's own texts into ``book.pot``, so ``make update-po`` merges
-  them into every translation's catalogs, ``make check-po`` checks them and
-  ``make po-stats`` counts them, as it does a page's.
+- the others from ``book.po`` beside it: the gettext builder writes the book's
+  own texts into ``book.pot``, so ``make update-po`` merges them into every
+  translation's catalogs, ``make check-po`` checks them and ``make po-stats``
+  counts them, as it does a page's.
 
 An entry that is missing, untranslated or fuzzy leaves the source text, as
 Sphinx does on a page. The copyright line names the author in the build's
@@ -18,6 +21,11 @@ languages here.
 
 Config values:
 
+``jaxbook_publisher``
+   Who publishes the book (default ``""``); never the same as ``author``.
+``jaxbook_translators``
+   Each translation's translators by language code (default ``{}``); the
+   edition of a language names its own on its title page and in its EPUB.
 ``jaxbook_credit``
    The footer's credit, HTML in the source language; ``%(course)s`` in it is
    the course's address in the build's language (``jaxbook.sphinxext.facts``).
@@ -33,6 +41,7 @@ from typing import TYPE_CHECKING
 import polib
 from sphinx.util.i18n import docname_to_domain
 
+from jaxbook import project
 from jaxbook.sphinxext.facts import course_url
 
 if TYPE_CHECKING:
@@ -42,8 +51,9 @@ if TYPE_CHECKING:
 
 # The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
 DOMAIN = "book"
-# conf.py's names of the texts in book.po, in the order the catalog lists them.
-TEXTS = ("author", "jaxbook_credit")
+# conf.py's names of the texts in book.po, in the order the catalog lists them (each
+# translation's translators come after them).
+TEXTS = ("author", "jaxbook_publisher", "jaxbook_credit")
 
 
 def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
@@ -68,6 +78,10 @@ def localise(app: Sphinx, config: Config) -> None:
     config.copyright = config.copyright.replace(config.author, author)
     config.project = config.html_title = title
     config.author = author
+    config.jaxbook_publisher = texts.get(config.jaxbook_publisher, config.jaxbook_publisher)
+    config.jaxbook_translators = {
+        language: texts.get(names, names) for language, names in config.jaxbook_translators.items()
+    }
     credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
     if credit:
         credit %= {"course": course_url(config)}
@@ -94,11 +108,22 @@ def extract(app: Sphinx) -> None:
         text = getattr(app.config, name)
         if text:
             catalog.add(text, MsgOrigin(conf, conf_line(app.confdir, name)))
+    # A translation's translators, at their row of the list of languages where it has one.
+    listed = Path(app.confdir, project.LANGUAGE_LIST)
+    rows = list(project.languages(Path(app.confdir))) if listed.is_file() else []
+    for language, names in app.config.jaxbook_translators.items():
+        if language in rows:
+            catalog.add(names, MsgOrigin(str(listed), rows.index(language) + 2))
+        else:
+            catalog.add(names, MsgOrigin(conf, conf_line(app.confdir, "jaxbook_translators")))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("jaxbook.sphinxext.facts")
     app.add_config_value("jaxbook_credit", "", "html", types=frozenset({str}))
+    # On the title page and in the EPUB's metadata only.
+    app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))
+    app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))
     # Before the extensions that take the title and author (editions, discovery: 800).
     app.connect("config-inited", localise, priority=400)
     app.connect("builder-inited", extract)

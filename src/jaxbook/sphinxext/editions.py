@@ -1,19 +1,47 @@
 """The book on paper and in e-readers: PDF (LaTeX, xelatex + xeCJK) and EPUB, per language.
 
-Sets the LaTeX and EPUB configuration from the book's (already localised)
-title and author, so that one ``conf.py`` serves every language:
+One ``conf.py`` serves every language: the editions' settings are made from
+the book's (already localised) title, authors, translators and publisher
+(``jaxbook.sphinxext.book_texts``), which are set in one place each.
 
-- LaTeX: ``xelatex`` with ``xeCJK`` and the Noto CJK fonts of the edition's
-  script (``jaxbook.sphinxext.fonts.cjk_family``: serif for text, sans for
-  headings, Noto Sans Mono CJK for code), so every glyph is embedded; ❌ ✅ ⚠️
-  and the other symbols the pages use come from a symbol font through xeCJK's
-  fallback.
-- A dropdown (the quiz's "answer and explanation") becomes a labelled block,
+The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
+
+- a trim size each edition's readers expect (``TRIM``: 185 by 260 mm for
+  Chinese, 7 by 9.25 in for English), with margins to match;
+- front matter: a title page that names the authors (and a translation's
+  translators) and the publisher, a copyright page with the edition (the JAX
+  release, the date), the course credit and the licences, the contents, and
+  the preface (the root page's text) in the contents and the PDF's bookmarks,
+  all roman-numbered; no blank page carries a running head or folio;
+- Noto Serif and Noto Sans beside the Noto CJK of the edition's script
+  (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code; the
+  symbols those lack from a symbol font through xeCJK's fallback, and each
+  emoji as its picture from Noto Color Emoji (``jaxbook-emoji.sty``, written
+  for the emoji the book uses);
+- figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
+  a figure set where the text has it (never between an output and its label),
+  a code block begun at a page's foot only if its first lines fit there, an
+  output's label kept with the output, black links, and each cross-reference
+  followed by its page;
+- inline code that breaks only with a mark (the next line starts with ↪), and
+  table rows that align: an index entry or link target at the head of a cell
+  moves into its first paragraph;
+- a dropdown (the quiz's "answer and explanation") becomes a labelled block,
   since paper cannot fold.
-- On every HTML page of a site that publishes them (``jaxbook_editions_linked``),
-  links to the PDF and EPUB of its language, at ``<language
-  root>/<basename>-<language>.pdf`` and ``.epub``: ``jaxbook editions`` builds
-  them and copies them there.
+
+The EPUB is Sphinx's EPUB 3 builder extended (``BookEpubBuilder``): a cover
+drawn from the title and names, full metadata (the authors as creator, a
+translation's translators as contributor with the ``trl`` role, the
+publisher, the accessibility metadata), landmarks and the index in the
+navigation, each page's language declared, code that wraps, and output set
+apart from code (``static/jaxbook-epub.css``). The course credit is in the
+book once, under its first page.
+
+Both hold the reader's book only: the pages the root page's toctrees reach.
+The contributors' guides are the website's, linked from every page's footer
+(``jaxbook_contributors_page``). Each page of a site links the PDF and the
+EPUB of its language that the site holds (``jaxbook editions`` copies them
+there and writes the pages again).
 
 Config values:
 
@@ -21,10 +49,13 @@ Config values:
    File name stem of the PDF and EPUB (default ``"jaxbook"``): the files are
    ``<basename>-<language>.pdf`` and ``.epub``.
 ``jaxbook_symbol_font``
-   Font for the symbols the CJK and Latin fonts lack (default ``"Symbola"``).
-``jaxbook_editions_linked``
-   Whether the site's pages link the PDF and EPUB (default ``False``: a plain
-   ``make html`` builds neither, and a site links no file it does not hold).
+   Font for the symbols the text fonts lack (default ``"Symbola"``).
+``jaxbook_contributors_page``
+   The page that leads to the guides for authors and translators (default
+   ``""``: none), linked from every page's footer on the website.
+``jaxbook_editions_held``
+   Set by the build: the formats (``pdf``, ``epub``) whose file the site's
+   directory holds, which its pages link.
 """
 
 from __future__ import annotations
@@ -33,156 +64,344 @@ import datetime
 import html
 import re
 import uuid
+from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from babel.dates import format_date
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.builders.epub3 import Epub3Builder
+from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import texescape
+from sphinx.util.fileutil import copy_asset_file
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.chinese import spaced
+from jaxbook.sphinxext import _artwork, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import section_title
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
-# xeCJK treats these as CJK characters, so they are drawn with the CJK font's
-# fallback (the symbol font) instead of vanishing from a Latin font.
-SYMBOL_RANGES = r"""
-\xeCJKsetup{AutoFallBack=true}
-\xeCJKDeclareCharClass{CJK}{"2300 -> "23FF, "2600 -> "27BF, "1F300 -> "1F9FF}
-"""
-# No section numbers (the titles have them); each page's head names the book only.
-PREAMBLE = r"""
-\setcounter{secnumdepth}{-1}
-\renewcommand{\chaptername}{}
-\setlength{\headheight}{14pt}
-\makeatletter
-\fancypagestyle{normal}{%
-  \fancyhf{}%
-  \fancyfoot[RO]{{\py@HeaderFamily\thepage}}%
-  \fancyfoot[LO]{{\py@HeaderFamily\nouppercase{\rightmark}}}%
-  \fancyfoot[LE]{{\py@HeaderFamily\thepage}}%
-  \fancyfoot[RE]{{\py@HeaderFamily\nouppercase{\leftmark}}}%
-  \fancyhead[LE,RO]{{\py@HeaderFamily\@title}}%
-  \renewcommand{\headrulewidth}{0.4pt}%
-  \renewcommand{\footrulewidth}{0.4pt}%
+HERE = Path(__file__).parent
+STYLE = HERE / "texinputs" / "jaxbook.sty"
+TEMPLATES = HERE / "templates"
+EPUB_TEMPLATES = TEMPLATES / "epub3"
+EPUB_STYLE = HERE / "static" / "jaxbook-epub.css"
+COVER = "_static/jaxbook-cover.png"
+GLYPHS_STYLE = "jaxbook-glyphs"
+# Arrows and mathematical signs (→, ≥): from this font where the text font lacks them.
+MATH_SYMBOL_FONT = "Noto Sans Math"
+MATH_SYMBOLS = (0x2190, 0x22FF)
+FORMATS = ("pdf", "epub")
+
+# The page and type area an edition's readers expect of a technical book: 16开 (185 by 260
+# mm) for Chinese, whose text is a whole number of characters wide (40 at 10.5 pt), and
+# 7 by 9.25 in for English. The inner margin is the wider, for the binding.
+TRIM = {
+    "cjk": {
+        "pointsize": "10pt",
+        "geometry": "paperwidth=185mm,paperheight=260mm,textwidth=420pt,inner=20mm,"
+        "top=24mm,bottom=26mm,headsep=6mm,footskip=12mm",
+    },
+    "latin": {
+        "pointsize": "10pt",
+        "geometry": "paperwidth=7in,paperheight=9.25in,inner=0.875in,outer=0.7in,"
+        "top=0.85in,bottom=0.95in,headsep=0.2in,footskip=0.45in",
+    },
 }
-% Cross-references upright: in Chinese, italics are no emphasis, and the Latin of a
-% title ("1.6 设备管理：CPU、GPU、TPU") must not lean.
-\protected\def\sphinxcrossref#1{#1}
-% Table cells ragged right: a narrow justified cell spreads Chinese letter by letter
-% and keeps long inline code from breaking at its dots and underscores. A word is
-% hyphenated in a cell only when it cannot fit its column whole ("dif-ferent", "ma-cOS"
-% were hyphenated where a ragged line had room to end early).
-% (Explicit breaks stay: Sphinx breaks code after "/" and "." with them.)
-\newcommand\jbcell{\raggedright\arraybackslash\hyphenpenalty=5000}
-\newcolumntype{\X}[2]{>{\jbcell}p{\dimexpr
-  (\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
-\newcolumntype{\Y}[1]{>{\jbcell}p{\dimexpr
-  #1\dimexpr\linewidth-\spx@arrayrulewidth\relax-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}
-% Sphinx sets each cell in a varwidth box, which (a minipage) makes its text justified
-% again: the cell's own paragraphs are set as the column says.
-\def\@@vwid@minipagerestore{\raggedright\hyphenpenalty=5000}
-% Inline code may also break after an underscore (XLA_PYTHON_CLIENT_PREALLOCATE): Sphinx
-% breaks it only at . , ; ? ! / and a backslash, and a name with none runs off the page.
-\let\jbupquote\sphinxupquote
-\protected\def\sphinxupquote#1{\jbupquote{\def\_{\textunderscore\allowbreak}#1}}
-% A space the text has between two Chinese characters ("🔍 补充", "❌ 错误写法") stays:
-% the build itself drops the line breaks between them (jaxbook.sphinxext.cjk).
-\xeCJKsetup{CJKspace=true}
-% A continued table names no number: the book's tables have no numbered captions.
-\protected\def\sphinxtablecontinued#1{{\def\tablename{}\def\thetable{}\def\textendash{}%
-  \textsf{\ignorespaces#1}}}
-% A badge ("Optional") boxed and apart from the sentence it opens, as on the web.
-\newcommand{\jbbadge}[1]{\fbox{\footnotesize\sffamily#1}\enspace}
-% A glossary term in the other language is never hyphenated ("im-mutable").
-\expandafter\def\csname DUrolejb-term-other\endcsname#1{\mbox{#1}}
-\makeatother
-"""
-# Chinese editions: the marks of a code block continued over a page in full-width
-# parentheses, as Chinese text has them.
-CJK_PREAMBLE = r"""
-\renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}
-\renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
-"""
-# Newer than the symbol font (Unicode 11): drawn as the nearest older symbol.
-SUBSTITUTES = "\n".join(
-    [
-        r"\usepackage{newunicodechar}",
-        r"\newunicodechar{🧪}{⚗}",
-        # The emoji presentation selector after ⚠ has no glyph on paper.
-        "\\newunicodechar{\ufe0f}{}",
+
+
+def licences() -> list[tuple[str, str]]:
+    """The licences the copyright page names (the text's and the tools'), with the addresses
+    of their texts."""
+    return [
+        ("CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/"),
+        (str(_("MIT License")), "https://opensource.org/license/mit"),
     ]
-)
-
-
-# The contributors' pages: the website's only (docs/index.rst lists them under
-# ``.. only:: html and not epub``), not the reader's PDF and EPUB; and the lab's report
-# (an orphan page, linked from the chapters' notes on other releases on the web only).
-WEBSITE_ONLY = ("contributing", "authoring", "translating", "lab")
-
-ITEM = re.compile(r'<item id="[^"]*" href="([^"]+)" media-type="application/xhtml\+xml" />')
 
 
 def edition_name(config: Config) -> str:
     return f"{config.jaxbook_editions_basename}-{config.language}"
 
 
+@dataclass(frozen=True)
+class Credits:
+    """Which edition this is and who made it, in the build's language: what the title page,
+    the copyright page, the EPUB's metadata and its cover say."""
+
+    title: str
+    authors: str
+    translators: str  # none in the source language
+    publisher: str
+    release: str  # the JAX release the edition runs on
+    date: str
+    copyright: str
+    credit: str  # the course credit, as HTML (the website's footer has it)
+
+    @property
+    def edition(self) -> str:
+        return str(_("for JAX %s")) % self.release
+
+
+def credits_of(config: Config) -> Credits:
+    return Credits(
+        title=config.project,
+        authors=config.author,
+        translators=config.jaxbook_translators.get(config.language, ""),
+        publisher=config.jaxbook_publisher,
+        release=config.release,
+        date=config.today,
+        copyright=config.copyright,
+        credit=config.html_context.get("jaxbook_credit", ""),
+    )
+
+
 def configure(app: Sphinx, config: Config) -> None:
+    if not config.jaxbook_publisher or config.jaxbook_publisher == config.author:
+        raise ConfigError(
+            f"{Path(app.confdir, 'conf.py')}: jaxbook_publisher must name who publishes the "
+            f"book, not its authors ({config.author!r})"
+        )
+    # The edition is the JAX release it runs on: the title page and the copyright page say
+    # it in a sentence, the EPUB's version is the number. (A test root has no
+    # pyproject.toml, and keeps its own release.)
+    if (Path(app.confdir) / "pyproject.toml").is_file():
+        config.release = config.version = project.pinned_release(Path(app.confdir))
+    # The date of the copyright page, as the language writes it ("2026 年 12 月 2 日").
+    config.today = spaced(format_date(datetime.date.today(), "long", locale=config.language))
+    # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
+    if str(TEMPLATES) not in config.templates_path:
+        config.templates_path = [*config.templates_path, str(TEMPLATES)]
+    configure_latex(app, config, credits_of(config))
+    configure_epub(config, credits_of(config))
+    config.jaxbook_editions_held = [
+        fmt for fmt in FORMATS if Path(app.outdir, f"{edition_name(config)}.{fmt}").is_file()
+    ]
+
+
+# -- The PDF ----------------------------------------------------------------------------
+
+
+def tex(text: str) -> str:
+    return texescape.escape(text, "xelatex")
+
+
+class _LinkedText(HTMLParser):
+    """The course credit (HTML with a link) as text, and the addresses of its links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.links: list[tuple[str, str]] = []
+        self.href: str | None = None
+        self.link_text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.href = dict(attrs).get("href") or ""
+            self.link_text = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self.href is not None:
+            self.links.append(("".join(self.link_text), self.href))
+            self.href = None
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self.href is not None:
+            self.link_text.append(data)
+
+
+def linked_text(credit: str) -> tuple[str, list[tuple[str, str]]]:
+    """The credit's text, and each link's text and address: on paper the addresses follow
+    the sentence, each on a line of its own, as the licences' do."""
+    parser = _LinkedText()
+    parser.feed(credit)
+    parser.close()
+    return "".join(parser.text), parser.links
+
+
+def url(address: str) -> str:
+    escaped = address.replace("%", r"\%").replace("#", r"\#")
+    return rf"\url{{{escaped}}}"
+
+
+def front_matter(credits: Credits) -> str:
+    """The title page and the copyright page on its back, as macros ``jaxbook.sty`` sets."""
+    written = tex(str(_("Written by %(authors)s")) % {"authors": credits.authors})
+    translated = (
+        tex(str(_("Translated by %(translators)s")) % {"translators": credits.translators})
+        if credits.translators
+        else ""
+    )
+    published = tex(str(_("Published by %(publisher)s")) % {"publisher": credits.publisher})
+    edition = tex(
+        str(_("Edition for JAX %(release)s, %(date)s"))
+        % {"release": credits.release, "date": credits.date}
+    )
+    credit, links = linked_text(credits.credit)
+    addresses = r"\\".join(
+        tex(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace("\0", url(address))
+        for name, address in [*links, *licences()]
+    )
+    title_page = [
+        r"\centering\py@HeaderFamily\vspace*{0.12\textheight}",
+        rf"{{\fontsize{{32}}{{40}}\selectfont {tex(credits.title)}\par}}\vspace{{1.2em}}",
+        r"{\rule{0.3\textwidth}{0.8pt}\par}\vspace{1.2em}",
+        rf"{{\Large\mdseries {tex(credits.edition)}\par}}",
+        r"\vfill",
+        rf"{{\Large {written}\par}}",
+        rf"\vspace{{0.8em}}{{\large\mdseries {translated}\par}}" if translated else "",
+        r"\vfill\vfill",
+        rf"{{\large\mdseries {tex(credits.publisher)}\par}}",
+    ]
+    copyright_page = [
+        r"\null\vfill{\small\raggedright\setlength{\parskip}{0.6\baselineskip}",
+        rf"{{\bfseries {tex(credits.title)}}}\\{tex(credits.edition)}\par",
+        r"\\".join(line for line in (written, translated, published) if line) + r"\par",
+        rf"{edition}\par",
+        rf"© {tex(credits.copyright)}\par",
+        rf"{tex(credit)}\par" if credit else "",
+        rf"{addresses}\par}}",
+    ]
+    return "\n".join(
+        [
+            r"\makeatletter",
+            r"\newcommand\jbtitlepage{%",
+            *(f"  {line}%" for line in title_page if line),
+            "}",
+            r"\makeatother",
+            r"\newcommand\jbcopyrightpage{%",
+            *(f"  {line}%" for line in copyright_page if line),
+            "}",
+            rf"\hypersetup{{pdftitle={{{tex(credits.title)}}}, "
+            rf"pdfauthor={{{tex(credits.authors)}}}}}",
+        ]
+    )
+
+
+def page_reference_macro() -> str:
+    """``\\jbpagereference{label}``: the page of a cross-reference, as the language writes it
+    ("（第 12 页）", " (page 12)"); a Latin opening bracket is spaced from the text before it."""
+    message = str(_("(page %s)"))
+    before, _sep, after = message.partition("%s")
+    latin = before[:1].isascii()
+    # "page~12" stays together, and may go to the next line; Chinese breaks where it likes,
+    # and xeCJK spaces the number.
+    space, tie = ("\\ ", "~") if latin else ("", "")
+    before, after = tex(before).replace(" ", tie), tex(after).replace(" ", tie)
+    # A table column narrower than the page reference (the update-notes table's numbers)
+    # shows none: its row names the section, and that reference has its page.
+    reference = rf"{space}{before}\pageref*{{#1}}{after}"
+    return rf"\newcommand\jbpagereference[1]{{\ifdim\linewidth<6em\else{reference}\fi}}"
+
+
+# Chinese editions: the marks of a code block continued over a page in full-width
+# parentheses, as Chinese text has them, and a Chinese line spacing.
+CJK_PREAMBLE = r"""
+\renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}
+\renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
+\linespread{1.3}
+"""
+# xeCJK treats these as CJK characters, so they are drawn with the CJK font's fallback
+# (the symbol font) instead of vanishing from a Latin font.
+SYMBOL_RANGES = r"""
+\xeCJKsetup{AutoFallBack=true}
+\xeCJKDeclareCharClass{CJK}{"2300 -> "23FF, "2600 -> "27BF, "1F300 -> "1F9FF}
+"""
+
+
+def fonts(config: Config, is_cjk: bool) -> str:
+    serif, sans = cjk_family(config.language, "Serif"), cjk_family(config.language)
+    mono = cjk_family(config.language, "Sans Mono")
+    symbols = config.jaxbook_symbol_font
+    # Chinese text at 10.5 pt (五号) beside 10 pt Latin.
+    scale = "Scale=1.05," if is_cjk else ""
+    return "\n".join(
+        [
+            # Noto Serif is drawn to go with Noto Serif CJK; code in Noto Sans Mono CJK's
+            # Latin, half as wide as a Chinese character.
+            r"\setmainfont{Noto Serif}",
+            r"\setsansfont{Noto Sans}[Scale=MatchLowercase]",
+            rf"\setmonofont{{{mono}}}[Scale=MatchLowercase]",
+            rf"\setCJKmainfont{{{serif}}}[{scale}BoldFont={sans} Bold]",
+            rf"\setCJKsansfont{{{sans}}}[{scale.rstrip(',')}]",
+            rf"\setCJKmonofont{{{mono}}}",
+            SYMBOL_RANGES,
+            *(
+                rf"\setCJKfallbackfamilyfont{{\CJK{family}default}}{{{symbols}}}"
+                for family in ("rm", "sf", "tt")
+            ),
+            rf"\newfontfamily\jbsymbolfont{{{symbols}}}",
+            rf"\newfontfamily\jbmathsymbolfont{{{MATH_SYMBOL_FONT}}}",
+            # The emoji presentation selector after ⚠ has no glyph on paper.
+            r"\usepackage{newunicodechar}",
+            "\\newunicodechar{\ufe0f}{}",
+            # English text: curly quotes and the middle dot ("Warning · Update note 3")
+            # belong to the Latin font, not the CJK one.
+            "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D, "00B7}',
+        ]
+    )
+
+
+def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
+    texescape.init()
     name = edition_name(config)
     is_cjk = cjk_region(config.language) is not None
-    serif, sans = cjk_family(config.language, "Serif"), cjk_family(config.language)
+    trim = TRIM["cjk" if is_cjk else "latin"]
     config.latex_engine = "xelatex"
     # Sphinx's default for Japanese is jsbook, a class for (u)pLaTeX, not xelatex.
     config.latex_docclass = {}
     config.latex_documents = [
-        (config.root_doc, f"{name}.tex", config.project, config.author, "manual", False)
+        (config.root_doc, f"{name}.tex", credits.title, credits.authors, "manual", False)
     ]
     config.latex_show_urls = "footnote"
+    config.latex_additional_files = [*config.latex_additional_files, str(STYLE)]
     config.latex_elements = {
-        "papersize": "a4paper",
-        "pointsize": "11pt",
+        "pointsize": trim["pointsize"],
+        "geometry": rf"\usepackage[{trim['geometry']}]{{geometry}}",
         # Sphinx loads xeCJK itself for Chinese; other editions quote Chinese too.
         "fontenc": r"\usepackage{xeCJK}",
-        "fontpkg": "\n".join(
-            [
-                r"\setmainfont{DejaVu Serif}",
-                r"\setsansfont{DejaVu Sans}",
-                r"\setmonofont[Scale=0.9]{DejaVu Sans Mono}",
-                rf"\setCJKmainfont{{{serif}}}[BoldFont={sans} Bold]",
-                rf"\setCJKsansfont{{{sans}}}",
-                rf"\setCJKmonofont{{{cjk_family(config.language, 'Sans Mono')}}}",
-                SYMBOL_RANGES,
-                rf"\setCJKfallbackfamilyfont{{\CJKrmdefault}}{{{config.jaxbook_symbol_font}}}",
-                rf"\setCJKfallbackfamilyfont{{\CJKsfdefault}}{{{config.jaxbook_symbol_font}}}",
-                rf"\setCJKfallbackfamilyfont{{\CJKttdefault}}{{{config.jaxbook_symbol_font}}}",
-                SUBSTITUTES,
-                # English text: curly quotes and the middle dot ("Warning · Update note 3")
-                # belong to the Latin font, not the CJK one.
-                "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D, "00B7}',
-            ]
-        ),
+        "fontpkg": fonts(config, is_cjk),
         "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
         "babel": "",
         "polyglossia": "",
         # The titles carry their own numbers ("第 1 章", "1.2 ..."): LaTeX adds none.
         "fncychap": "",
-        "preamble": PREAMBLE + (CJK_PREAMBLE if is_cjk else ""),
-        # Right after the contents, the home page's text, under a heading of its own.
-        "tableofcontents": "\\sphinxtableofcontents\n"
-        + rf"\chapter*{{{_('Preface')}}}\markboth{{{_('Preface')}}}{{{_('Preface')}}}",
+        "preamble": "\n".join(
+            [
+                front_matter(credits),
+                rf"\newcommand\jbprefacename{{{tex(str(_('Preface')))}}}",
+                page_reference_macro(),
+                rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
+                r"\usepackage{jaxbook}",
+                rf"\usepackage{{{GLYPHS_STYLE}}}",
+                CJK_PREAMBLE if is_cjk else "",
+            ]
+        ),
+        "maketitle": r"\jbmaketitle",
+        "tableofcontents": r"\jbfrontmatter",
+        # A figure stays where the text puts it: floated, it landed between an output's
+        # label and the output.
+        "figure_align": "H",
         # Not empty: Sphinx would put its own "Release" back.
         "releasename": "{}",
-        "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}",
+        # Links in black, as print has them: the page number after each says where.
+        "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}, "
+        "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}",
     }
     config.numfig_format = {
         "code-block": str(_("Listing %s")),
@@ -194,56 +413,141 @@ def configure(app: Sphinx, config: Config) -> None:
     # makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index
     # gives each Chinese entry its pinyin as the sort key.
     config.latex_use_xindy = False
-    config.epub_basename = name
-    config.epub_title = config.project
-    config.epub_author = config.author
-    config.epub_publisher = config.author
-    # dc:rights, which a reader's library shows: the project's text and what is the course's.
-    config.epub_copyright = str(
-        _(
-            "© %(copyright)s. The book's own text is licensed under CC BY 4.0; the "
-            "course's content belongs to %(author)s."
+
+
+class page_reference(nodes.Inline, nodes.Element):
+    """On paper, the page a cross-reference leads to, after its text."""
+
+
+def visit_page_reference(self: Any, node: page_reference) -> None:
+    # As Sphinx's LaTeX writer names the label of the reference's target.
+    uri = node["refuri"] or "%" + self.curfilestack[-1] + "#" + node["refid"]
+    label = uri[1:].replace("#", ":") if "#" in uri else uri[1:] + "::doc"
+    self.body.append(rf"\jbpagereference{{{self.idescape(label)}}}")
+    raise nodes.SkipNode
+
+
+# A reference in these says nothing a page number would add to, or cannot hold one.
+NO_PAGE = (nodes.title, nodes.caption, nodes.term, addnodes.toctree, nodes.literal_block)
+
+
+def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Each cross-reference within the book is followed by its page: "见 1.2 节（第 12
+    页）". A glossary term's first-use link is not: the glossary is in alphabetical order."""
+    if app.builder.name != "latex":
+        return
+    for reference in list(doctree.findall(nodes.reference)):
+        uri = reference.get("refuri", "")
+        internal = uri.startswith("%") or (not uri and reference.get("refid"))
+        term = "jb-term" in reference["classes"] or any(
+            "std-term" in child.get("classes", [])
+            for child in reference.children
+            if isinstance(child, nodes.Element)
         )
-    ) % {"copyright": config.copyright, "author": "ApX Machine Learning"}
-    config.epub_language = config.language.replace("_", "-")
-    config.epub_show_urls = "no"
-    # The chapters list their sections in a hidden toctree (each chapter page has its own
-    # table of contents); the e-reader's contents must list them.
-    config.epub_tocscope = "includehidden"
-    config.epub_exclude_files = ["search.html", *(f"{p}.xhtml" for p in WEBSITE_ONLY)]
-    config.epub_description = str(
-        _("An introduction to JAX, based on the course %(course)s by %(author)s")
-    ) % {"course": _("Getting Started with JAX"), "author": "ApX Machine Learning"}
-    # A stable identifier per edition, so that a reader's library sees a new build as
-    # the same book.
-    # Sphinx writes the uid as the identifier's XML id and as the NCX's dtb:uid, which
-    # EPUBCheck holds equal to the identifier itself: one value, an XML name, for both.
-    config.epub_identifier = f"{name}-{uuid.uuid5(uuid.NAMESPACE_URL, f'jaxbook:{name}')}"
-    config.epub_uid = config.epub_identifier
-    config.epub_contributor = config.author
-    # The date on the title page, as the language writes it ("2026 年 12 月 2 日").
-    config.today = spaced(format_date(datetime.date.today(), "long", locale=config.language))
-    # The title page says which JAX the book runs; "Release" would read as the book's.
-    # (A test root has no pyproject.toml, and keeps its own release.)
-    if (Path(app.confdir) / "pyproject.toml").is_file():
-        config.release = str(_("for JAX %s")) % project.pinned_release(Path(app.confdir))
+        shown_in = [ancestor for ancestor in _ancestors(reference) if isinstance(ancestor, NO_PAGE)]
+        if not internal or term or shown_in:
+            continue
+        parent = reference.parent
+        parent.insert(
+            parent.index(reference) + 1,
+            page_reference(refuri=uri, refid=reference.get("refid", "")),
+        )
 
 
-def version_for_epub(app: Sphinx) -> None:
-    """EPUB 3 metadata wants a version; the book's is the JAX release it runs on."""
-    if app.builder.name == "epub" and not app.config.version:
-        app.config.version = app.config.release
+def _ancestors(node: nodes.Node):
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
 
 
-def name_epub_guides(app: Sphinx) -> None:
-    """The e-reader's contents and cover, named in the book's language (Sphinx names
-    them in English)."""
-    if isinstance(app.builder, Epub3Builder):
-        app.builder.guide_titles = {
-            **app.builder.guide_titles,
-            "toc": str(_("Table of Contents")),
-            "cover": str(_("Cover")),
-        }
+def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """An index entry or a link target that heads a table cell goes into the cell's first
+    paragraph: on a line of its own it pushed the cell's text below its neighbours' (the
+    cheat sheet, the comparison table, the key/PRNGKey table), so that rows did not
+    align."""
+    if app.builder.name != "latex":
+        return
+    for cell in doctree.findall(nodes.entry):
+        marks = [c for c in cell.children if isinstance(c, (addnodes.index, nodes.target))]
+        paragraph = next((c for c in cell.children if isinstance(c, nodes.paragraph)), None)
+        if marks and paragraph is not None:
+            for mark in reversed(marks):
+                cell.remove(mark)
+                if isinstance(mark, addnodes.index):
+                    mark["inline"] = True
+                paragraph.insert(0, mark)
+
+
+# The paragraphs that say where the output under them comes from ("CPU 上的输出：",
+# "Output on CPU:", "Measured on: ..."): jaxbook.sphinxext.backend_tabs and measured.
+OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label", "jb-recorded-label"}
+
+
+def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """On paper a code block or output starts at the foot of a page only if its first lines
+    fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
+    never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
+    English edition, its output on page 38)."""
+    if app.builder.name != "latex":
+        return
+    for block in list(doctree.findall(nodes.literal_block)):
+        parent = block.parent
+        place = parent.index(block)
+        label = parent[place - 1] if place else None
+        if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
+            # Room for the label and the block's first lines; nothing between them.
+            parent.insert(parent.index(label), nodes.raw("", NEED_LABELLED, format="latex"))
+            parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+        else:
+            parent.insert(place, nodes.raw("", NEED_BLOCK, format="latex"))
+
+
+# The room a code block needs at the foot of a page, and a labelled output (the label's
+# line more).
+NEED_BLOCK = r"\needspace{5\baselineskip}"
+NEED_LABELLED = r"\needspace{7\baselineskip}"
+
+
+# A dot between two letters of a name: where a name in a link's text may break.
+NAME_DOT = re.compile(r"(?<=[A-Za-z_]\.)(?=[A-Za-z_])")
+
+
+def break_names_in_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """A dotted name in a link's text ("1.5 jax.random.key 与 jax.random.PRNGKey") may break
+    after a dot, with the mark inline code has ("jax.random." / "↪PRNGKey"): whole, it ran
+    out of its table column, and in Chinese prose it left the line before it spread."""
+    if app.builder.name != "latex":
+        return
+    for reference in doctree.findall(nodes.reference):
+        for text in list(reference.findall(nodes.Text)):
+            if any(isinstance(a, nodes.literal) for a in _ancestors(text)):
+                continue  # inline code breaks at its dots already
+            pieces = NAME_DOT.split(str(text))
+            if len(pieces) > 1:
+                breakable: list[nodes.Node] = [nodes.Text(pieces[0])]
+                for piece in pieces[1:]:
+                    breakable += [nodes.raw("", r"\jbbreak{}", format="latex"), nodes.Text(piece)]
+                text.parent.replace(text, breakable)
+
+
+def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``jaxbook-glyphs.sty``: how the PDF sets each character of the book that its fonts
+    lack. An emoji is its picture, drawn here; an arrow or a mathematical sign comes from
+    the symbol font where the font in use lacks it."""
+    if app.builder.name != "latex":
+        return
+    used = sorted(set(doctree.astext()))
+    lines = [rf"\ProvidesPackage{{{GLYPHS_STYLE}}}", r"\RequirePackage{newunicodechar}"]
+    for character in used:
+        code = ord(character)
+        if _artwork.is_emoji(character):
+            picture = f"emoji-{code:x}.png"
+            _artwork.draw_emoji(character, Path(app.outdir, picture))
+            lines.append(rf"\newunicodechar{{{character}}}{{\jbemoji{{{picture}}}}}")
+        elif MATH_SYMBOLS[0] <= code <= MATH_SYMBOLS[1]:
+            lines.append(rf'\newunicodechar{{{character}}}{{\jbglyph{{"{code:04X}}}}}')
+    Path(app.outdir, f"{GLYPHS_STYLE}.sty").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 QUESTION = "jb-question"  # a quiz question's section (docs/ch01/quiz.rst)
@@ -299,93 +603,6 @@ class LabelDropdowns(SphinxPostTransform):
             quiz.insert(quiz.index(last) + 1, section)
 
 
-def declare_epub_properties(app: Sphinx, exception: Exception | None) -> None:
-    """EPUB 3 wants each page with MathML or inline SVG flagged in the package file, and a
-    reader wants the "contents" landmark to open the contents, the index listed in them, and
-    each page's language declared.
-
-    Sphinx's EPUB builder does none of it, so the package file and the navigation are
-    amended and the book zipped again.
-    """
-    if exception is not None or not isinstance(app.builder, Epub3Builder):
-        return
-    opf = Path(app.outdir, "content.opf")
-    text = opf.read_text(encoding="utf-8")
-
-    def amend(match: re.Match[str]) -> str:
-        item, href = match.group(0), match.group(1)
-        page = Path(app.outdir, href)
-        if not href.endswith(".xhtml") or not page.exists():
-            return item
-        content = page.read_text(encoding="utf-8")
-        properties = [p for p, tag in (("mathml", "<math"), ("svg", "<svg")) if tag in content]
-        if not properties:
-            return item
-        return item.replace(" />", f' properties="{" ".join(properties)}" />')
-
-    text = ITEM.sub(amend, text)
-    # The reader's "contents" landmark opens the contents, not the front page.
-    text = GUIDE_TOC.sub(r'\1href="nav.xhtml"', text)
-    opf.write_text(text, encoding="utf-8")
-    list_the_index(Path(app.outdir))
-    declare_language(Path(app.outdir), app.config.epub_language)
-    app.builder.build_epub()
-
-
-HTML_ROOT = re.compile(r"<html(?![^>]*\blang=)([^>]*)>")
-
-
-def declare_language(outdir: Path, language: str) -> None:
-    """Each page says its language, as the package does: a reader picks the glyphs and line
-    breaking of Chinese from it (zh-CN's, not Japanese or traditional forms)."""
-    for page in outdir.rglob("*.xhtml"):
-        text = page.read_text(encoding="utf-8")
-        declared = HTML_ROOT.sub(rf'<html\1 lang="{language}" xml:lang="{language}">', text, 1)
-        if declared != text:
-            page.write_text(declared, encoding="utf-8")
-
-
-GUIDE_TOC = re.compile(r'(<reference type="toc" title="[^"]*" )href="[^"]*"')
-NAV_POINT = re.compile(r'<navPoint id="navPoint(\d+)" playOrder="(\d+)">')
-
-
-def list_the_index(outdir: Path) -> None:
-    """The index is in the book (its last page) but not in Sphinx's navigation: an e-reader's
-    contents list it last, as a printed book's does."""
-    if not (outdir / "genindex.xhtml").exists():
-        return
-    title = html.escape(sphinx_("Index"))
-    nav = outdir / "nav.xhtml"
-    text = nav.read_text(encoding="utf-8")
-    end = text.rindex("</ol>")
-    item = f'  <li>\n          <a href="genindex.xhtml">{title}</a>\n        </li>\n      '
-    nav.write_text(text[:end] + item + text[end:], encoding="utf-8")
-    ncx = outdir / "toc.ncx"
-    text = ncx.read_text(encoding="utf-8")
-    last = max((int(i), int(order)) for i, order in NAV_POINT.findall(text))
-    point = (
-        f'  <navPoint id="navPoint{last[0] + 1}" playOrder="{last[1] + 1}">\n'
-        f"      <navLabel>\n        <text>{title}</text>\n      </navLabel>\n"
-        '      <content src="genindex.xhtml" />\n    </navPoint>\n  '
-    )
-    end = text.rindex("</navMap>")
-    ncx.write_text(text[:end] + point + text[end:], encoding="utf-8")
-
-
-def add_download_links(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
-) -> None:
-    if app.builder.name != "html" or not app.config.jaxbook_editions_linked:
-        return
-    up = "../" * pagename.count("/")
-    name = edition_name(app.config)
-    context["jaxbook_editions_label"] = _("Download the book")
-    context["jaxbook_editions"] = [
-        {"label": _("Book as PDF"), "url": f"{up}{name}.pdf", "type": "application/pdf"},
-        {"label": _("Book as EPUB"), "url": f"{up}{name}.epub", "type": "application/epub+zip"},
-    ]
-
-
 def visit_badge_latex(self: Any, node: nodes.Element) -> None:
     self.body.append(r"\jbbadge{")
 
@@ -394,20 +611,226 @@ def depart_badge_latex(self: Any, node: nodes.Element) -> None:
     self.body.append("}")
 
 
+# -- The EPUB ---------------------------------------------------------------------------
+
+
+def configure_epub(config: Config, credits: Credits) -> None:
+    name = edition_name(config)
+    config.epub_basename = name
+    config.epub_title = credits.title
+    config.epub_author = credits.authors
+    config.epub_publisher = credits.publisher
+    # Sphinx asks for a contributor; the package names a translation's translators (with
+    # the trl role) and no one else, so the source's is its authors, not written twice.
+    config.epub_contributor = credits.translators or credits.authors
+    # dc:rights, which a reader's library shows: the project's text and what is the course's.
+    config.epub_copyright = str(
+        _(
+            "© %(copyright)s. The book's own text is licensed under CC BY 4.0; the "
+            "course's content belongs to %(author)s."
+        )
+    ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
+    config.epub_language = config.language.replace("_", "-")
+    config.epub_show_urls = "no"
+    # The chapters list their sections in a hidden toctree (each chapter page has its own
+    # table of contents); the e-reader's contents must list them.
+    config.epub_tocscope = "includehidden"
+    config.epub_description = str(
+        _("An introduction to JAX, based on the course %(course)s by %(author)s")
+    ) % {"course": _("Getting Started with JAX"), "author": "ApX Machine Learning"}
+    # A stable identifier per edition, so that a reader's library sees a new build as
+    # the same book.
+    # Sphinx writes the uid as the identifier's XML id and as the NCX's dtb:uid, which
+    # EPUBCheck holds equal to the identifier itself: one value, an XML name, for both.
+    config.epub_identifier = f"{name}-{uuid.uuid5(uuid.NAMESPACE_URL, f'jaxbook:{name}')}"
+    config.epub_uid = config.epub_identifier
+    config.epub_cover = (COVER, "jaxbook-epub-cover.html")
+    # The reader's "contents" landmark opens the contents, not the front page.
+    config.epub_guide = (("toc", "nav.xhtml", str(_("Table of Contents"))),)
+    config.epub_css_files = [*config.html_css_files, EPUB_STYLE.name]
+
+
+class BookEpubBuilder(Epub3Builder):
+    """Sphinx's EPUB 3 builder, with the book's cover, metadata, navigation and language.
+
+    Its package and navigation documents come from ``templates/epub3`` (Sphinx's, with the
+    metadata, the manifest's properties and the landmarks added); the other files of the
+    container from Sphinx's own templates.
+    """
+
+    # Sphinx types it as its private path class; any Path serves (it is only joined).
+    template_dir = EPUB_TEMPLATES  # type: ignore[assignment]
+
+    def init(self) -> None:
+        super().init()
+        self.guide_titles = {
+            **self.guide_titles,
+            "toc": str(_("Table of Contents")),
+            "cover": str(_("Cover")),
+        }
+        self.math_pages: set[str] = set()
+
+    def write_documents(self, docnames: Set[str]) -> None:
+        # The reader's book: the contributors' guides are the website's.
+        super().write_documents(set(docnames) & set(_chapters.book_order(self.env)))
+
+    def write_doc_serialized(self, docname: str, doctree: nodes.document) -> None:
+        super().write_doc_serialized(docname, doctree)
+        # EPUB 3 wants each page with MathML flagged in the package (jaxbook.sphinxext.mathml
+        # writes every formula as MathML).
+        if next(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block))), None):
+            self.math_pages.add(docname + self.out_suffix)
+
+    def prepare_writing(self, docnames: Set[str]) -> None:
+        super().prepare_writing(docnames)
+        # Each page says its language, as the package does: a reader picks the glyphs and
+        # line breaking of Chinese from it (zh-CN's, not Japanese or traditional forms).
+        language = html.escape(self.config.epub_language)
+        self.globalcontext["html_tag"] = (
+            f'{self.html_tag[:-1]} lang="{language}" xml:lang="{language}">'
+        )
+
+    def copy_static_files(self) -> None:
+        super().copy_static_files()
+        copy_asset_file(EPUB_STYLE, self._static_dir, force=True)
+        credits = credits_of(self.config)
+        # In the edition's script: Noto Sans CJK would set an English title's apostrophe
+        # full width.
+        is_cjk = cjk_region(self.config.language) is not None
+        family = cjk_family(self.config.language, "Sans") if is_cjk else "Noto Sans"
+        _artwork.draw_cover(
+            Path(self.outdir, COVER),
+            family,
+            [
+                ("title", credits.title),
+                ("edition", credits.edition),
+                ("authors", str(_("Written by %(authors)s")) % {"authors": credits.authors}),
+                (
+                    "translators",
+                    str(_("Translated by %(translators)s")) % {"translators": credits.translators}
+                    if credits.translators
+                    else "",
+                ),
+                ("publisher", credits.publisher),
+            ],
+        )
+
+    def content_metadata(self) -> dict[str, Any]:
+        metadata = super().content_metadata()
+        credits = credits_of(self.config)
+        metadata["translators"] = html.escape(credits.translators)
+        images = any(self.images) or bool(self.config.epub_cover)
+        metadata["access_modes"] = ["textual", "visual"] if images else ["textual"]
+        metadata["accessibility_features"] = [
+            "structuralNavigation",
+            "tableOfContents",
+            "readingOrder",
+            *(["index"] if self.use_index else []),
+            *(["alternativeText"] if images else []),
+            *(["MathML"] if self.math_pages else []),
+        ]
+        metadata["accessibility_summary"] = html.escape(
+            str(
+                _(
+                    "The text, code and outputs are text; each figure has a text alternative "
+                    "and each formula is MathML. Headings, the contents, landmarks and the "
+                    "index lead through the book, read in the order it is printed."
+                )
+            )
+        )
+        metadata["properties"] = {
+            **{quote(page): "mathml" for page in self.math_pages},
+            quote(COVER): "cover-image",
+        }
+        return metadata
+
+    def build_navlist(self, navnodes: list[dict[str, Any]]) -> list[Any]:
+        return super().build_navlist([*navnodes, *self.index_entry()])
+
+    def build_navpoints(self, nodes: list[dict[str, Any]]) -> list[Any]:
+        return super().build_navpoints([*nodes, *self.index_entry()])
+
+    def index_entry(self) -> list[dict[str, Any]]:
+        """The index, last in the e-reader's contents, as a printed book's contents list it."""
+        if not self.use_index:
+            return []
+        return [{"level": 1, "refuri": "genindex.xhtml", "text": html.escape(sphinx_("Index"))}]
+
+    def navigation_doc_metadata(self, navlist: list[Any]) -> dict[str, Any]:
+        metadata = super().navigation_doc_metadata(navlist)
+        marks = [("cover", self.coverpage_name, self.guide_titles["cover"])]
+        marks.append(("toc", "nav.xhtml#toc", self.guide_titles["toc"]))
+        chapters = [node for node in self.refnodes if node["level"] == 1][1:]
+        if chapters:
+            marks.append(("bodymatter", chapters[0]["refuri"], chapters[0]["text"]))
+        glossary = next(
+            (
+                name
+                for name in _chapters.book_order(self.env)
+                if next(self.env.get_doctree(name).findall(addnodes.glossary), None)
+            ),
+            None,
+        )
+        if glossary:
+            title = self.env.titles[glossary].astext()
+            marks.append(("glossary", glossary + self.out_suffix, html.escape(title)))
+        if self.use_index:
+            marks.append(("index", "genindex.xhtml", html.escape(sphinx_("Index"))))
+        metadata["landmarks"] = [
+            {"type": kind, "href": href, "title": title} for kind, href, title in marks
+        ]
+        metadata["landmarks_title"] = html.escape(str(_("Landmarks")))
+        return metadata
+
+
+# -- The website ------------------------------------------------------------------------
+
+
+def add_site_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """On the website: the PDF and EPUB the site holds, and the contributors' page."""
+    if app.builder.name != "html":
+        return
+    up = "../" * pagename.count("/")
+    name = edition_name(app.config)
+    labels = {"pdf": _("Book as PDF"), "epub": _("Book as EPUB")}
+    types = {"pdf": "application/pdf", "epub": "application/epub+zip"}
+    context["jaxbook_editions_label"] = _("Download the book")
+    context["jaxbook_editions"] = [
+        {"label": labels[fmt], "url": f"{up}{name}.{fmt}", "type": types[fmt]}
+        for fmt in app.config.jaxbook_editions_held
+    ]
+    page = app.config.jaxbook_contributors_page
+    if page and page in app.env.titles and page != pagename:
+        context["jaxbook_contributors"] = {
+            "url": context["pathto"](page),
+            "title": app.env.titles[page].astext(),
+        }
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    app.setup_extension("jaxbook.sphinxext.book_texts")
+    app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
-    app.add_config_value("jaxbook_editions_linked", False, "html", types=frozenset({bool}))
-    # After conf.py has localised the title and author.
-    app.connect("config-inited", configure, priority=800)
-    # Before Sphinx's EPUB builder checks its metadata.
-    app.connect("builder-inited", version_for_epub, priority=400)
-    app.connect("builder-inited", name_epub_guides)
+    app.add_config_value("jaxbook_contributors_page", "", "html", types=frozenset({str}))
+    app.add_config_value("jaxbook_editions_held", [], "html", types=frozenset({list}))
+    # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
+    # reads the style sheets' list (800).
+    app.connect("config-inited", configure, priority=750)
+    app.add_builder(BookEpubBuilder, override=True)
     app.add_post_transform(LabelDropdowns)
     # sphinx-design writes a badge's text alone in LaTeX: "Optional For readers who…".
     app.setup_extension("sphinx_design")
     app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
-    app.connect("build-finished", declare_epub_properties)
-    app.connect("html-page-context", add_download_links)
+    app.add_node(page_reference, latex=(visit_page_reference, None))
+    # After the extensions that add links while a page is resolved (the glossary's).
+    app.connect("doctree-resolved", add_page_references, priority=900)
+    app.connect("doctree-resolved", fit_table_cells, priority=900)
+    app.connect("doctree-resolved", break_names_in_links, priority=900)
+    app.connect("doctree-resolved", keep_code_together, priority=900)
+    app.connect("doctree-resolved", write_glyphs, priority=900)
+    app.connect("html-page-context", add_site_links)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,4 +1,4 @@
-# A book whose title, author and credit are translated in its catalogs, as the book's are.
+# A book whose title, authors, publisher, translators and credit are translated in its catalogs, as the book's are.
 from pathlib import Path
 
 extensions = ["jaxbook.sphinxext.book_texts"]
@@ -8,6 +8,8 @@ gettext_compact = False
 templates_path = ["_templates"]
 project = "小书"
 author = "小书的作者"
+jaxbook_publisher = "小书项目"
+jaxbook_translators = {"en": "小书的英译者"}
 copyright = f"2026 {author}"
 jaxbook_course_url = {"zh_CN": "https://example.org/zh/course", "en": "https://example.org/course"}
 jaxbook_credit = '整理自课程<a href="%(course)s/one">《课程》</a>。'

@@ -1,5 +1,10 @@
-# The editions' LaTeX set up for one page, in the language a test asks for.
+# The editions' LaTeX and EPUB set up for a small book, in the language a test asks for.
 extensions = ["jaxbook.sphinxext.editions"]
 language = "zh_CN"
 project = "小书"
 author = "作者"
+jaxbook_publisher = "小书出版组"
+jaxbook_translators = {"en": "小书译者"}
+jaxbook_credit = '整理自课程<a href="https://example.org/course">《课程》</a>。'
+jaxbook_contributors_page = "guide"
+release = version = "1.0"
