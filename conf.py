@@ -10,6 +10,7 @@ the source's, and a translation's come from its catalogs
 from __future__ import annotations
 
 import doctest
+import os
 from pathlib import Path
 
 from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages

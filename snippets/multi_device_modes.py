@@ -30,7 +30,7 @@ print("自动并行：按列切分的 a，a @ a.T 正常运行")
 
 # 2. 显式分片：jax.make_mesh 默认的轴类型，分片写进数组的类型
 mesh = jax.make_mesh((4,), ("x",))
-print(f"显式分片：网格轴的类型是 {mesh.axis_types}")
+print(f"显式分片：网格轴的类型是 {mesh.axis_types[0]}")
 with jax.set_mesh(mesh):
     x_explicit = jax.device_put(x, jax.P("x"))
     print(f"显式分片：jax.typeof(x) = {jax.typeof(x_explicit)}")
