@@ -39,7 +39,9 @@ def test_the_chapters_note_on_other_releases_is_prose_without_tallies_or_diffs(
     built_site, language
 ):
     note = page(built_site, language, "other-releases").find("article")
-    for hidden in note.select(".jb-parallel"):
+    # The parallel view's other language, and the examples the data has not seen yet (named
+    # by their places, "example 2 of 3", until make release-report runs them), are not tallies.
+    for hidden in note.select(".jb-parallel, .jb-drift-unseen"):
         hidden.decompose()
     said = text(note)
     assert not re.search(r"\b\d+ (examples|prints?|cannot run)\b|\d+ 个(示例|输出|无法)", said)

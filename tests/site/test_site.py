@@ -80,11 +80,14 @@ def test_exercise_figure_is_drawn_at_build_time(site):
     assert not list((ROOT / "docs").rglob("*.png")), "figures must not be committed"
 
 
-def test_exercises_have_answer_areas_and_self_checks(site):
+def test_exercises_have_answer_areas_and_their_self_checks_in_the_notebook(site):
+    """The pages show the answer areas and the answers; the self-checks run in the
+    exercises' notebook, where the reader runs them, and never on a printed page."""
     exercises = page(site, "exercises")
     answers = page(site, "answers")
+    notebook = (site / "_notebooks" / CH01 / "exercises.ipynb").read_text(encoding="utf-8")
     for n in range(1, 5):
         assert f"作答区：练习 E{n}" in exercises
-        assert f"自检：练习 E{n}" in exercises
-        assert f"自检：练习 E{n}" in answers
         assert f"参考答案 E{n}" in answers
+        assert f"自检：练习 E{n}" in notebook
+        assert f"自检：练习 E{n}" not in exercises + answers

@@ -516,19 +516,36 @@ NAME_DOT = re.compile(r"(?<=[A-Za-z_]\.)(?=[A-Za-z_])")
 def break_names_in_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """A dotted name in a link's text ("1.5 jax.random.key 与 jax.random.PRNGKey") may break
     after a dot, with the mark inline code has ("jax.random." / "↪PRNGKey"): whole, it ran
-    out of its table column, and in Chinese prose it left the line before it spread."""
+    out of its table column, and in Chinese prose it left the line before it spread. A long
+    CamelCase name in inline code, which has no dot or underscore to break at, may break
+    before a hump ("Concretization" / "↪TypeError") for the same reason."""
     if app.builder.name != "latex":
         return
     for reference in doctree.findall(nodes.reference):
         for text in list(reference.findall(nodes.Text)):
             if any(isinstance(a, nodes.literal) for a in _ancestors(text)):
                 continue  # inline code breaks at its dots already
-            pieces = NAME_DOT.split(str(text))
-            if len(pieces) > 1:
-                breakable: list[nodes.Node] = [nodes.Text(pieces[0])]
-                for piece in pieces[1:]:
-                    breakable += [nodes.raw("", r"\jbbreak{}", format="latex"), nodes.Text(piece)]
-                text.parent.replace(text, breakable)
+            _breakable(text, NAME_DOT)
+    for literal in doctree.findall(nodes.literal):
+        for text in list(literal.findall(nodes.Text)):
+            for word in re.findall(r"[A-Za-z]{16,}", str(text)):
+                if re.search(r"[a-z][A-Z]", word):
+                    _breakable(text, CAMEL_HUMP)
+                    break
+
+
+# Where a CamelCase name may break: before a capital that follows a lower-case letter.
+CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _breakable(text: nodes.Text, places: re.Pattern[str]) -> None:
+    pieces = places.split(str(text))
+    if len(pieces) > 1:
+        breakable: list[nodes.Node] = [nodes.Text(pieces[0])]
+        for piece in pieces[1:]:
+            breakable += [nodes.raw("", r"\jbbreak{}", format="latex"), nodes.Text(piece)]
+        assert text.parent is not None
+        text.parent.replace(text, breakable)
 
 
 def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
