@@ -33,7 +33,10 @@ def test_no_wildcard_figures_on_any_page(built_site, language):
 def test_timings_are_shown_with_where_they_were_measured(built_site, language):
     for name, lines in {
         "jax-vs-numpy.html": [r"block_until_ready[:：] *\d+\.\d{3} ms"],
-        "answers.html": [r"JAX \+ jit[:：] *\d+\.\d\d ms", r"(?:耗时之比|time to jit's)[:：] *\d+\.\d"],
+        "answers.html": [
+            r"JAX \+ jit[:：] *\d+\.\d\d ms",
+            r"(?:耗时之比|time to jit's)[:：] *\d+\.\d",
+        ],
     }.items():
         html = (built_site / language / "ch01" / name).read_text(encoding="utf-8")
         label = LABEL.search(html)
