@@ -13,6 +13,7 @@ import doctest
 import os
 from pathlib import Path
 
+from jaxbook.formats import recorded_on
 from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
 
 # -- Project information -----------------------------------------------------
@@ -155,16 +156,17 @@ jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
 jaxbook_release_evidence = "release-evidence.json"
 # Where each accelerator's tabs were recorded (`jaxbook bundle run --record` on that
-# machine, then `jaxbook record`).
+# machine, then `jaxbook record`): the GPU's by hand from that run's report; the TPU's from
+# its committed record, which tests/book/test_recorded_outputs.py holds the pages to.
 jaxbook_recorded_on = {
     "gpu": {
         "device": "NVIDIA H200",
         "platform": "CUDA 13",
-        "cuda": "13",
         "python": "3.12",
         "jax": "0.12.0.1",
         "date": "2026-11-29",
-    }
+    },
+    "tpu": recorded_on(Path(__file__).resolve().parent / "records" / "tpu" / "zh_CN.json"),
 }
 BOOK_LANGUAGES = languages(Path(__file__).resolve().parent)
 jaxbook_languages = {code: language.name for code, language in BOOK_LANGUAGES.items()}

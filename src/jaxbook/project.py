@@ -60,7 +60,7 @@ SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
 # What a copy of the book needs to build and check itself: its sources and catalogs, and
 # the files its pages read facts from (the pinned releases, the Python it runs on).
 CONFIG_FILES = ("conf.py", "docutils.conf", "pyproject.toml", ".python-version", "uv.lock")
-BOOK_FILES = (*CONFIG_FILES, "docs", "snippets", "locale")
+BOOK_FILES = (*CONFIG_FILES, "docs", "snippets", "locale", "records")
 STATUSES = ("source", "draft", "done")
 LANGUAGE_COLUMNS = ("code", "name", "status", "translators")
 
