@@ -68,12 +68,12 @@ extensions = [
     "jaxbook.sphinxext.pinyin_index",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
+    "jaxbook.sphinxext.doctest",
     "jaxbook.sphinxext.parallel",
     "jaxbook.sphinxext.snippets",
     "jaxbook.sphinxext.terms",
     "jaxbook.sphinxext.testplot",
     "jaxbook.sphinxext.translation_status",
-    "jaxbook.sphinxext.written_again",
 ]
 root_doc = "index"
 # A page is reStructuredText or MyST Markdown; jaxbook.sphinxext.myst_i18n loads

@@ -11,6 +11,7 @@ chapter 1, and the chapter's own update-notes and other-releases pages.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from pathlib import Path
 import polib
 import pytest
 
+from jaxbook.doctest.environment import doctest_environment
 from jaxbook.site.editions import sphinx_command
 from jaxbook.sphinxext.editions import WEBSITE_ONLY
 
@@ -167,18 +169,19 @@ def test_chapter_2s_own_pages_speak_of_chapter_2(sites, language):
 def books(sites) -> Path:
     """The EPUB of the book with chapter 2 as `make epub` builds it, and the LaTeX that
     `make pdf` writes (warnings are errors in both: the single document is where a chapter's
-    pages could speak of another's), beside the sites, as `make` builds them: they show the
-    sites' measurements, and start from the pages the sites read (the LaTeX build from the
-    Chinese site's doctrees themselves, which no later test reads). TeX itself sets chapter 2
+    pages could speak of another's), beside the sites, as `make` builds them: from the
+    doctrees the sites read, so they read and run nothing again. TeX itself sets chapter 2
     as it sets chapter 1, whose PDF `make test` builds; that run is left to it (40 s)."""
     doctrees = sites / "doctrees"
     step(sites.parent, "jaxbook", "editions", "--format", "epub", "--builddir", str(sites), "zh_CN")
     latex = sphinx_command(
         sites.parent, "latex", "zh_CN", sites / "latex" / "zh_CN",
         doctrees / "zh_CN", "-q", "--fail-on-warning",
-        "-D", f"jaxbook_measurements={sites / 'measured' / 'zh_CN'}",
     )  # fmt: skip
-    result = subprocess.run(latex, cwd=sites.parent, capture_output=True, text=True, timeout=900)
+    environment = doctest_environment(os.environ, sites.parent, "zh_CN")
+    result = subprocess.run(
+        latex, cwd=sites.parent, capture_output=True, text=True, timeout=900, env=environment
+    )
     assert result.returncode == 0, result.stderr[-5000:]
     return sites
 

@@ -7,14 +7,18 @@ PDF: ``sphinx-build -b latex`` (xelatex, xeCJK, Noto CJK; see
 ``<builddir>/pdf/<name>-<language>.pdf``. EPUB: ``sphinx-build -b epub``;
 ``<builddir>/epub/<name>-<language>.epub``. The languages build side by side.
 When the site is built (``<builddir>/html/<language>/``, or ``--site``), each
-file is also copied there, where every page's download link points. A format
-built for the first time starts from the site's doctrees, and shows the site's
-measurements (``jaxbook.sphinxext.measured``).
+file is also copied there, where every page's download link points. Each
+language builds into the site's doctree directory, ``<builddir>/doctrees/<language>``,
+in the doctest environment: after ``make html`` nothing is read again, and the
+books show the figures of the site's one run of each page
+(:mod:`jaxbook.sphinxext.doctest`). A language's formats build one after the
+other, since they share that directory; the languages build side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import shutil
 import subprocess
@@ -22,6 +26,8 @@ import sys
 from pathlib import Path
 
 from jaxbook import project
+from jaxbook.doctest.environment import doctest_environment
+from jaxbook.files import holding
 from jaxbook.site.build import html_command
 
 FORMATS = ("pdf", "epub")
@@ -47,19 +53,15 @@ def build_language(
 ) -> int:
     builder = "latex" if fmt == "pdf" else "epub"
     outdir = builddir / builder / language
-    doctrees = builddir / "doctrees" / f"{builder}-{language}"
+    # The site's: Sphinx reads (and runs) only what changed since make html read it.
+    doctrees = builddir / "doctrees" / language
     # The EPUB packs every file in its directory: leave none from another build.
     shutil.rmtree(outdir, ignore_errors=True)
-    site_doctrees = builddir / "doctrees" / language
-    if not doctrees.exists() and site_doctrees.is_dir():
-        # Start from the pages `make html` read: Sphinx reads again only what this
-        # builder's configuration changes (make pdf after make html: 10-20 s less).
-        shutil.copytree(site_doctrees, doctrees)
-    # The site's measurements: one edition prints one set of timings (jaxbook.sphinxext.measured).
-    measurements = f"jaxbook_measurements={builddir / 'measured' / language}"
-    result = subprocess.run(
-        sphinx_command(root, builder, language, outdir, doctrees, *extra, "-D", measurements)
-    )
+    with holding(doctrees):
+        result = subprocess.run(
+            sphinx_command(root, builder, language, outdir, doctrees, *extra),
+            env=doctest_environment(os.environ, root, language),
+        )
     if result.returncode:
         return result.returncode
     if fmt == "pdf":
@@ -115,15 +117,17 @@ def run(args: argparse.Namespace) -> int:
     builddir = args.builddir.resolve()
     site_root = (args.site or builddir / "html").resolve()
     extra = ["--fail-on-warning", "--keep-going", "-q", *shlex.split(args.sphinxopts)]
-    jobs = [(language, fmt) for fmt in args.formats or FORMATS for language in args.languages]
+    formats = args.formats or list(FORMATS)
 
-    def build(job: tuple[str, str]) -> int:
-        language, fmt = job
-        return build_language(root, builddir, site_root, language, fmt, extra)
+    def build(language: str) -> list[int]:
+        # One format after the other: they share the language's doctree directory.
+        return [build_language(root, builddir, site_root, language, f, extra) for f in formats]
 
     with ThreadPoolExecutor(max_workers=len(args.languages)) as pool:
-        statuses = list(pool.map(build, jobs))
-    for (language, fmt), status in zip(jobs, statuses, strict=True):
-        files = edition_files(builddir, fmt, language)
-        print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))
-    return max(statuses)
+        statuses = dict(zip(args.languages, pool.map(build, args.languages), strict=True))
+    for fmt_index, fmt in enumerate(formats):
+        for language in args.languages:
+            status = statuses[language][fmt_index]
+            files = edition_files(builddir, fmt, language)
+            print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))
+    return max(status for language_statuses in statuses.values() for status in language_statuses)
