@@ -63,8 +63,8 @@ import os
 import platform
 import re
 import sys
+import sysconfig
 from functools import cache
-from importlib.metadata import distributions
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -149,7 +149,17 @@ def where() -> dict[str, str]:
 
 @cache
 def _packages() -> str:
-    names = sorted(f"{d.metadata['Name']}=={d.version}" for d in distributions())
+    """Every installed release, by the names of the environment's ``.dist-info`` directories
+    (``jax-0.12.0.1.dist-info``): a listing, where reading each one's metadata took 0.2 s."""
+    paths = sysconfig.get_paths()
+    folders = {Path(paths[name]) for name in ("purelib", "platlib")}
+    names = sorted(
+        entry.name
+        for folder in folders
+        if folder.is_dir()
+        for entry in os.scandir(folder)
+        if entry.name.endswith(".dist-info")
+    )
     return hashlib.sha256("\n".join(names).encode()).hexdigest()
 
 
