@@ -41,7 +41,7 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
     return directory
 
 
-# The modules that take longest, longest first (their times are in dev/performance.md).
+# The modules that take longest, longest first (pytest --durations=0 times them).
 # `make pytest`'s --dist loadscope --no-loadscope-reorder hands out modules in collection
 # order: one of these handed out last kept one worker busy long after the other had
 # finished. Collected first, the short modules fill in around them.

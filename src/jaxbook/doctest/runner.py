@@ -49,6 +49,8 @@ from jaxbook.formats import RecordedBlock
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+# The extension that runs each page as it is read, and gives the verdict builder.
+EXTENSION = "jaxbook.sphinxext.doctest"
 # The last line of an "Exception raised:" report that is a warning: jaxbook.doctest.runtime
 # raises every warning a page did not catch.
 UNEXPECTED_WARNING = re.compile(
@@ -163,8 +165,10 @@ def _run_language(spec: Spec, language: str) -> LanguageRun:
     warning = io.StringIO()
     try:
         app, read_now = read(spec, language, warning, spec.only)
-    except Exception as error:  # a broken conf.py, an extension's exception
-        result.errors.append(f"docs: the {language} pages could not be read: {error}")
+    except Exception as error:
+        # A broken conf.py, an extension's exception, or no verdict builder to build with.
+        hint = f"; conf.py must list {EXTENSION}" if "name verdict" in str(error) else ""
+        result.errors.append(f"docs: the {language} pages could not be read: {error}{hint}")
         return result
     if warning.getvalue():
         result.errors.append(f"docs: reading the {language} pages warned:\n{warning.getvalue()}")

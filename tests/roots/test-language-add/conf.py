@@ -9,6 +9,7 @@ extensions = [
     "sphinx.ext.doctest",
     "jaxbook.sphinxext.book_texts",
     "jaxbook.sphinxext.chrome",
+    "jaxbook.sphinxext.doctest",
     "jaxbook.sphinxext.languages",
 ]
 root_doc = "index"
