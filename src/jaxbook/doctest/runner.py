@@ -43,8 +43,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from jaxbook.doctest.engine import Report
-from jaxbook.formats import RecordedBlock
+from jaxbook.doctest.engine import PageRun, Report
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -71,27 +70,11 @@ class Spec:
 
 
 @dataclass
-class PageResult:
-    """One page in one language: the builder's counts, the failures, what each test printed."""
-
-    language: str
-    docname: str
-    tries: int = 0
-    failures: int = 0
-    setup_failures: int = 0
-    cleanup_failures: int = 0
-    reports: list[Report] = field(default_factory=list)
-    blocks: list[RecordedBlock] = field(default_factory=list)
-
-    @property
-    def broken(self) -> int:
-        return self.failures + self.setup_failures + self.cleanup_failures
-
-
-@dataclass
 class LanguageRun:
+    """One language's verdict: each page's run, in docname order."""
+
     language: str
-    pages: list[PageResult] = field(default_factory=list)
+    pages: list[PageRun] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # reading failed or warned
     ran: int = 0  # pages whose code ran in this run
 
@@ -179,21 +162,8 @@ def _run_language(spec: Spec, language: str) -> LanguageRun:
     kept = records(env)
     result.ran = len(kept.keys() & set(read_now))
     for docname, record in sorted(kept.items()):
-        if spec.only and docname not in spec.only:
-            continue
-        run = record.run
-        result.pages.append(
-            PageResult(
-                language=language,
-                docname=docname,
-                tries=run.tries,
-                failures=run.failures,
-                setup_failures=run.setup_failures,
-                cleanup_failures=run.cleanup_failures,
-                reports=run.reports,
-                blocks=list(run.printed),
-            )
-        )
+        if not spec.only or docname in spec.only:
+            result.pages.append(record.run)
     return result
 
 
@@ -312,7 +282,7 @@ def write_record(path: Path, runs: list[LanguageRun]) -> None:
 
     record = {
         "format": RECORD_FORMAT,
-        "blocks": {run.language: [b for page in run.pages for b in page.blocks] for run in runs},
+        "blocks": {run.language: [b for page in run.pages for b in page.printed] for run in runs},
     }
     write_text_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
 
