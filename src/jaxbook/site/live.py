@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
 import queue
 import sys
 import threading
@@ -210,9 +211,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
-    # The pages' code runs here, as they are read, before JAX is imported.
-    environment.apply(root, args.language)
     builddir = args.builddir.resolve()
+    # The pages' code runs here, as they are read, before JAX is imported; with a
+    # compilation cache of its own, which a `make html` beside it does not write.
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(builddir / "live" / "jax-cache"))
+    environment.apply(root, args.language)
     outdir = builddir / "live" / args.language
     # Its own doctrees: a preview left running must not race `make html` or `make doctest`.
     doctrees = builddir / "live" / "doctrees" / args.language
