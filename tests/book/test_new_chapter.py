@@ -101,6 +101,10 @@ def chapter2(book_copier, tmp_path_factory) -> Path:
     index = project / "docs" / "index.rst"
     text = index.read_text(encoding="utf-8")
     index.write_text(text.replace("   ch01/index\n", "   ch01/index\n   ch02/index\n"), "utf-8")
+    # The copy's builds run chapter 2's code, which is what the chapter adds; chapter 1's is
+    # the book's own, which make test's build runs (jaxbook.sphinxext.doctest).
+    with (project / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(f"jaxbook_run = {[f'ch02/{page}' for page in PAGES]!r}\n")
     # 4. Outputs from real runs, through the guide's pattern; no English catalog yet.
     refreshed = step(
         project, "jaxbook", "refresh", "--language", "zh_CN", "--language", "en", "docs/ch02/*"
@@ -138,8 +142,8 @@ def test_the_chapter_passes_the_catalog_checks_and_its_doctests(chapter2):
 
 @pytest.fixture(scope="module")
 def sites(chapter2, html_builder) -> Path:
-    """Both sites, side by side as make html builds them, beside the doctrees the doctests
-    read: the pages are read already."""
+    """Both sites, side by side as make html builds them, into the doctrees the doctests
+    read: chapter 2's pages are read, and run, already."""
     out = chapter2 / "_build"
     with ThreadPoolExecutor(len(LANGUAGES)) as pool:
         list(pool.map(html_builder, [chapter2] * 2, LANGUAGES, [out] * 2))

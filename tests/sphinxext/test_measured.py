@@ -169,3 +169,13 @@ def test_in_the_pdf_each_page_runs_in_its_own_namespace(make_app, rootdir, tmp_p
     assert not app.warning.getvalue()
     [tex] = app.outdir.glob("*.tex")
     assert tex.read_text().count("Measured on:") == 2
+
+
+@pytest.mark.sphinx(
+    "html", testroot="measured-figure", confoverrides={"jaxbook_run": False}, freshenv=True
+)
+def test_a_page_the_build_does_not_run_keeps_its_expected_output(built):
+    """A build told to run no page (jaxbook_run) shows the wildcards and the roles' text, and
+    says nothing."""
+    assert "dispatch: ... ms" in built.page()
+    assert not built.warnings

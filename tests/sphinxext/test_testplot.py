@@ -98,3 +98,11 @@ def test_a_page_read_again_is_drawn_again(app):
 
 def built_page(app) -> str:
     return (app.outdir / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.sphinx(
+    "html", testroot="testplot", confoverrides={"jaxbook_run": False}, freshenv=True
+)
+def test_a_page_the_build_does_not_run_shows_no_figure_and_says_nothing(built):
+    assert not BeautifulSoup(built.page(), "html.parser").select("figure img")
+    assert not built.warnings

@@ -20,10 +20,11 @@ when its source, an included file, a script it shows or its catalog changed
 (a page in the source language also depends on the catalog its parallel text
 shows, :mod:`jaxbook.sphinxext.parallel`); when ``jaxbook_run_inputs``
 changed (every page); and, always, when its run failed or did not happen, so
-that every build reports a failure until it is fixed. A failure is a warning at its page line (type ``jaxbook``, subtype
-``doctest``, with doctest's report), so a build with ``--fail-on-warning``
-never publishes a page with an output its code does not print; the verdict
-builder reports failures itself, in its verdict, instead.
+that every build reports a failure until it is fixed. A failure is a warning
+at its page line (type ``jaxbook``, subtype ``doctest``, with doctest's
+report), so a build with ``--fail-on-warning`` never publishes a page with an
+output its code does not print; the verdict builder reports failures itself,
+in its verdict, instead.
 
 Sphinx's HTML builder writes a page again only when the page's own file is
 newer than its output. A page read again by another builder of the same

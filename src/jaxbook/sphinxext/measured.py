@@ -125,11 +125,13 @@ def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> Non
         return
     page_of = owners(doctree, docname)
     kept = records(app.env)
+    # Pages whose code this build read without running it (jaxbook_run) keep the roles' text.
+    with_code = {page_of[id(n)] for n in doctree.findall(nodes.Element) if "jaxbook_block" in n}
     for node in measured:
         record = kept.get(page_of[id(node)])
         block = node.get("jaxbook_block")
         if record is None or block is None:
-            continue  # not run here (its run failed and said so, or the builder runs none)
+            continue  # not run by this build (jaxbook_run): the expected output stays
         if block in record.run.skipped:
             # Its :skipif: says why it does not run here (say, another Python): the page
             # keeps the expected output, marked as not measured.
@@ -140,15 +142,15 @@ def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> Non
             show_output(node, outcome.got.rstrip("\n"), label(record.where))
     for value in values:
         record = kept.get(page_of[id(value)])
-        if record is None:
+        if record is not None:
+            show_value(value, record.run.values)
+        elif page_of[id(value)] not in with_code:
             logger.warning(
                 "measured: the page has no code to run",
                 location=value,
                 type="jaxbook",
                 subtype="measured",
             )
-            continue
-        show_value(value, record.run.values)
 
 
 def show_output(node: nodes.Element, text: str, where: str) -> None:

@@ -103,12 +103,13 @@ def show_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         assert placeholder is not None, "TestplotDirective puts a figure after its code"
         record = kept.get(page_of[id(node)])
         block = node.get("jaxbook_block")
-        if record is not None and block in record.run.skipped:
-            placeholder.parent.remove(placeholder)  # its :skipif: says why it does not run here
+        # Not run by this build (jaxbook_run), or its :skipif: says why it does not run here.
+        if record is None or block in record.run.skipped:
+            placeholder.parent.remove(placeholder)
             continue
-        images = record.figures.get(block, []) if record is not None else []
+        images = record.figures.get(block, [])
         if not images:
-            failed = "; the page's code failed" if record is None or record.failed else ""
+            failed = "; the page's code failed" if record.failed else ""
             logger.warning(
                 "testplot: the cell drew no figure%s",
                 failed,
