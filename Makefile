@@ -97,8 +97,9 @@ pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto
 epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it into the site
 	$(JAXBOOK) editions --format epub --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
-# Under make -j, the books are copied into the site only once it has been built, and the
-# doctests read the doctrees only once html has written them (both use _build/doctrees).
+# Under make -j, the books are copied into the site only once it has been built, and they
+# and the doctests find the pages html read and ran in the doctrees they share
+# (_build/doctrees/<language>, which one build at a time holds).
 pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: serve
@@ -116,19 +117,22 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 
 ##@ Checking the book
 
+# The builds log each run of a page (tests/book/test_one_run.py reads the log): the site,
+# the books and the doctests of a language share one run.
 .PHONY: test
 test: ## Everything that checks the project (warning-free build included)
 	@$(PREFLIGHT) test
-	$(MAKE) html pdf epub doctest check-po
+	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
+	JAXBOOK_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html pdf epub doctest check-po
 	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 .PHONY: doctest
-doctest: $(SYNCED) ## Run every code cell of every language and check its output (ONLY=page FORCE=1)
+doctest: $(SYNCED) ## The verdict of every code cell of every language, run once as the build reads it (ONLY=page FORCE=1)
 	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
 	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: refresh-outputs
-refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from real runs (source and catalogs): PAGES=docs/ch01/x.rst
+refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's run (source and catalogs): PAGES=docs/ch01/x.rst
 	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
 
 # TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`

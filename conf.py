@@ -80,12 +80,12 @@ extensions = [
     "jaxbook.sphinxext.pinyin_index",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
+    "jaxbook.sphinxext.doctest",
     "jaxbook.sphinxext.parallel",
     "jaxbook.sphinxext.snippets",
     "jaxbook.sphinxext.terms",
     "jaxbook.sphinxext.testplot",
     "jaxbook.sphinxext.translation_status",
-    "jaxbook.sphinxext.written_again",
 ]
 # A deploy build (JAXBOOK_SITE_URL set) writes a sitemap; a checkout's build dates each
 # page by its last commit.

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.doctest.engine import RUN_LOG
+from jaxbook.doctest.environment import doctest_environment
 from jaxbook.files import exclusive
 from jaxbook.project import BOOK_FILES
 from jaxbook.site.build import html_command
@@ -39,7 +41,7 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -
     return directory
 
 
-# The modules that take longest, longest first (their times are in dev/performance.md).
+# The modules that take longest, longest first (pytest --durations=0 times them).
 # `make pytest`'s --dist loadscope --no-loadscope-reorder hands out modules in collection
 # order: one of these handed out last kept one worker busy long after the other had
 # finished. Collected first, the short modules fill in around them.
@@ -139,22 +141,14 @@ def jaxbook() -> JaxbookRunner:
 
 
 def build_html(project: Path, language: str, out: Path) -> Path:
-    """Build one language of ``project`` the way `make html` does, in its own process, and
-    keep its measurements in ``out`` for the editions built beside it (as `make` does).
-
-    The measurements start from those of the build `make test` names: they are kept by
-    what each page's code is (``jaxbook.sphinxext.measured``), so a page the project shares
-    with the book shows the book's figures, measured once on a quiet machine, and only a
-    page of its own is measured here, on two busy cores."""
-    tested = build_under_test()
-    measured = out / "measured" / language
-    if tested is not None and not measured.exists() and (tested / "measured" / language).is_dir():
-        shutil.copytree(tested / "measured" / language, measured)
+    """Build one language of ``project`` the way `make html` does, in its own process: in the
+    doctest environment, into ``out/doctrees/<language>``, which the editions and the
+    doctests built beside it share. Each page run is logged in ``out/runs.log``."""
     command = html_command(
-        project, language, out / language, out / "doctrees" / language, "-q", "--fail-on-warning",
-        "-D", f"jaxbook_measurements={out / 'measured' / language}",
-    )  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        project, language, out / language, out / "doctrees" / language, "-q", "--fail-on-warning"
+    )
+    environment = {**doctest_environment(os.environ, project, language), RUN_LOG: str(out / RUNS)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900, env=environment)
     assert result.returncode == 0, result.stderr
     return out / language
 
@@ -167,6 +161,8 @@ def html_builder() -> Callable[[Path, str, Path], Path]:
 # `make test` builds the site and the editions just before it runs pytest, and names its build
 # directory here, so that the site's tests check what it built instead of building it again.
 TESTED_BUILD = "JAXBOOK_TESTED_BUILD"
+# Where the builds log each run of a page (jaxbook.doctest.engine), as `make test` has them.
+RUNS = "runs.log"
 
 
 def build_under_test() -> Path | None:
@@ -231,34 +227,37 @@ def built_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def doctest_record(tmp_path_factory) -> tuple[Path, dict[str, list[dict]]]:
+def built_book(built_site) -> Path:
+    """The build directory of ``built_site``: its doctrees (``doctrees/<language>``), and the
+    log of each run of a page (``runs.log``), which the editions and the doctests share."""
+    tested = build_under_test()
+    return tested if tested is not None else built_site
+
+
+@pytest.fixture(scope="session")
+def doctest_record(built_book, tmp_path_factory) -> tuple[Path, dict[str, list[dict]]]:
     """A build directory of the book and what `make doctest` recorded there for every
     example, by language: `make test`'s build and the record of the run it made just before,
-    or a run made here."""
-    tested = build_under_test()
-    if tested is not None and (tested / "doctest" / "record.json").is_file():
-        builddir = tested
-        path = tested / "doctest" / "record.json"
-    else:
-        builddir = tmp_path_factory.mktemp("doctest")
-        path = builddir / "record.json"
-        command = [sys.executable, "-m", "jaxbook", "doctest", "--builddir", str(builddir)]
+    or a run made here, on the session's site (which runs nothing again)."""
+    path = built_book / "doctest" / "record.json"
+    if build_under_test() is None or not path.is_file():
+        command = [sys.executable, "-m", "jaxbook", "doctest", "--builddir", str(built_book)]
         result = subprocess.run(
-            [*command, "--record", str(path), "zh_CN", "en"],
+            [*command, "zh_CN", "en"],
             cwd=ROOT,
             capture_output=True,
             text=True,
             timeout=900,
+            env={**os.environ, RUN_LOG: str(built_book / RUNS)},
         )
         assert result.returncode == 0, result.stdout[-5000:]
-    return builddir, json.loads(path.read_text(encoding="utf-8"))["blocks"]
+    return built_book, json.loads(path.read_text(encoding="utf-8"))["blocks"]
 
 
 @pytest.fixture(scope="session")
-def built_doctrees(built_site) -> Path:
+def built_doctrees(built_book) -> Path:
     """The doctrees of ``built_site``, one directory per language."""
-    tested = build_under_test()
-    return (tested if tested is not None else built_site) / "doctrees"
+    return built_book / "doctrees"
 
 
 DEPLOY_URLS = {
@@ -278,19 +277,16 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
     def build(out: Path) -> None:
         tested = build_under_test()
         for language in ["zh_CN", "en"]:
-            # The figures `make test`'s site measured, as a deploy from its build directory shows.
-            measured = (tested or out) / "measured" / language
             if tested is not None:
-                # The pages `make test` read: a deploy's URLs are write-phase settings (a changed
-                # "env" setting would make Sphinx read every page again), so only writing is new.
+                # The pages `make test` read, and ran: a deploy's URLs are write-phase
+                # settings, so only writing is new (and the figures are that build's).
                 shutil.copytree(tested / "doctrees" / language, out / "doctrees" / language)
             command = html_command(
-                ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning",
-                "-D", f"jaxbook_measurements={measured}",
-            )  # fmt: skip
-            environment = {**os.environ, **DEPLOY_URLS}
+                ROOT, language, out / language, out / "doctrees" / language, "--fail-on-warning"
+            )
+            environment = {**doctest_environment(os.environ, ROOT, language), **DEPLOY_URLS}
             result = subprocess.run(
-                command, capture_output=True, text=True, timeout=600, env=environment
+                command, capture_output=True, text=True, timeout=900, env=environment
             )
             assert result.returncode == 0, result.stderr[-5000:]
             log = out / f"{language}.log"
@@ -307,10 +303,11 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 
 
 @pytest.fixture(scope="session")
-def built_editions(built_site, jaxbook, tmp_path_factory) -> Path:
+def built_editions(built_site, tmp_path_factory) -> Path:
     """A build directory that holds the PDF and EPUB of both languages beside the site, as
     `make html pdf epub` leaves it: its site (``<builddir>/html``) holds the books, and its
-    pages link them. Outside `make test`, a copy of ``built_site``, which stays as it is."""
+    pages link them. Outside `make test`, a copy of ``built_site`` and its doctrees, which
+    stay as they are: the books read, and run, nothing again."""
     tested = build_under_test()
     if tested is not None:
         return tested
@@ -318,9 +315,15 @@ def built_editions(built_site, jaxbook, tmp_path_factory) -> Path:
     def build(builddir: Path) -> None:
         for language in ("zh_CN", "en"):
             shutil.copytree(built_site / language, builddir / "html" / language)
-        for kept in ("doctrees", "measured"):
-            shutil.copytree(built_site / kept, builddir / kept)
-        result = jaxbook("editions", "--builddir", builddir, "zh_CN", "en")
+        shutil.copytree(built_site / "doctrees", builddir / "doctrees")
+        result = subprocess.run(
+            [sys.executable, "-m", "jaxbook", "editions", "--builddir", builddir, "zh_CN", "en"],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            cwd=ROOT,
+            env={**os.environ, RUN_LOG: str(built_site / RUNS)},
+        )
         assert result.returncode == 0, result.stderr[-5000:]
 
     return shared_build(tmp_path_factory, "editions", build)

@@ -46,3 +46,13 @@ def exclusive(lock: Path, on_wait: Callable[[], None]) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(file, fcntl.LOCK_UN)
+
+
+def holding(doctrees: Path) -> contextlib.AbstractContextManager[None]:
+    """One build at a time in a doctree directory, which the site, the PDF, the EPUB and the
+    doctests of a language share: two would write its environment at once."""
+
+    def waiting() -> None:
+        print(f"{doctrees}: another build is reading into it; waiting for it", flush=True)
+
+    return exclusive(doctrees.parent / f"{doctrees.name}.lock", waiting)

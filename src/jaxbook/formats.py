@@ -90,7 +90,6 @@ class Bundle(TypedDict):
 
 class _RecordedDetail(TypedDict, total=False):
     failed_at: str  # the line of its code that raised, when an assert failed
-    code: str  # the block's code, as the page's language has it (the bundle's runs)
 
 
 class RecordedBlock(_RecordedDetail):
@@ -98,6 +97,7 @@ class RecordedBlock(_RecordedDetail):
 
     file: str
     line: int | None
+    code: str  # the block's code, as the page's language has it
     want: str | None  # the page's expected output (None for a doctest block)
     got: str
     passed: bool

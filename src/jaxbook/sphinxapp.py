@@ -1,21 +1,20 @@
 """The book's Sphinx application as the tools start it in their own process, and what they read.
 
-``make doctest`` (:mod:`jaxbook.doctest.runner`), the tools that read every
-page once (``refresh``, ``bundle export``, the bench's floor), and the live
+``make doctest`` and ``refresh`` (:mod:`jaxbook.doctest.runner`), the tools
+that read every page once (``bundle export``, the bench's floor), and the live
 preview (:mod:`jaxbook.site.live`) all start Sphinx here:
 
 - ``application``: the book's application for one language: the pages of
   ``srcdir`` with ``confdir``'s ``conf.py``, the build's ``language``
   overriding conf.py's and any other override;
-- ``read_changed``: read what changed since the last read, as a build does
-  before it writes, and write nothing else;
 - ``read_pages``: every page read in one language (translations applied,
   snippets staged) by the ``dummy`` builder, into a scratch directory, so
   that the doctrees can be walked;
 - ``test_nodes_of`` and ``doctest_nodes_of``: the code cells of a doctree,
   as the tools and the extensions run them and as the doctest builder does;
-- ``forget_page_catalogs``: what an application that lives on must do before
-  it builds again, so that a recompiled ``.mo`` is read.
+- ``forget_catalogs`` and ``forget_page_catalogs``: what a new application,
+  and one that lives on, must do before they read, so that a recompiled
+  ``.mo`` is read.
 
 The module imports Sphinx and docutils and nothing of jaxbook: everything
 that runs Sphinx (the extensions, the doctest tools, the site, the bench) may
@@ -25,7 +24,6 @@ import it without importing one another.
 from __future__ import annotations
 
 import gettext
-import pickle
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -33,12 +31,11 @@ from typing import IO, Any
 
 from docutils import nodes
 from sphinx import locale
-from sphinx.application import ENV_PICKLE_FILENAME, Sphinx
+from sphinx.application import Sphinx
 
 # The doctest builder's own conditions (private to it): what it counts as a
 # ``>>>`` block depends on the docutils release.
 from sphinx.ext.doctest import _condition_default, _condition_with_doctest
-from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 
 
@@ -54,14 +51,16 @@ def application(
     warning: IO[str],
     confoverrides: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
     tags: Iterable[str] = (),
+    freshenv: bool = False,
 ) -> Sphinx:
     """The book's Sphinx application in ``language``, as every tool starts it.
 
     It starts with none of the catalogs an earlier application of this process
     loaded: Sphinx keeps them per process and only adds a new language's as a
-    fallback, so a Chinese reading after an English one would come out in English.
+    fallback, so a Chinese reading after an English one would come out in English,
+    and gettext keeps each file it read, so a recompiled one would not be read.
     """
-    locale.translators.clear()
+    forget_catalogs()
     return Sphinx(
         srcdir,
         confdir,
@@ -72,10 +71,24 @@ def application(
         status=status,
         warning=warning,
         tags=tuple(tags),
+        freshenv=freshenv,
     )
 
 
-def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
+def forget_catalogs() -> None:
+    """Drop every catalog this process loaded, as a new process would start."""
+    locale.translators.clear()
+    # gettext keeps its files by path, with no public way to read one again.
+    gettext._translations.clear()  # type: ignore[attr-defined]  # noqa: SLF001
+
+
+def read_pages(
+    srcdir: Path,
+    confdir: Path,
+    language: str,
+    tmp: Path,
+    confoverrides: Mapping[str, Any] | None = None,
+) -> Sphinx:
     """Read every page in ``language`` (translations applied, snippets staged)."""
     app = application(
         srcdir,
@@ -86,28 +99,10 @@ def read_pages(srcdir: Path, confdir: Path, language: str, tmp: Path) -> Sphinx:
         language,
         status=None,
         warning=sys.stderr,
+        confoverrides=confoverrides or {},
     )
     app.build()
     return app
-
-
-def read_changed(app: Sphinx) -> bool:
-    """Read what changed and pickle the environment and doctrees; write and resolve nothing.
-
-    This is what ``Builder.build`` does before it writes. The doctests run on
-    the doctrees as read, so a writing phase, which resolves every page of the
-    book after any edit, is left out. Says whether anything was read.
-    """
-    builder = app.builder
-    builder.compile_update_catalogs()
-    with logging.pending_warnings():
-        updated = set(builder.read())
-    updated |= set(builder.env.check_dependents(app, updated))
-    if updated:
-        with open(builder.doctreedir / ENV_PICKLE_FILENAME, "wb") as file:
-            pickle.dump(builder.env, file, pickle.HIGHEST_PROTOCOL)
-        builder.env.check_consistency()
-    return bool(updated)
 
 
 def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:

@@ -70,8 +70,8 @@ def test_a_reused_key_fails_the_cell_under_the_books_setup(code, fails):
     assert run.tries == 1
     assert (run.failures == 1) is fails
     if fails:
-        assert any("KeyReuseError" in report for report in run.reports), run.reports
-        assert run.reports[0].startswith("docs/ch01/planted.rst:3: doctest failed")
+        assert any("KeyReuseError" in report.detail for report in run.reports), run.reports
+        assert str(run.reports[0]).startswith("docs/ch01/planted.rst:3: doctest failed")
 
 
 def test_without_the_checker_the_planted_reuse_would_pass():

@@ -11,6 +11,7 @@ chapter 1, and the chapter's own update-notes and other-releases pages.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -23,6 +24,7 @@ from pathlib import Path
 import polib
 import pytest
 
+from jaxbook.doctest.environment import doctest_environment
 from jaxbook.site.editions import sphinx_command
 
 HERE = Path(__file__).parent
@@ -99,6 +101,10 @@ def chapter2(book_copier, tmp_path_factory) -> Path:
     index = project / "docs" / "index.rst"
     text = index.read_text(encoding="utf-8")
     index.write_text(text.replace("   ch01/index\n", "   ch01/index\n   ch02/index\n"), "utf-8")
+    # The copy's builds run chapter 2's code, which is what the chapter adds; chapter 1's is
+    # the book's own, which make test's build runs (jaxbook.sphinxext.doctest).
+    with (project / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(f"jaxbook_run = {[f'ch02/{page}' for page in PAGES]!r}\n")
     # 4. Outputs from real runs, through the guide's pattern; no English catalog yet.
     refreshed = step(
         project, "jaxbook", "refresh", "--language", "zh_CN", "--language", "en", "docs/ch02/*"
@@ -136,8 +142,8 @@ def test_the_chapter_passes_the_catalog_checks_and_its_doctests(chapter2):
 
 @pytest.fixture(scope="module")
 def sites(chapter2, html_builder) -> Path:
-    """Both sites, side by side as make html builds them, beside the doctrees the doctests
-    read: the pages are read already."""
+    """Both sites, side by side as make html builds them, into the doctrees the doctests
+    read: chapter 2's pages are read, and run, already."""
     out = chapter2 / "_build"
     with ThreadPoolExecutor(len(LANGUAGES)) as pool:
         list(pool.map(html_builder, [chapter2] * 2, LANGUAGES, [out] * 2))
@@ -167,18 +173,19 @@ def test_chapter_2s_own_pages_speak_of_chapter_2(sites, language):
 def books(sites) -> Path:
     """The EPUB of the book with chapter 2 as `make epub` builds it, and the LaTeX that
     `make pdf` writes (warnings are errors in both: the single document is where a chapter's
-    pages could speak of another's), beside the sites, as `make` builds them: they show the
-    sites' measurements, and start from the pages the sites read (the LaTeX build from the
-    Chinese site's doctrees themselves, which no later test reads). TeX itself sets chapter 2
+    pages could speak of another's), beside the sites, as `make` builds them: from the
+    doctrees the sites read, so they read and run nothing again. TeX itself sets chapter 2
     as it sets chapter 1, whose PDF `make test` builds; that run is left to it (40 s)."""
     doctrees = sites / "doctrees"
     step(sites.parent, "jaxbook", "editions", "--format", "epub", "--builddir", str(sites), "zh_CN")
     latex = sphinx_command(
         sites.parent, "latex", "zh_CN", sites / "latex" / "zh_CN",
         doctrees / "zh_CN", "-q", "--fail-on-warning",
-        "-D", f"jaxbook_measurements={sites / 'measured' / 'zh_CN'}",
     )  # fmt: skip
-    result = subprocess.run(latex, cwd=sites.parent, capture_output=True, text=True, timeout=900)
+    environment = doctest_environment(os.environ, sites.parent, "zh_CN")
+    result = subprocess.run(
+        latex, cwd=sites.parent, capture_output=True, text=True, timeout=900, env=environment
+    )
     assert result.returncode == 0, result.stderr[-5000:]
     return sites
 

@@ -9,9 +9,11 @@ from collections import Counter
 
 import pytest
 
-from jaxbook.doctest import engine
-from jaxbook.doctest.pages import run_doctree, run_part
-from jaxbook.sphinxapp import doctest_nodes_of
+from jaxbook.doctest import engine, pages
+
+
+def run_doctree(app, docname: str):
+    return pages.run(app, docname)
 
 
 def builder_counts(app, docname: str) -> tuple[int, int, int, int]:
@@ -82,7 +84,7 @@ def builder_failures(app, docname: str) -> Counter[str]:
 def test_every_failure_expects_and_gets_what_the_builder_reports(tested) -> None:
     for docname in sorted(tested.env.found_docs):
         result = run_doctree(tested, docname)[0]
-        by_engine = Counter(detail(report.partition("\n")[2]) for report in result.reports)
+        by_engine = Counter(detail(report.detail) for report in result.reports)
         assert by_engine == builder_failures(tested, docname), docname
     # Every kind of failure is among them: a wrong output, an exception, a setup that prints.
     failing = builder_failures(tested, "failing") + builder_failures(tested, "setup-fails")
@@ -104,7 +106,7 @@ def test_each_test_leaves_what_it_printed_and_its_verdict(tested) -> None:
     assert (block.output, block.want) == (None, None)
     assert (chatty.output, chatty.want) == (None, "")
     assert fine.got == "after the failures, the page goes on\n"
-    assert [report.split("\n")[0] for report in result.reports] == [
+    assert [f"{report.where}: {report.what}" for report in result.reports] == [
         "failing.rst:4: doctest failed",
         "failing.rst:12: doctest failed",
         "failing.rst:20: doctest failed",
@@ -130,7 +132,7 @@ def test_a_setup_that_fails_keeps_its_group_from_running(tested) -> None:
     result, _nodes = run_doctree(tested, "setup-fails")
 
     assert [o.got for o in result.outcomes] == ["runs\n"]
-    assert [report.split("\n")[0] for report in result.reports] == [
+    assert [f"{report.where}: {report.what}" for report in result.reports] == [
         "setup-fails.rst:4: setup code failed",
         "setup-fails.rst:16: setup code failed",
         "setup-fails.rst:24: cleanup code failed",
@@ -138,17 +140,12 @@ def test_a_setup_that_fails_keeps_its_group_from_running(tested) -> None:
 
 
 @pytest.mark.sphinx("doctest", testroot="engine")
-def test_until_stops_after_its_test_and_names_are_read_before_the_cleanup(tested) -> None:
-    page_nodes = doctest_nodes_of(tested.env.get_doctree("measured"), tested.config)
-    first_output = page_nodes[1]
+def test_names_are_read_before_the_cleanup(tested) -> None:
+    result, _nodes = pages.run(tested, "measured", names=("first", "second", "third"))
 
-    result, _nodes = run_part(
-        tested, "measured", page_nodes, until=first_output, names=("first", "second")
-    )
-
-    assert [o.got for o in result.outcomes] == ["1\n"]
-    # The cleanup deletes 'first', after it was read.
-    assert result.values == {"first": 1}
+    assert [o.got for o in result.outcomes] == ["1\n", "2\n"]
+    # The cleanup deletes 'first', after it was read; the page defines no 'third'.
+    assert result.values == {"first": 1, "second": 2}
     assert result.cleanup_failures == 0
 
 

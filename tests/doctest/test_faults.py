@@ -83,5 +83,5 @@ def test_two_runs_at_once_on_one_build_directory_both_give_the_verdict(book):
     outputs = [run.communicate(timeout=300)[0] for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs
     assert all(out.strip().splitlines()[-1] == "12 passed, 0 failed" for out in outputs), outputs
-    waited = "another run on this build directory; waiting for it"
+    waited = "another build is reading into it; waiting for it"
     assert any(waited in out for out in outputs)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from jaxbook.doctest import runner
+from jaxbook.doctest.engine import PageRun
 
 
 def test_every_page_of_both_languages_passes_and_each_example_is_recorded(book, doctest):
@@ -97,16 +98,16 @@ def test_only_runs_the_pages_asked_and_refuses_one_the_book_lacks(book, doctest,
 
 def test_languages_that_ran_different_numbers_of_examples_fail():
     runs = [
-        runner.LanguageRun("zh_CN", [runner.PageResult("zh_CN", "a", tries=3)]),
-        runner.LanguageRun("en", [runner.PageResult("en", "a", tries=2)]),
+        runner.LanguageRun("zh_CN", [PageRun(tries=3)]),
+        runner.LanguageRun("en", [PageRun(tries=2)]),
     ]
     assert not runner.print_verdict(runs)
 
 
 def test_the_verdict_names_the_counts_of_each_language(capsys):
     runs = [
-        runner.LanguageRun("zh_CN", [runner.PageResult("zh_CN", "a", tries=3)]),
-        runner.LanguageRun("en", [runner.PageResult("en", "a", tries=2)]),
+        runner.LanguageRun("zh_CN", [PageRun(tries=3)]),
+        runner.LanguageRun("en", [PageRun(tries=2)]),
     ]
     runner.print_verdict(runs)
     out = capsys.readouterr().out

@@ -3,7 +3,14 @@ only what changed."""
 
 from __future__ import annotations
 
+import os
+import queue
 import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
 from collections import defaultdict
 from gettext import NullTranslations
 from pathlib import Path
@@ -81,12 +88,68 @@ def test_a_rebuild_prints_the_verdict_of_the_pages_it_read_again(rootdir, tmp_pa
     with docutils_namespace():
         builder = live.LiveBuilder(book, "zh_CN", out, tmp_path / "doctrees", doctests=True)
         assert builder.build() == ""
-        assert "doctest:" not in capsys.readouterr().out  # the first build runs none
+        assert "doctest:" not in capsys.readouterr().out  # the first build prints none
         edit(book / "docs/fence.md", "print(base + 2)", "print(base + 3)")
-        assert builder.build() == ""
+        warnings = builder.build()
+    # The failure is the build's warning, at its line, with what was expected and printed.
+    assert "docs/fence.md:7: WARNING: doctest failed\nExpected:\n    42\nGot:\n    43" in warnings
     printed = capsys.readouterr().out.splitlines()
-    assert "docs/fence.md:7: doctest failed [zh_CN]" in printed
-    assert "Expected:" in printed
     [verdict] = [line for line in printed if line.startswith("doctest: ")]
     # Only the page that was read again ran: the other page with code did not.
     assert verdict.startswith("doctest: fence [zh_CN]: 0 passed, 1 failed (")
+
+
+HANGS = "\n.. testcode::\n\n   import time\n\n   time.sleep(60)\n"
+
+
+def test_a_page_that_hangs_in_the_preview_fails_at_its_time_limit(rootdir, tmp_path):
+    """The preview builds in its main thread, where the page time limit (a signal) holds."""
+    book = tmp_path / "book"
+    shutil.copytree(rootdir / "test-book", book)
+    with (book / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(
+            "doctest_global_setup += '\\nfrom jaxbook.doctest.runtime import *"
+            "\\nstart_page_timer()'\n"
+            "doctest_global_cleanup = 'stop_page_timer()\\n' + doctest_global_cleanup\n"
+        )
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    preview = subprocess.Popen(
+        [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(port)],
+        cwd=book,
+        env={**os.environ, "JAXBOOK_PAGE_TIMEOUT": "3"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert preview.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(
+        target=lambda: [lines.put(line) for line in preview.stdout], daemon=True
+    ).start()
+    seen: list[str] = []
+
+    def wait_for(text: str, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                seen.append(lines.get(timeout=1))
+            except queue.Empty:
+                continue
+            if text in seen[-1]:
+                return True
+        return False
+
+    try:
+        assert wait_for("serving http", 240), "".join(seen)[-3000:]
+        time.sleep(2)  # the watcher starts with the server
+        page = book / "docs/printing.rst"
+        page.write_text(page.read_text(encoding="utf-8") + HANGS, encoding="utf-8")
+        # Well before the cell's minute is up.
+        stopped = wait_for("page ran longer than 3 s", 40)
+    finally:
+        preview.kill()
+        preview.wait(timeout=60)
+        preview.stdout.close()
+    assert stopped, "".join(seen)[-3000:]

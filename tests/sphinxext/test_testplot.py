@@ -52,11 +52,16 @@ def test_figure_code_is_a_doctest(built):
     assert built.doctest_counts() == (2, 0)
 
 
-@pytest.mark.sphinx("html", testroot="testplot", freshenv=True)
-def test_every_format_of_one_build_shows_the_first_drawing(app, tmp_path):
-    """Kept with the measurements: drawn once while the page's code stays the same."""
-    app.config.jaxbook_measurements = str(tmp_path / "measured")
-    index = app.srcdir / "index.rst"
+def test_the_site_the_pdf_and_the_epub_show_the_one_drawing(make_app, rootdir, tmp_path):
+    """Drawn once, while the page was read; the builders of one doctree directory copy it."""
+    import shutil
+
+    from sphinx.util.docutils import docutils_namespace
+
+    srcdir = shutil.copytree(rootdir / "test-testplot", tmp_path / "book")
+    with (srcdir / "conf.py").open("a") as conf:
+        conf.write('version = copyright = "1"  # what an EPUB must name\n')
+    index = srcdir / "index.rst"
     runs = tmp_path / "runs"
     # Each run of the page's code adds a line to `runs`.
     index.write_text(
@@ -66,21 +71,38 @@ def test_every_format_of_one_build_shows_the_first_drawing(app, tmp_path):
             "       log.write('ran\\n')\n",
         )
     )
+    drawn = {}
+    for builder in ("html", "latex", "epub"):
+        with docutils_namespace():
+            app = make_app(builder, srcdir=srcdir)
+            app.build()
+        assert not app.warning.getvalue(), builder
+        [image] = [p for p in app.outdir.rglob("testplot-*.png")]
+        drawn[builder] = image.read_bytes()
+    assert runs.read_text() == "ran\n"
+    assert drawn["html"] == drawn["latex"] == drawn["epub"]
+    assert drawn["html"].startswith(b"\x89PNG")
+
+
+@pytest.mark.sphinx("html", testroot="testplot", freshenv=True)
+def test_a_page_read_again_is_drawn_again(app):
     app.build()
     [image] = BeautifulSoup(built_page(app), "html.parser").select("figure img")
     drawn = (app.outdir / image["src"]).read_bytes()
-    (app.outdir / image["src"]).unlink()
-    # Prose only, above the cells: the code is the same, on other lines.
-    index.write_text(index.read_text().replace("====\n", "====\n\nEdited.\n", 1))
-    app.build()
-    assert runs.read_text() == "ran\n"
-    assert (app.outdir / image["src"]).read_bytes() == drawn
+    index = app.srcdir / "index.rst"
     index.write_text(index.read_text().replace("[0, slope]", "[slope, 0]"))  # the code changed
     app.build()
-    assert runs.read_text() == "ran\nran\n"
     assert (app.outdir / image["src"]).read_bytes() != drawn
     assert not app.warning.getvalue()
 
 
 def built_page(app) -> str:
     return (app.outdir / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.sphinx(
+    "html", testroot="testplot", confoverrides={"jaxbook_run": False}, freshenv=True
+)
+def test_a_page_the_build_does_not_run_shows_no_figure_and_says_nothing(built):
+    assert not BeautifulSoup(built.page(), "html.parser").select("figure img")
+    assert not built.warnings

@@ -2,9 +2,10 @@
 
     python -m jaxbook.bench.floor [DOCNAME]
 
-Each page runs with the engine, as under ``make doctest``
+Each page runs with the engine, as a build runs it while it reads it
 (:mod:`jaxbook.doctest.engine`), but in one process, the source language
-only; only the running of the pages is timed, not the reading. Prints the seconds. Given a
+only, after the pages were read without running them; only the running of
+the pages is timed, not the reading. Prints the seconds. Given a
 DOCNAME (``ch01/quiz``), only that page runs: the floor of a ``make doctest``
 after editing that page.
 ``make bench`` starts it in a new process with JAX's persistent compilation
@@ -19,18 +20,18 @@ import time
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook.doctest.pages import run_doctree
+from jaxbook.doctest import pages
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxapp import read_pages
 
 
 def seconds(root: Path, only: str | None = None) -> float:
     with tempfile.TemporaryDirectory() as tmp:
-        app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp))
+        app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp), {"jaxbook_run": False})
         docnames = [only] if only else sorted(app.env.found_docs)
         start = time.perf_counter()
         for docname in docnames:
-            run_doctree(app, docname)
+            pages.run(app, docname, unit="floor")
         return time.perf_counter() - start
 
 

@@ -4,8 +4,9 @@
     jaxbook bundle run [--record FILE] DIR/<language>.json [...]
 
 ``export`` reads the pages with Sphinx, exactly as ``make doctest`` does
-(translations applied, snippets staged), and writes every doctest block of
-each language to ``DIR/<language>.json`` (default ``_build/doctest-bundle``):
+(translations applied, snippets staged) but without running them, and writes
+every doctest block of each language to ``DIR/<language>.json`` (default
+``_build/doctest-bundle``):
 its code, expected output, options, groups, ``:skipif:`` condition, file and
 line. Conditions are stored, not evaluated, because they ask about the
 machine that runs the tests (``ON_GPU``, ``unrecorded_on``).
@@ -65,7 +66,8 @@ def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) ->
     from jaxbook.sphinxapp import doctest_nodes_of, read_pages
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = read_pages(srcdir, confdir, language, Path(tmp))
+        # Read to be carried elsewhere: the pages run where the bundle runs.
+        app = read_pages(srcdir, confdir, language, Path(tmp), {"jaxbook_run": False})
         config = app.config
         pages: list[Page] = []
         for docname in sorted(app.env.found_docs):
@@ -141,30 +143,18 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
     )
     passed = failed = skipped = 0
     records: dict[str, list[RecordedBlock]] = {}
-    for bundle in bundles:
+    for path, bundle in zip(paths, bundles, strict=True):
         language = bundle["language"]
         settings = Settings.named(bundle["flags"], bundle["global_setup"], bundle["global_cleanup"])
         for page in bundle["pages"]:
-            result = engine.run(page, settings)
+            result = engine.run(page, settings, unit=f"bundle {path}")
             for report in result.reports:
                 print(f"[{language}] {report}")
             passed += result.tries - result.failures
             failed += result.broken
             blocks = page["blocks"]
             skipped += sum(blocks[i]["type"] in ("testcode", "doctest") for i in result.skipped)
-            for outcome in result.outcomes:
-                recorded: RecordedBlock = {
-                    "file": blocks[outcome.block]["file"],
-                    "line": blocks[outcome.block]["line"],
-                    "code": blocks[outcome.block]["code"],
-                    "want": outcome.want,
-                    "got": outcome.got,
-                    "passed": outcome.passed,
-                    "exception": outcome.exception,
-                }
-                if outcome.failed_at:
-                    recorded["failed_at"] = outcome.failed_at
-                records.setdefault(language, []).append(recorded)
+            records.setdefault(language, []).extend(result.printed)
     verdict = f"{passed} passed, {failed} failed, {skipped} skipped"
     if record:
         written: Record = {

@@ -1,11 +1,13 @@
 """The one engine that runs a page's code.
 
-Everything that runs a page's code runs it here, so that one set of rules
-decides what a page does: ``make doctest`` (its verdict), ``jaxbook refresh``
-(the outputs it writes), the measured outputs and the ``testplot`` figures of
-the HTML and PDF builds, the live preview's verdict, the floor of ``make
-bench``, and the doctest bundle, which is how a GPU machine and ``make drift``
-run the book on a release without the docs toolchain.
+:func:`run` is the one function that runs a page's code. A build runs each
+page with it once, while the page is read (:mod:`jaxbook.sphinxext.doctest`),
+and every builder and tool reports or renders what that run recorded: ``make
+doctest`` (its verdict), ``jaxbook refresh`` (the outputs it writes), the
+measured outputs and the ``testplot`` figures, the live preview's verdict.
+Outside a build it runs the doctest bundle, which is how a GPU machine and
+``make drift`` run the book without the docs toolchain, and the floor of
+``make bench``.
 
 A page is a list of :class:`Block`, one per doctest directive (and ``>>>``
 block when ``doctest_test_doctest_blocks`` says so) in document order;
@@ -31,11 +33,15 @@ The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
 ``cleanup_failures``. ``tests/doctest/test_engine.py`` holds them, and the
 expected and actual output of every failure, equal to the builder's on a root
 made of every case. Each test leaves an :class:`Outcome` (what it printed, whether it
-passed, the exception it raised), each failure a report at its page line.
-``until`` stops the run after the test its output block closes, ``names``
-reads variables of the namespaces before the cleanup deletes them (what the
-measured outputs need), and ``after`` is called after each test with its
-namespace (what ``testplot`` draws its figure from).
+passed, the exception it raised) and a :class:`~jaxbook.formats.RecordedBlock`
+(the same, by page and line), each failure a :class:`Report` at its page line.
+``names`` reads variables of the namespaces before the cleanup deletes them
+(what the ``:measured:`` figures need), and ``after`` is called after each
+test with its namespace (what ``testplot`` draws its figures from).
+
+Where the environment variable ``JAXBOOK_RUN_LOG`` names a file, every run
+appends one line to it, the page and the ``unit`` its caller names (a build's
+doctree directory, the bundle): how the tests count the runs of a build.
 
 This module imports the standard library only (and :mod:`jaxbook.formats`, which
 declares a page's blocks); JAX is the pages' own import.
@@ -47,6 +53,8 @@ import ast
 import contextlib
 import doctest
 import io
+import json
+import os
 import textwrap
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -54,7 +62,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from jaxbook.formats import Block, Page
+from jaxbook.formats import Block, Page, RecordedBlock
 
 # Sphinx's pattern for an expected output that is a traceback.
 # No public name for it in the standard library (doctest.Example.exc_msg is its result).
@@ -111,6 +119,23 @@ class Outcome:
         return f"{self.got}Traceback (most recent call last):\n{self.exception}\n"
 
 
+@dataclass(frozen=True)
+class Report:
+    """A failure at its page line: ``<file>:<line>: <what>``, then doctest's report."""
+
+    file: str
+    line: int
+    what: str  # "doctest failed", "setup code failed", ...
+    detail: str  # expected and actual output, or the exception
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}\n{self.detail}"
+
+
 @dataclass
 class PageRun:
     """The result of :func:`run`: the builder's counts, the outcomes and the reports."""
@@ -121,9 +146,9 @@ class PageRun:
     cleanup_failures: int = 0
     skipped: set[int] = field(default_factory=set)  # indices of the blocks left out
     outcomes: list[Outcome] = field(default_factory=list)
-    reports: list[str] = field(default_factory=list)
+    reports: list[Report] = field(default_factory=list)
     values: dict[str, object] = field(default_factory=dict)
-    printed: list[dict[str, Any]] = field(default_factory=list)  # filled by jaxbook.doctest.pages
+    printed: list[RecordedBlock] = field(default_factory=list)  # each outcome, where it is
 
     @property
     def broken(self) -> int:
@@ -145,7 +170,7 @@ def exception_line(error: BaseException) -> str:
 class _Runner(doctest.DocTestRunner):
     """doctest's runner, reporting each failure at the page line of its block."""
 
-    def __init__(self, flags: int, reports: list[str], what: str) -> None:
+    def __init__(self, flags: int, reports: list[Report], what: str) -> None:
         self.checker = doctest.OutputChecker()
         super().__init__(checker=self.checker, verbose=False, optionflags=flags)
         self.reports = reports
@@ -153,9 +178,10 @@ class _Runner(doctest.DocTestRunner):
         self.exception: str | None = None
         self.failed_at: str | None = None
 
-    def _where(self, test: doctest.DocTest, example: doctest.Example) -> str:
+    def _report(self, test: doctest.DocTest, example: doctest.Example, detail: str) -> None:
         offset = example.lineno if len(test.examples) > 1 else 0
-        return f"{test.filename}:{(test.lineno or 0) + offset}: {self.what} failed"
+        line = (test.lineno or 0) + offset
+        self.reports.append(Report(test.filename or "", line, f"{self.what} failed", detail))
 
     def report_failure(
         self,
@@ -166,11 +192,7 @@ class _Runner(doctest.DocTestRunner):
     ) -> None:
         if "Traceback (most recent call last)" in got:
             self.exception = got.rstrip().splitlines()[-1].strip()
-        self.reports.append(
-            self._where(test, example)
-            + "\n"
-            + self.checker.output_difference(example, got, self.optionflags)
-        )
+        self._report(test, example, self.checker.output_difference(example, got, self.optionflags))
 
     def report_unexpected_exception(
         self,
@@ -182,11 +204,8 @@ class _Runner(doctest.DocTestRunner):
         self.exception = exception_line(exc_info[1])
         if issubclass(exc_info[0], AssertionError):
             self.failed_at = _line_that_raised(example, exc_info[2])
-        self.reports.append(
-            self._where(test, example)
-            + "\nException raised:\n"
-            + textwrap.indent("".join(traceback.format_exception(*exc_info)), "    ")
-        )
+        raised = textwrap.indent("".join(traceback.format_exception(*exc_info)), "    ")
+        self._report(test, example, f"Exception raised:\n{raised}")
 
     def run_capturing(self, test: doctest.DocTest) -> str:
         """Run ``test`` in its own namespace, left as it is; return what it printed."""
@@ -289,16 +308,10 @@ def is_skipped(block: Block, settings: Settings) -> bool:
 
 class _Run:
     def __init__(
-        self,
-        page: Page,
-        settings: Settings,
-        until: int | None,
-        names: Iterable[str],
-        after: After | None,
+        self, page: Page, settings: Settings, names: Iterable[str], after: After | None
     ) -> None:
         self.blocks = page["blocks"]
         self.settings = settings
-        self.until = until
         self.names = tuple(names)
         self.after = after
         self.result = PageRun()
@@ -307,7 +320,6 @@ class _Run:
         self.setup_runner = _Runner(settings.flags, reports, "setup code")
         self.test_runner = _Runner(settings.flags, reports, "doctest")
         self.cleanup_runner = _Runner(settings.flags, reports, "cleanup code")
-        self.stopped = False
 
     def groups(self) -> dict[str, _Group]:
         groups: dict[str, _Group] = {}
@@ -330,8 +342,6 @@ class _Run:
         with self.mode.installed():
             for name, group in self.groups().items():
                 self.run_group(name, group)
-                if self.stopped:
-                    break
         result = self.result
         for runner, kind in (
             (self.setup_runner, "setup_failures"),
@@ -340,7 +350,23 @@ class _Run:
         ):
             setattr(result, kind, runner.failures)
         result.tries = self.test_runner.tries
+        result.printed = [self.printed(outcome) for outcome in result.outcomes]
         return result
+
+    def printed(self, outcome: Outcome) -> RecordedBlock:
+        block = self.blocks[outcome.block]
+        recorded: RecordedBlock = {
+            "file": block["file"],
+            "line": block["line"],
+            "code": block["code"],
+            "want": outcome.want,
+            "got": outcome.got,
+            "passed": outcome.passed,
+            "exception": outcome.exception,
+        }
+        if outcome.failed_at:
+            recorded["failed_at"] = outcome.failed_at
+        return recorded
 
     def plain(
         self, runner: _Runner, name: str, what: str, code: list[tuple[str, str, int]], ns: dict
@@ -379,9 +405,6 @@ class _Run:
             self.run_test(name, test, ns)
             if self.after is not None and test[0] is not None:
                 self.after(test[0], ns)
-            if self.until is not None and test[-1] == self.until:
-                self.stopped = True
-                break
         self.result.values.update({n: ns[n] for n in self.names if n in ns})
         cleanup = self.code_of(group.cleanup)
         if settings.global_cleanup:
@@ -401,7 +424,9 @@ class _Run:
             except ValueError as error:
                 # The builder warns and goes on: the block is not a test.
                 self.result.reports.append(
-                    f"{code['file']}:{code['line']}: ignoring invalid doctest code: {error}"
+                    Report(
+                        code["file"], code["line"] or 0, "ignoring invalid doctest code", str(error)
+                    )
                 )
                 return
             if not doc.examples:
@@ -443,12 +468,20 @@ class _Run:
         )
 
 
+RUN_LOG = "JAXBOOK_RUN_LOG"
+
+
 def run(
     page: Page,
     settings: Settings,
-    until: int | None = None,
     names: Iterable[str] = (),
     after: After | None = None,
+    unit: str = "",
 ) -> PageRun:
     """Run one page's blocks as the doctest builder runs them (see the module's docstring)."""
-    return _Run(page, settings, until, names, after).run()
+    if os.environ.get(RUN_LOG):
+        with open(os.environ[RUN_LOG], "a", encoding="utf-8") as log:
+            log.write(
+                json.dumps({"unit": unit, "page": page["docname"], "pid": os.getpid()}) + "\n"
+            )
+    return _Run(page, settings, names, after).run()

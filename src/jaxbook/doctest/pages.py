@@ -1,21 +1,28 @@
-"""A page's doctest nodes as the engine's blocks, and the engine run on a page Sphinx read.
+"""A page Sphinx read, as the engine's blocks, and what its run recorded in the environment.
 
 :func:`page_of` turns the nodes the doctest builder would test (translated,
 with their options, groups and ``:skipif:`` conditions) into a
-:class:`jaxbook.doctest.engine.Page`; block ``i`` is node ``i``, so a caller
-maps the engine's outcomes back to its nodes. The bundle writes these pages
-to JSON; ``make doctest``, ``refresh``, the measured outputs, the figures of
-``testplot`` and the bench floor run them at once with :func:`run_doctree`
-or :func:`run_part`. :func:`printed` is what each test of a run printed, as
-the bundle's records and ``make doctest``'s record hold it.
+:class:`jaxbook.formats.Page`; block ``i`` is node ``i``, so a caller maps
+the engine's outcomes back to its nodes. :func:`run` runs those nodes with the
+engine (:mod:`jaxbook.doctest.engine`); the bundle writes the same pages to
+JSON to run them elsewhere.
+
+A build runs each page once, while it reads it (the extension
+:mod:`jaxbook.sphinxext.doctest`), and keeps a :class:`PageRecord` of the run
+in its environment, one per page with code; :func:`records` is that store.
+``make doctest``'s verdict, ``jaxbook refresh`` and the extensions that show
+outputs read it; nothing runs the page again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 
 from jaxbook.doctest import engine
 from jaxbook.sphinxapp import doctest_nodes_of
@@ -55,39 +62,63 @@ def page_of(
     }
 
 
-def printed(page: engine.Page, result: engine.PageRun) -> list[dict]:
-    """What each test of ``result`` printed, where it is (``bundle.RecordedBlock``)."""
-    blocks = page["blocks"]
-    return [
-        {
-            "file": blocks[outcome.block]["file"],
-            "line": blocks[outcome.block]["line"],
-            "want": outcome.want,
-            "got": outcome.got,
-            "passed": outcome.passed,
-            "exception": outcome.exception,
-        }
-        for outcome in result.outcomes
-    ]
-
-
-def run_part(
+def run(
     app,
     docname: str,
-    page_nodes: list[nodes.Element],
-    until=None,
+    doctree: nodes.document | None = None,
     names: Iterable[str] = (),
     after: engine.After | None = None,
+    unit: str = "",
 ) -> tuple[engine.PageRun, list[nodes.Element]]:
-    """Run the doctest nodes ``page_nodes`` of ``docname``; ``until`` is one of them."""
+    """Run the doctest nodes of ``docname`` (of ``doctree``, if given, else the pickled one)
+    as the doctest builder would; the run, and the nodes its blocks came from."""
+    if doctree is None:
+        doctree = app.env.get_doctree(docname)
+    page_nodes = doctest_nodes_of(doctree, app.config)
     page = page_of(docname, page_nodes, app.config, app.confdir, app.env.doc2path(docname))
-    stop = next(i for i, node in enumerate(page_nodes) if node is until) if until else None
-    result = engine.run(page, engine.Settings.of(app.config), stop, names, after)
-    result.printed = printed(page, result)
-    return result, page_nodes
+    settings = engine.Settings.of(app.config)
+    return engine.run(page, settings, names, after, unit), page_nodes
 
 
-def run_doctree(app, docname: str) -> tuple[engine.PageRun, list[nodes.Element]]:
-    """Run the page ``docname`` as the doctest builder would; the nodes its blocks came from."""
-    doctree = app.env.get_doctree(docname)
-    return run_part(app, docname, doctest_nodes_of(doctree, app.config))
+@dataclass
+class PageRecord:
+    """What the one run of a page did, as the build keeps it."""
+
+    run: engine.PageRun  # counts, outcomes, reports, what each test printed, the values
+    where: dict[str, str] = field(default_factory=dict)  # backend, device, JAX release
+    figures: dict[int, list[str]] = field(default_factory=dict)  # block -> image files
+
+    @property
+    def failed(self) -> bool:
+        return self.run.broken > 0 or bool(self.run.reports)
+
+
+ATTRIBUTE = "jaxbook_page_records"
+
+
+def records(env: Any) -> dict[str, PageRecord]:
+    """The build environment's record of each page's run, by docname (pickled with it)."""
+    store = getattr(env, ATTRIBUTE, None)
+    if store is None:
+        store = {}
+        setattr(env, ATTRIBUTE, store)
+    return store
+
+
+def owners(doctree: nodes.Element, docname: str) -> dict[int, str]:
+    """The page each element of a resolved ``doctree`` is from, by the element's ``id()``.
+
+    An HTML or EPUB doctree is the one page ``docname``. The LaTeX builder
+    resolves one tree for the whole book, each page under its ``start_of_file``;
+    the tree is walked from the top, since Sphinx sets a page's children there
+    without their ``parent`` (``sphinx.util.nodes.inline_all_toctrees``).
+    """
+    found: dict[int, str] = {}
+    stack: list[tuple[nodes.Element, str]] = [(doctree, docname)]
+    while stack:
+        node, page = stack.pop()
+        if isinstance(node, addnodes.start_of_file):
+            page = node["docname"]
+        found[id(node)] = page
+        stack += [(child, page) for child in node.children if isinstance(child, nodes.Element)]
+    return found

@@ -8,11 +8,11 @@ Without ``--language`` the source language is refreshed. Given several, they
 are refreshed in that order, and the first that fails stops the rest (``make
 refresh-outputs`` gives every language, the source first).
 
-The pages are read by Sphinx into the build's doctrees, as ``make doctest``
-reads them (``--builddir``, default ``_build``: only what changed since the
-last read is read again), each page runs as ``make doctest`` runs it
-(groups, setup and cleanup, option flags: :mod:`jaxbook.doctest.engine`), and
-every ``testoutput`` that fails is rewritten with what its code printed (an
+The outputs are those of the build's one run of each page: refresh brings the
+build's doctrees up to date as ``make doctest ONLY=...`` does (``--builddir``,
+default ``_build``: of the pages named, those that changed since the last
+build read them are read, and so run, again; :mod:`jaxbook.sphinxext.doctest`),
+and every ``testoutput`` that failed in the recorded run is rewritten with what its code printed (an
 exception as the traceback's first and last lines). Code that prints and then
 raises is reported as ``file:line`` and left alone, with a non-zero exit: no
 expected output can match it. An expected output that
@@ -53,7 +53,7 @@ from sphinx.application import Sphinx
 from jaxbook import project
 from jaxbook.doctest import environment, runner
 from jaxbook.doctest.engine import Outcome, PageRun
-from jaxbook.doctest.pages import run_doctree
+from jaxbook.doctest.pages import records
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.myst import FENCE, fence_body, fence_end
@@ -63,11 +63,16 @@ from jaxbook.project import SOURCE_LANGUAGE
 def outputs(
     app: Sphinx, docname: str
 ) -> tuple[list[tuple[nodes.Element, str]], list[str], PageRun, list[nodes.Element]]:
-    """Run one page as ``make doctest`` runs it (:mod:`jaxbook.doctest.engine`); return
-    (testoutput node, what its code printed) for every output that does not match, a
-    ``file:line: ...`` sentence for each that no expected output could match, the run,
-    and the nodes its blocks came from."""
-    result, page_nodes = run_doctree(app, docname)
+    """What the build's run of one page recorded: (testoutput node, what its code printed)
+    for every output that does not match, a ``file:line: ...`` sentence for each that no
+    expected output could match, the run, and the nodes its blocks came from."""
+    from jaxbook.sphinxapp import doctest_nodes_of
+
+    record = records(app.env).get(docname)
+    if record is None:  # a page without code
+        return [], [], PageRun(), []
+    result = record.run
+    page_nodes = doctest_nodes_of(app.env.get_doctree(docname), app.config)
     found, cannot = [], []
     for outcome in result.outcomes:
         if outcome.output is None or (outcome.passed and not _printed_otherwise(outcome)):
@@ -233,7 +238,11 @@ def refresh_language(
         if not pages:
             return []
     warning = io.StringIO()
-    app = runner.read(runner.Spec(root, builddir), language, warning)
+    docnames = tuple(
+        page.resolve().relative_to(srcdir).with_suffix("").as_posix() for page in pages
+    )
+    # The pages asked for run if they changed; the others are left to the next build.
+    app, _read = runner.read(runner.Spec(root, builddir), language, warning, only=docnames)
     if warning.getvalue():
         return [f"docs: reading the {language} pages warned:\n{warning.getvalue()}"]
     cannot: list[str] = []
@@ -310,13 +319,12 @@ def run(args: argparse.Namespace) -> int:
     environment.apply(root)
     record: dict[str, list] = {}
     cannot: list[str] = []
-    with runner.one_run_at_a_time(builddir):
-        # One language after the other: a translation's outputs follow the source's.
-        for language in args.language or [SOURCE_LANGUAGE]:
-            with docutils_namespace():
-                cannot += refresh_language(root, builddir, language, args.pages, args.check, record)
-            if cannot and not args.check:
-                break
+    # One language after the other: a translation's outputs follow the source's.
+    for language in args.language or [SOURCE_LANGUAGE]:
+        with docutils_namespace():
+            cannot += refresh_language(root, builddir, language, args.pages, args.check, record)
+        if cannot and not args.check:
+            break
     if args.record:
         from jaxbook.doctest.bundle import RECORD_FORMAT
 

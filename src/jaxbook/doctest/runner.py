@@ -1,17 +1,18 @@
-"""``make doctest``: every page of every language run by the one engine; one verdict.
+"""``make doctest``: the verdict of the build's one run of every page, in every language.
 
     jaxbook doctest [--builddir _build] [--sphinxopts "..."] [--force]
                     [--only docs/ch01/quiz.rst ...] [--record FILE] zh_CN [en ...]
 
 Each language runs in a process of its own, side by side, as ``make html``
-builds them. A language's process reads its pages with Sphinx into
-``<builddir>/doctrees/<lang>`` (the doctrees ``make html`` wrote, so after a
-build nothing is read again), then runs each page's doctest blocks with
-:mod:`jaxbook.doctest.engine`, the engine refresh, the measured outputs and
-the bundle run them with: one fresh namespace per group, the builder's setup
-and cleanup, skips and option flags. A page that passed before with the same
-inputs is reported from the result cache (:mod:`jaxbook.doctest.cache`)
-instead of being run; ``--force`` runs them all.
+builds them. A language's process builds with Sphinx's ``verdict`` builder
+(:mod:`jaxbook.sphinxext.doctest`) into ``<builddir>/doctrees/<lang>``, the
+doctree directory of the site, the PDF and the EPUB: Sphinx reads the pages
+that changed since any of them read them, and so runs their code, once, with
+the one engine (:mod:`jaxbook.doctest.engine`); after ``make html`` nothing
+is read or run. The verdict is what the environment then holds of every
+page's run. ``--force`` reads, and runs, every page again; ``--only`` reports
+those pages alone, and runs no other (a page read without its run is read
+again by the next build).
 
 The verdict: every failure as ``docs/<page>.rst:<line>: doctest failed
 [<lang>]`` (``.md`` on a MyST page; ``unexpected <Warning>: <message>`` for a
@@ -36,16 +37,19 @@ import re
 import shlex
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from jaxbook import project
 from jaxbook.doctest import environment
+from jaxbook.doctest.engine import PageRun, Report
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+# The extension that runs each page as it is read, and gives the verdict builder.
+EXTENSION = "jaxbook.sphinxext.doctest"
 # The last line of an "Exception raised:" report that is a warning: jaxbook.doctest.runtime
 # raises every warning a page did not catch.
 UNEXPECTED_WARNING = re.compile(
@@ -66,34 +70,13 @@ class Spec:
 
 
 @dataclass
-class PageResult:
-    """One page in one language: the builder's counts, the failures, what each test printed."""
-
-    language: str
-    docname: str
-    tries: int = 0
-    failures: int = 0
-    setup_failures: int = 0
-    cleanup_failures: int = 0
-    reports: list[str] = field(default_factory=list)  # "file:line: what failed\n<detail>"
-    blocks: list[dict[str, Any]] = field(default_factory=list)  # bundle.RecordedBlock
-    seconds: float = 0.0
-    cached: bool = False
-
-    @property
-    def broken(self) -> int:
-        return self.failures + self.setup_failures + self.cleanup_failures
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> PageResult:
-        return cls(**data)
-
-
-@dataclass
 class LanguageRun:
+    """One language's verdict: each page's run, in docname order."""
+
     language: str
-    pages: list[PageResult] = field(default_factory=list)
+    pages: list[PageRun] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # reading failed or warned
+    ran: int = 0  # pages whose code ran in this run
 
 
 def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str, **rest: Any) -> Spec:
@@ -116,19 +99,8 @@ def docname_of(root: Path, page: str) -> str:
 # -- one language, in its own process -------------------------------------------
 
 
-def backend() -> str:
-    """The platform and device JAX runs on, when JAX is installed (a key of the cache)."""
-    import importlib.util
-
-    if importlib.util.find_spec("jax") is None:
-        return "no JAX"
-    import jax
-
-    return f"{jax.default_backend()}:{jax.devices()[0].device_kind}"
-
-
 def run_language(spec: Spec, language: str) -> LanguageRun:
-    """Read ``language``'s pages (what changed since the last read) and run each page."""
+    """Bring ``language``'s doctrees up to date, running what changed; its verdict."""
     from sphinx.util.docutils import docutils_namespace
 
     # Directives are registered with docutils for the whole process: an application of
@@ -137,47 +109,49 @@ def run_language(spec: Spec, language: str) -> LanguageRun:
         return _run_language(spec, language)
 
 
-def read(spec: Spec, language: str, warning: IO[str]) -> Sphinx:
-    """The book's application in ``language``, its pages read into the build's doctrees
-    (only what changed since the last read: after ``make html``, nothing)."""
-    from jaxbook.sphinxapp import application, forget_page_catalogs, read_changed
+def read(
+    spec: Spec, language: str, warning: IO[str], only: tuple[str, ...] = ()
+) -> tuple[Sphinx, list[str]]:
+    """The book's application in ``language`` after its ``verdict`` build, and the pages it
+    read: those that changed since the last build of its doctrees, each run (``only``: run
+    those alone). One build at a time holds the doctree directory."""
+    from jaxbook.files import holding
+    from jaxbook.sphinxapp import application
 
+    overrides: dict[str, Any] = dict(spec.confoverrides)
+    if only:
+        overrides["jaxbook_run"] = list(only)
     app = application(
         spec.root / "docs",
         spec.root,
         spec.builddir / "doctest" / language,
         spec.builddir / "doctrees" / language,
-        "dummy",
+        "verdict",
         language,
         status=None,
         warning=warning,
-        confoverrides=spec.confoverrides,
+        confoverrides=overrides,
         tags=spec.tags,
+        freshenv=spec.force,
     )
-    # A catalog loaded by an earlier application of this process would hide a recompiled one.
-    forget_page_catalogs(app)
-    read_changed(app)
-    return app
+    read_now: list[str] = []
+    app.connect("env-before-read-docs", lambda app, env, docnames: read_now.extend(docnames))
+    with holding(spec.builddir / "doctrees" / language):
+        app.build()
+    return app, read_now
 
 
 def _run_language(spec: Spec, language: str) -> LanguageRun:
-    from jaxbook.doctest import cache
-    from jaxbook.sphinxapp import doctest_nodes_of
+    from jaxbook.doctest.pages import records
 
-    # The run's environment as it was given: importing JAX adds variables of its own.
-    variables = dict(os.environ)
-    # A compilation cache of the language's own: JAX writes an entry without a lock or a
-    # rename, and the other language, running the same page at the same time, would read
-    # it half-written (a warning, which fails the page).
-    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
-        compiled = Path(os.environ["JAX_COMPILATION_CACHE_DIR"])
-        os.environ["JAX_COMPILATION_CACHE_DIR"] = str(compiled / language)
     result = LanguageRun(language)
     warning = io.StringIO()
     try:
-        app = read(spec, language, warning)
-    except Exception as error:  # a broken conf.py, an extension's exception
-        result.errors.append(f"docs: the {language} pages could not be read: {error}")
+        app, read_now = read(spec, language, warning, spec.only)
+    except Exception as error:
+        # A broken conf.py, an extension's exception, or no verdict builder to build with.
+        hint = f"; conf.py must list {EXTENSION}" if "name verdict" in str(error) else ""
+        result.errors.append(f"docs: the {language} pages could not be read: {error}{hint}")
         return result
     if warning.getvalue():
         result.errors.append(f"docs: reading the {language} pages warned:\n{warning.getvalue()}")
@@ -185,53 +159,12 @@ def _run_language(spec: Spec, language: str) -> LanguageRun:
     for name in spec.only:
         if name not in env.found_docs:
             result.errors.append(f"{project.page_name(spec.root, name)}: no such page")
-    results = cache.ResultCache(spec.builddir / "doctest-cache")
-    shared = cache.shared_key(spec.root, variables, backend())
-    srcdir = Path(env.srcdir)
-    for docname in sorted(env.found_docs):
-        if spec.only and docname not in spec.only:
-            continue
-        page_nodes = doctest_nodes_of(env.get_doctree(docname), app.config)
-        if not page_nodes:
-            continue
-        depends = [str(srcdir / path) for path in env.dependencies.get(docname, ())]
-        key = cache.unit_key(spec.root, shared, language, docname, depends)
-        page = None if spec.force else cached(results.get(language, docname, key))
-        if page is None:
-            page = run_page(app, language, docname, page_nodes)
-            results.put(language, docname, key, asdict(page) if not page.broken else None)
-        result.pages.append(page)
+    kept = records(env)
+    result.ran = len(kept.keys() & set(read_now))
+    for docname, record in sorted(kept.items()):
+        if not spec.only or docname in spec.only:
+            result.pages.append(record.run)
     return result
-
-
-def cached(entry: dict[str, Any] | None) -> PageResult | None:
-    """A page's stored pass; None for none, or for an entry of another shape."""
-    if entry is None:
-        return None
-    try:
-        page = PageResult.from_json(entry)
-    except TypeError:  # written by another version of this module: the page runs again
-        return None
-    page.cached = True
-    return page
-
-
-def run_page(app, language: str, docname: str, page_nodes: list) -> PageResult:
-    from jaxbook.doctest import pages
-
-    start = time.perf_counter()
-    run, _nodes = pages.run_part(app, docname, page_nodes)
-    return PageResult(
-        language=language,
-        docname=docname,
-        tries=run.tries,
-        failures=run.failures,
-        setup_failures=run.setup_failures,
-        cleanup_failures=run.cleanup_failures,
-        reports=run.reports,
-        blocks=run.printed,
-        seconds=time.perf_counter() - start,
-    )
 
 
 def start_language_process(variables: dict[str, str]) -> None:
@@ -254,14 +187,17 @@ def _exit_with_parent(parent: int) -> None:
 def run_languages(spec: Spec, languages: list[str], side_by_side: bool = True) -> list[LanguageRun]:
     """Each language in a process of its own, side by side; or, for one language or without
     ``side_by_side``, one after the other in this process."""
-    variables = environment.doctest_environment(os.environ, spec.root)
+    variables = {
+        language: environment.doctest_environment(os.environ, spec.root, language)
+        for language in languages
+    }
     if len(languages) == 1 or not side_by_side:
         before = dict(os.environ)
         runs = []
         try:
             for language in languages:
                 os.environ.clear()
-                os.environ.update(variables)
+                os.environ.update(variables[language])
                 runs.append(run_language(spec, language))
         finally:
             os.environ.clear()
@@ -269,33 +205,41 @@ def run_languages(spec: Spec, languages: list[str], side_by_side: bool = True) -
         return runs
     runs = []
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(
-        len(languages),
-        mp_context=context,
-        initializer=start_language_process,
-        initargs=(variables,),
-    ) as pool:
-        futures = {language: pool.submit(run_language, spec, language) for language in languages}
+    pools = {
+        language: concurrent.futures.ProcessPoolExecutor(
+            1,
+            mp_context=context,
+            initializer=start_language_process,
+            initargs=(variables[language],),
+        )
+        for language in languages
+    }
+    try:
+        futures = {
+            language: pool.submit(run_language, spec, language) for language, pool in pools.items()
+        }
         for language, future in futures.items():
             try:
                 runs.append(future.result())
             except Exception as error:  # the process died (killed, out of memory)
                 died = f"docs: the {language} run stopped: {type(error).__name__}: {error}"
                 runs.append(LanguageRun(language, errors=[died]))
+    finally:
+        for pool in pools.values():
+            pool.shutdown()
     return runs
 
 
 # -- the verdict -------------------------------------------------------------------
 
 
-def headline(report: str, language: str) -> str:
+def headline(report: Report, language: str) -> str:
     """The first line of a failure report, as the verdict prints it."""
-    first, _, detail = report.partition("\n")
-    warned = UNEXPECTED_WARNING.search(detail.rstrip())
+    what = report.what
+    warned = UNEXPECTED_WARNING.search(report.detail.rstrip())
     if warned:
-        where = first.rsplit(": ", 1)[0]
-        first = f"{where}: unexpected {warned['category']}: {warned['message']}"
-    return f"{first} [{language}]"
+        what = f"unexpected {warned['category']}: {warned['message']}"
+    return f"{report.where}: {what} [{language}]"
 
 
 def print_verdict(runs: list[LanguageRun]) -> bool:
@@ -309,7 +253,7 @@ def print_verdict(runs: list[LanguageRun]) -> bool:
         for page in run.pages:
             for report in page.reports:
                 print(headline(report, run.language))
-                print(report.partition("\n")[2].rstrip("\n"))
+                print(report.detail.rstrip("\n"))
                 print()
         tries = sum(page.tries for page in run.pages)
         broken = sum(page.broken for page in run.pages)
@@ -318,13 +262,6 @@ def print_verdict(runs: list[LanguageRun]) -> bool:
         passed += good
         failed += broken
         print(f"{run.language}: {good} passed, {broken} failed")
-        cached = [page for page in run.pages if page.cached]
-        if cached:
-            ran = len(run.pages) - len(cached)
-            print(
-                f"{run.language}: {ran} page{'s' * (ran != 1)} run, {len(cached)} cached "
-                f"({sum(p.tries for p in cached)} examples that passed with the same inputs)"
-            )
     if len(set(tries_by_language.values())) > 1:
         counts = ", ".join(f"{lang} {n}" for lang, n in tries_by_language.items())
         print(
@@ -345,39 +282,24 @@ def write_record(path: Path, runs: list[LanguageRun]) -> None:
 
     record = {
         "format": RECORD_FORMAT,
-        "blocks": {run.language: [b for page in run.pages for b in page.blocks] for run in runs},
+        "blocks": {run.language: [b for page in run.pages for b in page.printed] for run in runs},
     }
     write_text_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
-
-
-def one_run_at_a_time(builddir: Path):
-    """Hold the build directory's run lock (``make doctest``, ``refresh``): two runs would
-    read into the same doctrees."""
-    from jaxbook.files import exclusive
-
-    def waiting() -> None:
-        print("doctest: another run on this build directory; waiting for it", flush=True)
-
-    return exclusive(builddir / "doctest" / "run.lock", waiting)
 
 
 def check(
     spec: Spec, languages: list[str], record: Path | None = None, side_by_side: bool = True
 ) -> bool:
-    """One run: the languages side by side, the verdict printed, the record written.
-
-    One run at a time on a build directory: two would read into the same doctrees
-    and write the same cache entries.
-    """
-    with one_run_at_a_time(spec.builddir):
-        start = time.perf_counter()
-        runs = run_languages(spec, languages, side_by_side)
-        ran = sum(not page.cached for run in runs for page in run.pages)
-        took = time.perf_counter() - start
-        how = " side by side" if len(languages) > 1 and side_by_side else ""
-        print(f"doctest: {ran} pages run in {took:.1f} s ({', '.join(languages)}{how})")
-        ok = print_verdict(runs)
-        write_record(record or spec.builddir / "doctest" / "record.json", runs)
+    """One run: the languages side by side, the verdict printed, the record written."""
+    start = time.perf_counter()
+    runs = run_languages(spec, languages, side_by_side)
+    took = time.perf_counter() - start
+    ran = sum(run.ran for run in runs)
+    how = " side by side" if len(languages) > 1 and side_by_side else ""
+    pages = "page" if ran == 1 else "pages"
+    print(f"doctest: {ran} {pages} run in {took:.1f} s ({', '.join(languages)}{how})")
+    ok = print_verdict(runs)
+    write_record(record or spec.builddir / "doctest" / "record.json", runs)
     return ok
 
 
@@ -389,7 +311,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--only", action="append", default=[], metavar="PAGE", help="test only this page"
     )
     parser.add_argument(
-        "--force", action="store_true", help="run every page, even those with a cached pass"
+        "--force", action="store_true", help="read and run every page, even those up to date"
     )
     parser.add_argument(
         "--record", type=Path, help="where to write what every example printed (JSON)"

@@ -3,19 +3,28 @@
     jaxbook html [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
 
 Sphinx is given ``--fail-on-warning --keep-going``, so the build stops on no
-warning but fails on any. ``html_command`` is also what the tests and
-``make bench`` build with, so that they build the way readers' sites are built.
+warning but fails on any: an example whose output is not what its code prints
+among them (:mod:`jaxbook.sphinxext.doctest` runs each page as it reads it).
+Each language builds into ``<builddir>/doctrees/<language>``, which ``make
+pdf``, ``make epub`` and ``make doctest`` share, in the doctest environment
+(:mod:`jaxbook.doctest.environment`). ``html_command`` is also what the tests
+and ``make bench`` build with, so that they build the way readers' sites are
+built.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 from jaxbook import project
+from jaxbook.doctest.environment import doctest_environment
+from jaxbook.files import holding
 from jaxbook.site import landing
 
 
@@ -51,6 +60,18 @@ def run(args: argparse.Namespace) -> int:
     root = project.root()
     builddir = args.builddir.resolve()
     extra = ["--fail-on-warning", "--keep-going", *shlex.split(args.sphinxopts)]
+    with contextlib.ExitStack() as held:
+        for language in args.languages:
+            held.enter_context(holding(builddir / "doctrees" / language))
+        status = build_languages(root, builddir, args.languages, extra)
+    if status:
+        return status
+    landing.write(builddir / "html", args.languages)
+    return 0
+
+
+def build_languages(root: Path, builddir: Path, languages: list[str], extra: list[str]) -> int:
+    """Each language's site, side by side; the worst exit status."""
     processes = [
         subprocess.Popen(
             html_command(
@@ -59,14 +80,9 @@ def run(args: argparse.Namespace) -> int:
                 builddir / "html" / language,
                 builddir / "doctrees" / language,
                 *extra,
-                "-D",
-                f"jaxbook_measurements={builddir / 'measured' / language}",
-            )
+            ),
+            env=doctest_environment(os.environ, root, language),
         )
-        for language in args.languages
+        for language in languages
     ]
-    status = max(process.wait() for process in processes)
-    if status:
-        return status
-    landing.write(builddir / "html", args.languages)
-    return 0
+    return max(process.wait() for process in processes)

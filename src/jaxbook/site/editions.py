@@ -7,17 +7,22 @@ PDF: ``sphinx-build -b latex`` (xelatex, xeCJK, Noto CJK; see
 ``<builddir>/pdf/<name>-<language>.pdf``. EPUB: ``sphinx-build -b epub``;
 ``<builddir>/epub/<name>-<language>.epub``. The languages build side by side.
 When the site is built (``<builddir>/html/<language>/``, or ``--site``), each
-file is also copied there, and the site's pages are written again from the
-site's doctrees (``<builddir>/doctrees/<language>``, or ``--site-doctrees``), so
-that each links the books its site now holds: a site links what it holds, and
-nothing else (``jaxbook.sphinxext.editions``). A format built for the first
-time starts from the site's doctrees, and shows the site's measurements
-(``jaxbook.sphinxext.measured``).
+file is also copied there, and the site's pages are written again (not read
+again), so that each links the books its site now holds: a site links what it
+holds, and nothing else (``jaxbook.sphinxext.editions``). Each language builds
+into the site's doctree directory, ``<builddir>/doctrees/<language>`` (or
+``--site-doctrees``), in the doctest environment: after ``make html`` nothing
+is read again, and the books show the figures and measurements of the site's
+one run of each page (:mod:`jaxbook.sphinxext.doctest`). A language's formats
+build one after the other, since they share that directory; the languages
+build side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shlex
 import shutil
 import subprocess
@@ -25,6 +30,8 @@ import sys
 from pathlib import Path
 
 from jaxbook import project
+from jaxbook.doctest.environment import doctest_environment
+from jaxbook.files import holding
 from jaxbook.site.build import html_command
 
 FORMATS = ("pdf", "epub")
@@ -50,19 +57,15 @@ def build_language(
 ) -> int:
     builder = "latex" if fmt == "pdf" else "epub"
     outdir = builddir / builder / language
-    doctrees = builddir / "doctrees" / f"{builder}-{language}"
+    # The site's: Sphinx reads (and runs) only what changed since make html read it.
+    doctrees = builddir / "doctrees" / language
     # The EPUB packs every file in its directory: leave none from another build.
     shutil.rmtree(outdir, ignore_errors=True)
-    site_doctrees = builddir / "doctrees" / language
-    if not doctrees.exists() and site_doctrees.is_dir():
-        # Start from the pages `make html` read: Sphinx reads again only what this
-        # builder's configuration changes (make pdf after make html: 10-20 s less).
-        shutil.copytree(site_doctrees, doctrees)
-    # The site's measurements: one edition prints one set of timings (jaxbook.sphinxext.measured).
-    measurements = f"jaxbook_measurements={builddir / 'measured' / language}"
-    result = subprocess.run(
-        sphinx_command(root, builder, language, outdir, doctrees, *extra, "-D", measurements)
-    )
+    with holding(doctrees):
+        result = subprocess.run(
+            sphinx_command(root, builder, language, outdir, doctrees, *extra),
+            env=doctest_environment(os.environ, root, language),
+        )
     if result.returncode:
         return result.returncode
     if fmt == "pdf":
@@ -95,23 +98,22 @@ def build_language(
 
 
 def link_from_sites(
-    root: Path,
-    builddir: Path,
-    site_root: Path,
-    doctrees: Path,
-    languages: list[str],
-    extra: list[str],
+    root: Path, site_root: Path, doctrees: Path, languages: list[str], extra: list[str]
 ) -> int:
     """Write again each built site that now holds a book: its pages link what it holds. Only
-    the writing is new (a changed setting of the html kind), not the reading."""
-    processes = []
-    for language in languages:
-        if (site_root / language).is_dir():
-            measured = f"jaxbook_measurements={builddir / 'measured' / language}"
-            site, site_doctrees = site_root / language, doctrees / language
-            command = html_command(root, language, site, site_doctrees, *extra, "-D", measured)
-            processes.append(subprocess.Popen(command))
-    return max((process.wait() for process in processes), default=0)
+    the writing is new (a changed setting of the html kind), not the reading: the site's
+    doctrees, in the doctest environment, so that no page runs again."""
+    with contextlib.ExitStack() as held:
+        processes = []
+        for language in languages:
+            if (site_root / language).is_dir():
+                held.enter_context(holding(doctrees / language))
+                command = html_command(
+                    root, language, site_root / language, doctrees / language, *extra
+                )
+                env = doctest_environment(os.environ, root, language)
+                processes.append(subprocess.Popen(command, env=env))
+        return max((process.wait() for process in processes), default=0)
 
 
 def _errors(log: Path) -> list[str]:
@@ -143,18 +145,21 @@ def run(args: argparse.Namespace) -> int:
     builddir = args.builddir.resolve()
     site_root = (args.site or builddir / "html").resolve()
     extra = ["--fail-on-warning", "--keep-going", "-q", *shlex.split(args.sphinxopts)]
-    jobs = [(language, fmt) for fmt in args.formats or FORMATS for language in args.languages]
+    formats = args.formats or list(FORMATS)
 
-    def build(job: tuple[str, str]) -> int:
-        language, fmt = job
-        return build_language(root, builddir, site_root, language, fmt, extra)
+    def build(language: str) -> list[int]:
+        # One format after the other: they share the language's doctree directory.
+        return [build_language(root, builddir, site_root, language, f, extra) for f in formats]
 
     with ThreadPoolExecutor(max_workers=len(args.languages)) as pool:
-        statuses = list(pool.map(build, jobs))
-    for (language, fmt), status in zip(jobs, statuses, strict=True):
-        files = edition_files(builddir, fmt, language)
-        print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))
-    if max(statuses):
-        return max(statuses)
+        statuses = dict(zip(args.languages, pool.map(build, args.languages), strict=True))
+    for fmt_index, fmt in enumerate(formats):
+        for language in args.languages:
+            status = statuses[language][fmt_index]
+            files = edition_files(builddir, fmt, language)
+            print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))
+    status = max(status for language_statuses in statuses.values() for status in language_statuses)
+    if status:
+        return status
     doctrees = (args.site_doctrees or builddir / "doctrees").resolve()
-    return link_from_sites(root, builddir, site_root, doctrees, args.languages, extra)
+    return link_from_sites(root, site_root, doctrees, args.languages, extra)

@@ -2,17 +2,18 @@
 
     jaxbook livehtml [--language en] [--port 8000] [--builddir _build]
 
-Each rebuild also runs the doctests of the pages it read again, with the one
-engine (:mod:`jaxbook.doctest.engine`) in this process, where Sphinx and JAX
-are already loaded, and prints their verdict before it writes the pages::
+Each build reads what changed, and so runs the code of the pages it reads,
+once, as every build does (:mod:`jaxbook.sphinxext.doctest`), and prints the
+verdict of each page it ran before it writes the pages::
 
     doctest: ch01/quiz [zh_CN]: 12 passed, 0 failed (0.41 s)
 
-(the seconds since the watcher saw the change), with each failure as ``make
-doctest`` prints it (``file:line``, expected and actual output). So an author
-who edits a page reads its verdict at about the cost of running that page;
-``make doctest`` (the result cache runs only what changed) gives the whole
-book's.
+(the seconds since the watcher saw the change); each failure is among the
+build's warnings, at its ``file:line``, with its expected and actual output.
+So an author who edits a page reads its verdict at about the cost of running
+that page. The builds run in the process's main thread, where the page time
+limit of the global setup (:mod:`jaxbook.doctest.runtime`, a signal) holds:
+a page that hangs fails at the line that was running.
 
 A fresh ``sphinx-build`` per edit pays about 1.4 s before it does anything
 (start Python, import Sphinx and the extensions, load the pickled
@@ -24,13 +25,13 @@ loaded (Python's ``gettext._translations`` and Sphinx's
 ``sphinx.locale.translators``, which would keep the old one as the primary
 catalog and the new one as a mere fallback), so the page catalogs are
 dropped from both caches before each build
-(:func:`jaxbook.sphinxapp.forget_page_catalogs`, which ``make doctest`` calls
-too). Only the changed page (and the pages that list it) are read and
-written again.
+(:func:`jaxbook.sphinxapp.forget_page_catalogs`). Only the changed page (and
+the pages that list it) are read and written again.
 
 The site is served with sphinx-autobuild's server parts (a websocket and a
-script injected into each HTML page), so the browser reloads when a build
-finishes. The build's warnings are printed; the server keeps running.
+script injected into each HTML page), in a thread of its own, so the browser
+reloads when a build finishes. The build's warnings are printed; the server
+keeps running.
 """
 
 from __future__ import annotations
@@ -38,21 +39,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
+import queue
 import sys
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from jaxbook.sphinxapp import application, doctest_nodes_of, forget_page_catalogs
+from jaxbook.sphinxapp import application, forget_page_catalogs
 
 
 class LiveBuilder:
     """An HTML build of one language of the book that can be brought up to date again and again.
 
-    With ``doctests``, a build after the first runs the doctests of the pages it read
-    again, once they are read and before they are written, and prints their verdict.
+    With ``doctests``, each build after the first prints the verdict of the pages it
+    read (and ran), once they are read and before they are written.
     """
 
     def __init__(
@@ -82,7 +87,7 @@ class LiveBuilder:
         self.read: list[str] = []
         self.started = time.perf_counter()
         self.app.connect("env-before-read-docs", self._reading)
-        self.app.connect("env-updated", self._run_doctests)
+        self.app.connect("env-updated", self._print_verdicts)
 
     def build(self, started: float | None = None) -> str:
         """Build what changed since the last build (seen at ``started``, a perf_counter
@@ -98,26 +103,54 @@ class LiveBuilder:
     def _reading(self, app, env, docnames: list[str]) -> None:
         self.read = list(docnames)
 
-    def _run_doctests(self, app, env) -> None:
+    def _print_verdicts(self, app, env) -> None:
         if not (self.doctests and self.built):
             return
-        from jaxbook.doctest import pages
-        from jaxbook.doctest.runner import headline
+        from jaxbook.doctest.pages import records
 
-        for docname in sorted(self.read):
-            page_nodes = doctest_nodes_of(env.get_doctree(docname), app.config)
-            if not page_nodes:
-                continue
-            result, _nodes = pages.run_part(app, docname, page_nodes)
-            for report in result.reports:
-                print(headline(report, self.language))
-                print(report.partition("\n")[2])
+        kept = records(env)
+        for docname in sorted(set(self.read) & kept.keys()):
+            run = kept[docname].run
             took = time.perf_counter() - self.started
             print(
-                f"doctest: {docname} [{self.language}]: {result.tries - result.failures} passed, "
-                f"{result.broken} failed ({took:.2f} s)",
+                f"doctest: {docname} [{self.language}]: {run.tries - run.failures} passed, "
+                f"{run.broken} failed ({took:.2f} s)",
                 flush=True,
             )
+
+
+class Rebuilds:
+    """The watcher's requests to build, carried out one by one in the main thread."""
+
+    def __init__(self, builder: LiveBuilder) -> None:
+        self.builder = builder
+        self.requests: queue.Queue[tuple[list[Path], float, Future[None]]] = queue.Queue()
+
+    def request(self, changed: list[Path], seen: float) -> Future[None]:
+        """From the server's thread: build after ``changed`` (seen at ``seen``)."""
+        done: Future[None] = Future()
+        self.requests.put((changed, seen, done))
+        return done
+
+    def serve_forever(self, running: threading.Thread) -> None:
+        """In the main thread, while the server runs: each request's build."""
+        while running.is_alive():
+            try:
+                changed, seen, done = self.requests.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            try:
+                self.rebuild(changed, seen)
+            finally:
+                done.set_result(None)
+
+    def rebuild(self, changed_paths: Sequence[Path], seen: float | None = None) -> None:
+        start = time.perf_counter()
+        warnings = self.builder.build(seen)
+        if warnings:
+            print(warnings, end="", flush=True)
+        names = ", ".join(str(p.name) for p in changed_paths)
+        print(f"rebuilt in {time.perf_counter() - start:.2f} s after {names}", flush=True)
 
 
 def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port: int) -> None:
@@ -130,16 +163,11 @@ def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port
     from starlette.routing import Mount, WebSocketRoute
     from starlette.staticfiles import StaticFiles
 
-    def rebuild(changed_paths: Sequence[Path], seen: float | None = None) -> None:
-        start = time.perf_counter()
-        warnings = builder.build(seen)
-        if warnings:
-            print(warnings, end="", flush=True)
-        names = ", ".join(str(p.name) for p in changed_paths)
-        print(f"rebuilt in {time.perf_counter() - start:.2f} s after {names}", flush=True)
+    rebuilds = Rebuilds(builder)
 
     class InProcessRebuildServer(RebuildServer):
-        """sphinx-autobuild's watcher, building in this process instead of a new one."""
+        """sphinx-autobuild's watcher, asking the main thread of this process to build
+        instead of starting a new process."""
 
         async def watch(self) -> None:
             import watchfiles
@@ -149,12 +177,12 @@ def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port
             ):
                 seen = time.perf_counter()
                 changed = [Path(path).resolve() for _, path in changes]
-                await asyncio.to_thread(rebuild, changed, seen)
+                await asyncio.wrap_future(rebuilds.request(changed, seen))
                 self.flag.set()
 
     # Sphinx writes the .mo files next to the catalogs; they are output, not edits.
     ignore = IgnoreFilter([str(outdir)], [r".*\.mo$", r".*~$", r".*\.swp$", r".*/\.#.*"])
-    watcher = InProcessRebuildServer(watch, ignore, change_callback=rebuild)
+    watcher = InProcessRebuildServer(watch, ignore, change_callback=rebuilds.rebuild)
     app = Starlette(
         routes=[
             WebSocketRoute("/websocket-reload", watcher, name="reload"),
@@ -163,8 +191,15 @@ def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port
         middleware=[Middleware(JavascriptInjectorMiddleware, ws_url=f"{host}:{port}")],
         lifespan=watcher.lifespan,
     )
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    running = threading.Thread(target=server.run, name="server", daemon=True)
+    running.start()
     print(f"serving http://{host}:{port}/ (Ctrl+C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    try:
+        rebuilds.serve_forever(running)
+    except KeyboardInterrupt:
+        server.should_exit = True
+        running.join(timeout=5)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -176,9 +211,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
-    # The pages' code runs here (the doctests, the measured outputs), before JAX is imported.
-    environment.apply(root)
     builddir = args.builddir.resolve()
+    # The pages' code runs here, as they are read, before JAX is imported; with a
+    # compilation cache of its own, which a `make html` beside it does not write.
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(builddir / "live" / "jax-cache"))
+    environment.apply(root, args.language)
     outdir = builddir / "live" / args.language
     # Its own doctrees: a preview left running must not race `make html` or `make doctest`.
     doctrees = builddir / "live" / "doctrees" / args.language

@@ -16,10 +16,9 @@ in the source language it is the entry's ``msgstr`` in the translation
 ``jaxbook_parallel_languages`` names, on a translated page the ``msgid`` of
 the page's own language's entry, the source. A transform that runs before Sphinx's ``Locale``
 records on each passage the message ``gettext`` extracts for it
-(``extract_messages``), so that the message survives translation; an HTML
-build reads a page in the source language again when the translation's
-catalog is newer than the page's last reading (not a dependency, which the
-doctests would inherit through the shared doctrees). A passage
+(``extract_messages``), so that the message survives translation, and makes
+the translation's catalog a dependency of a page in the source language, so
+that Sphinx reads, and writes, the page again when the catalog changes. A passage
 whose entry is missing or empty shows "not yet translated", a fuzzy one
 "translation awaiting review (fuzzy)", in the page's language: a fuzzy
 ``msgstr`` is a guess, and is never shown. A passage whose translation is its
@@ -132,8 +131,13 @@ class RecordMessages(SphinxTransform):
     default_priority = 15  # Locale's is 20
 
     def apply(self, **kwargs: Any) -> None:
-        if pair(self.config) is None:
+        languages = pair(self.config)
+        if languages is None:
             return
+        if self.config.language == languages[0]:
+            shown = catalog_path(self.env, self.env.docname, languages[1])
+            if shown is not None:
+                self.env.note_dependency(shown)
         for node, message in extract_messages(self.document):
             if passage_kind(node):
                 node[MESSAGE] = message
@@ -170,27 +174,6 @@ def catalog_path(env: BuildEnvironment, docname: str, language: str) -> Path | N
         if path.exists():
             return path
     return None
-
-
-def catalog_changed(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """The source pages whose translation's catalog changed since they were read.
-
-    An HTML page in the source language shows that catalog, so it is read again.
-    This is not a dependency of the page: the doctest builder shares the doctrees,
-    and a dependency would make the page's doctest (and its cache key) depend on a
-    catalog it never reads.
-    """
-    languages = pair(app.config)
-    if languages is None or app.builder.name not in HTML_BUILDERS:
-        return []
-    again = []
-    for docname, read_at in env.all_docs.items():
-        path = catalog_path(env, docname, languages[1])
-        if docname not in changed and path and path.stat().st_mtime_ns // 1_000 > read_at:
-            again.append(docname)
-    return again
 
 
 def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry]:
@@ -437,7 +420,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(parallel_text, html=(visit_parallel_text, depart_span))
     app.add_node(parallel_heading, html=(visit_parallel_heading, depart_parallel_heading))
     app.connect("builder-inited", add_assets)
-    app.connect("env-get-outdated", catalog_changed)
     # After every other handler: the notebooks and the glossary's links see the page alone.
     app.connect("doctree-resolved", insert_parallel_text, priority=950)
     app.connect("html-page-context", add_button)

@@ -10,6 +10,7 @@ extensions = [
     "jaxbook.sphinxext.book_texts",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.interface",
+    "jaxbook.sphinxext.doctest",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.translation_status",
 ]

@@ -1,0 +1,353 @@
+"""Run each page's code once, while the page is read; keep what it did in the environment.
+
+MyST-NB's model. At the end of reading a page (a ``doctree-read`` handler at
+priority 900, after the extensions that add or change doctest nodes: the
+snippets' staging, the backend tabs' conditions), the page's doctest nodes run
+with the one engine (:mod:`jaxbook.doctest.engine`), as ``sphinx.ext.doctest``'s
+builder would run them. The build keeps a record of that run in its
+environment (:class:`jaxbook.doctest.pages.PageRecord`: the builder's counts,
+what each example printed and whether it passed, each failure's report at its
+page line, the values the ``:measured:`` roles show, the ``testplot`` figures
+and where it ran), and every builder renders from it: the measured outputs and
+figures of the site, the PDF and the EPUB (:mod:`jaxbook.sphinxext.measured`,
+:mod:`jaxbook.sphinxext.testplot`), ``make doctest``'s verdict (the
+``verdict`` builder below) and ``jaxbook refresh``. No builder runs code
+again: the HTML, LaTeX and EPUB builders and the verdict of one language share
+one doctree directory, and so one run.
+
+Sphinx's dependency tracking decides when a page is read, and so run, again:
+when its source, an included file, a script it shows or its catalog changed
+(a page in the source language also depends on the catalog its parallel text
+shows, :mod:`jaxbook.sphinxext.parallel`); when ``jaxbook_run_inputs``
+changed (every page); and, always, when its run failed or did not happen, so
+that every build reports a failure until it is fixed. A failure is a warning
+at its page line (type ``jaxbook``, subtype ``doctest``, with doctest's
+report), so a build with ``--fail-on-warning`` never publishes a page with an
+output its code does not print; the verdict builder reports failures itself,
+in its verdict, instead.
+
+Sphinx's HTML builder writes a page again only when the page's own file is
+newer than its output. A page read again by another builder of the same
+doctree directory (the verdict, LaTeX) because a dependency changed (its
+catalog, an included file) is therefore written again here: the next HTML
+build writes every page read since its output was written.
+
+The figures of ``testplot`` cells are PNG files in ``<doctreedir>/figures/``,
+registered as the page's images, so each builder copies them as it copies any
+image. The gettext and linkcheck builders, which show no output, read pages
+without running them.
+
+Builder ``verdict``: reads what is out of date (running it) and writes nothing;
+``make doctest`` (:mod:`jaxbook.doctest.runner`) reads the verdict from the
+environment it leaves.
+
+Config values:
+
+``jaxbook_run``
+   ``True`` (default): run every page read; ``False``: none; a list of
+   docnames: those alone (``make doctest ONLY=...``). A page read without its
+   run is read again at the next build.
+``jaxbook_run_inputs``
+   Computed, never set: what outside the pages changes what their code
+   prints (Python and every installed package's release, the accelerators the
+   machine shows, its processor, the doctest settings of ``conf.py``, the
+   engine and the runtime the global setup imports, and the environment
+   variables that reach the code, ``JAX_PLATFORMS`` among them). It is a
+   config value with rebuild ``"env"``, so a change reads, and runs, every
+   page again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import platform
+import re
+import sys
+import sysconfig
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.builders.dummy import DummyBuilder
+from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.util import logging
+
+from jaxbook.doctest import pages
+from jaxbook.doctest.pages import PageRecord, records
+from jaxbook.sphinxapp import doctest_nodes_of
+from jaxbook.sphinxext.measured import measured_value
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+# The builders that show no output: they read pages without running them.
+NOT_RUN_BY = frozenset({"gettext", "linkcheck"})
+# Variables that reach the pages' code: JAX and XLA settings, the CUDA and TPU stacks,
+# Python's own, matplotlib's, threads, the locale, and the book's own switches (the book's
+# other variables, such as the deploy's URLs, change no output).
+ENVIRONMENT_PREFIXES = (
+    "JAX_",
+    "XLA_",
+    "CUDA",
+    "NVIDIA",
+    "TPU",
+    "PYTHON",
+    "MPL",
+    "OMP_",
+    "LC_",
+    "LANG",
+    "TZ",
+)
+ENVIRONMENT_NAMES = frozenset({"JAXBOOK_PAGE_TIMEOUT", "JAXBOOK_RUN_UNRECORDED"})
+# Where compiled programs are kept changes how fast the pages run, not what they print; JAX
+# sets the other when it is imported, if it is unset (a cloud query).
+ENVIRONMENT_IGNORED = frozenset({"JAX_COMPILATION_CACHE_DIR", "TPU_SKIP_MDS_QUERY"})
+FIGURES = "figures"
+DPI = 144  # of the testplot figures
+
+
+class VerdictBuilder(DummyBuilder):
+    """Read what is out of date, running its code, and write nothing: the environment holds
+    the verdict (``make doctest``)."""
+
+    name = "verdict"
+    epilog = "The verdict is in the environment: make doctest prints it."
+
+    def get_outdated_docs(self) -> set[str]:
+        return set()
+
+    def write_documents(self, docnames: Set[str]) -> None:
+        """Nothing to write, and so nothing to resolve."""
+
+
+@cache
+def processor() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return " ".join(line.split(":", 1)[1].split())
+    return platform.processor() or platform.machine()
+
+
+def where() -> dict[str, str]:
+    """Where this process runs JAX: its backend, device and release."""
+    import jax  # only a page that shows a measurement asks
+
+    backend = jax.default_backend()
+    device = processor() if backend == "cpu" else jax.devices()[0].device_kind
+    return {"backend": backend, "device": device, "version": jax.__version__}
+
+
+@cache
+def _packages() -> str:
+    """Every installed release, by the names of the environment's ``.dist-info`` directories
+    (``jax-0.12.0.1.dist-info``): a listing, where reading each one's metadata took 0.2 s."""
+    paths = sysconfig.get_paths()
+    folders = {Path(paths[name]) for name in ("purelib", "platlib")}
+    names = sorted(
+        entry.name
+        for folder in folders
+        if folder.is_dir()
+        for entry in os.scandir(folder)
+        if entry.name.endswith(".dist-info")
+    )
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()
+
+
+def _accelerators() -> list[str]:
+    """The accelerators the machine shows (NVIDIA GPUs, TPU chips), which with the installed
+    plugins and ``JAX_PLATFORMS`` decide JAX's backend. Found without starting JAX: a
+    process that forks the readers of pages (``sphinx-build -j``) must not have started it."""
+    found = ("nvidia[0-9]*", "accel[0-9]*", "vfio/[0-9]*")
+    return sorted(path.name for pattern in found for path in Path("/dev").glob(pattern))
+
+
+def _digest(module: str) -> str:
+    spec = importlib.util.find_spec(module)
+    origin = spec.origin if spec else None
+    data = Path(origin).read_bytes() if origin and Path(origin).is_file() else b""
+    return hashlib.sha256(data).hexdigest()
+
+
+def run_inputs(config: Config) -> dict[str, Any]:
+    """``jaxbook_run_inputs``: what outside the pages can change what their code prints."""
+    return {
+        "python": platform.python_version(),
+        "packages": _packages(),
+        "accelerators": _accelerators(),
+        "processor": processor(),
+        "doctest": [
+            config.doctest_default_flags,
+            config.doctest_global_setup,
+            config.doctest_global_cleanup,
+            config.doctest_test_doctest_blocks,
+        ],
+        "code": [_digest("jaxbook.doctest.engine"), _digest("jaxbook.doctest.runtime")],
+        "environment": sorted(
+            (name, value)
+            for name, value in os.environ.items()
+            if (name.startswith(ENVIRONMENT_PREFIXES) or name in ENVIRONMENT_NAMES)
+            and name not in ENVIRONMENT_IGNORED
+        ),
+    }
+
+
+def runs(app: Sphinx, docname: str) -> bool:
+    if app.builder.name in NOT_RUN_BY:
+        return False
+    chosen = app.config.jaxbook_run
+    return chosen if isinstance(chosen, bool) else docname in chosen
+
+
+class PageRuns(EnvironmentCollector):
+    """The run of each page, made at the end of its reading and kept in the environment."""
+
+    def enable(self, app: Sphinx) -> None:
+        super().enable(app)
+        assert self.listener_ids is not None
+        # After every other handler of the event: the page's doctest nodes are final.
+        app.disconnect(self.listener_ids["doctree-read"])
+        self.listener_ids["doctree-read"] = app.connect(
+            "doctree-read", self.process_doc, priority=900
+        )
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        records(env).pop(docname, None)
+
+    def merge_other(
+        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+    ) -> None:
+        theirs = records(other)
+        for docname in docnames:
+            if docname in theirs:
+                records(env)[docname] = theirs[docname]
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        docname = env.docname
+        tested = doctest_nodes_of(doctree, app.config)
+        if not tested:
+            return
+        for index, node in enumerate(tested):
+            node["jaxbook_block"] = index  # how the builders find the node's outcome
+        if not runs(app, docname):
+            env.note_reread()  # read, not run: the next build runs it
+            return
+        record = run_page(app, docname, doctree, tested)
+        records(env)[docname] = record
+        if record.failed:
+            env.note_reread()  # every build reports it until it is fixed
+            if not isinstance(app.builder, VerdictBuilder):
+                warn(app, docname, record)
+
+    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        """The pages read since this builder last wrote them (by another builder of the
+        same doctree directory): written again."""
+        outfilename = getattr(app.builder, "get_outfilename", None)
+        if outfilename is None:
+            return []
+        stale = []
+        for docname, read_at in env.all_docs.items():
+            page = Path(outfilename(docname))
+            # all_docs holds when each page was read, in microseconds.
+            if page.is_file() and read_at > page.stat().st_mtime_ns // 1000:
+                stale.append(docname)
+        return stale
+
+
+def run_page(
+    app: Sphinx, docname: str, doctree: nodes.document, tested: list[nodes.Element]
+) -> PageRecord:
+    """Run the page once: its values for the ``:measured:`` roles, its figures after each
+    ``testplot`` cell, and where it ran if it shows a measurement."""
+    names = {value["variable"] for value in doctree.findall(measured_value)}
+    plots = [i for i, node in enumerate(tested) if node.get("jaxbook_plot")]
+    figures: dict[int, list[str]] = {}
+    after = None
+    if plots:
+        after = figure_saver(app, docname, plots, figures)
+    run, _nodes = pages.run(app, docname, doctree, names, after, unit=str(app.doctreedir))
+    run.values = {name: _plain(value) for name, value in run.values.items()}
+    measures = names or any(node.get("jaxbook_measured") for node in tested)
+    return PageRecord(run, where() if measures else {}, figures)
+
+
+def _plain(value: object) -> object:
+    """A figure as the environment can keep it: a NumPy or JAX scalar as Python's."""
+    if getattr(value, "shape", None) == () and hasattr(value, "item"):
+        value = value.item()
+    return value if isinstance(value, (bool, int, float, complex, str)) else str(value)
+
+
+def image_name(docname: str, number: int) -> str:
+    return f"testplot-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}-{number}.png"
+
+
+def figure_saver(app: Sphinx, docname: str, plots: list[int], figures: dict[int, list[str]]):
+    """After each ``testplot`` cell: every pyplot figure open and not shown by an earlier one,
+    saved as the page's image."""
+    directory = Path(app.doctreedir) / FIGURES
+    shown: set[int] = set()
+    # Another page's figures are not this page's (the book's global cleanup closes them).
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
+
+    def save(block: int, namespace: dict) -> None:
+        if block not in plots:
+            return
+        from matplotlib import pyplot
+
+        figures[block] = []
+        for number in pyplot.get_fignums():
+            if number in shown:
+                continue
+            shown.add(number)
+            path = directory / image_name(docname, len(shown))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pyplot.figure(number).savefig(path, dpi=DPI)
+            app.env.images.add_file(docname, str(path))
+            figures[block].append(str(path))
+
+    return save
+
+
+def warn(app: Sphinx, docname: str, record: PageRecord) -> None:
+    for report in record.run.reports:
+        if report.file.startswith("<"):  # the global setup or cleanup
+            location: Any = (docname, None)
+        else:
+            location = f"{Path(app.confdir, report.file)}:{report.line}"
+        logger.warning(
+            "%s\n%s",
+            report.what,
+            report.detail.rstrip("\n"),
+            location=location,
+            type="jaxbook",
+            subtype="doctest",
+        )
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("sphinx.ext.doctest")
+    app.add_config_value("jaxbook_run", True, "", types=frozenset({bool, list, tuple}))
+    app.add_config_value("jaxbook_run_inputs", run_inputs, "env", types=frozenset({dict}))
+    app.add_builder(VerdictBuilder)
+    app.add_env_collector(PageRuns)
+    return {
+        "version": "1.0",
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -1,0 +1,152 @@
+"""Each page's code runs once, while the page is read; every builder of its doctree directory
+renders that run, and a failure fails the build at its line every time."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sphinx.util.docutils import docutils_namespace
+
+from jaxbook.doctest.pages import records
+from jaxbook.sphinxapp import forget_catalogs
+from jaxbook.sphinxext import doctest as doctest_run
+
+
+@pytest.fixture
+def book(rootdir: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(rootdir / "test-doctest-run", tmp_path / "book"))
+
+
+@pytest.fixture
+def build(make_app, monkeypatch, tmp_path):
+    """``build(book, builder)``: one build into the book's one doctree directory; the pages
+    whose code ran in it."""
+    log = tmp_path / "runs.log"
+    monkeypatch.setenv("JAXBOOK_RUN_LOG", str(log))
+
+    def run(book: Path, builder: str, **kwargs):
+        log.write_text("")
+        forget_catalogs()  # as a new process would start
+        with docutils_namespace():
+            app = make_app(builder, srcdir=book, **kwargs)
+            app.build()
+        ran = [json.loads(line)["page"] for line in log.read_text().splitlines()]
+        return app, ran
+
+    return run
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_builders_of_one_doctree_directory_share_one_run(book, build):
+    site, ran = build(book, "html")
+    assert sorted(ran) == ["first", "second"]
+    for builder in ("latex", "epub", "verdict"):
+        app, ran = build(book, builder)
+        assert ran == [], builder
+        assert not app.warning.getvalue(), builder
+    assert records(app.env)["first"].run.printed[0]["got"] == "42\n"
+
+    edit(book / "second.rst", "2\n", "2\n\nEdited.\n")
+    app, ran = build(book, "verdict")
+    assert ran == ["second"]  # the page read again, and no other
+    site, ran = build(book, "html")
+    assert ran == []
+    assert "Edited." in (site.outdir / "second.html").read_text(encoding="utf-8")
+
+
+def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build):
+    edit(book / "first.rst", "   42\n", "   41\n")
+    build(book, "html")
+    for _ in range(2):
+        app, ran = build(book, "html")
+        assert ran == ["first"]  # run again, and reported again
+        warnings = app.warning.getvalue()
+        assert "first.rst:4: WARNING: doctest failed" in warnings
+        assert "Expected:\n    41\nGot:\n    42" in warnings
+        assert "[jaxbook.doctest]" in warnings
+    app, ran = build(book, "verdict")
+    assert ran == ["first"]
+    assert "doctest failed" not in app.warning.getvalue()  # the verdict reports it itself
+    edit(book / "first.rst", "   41\n", "   42\n")
+    build(book, "html")
+    app, ran = build(book, "html")
+    assert ran == []
+
+
+def test_builders_that_show_no_output_run_nothing(book, build):
+    _app, ran = build(book, "gettext")
+    assert ran == []
+
+
+def test_html_after_another_builder_read_a_page_again_shows_the_new_translation(book, build):
+    site, _ran = build(book, "html")
+    page = site.outdir / "index.html"
+    assert "First paragraph." in page.read_text(encoding="utf-8")
+    edit(book / "locale/en/LC_MESSAGES/index.po", "First paragraph.", "The first paragraph.")
+    build(book, "verdict")  # reads the page again, with its new catalog
+    build(book, "html")
+    assert "The first paragraph." in page.read_text(encoding="utf-8")
+
+
+def test_without_writing_again_the_page_would_keep_the_old_translation(book, build, monkeypatch):
+    """The check above fails when pages read by another builder are not written again."""
+    monkeypatch.setattr(doctest_run.PageRuns, "get_updated_docs", lambda self, app, env: [])
+    site, _ran = build(book, "html")
+    edit(book / "locale/en/LC_MESSAGES/index.po", "First paragraph.", "The first paragraph.")
+    build(book, "verdict")
+    build(book, "html")
+    assert "First paragraph." in (site.outdir / "index.html").read_text(encoding="utf-8")
+
+
+READ_SIDE_BY_SIDE = """
+import json, sys
+from sphinx.application import Sphinx
+from jaxbook.doctest.pages import records
+from jaxbook.sphinxapp import forget_catalogs
+book = sys.argv[1]
+app = Sphinx(book, book, book + "/_out", book + "/_doctrees", "verdict", status=None,
+             warning=sys.stderr, parallel=2)
+app.build()
+print(json.dumps({page: r.run.printed[0]["got"] for page, r in records(app.env).items()}))
+"""
+
+
+def test_pages_read_side_by_side_keep_their_runs(book):
+    """``sphinx-build -j 2``: each page is read, and run, in a forked process, and its run
+    merged into the environment. The process that forks has not started JAX."""
+    result = subprocess.run(
+        [sys.executable, "-c", READ_SIDE_BY_SIDE, str(book)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"first": "42\n", "second": "2\n"}
+    assert "fork" not in result.stderr
+
+
+def test_the_inputs_start_no_jax():
+    """Computing ``jaxbook_run_inputs`` leaves JAX's backends alone, so that a build may
+    fork its readers after it (JAX warns that a fork after it started may deadlock)."""
+    code = (
+        "import sys, types\n"
+        "from jaxbook.sphinxext import doctest as doctest_run\n"
+        "config = types.SimpleNamespace(doctest_default_flags=0, doctest_global_setup='',"
+        " doctest_global_cleanup='', doctest_test_doctest_blocks='default')\n"
+        "inputs = doctest_run.run_inputs(config)\n"
+        "print(sorted(inputs), 'jax._src.xla_bridge' in sys.modules"
+        " and bool(sys.modules['jax._src.xla_bridge']._backends))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("] ")[1].strip() == "False"
