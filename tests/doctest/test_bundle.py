@@ -141,7 +141,8 @@ def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp
         f"{record}: not a run record of format 2 (it has no format number); "
         "record it again with jaxbook bundle run --record\n"
     )
-    block = {"file": "docs/index.rst", "line": 3, "want": "1\n", "got": "2\n", "passed": "no"}
+    block = {"file": "docs/index.rst", "line": 3, "code": "print(2)", "want": "1\n", "got": "2\n"}
+    block["passed"] = "no"
     record.write_text(
         json.dumps({"format": 2, "blocks": {"en": [{**block, "exception": None}]}}),
         encoding="utf-8",

@@ -199,7 +199,12 @@ def test_a_differing_block_without_a_line_is_refused_before_a_page_is_written(
     (project / "conf.py").write_text("", encoding="utf-8")
     page = project / "docs" / "index.rst"
     page.write_text(PAGE, encoding="utf-8")
-    block = {"file": "docs/index.rst", "line": None, "want": "[CpuDevice(id=0)]\n"}
+    block = {
+        "file": "docs/index.rst",
+        "line": None,
+        "code": "print(jax.devices())",
+        "want": "[CpuDevice(id=0)]\n",
+    }
     record = tmp_path / "record.json"
     record.write_text(
         json.dumps(

@@ -167,9 +167,12 @@ def test_canonical_and_hreflang_are_absolute(deploy, language):
     }
 
 
-def _git_date(path: Path) -> str:
+def _git_date(*paths: Path) -> str:
+    """The day of the last commit that changed any of ``paths``, a merge among them where it
+    differs from a parent (``-m``), as sphinx-last-updated-by-git dates a file."""
     return subprocess.run(
-        ["git", "log", "-1", "--format=%cd", "--date=format:%Y-%m-%d", "--", str(path)],
+        ["git", "log", "-m", "-1", "--format=%cd", "--date=format:%Y-%m-%d", "--"]
+        + [str(path) for path in paths],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -182,7 +185,10 @@ def test_last_updated_comes_from_git(deploy, language):
     page = (deploy["site"] / language / "ch01" / "quiz.html").read_text(encoding="utf-8")
     updated = re.search(r'<div class="last-updated">\s*(.*?)</div>', page, re.DOTALL)
     assert updated
-    assert _git_date(ROOT / "docs" / "ch01" / "quiz.rst") in updated[1]
+    # A page changes with its source, and with the English catalog that translates it (on a
+    # Chinese page, its parallel text): the page depends on both.
+    catalog = ROOT / "locale" / "en" / "LC_MESSAGES" / "ch01" / "quiz.po"
+    assert _git_date(ROOT / "docs" / "ch01" / "quiz.rst", catalog) in updated[1]
 
 
 def test_edit_translate_and_report_links(deploy):
