@@ -86,11 +86,15 @@ extensions = [
     "jaxbook.sphinxext.terms",
     "jaxbook.sphinxext.testplot",
     "jaxbook.sphinxext.translation_status",
+    # A sitemap holds absolute URLs: only a deploy build (JAXBOOK_SITE_URL set) writes one.
+    # Loaded for every build all the same, so that a deploy's build reads (and runs)
+    # nothing the site's build read: a changed list of extensions reads every page again.
+    "sphinx_sitemap",
 ]
-# A deploy build (JAXBOOK_SITE_URL set) writes a sitemap; a checkout's build dates each
-# page by its last commit.
-if os.environ.get("JAXBOOK_SITE_URL"):
-    extensions.append("sphinx_sitemap")
+# Without a site URL it writes none, and would say "html_baseurl is required" (the same
+# setting in every build, since a changed one reads every page again too).
+suppress_warnings = ["sitemap.configuration"]
+# A checkout's build dates each page by its last commit.
 if (Path(__file__).resolve().parent / ".git").exists():
     extensions.append("sphinx_last_updated_by_git")
 root_doc = "index"

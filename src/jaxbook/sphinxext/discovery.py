@@ -5,8 +5,8 @@ several languages side by side (``<site>/<language>/``) and adds what they
 lack:
 
 - ``sphinx_sitemap``: ``sitemap.xml`` in each language's root, each page
-  with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so
-  ``conf.py`` loads it for a deploy build (``JAXBOOK_SITE_URL``) alone.
+  with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so only
+  a deploy build (``JAXBOOK_SITE_URL``) writes one.
 - ``notfound.extension``: a ``404.html`` per language, its links rooted at
   ``/<site path>/<language>/`` so that it works at any depth.
 - ``sphinxext.opengraph``: ``og:*`` tags; the ``description`` meta tag and
