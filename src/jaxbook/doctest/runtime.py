@@ -54,9 +54,8 @@ warns, and the warning failed the page that opened it.
 The page time limit (``PAGE_TIMEOUT_S`` seconds, default 300, or the
 ``JAXBOOK_PAGE_TIMEOUT`` environment variable) turns a page that hangs into a
 doctest failure at the line that was running, instead of a stuck build. It is
-a signal, so it holds where pages run in a process's main thread (``make
-doctest``, refresh, the builds, the bundle), not in the live preview's
-rebuilds.
+a signal, so it holds where pages run in a process's main thread: every build,
+the live preview's among them, and the bundle.
 
 Config values: none (this module is not a Sphinx extension).
 """
@@ -142,8 +141,8 @@ def _on_alarm(signum: int, frame: object) -> None:
 
 
 def _timed() -> bool:
-    # Signals go to the main thread only: a page run in another (the live preview builds
-    # in one) runs without a time limit, in front of its author.
+    # Signals go to the main thread only: a page run in another thread (every build runs
+    # pages in its main thread) runs without a time limit.
     return hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
 
 
