@@ -58,12 +58,12 @@ def test_where_each_accelerator_ran_is_said_once_after_the_first_tabs(built):
     assert len(notes) == 1
     assert notes[0].find_previous_sibling("div")["class"] == ["jb-backend-tabs"]
     assert notes[0].get_text() == (
-        "CPU outputs were recorded on Planted CPU 9000, jaxlib 0.12.0.1, Python 3.13.0, "
-        "JAX 0.12.0.1, December 1, 2026. "
-        "GPU outputs were recorded on Planted GPU 9000, CUDA 13, Python 3.12, JAX 0.12.0.1, "
-        "November 29, 2026. "
-        "TPU outputs were recorded on Planted TPU 7, libtpu 0.0.50.1, Python 3.13.0, "
-        "JAX 0.12.0.1, December 5, 2026."
+        "The CPU outputs were recorded on December 1, 2026 (device: Planted CPU 9000; "
+        "jaxlib 0.12.0.1, Python 3.13.0, JAX 0.12.0.1). "
+        "The GPU outputs were recorded on November 29, 2026 (device: Planted GPU 9000; "
+        "CUDA 13, Python 3.12, JAX 0.12.0.1). "
+        "The TPU outputs were recorded on December 5, 2026 (device: Planted TPU 7; "
+        "libtpu 0.0.50.1, Python 3.13.0, JAX 0.12.0.1)."
     )
     assert "..." not in page.get_text()
 
@@ -72,8 +72,8 @@ def test_where_each_accelerator_ran_is_said_once_after_the_first_tabs(built):
 def test_where_it_ran_reads_as_chinese_in_a_chinese_page(built):
     text = BeautifulSoup(built.page(), "html.parser").select_one("p.jb-recorded-label")
     assert text.get_text().startswith(
-        "CPU 输出的运行环境：Planted CPU 9000、jaxlib 0.12.0.1、Python 3.13.0、JAX 0.12.0.1、"
-        "2026 年 12 月 1 日。GPU 输出的运行环境："
+        "CPU 输出记录于 2026 年 12 月 1 日（设备：Planted CPU 9000；jaxlib 0.12.0.1、"
+        "Python 3.13.0、JAX 0.12.0.1）。GPU 输出记录于"
     )
 
 
@@ -87,7 +87,7 @@ def test_print_shows_each_output_once_under_the_backends_it_holds_on(built):
         "CPU", "GPU",
         "GPU", "TPU",
     ]  # fmt: skip
-    assert tex.count("were recorded on") == 3
+    assert tex.count("outputs were recorded on") == 3
 
 
 @pytest.mark.sphinx(

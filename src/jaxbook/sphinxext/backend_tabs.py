@@ -60,17 +60,16 @@ class backend_tabs(nodes.General, nodes.Element):
     """The expected outputs of one cell, one per recorded output."""
 
 
-def recorded_where(facts: dict[str, Any], language: str) -> str:
-    """Where a backend's outputs were recorded, in ``language``."""
+def recorded_where(facts: dict[str, Any], language: str) -> dict[str, str]:
+    """Where and when a backend's outputs were recorded, in ``language``: the device, the
+    software that ran them, and the day."""
     day = datetime.date.fromisoformat(facts["date"])
-    parts = [
-        facts["device"],
-        facts["platform"],
-        f"Python {facts['python']}",
-        f"JAX {facts['jax']}",
-        spaced(format_date(day, "long", locale=language)),
-    ]
-    return str(_(", ")).join(parts)
+    software = [facts["platform"], f"Python {facts['python']}", f"JAX {facts['jax']}"]
+    return {
+        "device": facts["device"],
+        "software": str(_(", ")).join(software),
+        "date": spaced(format_date(day, "long", locale=language)),
+    }
 
 
 def _backends(node: nodes.Node) -> frozenset[str] | None:
@@ -166,8 +165,8 @@ def recorded_note(app: Sphinx, backends: set[str]) -> nodes.paragraph | None:
     recorded = app.config.jaxbook_recorded_on
     language = app.config.language
     sentences = [
-        _("%(backend)s outputs were recorded on %(where)s.")
-        % {"backend": b.upper(), "where": recorded_where(recorded[b], language)}
+        _("The %(backend)s outputs were recorded on %(date)s (device: %(device)s; %(software)s).")
+        % {"backend": b.upper(), **recorded_where(recorded[b], language)}
         for b in ordered(backends)
         if b in recorded
     ]
