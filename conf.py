@@ -10,7 +10,6 @@ the source's, and a translation's come from its catalogs
 from __future__ import annotations
 
 import doctest
-import os
 from pathlib import Path
 
 from jaxbook.formats import recorded_on
