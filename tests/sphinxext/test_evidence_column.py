@@ -38,6 +38,9 @@ def test_each_cell_is_one_short_phrase(built):
         "unknown-probe": "—",
         "method-again": "since 0.4.31",
         "python": "since 0.11.0",
+        # The first probe checks the note's main point; a later change of another probe
+        # (python-floor, 0.11.0) is the lab report's detail, not the note's release.
+        "first-probe": "since 0.4.31",
     }
 
 
@@ -96,6 +99,15 @@ def test_the_labs_report_gives_each_notes_evidence_in_sentences(built):
         # Older states follow newest first, a sentence each; two are named, and the rest by
         # their releases.
         "Update note 7: The release needs a newer Python": (
+            "Since JAX 0.11.0, it requires Python 3.12 or newer. "
+            "In JAX 0.7.0–0.10.2, it requires Python 3.11 or newer. "
+            "In JAX 0.4.31–0.6.2, it requires Python 3.10 or newer. "
+            "Older releases (0.4.13–0.4.30) are not described here."
+        ),
+        # Every probe of a note, in its order: the first is the one its column names.
+        "Update note 8: x.device() is no longer a method, and Python 3.12 is needed": (
+            "Since JAX 0.4.31, calling x.device raises TypeError. "
+            "In JAX 0.4.13–0.4.30, x.device() is a method. "
             "Since JAX 0.11.0, it requires Python 3.12 or newer. "
             "In JAX 0.7.0–0.10.2, it requires Python 3.11 or newer. "
             "In JAX 0.4.31–0.6.2, it requires Python 3.10 or newer. "
@@ -202,7 +214,7 @@ def test_the_notes_alone_keep_the_evidence_options_and_show_no_column(built):
     assert built.warnings == ""
     page = table(built.page())
     assert "Changed in" not in page.get_text()
-    assert len(page.select("tbody tr")) == 7
+    assert len(page.select("tbody tr")) == 8
 
 
 @pytest.mark.sphinx(

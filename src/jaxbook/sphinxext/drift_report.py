@@ -12,6 +12,9 @@ shown in two places:
   ``runs``                those on which every example ran without an error
                           (an exception, a failed assert, or an API it lacks);
   ``cannot-run TEXT``     those on which an example could not run, its error naming TEXT;
+  ``raises TEXT``         those on which an example raised an unexpected exception, its
+                          message naming TEXT;
+  ``fails TEXT``          those on which an example's assert naming TEXT failed;
   ``prints TEXT``         those on which an example printed a line with TEXT where the
                           page shows another;
   ``lowest QUERY``        the lowest release from which on QUERY holds on every release.
@@ -262,6 +265,10 @@ def unseen(data: dict[str, Any], places: list[Place]) -> list[Place]:
 # -- the note: releases from the data ------------------------------------------------
 
 
+# A query that names an outcome, and the outcome it names; TEXT is in the run's detail.
+OUTCOME_QUERIES = {"cannot-run": "cannot-run", "raises": "exception", "fails": "assert"}
+
+
 def releases_where(data: dict[str, Any], query: str, pinned: str) -> list[str] | None:
     """The releases of the data that ``query`` holds on (see the module's description);
     None for a query of no known kind."""
@@ -274,8 +281,9 @@ def releases_where(data: dict[str, Any], query: str, pinned: str) -> list[str] |
             return release != pinned
         if kind == "runs":
             return all(run["outcome"] not in FAILED for run in runs)
-        if kind == "cannot-run":
-            return any(r["outcome"] == kind and text in r.get("detail", "") for r in runs)
+        if kind in OUTCOME_QUERIES:
+            outcome = OUTCOME_QUERIES[kind]
+            return any(r["outcome"] == outcome and text in r.get("detail", "") for r in runs)
         lines = [
             line
             for r in runs
@@ -284,7 +292,7 @@ def releases_where(data: dict[str, Any], query: str, pinned: str) -> list[str] |
         ]
         return any(line[:1] == "+" and text in line for line in lines)
 
-    if kind not in ("checked", "runs", "cannot-run", "prints") or (
+    if kind not in ("checked", "runs", "prints", *OUTCOME_QUERIES) or (
         text and kind in ("checked", "runs")
     ):
         return None

@@ -8,9 +8,9 @@ output, that output: ``:old: dot-value=10.811179161071777``
 evidence file that ``jaxbook evidence`` writes, this extension gives:
 
 - the update-notes table a "Changed in" column, one short phrase a row:
-  "since 0.4.31" (the newest release in which one of its probes' answers
-  changed), "all checked releases" where none changed, and "—" where the
-  note names no probe;
+  "since 0.4.31" (the release since which the note's first probe, the one that
+  checks its main point, has given its present answer), "all checked
+  releases" where it never changed, and "—" where the note names no probe;
 - the role ``:changed-in:`PROBE ...```, the release since which each of the
   probes has given its present answer (they must agree), for prose that
   names it;
@@ -180,7 +180,8 @@ def column(app: Sphinx, table_doc: str) -> notes.Column | None:
         return None
 
     def cell(row: notes.Row) -> nodes.paragraph:
-        releases, known = changed_in(evidence, row.probes, row.old)
+        # The note's main point is its first probe; the others' eras are in the lab's report.
+        releases, known = changed_in(evidence, row.probes[:1], row.old)
         if not known:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
         if not releases:
