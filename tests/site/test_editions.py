@@ -586,7 +586,7 @@ def test_the_site_links_the_books_it_holds(built_editions, language):
         assert sorted((page.parent / link).resolve().name for link in links) == held, page
 
 
-GUIDES = ("contributing.html", "authoring.html", "translating.html")
+GUIDES = ("contributing.html", "authoring.html", "translating.html", "lab.html")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -139,7 +139,11 @@ def test_a_blank_page_has_no_running_head():
 
 
 @pytest.mark.parametrize(
-    ("language", "page"), [("zh_CN", "（第\\pageref*{#1}页）"), ("en", "\\ (page~\\pageref*{#1})")]
+    ("language", "page"),
+    [
+        ("zh_CN", "（第\\CJKecglue{}\\pageref*{#1}\\CJKecglue{}页）"),
+        ("en", "\\ (page~\\pageref*{#1})"),
+    ],
 )
 def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
     tex, _outdir = latex(language)

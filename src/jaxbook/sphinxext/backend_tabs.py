@@ -19,9 +19,8 @@ none of them names the cell itself is skipped, saying why
 (``unrecorded_here`` of :mod:`jaxbook.doctest.runtime`, which this extension
 adds to the cell's condition): a cell is never compared with nothing. The web
 page shows one tab per backend (radio buttons and CSS, no script), each with
-the output that holds there (or, for a backend the book records but the cell
-has no output for, that it is not yet recorded there); a PDF or an EPUB shows
-each output once, under the backends it holds on. After the page's first such cell, one note says
+the output that holds there; a PDF or an EPUB shows each output once, under
+the backends it holds on. After the page's first such cell, one note says
 where each accelerator's outputs were recorded. Write an accelerator's
 outputs only from a real run there (``jaxbook record``).
 
@@ -190,21 +189,13 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             shown_on |= backends
         for output, _backends_of_it in outputs:
             tabs.remove(output)
-        # Every backend the book records gets its tab; one this cell has no output for
-        # says so, rather than leaving the reader to wonder.
-        covered = set().union(*(b for _o, b in outputs))
-        missing = [b for b in ordered({"cpu", *app.config.jaxbook_recorded_on}) if b not in covered]
         if app.builder.name == "html":
             used: set[int] = set()
-            for backend in ordered(covered | set(missing)):
-                output = next((o for o, b in outputs if backend in b), None)
-                if output is None:
-                    note = _("Not yet recorded on a %s.") % backend.upper()
-                    tab: nodes.Node = nodes.paragraph(note, note, classes=["jb-unrecorded"])
-                else:
-                    # One output can hold on several backends: each tab shows it.
-                    tab = copy.deepcopy(output) if id(output) in used else output
-                    used.add(id(output))
+            for backend in ordered(set().union(*(b for _o, b in outputs))):
+                output = next(o for o, b in outputs if backend in b)
+                # One output can hold on several backends: each tab shows it.
+                tab = copy.deepcopy(output) if id(output) in used else output
+                used.add(id(output))
                 tabs += nodes.container("", tab, jaxbook_backend=backend)
             first = first or tabs
             continue
@@ -215,9 +206,6 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             label = nodes.strong("", _("Output on %s:") % _label(backends, language))
             assert isinstance(output, nodes.Element)
             shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
-        if missing:
-            note = _("Not yet recorded on: %s.") % _label(missing, language)
-            shown.append(nodes.paragraph(note, note, classes=["jb-unrecorded"]))
         first = first or shown[-1]
         tabs.replace_self(shown)
     if first is not None and (note := recorded_note(app, shown_on)) is not None:

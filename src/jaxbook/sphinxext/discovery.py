@@ -59,7 +59,10 @@ DATE_FORMAT = "%Y-%m-%d"
 
 
 def site_url(config: Config) -> str:
-    return (os.environ.get("JAXBOOK_SITE_URL") or config.jaxbook_site_url).rstrip("/")
+    # getattr: a book without jaxbook.sphinxext.languages (a test root) has no site.
+    return (os.environ.get("JAXBOOK_SITE_URL") or getattr(config, "jaxbook_site_url", "")).rstrip(
+        "/"
+    )
 
 
 def repo_url(config: Config) -> str:

@@ -83,7 +83,7 @@ from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.chinese import spaced
-from jaxbook.sphinxext import _artwork, _chapters
+from jaxbook.sphinxext import _artwork, _chapters, discovery
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import section_title
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
@@ -150,6 +150,7 @@ class Credits:
     date: str
     copyright: str
     credit: str  # the course credit, as HTML (the website's footer has it)
+    site: str  # the website's address, where a deploy build knows it; else ""
 
     @property
     def edition(self) -> str:
@@ -166,6 +167,7 @@ def credits_of(config: Config) -> Credits:
         date=config.today,
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
+        site=discovery.site_url(config),
     )
 
 
@@ -255,7 +257,13 @@ def front_matter(credits: Credits) -> str:
     credit, links = linked_text(credits.credit)
     addresses = r"\\".join(
         tex(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace("\0", url(address))
-        for name, address in [*links, *licences()]
+        for name, address in [
+            # The printed book sends readers to the website (its notebooks, the lab's
+            # report): its address comes first.
+            *([(str(_("Website")), credits.site)] if credits.site else []),
+            *links,
+            *licences(),
+        ]
     )
     title_page = [
         r"\centering\py@HeaderFamily\vspace*{0.12\textheight}",
@@ -299,9 +307,9 @@ def page_reference_macro() -> str:
     message = str(_("(page %s)"))
     before, _sep, after = message.partition("%s")
     latin = before[:1].isascii()
-    # "page~12" stays together, and may go to the next line; Chinese breaks where it likes,
-    # and xeCJK spaces the number.
-    space, tie = ("\\ ", "~") if latin else ("", "")
+    # "page~12" stays together, and may go to the next line; Chinese spaces the number with
+    # xeCJK's own glue on both sides ("第 12 页": xeCJK alone spaced only the side before).
+    space, tie = ("\\ ", "~") if latin else ("", r"\CJKecglue{}")
     before, after = tex(before).replace(" ", tie), tex(after).replace(" ", tie)
     # A table column narrower than the page reference (the update-notes table's numbers)
     # shows none: its row names the section, and that reference has its page.
@@ -468,6 +476,12 @@ def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     align."""
     if app.builder.name != "latex":
         return
+    # A table in the running text may break across pages (a longtable): kept whole, the
+    # installation table ran past the foot of its page. One inside a box (an admonition, a
+    # list) stays a tabulary, which LaTeX can set there.
+    for table in doctree.findall(nodes.table):
+        if isinstance(table.parent, (nodes.section, nodes.document)):
+            table["classes"] = [*table["classes"], "longtable"]
     for cell in doctree.findall(nodes.entry):
         marks = [c for c in cell.children if isinstance(c, (addnodes.index, nodes.target))]
         paragraph = next((c for c in cell.children if isinstance(c, nodes.paragraph)), None)
