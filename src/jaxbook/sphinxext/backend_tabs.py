@@ -197,14 +197,14 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if app.builder.name == "html":
             used: set[int] = set()
             for backend in ordered(covered | set(missing)):
-                output = next((o for o, b in outputs if backend in b), None)
-                if output is None:
-                    note = _("Not yet recorded on a %s.") % backend.upper()
-                    tab: nodes.Node = nodes.paragraph(note, note, classes=["jb-unrecorded"])
+                held = next((o for o, b in outputs if backend in b), None)
+                if held is None:
+                    absent = _("Not yet recorded on a %s.") % backend.upper()
+                    tab: nodes.Node = nodes.paragraph(absent, absent, classes=["jb-unrecorded"])
                 else:
                     # One output can hold on several backends: each tab shows it.
-                    tab = copy.deepcopy(output) if id(output) in used else output
-                    used.add(id(output))
+                    tab = copy.deepcopy(held) if id(held) in used else held
+                    used.add(id(held))
                 tabs += nodes.container("", tab, jaxbook_backend=backend)
             first = first or tabs
             continue
@@ -216,8 +216,8 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             assert isinstance(output, nodes.Element)
             shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
         if missing:
-            note = _("Not yet recorded on: %s.") % _label(missing, language)
-            shown.append(nodes.paragraph(note, note, classes=["jb-unrecorded"]))
+            absent = _("Not yet recorded on: %s.") % _label(missing, language)
+            shown.append(nodes.paragraph(absent, absent, classes=["jb-unrecorded"]))
         first = first or shown[-1]
         tabs.replace_self(shown)
     if first is not None and (note := recorded_note(app, shown_on)) is not None:
