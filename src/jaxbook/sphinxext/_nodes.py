@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from docutils import nodes
 
 
@@ -11,6 +13,19 @@ class chrome(nodes.paragraph, nodes.Invisible):
     It renders as a paragraph; being ``Invisible``, it is left out of what
     describes the page (the ``description`` meta tag and OpenGraph's).
     """
+
+
+def ancestors(node: nodes.Node) -> Iterator[nodes.Element]:
+    """The elements that hold ``node``, the nearest first."""
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def enclosing[T: nodes.Element](node: nodes.Node, kind: type[T]) -> T | None:
+    """The nearest element of ``kind`` that holds ``node``, if any."""
+    return next((a for a in ancestors(node) if isinstance(a, kind)), None)
 
 
 def section_title(section: nodes.section) -> nodes.title:

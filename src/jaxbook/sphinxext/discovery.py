@@ -47,7 +47,7 @@ from docutils import nodes
 
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import after_title, chrome
+from jaxbook.sphinxext._nodes import after_title, ancestors, chrome
 from jaxbook.sphinxext.fonts import book_fonts
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def opening_paragraph(doctree: nodes.document) -> str:
     for paragraph in doctree.findall(nodes.paragraph):
         if isinstance(paragraph, nodes.Invisible) or any(
             isinstance(a, (nodes.Admonition, nodes.Invisible, nodes.table))
-            for a in _ancestors(paragraph)
+            for a in ancestors(paragraph)
         ):
             continue
         text = " ".join(paragraph.astext().split())
@@ -204,12 +204,6 @@ def opening_paragraph(doctree: nodes.document) -> str:
                 text = text[: DESCRIPTION_LENGTH - 1].rstrip() + "…"
             return text
     return ""
-
-
-def _ancestors(node: nodes.Node):
-    while node.parent is not None:
-        node = node.parent
-        yield node
 
 
 def generated_page_description(pagename: str) -> str:

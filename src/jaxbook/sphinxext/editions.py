@@ -85,7 +85,7 @@ from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.sphinxext import _artwork, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import section_title
+from jaxbook.sphinxext._nodes import ancestors, section_title
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
 
 if TYPE_CHECKING:
@@ -444,7 +444,7 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
             for child in reference.children
             if isinstance(child, nodes.Element)
         )
-        shown_in = [ancestor for ancestor in _ancestors(reference) if isinstance(ancestor, NO_PAGE)]
+        shown_in = [ancestor for ancestor in ancestors(reference) if isinstance(ancestor, NO_PAGE)]
         if not internal or term or shown_in:
             continue
         parent = reference.parent
@@ -452,13 +452,6 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
             parent.index(reference) + 1,
             page_reference(refuri=uri, refid=reference.get("refid", "")),
         )
-
-
-def _ancestors(node: nodes.Node):
-    parent = node.parent
-    while parent is not None:
-        yield parent
-        parent = parent.parent
 
 
 def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -523,7 +516,7 @@ def break_names_in_links(app: Sphinx, doctree: nodes.document, docname: str) -> 
         return
     for reference in doctree.findall(nodes.reference):
         for text in list(reference.findall(nodes.Text)):
-            if any(isinstance(a, nodes.literal) for a in _ancestors(text)):
+            if any(isinstance(a, nodes.literal) for a in ancestors(text)):
                 continue  # inline code breaks at its dots already
             _breakable(text, NAME_DOT)
     for literal in doctree.findall(nodes.literal):

@@ -63,6 +63,7 @@ from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
+from jaxbook.sphinxext._nodes import enclosing
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -275,9 +276,7 @@ class NotesDomain(Domain):
         # The table names a verifying block by the section it stands in.
         sections = {}
         for block in document.findall(nodes.literal_block):
-            section = block.parent
-            while section is not None and not isinstance(section, nodes.section):
-                section = section.parent
+            section = enclosing(block, nodes.section)
             if section is not None and section.children:
                 for label in block["ids"]:
                     sections[label] = section[0].astext()
