@@ -22,6 +22,7 @@
   the theme's (``sphinx.po``, Sphinx's own domain) and the extensions' labels
   (``jaxbook.po``); ``interface_catalog()`` finds a language's, in its catalog
   directory or, for a language the package itself translates, beside the package.
+- ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
 - ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
   (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
   the prose names them through ``jaxbook.sphinxext.facts``.
@@ -147,6 +148,12 @@ def interface_catalog(root: Path, language: str, domain: str) -> Path:
     book = catalog_dir(root, language) / f"{domain}.po"
     package = PACKAGE_CATALOGS / language / "LC_MESSAGES" / f"{domain}.po"
     return package if not book.is_file() and package.is_file() else book
+
+
+def bcp47(language: str) -> str:
+    """``language`` as HTML's ``lang`` and EPUB's ``dc:language`` spell it: ``zh-CN``
+    for Sphinx's ``zh_CN``."""
+    return language.replace("_", "-")
 
 
 def speaks_interface_source(language: str) -> bool:

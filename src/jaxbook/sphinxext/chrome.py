@@ -44,6 +44,8 @@ from bs4 import BeautifulSoup
 from jinja2.ext import Extension
 from sphinx.locale import get_translation
 
+from jaxbook import project
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -153,7 +155,7 @@ def copy_button_messages(app: Sphinx, entries: list[polib.POEntry]) -> str:
     labels = {key: translated[msgid] for key, msgid in COPY_BUTTON.items() if msgid in translated}
     if not labels:
         return ""
-    lang = json.dumps(app.config.language.replace("_", "-"))
+    lang = json.dumps(project.bcp47(app.config.language))
     return (
         f"messages[{lang}] = Object.assign({{}}, messages.en, messages[{lang}] || {{}}, "
         f"{json.dumps(labels, ensure_ascii=False)});"

@@ -640,7 +640,7 @@ def configure_epub(config: Config, credits: Credits) -> None:
             "course's content belongs to %(author)s."
         )
     ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
-    config.epub_language = config.language.replace("_", "-")
+    config.epub_language = project.bcp47(config.language)
     config.epub_show_urls = "no"
     # The chapters list their sections in a hidden toctree (each chapter page has its own
     # table of contents); the e-reader's contents must list them.

@@ -68,7 +68,7 @@ from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
 from jaxbook.chinese import HAN
-from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.project import SOURCE_LANGUAGE, bcp47
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext.cjk import LATIN
 from jaxbook.sphinxext.measured import measured_value
@@ -320,10 +320,6 @@ def other_text(
     if entry.msgstr == entry.msgid:
         return "same", None
     return "text", entry.msgstr if app.config.language == source else entry.msgid
-
-
-def bcp47(language: str) -> str:
-    return language.replace("_", "-")
 
 
 def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -36,7 +36,7 @@ import polib
 from docutils import nodes
 from sphinx.util.nodes import extract_messages
 
-from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.project import SOURCE_LANGUAGE, bcp47
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import after_title
 
@@ -63,7 +63,7 @@ def count_passages(app: Sphinx, doctree: nodes.document) -> None:
     # Sphinx translates toctree captions and image alt texts without flagging the node.
     known = {e.msgid for e in live} | {e.msgstr for e in live}
     total = done = 0
-    source = f"language-{SOURCE_LANGUAGE.replace('_', '-')}"
+    source = f"language-{bcp47(SOURCE_LANGUAGE)}"
     for node, message in extract_messages(doctree):
         total += 1
         if node.get("translated") or message in known:
