@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TypedDict
 
 from docutils import nodes
 
@@ -13,6 +14,23 @@ class chrome(nodes.paragraph, nodes.Invisible):
     It renders as a paragraph; being ``Invisible``, it is left out of what
     describes the page (the ``description`` meta tag and OpenGraph's).
     """
+
+
+def _pass(self: Any, node: nodes.Element) -> None:
+    pass
+
+
+_Visitors = tuple[Callable[..., None], Callable[..., None]]
+
+
+class _Passthrough(TypedDict):
+    text: _Visitors
+    man: _Visitors
+    texinfo: _Visitors
+
+
+# The visitors of a node that the builders other than HTML and LaTeX show as its children.
+PASSTHROUGH = _Passthrough(text=(_pass, _pass), man=(_pass, _pass), texinfo=(_pass, _pass))
 
 
 def ancestors(node: nodes.Node) -> Iterator[nodes.Element]:
