@@ -113,3 +113,21 @@ def test_a_glossary_without_a_column_or_a_cell_is_refused(tmp_path, text, error)
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=error):
         project.glossary(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "place"),
+    [
+        ("book/locale/en/LC_MESSAGES/ch01/arrays.po", ("book/locale", "en", "ch01/arrays")),
+        ("book/locale/zh_CN/LC_MESSAGES/jaxbook.po", ("book/locale", "zh_CN", "jaxbook")),
+        ("book/locale/en/words.txt", None),
+        ("book/docs/ch01/arrays.md", None),
+    ],
+)
+def test_a_catalog_file_tells_its_locale_directory_language_and_domain(tmp_path, path, place):
+    found = project.catalog_place(tmp_path / path)
+    if place is None:
+        assert found is None
+    else:
+        locale, language, domain = place
+        assert found == ((tmp_path / locale).resolve(), language, domain)

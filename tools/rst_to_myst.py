@@ -36,10 +36,9 @@ from pathlib import Path
 
 import polib
 
-from jaxbook.i18n.catalogs import counts as catalog_counts
+from jaxbook import project
+from jaxbook.i18n.catalogs import templates_command
 from jaxbook.i18n.pofile import save_wrapped
-from jaxbook.project import LANGUAGES
-from jaxbook.project import root as project_root
 from jaxbook.site.build import html_command
 
 HEADINGS = {"#": "#", "=": "##", "-": "###", "~": "####"}
@@ -133,7 +132,7 @@ def run(*command: str | Path, cwd: Path) -> None:
 
 
 def templates(root: Path, out: Path) -> None:
-    run(sys.executable, "-m", "sphinx", "-b", "gettext", "-q", "-c", ".", "docs", out, cwd=root)
+    run(*templates_command(root, out, "-q"), cwd=root)
 
 
 def article_text(root: Path, language: str, docname: str, out: Path) -> str:
@@ -167,13 +166,14 @@ def carry(catalog: Path, renamed: dict[str, str]) -> None:
 
 
 def counts(catalog: Path) -> tuple[int, int, int]:
-    """(messages, translated, fuzzy) of a catalog, as ``make po-stats`` counts them."""
-    translated, fuzzy, untranslated = catalog_counts(polib.pofile(str(catalog)))
-    return translated + fuzzy + untranslated, translated, fuzzy
+    """(messages, translated, fuzzy) of a catalog, obsolete entries aside."""
+    po = polib.pofile(str(catalog))
+    translated, fuzzy = len(po.translated_entries()), len(po.fuzzy_entries())
+    return translated + fuzzy + len(po.untranslated_entries()), translated, fuzzy
 
 
 def main(page: Path) -> int:
-    root = project_root()
+    root = project.root()
     kept = {path: path.read_bytes() for path in [page, *(root / "locale").rglob("*.po")]}
     try:
         return convert_page(root, page)
@@ -194,11 +194,19 @@ def convert_page(root: Path, page: Path) -> int:
     docname = page.relative_to(root / "docs").with_suffix("").as_posix()
     target = page.with_suffix(".md")
     markdown = convert(page)
-    catalogs = sorted((root / "locale").glob(f"*/LC_MESSAGES/{docname}.po"))
+    languages = list(project.languages(root))
+    # Each translation's catalog of the page, by the directory `jaxbook po update` merges.
+    catalogs = {
+        path: po_dir
+        for language in project.translations(root)
+        if (path := (po_dir := project.catalog_dir(root, language)) / f"{docname}.po").is_file()
+    }
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         templates(root, work / "before")
-        shown = {lang: article_text(root, lang, docname, work / "html-before") for lang in LANGS}
+        shown = {
+            lang: article_text(root, lang, docname, work / "html-before") for lang in languages
+        }
         before = {c: counts(c) for c in catalogs}
         run("git", "mv", page, target, cwd=root)
         target.write_text(markdown, encoding="utf-8")
@@ -217,21 +225,10 @@ def convert_page(root: Path, page: Path) -> int:
                 fail(f"{target}: message changed beyond its markup: {was.msgid!r} -> {now.msgid!r}")
             renamed[was.msgid] = now.msgid
         print(f"templates: {len(new)} messages before and after, each the same but for markup")
-        for catalog in catalogs:
+        for catalog, po_dir in catalogs.items():
             carry(catalog, renamed)
             # msgmerge then writes the new references (the .md lines), as `make update-po` does.
-            run(
-                sys.executable,
-                "-m",
-                "jaxbook",
-                "po",
-                "update",
-                "--language",
-                catalog.relative_to(root / "locale").parts[0],
-                pots,
-                root / "locale" / catalog.relative_to(root / "locale").parts[0] / "LC_MESSAGES",
-                cwd=root,
-            )
+            run(sys.executable, "-m", "jaxbook", "po", "update", pots, po_dir, cwd=root)
             after = counts(catalog)
             if after != before[catalog]:
                 fail(f"{catalog}: (messages, translated, fuzzy) {before[catalog]} -> {after}")
@@ -239,7 +236,7 @@ def convert_page(root: Path, page: Path) -> int:
                 f"{catalog.relative_to(root)}: {after[0]} messages, {after[1]} translated, "
                 f"{after[2]} fuzzy, as before"
             )
-        for lang in LANGS:
+        for lang in languages:
             now = article_text(root, lang, docname, work / "html-after")
             if now != shown[lang]:
                 diff = difflib.unified_diff(shown[lang].split("。"), now.split("。"), lineterm="")
@@ -247,8 +244,6 @@ def convert_page(root: Path, page: Path) -> int:
             print(f"{docname} [{lang}]: the page reads the same ({len(now)} characters)")
     return 0
 
-
-LANGS = tuple(LANGUAGES)
 
 if __name__ == "__main__":
     sys.exit(main(Path(sys.argv[1]).resolve()))

@@ -11,10 +11,15 @@ import re
 
 # CJK Unified Ideographs, their Extension A, and the compatibility ideographs.
 HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# CJK symbols and punctuation (、。「」《》), the full-width forms (，：（）～) and the
-# curly double quotes that Chinese text writes (“”).
-PUNCTUATION_RANGES = "\u3000-\u303f\uff00-\uffef\u201c\u201d"
+# The marks only Chinese writes: CJK symbols and punctuation (、。「」《》) and the
+# full-width forms (，：（）～).
+FULL_WIDTH_RANGES = "\u3000-\u303f\uff00-\uffef"
+# Those and the curly double quotes that Chinese text writes (“”).
+PUNCTUATION_RANGES = FULL_WIDTH_RANGES + "\u201c\u201d"
 CHINESE_RANGES = HAN_RANGES + PUNCTUATION_RANGES
+# What Chinese text is made of, with the marks it shares with English: the curly single
+# quotes, the ellipsis and the dash (‘’…—).
+CHINESE_TEXT_RANGES = CHINESE_RANGES + "\u2018\u2019\u2026\u2014"
 
 HAN = re.compile(f"[{HAN_RANGES}]")
 CHINESE = re.compile(f"[{CHINESE_RANGES}]")

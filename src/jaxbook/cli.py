@@ -24,7 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("jaxbook.doctest.record", "write another backend's recorded outputs onto the pages"),
     "drift": ("jaxbook.releases.drift", "run the book on another JAX release; report what changed"),
     "evidence": ("jaxbook.releases.evidence", "find where each noted behavior changed, by release"),
-    "po": ("jaxbook.i18n.po", "the catalogs: update, stats, fuzzy, check, wrap, lost"),
+    "po": ("jaxbook.i18n.po", "the catalogs: gettext, update, check, wrap, lost"),
     "language": ("jaxbook.i18n.languages", "add a language to the book, or say it is done"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
     "lighthouse": ("jaxbook.site.lighthouse", "audit every page of a deploy build with Lighthouse"),

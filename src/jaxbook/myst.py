@@ -5,6 +5,9 @@ directive name in braces and an argument (```` ```{testoutput} ````,
 ``:::{update-note} title``, ```` ```python ````), and closes with a line of
 the same mark at least as long. A directive's options follow its opening
 line, as ``:name: value`` lines or a ``---`` YAML block.
+
+Only :mod:`jaxbook.doctest.record` reads fences by lines; the other tools locate
+a page's directives with :func:`jaxbook.i18n.parsers.located`, on markdown-it.
 """
 
 from __future__ import annotations

@@ -15,13 +15,14 @@
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
   ``make check-po`` all take their terms from it.
-- ``catalog_dir()``: where a translation's catalogs are, and ``catalog_language()``,
-  the language of such a directory; ``TEMPLATES``, the committed templates
-  (``.pot``) they are merged from.
+- ``catalog_dir()``: where a translation's catalogs are, ``catalog_language()``,
+  the language of such a directory, and ``catalog_place()``, where a catalog file
+  stands; ``TEMPLATES``, the committed templates (``.pot``) they are merged from.
 - The interface's two catalogs, whose messages are English (``INTERFACE_SOURCE``):
   the theme's (``sphinx.po``, Sphinx's own domain) and the extensions' labels
   (``jaxbook.po``); ``interface_catalog()`` finds a language's, in its catalog
   directory or, for a language the package itself translates, beside the package.
+- ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
 - ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
   (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
   the prose names them through ``jaxbook.sphinxext.facts``.
@@ -149,9 +150,29 @@ def interface_catalog(root: Path, language: str, domain: str) -> Path:
     return package if not book.is_file() and package.is_file() else book
 
 
+def bcp47(language: str) -> str:
+    """``language`` as HTML's ``lang`` and EPUB's ``dc:language`` spell it: ``zh-CN``
+    for Sphinx's ``zh_CN``."""
+    return language.replace("_", "-")
+
+
 def speaks_interface_source(language: str) -> bool:
     """Whether ``language`` is the interface's own (``en``, ``en_GB``): no catalog needed."""
     return language.split("_")[0] == INTERFACE_SOURCE
+
+
+def catalog_place(path: Path) -> tuple[Path, str, str] | None:
+    """Where the catalog ``path`` stands: its locale directory, its language and its domain
+    (``.../locale``, ``en`` and ``ch01/arrays`` for ``.../locale/en/LC_MESSAGES/ch01/
+    arrays.po``); None for a file outside an ``LC_MESSAGES`` directory."""
+    parts = path.resolve().parts
+    if "LC_MESSAGES" not in parts[:-1]:
+        return None
+    at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
+    if at < 2:
+        return None
+    domain = Path(*parts[at + 1 :]).with_suffix("").as_posix()
+    return Path(*parts[: at - 1]), parts[at - 1], domain
 
 
 def catalog_language(po_dir: Path) -> str:

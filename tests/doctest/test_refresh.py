@@ -9,6 +9,7 @@ import os
 import pytest
 
 from jaxbook import cli
+from jaxbook.doctest.refresh import rewrite
 
 PENDING = ("   你好\n", "   (pending)\n")
 
@@ -201,3 +202,78 @@ def test_check_of_a_clean_book_records_what_each_example_printed(book, refresh, 
     blocks = json.loads(record.read_text(encoding="utf-8"))["blocks"]
     assert [b["got"] for b in blocks["en"]][:1] == ["hello\n"]
     assert len(blocks["zh_CN"]) == len(blocks["en"]) == 4
+
+
+REST_PAGE = """\
+Title
+=====
+
+.. testcode::
+
+   print(1)
+
+.. testoutput::
+   :options: +ELLIPSIS
+
+   old
+   lines
+
+.. note::
+
+   .. testoutput::
+
+      nested old
+
+Text after.
+"""
+
+MYST_PAGE = """\
+# Title
+
+```{testoutput}
+:options: +ELLIPSIS
+
+old
+```
+
+::::{tab-set}
+:::{tab-item} CPU
+```{measured-output}
+---
+name: x
+---
+nested old
+```
+:::
+::::
+
+```{testoutput}
+```
+"""
+
+
+def test_rewrite_replaces_each_outputs_body_and_keeps_its_options(tmp_path):
+    """By the line Sphinx gives the node: the directive's own or one below it; nested
+    outputs (in a note, in a tab of a MyST tab set) are found where they are written."""
+    page = tmp_path / "page.rst"
+    page.write_text(REST_PAGE, encoding="utf-8")
+    rewrite(page, {9: "new\n", 19: "nested new"})
+    assert page.read_text(encoding="utf-8") == REST_PAGE.replace(
+        "   old\n   lines\n", "   new\n"
+    ).replace("      nested old", "      nested new")
+
+    page = tmp_path / "page.md"
+    page.write_text(MYST_PAGE, encoding="utf-8")
+    rewrite(page, {4: "one\ntwo", 12: "nested new", 22: "filled"})
+    assert page.read_text(encoding="utf-8") == (
+        MYST_PAGE.replace("\nold\n", "\none\ntwo\n")
+        .replace("nested old", "nested new")
+        .replace("{testoutput}\n```\n", "{testoutput}\nfilled\n```\n")
+    )
+
+
+def test_rewrite_refuses_a_line_that_starts_no_output(tmp_path):
+    page = tmp_path / "page.rst"
+    page.write_text(REST_PAGE, encoding="utf-8")
+    with pytest.raises(ValueError, match="no expected output starts here"):
+        rewrite(page, {4: "x"})

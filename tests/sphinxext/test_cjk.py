@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from jaxbook.sphinxext.cjk import join_cjk_lines
+
 
 @pytest.mark.sphinx("html", testroot="cjk")
 @pytest.mark.parametrize("page", ["index", "page"])
@@ -49,3 +51,18 @@ def test_each_line_break_beside_code_keeps_its_space(built):
     finds a Text node by equality: a later break's run was joined in place of the first."""
     paragraph = re.findall(r"<p>(.*?)</p>", built.page("page"), re.DOTALL)[1]
     assert re.sub(r"<[^>]+>", "", paragraph) == "轴是\nAuto\n类型，又是\nExplicit\n类型。"
+
+
+@pytest.mark.parametrize(
+    ("text", "joined"),
+    [
+        ("中\n文", "中文"),  # unified ideographs
+        # Extension A and a compatibility ideograph: Han to jaxbook.chinese too.
+        ("\u3400\n\uf900", "\u3400\uf900"),
+        ("“对\n”", "“对”"),  # curly quotes beside Chinese
+        ("好……\n——对", "好……——对"),  # the ellipsis and the dash beside Chinese
+        ("good …\nok", "good … ok"),  # the same marks beside Latin: the break is a space
+    ],
+)
+def test_a_break_joins_what_jaxbook_chinese_calls_chinese(text, joined):
+    assert join_cjk_lines(text).replace("\n", " ") == joined

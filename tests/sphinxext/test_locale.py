@@ -6,6 +6,7 @@ import ast
 import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import polib
 import pytest
@@ -164,3 +165,31 @@ def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
         "以降に変更されました。" in said
     )
     assert "1.1 A page, example 2 of 2：cannot run" in said
+
+
+def test_catalogs_merge_as_sphinx_reads_them_the_first_locale_dir_winning(tmp_path):
+    """A message two ``locale_dirs`` translate takes the first one's text (Sphinx makes the
+    later ones fallbacks), one that only the later one has is kept, and a directory with no
+    catalog for the language, or an obsolete entry, adds nothing."""
+    for directory, entries in [
+        ("first", [("Hello", "Hallo", False), ("Gone", "Weg", True)]),
+        ("second", [("Hello", "Servus", False), ("Bye", "Tschüss", False)]),
+    ]:
+        po = polib.POFile()
+        for msgid, msgstr, obsolete in entries:
+            po.append(polib.POEntry(msgid=msgid, msgstr=msgstr, obsolete=obsolete))
+        path = tmp_path / directory / "de" / "LC_MESSAGES" / "ch01" / "page.po"
+        path.parent.mkdir(parents=True)
+        po.save(str(path))
+    (tmp_path / "empty").mkdir()
+
+    config = SimpleNamespace(
+        locale_dirs=["first", "empty", "second"], language="de", gettext_compact=False
+    )
+    domain = _locale.page_domain(config, "ch01/page")
+    assert domain == "ch01/page"
+    paths = _locale.catalog_paths(tmp_path, config, domain)
+    assert [p.relative_to(tmp_path).parts[0] for p in paths] == ["first", "second"]
+    merged = _locale.catalog_entries(tmp_path, config, domain)
+    assert {msgid: e.msgstr for msgid, e in merged.items()} == {"Hello": "Hallo", "Bye": "Tschüss"}
+    assert _locale.catalog_entries(tmp_path, config, domain, "fr") == {}

@@ -55,8 +55,8 @@ from jaxbook.doctest import environment, runner
 from jaxbook.doctest.engine import Outcome, PageRun
 from jaxbook.doctest.pages import records
 from jaxbook.files import write_text_atomically
+from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import save_wrapped
-from jaxbook.myst import FENCE, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
 
 
@@ -151,44 +151,36 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
     return changed, cannot
 
 
-OUTPUT_FENCE = ("testoutput", "measured-output")
-
-
-def rewrite_markdown(path: Path, updates: dict[int, str]) -> None:
-    """``rewrite`` for a MyST page: the body of each output fence, after its options."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for start in sorted(updates, reverse=True):
-        near = range(min(start, len(lines) - 1), max(start - 6, -1), -1)
-        fence = next((i, m) for i in near if (m := FENCE.match(lines[i])) and m[3] in OUTPUT_FENCE)
-        body, end = fence_body(lines, fence[0]), fence_end(lines, fence[0], fence[1][2])
-        lines[body:end] = [line.rstrip() for line in updates[start].rstrip("\n").split("\n")]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+# The directives that hold an expected output (jaxbook.sphinxext.measured's too).
+OUTPUT_DIRECTIVES = ("testoutput", "measured-output")
+# Sphinx gives an output's node its directive's line, or one a few lines below it.
+OUTPUT_LINES_BEFORE = 5
 
 
 def rewrite(path: Path, updates: dict[int, str]) -> None:
-    """Replace the content of the testoutput directives starting at the given lines."""
-    if path.suffix == ".md":
-        return rewrite_markdown(path, updates)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    """Replace the body of the output directive (reST) or fence (MyST) that each of the
+    given lines starts (the line Sphinx gives its node), keeping its options."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    blocks = [
+        block
+        for block in parsers.located(text, markdown=path.suffix == ".md")
+        if block.name in OUTPUT_DIRECTIVES
+    ]
     for start in sorted(updates, reverse=True):
-        directive = next(
-            i for i in range(start, max(start - 4, -1), -1) if ".. testoutput::" in lines[i]
-        )
-        indent = len(lines[directive]) - len(lines[directive].lstrip()) + 3
-        i = directive + 1
-        while i < len(lines) and lines[i].strip().startswith(":"):
-            i += 1
-        while i < len(lines) and not lines[i].strip():
-            i += 1
-        end = i
-        while end < len(lines) and (
-            not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) >= indent
-        ):
-            end += 1
-        while end > i and not lines[end - 1].strip():
-            end -= 1
-        new = [(" " * indent + line).rstrip() for line in updates[start].rstrip("\n").split("\n")]
-        lines[i:end] = new
+        block = max((b for b in blocks if b.line <= start), key=lambda b: b.line, default=None)
+        if block is None or start - block.line > OUTPUT_LINES_BEFORE:
+            raise ValueError(f"{path}:{start}: no expected output starts here")
+        new = updates[start].rstrip("\n").split("\n")
+        at = block.body - 1
+        if path.suffix == ".md":
+            lines[at : at + block.lines] = [line.rstrip() for line in new]
+            continue
+        written = lines[at] if block.lines else lines[block.line - 1] + "   "
+        indent = " " * (len(written) - len(written.lstrip()))
+        body = [(indent + line).rstrip() for line in new]
+        # An empty reST directive's body goes after the blank line that ends its options.
+        lines[at : at + block.lines] = body if block.lines else ["", *body]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

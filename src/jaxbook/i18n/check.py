@@ -502,16 +502,15 @@ def msgstr_line(lines: list[str], start: int) -> int:
 
 def source_page(path: Path) -> Path | None:
     """The Chinese page whose catalog ``path`` is (``locale/<lang>/LC_MESSAGES/<page>.po``)."""
-    parts = path.resolve().parts
-    if "LC_MESSAGES" not in parts:
+    place = project.catalog_place(path)
+    if place is None:
         return None
-    at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
+    locale, _language, domain = place
     # The book whose locale/ holds the catalog, not one that only encloses it (a test's
     # small book inside the project).
-    root = Path(*parts[: at - 2]) if at >= 3 else None
-    if root is None or not (root / "conf.py").is_file():
+    if not (locale.parent / "conf.py").is_file():
         return None
-    page = page_file(root / "docs", Path(*parts[at + 1 :]).with_suffix("").as_posix())
+    page = page_file(locale.parent / "docs", domain)
     return page if page.is_file() else None
 
 
@@ -574,12 +573,11 @@ def template_of(path: Path) -> Path | None:
     """The committed template a catalog is merged from, if any: ``<page>.pot`` under the
     ``pot`` directory beside the catalog's language (``locale/pot``), or, for a catalog the
     package holds (its Chinese labels), the project's."""
-    parts = path.resolve().parts
-    if "LC_MESSAGES" not in parts:
+    place = project.catalog_place(path)
+    if place is None:
         return None
-    at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
-    name = Path(*parts[at + 1 :]).with_suffix(".pot")
-    locale = Path(*parts[: at - 1])
+    locale, _language, domain = place
+    name = f"{domain}.pot"
     template = locale / project.TEMPLATES.name / name
     if locale == project.PACKAGE_CATALOGS:
         root = find_root(locale)

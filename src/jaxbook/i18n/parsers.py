@@ -10,6 +10,10 @@ split by myst-parser's own ``parse_directive_text``.
 
 The copy lint (:mod:`jaxbook.i18n.zh_source`) reads pages with these, and the
 catalog check (:mod:`jaxbook.i18n.check`) reads message ids and translations.
+:func:`located` says where each directive of a page is written (its line, its
+body's lines), from docutils' lines and markdown-it's ``token.map``: the one
+source locator, for reST and MyST alike, of the tools that edit a page
+(``jaxbook refresh``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import configparser
 import contextlib
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -279,17 +284,53 @@ def _myst_blocks(tokens: list[Token], blocks: list[str]) -> None:
                 blocks.append(f"{named[1]}\n{inner[0]}")
 
 
-def eval_rst_lines(text: str, first: int = 1) -> set[int]:
-    """The lines (from 1) of a MyST page that are the content of ``{eval-rst}``: reST."""
-    lines: set[int] = set()
+@dataclass(frozen=True)
+class Located:
+    """A directive where a page's source writes it: its ``name``, its own ``line`` and the
+    first ``body`` line after its options (both from 1), and how many ``lines`` its body
+    has, the blank ones after it aside. Only a literal directive's body (code, an output)
+    is counted: another's is read for the directives inside it."""
+
+    name: str
+    line: int
+    body: int
+    lines: int
+
+
+def located(text: str, markdown: bool, first: int = 1) -> list[Located]:
+    """Every directive of a page, nested ones too, in the order the source writes them:
+    docutils' lines for reST, markdown-it's ``token.map`` for MyST (and a MyST page's
+    ``{eval-rst}``)."""
+    found: list[Located] = []
+    if not markdown:
+        for node in rest_document(text).findall(directive):
+            content: list[str] = node.get("content", [])
+            body = node.get("content_line", node["line"] + 1)
+            found.append(
+                Located(node["name"], first - 1 + node["line"], first - 1 + body, len(content))
+            )
+        return found
     for token in myst_tokens(text):
         named = fence_directive(token) if token.type in ("fence", "colon_fence") else None
         if named is None or not token.map:
             continue
         body, offset, _ = fence_body(token)
-        start = first + token.map[0] + 1 + offset
+        line = first + token.map[0]
+        start = line + 1 + offset
+        literal = named[0] in LITERAL_DIRECTIVES
+        found.append(Located(named[0], line, start, len(body) if literal else 0))
         if named[0] == "eval-rst":
-            lines.update(range(start, start + len(body)))
-        elif named[0] not in LITERAL_DIRECTIVES:
-            lines |= eval_rst_lines("\n".join(body), start)
-    return lines
+            found += located("\n".join(body), markdown=False, first=start)
+        elif not literal:
+            found += located("\n".join(body), markdown=True, first=start)
+    return found
+
+
+def eval_rst_lines(text: str) -> set[int]:
+    """The lines (from 1) of a MyST page that are the content of ``{eval-rst}``: reST."""
+    return {
+        line
+        for block in located(text, markdown=True)
+        if block.name == "eval-rst"
+        for line in range(block.body, block.body + block.lines)
+    }

@@ -72,14 +72,14 @@ def write(root: Path, languages: list[str]) -> Path:
     titles = [book_title(root / lang) or html.escape(names.get(lang, lang)) for lang in offered]
     sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in offered]
     links = "\n".join(
-        f'<li><a href="{lang}/index.html" hreflang="{lang.replace("_", "-")}">'
+        f'<li><a href="{lang}/index.html" hreflang="{project.bcp47(lang)}">'
         f"{html.escape(names.get(lang, lang))}</a>{' (draft)' if lang in drafts else ''}</li>"
         for lang in languages
     )
     page = TEMPLATE.format(
         title=" · ".join(dict.fromkeys(titles)),
         default=languages[0],
-        default_lang=languages[0].replace("_", "-"),
+        default_lang=project.bcp47(languages[0]),
         sites=json.dumps(sites),
         links=links,
     )

@@ -6,6 +6,12 @@ language through the book's ``locale/<lang>/LC_MESSAGES/jaxbook.po``, which
 comes first (``make update-po`` merges both from ``locale/pot/jaxbook.pot``); the
 ``.mo`` files are compiled from those catalogs at build time and never committed.
 
+The book's catalogs (a page's, ``book.po``, the theme's ``sphinx.po``) are found as
+Sphinx finds them, through :class:`~sphinx.util.i18n.CatalogRepository` and
+:func:`~sphinx.util.i18n.docname_to_domain`: :func:`catalog_paths`, and
+:func:`catalog_entries`, the one merge of them, in which the first ``locale_dirs``
+entry's message wins, as in Sphinx's own translations.
+
 A sentence that holds nodes (a link, code) is one message with named
 placeholders, ``%(name)s``, which :func:`sentence` fills with nodes after the
 message is translated, wherever the translation puts them; ````code```` in a
@@ -16,20 +22,23 @@ catalog, not code.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import polib
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from docutils import nodes
 from sphinx import locale
 from sphinx.locale import get_translation, get_translator
-from sphinx.util.i18n import CatalogRepository
+from sphinx.util.i18n import CatalogRepository, docname_to_domain
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
 
 MESSAGE_CATALOG_NAME = "jaxbook"
 LOCALE_DIR = Path(__file__).parent / "locales"
@@ -68,6 +77,42 @@ def add_catalog(app: Sphinx) -> None:
     # English build after a Chinese one in the same process would show Chinese labels.
     locale.translators.pop(("general", MESSAGE_CATALOG_NAME), None)
     locale.init([*book_dirs, str(LOCALE_DIR)], language, MESSAGE_CATALOG_NAME)
+
+
+def page_domain(config: Config, docname: str) -> str:
+    """The catalog domain of page ``docname`` (``ch01/intro``, or ``ch01`` when compact)."""
+    return docname_to_domain(docname, config.gettext_compact)
+
+
+def catalog_paths(
+    srcdir: str | Path, config: Config, domain: str, language: str | None = None
+) -> list[Path]:
+    """``language``'s (by default the build's) ``<domain>.po`` in each of the book's
+    ``locale_dirs`` that holds one, in their order."""
+    repo = CatalogRepository(srcdir, config.locale_dirs, language or config.language, "utf-8")
+    paths = (Path(d, repo.language, "LC_MESSAGES", f"{domain}.po") for d in repo.locale_dirs)
+    return [path for path in paths if path.is_file()]
+
+
+@functools.cache
+def _entries(path: Path, mtime: float) -> dict[str, polib.POEntry]:
+    return {e.msgid: e for e in polib.pofile(str(path)) if not e.obsolete}
+
+
+def catalog_entries(
+    srcdir: str | Path, config: Config, domain: str, language: str | None = None
+) -> dict[str, polib.POEntry]:
+    """The live (not obsolete) entries of ``domain``'s catalogs in ``language``, by message
+    id; where two ``locale_dirs`` hold one message, the first one's."""
+    merged: dict[str, polib.POEntry] = {}
+    for path in reversed(catalog_paths(srcdir, config, domain, language)):
+        merged |= _entries(path, path.stat().st_mtime)
+    return merged
+
+
+def reviewed(entry: polib.POEntry) -> bool:
+    """Whether ``entry`` is translated and not awaiting review (fuzzy)."""
+    return bool(entry.msgstr or any(entry.msgstr_plural.values())) and not entry.fuzzy
 
 
 # The book writes every Chinese list with 、 between items, where CLDR puts 和 before the last.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any, TypedDict
+
 from docutils import nodes
 
 
@@ -11,6 +14,36 @@ class chrome(nodes.paragraph, nodes.Invisible):
     It renders as a paragraph; being ``Invisible``, it is left out of what
     describes the page (the ``description`` meta tag and OpenGraph's).
     """
+
+
+def _pass(self: Any, node: nodes.Element) -> None:
+    pass
+
+
+_Visitors = tuple[Callable[..., None], Callable[..., None]]
+
+
+class _Passthrough(TypedDict):
+    text: _Visitors
+    man: _Visitors
+    texinfo: _Visitors
+
+
+# The visitors of a node that the builders other than HTML and LaTeX show as its children.
+PASSTHROUGH = _Passthrough(text=(_pass, _pass), man=(_pass, _pass), texinfo=(_pass, _pass))
+
+
+def ancestors(node: nodes.Node) -> Iterator[nodes.Element]:
+    """The elements that hold ``node``, the nearest first."""
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def enclosing[T: nodes.Element](node: nodes.Node, kind: type[T]) -> T | None:
+    """The nearest element of ``kind`` that holds ``node``, if any."""
+    return next((a for a in ancestors(node) if isinstance(a, kind)), None)
 
 
 def section_title(section: nodes.section) -> nodes.title:

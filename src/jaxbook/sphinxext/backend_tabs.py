@@ -50,6 +50,7 @@ from jaxbook.backends import backends_of, ordered
 from jaxbook.chinese import spaced
 from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext._locale import _, add_catalog, join_list
+from jaxbook.sphinxext._nodes import PASSTHROUGH
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -214,18 +215,14 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         parent.insert(parent.index(first) + 1, note)
 
 
-def _passthrough(self: Any, node: nodes.Element) -> None:
-    pass
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value("jaxbook_recorded_on", {}, "env", types=frozenset({dict}))
     app.add_node(
         backend_tabs,
         html=(visit_backend_tabs_html, depart_backend_tabs_html),
-        latex=(_passthrough, _passthrough),
-        text=(_passthrough, _passthrough),
+        latex=PASSTHROUGH["text"],
+        **PASSTHROUGH,
     )
     # Before the guards look at testcode/testoutput pairs.
     app.connect("doctree-read", group_outputs, priority=400)

@@ -40,11 +40,10 @@ from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
 from jaxbook.sphinxext import glossary
+from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
@@ -129,7 +128,7 @@ def _is_block(node: nodes.Node) -> TypeGuard[nodes.Element]:
     if not isinstance(node, BLOCKS) or isinstance(node.parent, nodes.term):
         return False
     return not any(
-        isinstance(parent, glossary.SKIP) or _is_option(parent) for parent in _ancestors(node)
+        isinstance(parent, glossary.SKIP) or _is_option(parent) for parent in ancestors(node)
     )
 
 
@@ -143,13 +142,6 @@ def _is_option(node: nodes.Node) -> bool:
     )
 
 
-def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
-    parent = node.parent
-    while parent is not None:
-        yield parent
-        parent = parent.parent
-
-
 def _mentions(block: nodes.Element, rules, shown: dict[str, str]) -> list[str]:
     keys: list[str] = []
     for child in block.findall(lambda n: isinstance(n, nodes.literal | nodes.Text)):
@@ -158,7 +150,7 @@ def _mentions(block: nodes.Element, rules, shown: dict[str, str]) -> list[str]:
         if isinstance(child, nodes.literal):
             if not child.get("jaxbook_old_name"):
                 keys += api_names(child.astext())
-        elif not any(isinstance(parent, glossary.SKIP) for parent in _ancestors(child)):
+        elif not any(isinstance(parent, glossary.SKIP) for parent in ancestors(child)):
             keys += [shown[key] for _start, _end, key in glossary.uses(str(child), rules)]
     return list(dict.fromkeys(keys))
 

@@ -38,10 +38,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import polib
-from sphinx.util.i18n import docname_to_domain
-
 from jaxbook import project
+from jaxbook.sphinxext._locale import catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext.facts import course_url
 
 if TYPE_CHECKING:
@@ -58,21 +56,13 @@ TEXTS = ("author", "jaxbook_publisher", "jaxbook_credit")
 
 def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
     """The reviewed translations of ``domain``'s catalog in the build's language."""
-    found: dict[str, str] = {}
-    for locale_dir in config.locale_dirs:
-        po = Path(srcdir, locale_dir, config.language, "LC_MESSAGES", f"{domain}.po")
-        if po.is_file():
-            found |= {
-                e.msgid: e.msgstr
-                for e in polib.pofile(str(po))
-                if e.msgstr and not e.fuzzy and not e.obsolete
-            }
-    return found
+    entries = catalog_entries(srcdir, config, domain)
+    return {e.msgid: e.msgstr for e in entries.values() if e.msgstr and reviewed(e)}
 
 
 def localise(app: Sphinx, config: Config) -> None:
     texts = translated(config, app.srcdir, DOMAIN)
-    root_page = translated(config, app.srcdir, docname_to_domain(config.root_doc, False))
+    root_page = translated(config, app.srcdir, page_domain(config, config.root_doc))
     title = root_page.get(config.project, config.project)
     author = texts.get(config.author, config.author)
     config.copyright = config.copyright.replace(config.author, author)

@@ -35,7 +35,6 @@ Config values: none.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polib
@@ -43,6 +42,9 @@ from babel.messages.plurals import get_plural
 from bs4 import BeautifulSoup
 from jinja2.ext import Extension
 from sphinx.locale import get_translation
+
+from jaxbook import project
+from jaxbook.sphinxext._locale import catalog_entries, reviewed
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -115,16 +117,8 @@ class LiteralLabels(Extension):
 
 def project_catalog(app: Sphinx) -> list[polib.POEntry]:
     """The reviewed entries of the project's own ``sphinx.po`` for this language."""
-    found: list[polib.POEntry] = []
-    for locale_dir in app.config.locale_dirs:
-        po = Path(app.srcdir, locale_dir, app.config.language, "LC_MESSAGES", "sphinx.po")
-        if po.exists():
-            found += [
-                e
-                for e in polib.pofile(str(po))
-                if not e.obsolete and not e.fuzzy and (e.msgstr or any(e.msgstr_plural.values()))
-            ]
-    return found
+    entries = catalog_entries(app.srcdir, app.config, project.THEME_DOMAIN)
+    return [e for e in entries.values() if reviewed(e)]
 
 
 def search_messages(app: Sphinx, entries: list[polib.POEntry]) -> str | None:
@@ -153,7 +147,7 @@ def copy_button_messages(app: Sphinx, entries: list[polib.POEntry]) -> str:
     labels = {key: translated[msgid] for key, msgid in COPY_BUTTON.items() if msgid in translated}
     if not labels:
         return ""
-    lang = json.dumps(app.config.language.replace("_", "-"))
+    lang = json.dumps(project.bcp47(app.config.language))
     return (
         f"messages[{lang}] = Object.assign({{}}, messages.en, messages[{lang}] || {{}}, "
         f"{json.dumps(labels, ensure_ascii=False)});"

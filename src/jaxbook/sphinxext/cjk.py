@@ -29,18 +29,17 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from jaxbook.chinese import HAN
+from jaxbook.chinese import CHINESE_TEXT_RANGES, FULL_WIDTH_RANGES, HAN
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-# CJK ideographs and punctuation, full-width forms, and the curly quotes, ellipsis
-# and dash that Chinese text uses.
-_CJK = r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef\u201c\u201d\u2018\u2019\u2026\u2014]"
-# Marks only Chinese uses: CJK symbols and punctuation, full-width forms. (Curly quotes,
-# the ellipsis and the dash are English too, and a break beside them stays a space.)
-_FULL_WIDTH = r"[\u3000-\u303f\uff00-\uffef]"
+# A break between two of Chinese text's characters or marks goes; one beside a mark only
+# Chinese uses goes too. (Curly quotes, the ellipsis and the dash are English too, and a
+# break between one of them and a Latin word stays a space.)
+_CJK = f"[{CHINESE_TEXT_RANGES}]"
+_FULL_WIDTH = f"[{FULL_WIDTH_RANGES}]"
 # "\x00 " is a reST escaped space ("\\ ") as a Text node keeps it.
 CJK_BREAK = re.compile(
     rf"(?<={_CJK})[ \t]*\n[ \t\x00]*(?={_CJK})"

@@ -46,8 +46,8 @@ from urllib.parse import quote, urlparse
 from docutils import nodes
 
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import after_title, chrome
+from jaxbook.sphinxext._locale import _, add_catalog, catalog_paths, page_domain
+from jaxbook.sphinxext._nodes import after_title, ancestors, chrome
 from jaxbook.sphinxext.fonts import book_fonts
 
 if TYPE_CHECKING:
@@ -60,9 +60,8 @@ DATE_FORMAT = "%Y-%m-%d"
 
 def site_url(config: Config) -> str:
     # getattr: a book without jaxbook.sphinxext.languages (a test root) has no site.
-    return (os.environ.get("JAXBOOK_SITE_URL") or getattr(config, "jaxbook_site_url", "")).rstrip(
-        "/"
-    )
+    url: str = os.environ.get("JAXBOOK_SITE_URL") or getattr(config, "jaxbook_site_url", "")
+    return url.rstrip("/")
 
 
 def repo_url(config: Config) -> str:
@@ -162,21 +161,21 @@ def configure(app: Sphinx, config: Config) -> None:
 def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
     """Edit/translate and report links for one page."""
     config = app.config
-    source = Path(app.env.doc2path(docname))
-    catalog = Path(
-        app.srcdir, config.locale_dirs[0], config.language, "LC_MESSAGES", f"{docname}.po"
-    ).resolve()
     repo = repo_url(config)
     if not repo:
         return []
     root = Path(app.confdir).resolve()
     branch = config.jaxbook_repo_branch
+    target: Path | None
     if config.language == SOURCE_LANGUAGE:
-        target, label = source.resolve(), _("Edit this page")
+        target = Path(app.env.doc2path(docname)).resolve()
+        label = _("Edit this page")
     else:
-        target, label = catalog, _("Translate this page")
+        catalogs = catalog_paths(app.srcdir, config, page_domain(config, docname))
+        target = catalogs[0].resolve() if catalogs else None
+        label = _("Translate this page")
     links = chrome("", "", classes=["jb-page-links"])
-    if target.is_relative_to(root):
+    if target is not None and target.is_relative_to(root):
         edit = f"{repo}/edit/{branch}/{target.relative_to(root).as_posix()}"
         links += nodes.reference("", label, refuri=edit, classes=["jb-edit-link"])
         links += nodes.Text(" · ")
@@ -198,7 +197,7 @@ def opening_paragraph(doctree: nodes.document) -> str:
     for paragraph in doctree.findall(nodes.paragraph):
         if isinstance(paragraph, nodes.Invisible) or any(
             isinstance(a, (nodes.Admonition, nodes.Invisible, nodes.table))
-            for a in _ancestors(paragraph)
+            for a in ancestors(paragraph)
         ):
             continue
         text = " ".join(paragraph.astext().split())
@@ -207,12 +206,6 @@ def opening_paragraph(doctree: nodes.document) -> str:
                 text = text[: DESCRIPTION_LENGTH - 1].rstrip() + "…"
             return text
     return ""
-
-
-def _ancestors(node: nodes.Node):
-    while node.parent is not None:
-        node = node.parent
-        yield node
 
 
 def generated_page_description(pagename: str) -> str:

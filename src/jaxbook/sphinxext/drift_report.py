@@ -60,6 +60,7 @@ from jaxbook.formats import OUTCOMES, FormatError, code_digest, read_drift
 from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext import _chapters, notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
+from jaxbook.sphinxext._nodes import enclosing
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -202,7 +203,7 @@ class DriftDomain(Domain):
 
     def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
         blocks = [b for b in doctest_nodes_of(document, env.config) if "jaxbook_code" in b]
-        sections = [_section(block) for block in blocks]
+        sections = [enclosing(block, nodes.section) for block in blocks]
         seen: Counter[int] = Counter()
         places = []
         for block, section in zip(blocks, sections, strict=True):
@@ -223,12 +224,6 @@ class DriftDomain(Domain):
             )
         if places:
             self.data["places"][docname] = places
-
-
-def _section(node: nodes.Element) -> nodes.section | None:
-    while node is not None and not isinstance(node, nodes.section):
-        node = node.parent
-    return node
 
 
 def chapter_places(env: BuildEnvironment, chapter: str) -> list[Place]:

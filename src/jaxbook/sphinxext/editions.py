@@ -85,7 +85,7 @@ from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.sphinxext import _artwork, _chapters, discovery
 from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import section_title
+from jaxbook.sphinxext._nodes import ancestors, section_title
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
 
 if TYPE_CHECKING:
@@ -452,7 +452,7 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
             for child in reference.children
             if isinstance(child, nodes.Element)
         )
-        shown_in = [ancestor for ancestor in _ancestors(reference) if isinstance(ancestor, NO_PAGE)]
+        shown_in = [ancestor for ancestor in ancestors(reference) if isinstance(ancestor, NO_PAGE)]
         if not internal or term or shown_in:
             continue
         parent = reference.parent
@@ -460,13 +460,6 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
             parent.index(reference) + 1,
             page_reference(refuri=uri, refid=reference.get("refid", "")),
         )
-
-
-def _ancestors(node: nodes.Node):
-    parent = node.parent
-    while parent is not None:
-        yield parent
-        parent = parent.parent
 
 
 def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -537,7 +530,7 @@ def break_names_in_links(app: Sphinx, doctree: nodes.document, docname: str) -> 
         return
     for reference in doctree.findall(nodes.reference):
         for text in list(reference.findall(nodes.Text)):
-            if any(isinstance(a, nodes.literal) for a in _ancestors(text)):
+            if any(isinstance(a, nodes.literal) for a in ancestors(text)):
                 continue  # inline code breaks at its dots already
             _breakable(text, NAME_DOT)
     for literal in doctree.findall(nodes.literal):
@@ -661,7 +654,7 @@ def configure_epub(config: Config, credits: Credits) -> None:
             "course's content belongs to %(author)s."
         )
     ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
-    config.epub_language = config.language.replace("_", "-")
+    config.epub_language = project.bcp47(config.language)
     config.epub_show_urls = "no"
     # The chapters list their sections in a hidden toctree (each chapter page has its own
     # table of contents); the e-reader's contents must list them.

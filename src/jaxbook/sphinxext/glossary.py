@@ -47,6 +47,7 @@ from sphinx.util.nodes import make_id
 
 from jaxbook.project import SOURCE_LANGUAGE, Term, glossary
 from jaxbook.sphinxext._locale import _, add_catalog, language_name, sentence
+from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.pinyin_index import sort_key
 from jaxbook.sphinxext.terms import zh_term
 
@@ -230,7 +231,7 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     rules = [(pattern, key) for pattern, key in all_rules if key in found]
     linked: set[str] = set()
     for text in list(doctree.findall(nodes.Text)):
-        if any(isinstance(parent, SKIP) for parent in _ancestors(text)):
+        if any(isinstance(parent, SKIP) for parent in ancestors(text)):
             continue
         spans = uses(str(text), rules)
         todo = [(start, end, key) for start, end, key in spans if key not in linked]
@@ -258,13 +259,6 @@ def rules_for_chinese(terms: list[Term]) -> list[tuple[re.Pattern[str], str]]:
     """One rule per Chinese term, the longest first: 向量化 before 量化, 类型化密钥 before 密钥."""
     ordered = sorted(terms, key=lambda term: len(term.source), reverse=True)
     return [(term.source_pattern, term.key) for term in ordered]
-
-
-def _ancestors(node: nodes.Node):
-    parent = node.parent
-    while parent is not None:
-        yield parent
-        parent = parent.parent
 
 
 def uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:

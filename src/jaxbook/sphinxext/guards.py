@@ -42,27 +42,27 @@ CONFIG_UPDATE = re.compile(r"\bjax\.config\.update\s*\(")
 SUBPROCESS_RUN = re.compile(r"\bsubprocess\.run\s*\(")
 
 
+def _warn(node: nodes.Element, message: str, *args: object) -> None:
+    logger.warning(message, *args, location=node, type="jaxbook", subtype="guards")
+
+
 def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
     for block in doctree.findall(nodes.literal_block):
         if "testnodetype" not in block and PROMPT.search(block.astext()):
-            logger.warning(
+            _warn(
+                block,
                 "code block with '>>>' prompts is not a doctest and would never run; "
                 "use '.. doctest::' (or testcode/testoutput)",
-                location=block,
-                type="jaxbook",
-                subtype="guards",
             )
     previous_code: nodes.Element | None = None
     for node in test_nodes_of(doctree):
         kind = node["testnodetype"]
         if kind == "testoutput":
             if WHOLE_LINE_WILDCARD.search(node.astext()):
-                logger.warning(
+                _warn(
+                    node,
                     "expected output has a line that is only the '...' wildcard; "
                     "match the real output and keep wildcards for varying parts",
-                    location=node,
-                    type="jaxbook",
-                    subtype="guards",
                 )
             backend_variant = (
                 previous_code is not None and backends_of(node.get("skipif")) is not None
@@ -72,33 +72,27 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                 and previous_code.get("skipif") != node.get("skipif")
                 and not backend_variant
             ):
-                logger.warning(
+                _warn(
+                    node,
                     "testoutput has :skipif: %r but its testcode has %r",
                     node.get("skipif"),
                     previous_code.get("skipif"),
-                    location=node,
-                    type="jaxbook",
-                    subtype="guards",
                 )
             if not backend_variant:
                 previous_code = None
         elif kind in {"testcode", "doctest"}:
             previous_code = node if kind == "testcode" else None
             if SUBPROCESS_RUN.search(node.astext()) and "timeout=" not in node.astext():
-                logger.warning(
+                _warn(
+                    node,
                     "page code runs subprocess.run without timeout=; a hanging script "
                     "would stall the doctests instead of failing with its name",
-                    location=node,
-                    type="jaxbook",
-                    subtype="guards",
                 )
             if CONFIG_UPDATE.search(node.astext()):
-                logger.warning(
+                _warn(
+                    node,
                     "page code calls jax.config.update, which would leak into the pages "
                     "that follow; run it in a fresh interpreter with '.. snippet::'",
-                    location=node,
-                    type="jaxbook",
-                    subtype="guards",
                 )
 
 

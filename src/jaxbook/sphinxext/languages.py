@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
+from jaxbook.project import bcp47
 from jaxbook.sphinxext.discovery import site_url
 
 if TYPE_CHECKING:
@@ -39,10 +40,6 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 TEMPLATES = Path(__file__).parent / "templates"
-
-
-def bcp47(language: str) -> str:
-    return language.replace("_", "-")
 
 
 def add_language_links(

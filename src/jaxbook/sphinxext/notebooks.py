@@ -74,14 +74,6 @@ INSTALL_TAG = "jaxbook-install"
 GITHUB = re.compile(r"^https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
-def _ancestors(node: nodes.Node, kind: type[nodes.Element]):
-    parent = node.parent
-    while parent is not None:
-        if isinstance(parent, kind):
-            yield parent
-        parent = parent.parent
-
-
 def _code_cell(node: nodes.Element) -> str | None:
     # An exercise's self-check is a testcode only where the page runs it (the answers); a
     # hidden testcode (a comment node) checks the page, and the reader's notebook has none.

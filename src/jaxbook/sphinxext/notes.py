@@ -63,6 +63,7 @@ from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
+from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -275,9 +276,7 @@ class NotesDomain(Domain):
         # The table names a verifying block by the section it stands in.
         sections = {}
         for block in document.findall(nodes.literal_block):
-            section = block.parent
-            while section is not None and not isinstance(section, nodes.section):
-                section = section.parent
+            section = enclosing(block, nodes.section)
             if section is not None and section.children:
                 for label in block["ids"]:
                     sections[label] = section[0].astext()
@@ -337,7 +336,7 @@ def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = Fa
             if row.point is None:
                 row.point = note
             elif warn:
-                _warn(
+                warn_at(
                     note,
                     "update note %r has a point in two places; give the point once and "
                     "leave the other occurrences without an argument",
@@ -346,11 +345,11 @@ def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = Fa
     for number, row in enumerate(by_id.values(), start=1):
         row.number = number
         if row.point is None and warn:
-            _warn(row.notes[0], "update note %r has no point: give one occurrence an argument")
+            warn_at(row.notes[0], "update note %r has no point: give one occurrence an argument")
     return list(by_id.values())
 
 
-def _warn(note: Note, message: str, *args: Any) -> None:
+def warn_at(note: Note, message: str, *args: Any, subtype: str = "notes") -> None:
     """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
         message,
@@ -358,7 +357,7 @@ def _warn(note: Note, message: str, *args: Any) -> None:
         *args,
         location=(note.docname, note.line),
         type="jaxbook",
-        subtype="notes",
+        subtype=subtype,
     )
 
 
@@ -369,7 +368,7 @@ def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
         for label in row.labels:
             if label not in std.anonlabels:
                 note = next(n for n in row.notes if label in n.verified_by)
-                _warn(note, "update note %r: no label %r for its verifying block", label)
+                warn_at(note, "update note %r: no label %r for its verifying block", label)
 
 
 def section_label(env: BuildEnvironment, docname: str) -> str:
@@ -566,21 +565,14 @@ def depart_point_latex(self: Any, node: update_note_point) -> None:
     self.depart_paragraph(node)
 
 
-def _visit_passthrough(self: Any, node: nodes.Element) -> None:
-    pass
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_event("update-notes-columns")
-    passthrough = (_visit_passthrough, _visit_passthrough)
     app.add_node(
         update_note,
         html=(visit_note_html, depart_note),
         latex=(visit_note_latex, depart_note_latex),
-        text=passthrough,
-        man=passthrough,
-        texinfo=passthrough,
+        **PASSTHROUGH,
     )
     app.add_node(update_note_point, latex=(visit_point_latex, depart_point_latex))
     app.add_node(update_notes_table)

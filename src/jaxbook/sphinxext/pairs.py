@@ -35,6 +35,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
+from jaxbook.sphinxext._nodes import PASSTHROUGH
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -168,32 +169,19 @@ def depart_box_latex(self: Any, node: nodes.Element) -> None:
     self.no_latex_floats -= 1
 
 
-def _visit_passthrough(self: Any, node: nodes.Element) -> None:
-    pass
-
-
-def _depart_passthrough(self: Any, node: nodes.Element) -> None:
-    pass
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    passthrough = (_visit_passthrough, _depart_passthrough)
     app.add_node(
         pair,
         html=(visit_pair_html, depart_pair_html),
-        latex=(visit_pair_latex, _depart_passthrough),
-        text=passthrough,
-        man=passthrough,
-        texinfo=passthrough,
+        latex=(visit_pair_latex, PASSTHROUGH["text"][1]),
+        **PASSTHROUGH,
     )
     app.add_node(
         pair_half,
         html=(visit_half_html, depart_half_html),
         latex=(visit_half_latex, depart_box_latex),
-        text=passthrough,
-        man=passthrough,
-        texinfo=passthrough,
+        **PASSTHROUGH,
     )
     app.add_directive("pair", PairDirective)
     app.add_directive("outdated", HalfDirective)

@@ -51,7 +51,6 @@ Config values:
 from __future__ import annotations
 
 import copy
-import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,12 +63,17 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import docname_join, get_filetype
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.fileutil import copy_asset_file
-from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
 from jaxbook.chinese import HAN
-from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.project import SOURCE_LANGUAGE, bcp47
+from jaxbook.sphinxext._locale import (
+    _,
+    add_catalog,
+    catalog_entries,
+    catalog_paths,
+    page_domain,
+)
 from jaxbook.sphinxext.cjk import LATIN
 from jaxbook.sphinxext.measured import measured_value
 from jaxbook.sphinxext.terms import zh_term
@@ -77,7 +81,6 @@ from jaxbook.sphinxext.terms import zh_term
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 STATIC = Path(__file__).parent / "static"
@@ -135,8 +138,8 @@ class RecordMessages(SphinxTransform):
         if languages is None:
             return
         if self.config.language == languages[0]:
-            shown = catalog_path(self.env, self.env.docname, languages[1])
-            if shown is not None:
+            domain = page_domain(self.config, self.env.docname)
+            for shown in catalog_paths(self.env.srcdir, self.config, domain, languages[1]):
                 self.env.note_dependency(shown)
         for node, message in extract_messages(self.document):
             if passage_kind(node):
@@ -162,23 +165,8 @@ def pair(config: Config) -> tuple[str, str] | None:
     return (source, shown) if shown and shown != source else None
 
 
-@functools.cache
-def _entries(path: Path, mtime: float) -> dict[str, polib.POEntry]:
-    return {e.msgid: e for e in polib.pofile(str(path)) if not e.obsolete}
-
-
-def catalog_path(env: BuildEnvironment, docname: str, language: str) -> Path | None:
-    domain = docname_to_domain(docname, env.config.gettext_compact)
-    for locale_dir in env.config.locale_dirs:
-        path = Path(env.srcdir, locale_dir, language, "LC_MESSAGES", f"{domain}.po")
-        if path.exists():
-            return path
-    return None
-
-
 def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry]:
-    path = catalog_path(app.env, docname, language)
-    return {} if path is None else _entries(path, path.stat().st_mtime)
+    return catalog_entries(app.srcdir, app.config, page_domain(app.config, docname), language)
 
 
 # A link whose title ends in Chinese at a line end: the message joins the lines with no
@@ -320,10 +308,6 @@ def other_text(
     if entry.msgstr == entry.msgid:
         return "same", None
     return "text", entry.msgstr if app.config.language == source else entry.msgid
-
-
-def bcp47(language: str) -> str:
-    return language.replace("_", "-")
 
 
 def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -29,15 +29,13 @@ The catalogs are found through ``locale_dirs``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-import polib
 from docutils import nodes
 from sphinx.util.nodes import extract_messages
 
-from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.project import SOURCE_LANGUAGE, bcp47
+from jaxbook.sphinxext._locale import _, add_catalog, catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext._nodes import after_title
 
 if TYPE_CHECKING:
@@ -45,25 +43,17 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
-def _catalog(app: Sphinx, docname: str) -> polib.POFile | None:
-    for locale_dir in app.config.locale_dirs:
-        path = Path(app.srcdir, locale_dir, app.config.language, "LC_MESSAGES", f"{docname}.po")
-        if path.exists():
-            return polib.pofile(str(path))
-    return None
-
-
 def count_passages(app: Sphinx, doctree: nodes.document) -> None:
     """Store (translated, total) passages of the page just read, in its metadata."""
     if app.config.language == SOURCE_LANGUAGE:
         return
     docname = app.env.docname
-    catalog = _catalog(app, docname)
-    live = [e for e in catalog or [] if not e.obsolete and e.msgstr and not e.fuzzy]
+    catalog = catalog_entries(app.srcdir, app.config, page_domain(app.config, docname))
+    live = [e for e in catalog.values() if reviewed(e)]
     # Sphinx translates toctree captions and image alt texts without flagging the node.
     known = {e.msgid for e in live} | {e.msgstr for e in live}
     total = done = 0
-    source = f"language-{SOURCE_LANGUAGE.replace('_', '-')}"
+    source = f"language-{bcp47(SOURCE_LANGUAGE)}"
     for node, message in extract_messages(doctree):
         total += 1
         if node.get("translated") or message in known:
