@@ -60,7 +60,7 @@ DATE_FORMAT = "%Y-%m-%d"
 
 def site_url(config: Config) -> str:
     # getattr: a book without jaxbook.sphinxext.languages (a test root) has no site.
-    url: str = os.environ.get("JAXBOOK_SITE_URL") or getattr(config, "jaxbook_site_url", "")
+    url = os.environ.get("JAXBOOK_SITE_URL") or str(getattr(config, "jaxbook_site_url", ""))
     return url.rstrip("/")
 
 
