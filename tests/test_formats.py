@@ -129,7 +129,7 @@ def test_the_committed_data_is_of_its_declared_format(name):
         (
             formats.read_record,
             "a run record",
-            "record it again with jaxbook bundle run --record",
+            "record it again with jaxbook-lab bundle run --record",
             2,
         ),
         (formats.read_drift, "a drift file", "write it again with make release-report", 4),

@@ -3,17 +3,22 @@
 - :mod:`jaxbook.sphinxapp`: the book's Sphinx application, as every tool starts and reads it;
 - :mod:`jaxbook.sphinxext`: the Sphinx extensions, one module per feature;
 - :mod:`jaxbook.doctest`: running the pages' code (the one engine, ``make doctest``
-  on it, runtime, bundle, output refresh, backend records);
+  on it, runtime, output refresh, backend records);
 - :mod:`jaxbook.i18n`: the translators' workflow (catalog merge, statistics,
   checks, the Chinese copy lint);
-- :mod:`jaxbook.releases`: the book on other JAX releases (an environment per
-  release, drift, the evidence bisection and its probes);
-- :mod:`jaxbook.site`: the built site (landing page, headless browser);
-- :mod:`jaxbook.bench`: ``make bench``;
+- :mod:`jaxbook.site`: the built site (builds, landing page, editions, live preview);
+- :mod:`jaxbook.formats`: the JSON files that pass between the book and the lab;
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
 
-Each imports only what lies below it: ``project``, ``files``, ``myst`` and
-``preflight`` (the standard library only), then ``sphinxapp``, then
-``i18n``, ``doctest``, ``releases``, ``sphinxext``, then ``site``, ``bench``,
-and ``cli`` on top; ``tests/test_layers.py`` holds the package to it.
+Each imports only what lies below it: ``project``, ``files``, ``myst``,
+``preflight``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
+then ``i18n``, ``doctest``, ``sphinxext``, ``site``, and ``cli`` on top;
+``make lint`` holds the package to it (import-linter's contracts in
+``pyproject.toml``, dev/layers.md).
+
+The lab (other JAX releases, the doctest bundle and the recording of another
+backend's outputs, speed, Lighthouse and the headless browser) is a package of
+its own in the same distribution, :mod:`jaxbook_lab`, with its own command,
+``jaxbook-lab``. It imports the book; nothing here imports it. What the book
+shows of its findings it reads from the data files the lab writes.
 """

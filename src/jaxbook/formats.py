@@ -1,20 +1,20 @@
 """The JSON files that pass between the book's tools: each a declared shape with a format number.
 
-The doctest tools, the release lab (``jaxbook.releases``) and the book's
+The doctest tools, the release lab (``jaxbook_lab.releases``) and the book's
 extensions (``jaxbook.sphinxext``) exchange four files; each is declared
 here, once, as a ``TypedDict`` with a ``format`` field and a constant with
 its number, so that the book reads what the lab writes without importing
 the lab:
 
 - the doctest bundle, :class:`Bundle` (``BUNDLE_FORMAT``): written by ``jaxbook
-  bundle export``, read by ``jaxbook bundle run`` and ``jaxbook drift``;
-- the run record, :class:`Record` (``RECORD_FORMAT``): written by ``jaxbook bundle
-  run --record``, read by ``jaxbook record`` and ``jaxbook drift``;
+  bundle export``, read by ``jaxbook-lab bundle run`` and ``jaxbook-lab drift``;
+- the run record, :class:`Record` (``RECORD_FORMAT``): written by ``jaxbook-lab bundle
+  run --record``, read by ``jaxbook-lab record`` and ``jaxbook-lab drift``;
 - a chapter's drift data, :class:`DriftData` (``DRIFT_FORMAT``), the file a
-  chapter's ``drift-report`` directive names: written by ``jaxbook drift --save``
+  chapter's ``drift-report`` directive names: written by ``jaxbook-lab drift --save``
   (``make release-report``), read by it and by ``jaxbook.sphinxext.drift_report``;
 - the evidence data, :class:`Evidence` (``EVIDENCE_FORMAT``),
-  ``docs/release-evidence.json``: written by ``jaxbook evidence``, read by
+  ``docs/release-evidence.json``: written by ``jaxbook-lab evidence``, read by
   ``jaxbook.sphinxext.evidence_column``.
 
 A writer puts ``"format": <number>`` in; every reader goes through
@@ -220,7 +220,7 @@ EVIDENCE_FORMAT = 1
 
 
 class Answer(TypedDict):
-    """What one release answered to one probe (``jaxbook.releases.probes``)."""
+    """What one release answered to one probe (``jaxbook_lab.releases.probes``)."""
 
     key: str  # what is compared between releases
     shown: str  # what a reader saw
@@ -254,7 +254,7 @@ class Era(TypedDict):
 
 class ProbeEvidence(TypedDict):
     question: str
-    sentences: dict[str, str]  # key (or "*") -> English msgid (jaxbook.releases.sentences)
+    sentences: dict[str, str]  # key (or "*") -> English msgid (jaxbook_lab.releases.sentences)
     eras: list[Era]  # oldest first
 
 
@@ -279,7 +279,7 @@ def read_bundle(path: Path) -> Bundle:
 
 
 def read_record(path: Path) -> Record:
-    again = "record it again with jaxbook bundle run --record"
+    again = "record it again with jaxbook-lab bundle run --record"
     return load(path, Record, RECORD_FORMAT, "a run record", again)
 
 

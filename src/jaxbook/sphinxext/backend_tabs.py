@@ -23,7 +23,7 @@ the output that holds there (or, for a backend the book records but the cell
 has no output for, that it is not yet recorded there); a PDF or an EPUB shows
 each output once, under the backends it holds on. After the page's first such cell, one note says
 where each accelerator's outputs were recorded. Write an accelerator's
-outputs only from a real run there (``jaxbook record``).
+outputs only from a real run there (``jaxbook-lab record``).
 
 Config values:
 
