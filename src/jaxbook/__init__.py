@@ -7,7 +7,8 @@
 - :mod:`jaxbook.i18n`: the translators' workflow (catalog merge, statistics,
   checks, the Chinese copy lint);
 - :mod:`jaxbook.site`: the built site (builds, landing page, editions, live preview);
-- :mod:`jaxbook.formats`: the JSON files that pass between the book and the lab;
+- :mod:`jaxbook.formats`: the JSON files that pass between the book and the lab, each
+  validated against its JSON Schema (``formats.schema.json``);
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
 
 Each imports only what lies below it: ``project``, ``files``, ``myst``,

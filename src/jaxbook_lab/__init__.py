@@ -12,7 +12,7 @@
 
 It imports the book (:mod:`jaxbook`); the book never imports it. The files it writes
 for the book (a chapter's drift data, the release evidence, run records) are declared
-in :mod:`jaxbook.formats`, which both read. ``make lint`` holds
+in :mod:`jaxbook.formats` and its JSON Schema, which both read. ``make lint`` holds
 both packages to their layers (``pyproject.toml``'s import-linter contracts).
 This file imports nothing: ``python -m jaxbook_lab.releases.probes`` runs under
 Python 3.9 and JAX 0.4.1.

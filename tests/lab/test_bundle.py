@@ -107,7 +107,12 @@ CODE = {"type": "testcode", "code": "print(1)", "file": "docs/index.rst", "line"
             '["pages"][0]["blocks"][0] has no "skipif"',
         ),
         (
-            {**BUNDLE, "pages": [{"docname": "i", "blocks": [{**CODE, "groups": "default"}]}]},
+            {
+                **BUNDLE,
+                "pages": [
+                    {"docname": "i", "blocks": [{**CODE, "groups": "default", "skipif": None}]}
+                ],
+            },
             '["pages"][0]["blocks"][0]["groups"] is a string, not a list',
         ),
     ],
