@@ -31,6 +31,7 @@ UV          := $(TOOLS)/bin/uv
 SYNCED      := $(VENV)/.synced-$(or $(EXTRAS),cpu)
 VENVPYTHON  := $(VENV)/bin/python
 JAXBOOK     := $(VENV)/bin/jaxbook
+JAXBOOK_LAB := $(VENV)/bin/jaxbook-lab
 
 # The system's tools and fonts (jaxbook.preflight), checked before a target's long
 # steps; as root on Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
@@ -138,10 +139,11 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's ru
 # TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`
 # does, after building them in every language) instead of building their own.
 .PHONY: pytest
-pytest: $(SYNCED) node_modules/.installed ## Run the test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser)
+pytest: $(SYNCED) node_modules/.installed ## Run the book's test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser); the lab's is make lab-test
 	@$(PREFLIGHT) pytest
 	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
-	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit"
+	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit" \
+	  --ignore=$(LAB_TESTS)
 
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, mypy) and validate the deploy files offline
@@ -210,11 +212,19 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and
 	$(MAKE) --no-print-directory update-po
 	$(JAXBOOK) zh-lint --carry $(CATALOGS)
 
-##@ The lab: other JAX releases, GPU runs, speed, and deploys
+##@ The lab (jaxbook_lab, the jaxbook-lab command): other JAX releases, GPU runs, speed, and deploys
+
+# The lab's tests: its tools on small books, without a network or another JAX release.
+LAB_TESTS   := tests/lab
+
+.PHONY: lab-test
+lab-test: $(SYNCED) ## Run the lab's tests (tests/lab: bundle, record, drift, evidence, bench, browser setup; Lighthouse's are make lighthouse's)
+	@$(PREFLIGHT) html
+	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit" $(LAB_TESTS)
 
 .PHONY: doctest-bundle
-doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel), to run where only JAX is installed
-	$(JAXBOOK) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel, lab included), to run where only JAX is installed
+	$(JAXBOOK_LAB) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
 	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
 # The accelerator (an extra of pyproject.toml: tpu, cuda) and the Python of the machine a
@@ -237,7 +247,7 @@ offline-wheels: $(SYNCED) ## Download the locked wheels a bundle needs on an acc
 .PHONY: drift
 drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to choose); report per cell
 	@test -n "$(JAX)" || { echo "make drift needs JAX=<release>, for example JAX=0.4.38"; exit 2; }
-	$(JAXBOOK) drift --jax $(JAX) --uv $(UV) --out $(BUILDDIR)/drift \
+	$(JAXBOOK_LAB) drift --jax $(JAX) --uv $(UV) --out $(BUILDDIR)/drift \
 	  $(if $(filter command line environment,$(origin PYTHON)),--python $(PYTHON)) $(LANGUAGES)
 
 # The releases readers are likely to have: the newest 0.4, the first with the new
@@ -251,14 +261,14 @@ DRIFT_FILES ?= $(wildcard docs/*/release-drift.json)
 release-report: $(SYNCED) ## Refresh the drift data (docs/*/release-drift.json) by running the chapters on REPORT_RELEASES; the lab report names the examples it has not seen
 	@test -n "$(DRIFT_FILES)" || { echo "make release-report needs DRIFT_FILES=docs/<chapter>/release-drift.json"; exit 2; }
 	@mkdir -p $(BUILDDIR)/drift; for jax in $(REPORT_RELEASES); do \
-	  $(JAXBOOK) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
+	  $(JAXBOOK_LAB) drift --jax $$jax --uv $(UV) --out $(BUILDDIR)/drift \
 	    $(foreach file,$(DRIFT_FILES),--save $(file)) $(LANGUAGES) > $(BUILDDIR)/drift/jax-$$jax.log \
 	    && tail -1 $(BUILDDIR)/drift/jax-$$jax.log || { cat $(BUILDDIR)/drift/jax-$$jax.log; exit 1; }; \
 	done
 
 .PHONY: evidence
 evidence: $(SYNCED) ## Find, on real releases, where each noted behaviour changed (docs/release-evidence.json)
-	$(JAXBOOK) evidence --uv $(UV) --work $(BUILDDIR)/evidence
+	$(JAXBOOK_LAB) evidence --uv $(UV) --work $(BUILDDIR)/evidence
 
 # $(or) would take the commas of 1,4,16 as argument separators and give 1.
 RUNS        ?= 3
@@ -266,13 +276,13 @@ CHAPTERS    ?= 1,4,16
 
 .PHONY: bench
 bench: $(SYNCED) node_modules/.installed ## Measure doctest, builds, pages, scale (CHAPTERS=1,4,16), setup and make test on a fresh clone (medians of RUNS=3)
-	$(JAXBOOK) bench --runs $(RUNS) --chapters $(CHAPTERS) --out $(BUILDDIR)/bench.json
+	$(JAXBOOK_LAB) bench --runs $(RUNS) --chapters $(CHAPTERS) --out $(BUILDDIR)/bench.json
 
 .PHONY: lighthouse
 lighthouse: $(SYNCED) node_modules/.installed ## Lighthouse on every page of a deploy build, every language (SEO, a11y, best practices 100; performance >= 95), then the audit tests (axe too)
 	@$(PREFLIGHT) pdf
-	$(JAXBOOK) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
-	$(VENVPYTHON) -m pytest -m audit tests/site
+	$(JAXBOOK_LAB) lighthouse --builddir $(BUILDDIR)/lighthouse --out $(BUILDDIR)/lighthouse/scores.json
+	$(VENVPYTHON) -m pytest -m audit tests/site $(LAB_TESTS)/test_lighthouse.py
 
 .PHONY: publish-notebooks
 publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in Colab" opens (REMOTE=<git URL>; CI's deploy does)

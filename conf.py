@@ -158,8 +158,8 @@ jaxbook_contributors_page = "contributing"
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
 jaxbook_release_evidence = "release-evidence.json"
-# Where each accelerator's tabs were recorded (`jaxbook bundle run --record` on that
-# machine, then `jaxbook record`): the GPU's by hand from that run's report; the TPU's from
+# Where each accelerator's tabs were recorded (`jaxbook-lab bundle run --record` on that
+# machine, then `jaxbook-lab record`): the GPU's by hand from that run's report; the TPU's from
 # its committed record, which tests/book/test_recorded_outputs.py holds the pages to.
 jaxbook_recorded_on = {
     "gpu": {

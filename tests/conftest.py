@@ -124,13 +124,10 @@ def project_copy(tmp_path: Path) -> Path:
 JaxbookRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture(scope="session")
-def jaxbook() -> JaxbookRunner:
-    """Run ``jaxbook ARGS...`` in a new process, in the project at ``cwd`` (default: this one)."""
-
+def command_runner(package: str) -> JaxbookRunner:
     def run(*args: str | Path, cwd: Path = ROOT, timeout: int = 600):
         return subprocess.run(
-            [sys.executable, "-m", "jaxbook", *map(str, args)],
+            [sys.executable, "-m", package, *map(str, args)],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -138,6 +135,18 @@ def jaxbook() -> JaxbookRunner:
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def jaxbook() -> JaxbookRunner:
+    """Run ``jaxbook ARGS...`` in a new process, in the project at ``cwd`` (default: this one)."""
+    return command_runner("jaxbook")
+
+
+@pytest.fixture(scope="session")
+def jaxbook_lab() -> JaxbookRunner:
+    """Run ``jaxbook-lab ARGS...`` (the lab's command) as ``jaxbook`` runs the book's."""
+    return command_runner("jaxbook_lab")
 
 
 def build_html(project: Path, language: str, out: Path) -> Path:

@@ -1,6 +1,6 @@
 """The README and the developer documentation name only what exists.
 
-Every ``jaxbook.…`` name in ``README.md`` and ``dev/*.md`` is a module of the
+Every ``jaxbook.…`` and ``jaxbook_lab.…`` name in ``README.md`` and ``dev/*.md`` is a module of the
 package or an attribute defined in one; every path under ``src/``, ``tests/``,
 ``docs/``, ``tools/`` or ``dev/`` exists in the repository (``<name>`` and ``*``
 stand for any name: at least one file must match); every relative link leads
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "dev").glob("*.md"))]
 README_MAX_LINES = 160
 
-MODULE = re.compile(r"(?<![\w./-])jaxbook(?:\.\w+)+")
+MODULE = re.compile(r"(?<![\w./-])jaxbook(?:_lab)?(?:\.\w+)+")
 PATH = re.compile(r"(?<![\w./<>-])(?:src|tests|docs|tools|dev)/[^\s`'\"()\[\],;|]*")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
@@ -65,7 +65,7 @@ def top_level_names(module: str) -> set[str]:
 def module_spec(name: str) -> importlib.machinery.ModuleSpec | None:
     """The module's spec, found without running it or any module but its packages."""
     # find_spec("a.b.c") imports a.b, and a module may have effects on import
-    # (jaxbook.doctest.runtime imports JAX, jaxbook.releases.probes sets XLA_FLAGS).
+    # (jaxbook.doctest.runtime imports JAX, jaxbook_lab.releases.probes sets XLA_FLAGS).
     parent = name.rpartition(".")[0]
     if parent:
         spec = module_spec(parent)

@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Literal, NotRequired, TypedDict
+from typing import get_args, get_type_hints
 
 import pytest
 
@@ -16,26 +16,42 @@ from jaxbook import formats
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Inner(TypedDict):
-    name: str
-    size: NotRequired[int]
-
-
-class Other(TypedDict):
-    path: str
-    lines: int
-
-
-class Shape(TypedDict):
-    format: int
-    counts: dict[Literal["x", "y"], int]
-    either: list[Inner | Other]
-    kind: Literal["a", "b"]
-    ratio: float
-    items: list[Inner]
-    by_name: dict[str, Inner | str]
-    note: str | None
-
+# A schema of every kind the definitions use: types, enums, unions, nullable values, required
+# and optional keys, maps with restricted keys, nested objects.
+INNER = {
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {"name": {"type": "string"}, "size": {"type": "integer"}},
+}
+OTHER = {
+    "type": "object",
+    "required": ["path", "lines"],
+    "additionalProperties": False,
+    "properties": {"path": {"type": "string"}, "lines": {"type": "integer"}},
+}
+SHAPE = {
+    "type": "object",
+    "required": ["format", "counts", "either", "kind", "ratio", "items", "by_name", "note"],
+    "additionalProperties": False,
+    "properties": {
+        "format": {"type": "integer"},
+        "counts": {
+            "type": "object",
+            "propertyNames": {"enum": ["x", "y"]},
+            "additionalProperties": {"type": "integer"},
+        },
+        "either": {"type": "array", "items": {"anyOf": [INNER, OTHER]}},
+        "kind": {"enum": ["a", "b"]},
+        "ratio": {"type": "number"},
+        "items": {"type": "array", "items": INNER},
+        "by_name": {
+            "type": "object",
+            "additionalProperties": {"anyOf": [INNER, {"type": "string"}]},
+        },
+        "note": {"type": ["string", "null"]},
+    },
+}
 
 GOOD = {
     "format": 3,
@@ -52,7 +68,7 @@ GOOD = {
 def load(tmp_path: Path, data: object) -> object:
     path = tmp_path / "data.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
-    return formats.load(path, Shape, 3, "a test file", "write it again")
+    return formats.load(path, SHAPE, 3, "a test file", "write it again")
 
 
 def test_a_file_of_the_declared_format_and_shape_is_read(tmp_path):
@@ -107,7 +123,7 @@ def test_a_file_that_is_not_json_or_not_an_object_is_refused(tmp_path):
     with pytest.raises(formats.FormatError, match=r"\(the top level is a list, not an object\)"):
         load(tmp_path, [])
     with pytest.raises(formats.FormatError, match=r": cannot be read \(No such file"):
-        formats.load(tmp_path / "missing.json", Shape, 3, "a test file", "write it again")
+        formats.load(tmp_path / "missing.json", SHAPE, 3, "a test file", "write it again")
 
 
 READERS = {
@@ -129,7 +145,7 @@ def test_the_committed_data_is_of_its_declared_format(name):
         (
             formats.read_record,
             "a run record",
-            "record it again with jaxbook bundle run --record",
+            "record it again with jaxbook-lab bundle run --record",
             2,
         ),
         (formats.read_drift, "a drift file", "write it again with make release-report", 4),
@@ -196,12 +212,44 @@ def test_the_formats_read_the_committed_data_on_an_older_python():
     ]
 
 
-def test_an_optional_key_is_declared_in_a_base_that_every_python_reads():
-    class Optional(TypedDict, total=False):
-        note: str
+def test_the_schemas_are_valid_json_schemas():
+    from jsonschema import Draft202012Validator
 
-    class Item(Optional):
-        name: str
+    Draft202012Validator.check_schema(formats.schemas())
 
-    assert formats.shape_problem({"name": "x"}, Item) is None
-    assert formats.shape_problem({"note": "x"}, Item) == 'the top level has no "name"'
+
+OBJECTS = [
+    name for name, schema in formats.schemas()["$defs"].items() if schema.get("type") == "object"
+]
+
+
+@pytest.mark.parametrize("name", OBJECTS)
+def test_each_typed_declaration_has_the_keys_of_its_schema(name):
+    """The code is typed with the TypedDicts, the files checked with the schema: they agree."""
+    schema = formats.schemas()["$defs"][name]
+    declared = getattr(formats, name)
+    assert set(get_type_hints(declared)) == set(schema["properties"])
+    assert set(declared.__required_keys__) == set(schema["required"])
+
+
+def test_the_outcomes_are_the_schemas():
+    assert (
+        formats.schemas()["$defs"]["Outcome"]["enum"]
+        == formats.OUTCOMES
+        == list(get_args(formats.Outcome))
+    )
+
+
+def test_the_committed_records_are_of_their_format():
+    records = sorted(ROOT.glob("records/*/*.json"))
+    assert records
+    for path in records:
+        assert formats.read_record(path)["format"] == formats.RECORD_FORMAT
+
+
+def test_without_jsonschema_only_the_format_number_is_checked(tmp_path, monkeypatch):
+    """Where the bundle runs with JAX alone, a file of the right number is read as it is."""
+    monkeypatch.setattr(formats, "checks_shapes", lambda: False)
+    assert load(tmp_path, {"format": 3}) == {"format": 3}
+    with pytest.raises(formats.FormatError, match=r"\(it is of format 2\)"):
+        load(tmp_path, {"format": 2})

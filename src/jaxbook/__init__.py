@@ -4,22 +4,25 @@
   their own process and read it;
 - :mod:`jaxbook.sphinxext`: the Sphinx extensions, one module per feature;
 - :mod:`jaxbook.doctest`: running the pages' code (the one engine, ``make doctest``
-  on it, runtime, bundle, output refresh, backend records);
+  on it, runtime, output refresh, backend records);
 - :mod:`jaxbook.i18n`: the translators' workflow (templates and catalog merge,
   checks, the markup parsers and source locator they read pages with, the Chinese
   copy lint);
-- :mod:`jaxbook.releases`: the book on other JAX releases (an environment per
-  release, drift, the evidence bisection and its probes);
 - :mod:`jaxbook.site`: the built site (the build of every language, the landing page,
-  the PDF and EPUB editions, the live preview, the notebooks' publication, the
-  browser and Lighthouse audits);
-- :mod:`jaxbook.bench`: ``make bench``;
+  the PDF and EPUB editions, the live preview, the notebooks' publication);
+- :mod:`jaxbook.formats`: the JSON files that pass between the book and the lab, each
+  validated against its JSON Schema (``formats.schema.json``);
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
 
 Each imports only what lies below it: ``project``, ``files``, ``myst``,
-``preflight``, ``formats``, ``chinese`` and ``backends`` (the standard library
-only), then ``sphinxapp``, ``i18n``, ``doctest``, ``sphinxext``, ``site``, then
-``releases`` and ``bench``, and ``cli`` on top; ``make lint`` holds the package to
-it (import-linter's contracts in ``pyproject.toml``, which also keep the release
-tools and the bench out of the extensions and the site).
+``preflight``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
+then ``i18n``, ``doctest``, ``sphinxext``, ``site``, and ``cli`` on top;
+``make lint`` holds the package to it (import-linter's contracts in
+``pyproject.toml``, dev/layers.md).
+
+The lab (other JAX releases, the doctest bundle and the recording of another
+backend's outputs, speed, Lighthouse and the headless browser) is a package of
+its own in the same distribution, :mod:`jaxbook_lab`, with its own command,
+``jaxbook-lab``. It imports the book; nothing here imports it. What the book
+shows of its findings it reads from the data files the lab writes.
 """

@@ -1,8 +1,10 @@
-"""jaxbook: the one command behind the Makefile's targets.
+"""jaxbook: the one command behind the Makefile's targets for the book.
 
 Each subcommand lives in the module that does the work; only the module of
-the subcommand being run is imported, so ``jaxbook bundle run`` needs Python
-and JAX alone, and ``jaxbook --help`` starts at once.
+the subcommand being run is imported, so ``jaxbook --help`` starts at once.
+The lab's commands (other JAX releases, the doctest bundle, speed,
+Lighthouse) are another command, ``jaxbook-lab`` (:mod:`jaxbook_lab.cli`),
+made by :func:`main` from its own table.
 """
 
 from __future__ import annotations
@@ -19,26 +21,25 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "landing": ("jaxbook.site.landing", "write the root index.html that picks a language"),
     "doctest": ("jaxbook.doctest.runner", "run every code cell of every language; one verdict"),
     "backend": ("jaxbook.doctest.backend", "say which backend JAX runs on (--expect to insist)"),
-    "bundle": ("jaxbook.doctest.bundle", "export the doctests, or run them with Python and JAX"),
     "refresh": ("jaxbook.doctest.refresh", "rewrite stale expected outputs from real runs"),
-    "record": ("jaxbook.doctest.record", "write another backend's recorded outputs onto the pages"),
-    "drift": ("jaxbook.releases.drift", "run the book on another JAX release; report what changed"),
-    "evidence": ("jaxbook.releases.evidence", "find where each noted behavior changed, by release"),
     "po": ("jaxbook.i18n.po", "the catalogs: gettext, update, check, wrap, lost"),
     "language": ("jaxbook.i18n.languages", "add a language to the book, or say it is done"),
     "zh-lint": ("jaxbook.i18n.zh_lint", "the Chinese copy lint (--fix applies it)"),
-    "lighthouse": ("jaxbook.site.lighthouse", "audit every page of a deploy build with Lighthouse"),
     "publish-notebooks": ("jaxbook.site.publish", "push the built notebooks to Colab's branch"),
     "livehtml": ("jaxbook.site.live", "serve one language, rebuilt in-process on each save"),
-    "bench": ("jaxbook.bench.suite", "measure doctest, builds, pages and setup"),
 }
 
 
-def parser_for(argv: list[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="jaxbook", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (module_name, summary) in COMMANDS.items():
-        command = commands.add_parser(name, help=summary, description=summary)
+def parser_for(
+    argv: list[str],
+    commands: dict[str, tuple[str, str]] = COMMANDS,
+    prog: str = "jaxbook",
+    description: str = __doc__.splitlines()[0],
+) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, summary) in commands.items():
+        command = subparsers.add_parser(name, help=summary, description=summary)
         if argv[:1] == [name]:
             module = importlib.import_module(module_name)
             module.add_arguments(command)
@@ -46,7 +47,12 @@ def parser_for(argv: list[str]) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    commands: dict[str, tuple[str, str]] = COMMANDS,
+    prog: str = "jaxbook",
+    description: str = __doc__.splitlines()[0],
+) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = parser_for(argv).parse_args(argv)
+    args = parser_for(argv, commands, prog, description).parse_args(argv)
     return args.run(args)

@@ -1,39 +1,40 @@
-"""The JSON files that pass between the book's tools: each a declared shape with a format number.
+"""The JSON files that pass between the book and its lab: each a JSON Schema with a format number.
 
-The doctest tools, the release lab (``jaxbook.releases``) and the book's
-extensions (``jaxbook.sphinxext``) exchange four files; each is declared
-here, once, as a ``TypedDict`` with a ``format`` field and a constant with
-its number, so that the book reads what the lab writes without importing
-the lab:
+The doctest tools, the lab (``jaxbook_lab``) and the book's extensions
+(``jaxbook.sphinxext``) exchange four files; each is declared here, once, by a
+definition of the JSON Schema beside this module (``formats.schema.json``,
+``SCHEMA_FILE``) and a constant with its format number, so that the book reads
+what the lab writes without importing the lab:
 
-- the doctest bundle, :class:`Bundle` (``BUNDLE_FORMAT``): written by ``jaxbook
-  bundle export``, read by ``jaxbook bundle run`` and ``jaxbook drift``;
-- the run record, :class:`Record` (``RECORD_FORMAT``): written by ``jaxbook bundle
-  run --record``, read by ``jaxbook record`` and ``jaxbook drift``;
-- a chapter's drift data, :class:`DriftData` (``DRIFT_FORMAT``), the file a
-  chapter's ``drift-report`` directive names: written by ``jaxbook drift --save``
+- the doctest bundle, ``Bundle`` (``BUNDLE_FORMAT``): written by ``jaxbook-lab
+  bundle export``, read by ``jaxbook-lab bundle run`` and ``jaxbook-lab drift``;
+- the run record, ``Record`` (``RECORD_FORMAT``): written by ``jaxbook-lab bundle
+  run --record`` and by ``make doctest``, read by ``jaxbook-lab record`` and
+  ``jaxbook-lab drift``;
+- a chapter's drift data, ``DriftData`` (``DRIFT_FORMAT``), the file a
+  chapter's ``drift-report`` directive names: written by ``jaxbook-lab drift --save``
   (``make release-report``), read by it and by ``jaxbook.sphinxext.drift_report``;
-- the evidence data, :class:`Evidence` (``EVIDENCE_FORMAT``),
-  ``docs/release-evidence.json``: written by ``jaxbook evidence``, read by
+- the evidence data, ``Evidence`` (``EVIDENCE_FORMAT``),
+  ``docs/release-evidence.json``: written by ``jaxbook-lab evidence``, read by
   ``jaxbook.sphinxext.evidence_column``.
 
 A writer puts ``"format": <number>`` in; every reader goes through
-:func:`load`, which refuses a file of another format number, or of another
-shape than the declaration, with one sentence that names the file
-(:class:`FormatError`). A change of shape that an older reader would misread
-takes the next number. A command that reads one exits with the sentence; an
-extension warns with it, at the file, and goes on as without the file.
+:func:`load`, which refuses a file of another format number, or one that its
+schema does not validate (jsonschema), with one sentence that names the file
+and the place in it (:class:`FormatError`). A change of shape that an older
+reader would misread takes the next number. A command that reads one exits
+with the sentence; an extension warns with it, at the file, and goes on as
+without the file.
 
-The shape is checked against the declaration itself: ``str``, ``int``,
-``float``, ``bool``, ``None``, ``Literal``, unions, ``list``, ``dict`` with
-string keys, nested ``TypedDict``s and their optional keys. A key the
-declaration does not name is another shape too.
+The ``TypedDict`` of each definition, of the same name, is what the code that
+reads or writes a file is typed with (mypy); ``tests/test_formats.py`` holds
+each to its schema: the same keys, the same required ones.
 
-Nothing here imports more than the standard library, and it runs where the
-bundle runs: on the Python of an old JAX release (3.9 and newer). Below
-Python 3.10, whose ``typing`` cannot read the declarations, only the format
-number is checked. Optional keys are declared in a ``total=False`` base
-class, which every such Python reads.
+Nothing here imports more than the standard library at import time, and it
+runs where the bundle runs: on the Python of an old JAX release (3.9 and
+newer), with JAX alone. Where jsonschema is not installed there, only the
+format number is checked. Optional keys are declared in a ``total=False``
+base class, which every such Python reads.
 """
 
 from __future__ import annotations
@@ -42,17 +43,12 @@ import functools
 import hashlib
 import io
 import json
-import sys
 import tokenize
-import types
-import typing
 from pathlib import Path
-from typing import Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypedDict, Union, get_args
 
-_NOT_REQUIRED = getattr(typing, "NotRequired", None)  # Python 3.11
-_REQUIRED = getattr(typing, "Required", None)
-_UNION_TYPE = getattr(types, "UnionType", Union)  # X | Y, Python 3.10
-CHECKS_SHAPES = sys.version_info >= (3, 10)
+# The definitions of every file's shape, read where jsonschema checks one.
+SCHEMA_FILE = Path(__file__).with_name("formats.schema.json")
 
 # -- the doctest bundle and the run record --------------------------------------------
 
@@ -220,7 +216,7 @@ EVIDENCE_FORMAT = 1
 
 
 class Answer(TypedDict):
-    """What one release answered to one probe (``jaxbook.releases.probes``)."""
+    """What one release answered to one probe (``jaxbook_lab.releases.probes``)."""
 
     key: str  # what is compared between releases
     shown: str  # what a reader saw
@@ -254,7 +250,7 @@ class Era(TypedDict):
 
 class ProbeEvidence(TypedDict):
     question: str
-    sentences: dict[str, str]  # key (or "*") -> English msgid (jaxbook.releases.sentences)
+    sentences: dict[str, str]  # key (or "*") -> English msgid (jaxbook_lab.releases.sentences)
     eras: list[Era]  # oldest first
 
 
@@ -275,12 +271,12 @@ Evidence.__doc__ = """``docs/release-evidence.json``: every visited release, eve
 
 def read_bundle(path: Path) -> Bundle:
     again = "export it again with make doctest-bundle"
-    return load(path, Bundle, BUNDLE_FORMAT, "a doctest bundle", again)
+    return load(path, "Bundle", BUNDLE_FORMAT, "a doctest bundle", again)
 
 
 def read_record(path: Path) -> Record:
-    again = "record it again with jaxbook bundle run --record"
-    return load(path, Record, RECORD_FORMAT, "a run record", again)
+    again = "record it again with jaxbook-lab bundle run --record"
+    return load(path, "Record", RECORD_FORMAT, "a run record", again)
 
 
 def recorded_on(path: Path) -> dict[str, str]:
@@ -295,12 +291,12 @@ def recorded_on(path: Path) -> dict[str, str]:
 
 def read_drift(path: Path) -> DriftData:
     again = "write it again with make release-report"
-    return load(path, DriftData, DRIFT_FORMAT, "a drift file", again)
+    return load(path, "DriftData", DRIFT_FORMAT, "a drift file", again)
 
 
 def read_evidence(path: Path) -> Evidence:
     again = "write it again with make evidence"
-    return load(path, Evidence, EVIDENCE_FORMAT, "an evidence file", again)
+    return load(path, "Evidence", EVIDENCE_FORMAT, "an evidence file", again)
 
 
 # -- reading --------------------------------------------------------------------------
@@ -321,9 +317,10 @@ class FormatError(ValueError):
         return f"{self.path}:{self.line}"
 
 
-def load(path: Path, shape: Any, number: int, what: str, remedy: str) -> Any:
+def load(path: Path, schema: Any, number: int, what: str, remedy: str) -> Any:
     """The data of ``path``, ``what`` (``"a doctest bundle"``) of format ``number`` and of
-    ``shape``; else FormatError.
+    ``schema`` (the name of a definition of ``SCHEMA_FILE``, or a JSON Schema); else
+    FormatError.
 
     ``remedy`` ends the sentence: how to get a file that fits (``export it again``).
     """
@@ -340,8 +337,8 @@ def load(path: Path, shape: Any, number: int, what: str, remedy: str) -> Any:
             path, f"not {what}: not JSON ({reason} at line {line}); {remedy}", line
         ) from None
     problem = format_problem(data, number)
-    if problem is None and CHECKS_SHAPES:
-        problem = shape_problem(data, shape)
+    if problem is None and checks_shapes():
+        problem = shape_problem(data, schema)
     if problem is not None:
         raise FormatError(path, f"not {what} of format {number} ({problem}); {remedy}")
     return data
@@ -357,61 +354,124 @@ def format_problem(data: Any, number: int) -> str | None:
     return None
 
 
-def shape_problem(value: Any, shape: Any, where: str = "") -> str | None:
-    """What in ``value`` does not fit ``shape``, as a phrase (``["pages"][0] has no "docname"``).
+@functools.cache
+def checks_shapes() -> bool:
+    """Whether jsonschema is there to check a file's shape (not where the bundle runs)."""
+    try:
+        import jsonschema  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
-    Python 3.10 or newer (``CHECKS_SHAPES``).
-    """
+
+@functools.cache
+def schemas() -> dict[str, Any]:
+    """``SCHEMA_FILE``, read once."""
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def _validator(schema: Any) -> Any:
+    from jsonschema import Draft202012Validator
+
+    if isinstance(schema, str):
+        return _named_validator(schema)
+    return Draft202012Validator(schema)
+
+
+@functools.cache
+def _named_validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    root = schemas()
+    if name not in root["$defs"]:
+        raise KeyError(f"formats: {SCHEMA_FILE.name} defines no {name!r}")
+    return Draft202012Validator({**root, "$ref": f"#/$defs/{name}"})
+
+
+def shape_problem(value: Any, schema: Any) -> str | None:
+    """What in ``value`` does not fit ``schema``, as a phrase (``["pages"][0] has no "docname"``),
+    or None; jsonschema checks it (``checks_shapes()``)."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator(schema).iter_errors(value))
+    return None if error is None else _phrase(error)
+
+
+def _phrase(error: Any) -> str:
+    """One jsonschema error as a phrase that names where in the file it is."""
+    where = "".join(f"[{json.dumps(step)}]" for step in error.absolute_path)
     here = where or "the top level"
-    origin = get_origin(shape)
-    if shape is Any:
-        return None
-    if origin is Literal:
-        choices = get_args(shape)
-        # 1 == True in Python; in the file they are different values.
-        if any(value == c and type(value) is type(c) for c in choices):
-            return None
-        return f"{here} is {json.dumps(value)}, not {' or '.join(map(json.dumps, choices))}"
-    if origin in (Union, _UNION_TYPE):
-        return _union_problem(value, get_args(shape), where)
-    if _is_typeddict(shape):
-        return _object_problem(value, shape, where)
-    if origin is list:
-        if not isinstance(value, list):
-            return f"{here} is {_a(value)}, not a list"
-        (item,) = get_args(shape)
-        return _first(shape_problem(v, item, f"{where}[{i}]") for i, v in enumerate(value))
-    if origin is dict:
-        if not isinstance(value, dict):
-            return f"{here} is {_a(value)}, not an object"
-        key_shape, item = get_args(shape)
-        wrong = next((k for k in value if shape_problem(k, key_shape) is not None), None)
-        if wrong is not None:
-            return f"{here} has the key {json.dumps(wrong)}, not {_name(key_shape)}"
-        return _first(shape_problem(v, item, f"{where}[{json.dumps(k)}]") for k, v in value.items())
-    if isinstance(value, _PYTHON_OF.get(shape, ())) and not (
-        isinstance(value, bool) and shape is not bool
-    ):
-        return None
-    if shape not in _PYTHON_OF:
-        raise TypeError(f"formats: cannot check a value against {shape!r}")
-    return f"{here} is {_a(value)}, not {_NAMES[shape]}"
+    value, kind, expected = error.instance, error.validator, error.validator_value
+    if "propertyNames" in error.absolute_schema_path:
+        return f"{here} has the key {json.dumps(value)}, not {_name(error.schema)}"
+    if kind in ("anyOf", "oneOf") and isinstance(value, dict):
+        closest = _closest_object(error, value)
+        if closest is not None:
+            return closest
+    if kind == "required":
+        missing = next(key for key in expected if key not in value)
+        return f"{here} has no {json.dumps(missing)}"
+    if kind == "additionalProperties" and expected is False:
+        known = error.schema.get("properties", {})
+        unknown = sorted(key for key in value if key not in known)
+        return f"{here} has an unknown field {json.dumps(unknown[0])}"
+    if kind == "type":
+        kinds = [expected] if isinstance(expected, str) else expected
+        return f"{here} is {_a(value)}, not {' or '.join(_TYPE_NAMES[k] for k in kinds)}"
+    if kind == "enum":
+        return f"{here} is {json.dumps(value)}, not {' or '.join(map(json.dumps, expected))}"
+    if kind in ("anyOf", "oneOf"):
+        names = " or ".join(dict.fromkeys(_name(option) for option in expected))
+        if all(_name(option) == "an object" for option in expected):
+            return f"{here} is {_a(value)} of none of its {len(expected)} shapes"
+        return f"{here} is {_a(value)}, not {names}"
+    return f"{here}: {error.message}"
 
 
-_PYTHON_OF: dict[Any, tuple[type, ...]] = {
-    str: (str,),
-    int: (int,),
-    float: (int, float),
-    bool: (bool,),
-    type(None): (type(None),),
+def _closest_object(error: Any, value: dict) -> str | None:
+    """Of the object shapes a union offers, the one whose keys the value shares most, if one
+    does: what is wrong inside it says the most."""
+    from jsonschema.exceptions import best_match
+
+    options = [_resolved(option) for option in error.validator_value]
+    shared = [
+        len(set(value) & set(option.get("properties", {})))
+        if option.get("type") == "object"
+        else -1
+        for option in options
+    ]
+    if max(shared) < 0 or shared.count(max(shared)) > 1:
+        return None
+    index = shared.index(max(shared))
+    inside = [e for e in error.context if e.relative_schema_path[0] == index]
+    return _phrase(best_match(inside)) if inside else None
+
+
+def _resolved(schema: Any) -> Any:
+    if "$ref" in schema:
+        return schemas()["$defs"].get(schema["$ref"].rpartition("/")[2], {})
+    return schema
+
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "null": "null",
+    "array": "a list",
+    "object": "an object",
 }
-_NAMES = {
-    str: "a string",
-    int: "an integer",
-    float: "a number",
-    bool: "a boolean",
-    type(None): "null",
-}
+
+
+def _name(schema: Any) -> str:
+    """What a (sub)schema takes, in a few words."""
+    schema = _resolved(schema)
+    if "enum" in schema:
+        return " or ".join(map(json.dumps, schema["enum"]))
+    kinds = schema.get("type", "object")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    return " or ".join(_TYPE_NAMES[kind] for kind in kinds)
 
 
 def _a(value: Any) -> str:
@@ -424,81 +484,3 @@ def _a(value: Any) -> str:
         if isinstance(value, kind):
             return name
     return "a list" if isinstance(value, list) else "an object"
-
-
-def _first(problems) -> str | None:
-    return next((problem for problem in problems if problem is not None), None)
-
-
-def _is_typeddict(shape: Any) -> bool:
-    return typing.is_typeddict(shape)
-
-
-def _union_problem(value: Any, options: tuple, where: str) -> str | None:
-    problems = [shape_problem(value, option, where) for option in options]
-    if any(problem is None for problem in problems):
-        return None
-    # Where one option is of the value's own kind, what is wrong inside it says the most;
-    # of two objects, the one whose keys the value has.
-    alike = [(o, p) for o, p in zip(options, problems, strict=True) if _same_kind(value, o)]
-    if len(alike) > 1 and all(_is_typeddict(option) for option, _ in alike):
-        shared = [len(set(value) & set(_fields(option))) for option, _ in alike]
-        if shared.count(max(shared)) == 1:
-            alike = [alike[shared.index(max(shared))]]
-    if len(alike) == 1:
-        return alike[0][1]
-    if alike:
-        return f"{where or 'the top level'} is {_a(value)} of none of its {len(options)} shapes"
-    names = " or ".join(_name(option) for option in options)
-    return f"{where or 'the top level'} is {_a(value)}, not {names}"
-
-
-def _same_kind(value: Any, shape: Any) -> bool:
-    if _is_typeddict(shape) or get_origin(shape) is dict:
-        return isinstance(value, dict)
-    if get_origin(shape) is list:
-        return isinstance(value, list)
-    return False
-
-
-def _name(shape: Any) -> str:
-    if _is_typeddict(shape) or get_origin(shape) is dict:
-        return "an object"
-    if get_origin(shape) is list:
-        return "a list"
-    if get_origin(shape) is Literal:
-        return " or ".join(map(json.dumps, get_args(shape)))
-    return _NAMES.get(shape, repr(shape))
-
-
-@functools.cache
-def _fields(shape: Any) -> dict[str, tuple[Any, bool]]:
-    """Each key of a TypedDict: its shape, and whether it must be there."""
-    fields = {}
-    for key, hint in get_type_hints(shape, include_extras=True).items():
-        # A key of a total=False base class is optional in every TypedDict built on it.
-        required = key in shape.__required_keys__
-        if _NOT_REQUIRED is not None and get_origin(hint) in (_NOT_REQUIRED, _REQUIRED):
-            required = get_origin(hint) is _REQUIRED
-            (hint,) = get_args(hint)
-        fields[key] = (hint, required)
-    return fields
-
-
-def _object_problem(value: Any, shape: Any, where: str) -> str | None:
-    here = where or "the top level"
-    if not isinstance(value, dict):
-        return f"{here} is {_a(value)}, not an object"
-    fields = _fields(shape)
-    for key, (hint, required) in fields.items():
-        if key not in value:
-            if required:
-                return f"{here} has no {json.dumps(key)}"
-            continue
-        problem = shape_problem(value[key], hint, f"{where}[{json.dumps(key)}]")
-        if problem is not None:
-            return problem
-    unknown = sorted(set(value) - set(fields))
-    if unknown:
-        return f"{here} has an unknown field {json.dumps(unknown[0])}"
-    return None

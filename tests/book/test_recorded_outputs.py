@@ -1,7 +1,7 @@
 """Every accelerator output on the pages is what a committed record says that code printed.
 
 An output for a backend other than the CPU cannot be checked here: it is written onto
-the page by ``jaxbook record`` from a run on that backend. So each one is held to the
+the page by ``jaxbook-lab record`` from a run on that backend. So each one is held to the
 records the book commits for it (``records/<backend>/<language>.json``, made by ``jaxbook
 bundle run --record`` there): the cell's code, in each language, is a block of that
 language's record, and what the block printed there is, line for line, the output the page
@@ -17,9 +17,9 @@ import polib
 import pytest
 
 from jaxbook.backends import backends_of
-from jaxbook.doctest.record import cells_of
 from jaxbook.formats import read_record
 from jaxbook.project import SOURCE_LANGUAGE, catalog_dir, languages, pinned_release
+from jaxbook_lab.record import cells_of
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = sorted(path.name for path in (ROOT / "records").iterdir() if path.is_dir())

@@ -28,7 +28,7 @@ def small_book(tmp_path) -> Path:
 
 
 def update_po(project):
-    """What `make update-po` (and `jaxbook record`) does: extract the templates, merge them."""
+    """What `make update-po` (and `jaxbook-lab record`) does: extract the templates, merge them."""
     assert catalogs.update_translations(project, project / "_build/gettext", quiet=True) == 0
 
 

@@ -27,7 +27,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from jaxbook.project import find_root
 from jaxbook.site import landing
-from jaxbook.site.browser import chromium
+from jaxbook_lab.browser import chromium
 
 ROOT = find_root(Path(__file__).parent)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

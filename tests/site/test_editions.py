@@ -534,7 +534,7 @@ def test_epub_has_a_cover_landmarks_and_the_credit_once(built_editions, language
 
 @pytest.fixture(scope="module")
 def phone(tmp_path_factory):
-    from jaxbook.site.browser import chromium
+    from jaxbook_lab.browser import chromium
 
     driver = chromium(tmp_path_factory.mktemp("chromium"), console=False)
     driver.set_window_size(480, 900)

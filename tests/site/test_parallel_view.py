@@ -15,8 +15,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from jaxbook.project import find_root
-from jaxbook.site.browser import chromium
 from jaxbook.sphinxext.parallel import STORAGE_KEY
+from jaxbook_lab.browser import chromium
 
 ROOT = find_root(Path(__file__).parent)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -42,6 +42,8 @@ BROWSER = [
 ]
 JOBS = {
     "build-and-deploy": ("make html pdf epub", BUILD + PDF),
+    # The lab's tests build tiny books (their catalogs, their fonts) and check the browser's setup.
+    "lab-tests": ("make lab-test", BUILD),
     # Its audit tests check the site with its books (axe on every page).
     "lighthouse": ("make lighthouse", BUILD + BROWSER + PDF),
 }

@@ -33,8 +33,8 @@ catalog yet is said to be left out.
 
 ``--check`` writes nothing: it names, as ``file:line``, every expected output
 that refresh would rewrite, in every language given, and fails if there is
-one. ``--record FILE`` writes what every example printed (the bundle's
-``Record`` format), as ``make doctest`` does.
+one. ``--record FILE`` writes what every example printed (a run record,
+:class:`jaxbook.formats.Record`), as ``make doctest`` does.
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
         if cannot and not args.check:
             break
     if args.record:
-        from jaxbook.doctest.bundle import RECORD_FORMAT
+        from jaxbook.formats import RECORD_FORMAT
 
         text = json.dumps({"format": RECORD_FORMAT, "blocks": record}, ensure_ascii=False)
         write_text_atomically(args.record, text + "\n")

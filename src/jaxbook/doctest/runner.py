@@ -22,8 +22,9 @@ a line per language, ``<lang>: N passed, N failed``; a check that every
 language ran the same number of examples; and last ``N passed, N failed``
 over all of them. A warning while reading is a failure. The exit status is
 non-zero when anything failed. What every example printed, passed or not, is
-written to ``<builddir>/doctest/record.json`` (the bundle's ``Record``
-format, :mod:`jaxbook.doctest.bundle`), page by page in each language.
+written to ``<builddir>/doctest/record.json`` (a run record,
+:class:`jaxbook.formats.Record`, as the lab's bundle runs write), page by page
+in each language.
 """
 
 from __future__ import annotations
@@ -277,8 +278,8 @@ def write_record(path: Path, runs: list[LanguageRun]) -> None:
     """What every example printed, in the bundle's ``Record`` format."""
     import json
 
-    from jaxbook.doctest.bundle import RECORD_FORMAT
     from jaxbook.files import write_text_atomically
+    from jaxbook.formats import RECORD_FORMAT
 
     record = {
         "format": RECORD_FORMAT,

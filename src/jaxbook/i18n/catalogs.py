@@ -6,7 +6,7 @@ progress and fuzzy lists are potodo's, ``make po-stats`` and ``make fuzzy``.)
 ``extract`` writes the pages' message templates (``.pot``) with Sphinx's
 gettext builder; ``update_translations`` extracts them and merges them into
 every translation's catalogs, as ``make update-po`` does, for the tools that
-change the pages (``jaxbook record``).
+change the pages (``jaxbook-lab record``).
 
 ``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
 paragraph's old translation as a fuzzy entry that shows the previous source

@@ -1,2 +1,3 @@
-"""The built site: the language landing page and the headless browser that
-tests and measures it."""
+"""The built site: the builds of each language, the landing page, the editions, the live
+preview and the notebooks' branch. (The headless browser that measures it, and Lighthouse,
+are the lab's: :mod:`jaxbook_lab`.)"""

@@ -22,7 +22,7 @@ page shows one tab per backend (radio buttons and CSS, no script), each with
 the output that holds there; a PDF or an EPUB shows each output once, under
 the backends it holds on. After the page's first such cell, one note says
 where each accelerator's outputs were recorded. Write an accelerator's
-outputs only from a real run there (``jaxbook record``).
+outputs only from a real run there (``jaxbook-lab record``).
 
 Config values:
 

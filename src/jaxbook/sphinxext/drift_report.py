@@ -161,7 +161,7 @@ def _code(node: nodes.Element) -> str:
 
 class SourceCode(SphinxTransform):
     """Each example's digest in the source language, before a translation replaces its code
-    (with the output after it, as ``jaxbook bundle export`` pairs them)."""
+    (with the output after it, as ``jaxbook-lab bundle export`` pairs them)."""
 
     default_priority = 19  # the Locale transform's is 20
 

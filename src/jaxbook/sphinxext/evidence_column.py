@@ -2,10 +2,10 @@
 
 A note that says how an older JAX release behaved names the probes that
 check it on real releases, ``:evidence: device-method`` (comma-separated;
-see ``jaxbook.releases.probes``), and, where the claim is about one old
+see ``jaxbook_lab.releases.probes``), and, where the claim is about one old
 output, that output: ``:old: dot-value=10.811179161071777``
 (``jaxbook.sphinxext.notes`` reads both options with the note). From the
-evidence file that ``jaxbook evidence`` writes, this extension gives:
+evidence file that ``jaxbook-lab evidence`` writes, this extension gives:
 
 - the update-notes table a "Changed in" column, one short phrase a row:
   "since 0.4.31" (the release since which the note's first probe, the one that

@@ -17,7 +17,7 @@ itself is extracted with):
 - ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()`` and
   ``N_()`` (singular and plural) and ``gettext_noop()`` (a label kept in data)
   of the package's extensions, and the
-  phrases of the release notes (``jaxbook/releases/sentences.py``, read as a
+  phrases of the release notes (``jaxbook_lab/releases/sentences.py``, read as a
   file: the extensions show them from the evidence file, and import nothing of
   the lab). Each message with ``%(name)s`` or ``{name}`` is flagged
   ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
@@ -54,12 +54,14 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 PACKAGE = Path(__file__).resolve().parents[1]
+# The lab, beside the book in the one distribution: one of its files is read, never imported.
+LAB = PACKAGE.parent / "jaxbook_lab"
 SPHINX = Path(sphinx.__file__).resolve().parent
 # Babel's gettext keywords (a template's {% trans %} is gettext); the package's N_() marks a
 # count's singular and plural, where the usual N_() marks one message.
 KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "N_": (1, 2), "gettext_noop": None}
 # The release notes' phrases (read as a file: the extensions import nothing of the lab).
-PHRASES = PACKAGE / "releases" / "sentences.py"
+PHRASES = LAB / "releases" / "sentences.py"
 JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
 
 
@@ -85,8 +87,9 @@ def add_extracted(catalog: Catalog, method: Any, path: Path, shown: str, **optio
 
 def relative(path: Path, outdir: Path) -> str:
     """A source as a template names it: a file of the package or of Sphinx from its package
-    (``jaxbook/sphinxext/notes.py``), the book's from the book, as the pages' are."""
-    for package in (PACKAGE, SPHINX):
+    (``jaxbook/sphinxext/notes.py``, ``jaxbook_lab/releases/sentences.py``), the book's from
+    the book, as the pages' are."""
+    for package in (PACKAGE, LAB, SPHINX):
         if path.is_relative_to(package):
             return f"{package.name}/{path.relative_to(package).as_posix()}"
     root = project.find_root(outdir)

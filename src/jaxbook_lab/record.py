@@ -1,8 +1,8 @@
 """Write an accelerator's outputs onto the pages, from a record of a real run there.
 
-    jaxbook record --backend tpu RECORD.json [...]
+    jaxbook-lab record --backend tpu RECORD.json [...]
 
-A record comes from ``jaxbook bundle run --record`` on a machine of that
+A record comes from ``jaxbook-lab bundle run --record`` on a machine of that
 backend (with ``JAXBOOK_RUN_UNRECORDED=1``, so that the cells skipped there
 for want of a record run too); it names the machine it ran on. For every
 ``testcode`` whose output there differed from the page, in the source

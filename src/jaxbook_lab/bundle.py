@@ -1,7 +1,7 @@
 """Carry the book's doctests to a machine that has Python and JAX but no docs toolchain.
 
-    jaxbook bundle export [-o DIR] zh_CN [en ...]
-    jaxbook bundle run [--record FILE] DIR/<language>.json [...]
+    jaxbook-lab bundle export [-o DIR] zh_CN [en ...]
+    jaxbook-lab bundle run [--record FILE] DIR/<language>.json [...]
 
 ``export`` reads the pages with Sphinx, exactly as ``make doctest`` does
 (translations applied, snippets staged) but without running them, and writes

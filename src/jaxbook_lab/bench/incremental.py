@@ -1,6 +1,6 @@
 """Clean and incremental HTML builds of one language in one long-lived process, as the preview does.
 
-    python -m jaxbook.bench.incremental ROOT PAGE CATALOG MARKER [--runs 3] [--language en]
+    python -m jaxbook_lab.bench.incremental ROOT PAGE CATALOG MARKER [--runs 3] [--language en]
 
 Builds ROOT's book once from nothing (the clean figure), then, ``--runs``
 times each, appends a comment to the page PAGE (a ``docs/`` path) and edits
@@ -33,7 +33,7 @@ def timed_build(builder: LiveBuilder) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m jaxbook.bench.incremental")
+    parser = argparse.ArgumentParser(prog="python -m jaxbook_lab.bench.incremental")
     parser.add_argument("root", type=Path)
     parser.add_argument("page", help="a page to edit, e.g. docs/ch01/quiz.rst")
     parser.add_argument(

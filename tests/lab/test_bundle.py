@@ -11,9 +11,9 @@ from jaxbook.formats import read_record
 
 
 @pytest.fixture
-def run_bundle(jaxbook):
+def run_bundle(jaxbook_lab):
     def run(*args: str):
-        return jaxbook("bundle", *args, timeout=300)
+        return jaxbook_lab("bundle", *args, timeout=300)
 
     return run
 
@@ -107,7 +107,12 @@ CODE = {"type": "testcode", "code": "print(1)", "file": "docs/index.rst", "line"
             '["pages"][0]["blocks"][0] has no "skipif"',
         ),
         (
-            {**BUNDLE, "pages": [{"docname": "i", "blocks": [{**CODE, "groups": "default"}]}]},
+            {
+                **BUNDLE,
+                "pages": [
+                    {"docname": "i", "blocks": [{**CODE, "groups": "default", "skipif": None}]}
+                ],
+            },
             '["pages"][0]["blocks"][0]["groups"] is a string, not a list',
         ),
     ],
@@ -126,7 +131,7 @@ def test_a_file_that_is_not_a_bundle_is_refused(run_bundle, tmp_path: Path, data
     )
 
 
-def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp_path: Path):
+def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook_lab, tmp_path: Path):
     project = tmp_path / "book"
     (project / "docs").mkdir(parents=True)
     (project / "conf.py").write_text("", encoding="utf-8")
@@ -134,12 +139,12 @@ def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp
     # A record as bundle run wrote it before it had a format number.
     record.write_text(json.dumps({"en": []}), encoding="utf-8")
 
-    result = jaxbook("record", "--backend", "gpu", record, cwd=project)
+    result = jaxbook_lab("record", "--backend", "gpu", record, cwd=project)
 
     assert result.returncode == 1
     assert result.stderr == (
         f"{record}: not a run record of format 2 (it has no format number); "
-        "record it again with jaxbook bundle run --record\n"
+        "record it again with jaxbook-lab bundle run --record\n"
     )
     block = {"file": "docs/index.rst", "line": 3, "code": "print(2)", "want": "1\n", "got": "2\n"}
     block["passed"] = "no"
@@ -148,7 +153,7 @@ def test_a_record_is_refused_by_jaxbook_record_unless_of_its_format(jaxbook, tmp
         encoding="utf-8",
     )
 
-    result = jaxbook("record", "--backend", "gpu", record, cwd=project)
+    result = jaxbook_lab("record", "--backend", "gpu", record, cwd=project)
 
     assert result.returncode == 1
     assert result.stderr.startswith(
@@ -181,3 +186,12 @@ def test_a_backend_runs_the_outputs_recorded_for_it_and_skips_what_has_none(
     assert result.stderr.count(f"skipped on {backend}: the output depends on the backend") == (
         skipped
     )
+
+
+def test_the_engine_and_the_bundle_import_no_sphinx(imported_by) -> None:
+    """A GPU machine runs the bundle with Python and JAX alone: so does the engine."""
+    result, imported = imported_by(
+        "-c", "import jaxbook.doctest.engine, jaxbook_lab.bundle, jaxbook_lab.cli"
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert not imported & {"sphinx", "docutils", "jax", "jsonschema"}, sorted(imported)

@@ -1,14 +1,14 @@
 """A release's environment: what cannot be made is one sentence, and nothing is left behind.
 
-The environment that installs is tested through ``jaxbook drift`` (tests/releases/test_drift.py);
-these need no install.
+The environment that installs is tested through ``jaxbook-lab drift``
+(tests/lab/releases/test_drift.py); these need no install.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from jaxbook.releases import environments
+from jaxbook_lab.releases import environments
 
 
 def test_an_interpreter_that_does_not_run_is_one_sentence(tmp_path):

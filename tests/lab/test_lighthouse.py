@@ -22,7 +22,7 @@ SEARCH = "zh_CN/search.html"
 
 
 def test_lighthouse_passes_good_pages_and_names_a_planted_regression(
-    deploy_site, jaxbook, tmp_path
+    deploy_site, jaxbook_lab, tmp_path
 ):
     site = tmp_path / "site"
     shutil.copytree(deploy_site["site"], site, ignore=shutil.ignore_patterns("doctrees"))
@@ -33,7 +33,7 @@ def test_lighthouse_passes_good_pages_and_names_a_planted_regression(
     page.write_text(planted, encoding="utf-8")
 
     out = tmp_path / "scores.json"
-    result = jaxbook(
+    result = jaxbook_lab(
         "lighthouse", "--site", site, "--builddir", tmp_path / "lh", "--out", out,
         GOOD, SEARCH, PLANTED,
     )  # fmt: skip
@@ -55,8 +55,8 @@ def test_lighthouse_passes_good_pages_and_names_a_planted_regression(
     assert (tmp_path / "lh" / "reports" / "zh_CN" / "ch01" / "arrays.report.html").exists()
 
 
-def test_a_missing_page_is_an_error_not_a_pass(deploy_site, jaxbook, tmp_path):
-    result = jaxbook(
+def test_a_missing_page_is_an_error_not_a_pass(deploy_site, jaxbook_lab, tmp_path):
+    result = jaxbook_lab(
         "lighthouse", "--site", deploy_site["site"], "--builddir", tmp_path, "en/no-such-page.html"
     )
     assert result.returncode == 1

@@ -1,7 +1,7 @@
 """What each probe's answers mean, as phrases for the update-notes table (no JAX import).
 
-``jaxbook.releases.probes`` imports JAX and sets ``XLA_FLAGS`` as it is
-imported, since it runs in a release's own environment; ``jaxbook evidence``
+``jaxbook_lab.releases.probes`` imports JAX and sets ``XLA_FLAGS`` as it is
+imported, since it runs in a release's own environment; ``jaxbook-lab evidence``
 reads the phrases from here instead and writes them into the evidence file,
 from which ``jaxbook.sphinxext.evidence_column`` makes the "Changed in"
 cells ("Since JAX 0.4.31, <phrase>; before that, <phrase> (0.4.27–0.4.30)").

@@ -20,7 +20,7 @@ started raises :class:`CannotInstall`, whose message is one sentence that
 says why (for every interpreter tried), and leaves no half-made environment
 behind.
 
-``jaxbook drift`` runs the pages' bundle there; ``jaxbook evidence`` asks the
+``jaxbook-lab drift`` runs the pages' bundle there; ``jaxbook-lab evidence`` asks the
 probes there. Comparing what they print is theirs, not this module's.
 """
 

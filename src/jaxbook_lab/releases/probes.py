@@ -1,6 +1,6 @@
 """What one JAX release does, asked in the few ways the chapter's update notes depend on.
 
-    python -m jaxbook.releases.probes       (in an environment that has that release)
+    python -m jaxbook_lab.releases.probes       (in an environment that has that release)
 
 Prints one JSON object: for every probe, ``{"key": ..., "shown": ...}``. The
 key is what the evidence search compares between releases (a release where a

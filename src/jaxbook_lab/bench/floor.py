@@ -1,6 +1,6 @@
 """The floor: every code cell of the Chinese pages run in one plain Python process.
 
-    python -m jaxbook.bench.floor [DOCNAME]
+    python -m jaxbook_lab.bench.floor [DOCNAME]
 
 Each page runs with the engine, as a build runs it while it reads it
 (:mod:`jaxbook.doctest.engine`), but in one process, the source language

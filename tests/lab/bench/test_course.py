@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from jaxbook.bench import course
+from jaxbook_lab.bench import course
 
 
 @pytest.fixture(scope="module")

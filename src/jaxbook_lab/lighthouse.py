@@ -1,6 +1,6 @@
 """Lighthouse on every page of a deploy build of the site, both languages.
 
-    jaxbook lighthouse [--builddir _build/lighthouse] [--site-url URL]
+    jaxbook-lab lighthouse [--builddir _build/lighthouse] [--site-url URL]
                        [--site DIR] [--out FILE] [PAGE ...]
 
 Without ``--site`` the site is first built the way it is deployed: ``jaxbook
@@ -10,7 +10,7 @@ served by ``serve`` (npm), which compresses text as GitHub Pages and Read the
 Docs do, and each page (every ``.html`` file, the landing page, the 404 pages,
 search and the index included; or the given ``PAGE`` paths, relative to the
 site) is audited in turn by Lighthouse (npm ``lighthouse``) in the project's
-headless Chromium (``jaxbook.site.browser``), with Lighthouse's default mobile
+headless Chromium (``jaxbook_lab.browser``), with Lighthouse's default mobile
 emulation and simulated throttling. One page at a time: pages audited side by
 side on two cores would score each other's CPU time.
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook.site.browser import CLOSED_NETWORK_FLAGS, BrowserSetupError, find_browser
+from jaxbook_lab.browser import CLOSED_NETWORK_FLAGS, BrowserSetupError, find_browser
 
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 DEFAULT_SITE_URL = "https://jaxbook.example.org/"

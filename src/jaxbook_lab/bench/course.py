@@ -1,6 +1,6 @@
 """A synthetic course of N chapters for ``make bench``: chapter 1 renamed, and a MyST chapter.
 
-    python -m jaxbook.bench.course DEST 16
+    python -m jaxbook_lab.bench.course DEST 16
 
 A course of three chapters or more has, as its chapter 2, the MyST chapter that
 an author adds by the guide (``tests/book/chapter2``, the new-chapter test's):
@@ -107,7 +107,8 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     # data no longer matches those cells: true, and beside the point of a timing.
     with (dest / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write(
-            "\n# A synthetic course (jaxbook.bench.course): its cells are not the drift data's.\n"
+            "\n# A synthetic course (jaxbook_lab.bench.course): its cells are not the drift data's."
+            "\n"
             "suppress_warnings = [*globals().get('suppress_warnings', []),"
             " 'jaxbook.drift_report']\n"
         )
@@ -191,5 +192,5 @@ def authored_pages(dest: Path, root: Path | None = None) -> list[str]:
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or not sys.argv[2].isdigit():
-        sys.exit("usage: python -m jaxbook.bench.course DEST CHAPTERS")
+        sys.exit("usage: python -m jaxbook_lab.bench.course DEST CHAPTERS")
     print(write(Path(sys.argv[1]), int(sys.argv[2])))

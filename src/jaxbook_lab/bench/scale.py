@@ -1,7 +1,7 @@
 """The cost of the machinery against the size of the book, and the translator's preview.
 
-Used by ``jaxbook bench``. For each size in ``--chapters`` (default 1, 4, 16)
-it writes a synthetic course (``jaxbook.bench.course``) under a temporary
+Used by ``jaxbook-lab bench``. For each size in ``--chapters`` (default 1, 4, 16)
+it writes a synthetic course (``jaxbook_lab.bench.course``) under a temporary
 directory and measures, on that course:
 
 - clean doctest of both languages (no doctrees, an empty JAX compilation
@@ -11,14 +11,14 @@ directory and measures, on that course:
   other);
 - ``make doctest`` after editing one page (a comment appended to the last
   chapter's quiz), which reads and runs that page alone, against that page's
-  own floor (``jaxbook.bench.floor``; target <= 1.5), and (once) with
+  own floor (``jaxbook_lab.bench.floor``; target <= 1.5), and (once) with
   ``--force``, which reads and runs every page: what Sphinx's incremental
   reading gains;
 - the live preview's verdict on that edit: ``jaxbook livehtml`` serving the
   source language, the page saved, the seconds until it prints the page's
   verdict, over the page's floor (target <= 1.3);
 - clean HTML of both languages the way ``make html`` builds it (warnings are
-  errors), and in one long-lived process (``jaxbook.bench.incremental``) the
+  errors), and in one long-lived process (``jaxbook_lab.bench.incremental``) the
   English rebuild after editing one page and after editing one msgstr, each
   over the clean build of that process.
 
@@ -46,11 +46,11 @@ from pathlib import Path
 
 import polib
 
-from jaxbook.bench import course
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.project import languages
 from jaxbook.site.build import html_command
 from jaxbook.site.editions import sphinx_command
+from jaxbook_lab.bench import course
 
 PY = sys.executable
 LANGS = list(languages())
@@ -101,7 +101,7 @@ def passed(output: str) -> int:
 def floor_seconds(root: Path, docname: str) -> float:
     environment = {**doctest_environment(os.environ, root), "JAX_COMPILATION_CACHE_DIR": ""}
     out = subprocess.run(
-        [PY, "-m", "jaxbook.bench.floor", docname],
+        [PY, "-m", "jaxbook_lab.bench.floor", docname],
         check=True,
         capture_output=True,
         text=True,
@@ -179,7 +179,7 @@ def incremental(root: Path, chapter: str, runs: int) -> dict:
         [
             PY,
             "-m",
-            "jaxbook.bench.incremental",
+            "jaxbook_lab.bench.incremental",
             str(root),
             f"docs/{chapter}/{PAGE}.rst",
             f"locale/en/LC_MESSAGES/{chapter}/{PAGE}.po",
@@ -356,7 +356,7 @@ def preview_seconds(root: Path, runs: int) -> list[float]:
     """From a saved .po to Chromium showing the page with the new text, ``runs`` times."""
     from selenium.common.exceptions import WebDriverException
 
-    from jaxbook.site.browser import chromium
+    from jaxbook_lab.browser import chromium
 
     project = course.write(Path(tempfile.mkdtemp()) / "preview", 1, root)
     catalog = project / "locale/en/LC_MESSAGES/ch01" / f"{PAGE}.po"

@@ -1,6 +1,6 @@
 """Measure what authors, translators and readers wait for; print a table and JSON.
 
-    jaxbook bench [--runs 3] [--out _build/bench.json] [--skip-setup]
+    jaxbook-lab bench [--runs 3] [--out _build/bench.json] [--skip-setup]
                   [--chapters 1,4,16] [--skip-scale | --only-scale]
                   [--skip-lighthouse] [--skip-make-test | --only-make-test]
 
@@ -17,11 +17,11 @@ every ratio is taken between figures measured in this same run. Targets:
 - pages: bytes, requests and first contentful paint of every chapter page in
   both languages in headless Chromium on a localhost server; targets <= 500 KB,
   <= 25 requests, 0 third-party requests; the size of each search index.
-- Lighthouse (``jaxbook.site.lighthouse``): every page of a deploy build of
+- Lighthouse (``jaxbook_lab.lighthouse``): every page of a deploy build of
   both languages, one audit each; the lowest score of each category, targets
   SEO, accessibility and best practices 100, performance >= 95 (mobile
   throttling). ``--skip-lighthouse`` leaves it out.
-- scale (``jaxbook.bench.scale``): synthetic courses of ``--chapters``
+- scale (``jaxbook_lab.bench.scale``): synthetic courses of ``--chapters``
   chapters: clean doctest and its growth per chapter, what running the
   languages side by side gains (target <= 0.6), ``make doctest`` after one
   page edit over that page's floor (target <= 1.5) and over ``--force``
@@ -29,7 +29,7 @@ every ratio is taken between figures measured in this same run. Targets:
   page's floor (target <= 1.3), clean html, html after one page or one msgstr
   edit over clean (target <= 0.10); and the translator's preview, ``.po``
   save to reload in Chromium (target <= 1 s median).
-- ``make test`` on a fresh clone (``jaxbook.bench.suite.make_test_seconds``): its
+- ``make test`` on a fresh clone (``jaxbook_lab.bench.suite.make_test_seconds``): its
   targets in its order, each timed, once; targets <= 240 s on the 2-core machine,
   and <= 180 s of it for pytest.
   ``--skip-make-test`` leaves it out, ``--only-make-test`` measures only it.
@@ -55,10 +55,10 @@ import time
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook.bench import scale
 from jaxbook.doctest.environment import doctest_environment
-from jaxbook.site.browser import chromium
 from jaxbook.site.build import html_command
+from jaxbook_lab.bench import scale
+from jaxbook_lab.browser import chromium
 
 ROOT = project.root()
 PY = sys.executable
@@ -89,7 +89,7 @@ def floor_seconds() -> float:
     # the ways `make doctest` itself gets faster.
     environment = {**env(), "JAX_COMPILATION_CACHE_DIR": ""}
     out = subprocess.run(
-        [PY, "-m", "jaxbook.bench.floor"],
+        [PY, "-m", "jaxbook_lab.bench.floor"],
         check=True,
         capture_output=True,
         text=True,
@@ -124,8 +124,8 @@ DRIFT_RELEASE = "0.4.38"
 
 
 def drift_seconds(out: Path) -> float:
-    """One `jaxbook drift` of both languages; the first call also makes the environment."""
-    command = [PY, "-m", "jaxbook", "drift", "--jax", DRIFT_RELEASE, "--out", str(out), *LANGS]
+    """One `jaxbook-lab drift` of both languages; the first call also makes the environment."""
+    command = [PY, "-m", "jaxbook_lab", "drift", "--jax", DRIFT_RELEASE, "--out", str(out), *LANGS]
     return timed(command, cwd=ROOT)
 
 
@@ -135,7 +135,7 @@ def import_jax_seconds(empty_pycache: Path | None) -> float:
     if empty_pycache is not None:
         empty_pycache.mkdir()
         environment.update(PYTHONPYCACHEPREFIX=str(empty_pycache), PYTHONDONTWRITEBYTECODE="1")
-    return timed([PY, "-m", "jaxbook.bench.import_jax"], env=environment)
+    return timed([PY, "-m", "jaxbook_lab.bench.import_jax"], env=environment)
 
 
 # -- builds --------------------------------------------------------------------
@@ -521,12 +521,12 @@ def single_book_rows(runs: int, report: dict, row) -> None:
 
 def lighthouse_rows(report: dict, row) -> None:
     """Lighthouse on every page of a deploy build (one audit per page: about 15 s each)."""
-    from jaxbook.site.lighthouse import TARGETS
+    from jaxbook_lab.lighthouse import TARGETS
 
     with tempfile.TemporaryDirectory() as tmp:
         scores_file = Path(tmp, "scores.json")
         process = subprocess.run(
-            [PY, "-m", "jaxbook", "lighthouse", "--builddir", tmp, "--out", str(scores_file)],
+            [PY, "-m", "jaxbook_lab", "lighthouse", "--builddir", tmp, "--out", str(scores_file)],
             cwd=ROOT,
             capture_output=True,
             text=True,

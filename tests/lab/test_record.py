@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxbook.doctest.record import add_arguments, add_backend_output, run
 from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook_lab.record import add_arguments, add_backend_output, run
 
 PAGE = """\
 Title
