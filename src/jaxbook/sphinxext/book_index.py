@@ -21,9 +21,17 @@ in reading order; the PDF gives the page numbers alone, in page order):
 A quiz's answer options are not indexed: a wrong option may name an API that
 does not exist. The entries are made after the page is translated and before
 Sphinx collects the index, so each language's index names the places in its
-own words. In the PDF an API is set in code type and a term in the text's type,
+own words, and are no messages for the catalogs (the gettext build makes none).
+In the PDF an API is set in code type and a term in the text's type,
 and a term's entry is one entry however LaTeX read it (the glossary's and the
 text's mentions of "warm-up" were two).
+
+Beside these, a page names its concepts by hand with Sphinx's ``index``
+directive (MyST's ``{index}``), where the text discusses them: an entry with its
+subentries (``single: 纯函数; 与副作用``), a "see" or "see also" entry
+(``see: JIT; 即时编译``). With ``gettext_additional_targets`` holding
+``"index"`` each part of such an entry is a message of its page's catalog, so
+the English index lists it in English.
 
 Config values: none of its own (``jaxbook_glossary_pages``).
 """
@@ -112,6 +120,10 @@ class IndexMentions(SphinxTransform):
         docname = self.env.current_document.docname
         patterns = self.config.jaxbook_glossary_pages
         if not any(fnmatch(docname, pattern) for pattern in patterns):
+            return
+        if self.app.builder.name == "gettext":
+            # Made in each language's own words: no messages for the catalogs, which take
+            # the pages' own entries (``gettext_additional_targets``' "index").
             return
         rules, shown = glossary.use_rules(self.env.srcdir, self.config)
         title = self.document.next_node(nodes.title)
