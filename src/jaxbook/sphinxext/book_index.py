@@ -21,7 +21,7 @@ in reading order; the PDF gives the page numbers alone, in page order):
 A quiz's answer options are not indexed: a wrong option may name an API that
 does not exist. The entries are made after the page is translated and before
 Sphinx collects the index, so each language's index names the places in its
-own words, and are no messages for the catalogs (the gettext build makes none).
+own words, and are no messages for the catalogs.
 In the PDF an API is set in code type and a term in the text's type,
 and a term's entry is one entry however LaTeX read it (the glossary's and the
 text's mentions of "warm-up" were two).
@@ -121,10 +121,6 @@ class IndexMentions(SphinxTransform):
         patterns = self.config.jaxbook_glossary_pages
         if not any(fnmatch(docname, pattern) for pattern in patterns):
             return
-        if self.app.builder.name == "gettext":
-            # Made in each language's own words: no messages for the catalogs, which take
-            # the pages' own entries (``gettext_additional_targets``' "index").
-            return
         rules, shown = glossary.use_rules(self.env.srcdir, self.config)
         title = self.document.next_node(nodes.title)
         page = " ".join(title.astext().split()) if title is not None else docname
@@ -188,6 +184,10 @@ def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[st
     index = addnodes.index(entries=entries, inline=False)
     # The PDF drops the page's title from these entries: a page number names the place.
     index["jaxbook_mentions"] = True
+    # Made in the page's language: no messages for the catalogs, which take the pages' own
+    # entries (``gettext_additional_targets``' "index"). Sphinx's gettext build reads an
+    # index node's untranslated entries from ``raw_entries`` where it has them.
+    index["raw_entries"] = []
     index.source, index.line = block.source, block.line
     holder.insert(position, index)
 
@@ -197,8 +197,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(IndexMentions)
     return {
         "version": "1.0",
-        # 2: the entries are marked for the PDF (``jaxbook_mentions``).
-        "env_version": 3,
+        # 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold no
+        # messages (``raw_entries``).
+        "env_version": 4,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -61,7 +61,9 @@ def _pinyin() -> Callable[[str], list[str]]:
 
 def sort_key(name: str) -> tuple[int, str]:
     """Symbols first, then by pinyin (tones dropped) or the Latin spelling."""
-    spelled = " ".join(_pinyin()(name)).lower()
+    # One space between syllables and words: "与 jit" is "yu jit", not "yu  jit " (pypinyin
+    # keeps the spaces around a Latin word), which sorted before "yu fu".
+    spelled = " ".join(" ".join(_pinyin()(name)).split()).lower()
     spelled = unicodedata.normalize("NFD", spelled)
     return (0 if not spelled[:1].isalpha() else 1, spelled)
 
