@@ -55,8 +55,9 @@ def test_the_chinese_index_has_the_concepts_under_their_pinyin(built):
     assert index["精度"] == ["bfloat16", "TF32"]
     [see] = index["JIT"]
     assert see == "见 即时编译"  # "see", in Sphinx's Chinese
-    # 纯 (chún) under C, 精 (jīng) and JIT under J, in pinyin order.
-    assert headings(html) == ["C", "J"]
+    assert index["副作用"] == ["另请参见 纯函数"]
+    # 纯 (chún) under C, 副 (fù) under F, 精 (jīng) and JIT under J, in pinyin order.
+    assert headings(html) == ["C", "F", "J"]
     # An API's entry is code, a concept's is text.
     soup = BeautifulSoup(html, "html.parser")
     assert [code.get_text() for code in soup.select("table.indextable code")] == ["jax.jit"]
@@ -70,6 +71,7 @@ def test_the_english_index_has_the_concepts_in_english(built):
     assert index["precision"] == ["bfloat16", "TF32"]
     [see] = index["JIT"]
     assert see == "see just-in-time compilation"
+    assert index["side effect"] == ["see also pure function"]
     assert not chinese_in(index)
 
 
@@ -100,6 +102,7 @@ def test_an_untranslated_entry_shows_in_the_english_index(make_app, rootdir, tmp
                 r"\index{chun han shu@\spxentry{\textrm{纯函数}}!yu fu zuo yong@"
                 r"\spxentry{\textrm{与副作用}}}",
                 r"\index{JIT@\spxentry{\textrm{JIT}}|see{即时编译}}",
+                r"\index{fu zuo yong@\spxentry{\textrm{副作用}}|seealso{纯函数}}",
                 r"\index{jing du@\spxentry{\textrm{精度}}!bfloat16@\spxentry{\textrm{bfloat16}}}",
             ],
         ),
@@ -109,6 +112,7 @@ def test_an_untranslated_entry_shows_in_the_english_index(make_app, rootdir, tmp
                 r"\index{pure function@\spxentry{\textrm{pure function}}!and side effects@"
                 r"\spxentry{\textrm{and side effects}}}",
                 r"\index{JIT@\spxentry{\textrm{JIT}}|see{just-in-time compilation}}",
+                r"\index{side effect@\spxentry{\textrm{side effect}}|seealso{pure function}}",
                 r"\index{precision@\spxentry{\textrm{precision}}!bfloat16@"
                 r"\spxentry{\textrm{bfloat16}}}",
             ],

@@ -194,6 +194,12 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             super().visit_index(node)
         finally:  # it ends by raising SkipNode
             node["entries"] = entries
+            # Sphinx writes a "see also" entry as a "see" entry: makeindex's \seealso says
+            # "see also" (\alsoname). One string per entry, after a line break if not inline.
+            first = start + (0 if node.get("inline", True) else 1)
+            for k, (kind, *_rest) in enumerate(entries):
+                if kind == "seealso" and first + k < len(self.body):
+                    self.body[first + k] = self.body[first + k].replace("|see{", "|seealso{", 1)
             for i in range(start, len(self.body)):
                 text = self.body[i].replace(r"\sphinxhyphen{}", "-")
                 text = SHOWN_ENTRY.sub(_shown, text)
