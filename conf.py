@@ -111,7 +111,11 @@ language = SOURCE_LANGUAGE
 # (docs/) and sphinx-intl from this file's directory: one path for both.
 locale_dirs = [str(Path(__file__).resolve().parent / "locale")]
 gettext_compact = False
-gettext_additional_targets = ["literal-block"]
+# "index": the pages' own index entries (``.. index::``, concepts and "see" entries) are
+# messages, so that each language's index names them in its words; the entries the
+# extensions make (a glossary term's, an API's first mention) are made in the page's
+# language and are not.
+gettext_additional_targets = ["literal-block", "index"]
 # Chinese text takes full-width quotes as written; smart quotes would garble it.
 smartquotes_excludes = {
     "languages": ["zh_CN", "ja", "ko"],

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from jaxbook.chinese import HAN
 from jaxbook.project import find_root
 from jaxbook.sphinxext.pinyin_index import sort_key
 
@@ -95,3 +96,49 @@ def test_every_page_links_the_index_from_its_sidebar(built_site, language, label
             continue
         target = (page.parent / sidebar["href"]).resolve()
         assert target == (built_site / language / "genindex.html").resolve(), page
+
+
+def index_entries(html: str) -> dict[str, list[str]]:
+    """The web index: each headword and the names of its subitems, in their order."""
+    entries = {}
+    for item in BeautifulSoup(html, "html.parser").select("table.indextable > tr > td > ul > li"):
+        sub = item.find("ul")
+        subitems = [li.get_text(" ", strip=True) for li in sub.find_all("li")] if sub else []
+        if sub:
+            sub.extract()
+        entries[next(text.strip() for text in item.strings if text.strip())] = subitems
+    return entries
+
+
+# A concept's subentries, a "see" and a "see also" entry, as the chapter's index directives
+# give them (the first-mention pages of a term come before its subentries).
+CONCEPTS = {
+    "zh_CN": {
+        "纯函数": ["与副作用", "与 jit 的追踪"],
+        "设备": ["放置", "提交"],
+        "精度": ["矩阵乘法的默认精度"],
+        "JIT": ["见 即时编译"],
+        "惰性求值": ["另请参见 异步派发"],
+    },
+    "en": {
+        "pure function": ["and side effects", "and tracing under jit"],
+        "device": ["committing", "placement"],
+        "precision": ["default for matrix multiplication"],
+        "JIT": ["see just-in-time compilation"],
+        "lazy evaluation": ["see also asynchronous dispatch"],
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_index_has_the_chapters_concepts_in_the_pages_language(built_site, language):
+    index = index_entries((built_site / language / "genindex.html").read_text(encoding="utf-8"))
+    for headword, subentries in CONCEPTS[language].items():
+        found = index[headword]
+        assert [name for name in found if name in subentries] == subentries, headword
+    # A term's pages first, then its subentries.
+    assert index[next(iter(CONCEPTS[language]))][0].startswith(("第 1 章", "Chapter 1"))
+    assert len(index) > 150
+    if language == "en":
+        chinese = [name for k, v in index.items() for name in [k, *v] if HAN.search(name)]
+        assert chinese == []

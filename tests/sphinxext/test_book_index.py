@@ -72,9 +72,13 @@ def test_the_web_index_lists_an_entrys_pages_in_reading_order(built):
 
     soup = BeautifulSoup(built.page("genindex"), "html.parser")
     items = soup.select("table.indextable li")
-    [jit] = [item for item in items if item.find(string=True).strip() == "jax.jit"]
+    [jit] = [item for item in items if item.find(string=str.strip).strip() == "jax.jit"]
     # "Another page" comes after "Page" in the contents, though before it in the alphabet.
     assert [a.get_text() for a in jit.select("ul a")] == ["Page", "Another page"]
+    # An API is set as code, as in the PDF; a term is not.
+    assert jit.find("code").get_text() == "jax.jit"
+    [key] = [item for item in items if item.find(string=str.strip).strip() == "密钥"]
+    assert key.find("code") is None
 
 
 @pytest.mark.parametrize(

@@ -42,9 +42,11 @@ from myst_parser.parsers.mdit import create_md_parser
 from jaxbook.project import find_root
 
 # Directives whose content is code, an output, or not the page's text: it is
-# kept as it is written, never parsed as markup.
+# kept as it is written, never parsed as markup. An index directive's argument is
+# its entries ("single: 纯函数; 与副作用"), written in Sphinx's syntax, not prose.
 LITERAL_DIRECTIVES = frozenset(
     {
+        "index",
         "testcode",
         "testoutput",
         "measured-output",

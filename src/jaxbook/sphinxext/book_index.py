@@ -21,9 +21,17 @@ in reading order; the PDF gives the page numbers alone, in page order):
 A quiz's answer options are not indexed: a wrong option may name an API that
 does not exist. The entries are made after the page is translated and before
 Sphinx collects the index, so each language's index names the places in its
-own words. In the PDF an API is set in code type and a term in the text's type,
+own words, and are no messages for the catalogs.
+In the PDF an API is set in code type and a term in the text's type,
 and a term's entry is one entry however LaTeX read it (the glossary's and the
 text's mentions of "warm-up" were two).
+
+Beside these, a page names its concepts by hand with Sphinx's ``index``
+directive (MyST's ``{index}``), where the text discusses them: an entry with its
+subentries (``single: 纯函数; 与副作用``), a "see" or "see also" entry
+(``see: JIT; 即时编译``). With ``gettext_additional_targets`` holding
+``"index"`` each part of such an entry is a message of its page's catalog, so
+the English index lists it in English.
 
 Config values: none of its own (``jaxbook_glossary_pages``).
 """
@@ -168,6 +176,10 @@ def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[st
     index = addnodes.index(entries=entries, inline=False)
     # The PDF drops the page's title from these entries: a page number names the place.
     index["jaxbook_mentions"] = True
+    # Made in the page's language: no messages for the catalogs, which take the pages' own
+    # entries (``gettext_additional_targets``' "index"). Sphinx's gettext build reads an
+    # index node's untranslated entries from ``raw_entries`` where it has them.
+    index["raw_entries"] = []
     index.source, index.line = block.source, block.line
     holder.insert(position, index)
 
@@ -177,8 +189,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(IndexMentions)
     return {
         "version": "1.0",
-        # 2: the entries are marked for the PDF (``jaxbook_mentions``).
-        "env_version": 3,
+        # 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold no
+        # messages (``raw_entries``).
+        "env_version": 4,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -197,6 +197,11 @@ def configure(app: Sphinx, config: Config) -> None:
 # -- The PDF ----------------------------------------------------------------------------
 
 
+def see_name(message: str) -> str:
+    """ "see" or "see also" as Sphinx's index says it in the build's language ("see %s")."""
+    return str(sphinx_(message)).replace("%s", "").strip()
+
+
 def tex(text: str) -> str:
     return texescape.escape(text, "xelatex")
 
@@ -393,6 +398,9 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
             [
                 front_matter(credits),
                 rf"\newcommand\jbprefacename{{{tex(str(_('Preface')))}}}",
+                # The index's "see" and "see also", in Sphinx's words for the language.
+                rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
+                rf"\renewcommand\alsoname{{{tex(see_name('see also %s'))}}}",
                 page_reference_macro(),
                 rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
                 r"\usepackage{jaxbook}",

@@ -9,10 +9,14 @@ letter, A to Z, with symbols and digits first under "Symbols", as Sphinx
 does. Other languages keep Sphinx's order. The PDF's index (makeindex) sorts
 each Chinese entry by the same pinyin: the LaTeX writer gives it as the sort key,
 and the page numbers follow a Chinese entry after full-width commas.
+A subentry (``纯函数; 与副作用``) sorts by its pinyin too, in both.
 In every language, the pages under an entry of the web's index are listed in
-reading order, not by their titles' spelling.
-In every language the writer also sets a term's entry in the text's type (an
-API's stays in code type) and writes a hyphen as a hyphen, so that a term the
+reading order, not by their titles' spelling, and before the entry's subentries
+(in the language's order) and its "see" entries.
+In every language an API's entry (``jax.jit``, ``jax_enable_x64``,
+``XLA_FLAGS``: ``is_api``) is set in code type, in the web's index and the
+PDF's; the LaTeX writer sets every other entry in the text's type (Sphinx sets
+every entry in code type) and writes a hyphen as a hyphen, so that a term the
 glossary and the text both index is one entry.
 
 A word whose reading pypinyin gets wrong out of context is read as the book
@@ -29,12 +33,14 @@ from functools import cache
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup, escape
 from sphinx.writers.latex import LaTeXTranslator
 
 from jaxbook.sphinxext import _chapters
+from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Set
 
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -55,7 +61,9 @@ def _pinyin() -> Callable[[str], list[str]]:
 
 def sort_key(name: str) -> tuple[int, str]:
     """Symbols first, then by pinyin (tones dropped) or the Latin spelling."""
-    spelled = " ".join(_pinyin()(name)).lower()
+    # One space between syllables and words: "与 jit" is "yu jit", not "yu  jit " (pypinyin
+    # keeps the spaces around a Latin word), which sorted before "yu fu".
+    spelled = " ".join(" ".join(_pinyin()(name)).split()).lower()
     spelled = unicodedata.normalize("NFD", spelled)
     return (0 if not spelled[:1].isalpha() else 1, spelled)
 
@@ -75,23 +83,73 @@ def regroup(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
     ]
 
 
+# A JAX API, configuration option or environment variable, as book_index names them.
+OPTION = re.compile(r"jax_[a-z0-9_]+")
+
+
+def is_api(name: str) -> bool:
+    """Whether an index entry names an API (set in code type), not a term or a concept."""
+    return any(pattern.fullmatch(name) for pattern in (NAME, VARIABLE, OPTION))
+
+
 def reading_order(app: Sphinx) -> dict[str, int]:
     """Each page's address and its place in the book, as a reader meets it."""
     order = _chapters.reading_order(app.env)
     return {app.builder.get_target_uri(name): i for i, name in enumerate(order)}
 
 
-def in_reading_order(groups: list[tuple[str, list[Any]]], places: dict[str, int]) -> None:
-    """Sort each entry's places (the pages under it) as a reader meets them."""
+def page_titles(app: Sphinx) -> set[str]:
+    """The pages' titles, as book_index writes them under an entry."""
+    return {" ".join(title.astext().split()) for title in app.env.titles.values()}
 
-    def place(subitem: tuple[str, list[tuple[str, str]]]) -> int:
-        _name, links = subitem
-        uri = links[0][1].split("#")[0] if links else ""
-        return places.get(uri, len(places))
+
+def in_reading_order(
+    groups: list[tuple[str, list[Any]]],
+    places: dict[str, int],
+    titles: Set[str] = frozenset(),
+    key: Callable[[str], Any] = str.casefold,
+) -> None:
+    """Sort each entry's subitems: the pages it is mentioned on (their titles) as a
+    reader meets them, then its subentries in ``key``'s order, then its "see" entries
+    (which link nowhere)."""
+
+    def place(subitem: tuple[str, list[tuple[str, str]]]) -> tuple[int, int, Any]:
+        name, links = subitem
+        if not links:
+            return (2, 0, key(name))
+        if name in titles:
+            uri = links[0][1].split("#")[0]
+            return (0, places.get(uri, len(places)), "")
+        return (1, 0, key(name))
 
     for _letter, items in groups:
         for _name, (_links, subitems, _key) in items:
             subitems.sort(key=place)
+
+
+def in_code(name: str) -> str:
+    """An API's entry in code type on the web's index page."""
+    if not is_api(name):
+        return name
+    return Markup(
+        '<code class="docutils literal notranslate"><span class="pre">%s</span></code>'
+    ) % escape(name)
+
+
+def apis_in_code(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
+    return [
+        (
+            letter,
+            [
+                (
+                    in_code(name),
+                    (links, [(in_code(sub), sublinks) for sub, sublinks in subitems], k),
+                )
+                for name, (links, subitems, k) in items
+            ],
+        )
+        for letter, items in groups
+    ]
 
 
 def order_index(
@@ -99,14 +157,20 @@ def order_index(
 ) -> None:
     if "genindexentries" not in context:
         return
-    in_reading_order(context["genindexentries"], reading_order(app))
-    if not (app.config.language or "").startswith("zh"):
-        return
-    context["genindexentries"] = regroup(context["genindexentries"])
-    context["genindexcounts"] = [
-        sum(1 + len(subitems) for _name, (_links, subitems, _key) in items)
-        for _letter, items in context["genindexentries"]
-    ]
+    chinese = (app.config.language or "").startswith("zh")
+    in_reading_order(
+        context["genindexentries"],
+        reading_order(app),
+        page_titles(app),
+        (lambda name: sort_key(name)) if chinese else str.casefold,
+    )
+    if chinese:
+        context["genindexentries"] = regroup(context["genindexentries"])
+        context["genindexcounts"] = [
+            sum(1 + len(subitems) for _name, (_links, subitems, _key) in items)
+            for _letter, items in context["genindexentries"]
+        ]
+    context["genindexentries"] = apis_in_code(context["genindexentries"])
 
 
 class PinyinLaTeXTranslator(LaTeXTranslator):
@@ -130,11 +194,17 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             super().visit_index(node)
         finally:  # it ends by raising SkipNode
             node["entries"] = entries
+            # Sphinx writes a "see also" entry as a "see" entry: makeindex's \seealso says
+            # "see also" (\alsoname). One string per entry, after a line break if not inline.
+            first = start + (0 if node.get("inline", True) else 1)
+            for k, (kind, *_rest) in enumerate(entries):
+                if kind == "seealso" and first + k < len(self.body):
+                    self.body[first + k] = self.body[first + k].replace("|see{", "|seealso{", 1)
             for i in range(start, len(self.body)):
                 text = self.body[i].replace(r"\sphinxhyphen{}", "-")
                 text = SHOWN_ENTRY.sub(_shown, text)
                 if (self.config.language or "").startswith("zh"):
-                    text = INDEX_ENTRY.sub(_pinyin_sort_key, text)
+                    text = INDEX_ENTRY.sub(_pinyin_sort_keys, text)
                 self.body[i] = text
             if self.in_term:
                 # Inside the label's argument, TeX writes "\textrm {term}" to the index
@@ -151,24 +221,22 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
 
 # The shown part of an entry; an API, an option or a variable keeps the code type.
 SHOWN_ENTRY = re.compile(r"\\spxentry\{((?:[^{}]|\{\})*)\}")
-API = re.compile(r"^(jax|jnp|lax|np|XLA_|JAX_)|[._]")
 
 
 def _shown(match: re.Match[str]) -> str:
     shown = match.group(1)
-    plain = shown.replace("\\_", "_")
-    # A page's title under an entry ("1.2 JAX 与 NumPy") has a dot but is no API.
-    if API.search(plain) and " " not in plain.strip():
+    if is_api(shown.replace("\\_", "_")):
         return match.group(0)
     return "\\spxentry{\\textrm{" + shown + "}}"
 
 
-# \index{key@\spxentry{shown}...}: a single entry as Sphinx's writer puts it.
-INDEX_ENTRY = re.compile(r"\\index\{([^@!{}]*[\u4e00-\u9fff][^@!{}]*)@")
+# \index{key@\spxentry{shown}!subkey@\spxentry{subshown}...}: each level's sort key, as
+# Sphinx's writer puts it (at the start, or after a "!" that is not quoted as '"!').
+INDEX_ENTRY = re.compile(r'(\\index\{|(?<!")!)([^@!{}]*[\u4e00-\u9fff][^@!{}]*)@')
 
 
-def _pinyin_sort_key(match: re.Match[str]) -> str:
-    return "\\index{" + sort_key(match.group(1))[1].replace("@", "") + "@"
+def _pinyin_sort_keys(match: re.Match[str]) -> str:
+    return match.group(1) + sort_key(match.group(2))[1].replace("@", "") + "@"
 
 
 # makeindex's separators between an entry and its page numbers, in Chinese type.

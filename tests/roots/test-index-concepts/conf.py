@@ -1,0 +1,16 @@
+# A page's own index entries (concepts, subentries, "see" entries) beside the ones the
+# extensions make, in reST and in MyST, translated through the catalogs.
+from pathlib import Path
+
+extensions = [
+    "myst_parser",
+    "jaxbook.sphinxext.api_names",
+    "jaxbook.sphinxext.book_index",
+    "jaxbook.sphinxext.pinyin_index",
+]
+language = "zh_CN"
+locale_dirs = [str(Path(__file__).resolve().parent / "locale")]
+gettext_compact = False
+gettext_additional_targets = ["index"]
+jaxbook_glossary = "glossary.csv"
+jaxbook_glossary_pages = ["ch*/*"]

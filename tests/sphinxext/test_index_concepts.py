@@ -1,0 +1,144 @@
+"""A page's own index entries: concepts with subentries and "see" entries, in each language.
+
+The pages name their concepts with Sphinx's ``index`` directive (MyST's ``{index}``);
+``gettext_additional_targets`` holding "index" makes each part of an entry a message, so
+the English index lists the English words, merged with the entries the extensions make
+(a glossary term's, an API's first mention) under one headword.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from bs4 import BeautifulSoup
+
+from jaxbook.chinese import HAN
+
+
+def index_of(html: str) -> dict[str, list[str]]:
+    """The web index: each headword and the names of its subitems, in their order."""
+    soup = BeautifulSoup(html, "html.parser")
+    entries = {}
+    for item in soup.select("table.indextable > tr > td > ul > li"):
+        sub = item.find("ul")
+        subitems = [li.get_text(" ", strip=True) for li in sub.find_all("li")] if sub else []
+        if sub:
+            sub.extract()
+        # The headword, before the links to its other places ("[1]").
+        entries[next(text.strip() for text in item.strings if text.strip())] = subitems
+    return entries
+
+
+def headings(html: str) -> list[str]:
+    return re.findall(r'<h2 id="[^"]*">([^<]+)</h2>', html)
+
+
+def concepts(language: str):
+    return pytest.mark.sphinx(
+        "html",
+        testroot="index-concepts",
+        srcdir=f"index-concepts-{language}",
+        confoverrides={"language": language},
+    )
+
+
+@concepts("zh_CN")
+def test_the_chinese_index_has_the_concepts_under_their_pinyin(built):
+    html = built.page("genindex")
+    index = index_of(html)
+    # The glossary term's own entries (its definition, its first mention on each page) and
+    # the page's concept entries are one headword: the pages first, then the subentries
+    # in pinyin order (yǔ fù… before yǔ jit…).
+    assert index["纯函数"] == ["Page", "与副作用", "与 jit 的追踪"]
+    assert index["精度"] == ["bfloat16", "TF32"]
+    [see] = index["JIT"]
+    assert see == "见 即时编译"  # "see", in Sphinx's Chinese
+    assert index["副作用"] == ["另请参见 纯函数"]
+    # 纯 (chún) under C, 副 (fù) under F, 精 (jīng) and JIT under J, in pinyin order.
+    assert headings(html) == ["C", "F", "J"]
+    # An API's entry is code, a concept's is text.
+    soup = BeautifulSoup(html, "html.parser")
+    assert [code.get_text() for code in soup.select("table.indextable code")] == ["jax.jit"]
+
+
+@concepts("en")
+def test_the_english_index_has_the_concepts_in_english(built):
+    html = built.page("genindex")
+    index = index_of(html)
+    assert index["pure function"] == ["Page", "and side effects", "and tracing under jit"]
+    assert index["precision"] == ["bfloat16", "TF32"]
+    [see] = index["JIT"]
+    assert see == "see just-in-time compilation"
+    assert index["side effect"] == ["see also pure function"]
+    assert not chinese_in(index)
+
+
+def chinese_in(index: dict[str, list[str]]) -> list[str]:
+    return [name for entry, subs in index.items() for name in [entry, *subs] if HAN.search(name)]
+
+
+def test_an_untranslated_entry_shows_in_the_english_index(make_app, rootdir, tmp_path):
+    """What the English test guards: without its translation, a part stays Chinese."""
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / "untranslated")
+    po = srcdir / "locale" / "en" / "LC_MESSAGES" / "ch01" / "page.po"
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr "and side effects"', 'msgstr ""'),
+        encoding="utf-8",
+    )
+    app = make_app("html", srcdir=srcdir, confoverrides={"language": "en"})
+    app.build()
+    index = index_of((app.outdir / "genindex.html").read_text(encoding="utf-8"))
+    assert chinese_in(index) == ["与副作用"]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "zh_CN",
+            [
+                r"\index{chun han shu@\spxentry{\textrm{纯函数}}!yu fu zuo yong@"
+                r"\spxentry{\textrm{与副作用}}}",
+                r"\index{JIT@\spxentry{\textrm{JIT}}|see{即时编译}}",
+                r"\index{fu zuo yong@\spxentry{\textrm{副作用}}|seealso{纯函数}}",
+                r"\index{jing du@\spxentry{\textrm{精度}}!bfloat16@\spxentry{\textrm{bfloat16}}}",
+            ],
+        ),
+        (
+            "en",
+            [
+                r"\index{pure function@\spxentry{\textrm{pure function}}!and side effects@"
+                r"\spxentry{\textrm{and side effects}}}",
+                r"\index{JIT@\spxentry{\textrm{JIT}}|see{just-in-time compilation}}",
+                r"\index{side effect@\spxentry{\textrm{side effect}}|seealso{pure function}}",
+                r"\index{precision@\spxentry{\textrm{precision}}!bfloat16@"
+                r"\spxentry{\textrm{bfloat16}}}",
+            ],
+        ),
+    ],
+)
+def test_the_pdf_index_has_the_concepts(make_app, rootdir, tmp_path, language, expected):
+    """Each level of a Chinese entry sorts by its pinyin; an API stays in code type."""
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / language)
+    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+    for entry in expected:
+        assert entry in tex
+    assert r"\index{jax.jit@\spxentry{jax.jit}" in tex
+
+
+def test_the_catalogs_get_the_pages_entries_not_the_extensions(make_app, rootdir, tmp_path):
+    """The gettext build makes a message of each part of a page's own entry; the entries
+    the extensions make (an API's first mention, under the page's title) are no messages."""
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / "gettext")
+    app = make_app("gettext", srcdir=srcdir)
+    app.build()
+    pot = (app.outdir / "ch01" / "page.pot").read_text(encoding="utf-8")
+    messages = set(re.findall(r'^msgid "(.+)"$', pot, re.MULTILINE))
+    assert {"纯函数", "与副作用", "JIT", "即时编译", "精度", "bfloat16", "TF32"} <= messages
+    assert "jax.jit" not in messages
+    notes = (app.outdir / "ch01" / "notes.pot").read_text(encoding="utf-8")
+    assert 'msgid "与 jit 的追踪"' in notes
