@@ -23,8 +23,8 @@ project = "JAX 入门"
 # through its book.po (jaxbook.sphinxext.book_texts), and its translators are listed beside
 # its language in locale/languages.csv. The title page, the copyright page and the EPUB's
 # metadata take them from here.
-author = "jaxbook 编写组"
-jaxbook_publisher = "jaxbook 开源项目"
+author = "《JAX 入门》双语版编写组"
+jaxbook_publisher = "《JAX 入门》双语版项目"
 # The copyright line claims only what the project owns; the course is credited beside it.
 copyright = f"2026 {author}"
 # The course the book is drawn from, in each language it is published in

@@ -148,6 +148,8 @@ def test_a_blank_page_has_no_running_head():
 def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
     tex, _outdir = latex(language)
     assert page in tex
+    # One in brackets already adds its page without brackets of its own.
+    assert r"\newcommand\jbinnerpagereference" in tex
     assert r"{小节}}}}}\jbpagereference{\detokenize{chapter:small-section}}" in tex
 
 
@@ -185,15 +187,15 @@ def test_a_table_cell_starts_with_its_text_not_an_index_entry_or_a_target(latex)
     assert r"\label{\detokenize{chapter:key-row}}" in target_cell
 
 
-def test_inline_code_breaks_only_with_a_mark(latex):
+def test_inline_code_breaks_before_a_dot_or_an_underscore(latex):
     _tex, outdir = latex("zh_CN")
     style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
-    assert r"\renewcommand\sphinxafterbreakofinlineliteral{\copy\jb@continued}" in style
-    assert r"\def\_{\discretionary{\textunderscore}{\sphinxafterbreak}{\textunderscore}}" in style
-    assert r"\textunderscore\allowbreak" not in style  # a break with no mark
+    assert r"\renewcommand*\sphinxbreaksbeforeactivelist{\do\.}" in style
+    assert r"\def\_{\discretionary{}{\textunderscore}{\textunderscore}}" in style
+    assert r"\textunderscore\allowbreak" not in style  # a break after the underscore
 
 
-def test_a_dotted_name_in_a_links_text_breaks_with_the_mark(make_app, tmp_path):
+def test_a_dotted_name_in_a_links_text_breaks_before_its_dots(make_app, tmp_path):
     srcdir = book(tmp_path, "zh_CN")
     page = srcdir / "chapter.rst"
     page.write_text(
@@ -205,7 +207,7 @@ def test_a_dotted_name_in_a_links_text_breaks_with_the_mark(make_app, tmp_path):
     app = make_app("latex", srcdir=srcdir)
     app.build()
     tex = (app.outdir / "jaxbook-zh_CN.tex").read_text(encoding="utf-8")
-    assert r"{jax.\jbbreak{}random.\jbbreak{}key 小节}}}}}\jbpagereference" in tex
+    assert r"{jax\jbbreak{}.random\jbbreak{}.key 小节}}}}}\jbpagereference" in tex
     assert r"\section{jax.random.key 小节}" in tex  # a title itself is set whole
 
 

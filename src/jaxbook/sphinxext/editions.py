@@ -306,10 +306,12 @@ def front_matter(credits: Credits) -> str:
     )
 
 
-def page_reference_macro() -> str:
+def page_reference_macro(inner: bool = False) -> str:
     """``\\jbpagereference{label}``: the page of a cross-reference, as the language writes it
-    ("（第 12 页）", " (page 12)"); a Latin opening bracket is spaced from the text before it."""
-    message = str(_("(page %s)"))
+    ("（第 12 页）", " (page 12)"); a Latin opening bracket is spaced from the text before it.
+    ``\\jbinnerpagereference``, for a reference already in brackets, adds the page without
+    brackets of its own ("（见 1.6 节，第 71 页）", not "（见 1.6 节（第 71 页））")."""
+    message = str(_(", page %s") if inner else _("(page %s)"))
     before, _sep, after = message.partition("%s")
     latin = before[:1].isascii()
     # "page~12" stays together, and may go to the next line; Chinese spaces the number with
@@ -318,8 +320,11 @@ def page_reference_macro() -> str:
     before, after = tex(before).replace(" ", tie), tex(after).replace(" ", tie)
     # A table column narrower than the page reference (the update-notes table's numbers)
     # shows none: its row names the section, and that reference has its page.
+    if inner:
+        space = ""
     reference = rf"{space}{before}\pageref*{{#1}}{after}"
-    return rf"\newcommand\jbpagereference[1]{{\ifdim\linewidth<6em\else{reference}\fi}}"
+    name = "jbinnerpagereference" if inner else "jbpagereference"
+    return rf"\newcommand\{name}[1]{{\ifdim\linewidth<6em\else{reference}\fi}}"
 
 
 # Chinese editions: the marks of a code block continued over a page in full-width
@@ -402,6 +407,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
                 rf"\renewcommand\alsoname{{{tex(see_name('see also %s'))}}}",
                 page_reference_macro(),
+                page_reference_macro(inner=True),
                 rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
                 r"\usepackage{jaxbook}",
                 rf"\usepackage{{{GLYPHS_STYLE}}}",
@@ -439,12 +445,22 @@ def visit_page_reference(self: Any, node: page_reference) -> None:
     # As Sphinx's LaTeX writer names the label of the reference's target.
     uri = node["refuri"] or "%" + self.curfilestack[-1] + "#" + node["refid"]
     label = uri[1:].replace("#", ":") if "#" in uri else uri[1:] + "::doc"
-    self.body.append(rf"\jbpagereference{{{self.idescape(label)}}}")
+    macro = "jbinnerpagereference" if node.get("inner") else "jbpagereference"
+    self.body.append(rf"\{macro}{{{self.idescape(label)}}}")
     raise nodes.SkipNode
 
 
 # A reference in these says nothing a page number would add to, or cannot hold one.
 NO_PAGE = (nodes.title, nodes.caption, nodes.term, addnodes.toctree, nodes.literal_block)
+
+
+CLOSING_QUOTES = "”’」』"
+
+
+def _in_brackets(parent: nodes.Element, reference: nodes.Node) -> bool:
+    """Whether the text before ``reference`` in its paragraph left a bracket open."""
+    before = "".join(child.astext() for child in parent.children[: parent.index(reference)])
+    return before.count("（") + before.count("(") > before.count("）") + before.count(")")
 
 
 def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -464,10 +480,18 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
         if not internal or term or shown_in:
             continue
         parent = reference.parent
-        parent.insert(
-            parent.index(reference) + 1,
-            page_reference(refuri=uri, refid=reference.get("refid", "")),
+        at = parent.index(reference) + 1
+        page = page_reference(
+            refuri=uri, refid=reference.get("refid", ""), inner=_in_brackets(parent, reference)
         )
+        # After the closing quotation mark that ends a quoted title, not inside it:
+        # "“How to read this book” (page v)", "“阅读说明”（第 5 页）".
+        after = parent[at] if at < len(parent) else None
+        if isinstance(after, nodes.Text) and str(after)[:1] in CLOSING_QUOTES:
+            text = str(after)
+            parent.replace(after, [nodes.Text(text[:1]), page, nodes.Text(text[1:])])
+            continue
+        parent.insert(at, page)
 
 
 def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -524,16 +548,16 @@ NEED_BLOCK = r"\needspace{5\baselineskip}"
 NEED_LABELLED = r"\needspace{7\baselineskip}"
 
 
-# A dot between two letters of a name: where a name in a link's text may break.
-NAME_DOT = re.compile(r"(?<=[A-Za-z_]\.)(?=[A-Za-z_])")
+# Before a dot between two letters of a name: where a name in a link's text may break.
+NAME_DOT = re.compile(r"(?<=[A-Za-z_])(?=\.[A-Za-z_])")
 
 
 def break_names_in_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """A dotted name in a link's text ("1.5 jax.random.key 与 jax.random.PRNGKey") may break
-    after a dot, with the mark inline code has ("jax.random." / "↪PRNGKey"): whole, it ran
+    before a dot, as inline code does ("jax.random" / ".PRNGKey"): whole, it ran
     out of its table column, and in Chinese prose it left the line before it spread. A long
     CamelCase name in inline code, which has no dot or underscore to break at, may break
-    before a hump ("Concretization" / "↪TypeError") for the same reason."""
+    before a hump ("Concretization" / "TypeError") for the same reason."""
     if app.builder.name != "latex":
         return
     for reference in doctree.findall(nodes.reference):

@@ -72,6 +72,9 @@ SKIP = (
     addnodes.pending_xref,
     addnodes.toctree,
 )
+# Nor is a label the build writes over an output ("Measured on: CPU backend, ..."): its
+# words name the run, they do not use the term.
+LABELS = {"jb-measured-label", "jb-backend-label", "jb-recorded-label"}
 
 
 def entries(srcdir: str | Path, config: Config) -> list[Term]:
@@ -231,7 +234,10 @@ def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     rules = [(pattern, key) for pattern, key in all_rules if key in found]
     linked: set[str] = set()
     for text in list(doctree.findall(nodes.Text)):
-        if any(isinstance(parent, SKIP) for parent in ancestors(text)):
+        if any(
+            isinstance(parent, SKIP) or LABELS & set(parent.get("classes", []))
+            for parent in ancestors(text)
+        ):
             continue
         spans = uses(str(text), rules)
         todo = [(start, end, key) for start, end, key in spans if key not in linked]

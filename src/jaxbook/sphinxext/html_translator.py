@@ -13,6 +13,10 @@
   lines' height; one height for every block put each off by up to 700 px, so
   a link to a later section landed short of it and the page moved under the
   reader as blocks came into view.
+- In the EPUB, each line of a highlighted code block is a block of its own
+  (``jb-line``), which the EPUB's stylesheet sets with a hanging indent: on a
+  phone a wrapped line goes on indented under its start, never at the left
+  edge where it would read as a new statement.
 
 Config values: none.
 """
@@ -56,11 +60,19 @@ class BookHTMLTranslator(HTML5Translator):
             start = written.find(HIGHLIGHTED_PRE)
             if start >= 0:
                 code = written[start + len(HIGHLIGHTED_PRE) : written.index("</pre>", start)]
-                lines = code.rstrip("\n").count("\n") + 1
+                lines = code.rstrip("\n").split("\n")
+                rest = written[start + len(HIGHLIGHTED_PRE) :]
+                if self.builder.name == "epub":
+                    # Pygments closes its spans at each line's end, so a line is whole
+                    # markup; an empty line keeps its height with a space.
+                    rest = (
+                        "".join(f'<span class="jb-line">{line or " "}</span>' for line in lines)
+                        + rest[len(code) :]
+                    )
                 self.body[-1] = (
                     written[:start]
-                    + f'<div class="highlight"><pre tabindex="0" style="--jb-lines: {lines}">'
-                    + written[start + len(HIGHLIGHTED_PRE) :]
+                    + f'<div class="highlight"><pre tabindex="0" style="--jb-lines: {len(lines)}">'
+                    + rest
                 )
             raise
 

@@ -349,7 +349,7 @@ def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = Fa
     return list(by_id.values())
 
 
-def warn_at(note: Note, message: str, *args: Any, subtype: str = "notes") -> None:
+def warn_at(note: Note, message: str, *args: Any) -> None:
     """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
         message,
@@ -357,7 +357,7 @@ def warn_at(note: Note, message: str, *args: Any, subtype: str = "notes") -> Non
         *args,
         location=(note.docname, note.line),
         type="jaxbook",
-        subtype=subtype,
+        subtype="notes",
     )
 
 

@@ -29,6 +29,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.util import logging
 
 from jaxbook.doctest.pages import owners, records
+from jaxbook.sphinxext.backend_tabs import backend_tabs
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -127,6 +128,27 @@ def show_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             figure += nodes.image(uri=path, alt=alt_text.astext(), candidates={"*": path})
         figure += [child for child in placeholder.children if isinstance(child, nodes.caption)]
         placeholder.replace_self(figure)
+        _after_the_output(figure)
+
+
+def _after_the_output(figure: nodes.figure) -> None:
+    """The figure goes after what its cell prints (the output, or the tab group of its
+    outputs per backend): between the two it parted the code from its output, and on
+    paper an output's label from the output."""
+    parent = figure.parent
+    assert parent is not None
+    index = parent.index(figure)
+    last = index
+    for sibling in parent.children[index + 1 :]:
+        printed = isinstance(sibling, backend_tabs) or (
+            isinstance(sibling, nodes.literal_block) and sibling.get("testnodetype") == "testoutput"
+        )
+        if not printed:
+            break
+        last += 1
+    if last > index:
+        parent.remove(figure)
+        parent.insert(last, figure)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
