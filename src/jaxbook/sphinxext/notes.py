@@ -451,7 +451,9 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
         checked_pages = {docname for docname, _node in shown_in.values()}
         for note in first_notes:
             if note.docname not in checked_pages:
-                label = nodes.Text(section_label(env, note.docname))
+                # The page named in full ("1.5 Arrays"), as the other places are.
+                title = env.titles.get(note.docname)
+                label = nodes.Text(title.astext() if title else section_label(env, note.docname))
                 checks.append(link(builder, fromdoc, note.docname, note.anchor, label))
         first = first_notes[0]
         number = link(builder, fromdoc, first.docname, first.anchor, nodes.Text(str(row.number)))

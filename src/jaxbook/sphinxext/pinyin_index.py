@@ -238,6 +238,9 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
         super().depart_term(node)
         if not self.in_term:
             self.body.extend(self.term_entries)
+            if self.term_entries:
+                # The line's end after the entry would be a space that opens the definition.
+                self.body.append("%")
             self.term_entries.clear()
 
 
