@@ -4,10 +4,14 @@ from three chapters on, the MyST chapter the author's guide adds."""
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
 from jaxbook.bench import course
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -53,3 +57,20 @@ def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(three_cha
             for text in (entry.msgid, entry.msgstr):
                 targets = re.findall(r"(?::ref:|\{ref\})`(?:[^`<]*<)?([\w-]+)>?`", text)
                 assert all(t.startswith("c03-") for t in targets), (catalog.name, targets)
+
+
+def test_a_book_of_two_chapters_gives_a_course_of_its_own_chapters(project_copy, tmp_path):
+    """A book with a chapter 2 of its own: the course still holds chapter 1's copies and the
+    authored chapter, each listed once, and none of the book's other chapters."""
+    book = project_copy
+    shutil.copytree(ROOT / course.AUTHORED, book / course.AUTHORED)
+    shutil.copytree(ROOT / course.AUTHORED / "docs" / "ch02", book / "docs" / "ch02")
+    (book / "docs" / "ch02" / "own-page.md").write_text("# 只有书里才有的一页\n", "utf-8")
+    index = book / "docs" / "index.rst"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text.replace("   ch01/index\n", "   ch01/index\n   ch02/index\n"), "utf-8")
+    root = course.write(tmp_path / "course", 3, root=book)
+    listed = (root / "docs" / "index.rst").read_text(encoding="utf-8")
+    assert re.findall(r"^   (ch\d\d)/index$", listed, re.M) == ["ch01", "ch02", "ch03"]
+    assert not (root / "docs" / "ch02" / "own-page.md").exists()
+    assert (root / "docs" / "ch03" / "quiz.rst").is_file()
