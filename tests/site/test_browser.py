@@ -430,7 +430,7 @@ def test_make_serve_serves_the_site(site, tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        assert "<title>Chapter quiz - " in body
+        assert "<title>Chapter 1 quiz - " in body
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
