@@ -24,12 +24,13 @@ def test_a_course_of_three_chapters_has_the_authored_myst_chapter_second(three_c
     root = three_chapters
     index = (root / "docs" / "index.rst").read_text(encoding="utf-8")
     assert re.findall(r"^   (ch\d\d)/index$", index, re.M) == ["ch01", "ch02", "ch03"]
+    pages = ["answers", "basics", "exercises", "index", "other-releases", "update-notes"]
     assert sorted(p.name for p in (root / "docs" / "ch02").iterdir()) == [
-        "basics.md", "index.md", "other-releases.md", "update-notes.md",
-    ]  # fmt: skip
-    assert course.authored_pages(root) == [
-        f"docs/ch02/{name}.md" for name in ("basics", "index", "other-releases", "update-notes")
+        "_selfcheck_e1.py",
+        *(f"{name}.md" for name in pages),
     ]
+    # Its pages, not the exercise's self-check beside them.
+    assert course.authored_pages(root) == [f"docs/ch02/{name}.md" for name in pages]
     # Its link to a section of chapter 1 names the label chapter 1 has in the course.
     basics = (root / "docs" / "ch02" / "basics.md").read_text(encoding="utf-8")
     assert "{ref}`c01-ch01-tracing`" in basics

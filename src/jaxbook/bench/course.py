@@ -192,7 +192,7 @@ def authored_pages(dest: Path, root: Path | None = None) -> list[str]:
     return sorted(
         str((placed / page.name).relative_to(dest))
         for page in chapter_dir.iterdir()
-        if (placed / page.name).is_file()
+        if page.suffix in project.SOURCE_SUFFIX and (placed / page.name).is_file()
     )
 
 
