@@ -98,8 +98,10 @@ def placed(text: str, number: int) -> str:
         return text
     text = text.replace(f"ch{WRITTEN_AS:02d}", f"ch{number:02d}")
     text = text.replace(f"第 {WRITTEN_AS} 章", f"第 {number} 章")
-    text = text.replace(f"Chapter {WRITTEN_AS}", f"Chapter {number}")
-    return re.sub(rf"(?<![\d.]){WRITTEN_AS}\.(?=\d)", f"{number}.", text)
+    text = re.sub(rf"\b([Cc]hapter) {WRITTEN_AS}\b", rf"\g<1> {number}", text)
+    # A section number ("2.1 jit 的基本用法", "2.2 节", "section 2.2's"), not a number in the
+    # code ("[-2.0, 0.0, 3.0]").
+    return re.sub(rf"(?<![\w.\-]){WRITTEN_AS}\.(?=[1-9][ ’'])", f"{number}.", text)
 
 
 def step(project: Path, *command: str) -> str:
