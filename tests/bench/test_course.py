@@ -60,18 +60,22 @@ def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(three_cha
                 assert all(t.startswith("c03-") for t in targets), (catalog.name, targets)
 
 
-def test_a_book_of_two_chapters_gives_a_course_of_its_own_chapters(project_copy, tmp_path):
-    """A book with a chapter 2 of its own: the course still holds chapter 1's copies and the
-    authored chapter, each listed once, and none of the book's other chapters."""
+def test_a_book_of_more_chapters_gives_a_course_of_its_own_chapters(project_copy, tmp_path):
+    """A book with another chapter of its own: the course still holds chapter 1's copies and
+    the authored chapter, each listed once, and none of the book's other chapters."""
     book = project_copy
     shutil.copytree(ROOT / course.AUTHORED, book / course.AUTHORED)
-    shutil.copytree(ROOT / course.AUTHORED / "docs" / "ch02", book / "docs" / "ch02")
-    (book / "docs" / "ch02" / "own-page.md").write_text("# 只有书里才有的一页\n", "utf-8")
+    # The book's next chapter, at a number it does not use yet.
+    numbers = [int(p.name[2:]) for p in (book / "docs").glob("ch[0-9][0-9]")]
+    name = f"ch{max(numbers) + 1:02d}"
+    shutil.copytree(ROOT / course.AUTHORED / "docs" / "ch02", book / "docs" / name)
+    (book / "docs" / name / "own-page.md").write_text("# 只有书里才有的一页\n", "utf-8")
     index = book / "docs" / "index.rst"
     text = index.read_text(encoding="utf-8")
-    index.write_text(text.replace("   ch01/index\n", "   ch01/index\n   ch02/index\n"), "utf-8")
+    *_, last = re.finditer(r"^   ch\d\d/index\n", text, re.M)
+    index.write_text(text[: last.end()] + f"   {name}/index\n" + text[last.end() :], "utf-8")
     root = course.write(tmp_path / "course", 3, root=book)
     listed = (root / "docs" / "index.rst").read_text(encoding="utf-8")
     assert re.findall(r"^   (ch\d\d)/index$", listed, re.M) == ["ch01", "ch02", "ch03"]
-    assert not (root / "docs" / "ch02" / "own-page.md").exists()
+    assert not list(root.glob("docs/*/own-page.md"))
     assert (root / "docs" / "ch03" / "quiz.rst").is_file()
