@@ -16,10 +16,13 @@ import pytest
 from jaxbook.doctest.engine import RUN_LOG
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.files import exclusive
-from jaxbook.project import BOOK_FILES
+from jaxbook.project import BOOK_FILES, languages
 from jaxbook.site.build import html_command
 
 ROOT = Path(__file__).resolve().parent.parent
+# The book's languages, the source first (locale/languages.csv): the builds the site's
+# tests read are of every one.
+LANGUAGES = list(languages(ROOT))
 
 
 def shared_build(tmp_path_factory, name: str, build: Callable[[Path], object]) -> Path:
@@ -175,16 +178,16 @@ RUNS = "runs.log"
 
 
 def build_under_test() -> Path | None:
-    """The build directory `make test` names, if it holds both languages' site and books."""
+    """The build directory `make test` names, if it holds every language's site and books."""
     value = os.environ.get(TESTED_BUILD)
     if not value:
         return None
     builddir = Path(value)
-    wanted = [builddir / "html" / language / "index.html" for language in ("zh_CN", "en")]
+    wanted = [builddir / "html" / language / "index.html" for language in LANGUAGES]
     wanted += [
         path
         for fmt in ("pdf", "epub")
-        for language in ("zh_CN", "en")
+        for language in LANGUAGES
         for path in [next((builddir / fmt).glob(f"*-{language}.{fmt}"), None)]
     ]
     missing = [str(path) for path in wanted if path is None or not path.is_file()]
@@ -194,7 +197,7 @@ def build_under_test() -> Path | None:
     if any(os.environ.get(name) for name in DEPLOY_URLS):
         pytest.fail(f"{TESTED_BUILD} is set, but so is one of {', '.join(DEPLOY_URLS)}")
     # `make html` builds incrementally, and Sphinx deletes no output of its own.
-    for language in ("zh_CN", "en"):
+    for language in LANGUAGES:
         site = builddir / "html" / language
         if (site / "sitemap.xml").exists():
             pytest.fail(f"{site}: built for a deploy (it has a sitemap.xml); run make clean")
@@ -223,13 +226,13 @@ def pages_without_source(site: Path) -> list[str]:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """Both languages of the book, built once for the whole test session (or by `make test`)."""
+    """Every language of the book, built once for the whole test session (or by `make test`)."""
     builddir = build_under_test()
     if builddir is not None:
         return builddir / "html"
 
     def build(root: Path) -> None:
-        for language in ["zh_CN", "en"]:
+        for language in LANGUAGES:
             build_html(ROOT, language, root)
 
     return shared_build(tmp_path_factory, "site", build)
@@ -252,7 +255,7 @@ def doctest_record(built_book, tmp_path_factory) -> tuple[Path, dict[str, list[d
     if build_under_test() is None or not path.is_file():
         command = [sys.executable, "-m", "jaxbook", "doctest", "--builddir", str(built_book)]
         result = subprocess.run(
-            [*command, "zh_CN", "en"],
+            [*command, *LANGUAGES],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -277,7 +280,7 @@ DEPLOY_URLS = {
 
 @pytest.fixture(scope="session")
 def deploy_site(tmp_path_factory) -> dict[str, object]:
-    """Both languages built as they are deployed: site and repository URLs set.
+    """Every language built as they are deployed: site and repository URLs set.
 
     ``site`` is the output root, ``logs`` each language's build output, ``url``
     and ``repo`` the URLs it was built with.
@@ -285,7 +288,7 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 
     def build(out: Path) -> None:
         tested = build_under_test()
-        for language in ["zh_CN", "en"]:
+        for language in LANGUAGES:
             if tested is not None:
                 # The pages `make test` read, and ran: a deploy's URLs are write-phase
                 # settings, so only writing is new (and the figures are that build's).
@@ -302,7 +305,7 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
             log.write_text(result.stdout + result.stderr, encoding="utf-8")
 
     out = shared_build(tmp_path_factory, "deploy", build)
-    logs = {lang: (out / f"{lang}.log").read_text(encoding="utf-8") for lang in ("zh_CN", "en")}
+    logs = {lang: (out / f"{lang}.log").read_text(encoding="utf-8") for lang in LANGUAGES}
     return {
         "site": out,
         "logs": logs,
@@ -313,7 +316,7 @@ def deploy_site(tmp_path_factory) -> dict[str, object]:
 
 @pytest.fixture(scope="session")
 def built_editions(built_site, tmp_path_factory) -> Path:
-    """A build directory that holds the PDF and EPUB of both languages beside the site, as
+    """A build directory that holds the PDF and EPUB of every language beside the site, as
     `make html pdf epub` leaves it: its site (``<builddir>/html``) holds the books, and its
     pages link them. Outside `make test`, a copy of ``built_site`` and its doctrees, which
     stay as they are: the books read, and run, nothing again."""
@@ -322,11 +325,11 @@ def built_editions(built_site, tmp_path_factory) -> Path:
         return tested
 
     def build(builddir: Path) -> None:
-        for language in ("zh_CN", "en"):
+        for language in LANGUAGES:
             shutil.copytree(built_site / language, builddir / "html" / language)
         shutil.copytree(built_site / "doctrees", builddir / "doctrees")
         result = subprocess.run(
-            [sys.executable, "-m", "jaxbook", "editions", "--builddir", builddir, "zh_CN", "en"],
+            [sys.executable, "-m", "jaxbook", "editions", "--builddir", builddir, *LANGUAGES],
             capture_output=True,
             text=True,
             timeout=900,

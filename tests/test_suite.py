@@ -23,6 +23,7 @@ def load(name: str):
 ROOT = Path(__file__).resolve().parent.parent
 conftest = load("conftest.py")
 build_under_test, TESTED_BUILD = conftest.build_under_test, conftest.TESTED_BUILD
+LANGUAGES = conftest.LANGUAGES
 dry_run_all = load("test_makefile.py").dry_run_all
 
 
@@ -50,8 +51,8 @@ def test_make_test_hands_pytest_the_site_it_built():
 
 @pytest.fixture
 def tested(tmp_path, monkeypatch) -> Path:
-    """A build directory as `make test` leaves it: both sites and both languages' books."""
-    for language in ("zh_CN", "en"):
+    """A build directory as `make test` leaves it: every language's site and books."""
+    for language in LANGUAGES:
         (tmp_path / "html" / language).mkdir(parents=True)
         (tmp_path / "html" / language / "index.html").write_text("<html></html>")
         for fmt in ("pdf", "epub"):

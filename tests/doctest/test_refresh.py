@@ -122,8 +122,8 @@ def test_a_pattern_names_the_pages_it_matches_and_a_path_that_names_none_stops(b
 
 
 def test_an_english_output_printed_as_the_chinese_one_is_translated_as_itself(book, refresh):
-    """The timing's code has no translation: its English run prints what the source shows
-    (a wildcard over the time); the untranslated entry gets that text as its own."""
+    """The timing's code is translated as itself: its English run prints what the source
+    shows (a wildcard over the time); the untranslated entry gets that text as its own."""
     catalog = book / "locale/en/LC_MESSAGES/printing.po"
     with catalog.open("a", encoding="utf-8") as po:
         po.write('\nmsgid "用时 ... 秒"\nmsgstr ""\n')
@@ -133,6 +133,60 @@ def test_an_english_output_printed_as_the_chinese_one_is_translated_as_itself(bo
     assert status == 0
     assert "docs/printing.rst [en]: 1 output(s) rewritten in the catalog" in out
     assert 'msgid "用时 ... 秒"\nmsgstr "用时 ... 秒"\n' in catalog.read_text(encoding="utf-8")
+
+
+def test_code_the_catalog_lacks_stops_the_translations_refresh(book, refresh, edit):
+    """The page changed and `make update-po` did not follow: the translation runs the
+    source's code, and nothing of it is written into the catalog."""
+    catalog = book / "locale/en/LC_MESSAGES/printing.po"
+    edit(catalog, 'msgid "你好"\nmsgstr "hello"', 'msgid "你好"\nmsgstr ""')
+    before = catalog.read_text(encoding="utf-8")
+    edit(book / "docs/printing.rst", '   print("你好")\n', '   print("你" + "好")\n')
+
+    status, _out, err = refresh("--language", "en", "docs/printing.rst")
+
+    assert status == 1
+    assert "printing.rst:4: this code is not in" in err
+    assert "run 'make update-po' before 'make refresh-outputs'" in err
+    assert catalog.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize("state", ["untranslated", "fuzzy"])
+def test_code_not_translated_yet_stops_the_translations_refresh(book, refresh, edit, state):
+    """`make update-po` came first, but the code's translation did not: its output would be
+    the source's, and is not written as a translation."""
+    catalog = book / "locale/en/LC_MESSAGES/printing.po"
+    edit(catalog, 'msgid "你好"\nmsgstr "hello"', 'msgid "你好"\nmsgstr ""')
+    code = 'msgid "print(\\"你好\\")"\nmsgstr "print(\\"hello\\")"'
+    left = {"untranslated": 'msgid "print(\\"你好\\")"\nmsgstr ""', "fuzzy": "#, fuzzy\n" + code}
+    edit(catalog, code, left[state])
+    before = catalog.read_text(encoding="utf-8")
+
+    status, _out, err = refresh("--language", "en", "docs/printing.rst")
+
+    assert status == 1
+    assert f"printing.rst:4: this code is {state} in" in err
+    assert "its output would be the source's" in err
+    assert catalog.read_text(encoding="utf-8") == before
+
+
+def test_a_fuzzy_output_is_rewritten_once_its_code_is_translated(book, refresh, edit):
+    """`make update-po` left the output's entry fuzzy (the source's output changed): the
+    build shows its source, and refresh writes the English output there, no longer fuzzy."""
+    catalog = book / "locale/en/LC_MESSAGES/printing.po"
+    edit(
+        catalog,
+        'msgid "你好"\nmsgstr "hello"',
+        '#, fuzzy\n#| msgid "您好"\nmsgid "你好"\nmsgstr "hi"',
+    )
+
+    status, out, err = refresh("--language", "en", "docs/printing.rst")
+
+    assert status == 0, err
+    assert "docs/printing.rst [en]: 1 output(s) rewritten in the catalog" in out
+    text = catalog.read_text(encoding="utf-8")
+    assert 'msgid "你好"\nmsgstr "hello"\n' in text
+    assert "您好" not in text
 
 
 def test_several_languages_run_in_order_and_the_first_failure_stops(book, refresh, edit):

@@ -25,14 +25,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from jaxbook.project import find_root
+from jaxbook.project import find_root, languages
 from jaxbook.site import landing
 from jaxbook_lab.browser import chromium
 
 ROOT = find_root(Path(__file__).parent)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-LANGUAGES = ["zh_CN", "en"]
+# Every language of the book (locale/languages.csv): the served site holds each one's.
+LANGUAGES = list(languages(ROOT))
 
 BROKEN_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>broken</title>
@@ -51,7 +52,7 @@ addEventListener("load", () => fetch("http://127.0.0.3:9/late.json").catch(() =>
 
 @pytest.fixture(scope="module")
 def site(built_editions, tmp_path_factory) -> Path:
-    """Both languages' sites with their books, as `make test` builds them."""
+    """Every language's site with its books, as `make test` builds them."""
     root = tmp_path_factory.mktemp("served")
     for language in LANGUAGES:
         shutil.copytree(built_editions / "html" / language, root / language)
@@ -429,7 +430,7 @@ def test_make_serve_serves_the_site(site, tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        assert "<title>Chapter quiz - " in body
+        assert "<title>Chapter 1 quiz - " in body
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)

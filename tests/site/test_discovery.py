@@ -20,14 +20,21 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.project import languages
 from jaxbook.site.build import html_command
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://example.org/jaxbook"
 REPO = "https://github.com/example/jaxbook"
-LANGUAGES = ["zh_CN", "en"]
+# Every language of the book, the source first: each is every page's alternate.
+LANGUAGES = list(languages(ROOT))
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def bcp47(code: str) -> str:
+    """A language's code as hreflang writes it: zh-CN for zh_CN."""
+    return code.replace("_", "-")
 
 
 def build(project: Path, language: str, out: Path, **env: str) -> subprocess.CompletedProcess:
@@ -67,7 +74,7 @@ def test_sitemap_lists_every_page_with_its_alternates(deploy, language):
     for loc, url in urls.items():
         alternates = {link.get("hreflang"): link.get("href") for link in url.iter(f"{XHTML}link")}
         page = loc.removeprefix(f"{SITE}/{language}/")
-        assert alternates == {"zh-CN": f"{SITE}/zh_CN/{page}", "en": f"{SITE}/en/{page}"}
+        assert alternates == {bcp47(code): f"{SITE}/{code}/{page}" for code in LANGUAGES}
 
 
 def test_no_sitemap_without_a_site_url(built_site):
@@ -94,10 +101,15 @@ def test_every_page_is_described_by_its_opening_paragraph(deploy, language):
         [description] = meta(page, "description", "name")
         assert description, path
         assert meta(page, "og:description") == [description], path
-        # The opening paragraph of the article, as the page shows it.
+        # The opening paragraph of the article, as the page shows it, after the notices a
+        # draft edition or a page not yet translated puts first.
         article = page[page.index('<article role="main"') :]
-        # A paragraph of the text (an index entry may give it an id), not a link bar.
-        first = re.search(r"<p(?: id=\"[^\"]*\")?>(.*?)</p>", article, re.DOTALL)
+        article = re.sub(
+            r'<div class="jb-(?:draft|translation)-notice[^"]*">.*?</div>', "", article, flags=re.S
+        )
+        # A paragraph of the text (an index entry may give it an id; one a draft has not
+        # translated yet, its language), not a link bar.
+        first = re.search(r"<p(?: (?:id|lang)=\"[^\"]*\")*>(.*?)</p>", article, re.DOTALL)
         shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", first[1])).split())
         assert description.rstrip("…") in shown, path
         seen.add(description)
@@ -161,9 +173,8 @@ def test_canonical_and_hreflang_are_absolute(deploy, language):
     assert canonical == [f"{SITE}/{language}/ch01/devices.html"]
     alternates = dict(re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"', page))
     assert alternates == {
-        "zh-CN": f"{SITE}/zh_CN/ch01/devices.html",
-        "en": f"{SITE}/en/ch01/devices.html",
-        "x-default": f"{SITE}/zh_CN/ch01/devices.html",
+        **{bcp47(code): f"{SITE}/{code}/ch01/devices.html" for code in LANGUAGES},
+        "x-default": f"{SITE}/{LANGUAGES[0]}/ch01/devices.html",
     }
 
 
@@ -236,14 +247,14 @@ def test_every_colab_link_opens_a_notebook_on_the_published_branch(deploy_site, 
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
     builddir = deploy_site["site"].parent / "deploy-build"
     (builddir / "html").mkdir(parents=True, exist_ok=True)
-    for language in ("zh_CN", "en"):
+    for language in LANGUAGES:
         link = builddir / "html" / language
         if not link.exists():
             link.symlink_to(deploy_site["site"] / language)
 
     for _ in range(2):  # a second deploy replaces the branch
         result = jaxbook(
-            "publish-notebooks", "--remote", remote, "--builddir", builddir, "zh_CN", "en"
+            "publish-notebooks", "--remote", remote, "--builddir", builddir, *LANGUAGES
         )
         assert result.returncode == 0, result.stderr
     built = {

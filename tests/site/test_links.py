@@ -1,4 +1,4 @@
-"""Every local link of both built sites leads to a file the site holds, and to its anchor.
+"""Every local link of every built site leads to a file the site holds, and to its anchor.
 
 A site's pages link the PDF and EPUB it holds, and no other: a plain ``make html``
 holds neither and links neither; ``jaxbook editions`` copies them into the site and
@@ -13,7 +13,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-LANGUAGES = ["zh_CN", "en"]
+from jaxbook.project import find_root, languages
+
+LANGUAGES = list(languages(find_root(Path(__file__).parent)))  # locale/languages.csv
 
 
 class Links(HTMLParser):
@@ -64,7 +66,7 @@ def dead_links(site: Path) -> list[str]:
 
 
 def test_no_local_link_of_the_sites_is_dead(built_site):
-    # Both languages and the landing page; an absolute path (the not-found page's) is
+    # Every language and the landing page; an absolute path (the not-found page's) is
     # taken from the root they share, where the site is served.
     dead = dead_links(built_site)
     assert dead == [], "\n".join(dead[:20])

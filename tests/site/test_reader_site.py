@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import snowballstemmer  # what Sphinx stems English search terms with
 
-from jaxbook.project import find_root
+from jaxbook.project import find_root, languages
 
 ROOT = find_root(Path(__file__).parent)
-LANGUAGES = ["zh_CN", "en"]
+LANGUAGES = list(languages(ROOT))  # locale/languages.csv
 
 
 @pytest.fixture(scope="module")
@@ -52,18 +52,19 @@ def test_english_search_finds_vectorization(site):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_links_its_twin_and_declares_alternates(site, language):
-    other = next(code for code in LANGUAGES if code != language)
+    others = [code for code in LANGUAGES if code != language]
     for page in (site / language).rglob("*.html"):
         if "_static" in page.parts or "_images" in page.parts:
             continue
         html = page.read_text(encoding="utf-8")
         name = page.relative_to(site / language).as_posix()
-        switch = re.search(
-            rf'<a class="jb-language-link" href="([^"]+)" hreflang="{other.replace("_", "-")}"',
-            html,
-        )
-        assert switch, name
-        assert (page.parent / switch[1]).resolve() == (site / other / name).resolve(), name
+        for other in others:
+            switch = re.search(
+                rf'<a class="jb-language-link" href="([^"]+)" hreflang="{other.replace("_", "-")}"',
+                html,
+            )
+            assert switch, (name, other)
+            assert (page.parent / switch[1]).resolve() == (site / other / name).resolve(), name
         for code in LANGUAGES:
             assert f'hreflang="{code.replace("_", "-")}"' in html
         assert '<link rel="canonical"' in html

@@ -29,7 +29,13 @@ the translated code runs; what it prints becomes the ``msgstr`` of the output
 block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped at the
 catalogs' width), an untranslated output that the English code prints alike
 ("[0 2 4]") included. The Chinese source is not touched. A page with no
-catalog yet is said to be left out.
+catalog yet is said to be left out. Nothing is written for a page while its
+translation runs any of the source's code: code its catalog lacks (the page
+changed and ``make update-po`` has not merged it yet: it comes before
+``make refresh-outputs``), or has untranslated or fuzzy. Each such block is
+named, ``file:line``, and the run fails: the outputs would be the source's,
+written into the translation as if translated. An output entry left fuzzy by
+``make update-po`` is the entry of the output the page shows, and is rewritten.
 
 ``--check`` writes nothing: it names, as ``file:line``, every expected output
 that refresh would rewrite, in every language given, and fails if there is
@@ -105,12 +111,50 @@ def _printed_otherwise(outcome: Outcome) -> bool:
     return _lines(want) != _lines(outcome.got)
 
 
+def untranslated(entry: polib.POEntry) -> bool:
+    """An entry the build does not translate: no translation yet, or a fuzzy one (which
+    the compiled catalog leaves out), so the page shows its source text."""
+    return not entry.obsolete and (not entry.msgstr or "fuzzy" in entry.flags)
+
+
 def catalog_entry(catalog: polib.POFile, shown: str) -> polib.POEntry | None:
-    """The entry whose translation (or, untranslated, whose source) is the text shown."""
-    hits = [e for e in catalog if not e.obsolete and e.msgstr == shown]
+    """The entry whose translation (or, untranslated or fuzzy, whose source) is the text
+    shown."""
+    hits = [e for e in catalog if not untranslated(e) and not e.obsolete and e.msgstr == shown]
     if not hits:
-        hits = [e for e in catalog if not e.obsolete and not e.msgstr and e.msgid == shown]
+        hits = [e for e in catalog if untranslated(e) and e.msgid == shown]
     return hits[0] if len(hits) == 1 else None
+
+
+def code_not_translated(
+    path: Path, catalog: polib.POFile, result: PageRun, page_nodes: list[nodes.Element]
+) -> list[str]:
+    """A sentence for each code block of the run that the translation does not run yet:
+    the catalog lacks it (the catalogs were not merged since the page changed: ``make
+    update-po`` comes first), or has it untranslated or fuzzy. Its outputs would be the
+    source's, written into the translation as if translated; a hidden block is no message
+    (a comment node) and runs as it is."""
+    translations = {e.msgstr for e in catalog if not untranslated(e) and not e.obsolete}
+    sources = {e.msgid: e for e in catalog if not e.obsolete}
+    found = []
+    for block in dict.fromkeys(outcome.block for outcome in result.outcomes):
+        node = page_nodes[block]
+        shown = node.astext()
+        if not isinstance(node, nodes.literal_block) or shown in translations:
+            continue
+        entry = sources.get(shown)
+        if entry is None:
+            found.append(
+                f"{node.source}:{node.line}: this code is not in {path}; run 'make update-po' "
+                "before 'make refresh-outputs', translate it, then refresh again"
+            )
+        elif untranslated(entry):
+            state = "fuzzy" if entry.msgstr else "untranslated"
+            found.append(
+                f"{node.source}:{node.line}: this code is {state} in {path}:{entry.linenum}; "
+                "translate it, then refresh again (its output would be the source's)"
+            )
+    return found
 
 
 def catalog_path(root: Path, language: str, page: Path) -> Path:
@@ -124,6 +168,9 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
     catalog = polib.pofile(str(path))
     changed = 0
     found, cannot, result, page_nodes = outputs(app, docname)
+    # Nothing is written while the translation runs any of the source's code.
+    if refused := code_not_translated(path, catalog, result, page_nodes):
+        return 0, cannot + refused
     for node, actual in found:
         entry = catalog_entry(catalog, node.astext())
         if entry is None:
@@ -133,6 +180,7 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
             )
         entry.msgstr = actual.rstrip("\n")
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
+        entry.previous_msgid = None
         changed += 1
     # An output the translation prints as the source does ("[0 2 4]") is translated too,
     # as itself: an untranslated entry would be a finding of make check-po.

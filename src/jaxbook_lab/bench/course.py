@@ -33,6 +33,8 @@ import polib
 from jaxbook import project
 
 CHAPTER = "ch01"
+# The book's chapter directories, all left out of a course (whose chapters are its own).
+CHAPTERS = "ch[0-9][0-9]"
 # The MyST chapter an author adds by the guide, in the new-chapter test's files.
 AUTHORED = Path("tests", "book", "chapter2")
 AUTHORED_AT = 2  # its place in a course of at least AUTHORED_AT + 1 chapters
@@ -112,7 +114,7 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
             "suppress_warnings = [*globals().get('suppress_warnings', []),"
             " 'jaxbook.drift_report']\n"
         )
-    ignore = shutil.ignore_patterns("*.mo", "__pycache__", CHAPTER)
+    ignore = shutil.ignore_patterns("*.mo", "__pycache__", CHAPTERS)
     shutil.copytree(root / "docs", dest / "docs", ignore=ignore)
     shutil.copytree(root / "locale", dest / "locale", ignore=ignore)
     (dest / "snippets").mkdir()
@@ -142,8 +144,13 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     index = dest / "docs" / "index.rst"
     text = index.read_text(encoding="utf-8")
     entries = "".join(f"   ch{number:02d}/index\n" for number in range(1, chapters + 1))
-    assert f"   {CHAPTER}/index\n" in text, "docs/index.rst no longer lists the chapter"
-    index.write_text(text.replace(f"   {CHAPTER}/index\n", entries), encoding="utf-8")
+    # The course's chapters in place of the book's, however many the book has.
+    listed = re.compile(r"^   ch\d\d/index\n", re.M)
+    first = listed.search(text)
+    assert first, "docs/index.rst lists no chapter"
+    assert first[0] == f"   {CHAPTER}/index\n", "docs/index.rst lists another chapter first"
+    text = text[: first.start()] + entries + listed.sub("", text[first.start() :])
+    index.write_text(text, encoding="utf-8")
     return dest
 
 
@@ -186,7 +193,7 @@ def authored_pages(dest: Path, root: Path | None = None) -> list[str]:
     return sorted(
         str((placed / page.name).relative_to(dest))
         for page in chapter_dir.iterdir()
-        if (placed / page.name).is_file()
+        if page.suffix in project.SOURCE_SUFFIX and (placed / page.name).is_file()
     )
 
 

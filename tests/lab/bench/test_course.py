@@ -4,10 +4,14 @@ from three chapters on, the MyST chapter the author's guide adds."""
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
 from jaxbook_lab.bench import course
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -20,12 +24,13 @@ def test_a_course_of_three_chapters_has_the_authored_myst_chapter_second(three_c
     root = three_chapters
     index = (root / "docs" / "index.rst").read_text(encoding="utf-8")
     assert re.findall(r"^   (ch\d\d)/index$", index, re.M) == ["ch01", "ch02", "ch03"]
+    pages = ["answers", "basics", "exercises", "index", "other-releases", "update-notes"]
     assert sorted(p.name for p in (root / "docs" / "ch02").iterdir()) == [
-        "basics.md", "index.md", "other-releases.md", "update-notes.md",
-    ]  # fmt: skip
-    assert course.authored_pages(root) == [
-        f"docs/ch02/{name}.md" for name in ("basics", "index", "other-releases", "update-notes")
+        "_selfcheck_e1.py",
+        *(f"{name}.md" for name in pages),
     ]
+    # Its pages, not the exercise's self-check beside them.
+    assert course.authored_pages(root) == [f"docs/ch02/{name}.md" for name in pages]
     # Its link to a section of chapter 1 names the label chapter 1 has in the course.
     basics = (root / "docs" / "ch02" / "basics.md").read_text(encoding="utf-8")
     assert "{ref}`c01-ch01-tracing`" in basics
@@ -53,3 +58,24 @@ def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(three_cha
             for text in (entry.msgid, entry.msgstr):
                 targets = re.findall(r"(?::ref:|\{ref\})`(?:[^`<]*<)?([\w-]+)>?`", text)
                 assert all(t.startswith("c03-") for t in targets), (catalog.name, targets)
+
+
+def test_a_book_of_more_chapters_gives_a_course_of_its_own_chapters(project_copy, tmp_path):
+    """A book with another chapter of its own: the course still holds chapter 1's copies and
+    the authored chapter, each listed once, and none of the book's other chapters."""
+    book = project_copy
+    shutil.copytree(ROOT / course.AUTHORED, book / course.AUTHORED)
+    # The book's next chapter, at a number it does not use yet.
+    numbers = [int(p.name[2:]) for p in (book / "docs").glob("ch[0-9][0-9]")]
+    name = f"ch{max(numbers) + 1:02d}"
+    shutil.copytree(ROOT / course.AUTHORED / "docs" / "ch02", book / "docs" / name)
+    (book / "docs" / name / "own-page.md").write_text("# 只有书里才有的一页\n", "utf-8")
+    index = book / "docs" / "index.rst"
+    text = index.read_text(encoding="utf-8")
+    *_, last = re.finditer(r"^   ch\d\d/index\n", text, re.M)
+    index.write_text(text[: last.end()] + f"   {name}/index\n" + text[last.end() :], "utf-8")
+    root = course.write(tmp_path / "course", 3, root=book)
+    listed = (root / "docs" / "index.rst").read_text(encoding="utf-8")
+    assert re.findall(r"^   (ch\d\d)/index$", listed, re.M) == ["ch01", "ch02", "ch03"]
+    assert not list(root.glob("docs/*/own-page.md"))
+    assert (root / "docs" / "ch03" / "quiz.rst").is_file()
