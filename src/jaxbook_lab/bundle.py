@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
                 [
                     sys.executable,
                     "-m",
-                    "jaxbook",
+                    "jaxbook_lab",
                     "bundle",
                     "export",
                     "-o",

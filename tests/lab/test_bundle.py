@@ -195,3 +195,28 @@ def test_the_engine_and_the_bundle_import_no_sphinx(imported_by) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert not imported & {"sphinx", "docutils", "jax", "jsonschema"}, sorted(imported)
+
+
+def test_languages_export_side_by_side_through_the_labs_own_command(monkeypatch, tmp_path):
+    """Each language exports in a child process of the lab's command (the book's has none)."""
+    import argparse
+    import subprocess
+
+    from jaxbook_lab import bundle
+
+    started: list[list[str]] = []
+
+    class Child:
+        def __init__(self, command: list[str]) -> None:
+            started.append(command)
+
+        def wait(self) -> int:
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Child)
+    args = argparse.Namespace(
+        action="export", languages=["zh_CN", "en"], outdir=tmp_path, srcdir=tmp_path
+    )
+    assert bundle.run(args) == 0
+    assert [command[1:5] for command in started] == [["-m", "jaxbook_lab", "bundle", "export"]] * 2
+    assert [command[-1] for command in started] == ["zh_CN", "en"]
