@@ -538,8 +538,19 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
             # Room for the label and the block's first lines; nothing between them.
             parent.insert(parent.index(label), nodes.raw("", NEED_LABELLED, format="latex"))
             parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+        elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
+            # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
+            # room for its lines and the block's first lines before it.
+            lines = 2 + len(label.astext()) // 60
+            need = rf"\needspace{{{5 + lines}\baselineskip}}"
+            parent.insert(parent.index(label), nodes.raw("", need, format="latex"))
+            parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
         else:
             parent.insert(place, nodes.raw("", NEED_BLOCK, format="latex"))
+
+
+# A paragraph ending so introduces the code block after it.
+LEAD_IN = ("：", ":")
 
 
 # The room a code block needs at the foot of a page, and a labelled output (the label's

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from markupsafe import Markup, escape
+from sphinx.locale import _ as sphinx_
 from sphinx.writers.latex import LaTeXTranslator
 
 from jaxbook.sphinxext import _chapters
@@ -71,7 +72,8 @@ def sort_key(name: str) -> tuple[int, str]:
 
 def heading(name: str) -> str:
     first = sort_key(name)[1][:1]
-    return first.upper() if first.isascii() and first.isalpha() else SYMBOLS
+    # "Symbols" in the edition's language, as Sphinx's own index says it ("符号").
+    return first.upper() if first.isascii() and first.isalpha() else sphinx_(SYMBOLS)
 
 
 def regroup(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
