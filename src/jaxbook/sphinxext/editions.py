@@ -712,9 +712,68 @@ def configure_epub(config: Config, credits: Credits) -> None:
     config.epub_identifier = f"{name}-{uuid.uuid5(uuid.NAMESPACE_URL, f'jaxbook:{name}')}"
     config.epub_uid = config.epub_identifier
     config.epub_cover = (COVER, "jaxbook-epub-cover.html")
+    # The copyright page, after the cover, as the PDF has it on the title page's back.
+    config.epub_pre_files = [(COPYRIGHT_PAGE, str(_("Copyright")))]
     # The reader's "contents" landmark opens the contents, not the front page.
     config.epub_guide = (("toc", "nav.xhtml", str(_("Table of Contents"))),)
     config.epub_css_files = [*config.html_css_files, EPUB_STYLE.name]
+
+
+COPYRIGHT_PAGE = "copyright.xhtml"
+
+
+def copyright_page(credits: Credits, language: str) -> str:
+    """The EPUB's copyright page: what the PDF's says, as XHTML."""
+    lines = [
+        f"<p><strong>{html.escape(credits.title)}</strong><br/>{html.escape(credits.edition)}</p>",
+        "<p>"
+        + "<br/>".join(
+            html.escape(line)
+            for line in (
+                str(_("Written by %(authors)s")) % {"authors": credits.authors},
+                str(_("Translated by %(translators)s")) % {"translators": credits.translators}
+                if credits.translators
+                else "",
+                str(_("Published by %(publisher)s")) % {"publisher": credits.publisher},
+            )
+            if line
+        )
+        + "</p>",
+        "<p>"
+        + html.escape(
+            str(_("Edition for JAX %(release)s, %(date)s"))
+            % {"release": credits.release, "date": credits.date}
+        )
+        + "</p>",
+        f"<p>© {html.escape(credits.copyright)}</p>",
+        *([f"<p>{credits.credit}</p>"] if credits.credit else []),
+        "<p>"
+        + "<br/>".join(
+            html.escape(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace(
+                "\0", f'<a href="{html.escape(url)}">{html.escape(url)}</a>'
+            )
+            for name, url in [
+                *([(str(_("Website")), credits.site)] if credits.site else []),
+                *licences(),
+            ]
+        )
+        + "</p>",
+    ]
+    lang = html.escape(project.bcp47(language))
+    return "\n".join(
+        [
+            '<?xml version="1.0" encoding="utf-8"?>',
+            "<!DOCTYPE html>",
+            '<html xmlns="http://www.w3.org/1999/xhtml" '
+            f'xmlns:epub="http://www.idpf.org/2007/ops" lang="{lang}" xml:lang="{lang}">',
+            f'<head><meta charset="utf-8"/><title>{html.escape(str(_("Copyright")))}</title>',
+            f'<link rel="stylesheet" href="_static/{EPUB_STYLE.name}" type="text/css"/></head>',
+            '<body><section epub:type="copyright-page" class="jb-copyright">',
+            *lines,
+            "</section></body></html>",
+            "",
+        ]
+    )
 
 
 class BookEpubBuilder(Epub3Builder):
@@ -761,6 +820,9 @@ class BookEpubBuilder(Epub3Builder):
         super().copy_static_files()
         copy_asset_file(EPUB_STYLE, self._static_dir, force=True)
         credits = credits_of(self.config)
+        Path(self.outdir, COPYRIGHT_PAGE).write_text(
+            copyright_page(credits, self.config.language), encoding="utf-8"
+        )
         # In the edition's script: Noto Sans CJK would set an English title's apostrophe
         # full width.
         is_cjk = cjk_region(self.config.language) is not None
