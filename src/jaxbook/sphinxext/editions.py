@@ -714,12 +714,27 @@ def configure_epub(config: Config, credits: Credits) -> None:
     config.epub_cover = (COVER, "jaxbook-epub-cover.html")
     # The copyright page, after the cover, as the PDF has it on the title page's back.
     config.epub_pre_files = [(COPYRIGHT_PAGE, str(_("Copyright")))]
+    config.epub_exclude_files = [
+        *config.epub_exclude_files,
+        *(f"_static/{name}" for name in sorted(WEB_ONLY_FILES)),
+    ]
     # The reader's "contents" landmark opens the contents, not the front page.
     config.epub_guide = (("toc", "nav.xhtml", str(_("Table of Contents"))),)
     config.epub_css_files = [*config.html_css_files, EPUB_STYLE.name]
 
 
 COPYRIGHT_PAGE = "copyright.xhtml"
+# What the website's pages use and an EPUB's do not: the copy button's stylesheet and
+# icons, the site's icon, and the search page's and index's pictures.
+WEB_ONLY_FILES = {
+    "copybutton.css",
+    "copy-button.svg",
+    "check-solid.svg",
+    "favicon.svg",
+    "file.png",
+    "plus.png",
+    "minus.png",
+}
 
 
 def copyright_page(credits: Credits, language: str) -> str:
@@ -815,6 +830,13 @@ class BookEpubBuilder(Epub3Builder):
         self.globalcontext["html_tag"] = (
             f'{self.html_tag[:-1]} lang="{language}" xml:lang="{language}">'
         )
+
+    def init_css_files(self) -> None:
+        super().init_css_files()
+        # A book has no copy button: its stylesheet stays the website's.
+        self._css_files = [
+            css for css in self._css_files if Path(css.filename).name not in WEB_ONLY_FILES
+        ]
 
     def copy_static_files(self) -> None:
         super().copy_static_files()

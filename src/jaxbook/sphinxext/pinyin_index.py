@@ -155,12 +155,41 @@ def apis_in_code(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[An
     ]
 
 
+def name_pages(groups: list[tuple[str, list[Any]]], titles: dict[str, str]) -> None:
+    """An entry that leads to several pages names each by its title, as a mention does
+    (book_index), instead of Sphinx's bare "[1]", "[2]"; one place stays the entry's link."""
+    for _letter, items in groups:
+        for _name, (links, subitems, _key) in items:
+            if len(links) < 2:
+                continue
+            pages = [titles.get(uri.split("#")[0]) for _main, uri in links]
+            if None in pages:
+                continue  # a page this build does not know: the entry stays as Sphinx has it
+            named = {name: sublinks for name, sublinks in subitems}
+            for (main, uri), title in zip(links, pages, strict=True):
+                assert title is not None
+                if title in named:
+                    if uri not in [u for _m, u in named[title]]:
+                        named[title].append((main, uri))
+                else:
+                    named[title] = [(main, uri)]
+                    subitems.append((title, named[title]))
+            links.clear()
+
+
 def order_index(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     if "genindexentries" not in context:
         return
     chinese = (app.config.language or "").startswith("zh")
+    name_pages(
+        context["genindexentries"],
+        {
+            app.builder.get_target_uri(doc): " ".join(title.astext().split())
+            for doc, title in app.env.titles.items()
+        },
+    )
     in_reading_order(
         context["genindexentries"],
         reading_order(app),
