@@ -725,13 +725,12 @@ def configure_epub(config: Config, credits: Credits) -> None:
 
 COPYRIGHT_PAGE = "copyright.xhtml"
 # What the website's pages use and an EPUB's do not: the copy button's stylesheet and
-# icons, the site's icon, and the search page's and index's pictures.
+# icons, the site's icon, and the pictures of the index's collapsible groups.
 WEB_ONLY_FILES = {
     "copybutton.css",
     "copy-button.svg",
     "check-solid.svg",
     "favicon.svg",
-    "file.png",
     "plus.png",
     "minus.png",
 }
@@ -761,7 +760,7 @@ def copyright_page(credits: Credits, language: str) -> str:
         )
         + "</p>",
         f"<p>© {html.escape(credits.copyright)}</p>",
-        *([f"<p>{credits.credit}</p>"] if credits.credit else []),
+        *([f'<p class="jb-credit">{credits.credit}</p>'] if credits.credit else []),
         "<p>"
         + "<br/>".join(
             html.escape(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace(
@@ -831,12 +830,10 @@ class BookEpubBuilder(Epub3Builder):
             f'{self.html_tag[:-1]} lang="{language}" xml:lang="{language}">'
         )
 
-    def init_css_files(self) -> None:
-        super().init_css_files()
+    def add_css_file(self, filename: str, **kwargs: Any) -> None:
         # A book has no copy button: its stylesheet stays the website's.
-        self._css_files = [
-            css for css in self._css_files if Path(css.filename).name not in WEB_ONLY_FILES
-        ]
+        if Path(filename).name not in WEB_ONLY_FILES:
+            super().add_css_file(filename, **kwargs)
 
     def copy_static_files(self) -> None:
         super().copy_static_files()
