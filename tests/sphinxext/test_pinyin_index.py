@@ -45,4 +45,5 @@ def test_an_entry_on_several_pages_names_each_page():
         ("1.1 What is JAX?", [("", "a.html#i1")]),
         ("1.2 JAX and NumPy", [("", "b.html#i2")]),
     ]
-    assert alone == [("", "a.html#i3")] and none == []
+    assert alone == [("", "a.html#i3")]
+    assert none == []
