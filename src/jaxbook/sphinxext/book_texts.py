@@ -2,10 +2,8 @@
 from the catalogs.
 
 ``conf.py`` gives them once, in the source language: ``project`` (the root
-page's title), ``author``, ``jaxbook_publisher``, ``jaxbook_translators``
-(each translation's translators, from ``locale/languages.csv``) and
-``jaxbook_credit`` (the credit in every page's footer). A build in another
-language takes
+page's title), ``author``, ``jaxbook_publisher`` and ``jaxbook_credit`` (the
+credit in every page's footer). A build in another language takes
 
 - the title from the root page's catalog (``<locale>/<language>/LC_MESSAGES/
   index.po``), where it is that page's title, translated once;
@@ -24,8 +22,10 @@ Config values:
 ``jaxbook_publisher``
    Who publishes the book (default ``""``); never the same as ``author``.
 ``jaxbook_translators``
-   Each translation's translators by language code (default ``{}``); the
-   edition of a language names its own on its title page and in its EPUB.
+   Each translation's translators by language code (default ``{}``), written in
+   that translation's language: the edition of a language names its own on its
+   title page and in its EPUB, and no other edition shows them, so they are in
+   no catalog.
 ``jaxbook_credit``
    The footer's credit, HTML in the source language; ``%(course)s`` in it is
    the course's address in the build's language (``jaxbook.sphinxext.facts``).
@@ -38,7 +38,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jaxbook import project
 from jaxbook.sphinxext._locale import catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext.facts import course_url
 
@@ -49,8 +48,7 @@ if TYPE_CHECKING:
 
 # The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
 DOMAIN = "book"
-# conf.py's names of the texts in book.po, in the order the catalog lists them (each
-# translation's translators come after them).
+# conf.py's names of the texts in book.po, in the order the catalog lists them.
 TEXTS = ("author", "jaxbook_publisher", "jaxbook_credit")
 
 
@@ -69,9 +67,6 @@ def localise(app: Sphinx, config: Config) -> None:
     config.project = config.html_title = title
     config.author = author
     config.jaxbook_publisher = texts.get(config.jaxbook_publisher, config.jaxbook_publisher)
-    config.jaxbook_translators = {
-        language: texts.get(names, names) for language, names in config.jaxbook_translators.items()
-    }
     credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
     if credit:
         credit %= {"course": course_url(config)}
@@ -98,14 +93,6 @@ def extract(app: Sphinx) -> None:
         text = getattr(app.config, name)
         if text:
             catalog.add(text, MsgOrigin(conf, conf_line(app.confdir, name)))
-    # A translation's translators, at their row of the list of languages where it has one.
-    listed = Path(app.confdir, project.LANGUAGE_LIST)
-    rows = list(project.languages(Path(app.confdir))) if listed.is_file() else []
-    for language, names in app.config.jaxbook_translators.items():
-        if language in rows:
-            catalog.add(names, MsgOrigin(str(listed), rows.index(language) + 2))
-        else:
-            catalog.add(names, MsgOrigin(conf, conf_line(app.confdir, "jaxbook_translators")))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -9,7 +9,7 @@ templates_path = ["_templates"]
 project = "小书"
 author = "小书的作者"
 jaxbook_publisher = "小书项目"
-jaxbook_translators = {"en": "小书的英译者"}
+jaxbook_translators = {"en": "The small book's translators"}  # in the translation's language
 copyright = f"2026 {author}"
 jaxbook_course_url = {"zh_CN": "https://example.org/zh/course", "en": "https://example.org/course"}
 jaxbook_credit = '整理自课程<a href="%(course)s/one">《课程》</a>。'
