@@ -51,7 +51,8 @@ def test_the_chinese_index_has_the_concepts_under_their_pinyin(built):
     # The glossary term's own entries (its definition, its first mention on each page) and
     # the page's concept entries are one headword: the pages first, then the subentries
     # in pinyin order (yǔ fù… before yǔ jit…).
-    assert index["纯函数"] == ["Page", "与副作用", "与 jit 的追踪"]
+    # The pages it is on, named (the glossary's definition among them), then its subentries.
+    assert index["纯函数"] == ["Page", "Glossary", "与副作用", "与 jit 的追踪"]
     assert index["精度"] == ["bfloat16", "TF32"]
     [see] = index["JIT"]
     assert see == "见 即时编译"  # "see", in Sphinx's Chinese
@@ -67,7 +68,12 @@ def test_the_chinese_index_has_the_concepts_under_their_pinyin(built):
 def test_the_english_index_has_the_concepts_in_english(built):
     html = built.page("genindex")
     index = index_of(html)
-    assert index["pure function"] == ["Page", "and side effects", "and tracing under jit"]
+    assert index["pure function"] == [
+        "Page",
+        "Glossary",
+        "and side effects",
+        "and tracing under jit",
+    ]
     assert index["precision"] == ["bfloat16", "TF32"]
     [see] = index["JIT"]
     assert see == "see just-in-time compilation"

@@ -169,8 +169,7 @@ def name_pages(groups: list[tuple[str, list[Any]]], titles: dict[str, str]) -> N
             for (main, uri), title in zip(links, pages, strict=True):
                 assert title is not None
                 if title in named:
-                    if uri not in [u for _m, u in named[title]]:
-                        named[title].append((main, uri))
+                    continue  # the page is named already: its first place is enough
                 else:
                     named[title] = [(main, uri)]
                     subitems.append((title, named[title]))
