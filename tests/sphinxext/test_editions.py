@@ -320,3 +320,29 @@ def test_an_epubs_code_wraps_and_its_output_reads_apart():
     css = EPUB_STYLE.read_text(encoding="utf-8")
     assert "white-space: pre-wrap" in css
     assert "div.highlight-none > div.highlight" in css
+
+
+def test_a_page_reference_follows_the_quote_that_closes_a_quoted_title():
+    """“\\ :doc:`阅读说明 <index>`\\ ” puts the page after ”, past the escaped space's NUL."""
+    from types import SimpleNamespace
+
+    from docutils import nodes
+
+    from jaxbook.sphinxext.editions import add_page_references, page_reference
+
+    paragraph = nodes.paragraph(
+        "",
+        "",
+        nodes.Text("见“"),
+        nodes.reference("", "阅读说明", refid="reading"),
+        nodes.Text("\x00 ”。"),
+    )
+    document = nodes.document(None, None)
+    document += paragraph
+    app = SimpleNamespace(builder=SimpleNamespace(name="latex"))
+    add_page_references(app, document, "index")  # type: ignore[arg-type]
+    kinds = [type(child).__name__ for child in paragraph.children]
+    assert kinds == ["Text", "reference", "Text", "page_reference", "Text"]
+    assert paragraph[2].astext() == "”"
+    assert isinstance(paragraph[3], page_reference)
+    assert paragraph[4].astext() == "。"

@@ -20,8 +20,9 @@ none of them names the cell itself is skipped, saying why
 adds to the cell's condition): a cell is never compared with nothing. The web
 page shows one tab per backend (radio buttons and CSS, no script), each with
 the output that holds there; a PDF or an EPUB shows each output once, under
-the backends it holds on. After the page's first such cell, one note says
-where each accelerator's outputs were recorded. Write an accelerator's
+the backends it holds on. Under the first cell of the page that shows an
+accelerator's output, a note says where that accelerator's outputs were
+recorded (the accelerators first shown there, and no other). Write an accelerator's
 outputs only from a real run there (``jaxbook-lab record``).
 
 Config values:
@@ -180,14 +181,13 @@ def recorded_note(app: Sphinx, backends: set[str]) -> nodes.paragraph | None:
 
 def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Tabs on the web; elsewhere (PDF, EPUB) each output once, under the backends it
-    holds on. After the page's first group, where the accelerators' outputs ran."""
+    holds on. Where an accelerator is first shown on the page, where its outputs ran."""
     language = app.config.language
-    shown_on: set[str] = set()
-    first: nodes.Element | None = None
+    # Where each backend is first shown: the note about it goes there.
+    first_of: dict[str, nodes.Element] = {}
     for tabs in list(doctree.findall(backend_tabs)):
         outputs = [(child, _backends(child) or frozenset()) for child in tabs.children]
-        for _output, backends in outputs:
-            shown_on |= backends
+        here = set().union(*(b for _o, b in outputs))
         for output, _backends_of_it in outputs:
             tabs.remove(output)
         if app.builder.name == "html":
@@ -198,7 +198,8 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                 tab = copy.deepcopy(output) if id(output) in used else output
                 used.add(id(output))
                 tabs += nodes.container("", tab, jaxbook_backend=backend)
-            first = first or tabs
+            for backend in here:
+                first_of.setdefault(backend, tabs)
             continue
         # The outputs themselves move, not copies: a copy lacks the uid by which the
         # gettext builder collects a message, and the templates would lose them.
@@ -207,12 +208,19 @@ def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             label = nodes.strong("", _("Output on %s:") % _label(backends, language))
             assert isinstance(output, nodes.Element)
             shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
-        first = first or shown[-1]
+        for backend in here:
+            first_of.setdefault(backend, shown[-1])
         tabs.replace_self(shown)
-    if first is not None and (note := recorded_note(app, shown_on)) is not None:
-        parent = first.parent
-        assert parent is not None
-        parent.insert(parent.index(first) + 1, note)
+    # One note after each place where an accelerator is first shown, naming only the
+    # accelerators first shown there.
+    places: dict[int, tuple[nodes.Element, set[str]]] = {}
+    for backend, place in first_of.items():
+        places.setdefault(id(place), (place, set()))[1].add(backend)
+    for place, accelerators in places.values():
+        if (note := recorded_note(app, accelerators)) is not None:
+            parent = place.parent
+            assert parent is not None
+            parent.insert(parent.index(place) + 1, note)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

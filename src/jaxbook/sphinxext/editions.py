@@ -487,11 +487,19 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
         # After the closing quotation mark that ends a quoted title, not inside it:
         # "“How to read this book” (page v)", "“阅读说明”（第 5 页）".
         after = parent[at] if at < len(parent) else None
-        if isinstance(after, nodes.Text) and str(after)[:1] in CLOSING_QUOTES:
+        if isinstance(after, nodes.Text):
+            # Past what an escaped space ("”\ ") leaves in the text: NUL and the space.
             text = str(after)
-            parent.replace(after, [nodes.Text(text[:1]), page, nodes.Text(text[1:])])
-            continue
+            quote = len(text) - len(text.lstrip("\x00 "))
+            if text[quote : quote + 1] in CLOSING_QUOTES and text[quote : quote + 1]:
+                end = quote + 1
+                parent.replace(after, [nodes.Text(text[:end]), page, nodes.Text(text[end:])])
+                continue
         parent.insert(at, page)
+
+
+# The characters of a table that may not fit one page whole.
+LONG_TABLE = 900
 
 
 def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -501,11 +509,13 @@ def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     align."""
     if app.builder.name != "latex":
         return
-    # A table in the running text may break across pages (a longtable): kept whole, the
-    # installation table ran past the foot of its page. One inside a box (an admonition, a
-    # list) stays a tabulary, which LaTeX can set there.
+    # A long table in the running text may break across pages (a longtable): kept whole,
+    # the installation table ran past the foot of its page. A short one stays whole (the
+    # chapter's ten-row contents had split after two rows), and one inside a box (an
+    # admonition, a list) stays a tabulary, which LaTeX can set there.
     for table in doctree.findall(nodes.table):
-        if isinstance(table.parent, (nodes.section, nodes.document)):
+        long = len(table.astext()) > LONG_TABLE
+        if long and isinstance(table.parent, (nodes.section, nodes.document)):
             table["classes"] = [*table["classes"], "longtable"]
     for cell in doctree.findall(nodes.entry):
         marks = [c for c in cell.children if isinstance(c, (addnodes.index, nodes.target))]

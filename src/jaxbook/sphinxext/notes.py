@@ -426,6 +426,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
         # section's first verifying example, then any other page the note stands on.
         first_notes = list({note.docname: note for note in reversed(row.notes)}.values())[::-1]
         shown_in: dict[str, tuple[str, nodes.Node]] = {}
+        whole_pages: set[str] = set()
         domain = _domain(env)
         for label in row.labels:
             target = std.anonlabels.get(label)
@@ -434,8 +435,14 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             docname, anchor = target
             section = domain.sections.get(docname, {}).get(anchor)
             page = section_label(env, docname)
-            if not section or section.startswith(page):  # the page's own title: "1.1 ..."
-                name = section or page
+            if not section:
+                # Before the page's first section: the page, by its whole title (dropped
+                # below where a section of the page is named: one place per page is enough).
+                title = env.titles.get(docname)
+                name = title.astext() if title is not None else page
+                whole_pages.add(name)
+            elif section.startswith(page):  # the page's own title: "1.1 ..."
+                name = section
             else:
                 name = f"{page} {section}"
             if name not in shown_in:
@@ -443,6 +450,10 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
                     docname,
                     link(builder, fromdoc, docname, anchor, nodes.Text(name)),
                 )
+        for name in whole_pages:
+            docname = shown_in[name][0]
+            if any(d == docname and n != name for n, (d, _node) in shown_in.items()):
+                del shown_in[name]
         # In reading order, whatever order :verified-by: names them in.
         rank = {doc: i for i, doc in enumerate(reading)}
         checks = [
