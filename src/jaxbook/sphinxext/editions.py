@@ -703,8 +703,9 @@ def configure_epub(config: Config, credits: Credits) -> None:
     # dc:rights, which a reader's library shows: the project's text and what is the course's.
     config.epub_copyright = str(
         _(
-            "© %(copyright)s. The book's own text is licensed under CC BY 4.0; the "
-            "course's content belongs to %(author)s."
+            "© %(copyright)s. The book's own text and its translations are licensed under "
+            "CC BY 4.0, and the code of the tools that build the book under the MIT License; "
+            "the course's content belongs to %(author)s."
         )
     ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
     config.epub_language = project.bcp47(config.language)
