@@ -165,6 +165,26 @@ def build_html(project: Path, language: str, out: Path) -> Path:
     return out / language
 
 
+def web_index_entries(html: str) -> dict[str, list[str]]:
+    """A web index page (genindex.html): each headword and its subitems' names, in order."""
+    from bs4 import BeautifulSoup
+
+    entries = {}
+    for item in BeautifulSoup(html, "html.parser").select("table.indextable > tr > td > ul > li"):
+        sub = item.find("ul")
+        subitems = [li.get_text(" ", strip=True) for li in sub.find_all("li")] if sub else []
+        if sub:
+            sub.extract()
+        entries[next(text.strip() for text in item.strings if text.strip())] = subitems
+    return entries
+
+
+@pytest.fixture(scope="session")
+def index_entries() -> Callable[[str], dict[str, list[str]]]:
+    """``web_index_entries``, for the tests of the site's index and of the extensions'."""
+    return web_index_entries
+
+
 @pytest.fixture(scope="session")
 def html_builder() -> Callable[[Path, str, Path], Path]:
     return build_html

@@ -98,18 +98,6 @@ def test_every_page_links_the_index_from_its_sidebar(built_site, language, label
         assert target == (built_site / language / "genindex.html").resolve(), page
 
 
-def index_entries(html: str) -> dict[str, list[str]]:
-    """The web index: each headword and the names of its subitems, in their order."""
-    entries = {}
-    for item in BeautifulSoup(html, "html.parser").select("table.indextable > tr > td > ul > li"):
-        sub = item.find("ul")
-        subitems = [li.get_text(" ", strip=True) for li in sub.find_all("li")] if sub else []
-        if sub:
-            sub.extract()
-        entries[next(text.strip() for text in item.strings if text.strip())] = subitems
-    return entries
-
-
 # A concept's subentries, a "see" and a "see also" entry, as the chapter's index directives
 # give them (the first-mention pages of a term come before its subentries).
 CONCEPTS = {
@@ -131,7 +119,9 @@ CONCEPTS = {
 
 
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_the_index_has_the_chapters_concepts_in_the_pages_language(built_site, language):
+def test_the_index_has_the_chapters_concepts_in_the_pages_language(
+    built_site, index_entries, language
+):
     index = index_entries((built_site / language / "genindex.html").read_text(encoding="utf-8"))
     for headword, subentries in CONCEPTS[language].items():
         found = index[headword]

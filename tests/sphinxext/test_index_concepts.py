@@ -17,20 +17,6 @@ from bs4 import BeautifulSoup
 from jaxbook.chinese import HAN
 
 
-def index_of(html: str) -> dict[str, list[str]]:
-    """The web index: each headword and the names of its subitems, in their order."""
-    soup = BeautifulSoup(html, "html.parser")
-    entries = {}
-    for item in soup.select("table.indextable > tr > td > ul > li"):
-        sub = item.find("ul")
-        subitems = [li.get_text(" ", strip=True) for li in sub.find_all("li")] if sub else []
-        if sub:
-            sub.extract()
-        # The headword, before the links to its other places ("[1]").
-        entries[next(text.strip() for text in item.strings if text.strip())] = subitems
-    return entries
-
-
 def headings(html: str) -> list[str]:
     return re.findall(r'<h2 id="[^"]*">([^<]+)</h2>', html)
 
@@ -45,9 +31,9 @@ def concepts(language: str):
 
 
 @concepts("zh_CN")
-def test_the_chinese_index_has_the_concepts_under_their_pinyin(built):
+def test_the_chinese_index_has_the_concepts_under_their_pinyin(built, index_entries):
     html = built.page("genindex")
-    index = index_of(html)
+    index = index_entries(html)
     # The glossary term's own entries (its definition, its first mention on each page) and
     # the page's concept entries are one headword: the pages first, then the subentries
     # in pinyin order (yǔ fù… before yǔ jit…); the glossary's definition is one of the pages.
@@ -64,9 +50,9 @@ def test_the_chinese_index_has_the_concepts_under_their_pinyin(built):
 
 
 @concepts("en")
-def test_the_english_index_has_the_concepts_in_english(built):
+def test_the_english_index_has_the_concepts_in_english(built, index_entries):
     html = built.page("genindex")
-    index = index_of(html)
+    index = index_entries(html)
     assert index["pure function"] == [
         "Page",
         "Glossary",
@@ -84,7 +70,9 @@ def chinese_in(index: dict[str, list[str]]) -> list[str]:
     return [name for entry, subs in index.items() for name in [entry, *subs] if HAN.search(name)]
 
 
-def test_an_untranslated_entry_shows_in_the_english_index(make_app, rootdir, tmp_path):
+def test_an_untranslated_entry_shows_in_the_english_index(
+    make_app, rootdir, tmp_path, index_entries
+):
     """What the English test guards: without its translation, a part stays Chinese."""
     srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / "untranslated")
     po = srcdir / "locale" / "en" / "LC_MESSAGES" / "ch01" / "page.po"
@@ -94,7 +82,7 @@ def test_an_untranslated_entry_shows_in_the_english_index(make_app, rootdir, tmp
     )
     app = make_app("html", srcdir=srcdir, confoverrides={"language": "en"})
     app.build()
-    index = index_of((app.outdir / "genindex.html").read_text(encoding="utf-8"))
+    index = index_entries((app.outdir / "genindex.html").read_text(encoding="utf-8"))
     assert chinese_in(index) == ["与副作用"]
 
 
