@@ -156,6 +156,28 @@ class Credits:
     def edition(self) -> str:
         return str(_("for JAX %s")) % self.release
 
+    def makers(self) -> tuple[str, str, str]:
+        """Who wrote, translated ("" in the source language) and published the edition."""
+        return (
+            str(_("Written by %(authors)s")) % {"authors": self.authors},
+            str(_("Translated by %(translators)s")) % {"translators": self.translators}
+            if self.translators
+            else "",
+            str(_("Published by %(publisher)s")) % {"publisher": self.publisher},
+        )
+
+    def edition_line(self) -> str:
+        return str(_("Edition for JAX %(release)s, %(date)s")) % {
+            "release": self.release,
+            "date": self.date,
+        }
+
+    def addresses(self) -> list[tuple[str, str]]:
+        """What the copyright page lists with its address: the website first (the printed
+        book sends readers there, to its notebooks), the credit's links, the licences."""
+        _credit, links = linked_text(self.credit)
+        return [*([(str(_("Website")), self.site)] if self.site else []), *links, *licences()]
+
 
 def credits_of(config: Config) -> Credits:
     return Credits(
@@ -248,27 +270,12 @@ def url(address: str) -> str:
 
 def front_matter(credits: Credits) -> str:
     """The title page and the copyright page on its back, as macros ``jaxbook.sty`` sets."""
-    written = tex(str(_("Written by %(authors)s")) % {"authors": credits.authors})
-    translated = (
-        tex(str(_("Translated by %(translators)s")) % {"translators": credits.translators})
-        if credits.translators
-        else ""
-    )
-    published = tex(str(_("Published by %(publisher)s")) % {"publisher": credits.publisher})
-    edition = tex(
-        str(_("Edition for JAX %(release)s, %(date)s"))
-        % {"release": credits.release, "date": credits.date}
-    )
-    credit, links = linked_text(credits.credit)
+    written, translated, published = (tex(line) for line in credits.makers())
+    edition = tex(credits.edition_line())
+    credit, _links = linked_text(credits.credit)
     addresses = r"\\".join(
         tex(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace("\0", url(address))
-        for name, address in [
-            # The printed book sends readers to the website (its notebooks, the lab's
-            # report): its address comes first.
-            *([(str(_("Website")), credits.site)] if credits.site else []),
-            *links,
-            *licences(),
-        ]
+        for name, address in credits.addresses()
     )
     title_page = [
         r"\centering\py@HeaderFamily\vspace*{0.12\textheight}",
@@ -751,25 +758,8 @@ def copyright_page(credits: Credits, language: str) -> str:
     """The EPUB's copyright page: what the PDF's says, as XHTML."""
     lines = [
         f"<p><strong>{html.escape(credits.title)}</strong><br/>{html.escape(credits.edition)}</p>",
-        "<p>"
-        + "<br/>".join(
-            html.escape(line)
-            for line in (
-                str(_("Written by %(authors)s")) % {"authors": credits.authors},
-                str(_("Translated by %(translators)s")) % {"translators": credits.translators}
-                if credits.translators
-                else "",
-                str(_("Published by %(publisher)s")) % {"publisher": credits.publisher},
-            )
-            if line
-        )
-        + "</p>",
-        "<p>"
-        + html.escape(
-            str(_("Edition for JAX %(release)s, %(date)s"))
-            % {"release": credits.release, "date": credits.date}
-        )
-        + "</p>",
+        "<p>" + "<br/>".join(html.escape(line) for line in credits.makers() if line) + "</p>",
+        f"<p>{html.escape(credits.edition_line())}</p>",
         f"<p>© {html.escape(credits.copyright)}</p>",
         *([f'<p class="jb-credit">{credits.credit}</p>'] if credits.credit else []),
         "<p>"
@@ -777,10 +767,7 @@ def copyright_page(credits: Credits, language: str) -> str:
             html.escape(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace(
                 "\0", f'<a href="{html.escape(url)}">{html.escape(url)}</a>'
             )
-            for name, url in [
-                *([(str(_("Website")), credits.site)] if credits.site else []),
-                *licences(),
-            ]
+            for name, url in credits.addresses()
         )
         + "</p>",
     ]
