@@ -83,10 +83,11 @@ from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.chinese import spaced
-from jaxbook.sphinxext import _artwork, _chapters, discovery
+from jaxbook.sphinxext import _artwork, _chapters, book_texts
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import ancestors, section_title
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
+from jaxbook.sphinxext.languages import site_url
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -189,7 +190,7 @@ def credits_of(config: Config) -> Credits:
         date=config.today,
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
-        site=discovery.site_url(config),
+        site=site_url(config),
     )
 
 
@@ -957,7 +958,7 @@ def add_site_links(
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.setup_extension("jaxbook.sphinxext.book_texts")
+    app.setup_extension(book_texts.__name__)
     app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))

@@ -270,7 +270,7 @@ def resolve_reports(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.notes")
+    app.setup_extension(notes.__name__)
     add_catalog(app)
     app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
     app.add_node(evidence_report)

@@ -54,7 +54,9 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
 from jaxbook.doctest.pages import owners, records
+from jaxbook.sphinxext import doctest
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._nodes import measured_value
 
 if TYPE_CHECKING:
     from docutils.nodes import Node
@@ -64,10 +66,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MEASURED_VALUE = re.compile(r"(?P<name>[A-Za-z_]\w*)(?::(?P<spec>[^{}]*))?")
-
-
-class measured_value(nodes.inline):
-    """A figure in running text that the page's run fills in."""
 
 
 class MeasuredRole(SphinxRole):
@@ -196,7 +194,7 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.doctest")  # the run it shows
+    app.setup_extension(doctest.__name__)  # the run it shows
     app.add_directive("measured-output", MeasuredOutputDirective)
     app.add_role("measured", MeasuredRole())
     app.add_node(measured_value)

@@ -29,6 +29,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.util import logging
 
 from jaxbook.doctest.pages import owners, records
+from jaxbook.sphinxext import doctest
 from jaxbook.sphinxext.backend_tabs import backend_tabs
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def _after_the_output(figure: nodes.figure) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.doctest")  # the run it shows
+    app.setup_extension(doctest.__name__)  # the run it shows
     app.add_directive("testplot", TestplotDirective, override=True)
     # A figure of the book, numbered with the others; builders that do not draw (text,
     # gettext's readers) leave it out.
