@@ -221,7 +221,8 @@ def configure(app: Sphinx, config: Config) -> None:
 
 
 def see_name(message: str) -> str:
-    """ "see" or "see also" as Sphinx's index says it in the build's language ("see %s")."""
+    """ "see" or "see also" as Sphinx's index says it in the build's language ("see %s"):
+    Sphinx has the words only in these messages."""
     return str(sphinx_(message)).replace("%s", "").strip()
 
 
@@ -808,6 +809,13 @@ class BookEpubBuilder(Epub3Builder):
             "cover": str(_("Cover")),
         }
         self.math_pages: set[str] = set()
+        # Each page says its language, as the package does: a reader picks the glyphs and
+        # line breaking of Chinese from it (zh-CN's, not Japanese or traditional forms).
+        language = html.escape(self.config.epub_language)
+        self.html_tag = (
+            '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"'
+            f' lang="{language}" xml:lang="{language}">'
+        )
 
     def write_documents(self, docnames: Set[str]) -> None:
         # The reader's book: the contributors' guides are the website's.
@@ -819,15 +827,6 @@ class BookEpubBuilder(Epub3Builder):
         # writes every formula as MathML).
         if next(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block))), None):
             self.math_pages.add(docname + self.out_suffix)
-
-    def prepare_writing(self, docnames: Set[str]) -> None:
-        super().prepare_writing(docnames)
-        # Each page says its language, as the package does: a reader picks the glyphs and
-        # line breaking of Chinese from it (zh-CN's, not Japanese or traditional forms).
-        language = html.escape(self.config.epub_language)
-        self.globalcontext["html_tag"] = (
-            f'{self.html_tag[:-1]} lang="{language}" xml:lang="{language}">'
-        )
 
     def add_css_file(self, filename: str, **kwargs: Any) -> None:
         # A book has no copy button: its stylesheet stays the website's.
