@@ -260,6 +260,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     # After conf.py has localised the title.
     app.connect("config-inited", configure, priority=800)
+    # A handler, not a post-transform: it needs the application (its confdir).
     app.connect("doctree-resolved", add_page_links)
     # Before sphinxext.opengraph, which keeps a description it finds.
     app.connect("html-page-context", add_description, priority=400)

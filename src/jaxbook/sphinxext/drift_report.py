@@ -601,6 +601,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("drift-report", DriftReportDirective)
     app.connect("env-get-outdated", pages_changed)
     app.connect("env-check-consistency", check_files)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve)
     return {
         "version": "2.0",

@@ -972,7 +972,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx_design")
     app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.add_node(page_reference, latex=(visit_page_reference, None))
-    # After the extensions that add links while a page is resolved (the glossary's).
+    # After the extensions that add links while a page is resolved (the glossary's, the
+    # notes'): handlers, since they link with the builder, and so these are handlers too.
     app.connect("doctree-resolved", add_page_references, priority=900)
     app.connect("doctree-resolved", fit_table_cells, priority=900)
     app.connect("doctree-resolved", break_names_in_links, priority=900)

@@ -277,6 +277,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_role("changed-in", ChangedInRole())
     app.add_directive("evidence-report", EvidenceReportDirective)
     app.connect("update-notes-columns", column)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve_reports)
     app.connect("env-get-outdated", reports_changed)
     app.connect("doctree-read", depend_on_evidence)

@@ -286,5 +286,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))
     app.add_directive("book-glossary", BookGlossary)
     app.connect("doctree-read", note_glossary)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", link_first_uses)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
