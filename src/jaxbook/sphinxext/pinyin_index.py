@@ -253,7 +253,7 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             try:
                 parts = split_index_msg(kind, value)
             except ValueError as error:
-                logger.warning(str(error), location=node)
+                logger.warning(str(error), location=node, type="jaxbook", subtype="pinyin_index")
                 continue
             page = "|spxpagem" if main else ""
             if kind in ("see", "seealso"):
