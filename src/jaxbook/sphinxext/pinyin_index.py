@@ -47,7 +47,7 @@ from jaxbook.sphinxext import _chapters
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Set
+    from collections.abc import Callable, Sequence, Set
 
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -211,6 +211,13 @@ def order_index(
     context["genindexentries"] = apis_in_code(context["genindexentries"])
 
 
+# The entries Sphinx's writer makes of a "pair" and a "triple" entry, by their levels.
+SPHINX_LEVELS: dict[str, Callable[..., list[tuple[str, ...]]]] = {
+    "pair": lambda a, b: [(a, b), (b, a)],
+    "triple": lambda a, b, c: [(a, f"{b} {c}"), (b, f"{c}, {a}"), (c, f"{a} {b}")],
+}
+
+
 class PinyinLaTeXTranslator(LaTeXTranslator):
     """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
     in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, and a
@@ -261,17 +268,9 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
                 self.body.append(
                     rf"\index{{{self.index_level(parts[0])}|{kind}{{{self.index_text(parts[1])}}}}}"
                 )
-            elif kind == "pair":
-                first, second = parts
-                self.body.append(self.index_entry([first, second], page))
-                self.body.append(self.index_entry([second, first], page))
-            elif kind == "triple":
-                one, two, three = parts
-                self.body.append(self.index_entry([one, f"{two} {three}"], page))
-                self.body.append(self.index_entry([two, f"{three}, {one}"], page))
-                self.body.append(self.index_entry([three, f"{one} {two}"], page))
             else:
-                self.body.append(self.index_entry(parts, page))
+                for levels in SPHINX_LEVELS.get(kind, lambda *parts: [parts])(*parts):
+                    self.body.append(self.index_entry(levels, page))
         if not node.get("inline", True):
             self.body.append(r"\ignorespaces ")
         if self.in_term:
@@ -281,7 +280,7 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             del self.body[start:]
         raise nodes.SkipNode
 
-    def index_entry(self, levels: list[str], page: str) -> str:
+    def index_entry(self, levels: Sequence[str], page: str) -> str:
         return rf"\index{{{'!'.join(self.index_level(level) for level in levels)}{page}}}"
 
     def index_level(self, text: str) -> str:
