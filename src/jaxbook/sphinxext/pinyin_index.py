@@ -269,7 +269,7 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
                     rf"\index{{{self.index_level(parts[0])}|{kind}{{{self.index_text(parts[1])}}}}}"
                 )
             else:
-                for levels in SPHINX_LEVELS.get(kind, lambda *parts: [parts])(*parts):
+                for levels in SPHINX_LEVELS.get(kind, lambda *single: [single])(*parts):
                     self.body.append(self.index_entry(levels, page))
         if not node.get("inline", True):
             self.body.append(r"\ignorespaces ")
