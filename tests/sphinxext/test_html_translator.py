@@ -29,3 +29,15 @@ def test_a_highlighted_block_carries_its_number_of_lines(built):
     [highlighted] = page.select("div.highlight pre")
     assert highlighted["style"] == "--jb-lines: 4"
     assert not page.select_one("pre.literal-block").get("style")
+
+
+@pytest.mark.sphinx("epub", testroot="html-translator")
+def test_in_the_epub_each_line_of_a_highlighted_block_is_a_block_of_its_own(app):
+    app.build()
+    page = BeautifulSoup((app.outdir / "index.xhtml").read_text(encoding="utf-8"), "html.parser")
+    [highlighted] = page.select("div.highlight pre")
+    assert highlighted["style"] == "--jb-lines: 4"
+    assert highlighted["tabindex"] == "0"
+    lines = highlighted.find_all("span", class_="jb-line", recursive=False)
+    assert [line.get_text() for line in lines] == ["x = 1", "y = 2", " ", "z = 3"]
+    assert not [child for child in highlighted.children if child not in lines]

@@ -13,8 +13,14 @@ import shutil
 
 import pytest
 from bs4 import BeautifulSoup
+from docutils import nodes
+from docutils.frontend import get_default_settings
+from docutils.utils import new_document
+from sphinx import addnodes
+from sphinx.writers.latex import LaTeXWriter
 
 from jaxbook.chinese import HAN
+from jaxbook.sphinxext.pinyin_index import PinyinLaTeXTranslator
 
 
 def headings(html: str) -> list[str]:
@@ -121,6 +127,39 @@ def test_the_pdf_index_has_the_concepts(make_app, rootdir, tmp_path, language, e
     for entry in expected:
         assert entry in tex
     assert r"\index{jax.jit@\spxentry{jax.jit}" in tex
+
+
+@pytest.mark.parametrize(
+    ("language", "entry", "written"),
+    [
+        (
+            "zh_CN",
+            "重复下标; .at[] 的累加",
+            r"\index{chong fu xia biao@\spxentry{\textrm{重复下标}}!.at{[}{]} de lei jia@"
+            r"\spxentry{\textrm{.at{[}{]} 的累加}}}",
+        ),
+        (
+            "en",
+            "duplicate indices; accumulation with .at[]",
+            r"\index{duplicate indices@\spxentry{\textrm{duplicate indices}}!accumulation with "
+            r".at{[}{]}@\spxentry{\textrm{accumulation with .at{[}{]}}}}",
+        ),
+    ],
+)
+def test_an_entry_that_latex_escapes_with_braces_is_keyed_and_set_as_any_other(
+    make_app, rootdir, tmp_path, language, entry, written
+):
+    """LaTeX escapes a bracket with braces ("{[}"): such an entry still sorts by its pinyin
+    and is set in the text's type."""
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / language)
+    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
+    app.builder.init_document_data()
+    document = new_document("", get_default_settings(LaTeXWriter))
+    document["docclass"] = "manual"
+    writer = PinyinLaTeXTranslator(document, app.builder, app.builder.themes.get("manual"))
+    with pytest.raises(nodes.SkipNode):
+        writer.visit_index(addnodes.index(entries=[("single", entry, "id1", "", None)]))
+    assert writer.body[-1] == written
 
 
 def test_the_catalogs_get_the_pages_entries_not_the_extensions(make_app, rootdir, tmp_path):

@@ -19,7 +19,8 @@ def test_page_shows_the_real_figure_with_where_it_was_measured(built):
     assert not built.warnings
 
 
-@pytest.mark.sphinx("doctest", testroot="measured")
+# jaxbook_run off: the doctest builder runs the cell, and the build need not run it first.
+@pytest.mark.sphinx("doctest", testroot="measured", confoverrides={"jaxbook_run": False})
 def test_it_is_a_testoutput_for_doctest(built):
     assert built.doctest_counts() == (1, 0)
 

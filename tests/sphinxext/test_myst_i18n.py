@@ -35,6 +35,8 @@ WITHOUT_FIX = {
     "language": "en",
     "extensions": [name for name in EXTENSIONS if name != "jaxbook.sphinxext.myst_i18n"],
 }
+# For the doctest builder, which runs every cell: the build need not run the pages first.
+DOCTEST = {"jaxbook_run": False}
 # index.md: 9 testcode cells (the figure cell one of them) and 2 doctest blocks; rest.rst: 1.
 TESTS = 12
 # index.md's literal blocks: code and outputs, the shown-only fence, the snippet.
@@ -60,12 +62,14 @@ def translations(name: str) -> set[str]:
     return {entry.msgstr.rstrip("\n") for entry in polib.pofile(str(CATALOGS / f"{name}.po"))}
 
 
-@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-doctest-zh")
+@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-doctest-zh", confoverrides=DOCTEST)
 def test_every_cell_passes_in_chinese(built):
     assert built.doctest_counts() == (TESTS, 0)
 
 
-@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-doctest-en", confoverrides=ENGLISH)
+@pytest.mark.sphinx(
+    "doctest", testroot="myst", srcdir="myst-doctest-en", confoverrides={**ENGLISH, **DOCTEST}
+)
 def test_every_cell_passes_in_english(built):
     assert built.doctest_counts() == (TESTS, 0)
 
@@ -177,7 +181,9 @@ def test_every_construct_renders_in_both_languages(built, language):
     assert not built.warnings
 
 
-@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-no-fix", confoverrides=WITHOUT_FIX)
+@pytest.mark.sphinx(
+    "doctest", testroot="myst", srcdir="myst-no-fix", confoverrides={**WITHOUT_FIX, **DOCTEST}
+)
 def test_without_the_fix_every_translated_block_reads_colons(built):
     texts = literal_texts(built.app, "index")
     assert texts == ["::"] * BLOCKS
@@ -252,7 +258,10 @@ def upstream_patch(app, tmp_path):
 
 
 @pytest.mark.sphinx(
-    "doctest", testroot="myst", srcdir="myst-upstream-patch", confoverrides=WITHOUT_FIX
+    "doctest",
+    testroot="myst",
+    srcdir="myst-upstream-patch",
+    confoverrides={**WITHOUT_FIX, **DOCTEST},
 )
 def test_the_patch_for_myst_parser_is_the_same_fix(upstream_patch, built):
     assert built.doctest_counts() == (TESTS, 0)

@@ -47,7 +47,8 @@ def test_a_cell_that_fails_warns_at_the_cell(app):
     assert "NameError: name 'slope' is not defined" in app.warning.getvalue()
 
 
-@pytest.mark.sphinx("doctest", testroot="testplot")
+# jaxbook_run off: the doctest builder runs the cell, and the build need not run it first.
+@pytest.mark.sphinx("doctest", testroot="testplot", confoverrides={"jaxbook_run": False})
 def test_figure_code_is_a_doctest(built):
     assert built.doctest_counts() == (2, 0)
 

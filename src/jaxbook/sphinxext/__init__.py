@@ -36,6 +36,13 @@
 
 Modules whose names begin with ``_`` are shared helpers, not extensions.
 
+A change to the resolved tree is a ``SphinxPostTransform`` where it needs no more than
+the environment, the configuration and the builder's name or format (``builders``,
+``formats``); one that makes links needs the builder itself, which Sphinx 9 gives a
+transform no public way to reach (``SphinxTransform.app`` is deprecated,
+sphinx-doc/sphinx#14136), and so is a ``doctree-resolved`` handler, as is every change
+that must follow one: Sphinx runs every post-transform before the first handler.
+
 An extension's warnings are of type ``jaxbook`` and of its module's name as
 subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind
 (``jaxbook`` alone silences them all). An extension that keeps state on the

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from babel.dates import format_date
 from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from jaxbook.backends import backends_of, ordered
 from jaxbook.chinese import spaced
@@ -55,6 +56,7 @@ from jaxbook.sphinxext._nodes import PASSTHROUGH
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
 
@@ -162,10 +164,10 @@ def depart_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     self.body.append("</div>\n")
 
 
-def recorded_note(app: Sphinx, backends: set[str]) -> nodes.paragraph | None:
+def recorded_note(config: Config, backends: set[str]) -> nodes.paragraph | None:
     """Where the accelerators among ``backends`` were recorded, as one paragraph."""
-    recorded = app.config.jaxbook_recorded_on
-    language = app.config.language
+    recorded = config.jaxbook_recorded_on
+    language = config.language
     sentences = [
         _("The %(backend)s outputs were recorded on %(date)s (device: %(device)s; %(software)s).")
         % {"backend": b.upper(), **recorded_where(recorded[b], language)}
@@ -179,48 +181,56 @@ def recorded_note(app: Sphinx, backends: set[str]) -> nodes.paragraph | None:
     return nodes.paragraph(text, text, classes=["jb-recorded-label"])
 
 
-def label_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class LabelOutputs(SphinxPostTransform):
     """Tabs on the web; elsewhere (PDF, EPUB) each output once, under the backends it
     holds on. Where an accelerator is first shown on the page, where its outputs ran."""
-    language = app.config.language
-    # Where each backend is first shown: the note about it goes there.
-    first_of: dict[str, nodes.Element] = {}
-    for tabs in list(doctree.findall(backend_tabs)):
-        outputs = [(child, _backends(child) or frozenset()) for child in tabs.children]
-        here = set().union(*(b for _o, b in outputs))
-        for output, _backends_of_it in outputs:
-            tabs.remove(output)
-        if app.builder.name == "html":
-            used: set[int] = set()
-            for backend in ordered(set().union(*(b for _o, b in outputs))):
-                output = next(o for o, b in outputs if backend in b)
-                # One output can hold on several backends: each tab shows it.
-                tab = copy.deepcopy(output) if id(output) in used else output
-                used.add(id(output))
-                tabs += nodes.container("", tab, jaxbook_backend=backend)
+
+    # After the measured outputs and the figures (900, 910), as when this was a
+    # doctree-resolved handler; before the other readers of the resolved tree.
+    default_priority = 920
+    builders = ("html",)  # the builders that show tabs: every other one labels the outputs
+
+    def apply(self, **kwargs: Any) -> None:
+        config, doctree, as_tabs = self.config, self.document, self.is_supported()
+        language = config.language
+        # Where each backend is first shown: the note about it goes there.
+        first_of: dict[str, nodes.Element] = {}
+        for tabs in list(doctree.findall(backend_tabs)):
+            outputs = [(child, _backends(child) or frozenset()) for child in tabs.children]
+            here = set().union(*(b for _o, b in outputs))
+            for output, _backends_of_it in outputs:
+                tabs.remove(output)
+            if as_tabs:
+                used: set[int] = set()
+                for backend in ordered(set().union(*(b for _o, b in outputs))):
+                    output = next(o for o, b in outputs if backend in b)
+                    # One output can hold on several backends: each tab shows it.
+                    tab = copy.deepcopy(output) if id(output) in used else output
+                    used.add(id(output))
+                    tabs += nodes.container("", tab, jaxbook_backend=backend)
+                for backend in here:
+                    first_of.setdefault(backend, tabs)
+                continue
+            # The outputs themselves move, not copies: a copy lacks the uid by which the
+            # gettext builder collects a message, and the templates would lose them.
+            shown: list[nodes.Element] = []
+            for output, backends in outputs:
+                label = nodes.strong("", _("Output on %s:") % _label(backends, language))
+                assert isinstance(output, nodes.Element)
+                shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
             for backend in here:
-                first_of.setdefault(backend, tabs)
-            continue
-        # The outputs themselves move, not copies: a copy lacks the uid by which the
-        # gettext builder collects a message, and the templates would lose them.
-        shown: list[nodes.Element] = []
-        for output, backends in outputs:
-            label = nodes.strong("", _("Output on %s:") % _label(backends, language))
-            assert isinstance(output, nodes.Element)
-            shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
-        for backend in here:
-            first_of.setdefault(backend, shown[-1])
-        tabs.replace_self(shown)
-    # One note after each place where an accelerator is first shown, naming only the
-    # accelerators first shown there.
-    places: dict[int, tuple[nodes.Element, set[str]]] = {}
-    for backend, place in first_of.items():
-        places.setdefault(id(place), (place, set()))[1].add(backend)
-    for place, accelerators in places.values():
-        if (note := recorded_note(app, accelerators)) is not None:
-            parent = place.parent
-            assert parent is not None
-            parent.insert(parent.index(place) + 1, note)
+                first_of.setdefault(backend, shown[-1])
+            tabs.replace_self(shown)
+        # One note after each place where an accelerator is first shown, naming only the
+        # accelerators first shown there.
+        places: dict[int, tuple[nodes.Element, set[str]]] = {}
+        for backend, place in first_of.items():
+            places.setdefault(id(place), (place, set()))[1].add(backend)
+        for place, accelerators in places.values():
+            if (note := recorded_note(config, accelerators)) is not None:
+                parent = place.parent
+                assert parent is not None
+                parent.insert(parent.index(place) + 1, note)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -234,7 +244,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     # Before the guards look at testcode/testoutput pairs.
     app.connect("doctree-read", group_outputs, priority=400)
-    app.connect("doctree-resolved", label_outputs)
+    app.add_post_transform(LabelOutputs)
     return {
         "version": "1.0",
         "env_version": 2,  # 2: a cell's condition names the backends it has outputs for

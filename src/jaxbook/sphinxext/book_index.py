@@ -185,7 +185,7 @@ def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[st
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.glossary")
+    app.setup_extension(glossary.__name__)
     app.add_transform(IndexMentions)
     return {
         "version": "1.0",

@@ -38,6 +38,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jaxbook.sphinxext import facts
 from jaxbook.sphinxext._locale import catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext.facts import course_url
 
@@ -96,7 +97,7 @@ def extract(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.facts")
+    app.setup_extension(facts.__name__)
     app.add_config_value("jaxbook_credit", "", "html", types=frozenset({str}))
     # On the title page and in the EPUB's metadata only.
     app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))

@@ -108,6 +108,7 @@ class LiteralLabels(Extension):
     call, and sphinx-copybutton's table of messages gets the catalog's for the language."""
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        # No hook short of this: furo writes them inside blocks that hold the whole page.
         for text, _msgid, call in LITERALS:
             source = source.replace(text, call)
         return source.replace(
@@ -179,6 +180,7 @@ def translate_navigation(
     tree = context.get("furo_navigation_tree")
     if not tree or str(_(NAVIGATION_TOGGLE)) == NAVIGATION_TOGGLE:
         return
+    # No hook but this context value: furo's Python writes the label in English.
     soup = BeautifulSoup(tree, "html.parser")
     for checkbox in soup.select("input.toctree-checkbox"):
         link = checkbox.parent.find("a") if checkbox.parent else None

@@ -46,9 +46,11 @@ from urllib.parse import quote, urlparse
 from docutils import nodes
 
 from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.sphinxext import languages, notebooks
 from jaxbook.sphinxext._locale import _, add_catalog, catalog_paths, page_domain
 from jaxbook.sphinxext._nodes import after_title, ancestors, chrome
 from jaxbook.sphinxext.fonts import book_fonts
+from jaxbook.sphinxext.languages import site_url
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -56,12 +58,6 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 DATE_FORMAT = "%Y-%m-%d"
-
-
-def site_url(config: Config) -> str:
-    # getattr: a book without jaxbook.sphinxext.languages (a test root) has no site.
-    url = os.environ.get("JAXBOOK_SITE_URL") or str(getattr(config, "jaxbook_site_url", ""))
-    return url.rstrip("/")
 
 
 def repo_url(config: Config) -> str:
@@ -251,8 +247,8 @@ def add_page_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.setup_extension("jaxbook.sphinxext.languages")
-    app.setup_extension("jaxbook.sphinxext.notebooks")
+    app.setup_extension(languages.__name__)
+    app.setup_extension(notebooks.__name__)
     app.setup_extension("sphinxext.opengraph")
     app.setup_extension("notfound.extension")
     app.add_config_value("jaxbook_repo_branch", "main", "html", types=frozenset({str}))
@@ -264,6 +260,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     # After conf.py has localised the title.
     app.connect("config-inited", configure, priority=800)
+    # A handler, not a post-transform: it needs the application (its confdir).
     app.connect("doctree-resolved", add_page_links)
     # Before sphinxext.opengraph, which keeps a description it finds.
     app.connect("html-page-context", add_description, priority=400)

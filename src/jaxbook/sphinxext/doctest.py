@@ -78,7 +78,7 @@ from sphinx.util import logging
 from jaxbook.doctest import pages
 from jaxbook.doctest.pages import PageRecord, records
 from jaxbook.sphinxapp import doctest_nodes_of
-from jaxbook.sphinxext.measured import measured_value
+from jaxbook.sphinxext._nodes import measured_value
 
 if TYPE_CHECKING:
     from collections.abc import Set

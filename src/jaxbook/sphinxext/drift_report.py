@@ -589,7 +589,7 @@ def pinned_release(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.setup_extension("jaxbook.sphinxext.notes")
+    app.setup_extension(notes.__name__)
     app.add_config_value("jaxbook_pinned_release", "", "env", types=frozenset({str}))
     app.connect("config-inited", pinned_release)
     app.add_node(drift_placeholder)
@@ -601,6 +601,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("drift-report", DriftReportDirective)
     app.connect("env-get-outdated", pages_changed)
     app.connect("env-check-consistency", check_files)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve)
     return {
         "version": "2.0",

@@ -83,10 +83,11 @@ from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.chinese import spaced
-from jaxbook.sphinxext import _artwork, _chapters, discovery
+from jaxbook.sphinxext import _artwork, _chapters, book_texts
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import ancestors, section_title
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
+from jaxbook.sphinxext.languages import site_url
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -189,7 +190,7 @@ def credits_of(config: Config) -> Credits:
         date=config.today,
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
-        site=discovery.site_url(config),
+        site=site_url(config),
     )
 
 
@@ -220,7 +221,8 @@ def configure(app: Sphinx, config: Config) -> None:
 
 
 def see_name(message: str) -> str:
-    """ "see" or "see also" as Sphinx's index says it in the build's language ("see %s")."""
+    """ "see" or "see also" as Sphinx's index says it in the build's language ("see %s"):
+    Sphinx has the words only in these messages."""
     return str(sphinx_(message)).replace("%s", "").strip()
 
 
@@ -807,6 +809,13 @@ class BookEpubBuilder(Epub3Builder):
             "cover": str(_("Cover")),
         }
         self.math_pages: set[str] = set()
+        # Each page says its language, as the package does: a reader picks the glyphs and
+        # line breaking of Chinese from it (zh-CN's, not Japanese or traditional forms).
+        language = html.escape(self.config.epub_language)
+        self.html_tag = (
+            '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"'
+            f' lang="{language}" xml:lang="{language}">'
+        )
 
     def write_documents(self, docnames: Set[str]) -> None:
         # The reader's book: the contributors' guides are the website's.
@@ -818,15 +827,6 @@ class BookEpubBuilder(Epub3Builder):
         # writes every formula as MathML).
         if next(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block))), None):
             self.math_pages.add(docname + self.out_suffix)
-
-    def prepare_writing(self, docnames: Set[str]) -> None:
-        super().prepare_writing(docnames)
-        # Each page says its language, as the package does: a reader picks the glyphs and
-        # line breaking of Chinese from it (zh-CN's, not Japanese or traditional forms).
-        language = html.escape(self.config.epub_language)
-        self.globalcontext["html_tag"] = (
-            f'{self.html_tag[:-1]} lang="{language}" xml:lang="{language}">'
-        )
 
     def add_css_file(self, filename: str, **kwargs: Any) -> None:
         # A book has no copy button: its stylesheet stays the website's.
@@ -957,7 +957,7 @@ def add_site_links(
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.setup_extension("jaxbook.sphinxext.book_texts")
+    app.setup_extension(book_texts.__name__)
     app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
@@ -972,7 +972,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx_design")
     app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.add_node(page_reference, latex=(visit_page_reference, None))
-    # After the extensions that add links while a page is resolved (the glossary's).
+    # After the extensions that add links while a page is resolved (the glossary's, the
+    # notes'): handlers, since they link with the builder, and so these are handlers too.
     app.connect("doctree-resolved", add_page_references, priority=900)
     app.connect("doctree-resolved", fit_table_cells, priority=900)
     app.connect("doctree-resolved", break_names_in_links, priority=900)

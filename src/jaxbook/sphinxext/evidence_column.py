@@ -270,13 +270,14 @@ def resolve_reports(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.notes")
+    app.setup_extension(notes.__name__)
     add_catalog(app)
     app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
     app.add_node(evidence_report)
     app.add_role("changed-in", ChangedInRole())
     app.add_directive("evidence-report", EvidenceReportDirective)
     app.connect("update-notes-columns", column)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve_reports)
     app.connect("env-get-outdated", reports_changed)
     app.connect("doctree-read", depend_on_evidence)

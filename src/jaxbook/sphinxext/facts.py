@@ -41,6 +41,7 @@ from sphinx.util.docutils import ReferenceRole, SphinxRole
 
 from jaxbook import project
 from jaxbook.chinese import spaced
+from jaxbook.sphinxext import backend_tabs
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -105,7 +106,7 @@ class CourseRole(ReferenceRole):
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.backend_tabs")
+    app.setup_extension(backend_tabs.__name__)
     app.add_config_value("jaxbook_course_url", {}, "env", types=frozenset({dict}))
     app.add_role("fact", FactRole())
     app.add_role("course", CourseRole())

@@ -46,6 +46,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
 from jaxbook.project import SOURCE_LANGUAGE, Term, glossary
+from jaxbook.sphinxext import search_terms, terms
 from jaxbook.sphinxext._locale import _, add_catalog, language_name, sentence
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.pinyin_index import sort_key
@@ -280,10 +281,11 @@ def uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int,
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.setup_extension("jaxbook.sphinxext.search_terms")
-    app.setup_extension("jaxbook.sphinxext.terms")
+    app.setup_extension(search_terms.__name__)
+    app.setup_extension(terms.__name__)
     app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))
     app.add_directive("book-glossary", BookGlossary)
     app.connect("doctree-read", note_glossary)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", link_first_uses)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

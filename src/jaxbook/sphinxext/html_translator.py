@@ -26,14 +26,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from pygments.formatters import HtmlFormatter
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.writers.html5 import HTML5Translator
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
+BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
 SCROLLING_WRAPPERS = {"table-wrapper", "math-wrapper"}
-HIGHLIGHTED_PRE = '<div class="highlight"><pre>'
 
 
 class BookHTMLTranslator(HTML5Translator):
@@ -51,33 +55,38 @@ class BookHTMLTranslator(HTML5Translator):
             attributes.setdefault("aria-level", "2")
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
-    def visit_literal_block(self, node: nodes.literal_block) -> None:
-        try:
-            super().visit_literal_block(node)
-        except nodes.SkipNode:
-            # Pygments wrote this block's <pre>, not starttag: mark the one just written.
-            written = self.body[-1]
-            start = written.find(HIGHLIGHTED_PRE)
-            if start >= 0:
-                code = written[start + len(HIGHLIGHTED_PRE) : written.index("</pre>", start)]
-                lines = code.rstrip("\n").split("\n")
-                rest = written[start + len(HIGHLIGHTED_PRE) :]
-                if self.builder.name == "epub":
-                    # Pygments closes its spans at each line's end, so a line is whole
-                    # markup; an empty line keeps its height with a space.
-                    rest = (
-                        "".join(f'<span class="jb-line">{line or " "}</span>' for line in lines)
-                        + rest[len(code) :]
-                    )
-                self.body[-1] = (
-                    written[:start]
-                    + f'<div class="highlight"><pre tabindex="0" style="--jb-lines: {len(lines)}">'
-                    + rest
-                )
-            raise
+
+class CodeFormatter(HtmlFormatter):
+    """Pygments' HTML for a highlighted block, whose ``<pre>`` Pygments writes, not
+    ``starttag``: it takes the keyboard's focus and carries its number of lines."""
+
+    line_blocks = False  # each line a block of its own (the EPUB's)
+
+    def wrap(self, source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+        lines = [text for _kind, text in source]
+        yield 0, f'<pre tabindex="0" style="--jb-lines: {len(lines)}">'
+        # As Pygments' own <pre>: an empty span first keeps a leading empty line.
+        lines[:1] = [f"<span></span>{line}" for line in lines[:1]]
+        if self.line_blocks:
+            # Pygments closes its spans at each line's end, so a line is whole markup; an
+            # empty line keeps its height with a space.
+            lines = [f'<span class="jb-line">{line.rstrip("\n") or " "}</span>' for line in lines]
+        yield from ((1, line) for line in lines)
+        yield 0, "</pre>"
+
+
+class EpubCodeFormatter(CodeFormatter):
+    line_blocks = True
+
+
+def use_formatter(app: Sphinx) -> None:
+    if isinstance(app.builder, StandaloneHTMLBuilder) and app.builder.name in BUILDERS:
+        epub = app.builder.name == "epub"
+        app.builder.highlighter.formatter = EpubCodeFormatter if epub else CodeFormatter
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    for builder in ("html", "dirhtml", "singlehtml", "epub"):
+    for builder in BUILDERS:
         app.set_translator(builder, BookHTMLTranslator, override=True)
+    app.connect("builder-inited", use_formatter)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -25,6 +25,7 @@ Config values:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,6 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
 from jaxbook.project import bcp47
-from jaxbook.sphinxext.discovery import site_url
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+
+def site_url(config: Config) -> str:
+    # getattr: a book without this extension (a test root) has no site.
+    url = os.environ.get("JAXBOOK_SITE_URL") or str(getattr(config, "jaxbook_site_url", ""))
+    return url.rstrip("/")
 
 
 def add_language_links(

@@ -46,15 +46,18 @@ Config values: none.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx.ext.doctest import TestoutputDirective
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
 from jaxbook.doctest.pages import owners, records
+from jaxbook.sphinxext import doctest
 from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._nodes import measured_value
 
 if TYPE_CHECKING:
     from docutils.nodes import Node
@@ -64,10 +67,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MEASURED_VALUE = re.compile(r"(?P<name>[A-Za-z_]\w*)(?::(?P<spec>[^{}]*))?")
-
-
-class measured_value(nodes.inline):
-    """A figure in running text that the page's run fills in."""
 
 
 class MeasuredRole(SphinxRole):
@@ -115,42 +114,48 @@ def label(place: dict[str, str]) -> str:
     )
 
 
-def show_measurements(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class ShowMeasurements(SphinxPostTransform):
     """Each measured output and figure of the resolved tree, as its page's run gave it."""
-    if app.builder.format not in ("html", "latex"):
-        return
-    measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
-    values = list(doctree.findall(measured_value))
-    if not (measured or values):
-        return
-    page_of = owners(doctree, docname)
-    kept = records(app.env)
-    # Pages whose code this build read without running it (jaxbook_run) keep the roles' text.
-    with_code = {page_of[id(n)] for n in doctree.findall(nodes.Element) if "jaxbook_block" in n}
-    for node in measured:
-        record = kept.get(page_of[id(node)])
-        block = node.get("jaxbook_block")
-        if record is None or block is None:
-            continue  # not run by this build (jaxbook_run): the expected output stays
-        if block in record.run.skipped:
-            # Its :skipif: says why it does not run here (say, another Python): the page
-            # keeps the expected output, marked as not measured.
-            node["classes"].append("jb-not-measured")
-            continue
-        outcome = record.run.output_of(block)
-        if outcome is not None and outcome.passed:
-            show_output(node, outcome.got.rstrip("\n"), label(record.where))
-    for value in values:
-        record = kept.get(page_of[id(value)])
-        if record is not None:
-            show_value(value, record.run.values)
-        elif page_of[id(value)] not in with_code:
-            logger.warning(
-                "measured: the page has no code to run",
-                location=value,
-                type="jaxbook",
-                subtype="measured",
-            )
+
+    # After Sphinx's own post-transforms (the last, linkcheck's, is 800): before every
+    # reader of the resolved tree (the notebooks), so they see the figures.
+    default_priority = 900
+    formats = ("html", "latex")
+
+    def run(self, **kwargs: Any) -> None:
+        env, doctree, docname = self.env, self.document, self.env.docname
+        measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
+        values = list(doctree.findall(measured_value))
+        if not (measured or values):
+            return
+        page_of = owners(doctree, docname)
+        kept = records(env)
+        # Pages whose code this build read without running it (jaxbook_run) keep the roles' text.
+        with_code = {page_of[id(n)] for n in doctree.findall(nodes.Element) if "jaxbook_block" in n}
+        for node in measured:
+            record = kept.get(page_of[id(node)])
+            block = node.get("jaxbook_block")
+            if record is None or block is None:
+                continue  # not run by this build (jaxbook_run): the expected output stays
+            if block in record.run.skipped:
+                # Its :skipif: says why it does not run here (say, another Python): the page
+                # keeps the expected output, marked as not measured.
+                node["classes"].append("jb-not-measured")
+                continue
+            outcome = record.run.output_of(block)
+            if outcome is not None and outcome.passed:
+                show_output(node, outcome.got.rstrip("\n"), label(record.where))
+        for value in values:
+            record = kept.get(page_of[id(value)])
+            if record is not None:
+                show_value(value, record.run.values)
+            elif page_of[id(value)] not in with_code:
+                logger.warning(
+                    "measured: the page has no code to run",
+                    location=value,
+                    type="jaxbook",
+                    subtype="measured",
+                )
 
 
 def show_output(node: nodes.Element, text: str, where: str) -> None:
@@ -196,11 +201,10 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.doctest")  # the run it shows
+    app.setup_extension(doctest.__name__)  # the run it shows
     app.add_directive("measured-output", MeasuredOutputDirective)
     app.add_role("measured", MeasuredRole())
     app.add_node(measured_value)
     add_catalog(app)
-    # Before the notebooks and any other reader of the resolved tree, so they see the figures.
-    app.connect("doctree-resolved", show_measurements, priority=400)
+    app.add_post_transform(ShowMeasurements)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

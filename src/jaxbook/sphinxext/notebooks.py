@@ -54,10 +54,10 @@ from docutils import nodes
 from sphinx.locale import admonitionlabels
 
 from jaxbook.backends import backends_of
-from jaxbook.sphinxext import _markdown
+from jaxbook.sphinxext import _markdown, editions
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
-from jaxbook.sphinxext.discovery import site_url
+from jaxbook.sphinxext.languages import site_url
 from jaxbook.sphinxext.selfcheck import selfcheck
 
 # nbformat is imported where a notebook is made: every build of the book loads this
@@ -368,7 +368,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(
         "jaxbook_notebooks_branch", NOTEBOOKS_BRANCH, "html", types=frozenset({str})
     )
-    app.setup_extension("jaxbook.sphinxext.editions")
+    app.setup_extension(editions.__name__)
     # Last: the notebook takes the page as written, note numbers and measured figures included.
     app.connect("doctree-resolved", write_notebook, priority=900)
     app.connect("build-finished", zip_notebooks)

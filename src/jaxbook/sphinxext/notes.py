@@ -594,6 +594,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("update-notes-table", UpdateNotesTableDirective)
     app.connect("env-get-outdated", outdated_tables)
     app.connect("env-check-consistency", check_notes)
+    # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve)
     return {
         "version": "1.0",

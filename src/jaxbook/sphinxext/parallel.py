@@ -74,8 +74,8 @@ from jaxbook.sphinxext._locale import (
     catalog_paths,
     page_domain,
 )
+from jaxbook.sphinxext._nodes import measured_value
 from jaxbook.sphinxext.cjk import LATIN
-from jaxbook.sphinxext.measured import measured_value
 from jaxbook.sphinxext.terms import zh_term
 
 if TYPE_CHECKING:

@@ -31,21 +31,28 @@ import re
 import unicodedata
 from functools import cache
 from itertools import groupby
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from markupsafe import Markup, escape
+from sphinx import package_dir
 from sphinx.locale import _ as sphinx_
-from sphinx.writers.latex import LaTeXTranslator
+from sphinx.util import logging
+from sphinx.util.index_entries import split_index_msg
+from sphinx.writers.latex import CR, EXTRA_RE, LaTeXTranslator
 
+from jaxbook.chinese import HAN
 from jaxbook.sphinxext import _chapters
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Set
+    from collections.abc import Callable, Sequence, Set
 
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
 
 SYMBOLS = "Symbols"
 PHRASES = {"重塑": [["chóng"], ["sù"]]}
@@ -204,6 +211,13 @@ def order_index(
     context["genindexentries"] = apis_in_code(context["genindexentries"])
 
 
+# The entries Sphinx's writer makes of a "pair" and a "triple" entry, by their levels.
+SPHINX_LEVELS: dict[str, Callable[..., list[tuple[str, ...]]]] = {
+    "pair": lambda a, b: [(a, b), (b, a)],
+    "triple": lambda a, b, c: [(a, f"{b} {c}"), (b, f"{c}, {a}"), (c, f"{a} {b}")],
+}
+
+
 class PinyinLaTeXTranslator(LaTeXTranslator):
     """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
     in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, and a
@@ -235,34 +249,63 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             self.body.append("\\endgroup\n")
 
     def visit_index(self, node: Any) -> None:
+        """Sphinx's ``\\index{key@shown!...}``, each level keyed and set as the book sets it."""
         start = len(self.body)
-        entries = node["entries"]
-        if node.get("jaxbook_mentions"):
-            # "jax.jit; 1.3 ..." names the page for the web; on paper its number does.
-            node["entries"] = [
-                (kind, value.split(";")[0].strip(), *rest) for kind, value, *rest in entries
-            ]
-        try:
-            super().visit_index(node)
-        finally:  # it ends by raising SkipNode
-            node["entries"] = entries
-            # Sphinx writes a "see also" entry as a "see" entry: makeindex's \seealso says
-            # "see also" (\alsoname). One string per entry, after a line break if not inline.
-            first = start + (0 if node.get("inline", True) else 1)
-            for k, (kind, *_rest) in enumerate(entries):
-                if kind == "seealso" and first + k < len(self.body):
-                    self.body[first + k] = self.body[first + k].replace("|see{", "|seealso{", 1)
-            for i in range(start, len(self.body)):
-                text = self.body[i].replace(r"\sphinxhyphen{}", "-")
-                text = SHOWN_ENTRY.sub(_shown, text)
-                if (self.config.language or "").startswith("zh"):
-                    text = INDEX_ENTRY.sub(_pinyin_sort_keys, text)
-                self.body[i] = text
-            if self.in_term:
-                # Inside the label's argument, TeX writes "\textrm {term}" to the index
-                # file where a paragraph writes "\textrm{term}": one term, two headwords.
-                self.term_entries.extend(self.body[start:])
-                del self.body[start:]
+        if not node.get("inline", True):
+            self.body.append(CR)
+        for kind, value, _target, main, _category in node["entries"]:
+            if node.get("jaxbook_mentions"):
+                # "jax.jit; 1.3 ..." names the page for the web; on paper its number does.
+                value = value.split(";")[0].strip()
+            try:
+                parts = split_index_msg(kind, value)
+            except ValueError as error:
+                logger.warning(str(error), location=node, type="jaxbook", subtype="pinyin_index")
+                continue
+            page = "|spxpagem" if main else ""
+            if kind in ("see", "seealso"):
+                # makeindex's \seealso says "see also" (\alsoname); Sphinx writes \see for both.
+                self.body.append(
+                    rf"\index{{{self.index_level(parts[0])}|{kind}{{{self.index_text(parts[1])}}}}}"
+                )
+            else:
+                for levels in SPHINX_LEVELS.get(kind, lambda *single: [single])(*parts):
+                    self.body.append(self.index_entry(levels, page))
+        if not node.get("inline", True):
+            self.body.append(r"\ignorespaces ")
+        if self.in_term:
+            # Inside the label's argument, TeX writes "\textrm {term}" to the index
+            # file where a paragraph writes "\textrm{term}": one term, two headwords.
+            self.term_entries.extend(self.body[start:])
+            del self.body[start:]
+        raise nodes.SkipNode
+
+    def index_entry(self, levels: Sequence[str], page: str) -> str:
+        return rf"\index{{{'!'.join(self.index_level(level) for level in levels)}{page}}}"
+
+    def index_level(self, text: str) -> str:
+        """``key@shown``: a Chinese key by its pinyin; an API in code type, the rest in the
+        text's."""
+        chinese = (self.config.language or "").startswith("zh") and HAN.search(text)
+        key = self.index_text(sort_key(text)[1] if chinese else text)
+        extra = EXTRA_RE.match(text)
+        name, aside = (extra[1], extra[2]) if extra else (text, None)
+        shown = self.index_text(name) if is_api(name) else rf"\textrm{{{self.index_text(name)}}}"
+        shown = rf"\spxentry{{{shown}}}"
+        if aside is not None:
+            shown += rf"\spxextra{{{self.index_text(aside)}}}"
+        return f"{key}@{shown}"
+
+    def index_text(self, text: str) -> str:
+        """Text escaped for LaTeX and makeindex as Sphinx's writer escapes it, with a hyphen
+        as a hyphen (Sphinx's \\sphinxhyphen would make two headwords of one term)."""
+        text = self.encode(text).replace(r"\sphinxhyphen{}", "-")
+        text = text.replace(r"\{", r"\sphinxleftcurlybrace{}").replace(
+            r"\}", r"\sphinxrightcurlybrace{}"
+        )
+        for mark, quoted in (('"', '""'), ("@", '"@'), ("!", '"!'), ("|", r"\textbar{}")):
+            text = text.replace(mark, quoted)
+        return text
 
     def depart_term(self, node: Any) -> None:
         super().depart_term(node)
@@ -272,26 +315,6 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
                 # The line's end after the entry would be a space that opens the definition.
                 self.body.append("%")
             self.term_entries.clear()
-
-
-# The shown part of an entry; an API, an option or a variable keeps the code type.
-SHOWN_ENTRY = re.compile(r"\\spxentry\{((?:[^{}]|\{\})*)\}")
-
-
-def _shown(match: re.Match[str]) -> str:
-    shown = match.group(1)
-    if is_api(shown.replace("\\_", "_")):
-        return match.group(0)
-    return "\\spxentry{\\textrm{" + shown + "}}"
-
-
-# \index{key@\spxentry{shown}!subkey@\spxentry{subshown}...}: each level's sort key, as
-# Sphinx's writer puts it (at the start, or after a "!" that is not quoted as '"!').
-INDEX_ENTRY = re.compile(r'(\\index\{|(?<!")!)([^@!{}]*[\u4e00-\u9fff][^@!{}]*)@')
-
-
-def _pinyin_sort_keys(match: re.Match[str]) -> str:
-    return match.group(1) + sort_key(match.group(2))[1].replace("@", "") + "@"
 
 
 # makeindex's separators between an entry and its page numbers, in Chinese type.
@@ -304,17 +327,21 @@ delim_r "～"
 """
 
 
-def chinese_separators(app: Sphinx, exception: Exception | None) -> None:
-    if exception or app.builder.name != "latex" or not (app.config.language or "").startswith("zh"):
+def chinese_separators(app: Sphinx) -> None:
+    """A Chinese edition's makeindex style: Sphinx's, and the separators above. Sphinx copies
+    ``latex_additional_files`` after its own support files, so this one replaces its
+    ``python.ist``."""
+    if app.builder.name != "latex" or not (app.config.language or "").startswith("zh"):
         return
-    style = app.outdir / "python.ist"
-    if style.exists() and "delim_0" not in style.read_text(encoding="utf-8"):
-        with style.open("a", encoding="utf-8") as file:
-            file.write(CHINESE_DELIMITERS)
+    style = Path(app.doctreedir, "python.ist")
+    style.parent.mkdir(parents=True, exist_ok=True)
+    sphinx_style = Path(package_dir, "texinputs", "python.ist").read_text(encoding="utf-8")
+    style.write_text(sphinx_style + CHINESE_DELIMITERS, encoding="utf-8")
+    app.config.latex_additional_files = [*app.config.latex_additional_files, str(style)]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", order_index)
-    app.connect("build-finished", chinese_separators)
+    app.connect("builder-inited", chinese_separators)
     app.set_translator("latex", PinyinLaTeXTranslator, override=True)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,11 +6,12 @@ restores the titles and words of the other pages from that file but not their
 index entries, and the environment it pickles before writing has none either:
 after a plain ``make html`` on an unchanged book the index lost all 27 of the
 Chinese site's entries, the glossary's terms among them, which the search
-ranks above a word's mere mention. Once the file is loaded,
-this module puts back the entries of the pages that are not written again,
-from the same file. It also drops the entries of pages removed since: Sphinx
-never prunes them, and in a long-lived application (``make livehtml``) the
-entries of a removed page broke the next build's search index.
+ranks above a word's mere mention. When the builder starts writing
+(``write-started``), before it loads the file, this module puts the file's
+entries where the builder's index keeps them; a page written again is indexed
+again, and its entries replaced. It also drops the entries of pages removed
+since: Sphinx never prunes them, and in a long-lived application (``make
+livehtml``) the entries of a removed page broke the next build's search index.
 
 Config values: none.
 """
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Set
 
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.util.typing import ExtensionMetadata
 
 
@@ -40,45 +42,36 @@ def kept_entries(frozen: dict[str, Any], keep: Set[str]) -> dict[str, list[tuple
     return {docname: sorted(found) for docname, found in entries.items()}
 
 
-def restore_on_load(app: Sphinx) -> None:
-    builder = app.builder
+def restore_entries(app: Sphinx, builder: Builder) -> None:
+    """Before the builder writes: the entries of the previous index, where the builder's
+    index keeps them. A page written again is indexed again, its entries replaced."""
     if not isinstance(builder, StandaloneHTMLBuilder) or not builder.search:
         return
-    load_indexer = builder.load_indexer
-
-    def load_and_restore(docnames: Set[str]) -> None:
-        load_indexer(docnames)
-        indexer = builder.indexer
-        assert indexer is not None, "prepare_writing makes the indexer before it loads it"
-        # Sphinx's IndexBuilder has no public way to read or add index entries
-        # (sphinx-doc/sphinx#8152): its private dicts are used here, and only here.
-        # Sphinx never prunes them: a page removed since would break the index's freezing.
-        entries_of = indexer._index_entries  # noqa: SLF001
-        for docname in set(entries_of).difference(builder.env.all_docs):
-            del entries_of[docname]
-        # The pages whose titles Sphinx restored: none when it refused the old file.
-        keep = set(indexer._titles).difference(docnames)  # noqa: SLF001
-        path = builder.outdir / builder.searchindex_filename
-        if not keep or not path.is_file():
-            return
-        try:
-            if builder.indexer_dumps_unicode:
-                with open(path, encoding="utf-8") as text:
-                    frozen = builder.indexer_format.load(text)
-            else:
-                with open(path, "rb") as binary:
-                    frozen = builder.indexer_format.load(binary)
-            entries = kept_entries(frozen, keep)
-        except (ValueError, KeyError, IndexError, TypeError):
-            return  # Sphinx read the same file; what it could not, it indexes anew
-        for docname, kept in entries.items():
-            entries_of.setdefault(docname, kept)
-
-    # Sphinx has no event between loading the old index and writing the pages
-    # (sphinx-doc/sphinx#12599): this builder's own method is replaced, on purpose.
-    builder.load_indexer = load_and_restore  # type: ignore[method-assign]
+    env = builder.env
+    # Sphinx's IndexBuilder keeps its index entries in this dict of the environment and has
+    # no public way to read or add them (sphinx-doc/sphinx#8152): it is used here, and only
+    # here. Sphinx never prunes it: a page removed since would break the index's freezing.
+    entries_of = env._search_index_index_entries  # noqa: SLF001
+    for docname in set(entries_of).difference(env.all_docs):
+        del entries_of[docname]
+    path = builder.outdir / builder.searchindex_filename
+    if not path.is_file():
+        return
+    try:
+        if builder.indexer_dumps_unicode:
+            with open(path, encoding="utf-8") as text:
+                frozen = builder.indexer_format.load(text)
+        else:
+            with open(path, "rb") as binary:
+                frozen = builder.indexer_format.load(binary)
+        if frozen.get("envversion") != env.version:
+            return  # Sphinx refuses an index of another version, and indexes anew
+        entries_of.update(kept_entries(frozen, set(env.all_docs)))
+    except (AttributeError, ValueError, KeyError, IndexError, TypeError):
+        return  # Sphinx reads the same file; what it cannot, it indexes anew
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("builder-inited", restore_on_load)
+    # Before the builder makes its index and loads the previous one (prepare_writing).
+    app.connect("write-started", restore_entries)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

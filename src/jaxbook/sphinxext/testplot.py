@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.ext.doctest import TestcodeDirective
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from jaxbook.doctest.pages import owners, records
+from jaxbook.sphinxext import doctest
 from jaxbook.sphinxext.backend_tabs import backend_tabs
 
 if TYPE_CHECKING:
@@ -90,45 +92,51 @@ class TestplotDirective(TestcodeDirective):
         return [*code_nodes, figure]
 
 
-def show_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class ShowFigures(SphinxPostTransform):
     """Each ``testplot`` cell's figure, from the images its page's run saved."""
-    if app.builder.format not in ("html", "latex"):
-        return
-    plots = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_plot")]
-    if not plots:
-        return
-    page_of = owners(doctree, docname)
-    kept = records(app.env)
-    for node in plots:
-        placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
-        assert placeholder is not None, "TestplotDirective puts a figure after its code"
-        record = kept.get(page_of[id(node)])
-        block = node.get("jaxbook_block")
-        # Not run by this build (jaxbook_run), or its :skipif: says why it does not run here.
-        if record is None or block in record.run.skipped:
-            placeholder.parent.remove(placeholder)
-            continue
-        images = record.figures.get(block, [])
-        if not images:
-            failed = "; the page's code failed" if record.failed else ""
-            logger.warning(
-                "testplot: the cell drew no figure%s",
-                failed,
-                location=node,
-                type="jaxbook",
-                subtype="testplot",
-            )
-            placeholder.parent.remove(placeholder)
-            continue
-        figure = nodes.figure(classes=["jb-testplot"], ids=placeholder["ids"])
-        alt_text = placeholder.next_node(nodes.paragraph)
-        assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
-        for path in images:
-            # The run registered each file as the page's image: each builder copies it.
-            figure += nodes.image(uri=path, alt=alt_text.astext(), candidates={"*": path})
-        figure += [child for child in placeholder.children if isinstance(child, nodes.caption)]
-        placeholder.replace_self(figure)
-        _after_the_output(figure)
+
+    # After the measured outputs (jaxbook.sphinxext.measured, 900), before every reader of
+    # the resolved tree.
+    default_priority = 910
+    formats = ("html", "latex")
+
+    def run(self, **kwargs: Any) -> None:
+        env, doctree, docname = self.env, self.document, self.env.docname
+        plots = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_plot")]
+        if not plots:
+            return
+        page_of = owners(doctree, docname)
+        kept = records(env)
+        for node in plots:
+            placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
+            assert placeholder is not None, "TestplotDirective puts a figure after its code"
+            record = kept.get(page_of[id(node)])
+            block = node.get("jaxbook_block")
+            # Not run by this build (jaxbook_run), or its :skipif: says why it does not run here.
+            if record is None or block in record.run.skipped:
+                placeholder.parent.remove(placeholder)
+                continue
+            images = record.figures.get(block, [])
+            if not images:
+                failed = "; the page's code failed" if record.failed else ""
+                logger.warning(
+                    "testplot: the cell drew no figure%s",
+                    failed,
+                    location=node,
+                    type="jaxbook",
+                    subtype="testplot",
+                )
+                placeholder.parent.remove(placeholder)
+                continue
+            figure = nodes.figure(classes=["jb-testplot"], ids=placeholder["ids"])
+            alt_text = placeholder.next_node(nodes.paragraph)
+            assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
+            for path in images:
+                # The run registered each file as the page's image: each builder copies it.
+                figure += nodes.image(uri=path, alt=alt_text.astext(), candidates={"*": path})
+            figure += [child for child in placeholder.children if isinstance(child, nodes.caption)]
+            placeholder.replace_self(figure)
+            _after_the_output(figure)
 
 
 def _after_the_output(figure: nodes.figure) -> None:
@@ -152,7 +160,7 @@ def _after_the_output(figure: nodes.figure) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("jaxbook.sphinxext.doctest")  # the run it shows
+    app.setup_extension(doctest.__name__)  # the run it shows
     app.add_directive("testplot", TestplotDirective, override=True)
     # A figure of the book, numbered with the others; builders that do not draw (text,
     # gettext's readers) leave it out.
@@ -167,7 +175,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         texinfo=(skip, depart_nothing),
     )
     # After the measured outputs (which replace nodes of the page), before the notebooks.
-    app.connect("doctree-resolved", show_figures, priority=450)
+    app.add_post_transform(ShowFigures)
     return {
         "version": "3.0",
         "env_version": 1,

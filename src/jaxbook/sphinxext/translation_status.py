@@ -107,6 +107,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.add_config_value("jaxbook_draft_languages", [], "env", types=frozenset({list, tuple}))
     app.connect("doctree-read", count_passages)
+    # A handler, not a post-transform: the notice goes above the page's links, which
+    # discovery's handler puts under the title first.
     app.connect("doctree-resolved", add_notice)
     return {
         "version": "1.0",
