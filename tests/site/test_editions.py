@@ -17,6 +17,7 @@ import runpy
 import shutil
 import subprocess
 import zipfile
+import zlib
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -395,6 +396,64 @@ def test_the_pdf_embeds_noto_serif_and_the_cjk_fonts(built_editions, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_the_cjk_text_is_set_in_the_simplified_chinese_faces(built_editions, language):
+    """Each CJK font the PDF embeds is named as the SC face it is: Noto CJK's collections name
+    their shared font program after the JP face, which pdffonts and a printer's preflight
+    listed ("NotoSansCJKjp-Regular") though the glyphs were SC's."""
+    names = [font["name"] for font in pdf_fonts(the_pdf(built_editions, language))]
+    cjk = [name for name in names if "CJK" in name]
+    assert cjk
+    assert [name for name in cjk if not re.search(r"\+Noto(Sans|Serif|SansMono)CJKsc-", name)] == []
+
+
+# The language each PDF declares in its catalog (/Lang): the region whose conventions it follows.
+PDF_LANGUAGE = {"zh_CN": "zh-CN", "en": "en-US"}
+
+
+def catalog_languages(pdf: Path) -> set[str]:
+    """The /Lang entries of the PDF's objects, read in its compressed object streams too."""
+    data = pdf.read_bytes()
+    texts = [data]
+    for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
+        try:
+            texts.append(zlib.decompress(stream))
+        except zlib.error:
+            continue  # an image or a font
+    return {found.decode() for text in texts for found in re.findall(rb"/Lang\s*\(([^)]*)\)", text)}
+
+
+def test_the_language_check_reads_a_compressed_catalog(tmp_path):
+    catalog = zlib.compress(b"<< /Type /Catalog /Lang (en-US) >>")
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.5\n1 0 obj\n<< >>\nstream\n" + catalog + b"endstream")
+    assert catalog_languages(tmp_path / "a.pdf") == {"en-US"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_says_its_language_title_authors_subject_and_keywords(built_editions, language):
+    """In the edition's language: a screen reader picks its voice by /Lang, and a library
+    lists the book by its information."""
+    pdf = the_pdf(built_editions, language)
+    assert catalog_languages(pdf) == {PDF_LANGUAGE[language]}
+    info = dict(
+        re.findall(
+            r"^(\w+):\s+(.*)$",
+            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
+            re.M,
+        )
+    )
+    metadata = package_of(built_editions, language).find(f"{OPF}metadata")
+    assert info["Title"] == metadata.find(f"{DC}title").text
+    assert info["Author"] == credits(language)["authors"]
+    assert info["Subject"] == metadata.find(f"{DC}description").text  # the EPUB's description
+    keywords = re.split("[,，] ?", info["Keywords"])
+    assert "JAX" in keywords
+    assert len(keywords) > 4
+    for text in (info["Subject"], info["Keywords"]):
+        # Chinese in the Chinese edition; none in the English one.
+        assert bool(re.search(r"[\u4e00-\u9fff]", text)) == (language == "zh_CN"), text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_each_edition_has_its_trim_size(built_editions, language):
     info = subprocess.run(
         ["pdfinfo", str(the_pdf(built_editions, language))],
@@ -420,6 +479,39 @@ def test_figures_and_listings_are_numbered_per_chapter(built_editions, language)
 def test_cross_references_in_print_carry_their_pages(built_editions, language):
     text = pdf_text(the_pdf(built_editions, language))
     assert len(re.findall(PAGE_REFERENCE[language], text)) > 50
+
+
+# A page reference set inside the quotes of the title it follows, or before the full stop
+# inside them (“How to read this book (page v).”); in US English a comma after the quotes
+# (“Random numbers”, page 50), in Chinese one or a full stop before them.
+MISPLACED_PAGE = {
+    "zh_CN": re.compile(r"第 ?[ivxlc\d]+ ?页）?[。，]?[”’」』]|[。，][”’」』]（第"),
+    "en": re.compile(r"\(page [ivxlc\d]+\)[.,]?[”’]|[.,][”’] \(page|[”’], page [ivxlc\d]"),
+}
+# And as the editions set them: “How to read this book” (page v). (see “Random numbers,”
+# page 50) “阅读说明”（第 5 页）。
+PLACED_PAGE = {
+    "zh_CN": [re.compile(r"[”’]（第 ?[ivxlc\d]+ ?页）[。，]"), re.compile(r"[”’]，第 ?\d+ ?页")],
+    "en": [re.compile(r"[”’] \(page [ivxlc\d]+\)[.,]"), re.compile(r",[”’] page \d+")],
+}
+
+
+def test_the_page_reference_check_sees_a_misplaced_page():
+    assert MISPLACED_PAGE["en"].search("under “How to read this book (page v).” Next")
+    assert MISPLACED_PAGE["en"].search("(see “Random numbers”, page 50 in section 1.5)")
+    assert not MISPLACED_PAGE["en"].search("under “How to read this book” (page v). Next")
+    assert MISPLACED_PAGE["zh_CN"].search("见“阅读说明（第 5 页）”。")
+    assert not MISPLACED_PAGE["zh_CN"].search("见“阅读说明”（第 5 页）。")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_page_reference_stands_outside_the_quotes_and_before_the_full_stop(
+    built_editions, language
+):
+    text = " ".join(pdf_text(the_pdf(built_editions, language)).split())
+    assert MISPLACED_PAGE[language].findall(text) == []
+    for placed in PLACED_PAGE[language]:
+        assert placed.search(text), placed.pattern
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
