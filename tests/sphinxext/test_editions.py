@@ -404,6 +404,49 @@ def test_a_quoted_titles_page_in_brackets_sets_its_comma_inside_the_quote(latex,
     assert macro in tex
 
 
+def test_a_heading_goes_over_with_the_code_under_it(latex):
+    """The room a code block needs at a page's foot is asked for before the heading right
+    above it: asked for after it, a page break left the heading at the foot of its page."""
+    tex, _outdir = latex("zh_CN")
+    heading = tex.index(r"\section{代码小节}")
+    assert tex[:heading].rstrip().endswith(r"\needspace{8\baselineskip}")  # 5 + the heading's 3
+    block = tex.index(r"\begin{sphinxVerbatim}", heading)
+    assert r"\needspace" not in tex[heading:block]
+    # A box starts at a page's foot only if its title and first lines fit there.
+    box = tex.index(r"\begin{sphinxadmonition}{note}", block)
+    assert tex[:box].rstrip().endswith(r"\needspace{5\baselineskip}")
+
+
+def test_needspace_breaks_only_where_the_room_is_lacking():
+    """needspace.sty's own left a breakpoint of penalty -100 that \\raggedbottom made the best
+    break of any page that filled up after it: half-empty pages and stranded headings."""
+    style = STYLE.read_text(encoding="utf-8")
+    needspace = style[style.index(r"\renewcommand\needspace") :]
+    needspace = needspace[: needspace.index("\n\n")]
+    assert "-100" not in needspace
+    assert r"\penalty\z@" in needspace  # an ordinary breakpoint: the full page goes first
+    assert r"\if@nobreak\else" in needspace  # never right after a heading
+    assert r"\ifinner\else" in needspace  # nor inside a box
+    assert r"\ifdim\dimen@>\dimen@ii\break\fi" in needspace
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_long_code_lines_break_at_spaces_and_commas_with_a_discreet_mark(latex, language):
+    tex, outdir = latex(language)
+    assert r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued" in tex
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    breaks = style[style.index(r"\newcommand*\jb@verbatimbreaks") :]
+    breaks = breaks[: breaks.index("\n\\let")]
+    # No break at a dot, an underscore, a hyphen, a slash or a bracket: only after a comma.
+    assert r"\let\sphinxbreaksbeforelist\@empty" in breaks
+    assert r"\let\sphinxbreaksafterlist\@empty" in breaks
+    assert r"\let\sphinxbreaksbeforeactivelist\@empty" in breaks
+    assert r"\def\sphinxbreaksafteractivelist{\do\,}" in breaks
+    assert r"\def\sphinxverbatim@hackfancyvrb{\jb@verbatimbreaks\jb@hackfancyvrb}" in style
+    continued = style[style.index(r"\newcommand\jbverbatimcontinued") :]
+    assert r"\textcolor{black!45}" in continued[: continued.index("\n\n")]
+
+
 @pytest.mark.parametrize(
     ("language", "lang", "subject", "keyword"),
     [

@@ -25,12 +25,15 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
   for the emoji the book uses);
 - figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
   a figure set where the text has it (never between an output and its label),
-  a code block begun at a page's foot only if its first lines fit there, an
-  output's label kept with the output, black links, and each cross-reference
-  followed by its page;
-- inline code that breaks only with a mark (the next line starts with ↪), and
-  table rows that align: an index entry or link target at the head of a cell
-  moves into its first paragraph;
+  a code block or a box begun at a page's foot only if its first lines fit
+  there, an output's label kept with the output, a heading kept with the block
+  under it (``need_room``), black links, and each cross-reference followed by
+  its page, outside the quotes of a quoted title and before the sentence's
+  full stop ("“How to read this book” (page v).");
+- a long line of code or output broken only at a space or after a comma, the
+  next line starting with a small grey hook; inline code that breaks with no
+  mark, and table rows that align: an index entry or link target at the head
+  of a cell moves into its first paragraph;
 - a dropdown (the quiz's "answer and explanation") becomes a labelled block,
   since paper cannot fold.
 
@@ -545,9 +548,12 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "figure_align": "H",
         # Not empty: Sphinx would put its own "Release" back.
         "releasename": "{}",
-        # Links in black, as print has them: the page number after each says where.
+        # Links in black, as print has them: the page number after each says where. A long
+        # line of code or output breaks with no visible space at its end, and the next line
+        # starts with a small grey hook (jaxbook.sty says where it may break).
         "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}, "
-        "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}",
+        "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}, "
+        r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued",
     }
     config.numfig_format = {
         "code-block": str(_("Listing %s")),
@@ -683,36 +689,85 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
     """On paper a code block or output starts at the foot of a page only if its first lines
     fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
     never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
-    English edition, its output on page 38)."""
+    English edition, its output on page 38). A box (an update note, a quiz's answer) starts
+    there only if its title and first lines fit. Where such a block follows a heading, the
+    room is asked for before the heading, which goes over with it ("The overall pipeline"
+    ended page 5 of the English edition, its text on page 6)."""
     if app.builder.name != "latex":
         return
+    depths = section_depths(doctree)
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
         place = parent.index(block)
         label = parent[place - 1] if place else None
         if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
             # Room for the label and the block's first lines; nothing between them.
-            parent.insert(parent.index(label), nodes.raw("", NEED_LABELLED, format="latex"))
-            parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+            need_room(label, NEED_LABELLED, depths)
+            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
             # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
             # room for its lines and the block's first lines before it.
-            lines = 2 + len(label.astext()) // 60
-            need = rf"\needspace{{{5 + lines}\baselineskip}}"
-            parent.insert(parent.index(label), nodes.raw("", need, format="latex"))
-            parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+            need_room(label, NEED_BLOCK + 2 + len(label.astext()) // 60, depths)
+            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         else:
-            parent.insert(place, nodes.raw("", NEED_BLOCK, format="latex"))
+            need_room(block, NEED_BLOCK, depths)
+    boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
+    for box in boxes:
+        if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
+            need_room(box, NEED_BLOCK, depths)
 
 
 # A paragraph ending so introduces the code block after it.
 LEAD_IN = ("：", ":")
+# After an output's label or a lead-in: no page break before the block (jaxbook.sty).
+KEEP_WITH_NEXT = r"\jbkeepwithnext"
 
 
-# The room a code block needs at the foot of a page, and a labelled output (the label's
-# line more).
-NEED_BLOCK = r"\needspace{5\baselineskip}"
-NEED_LABELLED = r"\needspace{7\baselineskip}"
+# The lines a code block (or a box) needs at the foot of a page, and a labelled output (the
+# label's line more); and the lines a heading takes, with the space around it.
+NEED_BLOCK = 5
+NEED_LABELLED = 7
+HEADING_LINES = 3
+# What stands between a heading and the text under it without a line of its own: labels,
+# index entries, comments, and the LaTeX this module adds.
+UNSEEN = (nodes.title, nodes.target, addnodes.index, nodes.comment, nodes.raw)
+
+
+def section_depths(doctree: nodes.Node) -> dict[int, int]:
+    """How deep each section of the book lies (by ``id``): 1 for the root page's (the book's
+    title, never printed), 2 for a chapter's, 3 for a section's. Counted from the top: in the
+    book's tree, a page's nodes still name their own page's document as their parent."""
+    depths: dict[int, int] = {}
+
+    def walk(node: nodes.Node, depth: int) -> None:
+        for child in node.children if isinstance(node, nodes.Element) else ():
+            if isinstance(child, nodes.section):
+                depths[id(child)] = depth + 1
+                walk(child, depth + 1)
+            else:
+                walk(child, depth)
+
+    walk(doctree, 0)
+    return depths
+
+
+def need_room(node: nodes.Element, lines: int, depths: dict[int, int]) -> None:
+    """A page break before ``node`` if fewer than ``lines`` lines are left on the page
+    (``\\needspace``, as jaxbook.sty sets it). Right after a heading the room is asked for
+    before the heading, for the heading's lines too: a break between them would leave the
+    heading alone at the foot of its page. Not before a chapter's heading, which starts a
+    page of its own."""
+    while True:
+        section = node.parent
+        if not isinstance(section, nodes.section) or depths.get(id(section), 0) < 3:
+            break
+        before = section.children[: section.index(node)]
+        if not all(isinstance(child, UNSEEN) for child in before):
+            break
+        node, lines = section, lines + HEADING_LINES
+    need = nodes.raw("", rf"\needspace{{{lines}\baselineskip}}", format="latex")
+    assert node.parent is not None
+    node.parent.insert(node.parent.index(node), need)
 
 
 # Before a dot between two letters of a name: where a name in a link's text may break.
