@@ -17,6 +17,7 @@ import runpy
 import shutil
 import subprocess
 import zipfile
+import zlib
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -395,6 +396,64 @@ def test_the_pdf_embeds_noto_serif_and_the_cjk_fonts(built_editions, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_the_cjk_text_is_set_in_the_simplified_chinese_faces(built_editions, language):
+    """Each CJK font the PDF embeds is named as the SC face it is: Noto CJK's collections name
+    their shared font program after the JP face, which pdffonts and a printer's preflight
+    listed ("NotoSansCJKjp-Regular") though the glyphs were SC's."""
+    names = [font["name"] for font in pdf_fonts(the_pdf(built_editions, language))]
+    cjk = [name for name in names if "CJK" in name]
+    assert cjk
+    assert [name for name in cjk if not re.search(r"\+Noto(Sans|Serif|SansMono)CJKsc-", name)] == []
+
+
+# The language each PDF declares in its catalog (/Lang): the region whose conventions it follows.
+PDF_LANGUAGE = {"zh_CN": "zh-CN", "en": "en-US"}
+
+
+def catalog_languages(pdf: Path) -> set[str]:
+    """The /Lang entries of the PDF's objects, read in its compressed object streams too."""
+    data = pdf.read_bytes()
+    texts = [data]
+    for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
+        try:
+            texts.append(zlib.decompress(stream))
+        except zlib.error:
+            continue  # an image or a font
+    return {found.decode() for text in texts for found in re.findall(rb"/Lang\s*\(([^)]*)\)", text)}
+
+
+def test_the_language_check_reads_a_compressed_catalog(tmp_path):
+    catalog = zlib.compress(b"<< /Type /Catalog /Lang (en-US) >>")
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.5\n1 0 obj\n<< >>\nstream\n" + catalog + b"endstream")
+    assert catalog_languages(tmp_path / "a.pdf") == {"en-US"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_says_its_language_title_authors_subject_and_keywords(built_editions, language):
+    """In the edition's language: a screen reader picks its voice by /Lang, and a library
+    lists the book by its information."""
+    pdf = the_pdf(built_editions, language)
+    assert catalog_languages(pdf) == {PDF_LANGUAGE[language]}
+    info = dict(
+        re.findall(
+            r"^(\w+):\s+(.*)$",
+            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
+            re.M,
+        )
+    )
+    metadata = package_of(built_editions, language).find(f"{OPF}metadata")
+    assert info["Title"] == metadata.find(f"{DC}title").text
+    assert info["Author"] == credits(language)["authors"]
+    assert info["Subject"] == metadata.find(f"{DC}description").text  # the EPUB's description
+    keywords = re.split("[,，] ?", info["Keywords"])
+    assert "JAX" in keywords
+    assert len(keywords) > 4
+    for text in (info["Subject"], info["Keywords"]):
+        # Chinese in the Chinese edition; none in the English one.
+        assert bool(re.search(r"[\u4e00-\u9fff]", text)) == (language == "zh_CN"), text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_each_edition_has_its_trim_size(built_editions, language):
     info = subprocess.run(
         ["pdfinfo", str(the_pdf(built_editions, language))],
@@ -420,6 +479,159 @@ def test_figures_and_listings_are_numbered_per_chapter(built_editions, language)
 def test_cross_references_in_print_carry_their_pages(built_editions, language):
     text = pdf_text(the_pdf(built_editions, language))
     assert len(re.findall(PAGE_REFERENCE[language], text)) > 50
+
+
+# A page reference set inside the quotes of the title it follows, or before the full stop
+# inside them (“How to read this book (page v).”); in US English a comma after the quotes
+# (“Random numbers”, page 50), in Chinese one or a full stop before them.
+MISPLACED_PAGE = {
+    "zh_CN": re.compile(r"第 ?[ivxlc\d]+ ?页）?[。，]?[”’」』]|[。，][”’」』]（第"),
+    "en": re.compile(r"\(page [ivxlc\d]+\)[.,]?[”’]|[.,][”’] \(page|[”’], page [ivxlc\d]"),
+}
+# And as the editions set them: “How to read this book” (page v). (see “Random numbers,”
+# page 50) “阅读说明”（第 5 页）。
+PLACED_PAGE = {
+    "zh_CN": [re.compile(r"[”’]（第 ?[ivxlc\d]+ ?页）[。，]"), re.compile(r"[”’]，第 ?\d+ ?页")],
+    "en": [re.compile(r"[”’] \(page [ivxlc\d]+\)[.,]"), re.compile(r",[”’] page \d+")],
+}
+
+
+def test_the_page_reference_check_sees_a_misplaced_page():
+    assert MISPLACED_PAGE["en"].search("under “How to read this book (page v).” Next")
+    assert MISPLACED_PAGE["en"].search("(see “Random numbers”, page 50 in section 1.5)")
+    assert not MISPLACED_PAGE["en"].search("under “How to read this book” (page v). Next")
+    assert MISPLACED_PAGE["zh_CN"].search("见“阅读说明（第 5 页）”。")
+    assert not MISPLACED_PAGE["zh_CN"].search("见“阅读说明”（第 5 页）。")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_page_reference_stands_outside_the_quotes_and_before_the_full_stop(
+    built_editions, language
+):
+    text = " ".join(pdf_text(the_pdf(built_editions, language)).split())
+    assert MISPLACED_PAGE[language].findall(text) == []
+    for placed in PLACED_PAGE[language]:
+        assert placed.search(text), placed.pattern
+
+
+def page_lines(pdf: Path) -> list[list[tuple[float, str]]]:
+    """Each page's lines of text in the type area, top to bottom, as (the line's foot as a
+    share of the page's height, its text): no running head, foot or footnote. A blank page
+    has none."""
+    page_tag = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
+    line_tag = re.compile(
+        r'<line xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', re.S
+    )
+    pages = []
+    for height, page in page_tag.findall(pdf_text(pdf, "-bbox-layout")):
+        lines = sorted(
+            (
+                float(top) / float(height),
+                float(bottom) / float(height),
+                " ".join(re.findall(r">([^<]*)</word>", words)),
+            )
+            for top, bottom, words in line_tag.findall(page)
+        )
+        # The type area, as body_words has it; a footnote is its number and an address.
+        body = [(bottom, text) for top, bottom, text in lines if top > 0.08 and bottom < 0.915]
+        while len(body) > 1 and re.match(r"\d+ https?://", body[-1][1]):
+            body.pop()
+        pages.append(body)
+    return pages
+
+
+def has_running_head(pdf: Path) -> list[bool]:
+    """Whether each page has its running head: a chapter's first page has none."""
+    page_tag = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
+    word = re.compile(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="[\d.]+" yMax="([\d.]+)">')
+    return [
+        any(float(bottom) < 0.075 * float(height) for bottom in word.findall(page))
+        for height, page in page_tag.findall(pdf_text(pdf, "-bbox"))
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_ends_with_a_heading(built_site, built_editions, language):
+    """A heading goes over with the text under it: "The overall pipeline" ended page 5 of the
+    English edition, and "练习 5：逐元素函数" page 88 of the Chinese one, each with a need for
+    room asked for after it."""
+    titles = {squeeze(title) for title in section_titles(built_site, built_editions, language)}
+    ends = []
+    for number, lines in enumerate(page_lines(the_pdf(built_editions, language)), start=1):
+        texts = [text for _bottom, text in lines]
+        for count in (1, 2):  # a long title wraps
+            if len(texts) > count and squeeze(" ".join(texts[-count:])) in titles:
+                ends.append((number, " ".join(texts[-count:])))
+    assert ends == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_page_is_left_short_only_where_a_chapter_ends(built_editions, language):
+    """A page whose text ends in the top third of its type area is the last of a chapter (a
+    blank page, the next chapter's first page or the book's end follow): "In detail:
+    Inspecting a jaxpr" stood alone on page 7 of the English edition, its text on page 8."""
+    pdf = the_pdf(built_editions, language)
+    pages, heads = page_lines(pdf), has_running_head(pdf)
+    short = []
+    for index, lines in enumerate(pages[:-1]):
+        following = next((i for i in range(index + 1, len(pages)) if pages[i]), None)
+        ends_chapter = following is None or following > index + 1 or not heads[following]
+        fill = (lines[-1][0] - 0.08) / (0.915 - 0.08) if lines else 1
+        if fill < 1 / 3 and not ends_chapter:
+            short.append((index + 1, round(fill, 2), lines[-1][1]))
+    assert short == []
+
+
+def code_texts(site: Path, pages: set[str]) -> str:
+    """The code and outputs of the book's pages on the site, line by line."""
+    texts = []
+    for name in sorted(pages):
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        texts += [pre.get_text() for pre in soup.select("div.highlight pre")]
+    return "\n".join(texts)
+
+
+# A line of code or output that goes on past a break (poppler reads the hook at the start of
+# the next line as "," and "→"), the two sides of the break.
+WRAPPED = re.compile(r"^(.*)\n,\n→(.*)$", re.M)
+CJK_TEXT = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def broken_inside(text: str, code: str) -> list[str]:
+    """The wrapped lines of ``text`` broken inside a number, a name or a word: where the code
+    has the two sides joined with nothing between them. A break at a space, after a comma,
+    or beside a Chinese character is no such break."""
+    inside = []
+    for before, after in WRAPPED.findall(text):
+        before, after = before.rstrip(), after.lstrip()
+        if not before or not after or before.endswith(","):
+            continue
+        if CJK_TEXT.match(before[-1]) or CJK_TEXT.match(after[0]):
+            continue
+        if f"{before} {after}" not in code and f"{before}{after}" in code:
+            inside.append(f"{before} / {after}")
+    return inside
+
+
+def test_the_wrap_check_sees_a_number_broken_in_two():
+    code = "'w': Array([-10.886865, 7.03], dtype=float32)}\nnormalize_indices=True"
+    assert broken_inside("'w': Array([-10\n,\n→.886865, 7.03], dtype=float32)}", code)
+    assert broken_inside("normalize_\n,\n→indices=True", code)
+    assert not broken_inside("'w':\n,\n→Array([-10.886865, 7.03], dtype=float32)}", code)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_long_code_line_breaks_only_at_a_space_or_after_a_comma(
+    built_site, built_editions, language
+):
+    """Never inside a number, a name or a word ("Array([-10" / ".886865", "normalize_" /
+    "indices"), and with no visible space at the end of the broken line."""
+    pages = book_pages(built_editions, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    code = code_texts(built_site / language, pages)
+    text = pdf_text(the_pdf(built_editions, language), "-raw")
+    assert "␣" not in text
+    assert WRAPPED.search(text)  # long lines do wrap
+    assert broken_inside(text, code) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -325,27 +325,144 @@ def test_an_epubs_code_wraps_and_its_output_reads_apart():
     assert "div.highlight-none > div.highlight" in css
 
 
-def test_a_page_reference_follows_the_quote_that_closes_a_quoted_title():
-    """“\\ :doc:`阅读说明 <index>`\\ ” puts the page after ”, past the escaped space's NUL."""
+def placed(language: str, *children) -> list[str]:
+    """The paragraph ``children`` with each page reference placed, as (kind, text) pairs:
+    "page" for the reference to the page ("page ”" where it carries the closing quote)."""
     from types import SimpleNamespace
 
     from docutils import nodes
 
     from jaxbook.sphinxext.editions import add_page_references, page_reference
 
-    paragraph = nodes.paragraph(
-        "",
-        "",
-        nodes.Text("见“"),
-        nodes.reference("", "阅读说明", refid="reading"),
-        nodes.Text("\x00 ”。"),
-    )
+    paragraph = nodes.paragraph("", "", *children)
     document = nodes.document(None, None)
     document += paragraph
-    app = SimpleNamespace(builder=SimpleNamespace(name="latex"))
+    app = SimpleNamespace(
+        builder=SimpleNamespace(name="latex"), config=SimpleNamespace(language=language)
+    )
     add_page_references(app, document, "index")  # type: ignore[arg-type]
-    kinds = [type(child).__name__ for child in paragraph.children]
-    assert kinds == ["Text", "reference", "Text", "page_reference", "Text"]
-    assert paragraph[2].astext() == "”"
-    assert isinstance(paragraph[3], page_reference)
-    assert paragraph[4].astext() == "。"
+    return [
+        ("page " + child.get("quote", "")).strip()
+        if isinstance(child, page_reference)
+        else str(child)
+        if isinstance(child, nodes.Text)
+        else child.astext()
+        for child in paragraph.children
+        if str(child) or isinstance(child, page_reference)
+    ]
+
+
+def link(title: str):
+    from docutils import nodes
+
+    return nodes.reference("", title, refid="reading")
+
+
+@pytest.mark.parametrize(
+    ("language", "before", "after", "expected"),
+    [
+        # “\ :doc:`阅读说明 <index>`\ ”: the page goes after ”, past the escaped space's NUL.
+        ("zh_CN", "见“", "\x00 ”。", ["见“", "阅读说明", "\x00 ”", "page", "。"]),
+        # A full stop inside the quotes goes after the page: “阅读说明”（第 5 页）。
+        ("zh_CN", "见“", "。”下一句", ["见“", "阅读说明", "”", "page", "。下一句"]),
+        # US English: under “How to read this book” (page v). Not “… book (page v).”
+        ("en", "under “", ".” Learning", ["under “", "阅读说明", "”", "page", ". Learning"]),
+        ("en", "see “", ",” and", ["see “", "阅读说明", "”", "page", ", and"]),
+        # In brackets the page's comma goes inside the quotes in English: (see “Random
+        # numbers,” page 50), and after them in Chinese: （见“随机数”，第 50 页）.
+        ("en", "(see “", "” below)", ["(see “", "阅读说明", "page ”", " below)"]),
+        ("zh_CN", "（见“", "”）", ["（见“", "阅读说明", "”", "page", "）"]),
+        # No quote: the page follows the link.
+        ("en", "see ", ". Next", ["see ", "阅读说明", "page", ". Next"]),
+    ],
+)
+def test_a_page_reference_follows_the_quote_that_closes_a_quoted_title(
+    language, before, after, expected
+):
+    from docutils import nodes
+
+    assert placed(language, nodes.Text(before), link("阅读说明"), nodes.Text(after)) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "macro"),
+    [
+        (
+            "zh_CN",
+            "\\newcommand\\jbquotedinnerpagereference[2]{\\ifdim\\linewidth<6em#2\\else"
+            "，#2第\\CJKecglue{}\\pageref*{#1}\\CJKecglue{}页\\fi}",
+        ),
+        (
+            "en",
+            "\\newcommand\\jbquotedinnerpagereference[2]{\\ifdim\\linewidth<6em#2\\else"
+            ",#2\\ page~\\pageref*{#1}\\fi}",
+        ),
+    ],
+)
+def test_a_quoted_titles_page_in_brackets_sets_its_comma_inside_the_quote(latex, language, macro):
+    tex, _outdir = latex(language)
+    assert macro in tex
+
+
+def test_a_heading_goes_over_with_the_code_under_it(latex):
+    """The room a code block needs at a page's foot is asked for before the heading right
+    above it: asked for after it, a page break left the heading at the foot of its page."""
+    tex, _outdir = latex("zh_CN")
+    heading = tex.index(r"\section{代码小节}")
+    assert tex[:heading].rstrip().endswith(r"\needspace{8\baselineskip}")  # 5 + the heading's 3
+    block = tex.index(r"\begin{sphinxVerbatim}", heading)
+    assert r"\needspace" not in tex[heading:block]
+    # A box starts at a page's foot only if its title and first lines fit there.
+    box = tex.index(r"\begin{sphinxadmonition}{note}", block)
+    assert tex[:box].rstrip().endswith(r"\needspace{5\baselineskip}")
+
+
+def test_needspace_breaks_only_where_the_room_is_lacking():
+    """needspace.sty's own left a breakpoint of penalty -100 that \\raggedbottom made the best
+    break of any page that filled up after it: half-empty pages and stranded headings."""
+    style = STYLE.read_text(encoding="utf-8")
+    needspace = style[style.index(r"\renewcommand\needspace") :]
+    needspace = needspace[: needspace.index("\n\n")]
+    assert "-100" not in needspace
+    assert r"\penalty\z@" in needspace  # an ordinary breakpoint: the full page goes first
+    assert r"\if@nobreak\else" in needspace  # never right after a heading
+    assert r"\ifinner\else" in needspace  # nor inside a box
+    assert r"\ifdim\dimen@>\dimen@ii\break\fi" in needspace
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_long_code_lines_break_at_spaces_and_commas_with_a_discreet_mark(latex, language):
+    tex, outdir = latex(language)
+    assert r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued" in tex
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    breaks = style[style.index(r"\newcommand*\jb@verbatimbreaks") :]
+    breaks = breaks[: breaks.index("\n\\let")]
+    # No break at a dot, an underscore, a hyphen, a slash or a bracket: only after a comma.
+    assert r"\let\sphinxbreaksbeforelist\@empty" in breaks
+    assert r"\let\sphinxbreaksafterlist\@empty" in breaks
+    assert r"\let\sphinxbreaksbeforeactivelist\@empty" in breaks
+    assert r"\def\sphinxbreaksafteractivelist{\do\,}" in breaks
+    assert r"\def\sphinxverbatim@hackfancyvrb{\jb@verbatimbreaks\jb@hackfancyvrb}" in style
+    continued = style[style.index(r"\newcommand\jbverbatimcontinued") :]
+    assert r"\textcolor{black!45}" in continued[: continued.index("\n\n")]
+
+
+@pytest.mark.parametrize(
+    ("language", "lang", "subject", "keyword"),
+    [
+        ("zh_CN", "zh-CN", "一本学习 JAX 的入门书", "自动微分"),
+        ("en", "en-US", "An introduction to JAX", "automatic differentiation"),
+    ],
+)
+def test_the_pdfs_metadata_is_in_its_language(latex, language, lang, subject, keyword):
+    tex, _outdir = latex(language)
+    start = tex.index(r"\hypersetup{pdftitle=")
+    metadata = tex[start : tex.index("\n", start)]
+    assert "pdftitle={小书}" in metadata
+    assert "pdfauthor={作者}" in metadata
+    assert f"pdflang={{{lang}}}" in metadata
+    assert "pdfdisplaydoctitle=true" in metadata
+    subject_set = re.search(r"pdfsubject=\{([^}]*)\}", metadata)[1]
+    keywords_set = re.search(r"pdfkeywords=\{([^}]*)\}", metadata)[1]
+    assert subject_set.startswith(subject)
+    assert keyword in re.split("[,，] ?", keywords_set)

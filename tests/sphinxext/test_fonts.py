@@ -110,17 +110,61 @@ def test_each_language_is_drawn_in_its_own_scripts_cjk_font(language, family):
 
 
 @pytest.mark.parametrize(
-    ("language", "region"), [("zh_CN", "SC"), ("ja", "JP"), ("ko", "KR"), ("en", "SC")]
+    ("language", "region"), [("zh_CN", "sc"), ("ja", "jp"), ("ko", "kr"), ("en", "sc")]
 )
-def test_the_pdf_is_set_in_the_cjk_fonts_of_its_language(make_app, tmp_path, language, region):
+def test_the_pdf_is_set_in_the_cjk_faces_of_its_language(language, region):
+    """Each face from a file of its own, named as the face is (the build writes the files)."""
+    from types import SimpleNamespace
+
+    from jaxbook.sphinxext.editions import fonts as pdf_fonts
+
+    config = SimpleNamespace(
+        language=language, jaxbook_symbol_font="Symbola", jaxbook_font_cache=""
+    )
+    preamble = pdf_fonts(config, is_cjk=language != "en")  # type: ignore[arg-type]
+    faces = dict(re.findall(r"\\set(CJKmain|CJKsans|CJKmono|mono)font\{([^}]*)\}", preamble))
+    bold = dict(
+        re.findall(
+            r"\\set(CJKmain|CJKsans|CJKmono|mono)font\{[^}]*\}\[[^]]*BoldFont=([^,\]]*)", preamble
+        )
+    )
+    digest = r"-[0-9a-f]{10}\.otf"
+    assert re.fullmatch(f"NotoSerifCJK{region}-Regular{digest}", faces["CJKmain"])
+    assert re.fullmatch(f"NotoSansCJK{region}-Regular{digest}", faces["CJKsans"])
+    assert re.fullmatch(f"NotoSansMonoCJK{region}-Regular{digest}", faces["CJKmono"])
+    assert faces["mono"] == faces["CJKmono"]  # code's Latin, half as wide as a character
+    assert re.fullmatch(f"NotoSansCJK{region}-Bold{digest}", bold["CJKmain"])
+    assert re.fullmatch(f"NotoSansMonoCJK{region}-Bold{digest}", bold["mono"])
+    assert f"Path={fonts.font_cache().resolve().as_posix()}/" in preamble
+
+
+def test_the_latex_of_a_japanese_edition_is_for_xelatex(make_app, tmp_path):
     srcdir = Path(shutil.copytree(ROOT.parent / "test-editions", tmp_path / "book"))
-    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
-    app.build()
-    tex = (app.outdir / f"jaxbook-{language}.tex").read_text(encoding="utf-8")
-    fonts_set = re.findall(r"\\setCJK(main|sans|mono)font\{([^}]*)\}", tex)
-    assert fonts_set == [
-        ("main", f"Noto Serif CJK {region}"),
-        ("sans", f"Noto Sans CJK {region}"),
-        ("mono", f"Noto Sans Mono CJK {region}"),
-    ]
-    assert "jsbook" not in tex  # Sphinx's Japanese class is for (u)pLaTeX, not xelatex
+    app = make_app("latex", srcdir=srcdir, confoverrides={"language": "ja"})
+    theme = app.builder.themes.get("manual")
+    theme.update(app.config)
+    # Sphinx's Japanese class, jsbook, is for (u)pLaTeX, not xelatex.
+    assert theme.docclass == "report"
+
+
+def test_a_face_of_a_collection_is_written_with_its_own_name(tmp_path):
+    """Noto CJK's collection shares one font program among its faces, named after the JP
+    face: a PDF set in SC listed "NotoSansCJKjp". The face's own file names it as it is,
+    and keeps its glyphs: 直 is SC's, not JP's."""
+    from fontTools.ttLib import TTFont
+
+    face = fonts.find_face("Noto Sans CJK SC", "Regular")
+    japanese = fonts.find_face("Noto Sans CJK JP", "Regular")
+    path = fonts.write_face(face, tmp_path)
+    assert path.name == face.file_name
+    assert fonts.write_face(face, tmp_path) == path  # once
+    with TTFont(path) as written, TTFont(face.file, fontNumber=face.index) as collection:
+        cff = written["CFF "].cff
+        assert cff.fontNames == ["NotoSansCJKsc-Regular"]
+        assert cff.topDictIndex[0].FamilyName == "Noto Sans CJK SC"
+        assert written["name"].getDebugName(6) == "NotoSansCJKsc-Regular"
+        assert written.getBestCmap() == collection.getBestCmap()
+        with TTFont(japanese.file, fontNumber=japanese.index) as jp:
+            assert written.getBestCmap()[ord("直")] != jp.getBestCmap()[ord("直")]
+        # The collection's own program is named after its first face.
+        assert collection["CFF "].cff.fontNames == ["NotoSansCJKjp-Regular"]

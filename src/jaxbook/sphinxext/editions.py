@@ -13,19 +13,27 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
   release, the date), the course credit and the licences, the contents, and
   the preface (the root page's text) in the contents and the PDF's bookmarks,
   all roman-numbered; no blank page carries a running head or folio;
+- the PDF's information (title, authors, subject, keywords) in the edition's
+  language, and its language, with its region, in its catalog (``/Lang``:
+  ``zh-CN``, ``en-US``); it is not tagged (``dev/how-it-works.md`` says why);
 - Noto Serif and Noto Sans beside the Noto CJK of the edition's script
-  (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code; the
-  symbols those lack from a symbol font through xeCJK's fallback, and each
-  emoji as its picture from Noto Color Emoji (``jaxbook-emoji.sty``, written
+  (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code, each
+  CJK face from a file of its own that names it as it is ("NotoSansCJKsc",
+  not its collection's "NotoSansCJKjp": ``jaxbook.sphinxext.fonts.write_face``);
+  the symbols those lack from a symbol font through xeCJK's fallback, and each
+  emoji as its picture from Noto Color Emoji (``jaxbook-glyphs.sty``, written
   for the emoji the book uses);
 - figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
   a figure set where the text has it (never between an output and its label),
-  a code block begun at a page's foot only if its first lines fit there, an
-  output's label kept with the output, black links, and each cross-reference
-  followed by its page;
-- inline code that breaks only with a mark (the next line starts with ↪), and
-  table rows that align: an index entry or link target at the head of a cell
-  moves into its first paragraph;
+  a code block or a box begun at a page's foot only if its first lines fit
+  there, an output's label kept with the output, a heading kept with the block
+  under it (``need_room``), black links, and each cross-reference followed by
+  its page, outside the quotes of a quoted title and before the sentence's
+  full stop ("“How to read this book” (page v).");
+- a long line of code or output broken only at a space or after a comma, the
+  next line starting with a small grey hook; inline code that breaks with no
+  mark, and table rows that align: an index entry or link target at the head
+  of a cell moves into its first paragraph;
 - a dropdown (the quiz's "answer and explanation") becomes a labelled block,
   since paper cannot fold.
 
@@ -50,6 +58,10 @@ Config values:
    ``<basename>-<language>.pdf`` and ``.epub``.
 ``jaxbook_symbol_font``
    Font for the symbols the text fonts lack (default ``"Symbola"``).
+``jaxbook_font_cache``
+   Where the PDF's CJK faces are written, each in a file of its own
+   (``jaxbook.sphinxext.fonts.write_face``; default ``""``:
+   ``$XDG_CACHE_HOME/jaxbook/fonts``, or ``~/.cache/jaxbook/fonts``).
 ``jaxbook_contributors_page``
    The page that leads to the guides for authors and translators (default
    ``""``: none), linked from every page's footer on the website.
@@ -70,6 +82,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from babel import Locale
+from babel.core import get_global
 from babel.dates import format_date
 from docutils import nodes
 from sphinx import addnodes
@@ -86,13 +100,21 @@ from jaxbook.chinese import spaced
 from jaxbook.sphinxext import _artwork, _chapters, book_texts
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import ancestors, section_title
-from jaxbook.sphinxext.fonts import cjk_family, cjk_region
+from jaxbook.sphinxext.fonts import (
+    Face,
+    cjk_family,
+    cjk_region,
+    find_face,
+    font_cache,
+    write_face,
+)
 from jaxbook.sphinxext.languages import site_url
 
 if TYPE_CHECKING:
     from collections.abc import Set
 
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
@@ -309,23 +331,79 @@ def front_matter(credits: Credits) -> str:
             r"\newcommand\jbcopyrightpage{%",
             *(f"  {line}%" for line in copyright_page if line),
             "}",
-            rf"\hypersetup{{pdftitle={{{tex(credits.title)}}}, "
-            rf"pdfauthor={{{tex(credits.authors)}}}}}",
         ]
     )
 
 
-def page_reference_macro(inner: bool = False) -> str:
+def pdf_language(language: str) -> str:
+    """The PDF's language, with the region whose conventions the edition follows (CLDR's
+    likely region where the language names none): ``zh-CN``, ``en-US``. A screen reader
+    reads the text in it, and picks the voice by it."""
+    locale = Locale.parse(language)
+    if locale.territory:
+        return project.bcp47(language)
+    likely = get_global("likely_subtags").get(locale.language, "")
+    territory = likely.rsplit("_", 1)[-1] if likely.count("_") == 2 else ""
+    return f"{locale.language}-{territory}" if territory else locale.language
+
+
+def keywords() -> str:
+    """The PDF's keywords, in the edition's language and with its commas."""
+    return str(
+        _(
+            "JAX, NumPy, Python, automatic differentiation, just-in-time compilation, "
+            "vectorization, XLA"
+        )
+    )
+
+
+def pdf_metadata(credits: Credits, language: str) -> str:
+    """The PDF's document information and catalog, in the edition's language: its title,
+    authors, subject (the EPUB's description), keywords and language, and a viewer shows the
+    title rather than the file's name."""
+    subject = str(description())
+    return (
+        rf"\hypersetup{{pdftitle={{{tex(credits.title)}}}, "
+        rf"pdfauthor={{{tex(credits.authors)}}}, "
+        rf"pdfsubject={{{tex(subject)}}}, "
+        rf"pdfkeywords={{{tex(keywords())}}}, "
+        rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true}}"
+    )
+
+
+def description() -> str:
+    """What the book is, in a sentence: the EPUB's description and the PDF's subject."""
+    return str(_("An introduction to JAX, based on the course %(course)s by %(author)s")) % {
+        "course": _("Getting Started with JAX"),
+        "author": "ApX Machine Learning",
+    }
+
+
+def page_reference_macro(inner: bool = False, quoted: bool = False) -> str:
     """``\\jbpagereference{label}``: the page of a cross-reference, as the language writes it
     ("（第 12 页）", " (page 12)"); a Latin opening bracket is spaced from the text before it.
     ``\\jbinnerpagereference``, for a reference already in brackets, adds the page without
-    brackets of its own ("（见 1.6 节，第 71 页）", not "（见 1.6 节（第 71 页））")."""
-    message = str(_(", page %s") if inner else _("(page %s)"))
+    brackets of its own ("（见 1.6 节，第 71 页）", not "（见 1.6 节（第 71 页））").
+    ``\\jbquotedinnerpagereference{label}{quote}``, for one whose title a quote closes in an
+    edition that sets a comma inside the quotes, puts the comma before the quote: "(see
+    “Random numbers,” page 50)"."""
+    message = str(_(", page %s") if inner or quoted else _("(page %s)"))
     before, _sep, after = message.partition("%s")
     latin = before[:1].isascii()
     # "page~12" stays together, and may go to the next line; Chinese spaces the number with
     # xeCJK's own glue on both sides ("第 12 页": xeCJK alone spaced only the side before).
     space, tie = ("\\ ", "~") if latin else ("", r"\CJKecglue{}")
+    if quoted:
+        # The comma (what the message has before its first letter) goes in the quotes.
+        mark = before[: len(before) - len(before.lstrip(",，;； "))].rstrip()
+        before = before[len(mark) :]
+        before, after = tex(before).replace(" ", tie), tex(after).replace(" ", tie)
+        before = before.replace(tie, "\\ ", 1) if before.startswith(tie) else before
+        reference = rf"{tex(mark)}#2{before}\pageref*{{#1}}{after}"
+        return (
+            r"\newcommand\jbquotedinnerpagereference[2]"
+            rf"{{\ifdim\linewidth<6em#2\else{reference}\fi}}"
+        )
     before, after = tex(before).replace(" ", tie), tex(after).replace(" ", tie)
     # A table column narrower than the page reference (the update-notes table's numbers)
     # shows none: its row names the section, and that reference has its page.
@@ -351,22 +429,62 @@ SYMBOL_RANGES = r"""
 """
 
 
+# The CJK faces the PDF sets, by their role: the family's style (cjk_family) and weight.
+CJK_FACES = {
+    "serif": ("Serif", "Regular"),
+    "sans": ("Sans", "Regular"),
+    "sans-bold": ("Sans", "Bold"),
+    "mono": ("Sans Mono", "Regular"),
+    "mono-bold": ("Sans Mono", "Bold"),
+}
+# What a font's path may hold in the LaTeX that names it.
+PLAIN_PATH = re.compile(r"[A-Za-z0-9_./+-]+")
+
+
+def cjk_faces(language: str) -> dict[str, Face]:
+    """The CJK faces of the edition in ``language``, as fontconfig finds them."""
+    return {
+        role: find_face(cjk_family(language, style), weight)
+        for role, (style, weight) in CJK_FACES.items()
+    }
+
+
+def write_cjk_faces(app: Sphinx, builder: Builder) -> None:
+    """The PDF's CJK faces, each in a file of its own, in the font cache (once), when the
+    LaTeX is written."""
+    if builder.format != "latex":
+        return
+    for face in cjk_faces(app.config.language).values():
+        write_face(face, font_cache(app.config.jaxbook_font_cache))
+
+
 def fonts(config: Config, is_cjk: bool) -> str:
-    serif, sans = cjk_family(config.language, "Serif"), cjk_family(config.language)
-    mono = cjk_family(config.language, "Sans Mono")
+    faces = {role: face.file_name for role, face in cjk_faces(config.language).items()}
+    cache = font_cache(config.jaxbook_font_cache).resolve().as_posix() + "/"
+    if not PLAIN_PATH.fullmatch(cache):
+        raise ConfigError(
+            f"jaxbook_font_cache: LaTeX reads the fonts from {cache!r}; give a path of "
+            "letters, digits and _ . / + - only"
+        )
     symbols = config.jaxbook_symbol_font
     # Chinese text at 10.5 pt (五号) beside 10 pt Latin.
     scale = "Scale=1.05," if is_cjk else ""
+
+    def face(role: str, bold: str, options: str = "") -> str:
+        return f"{{{faces[role]}}}[Path={cache},BoldFont={faces[bold]},{options}]"
+
     return "\n".join(
         [
             # Noto Serif is drawn to go with Noto Serif CJK; code in Noto Sans Mono CJK's
-            # Latin, half as wide as a Chinese character.
+            # Latin, half as wide as a Chinese character. The CJK faces are files of their
+            # own (jaxbook.sphinxext.fonts), so that the PDF names each as it is
+            # ("NotoSansCJKsc"), not as its collection's first face ("NotoSansCJKjp").
             r"\setmainfont{Noto Serif}",
             r"\setsansfont{Noto Sans}[Scale=MatchLowercase]",
-            rf"\setmonofont{{{mono}}}[Scale=MatchLowercase]",
-            rf"\setCJKmainfont{{{serif}}}[{scale}BoldFont={sans} Bold]",
-            rf"\setCJKsansfont{{{sans}}}[{scale.rstrip(',')}]",
-            rf"\setCJKmonofont{{{mono}}}",
+            r"\setmonofont" + face("mono", "mono-bold", "Scale=MatchLowercase"),
+            r"\setCJKmainfont" + face("serif", "sans-bold", scale),
+            r"\setCJKsansfont" + face("sans", "sans-bold", scale),
+            r"\setCJKmonofont" + face("mono", "mono-bold"),
             SYMBOL_RANGES,
             *(
                 rf"\setCJKfallbackfamilyfont{{\CJK{family}default}}{{{symbols}}}"
@@ -411,12 +529,14 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "preamble": "\n".join(
             [
                 front_matter(credits),
+                pdf_metadata(credits, config.language),
                 rf"\newcommand\jbprefacename{{{tex(str(_('Preface')))}}}",
                 # The index's "see" and "see also", in Sphinx's words for the language.
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
                 rf"\renewcommand\alsoname{{{tex(see_name('see also %s'))}}}",
                 page_reference_macro(),
                 page_reference_macro(inner=True),
+                page_reference_macro(quoted=True),
                 rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
                 r"\usepackage{jaxbook}",
                 rf"\usepackage{{{GLYPHS_STYLE}}}",
@@ -430,9 +550,12 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "figure_align": "H",
         # Not empty: Sphinx would put its own "Release" back.
         "releasename": "{}",
-        # Links in black, as print has them: the page number after each says where.
+        # Links in black, as print has them: the page number after each says where. A long
+        # line of code or output breaks with no visible space at its end, and the next line
+        # starts with a small grey hook (jaxbook.sty says where it may break).
         "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}, "
-        "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}",
+        "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}, "
+        r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued",
     }
     config.numfig_format = {
         "code-block": str(_("Listing %s")),
@@ -453,9 +576,12 @@ class page_reference(nodes.Inline, nodes.Element):
 def visit_page_reference(self: Any, node: page_reference) -> None:
     # As Sphinx's LaTeX writer names the label of the reference's target.
     uri = node["refuri"] or "%" + self.curfilestack[-1] + "#" + node["refid"]
-    label = uri[1:].replace("#", ":") if "#" in uri else uri[1:] + "::doc"
-    macro = "jbinnerpagereference" if node.get("inner") else "jbpagereference"
-    self.body.append(rf"\{macro}{{{self.idescape(label)}}}")
+    label = self.idescape(uri[1:].replace("#", ":") if "#" in uri else uri[1:] + "::doc")
+    if node.get("quote"):
+        self.body.append(rf"\jbquotedinnerpagereference{{{label}}}{{{node['quote']}}}")
+    else:
+        macro = "jbinnerpagereference" if node.get("inner") else "jbpagereference"
+        self.body.append(rf"\{macro}{{{label}}}")
     raise nodes.SkipNode
 
 
@@ -464,6 +590,16 @@ NO_PAGE = (nodes.title, nodes.caption, nodes.term, addnodes.toctree, nodes.liter
 
 
 CLOSING_QUOTES = "”’」』"
+# After a reference: the quote that closes a quoted title, and before it the full stop or
+# comma that US English sets inside the quotes (“How to read this book.”), past what an
+# escaped space (”\ ) leaves in the text, a NUL and the space.
+QUOTE_AFTER = re.compile(rf"([\x00 ]*)([.,!?。，！？]?)([{CLOSING_QUOTES}])")
+
+
+def commas_inside_quotes(language: str) -> bool:
+    """Whether the edition's language sets a comma before a closing quote, as US English
+    does (“Random numbers,” page 50); Chinese sets it after (“随机数”，第 50 页)."""
+    return pdf_language(language) == "en-US"
 
 
 def _in_brackets(parent: nodes.Element, reference: nodes.Node) -> bool:
@@ -474,9 +610,15 @@ def _in_brackets(parent: nodes.Element, reference: nodes.Node) -> bool:
 
 def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Each cross-reference within the book is followed by its page: "见 1.2 节（第 12
-    页）". A glossary term's first-use link is not: the glossary is in alphabetical order."""
+    页）". A glossary term's first-use link is not: the glossary is in alphabetical order.
+
+    A quoted title's page follows its closing quote, and the sentence's full stop or comma
+    follows the page, wherever the text had it: “阅读说明”（第 5 页）。, “How to read this
+    book” (page v). In brackets, an edition that sets commas inside quotes puts the page's
+    comma there: (see “Random numbers,” page 50)."""
     if app.builder.name != "latex":
         return
+    language = app.config.language
     for reference in list(doctree.findall(nodes.reference)):
         uri = reference.get("refuri", "")
         internal = uri.startswith("%") or (not uri and reference.get("refid"))
@@ -490,21 +632,24 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
             continue
         parent = reference.parent
         at = parent.index(reference) + 1
-        page = page_reference(
-            refuri=uri, refid=reference.get("refid", ""), inner=_in_brackets(parent, reference)
-        )
-        # After the closing quotation mark that ends a quoted title, not inside it:
-        # "“How to read this book” (page v)", "“阅读说明”（第 5 页）".
+        inner = _in_brackets(parent, reference)
+        page = page_reference(refuri=uri, refid=reference.get("refid", ""), inner=inner)
         after = parent[at] if at < len(parent) else None
-        if isinstance(after, nodes.Text):
-            # Past what an escaped space ("”\ ") leaves in the text: NUL and the space.
-            text = str(after)
-            quote = len(text) - len(text.lstrip("\x00 "))
-            if text[quote : quote + 1] in CLOSING_QUOTES and text[quote : quote + 1]:
-                end = quote + 1
-                parent.replace(after, [nodes.Text(text[:end]), page, nodes.Text(text[end:])])
-                continue
-        parent.insert(at, page)
+        quoted = QUOTE_AFTER.match(str(after)) if isinstance(after, nodes.Text) else None
+        if quoted is None:
+            parent.insert(at, page)
+            continue
+        space, mark, quote = quoted.groups()
+        rest = str(after)[quoted.end() :]
+        assert isinstance(after, nodes.Text)
+        if inner and not mark and commas_inside_quotes(language):
+            # Replaced by position: docutils finds a Text node by equality.
+            page["quote"] = quote
+            parent[at] = nodes.Text(space + rest)
+            parent.insert(at, page)
+        else:
+            parent[at] = nodes.Text(mark + rest)
+            parent.insert(at, [nodes.Text(space + quote), page])
 
 
 # The characters of a table that may not fit one page whole.
@@ -546,36 +691,85 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
     """On paper a code block or output starts at the foot of a page only if its first lines
     fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
     never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
-    English edition, its output on page 38)."""
+    English edition, its output on page 38). A box (an update note, a quiz's answer) starts
+    there only if its title and first lines fit. Where such a block follows a heading, the
+    room is asked for before the heading, which goes over with it ("The overall pipeline"
+    ended page 5 of the English edition, its text on page 6)."""
     if app.builder.name != "latex":
         return
+    depths = section_depths(doctree)
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
         place = parent.index(block)
         label = parent[place - 1] if place else None
         if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
             # Room for the label and the block's first lines; nothing between them.
-            parent.insert(parent.index(label), nodes.raw("", NEED_LABELLED, format="latex"))
-            parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+            need_room(label, NEED_LABELLED, depths)
+            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
             # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
             # room for its lines and the block's first lines before it.
-            lines = 2 + len(label.astext()) // 60
-            need = rf"\needspace{{{5 + lines}\baselineskip}}"
-            parent.insert(parent.index(label), nodes.raw("", need, format="latex"))
-            parent.insert(parent.index(label) + 1, nodes.raw("", r"\nopagebreak", format="latex"))
+            need_room(label, NEED_BLOCK + 2 + len(label.astext()) // 60, depths)
+            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         else:
-            parent.insert(place, nodes.raw("", NEED_BLOCK, format="latex"))
+            need_room(block, NEED_BLOCK, depths)
+    boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
+    for box in boxes:
+        if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
+            need_room(box, NEED_BLOCK, depths)
 
 
 # A paragraph ending so introduces the code block after it.
 LEAD_IN = ("：", ":")
+# After an output's label or a lead-in: no page break before the block (jaxbook.sty).
+KEEP_WITH_NEXT = r"\jbkeepwithnext"
 
 
-# The room a code block needs at the foot of a page, and a labelled output (the label's
-# line more).
-NEED_BLOCK = r"\needspace{5\baselineskip}"
-NEED_LABELLED = r"\needspace{7\baselineskip}"
+# The lines a code block (or a box) needs at the foot of a page, and a labelled output (the
+# label's line more); and the lines a heading takes, with the space around it.
+NEED_BLOCK = 5
+NEED_LABELLED = 7
+HEADING_LINES = 3
+# What stands between a heading and the text under it without a line of its own: labels,
+# index entries, comments, and the LaTeX this module adds.
+UNSEEN = (nodes.title, nodes.target, addnodes.index, nodes.comment, nodes.raw)
+
+
+def section_depths(doctree: nodes.Node) -> dict[int, int]:
+    """How deep each section of the book lies (by ``id``): 1 for the root page's (the book's
+    title, never printed), 2 for a chapter's, 3 for a section's. Counted from the top: in the
+    book's tree, a page's nodes still name their own page's document as their parent."""
+    depths: dict[int, int] = {}
+
+    def walk(node: nodes.Node, depth: int) -> None:
+        for child in node.children if isinstance(node, nodes.Element) else ():
+            if isinstance(child, nodes.section):
+                depths[id(child)] = depth + 1
+                walk(child, depth + 1)
+            else:
+                walk(child, depth)
+
+    walk(doctree, 0)
+    return depths
+
+
+def need_room(node: nodes.Element, lines: int, depths: dict[int, int]) -> None:
+    """A page break before ``node`` if fewer than ``lines`` lines are left on the page
+    (``\\needspace``, as jaxbook.sty sets it). Right after a heading the room is asked for
+    before the heading, for the heading's lines too: a break between them would leave the
+    heading alone at the foot of its page. Not before a chapter's heading, which starts a
+    page of its own."""
+    while True:
+        section = node.parent
+        if not isinstance(section, nodes.section) or depths.get(id(section), 0) < 3:
+            break
+        before = section.children[: section.index(node)]
+        if not all(isinstance(child, UNSEEN) for child in before):
+            break
+        node, lines = section, lines + HEADING_LINES
+    need = nodes.raw("", rf"\needspace{{{lines}\baselineskip}}", format="latex")
+    assert node.parent is not None
+    node.parent.insert(node.parent.index(node), need)
 
 
 # Before a dot between two letters of a name: where a name in a link's text may break.
@@ -722,9 +916,7 @@ def configure_epub(config: Config, credits: Credits) -> None:
     # The chapters list their sections in a hidden toctree (each chapter page has its own
     # table of contents); the e-reader's contents must list them.
     config.epub_tocscope = "includehidden"
-    config.epub_description = str(
-        _("An introduction to JAX, based on the course %(course)s by %(author)s")
-    ) % {"course": _("Getting Started with JAX"), "author": "ApX Machine Learning"}
+    config.epub_description = description()
     # A stable identifier per edition, so that a reader's library sees a new build as
     # the same book.
     # Sphinx writes the uid as the identifier's XML id and as the NCX's dtb:uid, which
@@ -961,6 +1153,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_font_cache", "", "", types=frozenset({str}))
     app.add_config_value("jaxbook_contributors_page", "", "html", types=frozenset({str}))
     app.add_config_value("jaxbook_editions_held", [], "html", types=frozenset({list}))
     # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
@@ -980,4 +1173,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", keep_code_together, priority=900)
     app.connect("doctree-resolved", write_glyphs, priority=900)
     app.connect("html-page-context", add_site_links)
+    app.connect("write-started", write_cjk_faces)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -21,6 +21,17 @@ language not written in CJK quotes the source's Chinese in the source's. The
 PDF (``jaxbook.sphinxext.editions``) and the social cards
 (``jaxbook.sphinxext.discovery``) take their families from it.
 
+The PDF embeds each face under the name its font program gives it, and Noto CJK
+is installed as collections (``NotoSansCJK-Regular.ttc``) whose faces, JP, KR,
+SC, TC and HK, share one CFF font program named after the first,
+``NotoSansCJKjp-Regular``: a book set in the SC face listed "NotoSansCJKjp" in
+``pdffonts`` and in a printer's preflight, though every glyph was SC's. So the
+PDF takes each CJK face from a file of its own (``cjk_face_file()``): the face
+out of its collection, its font program named as the face is
+(``NotoSansCJKsc-Regular``), written once into a cache
+(``$XDG_CACHE_HOME/jaxbook/fonts``, or ``jaxbook.sphinxext.editions``'s
+``jaxbook_font_cache``) and used from there by every build.
+
 Config values:
 
 ``jaxbook_fonts``
@@ -31,9 +42,13 @@ Config values:
 
 from __future__ import annotations
 
+import hashlib
 import logging as std_logging
+import os
 import shutil
 import subprocess
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,6 +102,93 @@ def font_files(family: str) -> list[Path]:
         ["fc-list", f":family={family}", "file"], capture_output=True, text=True, timeout=60
     )
     return sorted({Path(line.rstrip().rstrip(":")) for line in result.stdout.splitlines() if line})
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face of an installed family, as fontconfig finds it: its file (a collection's
+    faces share one), its index there, and its PostScript name."""
+
+    file: Path
+    index: int
+    postscript_name: str
+
+    @property
+    def file_name(self) -> str:
+        """The name of its file of its own: its PostScript name, and a digest of where it
+        comes from, so that an updated font is written anew."""
+        stat = self.file.stat()
+        source = f"{FACE_FORMAT}:{self.file}:{self.index}:{stat.st_size}:{stat.st_mtime_ns}"
+        digest = hashlib.sha256(source.encode()).hexdigest()[:10]
+        return f"{self.postscript_name}-{digest}.otf"
+
+
+# Changes the digest of every face's file when how it is written changes.
+FACE_FORMAT = 1
+
+
+# What fc-list says of a face: its file, its index there, its PostScript name.
+FACE_FIELDS = "%{file}\t%{index}\t%{postscriptname}\n"
+
+
+def find_face(family: str, style: str) -> Face:
+    """The face ``style`` ("Regular", "Bold") of ``family``, as fontconfig has it."""
+    if shutil.which("fc-list") is None:
+        raise ExtensionError("fc-list (fontconfig) is not installed: install fontconfig")
+    result = subprocess.run(
+        ["fc-list", "--format", FACE_FIELDS, f":family={family}:style={style}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = sorted(line.split("\t") for line in result.stdout.splitlines() if line.count("\t") == 2)
+    if not found:
+        raise ExtensionError(f"the font {family} {style} is not installed")
+    file, index, name = found[0]
+    return Face(Path(file), int(index), name)
+
+
+def font_cache(directory: str = "") -> Path:
+    """Where the PDF's faces are written: ``directory``, or the user's cache."""
+    if directory:
+        return Path(directory)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "jaxbook" / "fonts"
+
+
+def write_face(face: Face, directory: Path) -> Path:
+    """``face`` as an OpenType file of its own in ``directory`` (once): its tables as its
+    collection has them, the font program named as the face is. The glyphs, outlines and
+    tables are not touched (a collection's shared CFF table is copied whole)."""
+    path = directory / face.file_name
+    if path.is_file():
+        return path
+    # fontTools comes with matplotlib, which draws the book's figures.
+    from fontTools.ttLib import TTFont
+
+    directory.mkdir(parents=True, exist_ok=True)
+    # Lazily: the tables not renamed are copied as they are; recomputing the bounding boxes
+    # would draw all 65,535 glyphs.
+    with TTFont(face.file, fontNumber=face.index, lazy=True, recalcBBoxes=False) as font:
+        font.recalcTimestamp = False
+        if "CFF " in font:
+            cff = font["CFF "].cff
+            shared = cff.fontNames[0]
+            cff.fontNames = [face.postscript_name]
+            top = cff.topDictIndex[0]
+            names = font["name"]
+            top.FullName = names.getDebugName(4) or face.postscript_name
+            top.FamilyName = names.getDebugName(1) or top.FamilyName
+            for sub in getattr(top, "FDArray", []):
+                if getattr(sub, "FontName", "").startswith(shared):
+                    sub.FontName = face.postscript_name + sub.FontName[len(shared) :]
+        # Written beside and moved into place: the languages' builds may write it side by
+        # side.
+        with tempfile.NamedTemporaryFile(dir=directory, suffix=".part", delete=False) as part:
+            font.save(part)
+    Path(part.name).chmod(0o644)
+    Path(part.name).replace(path)
+    return path
 
 
 def missing_families(fonts: dict[str, str]) -> dict[str, str]:
