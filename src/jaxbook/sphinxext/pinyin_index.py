@@ -214,6 +214,7 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.term_entries: list[str] = []
+        self.see_entries: list[str] = []
 
     def visit_literal_block(self, node: Any) -> None:
         if node.get("testnodetype") == "testoutput":
@@ -235,34 +236,68 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             self.body.append("\\endgroup\n")
 
     def visit_index(self, node: Any) -> None:
-        start = len(self.body)
         entries = node["entries"]
+        later = [entry for entry in entries if entry[0] in SEE_KINDS]
+        now = self.index_commands(node, [entry for entry in entries if entry not in later])
+        # A "see" or "see also" entry is written where the index begins (astext): makeindex
+        # lists an entry's locators by page, and these then follow every page number
+        # ("惰性求值, 13, 95, 另请参见 异步派发"), as a publisher sets them, not before.
+        self.see_entries.extend(self.index_commands(node, later, inline=True))
+        if self.in_term:
+            # Inside the label's argument, TeX writes "\textrm {term}" to the index file
+            # where a paragraph writes "\textrm{term}": one term, two headwords.
+            self.term_entries.extend(now)
+        else:
+            self.body.extend(now)
+        raise nodes.SkipNode
+
+    def index_commands(self, node: Any, entries: list[Any], inline: bool = False) -> list[str]:
+        """What Sphinx's writer writes for ``entries`` of ``node``, made the book's: a
+        mention without its page's title, "see also" as such, hyphens as hyphens, a term in
+        the text's type, a Chinese entry sorted by its pinyin."""
+        if not entries:
+            return []
+        kept = {key: node[key] for key in ("entries", "inline") if key in node}
+        node["entries"] = entries
+        if inline:
+            node["inline"] = True
         if node.get("jaxbook_mentions"):
             # "jax.jit; 1.3 ..." names the page for the web; on paper its number does.
             node["entries"] = [
                 (kind, value.split(";")[0].strip(), *rest) for kind, value, *rest in entries
             ]
+        start = len(self.body)
         try:
             super().visit_index(node)
-        finally:  # it ends by raising SkipNode
-            node["entries"] = entries
-            # Sphinx writes a "see also" entry as a "see" entry: makeindex's \seealso says
-            # "see also" (\alsoname). One string per entry, after a line break if not inline.
-            first = start + (0 if node.get("inline", True) else 1)
-            for k, (kind, *_rest) in enumerate(entries):
-                if kind == "seealso" and first + k < len(self.body):
-                    self.body[first + k] = self.body[first + k].replace("|see{", "|seealso{", 1)
-            for i in range(start, len(self.body)):
-                text = self.body[i].replace(r"\sphinxhyphen{}", "-")
-                text = SHOWN_ENTRY.sub(_shown, text)
-                if (self.config.language or "").startswith("zh"):
-                    text = INDEX_ENTRY.sub(_pinyin_sort_keys, text)
-                self.body[i] = text
-            if self.in_term:
-                # Inside the label's argument, TeX writes "\textrm {term}" to the index
-                # file where a paragraph writes "\textrm{term}": one term, two headwords.
-                self.term_entries.extend(self.body[start:])
-                del self.body[start:]
+        except nodes.SkipNode:
+            pass
+        finally:
+            for key in ("entries", "inline"):
+                node.attributes.pop(key, None)
+            node.attributes.update(kept)
+        written = self.body[start:]
+        del self.body[start:]
+        # Sphinx writes a "see also" entry as a "see" entry: makeindex's \seealso says
+        # "see also" (\alsoname). One string per entry, after a line break if not inline.
+        first = 0 if node.get("inline", True) or inline else 1
+        for k, (kind, *_rest) in enumerate(entries):
+            if kind == "seealso" and first + k < len(written):
+                written[first + k] = written[first + k].replace("|see{", "|seealso{", 1)
+        for i, text in enumerate(written):
+            text = text.replace(r"\sphinxhyphen{}", "-")
+            text = SHOWN_ENTRY.sub(_shown, text)
+            if (self.config.language or "").startswith("zh"):
+                text = INDEX_ENTRY.sub(_pinyin_sort_keys, text)
+            written[i] = text
+        return written
+
+    def astext(self) -> str:
+        if self.see_entries and self.elements.get("printindex"):
+            # On a page of their own, before the index opens (sphinxtheindex clears the
+            # page): the page of these entries is past every page of the text.
+            self.body.append("\n\\clearpage\n" + "".join(self.see_entries) + "\n")
+            self.see_entries = []
+        return super().astext()
 
     def depart_term(self, node: Any) -> None:
         super().depart_term(node)
@@ -274,6 +309,7 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             self.term_entries.clear()
 
 
+SEE_KINDS = ("see", "seealso")
 # The shown part of an entry; an API, an option or a variable keeps the code type.
 SHOWN_ENTRY = re.compile(r"\\spxentry\{((?:[^{}]|\{\})*)\}")
 
