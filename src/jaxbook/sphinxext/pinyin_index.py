@@ -17,7 +17,9 @@ In every language an API's entry (``jax.jit``, ``jax_enable_x64``,
 ``XLA_FLAGS``: ``is_api``) is set in code type, in the web's index and the
 PDF's; the LaTeX writer sets every other entry in the text's type (Sphinx sets
 every entry in code type) and writes a hyphen as a hyphen, so that a term the
-glossary and the text both index is one entry.
+glossary and the text both index is one entry. It writes a "see" or "see also"
+entry where the index begins, past every page of the text: makeindex lists an
+entry's locators by page, so the page numbers come first, then "see also".
 
 A word whose reading pypinyin gets wrong out of context is read as the book
 means it (``PHRASES``: 重塑 is chóng sù, not zhòng sù).
@@ -206,8 +208,9 @@ def order_index(
 
 class PinyinLaTeXTranslator(LaTeXTranslator):
     """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
-    in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, and a
-    glossary term's entry written after its label, as the text's entries are written; and
+    in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, a
+    glossary term's entry written after its label, as the text's entries are written, and a
+    "see" entry written where the index begins, after every page number; and
     what a cell prints set apart from its code, on white under a dark frame, as the web and
     the EPUB set it apart."""
 
