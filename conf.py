@@ -27,6 +27,12 @@ author = "《JAX 入门》双语版编写组"
 jaxbook_publisher = "《JAX 入门》双语版项目"
 # The copyright line claims only what the project owns; the course is credited beside it.
 copyright = f"2026 {author}"
+# The edition: its number and the month it came out. The copyright pages of the PDF and the
+# EPUB and every page of the website state it ("First edition, December 2026", "第 1 版，2026
+# 年 12 月"); the EPUB's version is its number, and its identifier is the edition's
+# (jaxbook.sphinxext.editions). A corrected build of an edition keeps both.
+jaxbook_edition = 1
+jaxbook_edition_date = "2026-12"
 # The course the book is drawn from, in each language it is published in
 # (the :course: role of jaxbook.sphinxext.facts links to a page of it).
 jaxbook_course_url = {

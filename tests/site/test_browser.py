@@ -381,6 +381,88 @@ def test_code_blocks_laid_out_late_keep_their_height(browser, server):
     assert off == {}
 
 
+# Each output of the page (each backend tab's too, shown), laid out: whether its frame leaves
+# the article's column, whether its lines wrap, and whether one wider than its frame scrolls.
+OUTPUT_FAULTS = """
+for (const tab of document.querySelectorAll('.jb-backend-tabs > div')) tab.style.display = 'block';
+const column = document.querySelector('article').getBoundingClientRect();
+const outputs = [...document.querySelectorAll('div.highlight-none > div.highlight > pre')];
+for (const pre of outputs) pre.style.contentVisibility = 'visible';
+const faults = [];
+let wide = 0;
+outputs.forEach((pre, i) => {
+  const frame = pre.parentElement.getBoundingClientRect();
+  const style = getComputedStyle(pre);
+  const line = pre.textContent.split('\\n')[0].slice(0, 40);
+  if (frame.left < column.left - 0.5 || frame.right > column.right + 0.5)
+    faults.push(`out of the column: ${line}`);
+  if (!['pre', 'nowrap'].includes(style.whiteSpace)) faults.push(`wraps: ${line}`);
+  if (pre.scrollWidth > pre.clientWidth + 1) {
+    wide += 1;
+    if (!['auto', 'scroll'].includes(style.overflowX)) faults.push(`cut off: ${line}`);
+  }
+});
+const page = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+if (page > 0) faults.push(`the page scrolls sideways by ${page} px`);
+return {faults, wide};
+"""
+# Pages whose outputs are wider than a phone, and than the desktop column.
+WIDE_OUTPUT_PAGES = ["installation", "jax-vs-numpy", "transformations", "devices"]
+
+
+def output_faults(browser, url: str, style: str = "") -> tuple[list[str], int]:
+    browser.get(url)
+    if style:
+        browser.execute_script(
+            "const s = document.createElement('style'); s.textContent = arguments[0];"
+            "document.head.append(s);",
+            style,
+        )
+    found = browser.execute_script(OUTPUT_FAULTS)
+    return found["faults"], found["wide"]
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+def test_wide_outputs_scroll_inside_their_frames(browser, server, width):
+    """At a desktop's and a phone's width an output keeps its lines whole and its frame in
+    the column; what is wider than the frame scrolls there, not the page."""
+    browser.set_window_size(width, 900)
+    try:
+        found, wide = {}, 0
+        for language in LANGUAGES:
+            for page in WIDE_OUTPUT_PAGES:
+                faults, wide_here = output_faults(browser, f"{server}/{language}/ch01/{page}.html")
+                wide += wide_here
+                if faults:
+                    found[f"{language}/{page}"] = faults[:3]
+    finally:
+        browser.set_window_size(1280, 900)
+    assert wide >= 10  # there are wide outputs to check
+    assert found == {}
+
+
+def test_the_output_check_sees_a_broken_layout(browser, server):
+    """Without the book's rule a flex item is as wide as its content, frame and all; and a
+    wrapping output breaks its numbers."""
+    browser.set_window_size(400, 900)
+    try:
+        url = f"{server}/en/ch01/transformations.html"
+        overflowing, _wide = output_faults(
+            browser, url, "div[class^='highlight-'] > div.highlight { min-width: auto; }"
+        )
+        wrapping, _wide = output_faults(
+            browser, url, "div.highlight-none > div.highlight pre { white-space: pre-wrap; }"
+        )
+        hidden, _wide = output_faults(
+            browser, url, "div.highlight-none > div.highlight pre { overflow-x: hidden; }"
+        )
+    finally:
+        browser.set_window_size(1280, 900)
+    assert any(fault.startswith("out of the column") for fault in overflowing)
+    assert any(fault.startswith("wraps") for fault in wrapping)
+    assert any(fault.startswith("cut off") for fault in hidden)
+
+
 def test_screenshots(browser, server):
     out = ROOT / "_build" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -389,6 +471,29 @@ def test_screenshots(browser, server):
         path = out / f"{language}-jax-vs-numpy.png"
         assert browser.save_screenshot(str(path))
         assert path.stat().st_size > 10_000
+    # A wide output (a backend's tab, as most are), at a desktop's and a phone's width.
+    try:
+        for width in (1280, 400):
+            browser.set_window_size(width, 900)
+            browser.get(f"{server}/en/ch01/transformations.html")
+            # Laid out (blocks below the first screen are laid out late) and in its fonts, then
+            # scrolled to (one shown: a backend's tabs hide the others), and painted.
+            browser.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "for (const p of document.querySelectorAll('pre'))"
+                "  p.style.contentVisibility = 'visible';"
+                "document.fonts.ready.then(() => {"
+                "  [...document.querySelectorAll('.jb-backend-tabs div.highlight-none pre')]"
+                "    .find(p => p.offsetParent && p.scrollWidth > p.clientWidth)"
+                "    .scrollIntoView({block: 'center', behavior: 'instant'});"
+                "  requestAnimationFrame(() => requestAnimationFrame(() => done()));"
+                "});"
+            )
+            path = out / f"en-wide-output-{width}.png"
+            assert browser.save_screenshot(str(path))
+            assert path.stat().st_size > 10_000
+    finally:
+        browser.set_window_size(1280, 900)
 
 
 # -- each check fails on a broken page -------------------------------------------

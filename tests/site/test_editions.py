@@ -120,6 +120,15 @@ def pdf_fonts(pdf: Path) -> list[dict[str, str]]:
     ]
 
 
+# The edition statement, as conf.py's edition (1, 2026-12) reads in each language.
+EDITION = {"zh_CN": "第 1 版，2026 年 12 月", "en": "First edition, December 2026"}
+
+
+def test_the_edition_statement_is_conf_pys():
+    conf = runpy.run_path(str(ROOT / "conf.py"))
+    assert (conf["jaxbook_edition"], conf["jaxbook_edition_date"]) == (1, "2026-12")
+
+
 def credits(language: str) -> dict[str, str]:
     """Who wrote, translated and publishes the book, in ``language``, from where they are set:
     ``conf.py`` and ``locale/languages.csv``, through the language's ``book.po``."""
@@ -241,8 +250,8 @@ def test_the_copyright_page_has_the_edition_the_licences_and_the_course_credit(
     built_editions, language
 ):
     page = " ".join(pdf_pages(the_pdf(built_editions, language))[1].split())
-    assert project.pinned_release(ROOT) in page  # the edition: the JAX release it runs on
-    assert re.search(r"20\d\d", page)  # and the date
+    assert project.pinned_release(ROOT) in page  # the JAX release it runs on
+    assert EDITION[language] in page  # the edition statement
     assert "CC BY 4.0" in page
     assert "https://creativecommons.org/licenses/by/4.0/" in page
     assert "MIT" in page
@@ -729,7 +738,10 @@ def test_epub_metadata_names_the_authors_translators_publisher_and_access(built_
         properties["schema:accessibilityFeature"]
     )
     assert len(properties["schema:accessibilitySummary"][0]) > 40
-    assert properties["ibooks:version"] == [project.pinned_release(ROOT)]
+    # The book's version is its edition's number, not the JAX release it runs on.
+    assert properties["ibooks:version"] == ["1"]
+    [identifier] = metadata.findall(f"{DC}identifier")
+    assert re.fullmatch(r"urn:uuid:[0-9a-f-]{36}", identifier.text)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -748,6 +760,21 @@ def test_epub_has_a_cover_landmarks_and_the_credit_once(built_editions, language
     kinds = [a.get(f"{OPS}type") for a in landmarks.iter(f"{XHTML}a")]
     assert kinds == ["cover", "toc", "bodymatter", "glossary", "index"]
     assert credited == ["copyright.xhtml"]  # once, on the copyright page
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        copyright_page = plain(epub.read("copyright.xhtml").decode("utf-8"))
+    assert EDITION[language] in copyright_page  # as the PDF's says it
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_web_page_states_the_edition_as_the_books_do(built_site, language):
+    pages = sorted((built_site / language).rglob("*.html"))
+    assert pages
+    for page in pages:
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        if soup.select_one("footer") is None:
+            continue  # a redirect, or the not-found page's plain layout
+        statements = [p.get_text() for p in soup.select("p.jb-edition")]
+        assert statements == [EDITION[language]], page
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,10 @@ def test_a_literal_names_what_the_index_lists():
     assert api_names("np.zeros(3)") == []  # NumPy's, not JAX's
     assert api_names("np.dot") == []  # not an array's method either
     assert api_names("jax_no_such_option") == []
+    # An option's context manager is the option: one entry, under the option's own name.
+    assert api_names("jax.threefry_partitionable(False)") == ["jax_threefry_partitionable"]
+    assert api_names("jax.enable_x64(True)") == ["jax_enable_x64"]
+    assert api_names("jax.config.update") == ["jax.config.update"]
 
 
 @pytest.mark.sphinx("html", testroot="book-index")

@@ -43,10 +43,9 @@ def latex(make_app, tmp_path):
 
 @pytest.fixture
 def epub(make_app, tmp_path):
-    def build(language: str):
-        app = make_app(
-            "epub", srcdir=book(tmp_path, language), confoverrides={"language": language}
-        )
+    def build(language: str, **overrides):
+        srcdir = book(tmp_path / f"{len(list(tmp_path.iterdir()))}", language)
+        app = make_app("epub", srcdir=srcdir, confoverrides={"language": language, **overrides})
         app.build()
         return app
 
@@ -103,12 +102,41 @@ def test_a_translations_title_page_names_its_translators(latex):
 
 def test_the_copyright_page_has_the_edition_the_credit_and_the_licences(latex):
     copyright_page = macro(latex("zh_CN")[0], "jbcopyrightpage")
-    assert "版次：基于 JAX 1.0" in copyright_page  # the edition: the release the book runs on
+    assert "基于 JAX 1.0" in copyright_page  # the release the book runs on
+    # The edition statement, as a publisher prints it: the edition and its month.
+    assert "第 1 版，2026 年 12 月" in copyright_page
     assert "整理自课程《课程》。" in copyright_page
     assert r"《课程》：\url{https://example.org/course}" in copyright_page
     assert r"CC BY 4.0：\url{https://creativecommons.org/licenses/by/4.0/}" in copyright_page
     assert r"MIT 许可证：\url{https://opensource.org/license/mit}" in copyright_page
     assert "出版：小书出版组" in copyright_page
+
+
+@pytest.mark.parametrize(
+    ("language", "edition", "statement"),
+    [
+        ("en", 1, "First edition, December 2026"),
+        ("en", 2, "Second edition, December 2026"),
+        ("en", 7, "Edition 7, December 2026"),
+        ("zh_CN", 2, "第 2 版，2026 年 12 月"),
+    ],
+)
+def test_the_edition_statement_names_the_edition_and_its_month(latex, language, edition, statement):
+    tex, _outdir = latex(language, jaxbook_edition=edition)
+    copyright_page = macro(tex, "jbcopyrightpage")
+    assert statement in copyright_page
+    assert "JAX 1.0" in copyright_page
+
+
+def test_an_edition_date_is_a_month(make_app, tmp_path):
+    from sphinx.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="jaxbook_edition_date must be a month"):
+        make_app(
+            "latex",
+            srcdir=book(tmp_path, "zh_CN"),
+            confoverrides={"jaxbook_edition_date": "December 2026"},
+        )
 
 
 def test_the_publisher_is_never_the_author(make_app, tmp_path):
@@ -284,7 +312,37 @@ def test_an_epubs_metadata_names_its_authors_translators_and_publisher(epub):
     assert "textual" in properties["schema:accessMode"]
     assert "tableOfContents" in properties["schema:accessibilityFeature"]
     assert properties["schema:accessibilitySummary"][0]
-    assert re.fullmatch(r"\d+(\.\d+)*", properties["ibooks:version"][0])
+    # The book's version is its edition's, not the release it runs on (1.0).
+    assert properties["ibooks:version"] == ["1"]
+
+
+def identifiers(app) -> tuple[str, str]:
+    """The package's identifier, and the NCX's dtb:uid."""
+    package = ElementTree.parse(app.outdir / "content.opf").getroot()
+    [identifier] = package.findall(f"{OPF}metadata/{DC}identifier")
+    assert package.get("unique-identifier") == identifier.get("id")
+    ncx = ElementTree.parse(app.outdir / "toc.ncx").getroot()
+    [uid] = [m.get("content") for m in ncx.iter(f"{NCX}meta") if m.get("name") == "dtb:uid"]
+    return identifier.text, uid
+
+
+def test_an_epubs_identifier_is_a_uuid_that_a_rebuild_keeps(epub):
+    first, uid = identifiers(epub("en"))
+    assert re.fullmatch(
+        r"urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", first
+    )
+    assert uid == first  # as EPUBCheck holds them
+    assert identifiers(epub("en"))[0] == first  # built again: the same book
+    # Another language, another edition, another address: another book.
+    assert identifiers(epub("zh_CN"))[0] != first
+    assert identifiers(epub("en", jaxbook_edition=2))[0] != first
+    assert identifiers(epub("en", jaxbook_book_url="https://example.org/book"))[0] != first
+
+
+def test_an_epubs_copyright_page_states_the_edition(epub):
+    page = (epub("en").outdir / "copyright.xhtml").read_text(encoding="utf-8")
+    assert "First edition, December 2026" in page
+    assert "for JAX 1.0" in page
 
 
 def test_the_source_epub_names_no_translator(epub):

@@ -162,6 +162,54 @@ def test_an_entry_that_latex_escapes_with_braces_is_keyed_and_set_as_any_other(
     assert writer.body[-1] == written
 
 
+def latex_of(make_app, rootdir, tmp_path, language: str):
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / language)
+    app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    return app, next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+
+
+# An index command as Sphinx writes it (one level of braces inside).
+INDEX = re.compile(r"\\index\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+@pytest.mark.parametrize(("language", "term"), [("zh_CN", "纯函数"), ("en", "pure function")])
+def test_a_pages_main_entry_stands_for_its_mention(make_app, rootdir, tmp_path, language, term):
+    """The page indexes 纯函数 as a main entry and mentions it: one place on the page, the
+    main entry's, so that the PDF does not give its page twice ("27, **27**")."""
+    app, tex = latex_of(make_app, rootdir, tmp_path, language)
+    values = [
+        (value, main)
+        for _kind, value, _id, main, _key in app.env.domains.index_domain.entries["ch01/page"]
+    ]
+    assert (term, "main") in values
+    assert f"{term}; Page" not in [value for value, _main in values]  # no mention of it
+    assert ("jax.jit; Page", "") in values  # a mention of what the page does not index
+    headwords = [
+        e for e in INDEX.findall(tex) if "!" not in e and f"@\\spxentry{{\\textrm{{{term}}}}}" in e
+    ]
+    # The page's main entry and the glossary's definition: both main, no plain locator.
+    assert len(headwords) == 2
+    assert all(entry.endswith("|spxpagem") for entry in headwords)
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_in_the_pdf_see_entries_follow_every_page(make_app, rootdir, tmp_path, language):
+    """makeindex lists an entry's locators by page: a "see" or "see also" entry is written
+    where the index begins, past every page of the text, so that it follows the page
+    numbers ("side effect, 3, see also pure function"), not precedes them."""
+    _app, tex = latex_of(make_app, rootdir, tmp_path, language)
+    found = [(m.start(), "|see" in m[1]) for m in INDEX.finditer(tex)]
+    sees = [at for at, see in found if see]
+    others = [at for at, see in found if not see]
+    assert len(sees) == 2  # JIT's "see" and 副作用's "see also"
+    # On a page of its own after the text, before the index opens.
+    cleared = tex.rindex("\\clearpage", 0, min(sees))
+    assert max(others) < cleared < min(sees)
+    assert max(sees) < tex.index("\\printindex")
+    assert tex[cleared : min(sees)].strip() == "\\clearpage"
+
+
 def test_the_catalogs_get_the_pages_entries_not_the_extensions(make_app, rootdir, tmp_path):
     """The gettext build makes a message of each part of a page's own entry; the entries
     the extensions make (an API's first mention, under the page's title) are no messages."""

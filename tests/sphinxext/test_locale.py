@@ -31,7 +31,8 @@ def msgids_in_code() -> set[str]:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id in ("_", "ngettext", "N_")
+                # gettext_noop: a label kept in data (the edition statements), looked up as _().
+                and node.func.id in ("_", "ngettext", "N_", "gettext_noop")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):

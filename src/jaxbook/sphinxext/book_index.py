@@ -13,15 +13,19 @@ in reading order; the PDF gives the page numbers alone, in page order):
   configuration option (``jax_enable_x64``) and a
   JAX or XLA environment variable (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is
   ``XLA_PYTHON_CLIENT_PREALLOCATE``); a name the text shows as old
-  (``:old-name:``) is not indexed;
+  (``:old-name:``) is not indexed. An option's context manager is the option
+  (``jax.threefry_partitionable`` is indexed as ``jax_threefry_partitionable``,
+  the name ``jax.config`` gives it): one entry, under the option's own name;
 - a glossary term, found as the glossary links its first use
   (``jaxbook.sphinxext.glossary``), in the page's language. The glossary's own
   entry for the term stays in the index too, marked as its definition.
 
 A quiz's answer options are not indexed: a wrong option may name an API that
-does not exist. The entries are made after the page is translated and before
-Sphinx collects the index, so each language's index names the places in its
-own words, and are no messages for the catalogs.
+does not exist. Nor is a page's mention of what the page indexes itself as a
+main entry (``!single: 纯函数``): the main entry names the place, and the
+PDF printed the page twice ("27, **27**"). The entries are made after the page
+is translated and before Sphinx collects the index, so each language's index
+names the places in its own words, and are no messages for the catalogs.
 In the PDF an API is set in code type and a term in the text's type,
 and a term's entry is one entry however LaTeX read it (the glossary's and the
 text's mentions of "warm-up" were two).
@@ -73,7 +77,7 @@ def api_names(text: str) -> list[str]:
     found = []
     # ``jax.__version__`` is a value to print, not something a reader looks up.
     if (match := NAME.match(text)) and "__" not in match[0]:
-        found.append(match[0])
+        found.append(_option_of(match[0]) or match[0])
     found += [option for option in OPTION.findall(text) if option in _options()]
     match = ON_ARRAY.match(text)
     if found or not match:
@@ -91,6 +95,19 @@ def _module_attribute(module: str, name: str) -> bool:
     import importlib
 
     return not name.startswith("_") and hasattr(importlib.import_module(module), name)
+
+
+@cache
+def _option_of(name: str) -> str | None:
+    """The configuration option that ``name`` is the context manager of (JAX 0.12's
+    ``jax.threefry_partitionable`` is the option ``jax_threefry_partitionable``), or None."""
+    import jax
+
+    head, *rest = name.split(".")
+    if head != "jax" or len(rest) != 1:
+        return None
+    option = getattr(getattr(jax, rest[0], None), "name", None)
+    return option if isinstance(option, str) and option in _options() else None
 
 
 @cache
@@ -123,13 +140,24 @@ class IndexMentions(SphinxTransform):
         rules, shown = glossary.use_rules(self.env.srcdir, self.config)
         title = self.document.next_node(nodes.title)
         page = " ".join(title.astext().split()) if title is not None else docname
-        seen: set[str] = set()
+        # What the page indexes as a main entry of its own is named there already.
+        seen: set[str] = _main_entries(self.document)
         for block in [node for node in self.document.findall() if _is_block(node)]:
             keys = [key for key in _mentions(block, rules, shown) if key not in seen]
             if not keys:
                 continue
             seen.update(keys)
             _add_entries(self, block, [f"{key}; {page}" for key in keys])
+
+
+def _main_entries(document: nodes.document) -> set[str]:
+    """The page's own main entries (``!single: 纯函数``), in the page's language."""
+    return {
+        value.strip()
+        for index in document.findall(addnodes.index)
+        for kind, value, _target, main, *_rest in index["entries"]
+        if kind == "single" and main and ";" not in value
+    }
 
 
 def _is_block(node: nodes.Node) -> TypeGuard[nodes.Element]:
@@ -190,8 +218,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     return {
         "version": "1.0",
         # 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold no
-        # messages (``raw_entries``).
-        "env_version": 4,
+        # messages (``raw_entries``); 5: an option's context manager is the option, and a
+        # page's main entry stands for its mention.
+        "env_version": 5,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -9,8 +9,9 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
 - a trim size each edition's readers expect (``TRIM``: 185 by 260 mm for
   Chinese, 7 by 9.25 in for English), with margins to match;
 - front matter: a title page that names the authors (and a translation's
-  translators) and the publisher, a copyright page with the edition (the JAX
-  release, the date), the course credit and the licences, the contents, and
+  translators) and the publisher, a copyright page with the JAX release the
+  book runs on, the edition statement ("First edition, December 2026"), the
+  course credit and the licences, the contents, and
   the preface (the root page's text) in the contents and the PDF's bookmarks,
   all roman-numbered; no blank page carries a running head or folio;
 - the PDF's information (title, authors, subject, keywords) in the edition's
@@ -40,10 +41,15 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
 The EPUB is Sphinx's EPUB 3 builder extended (``BookEpubBuilder``): a cover
 drawn from the title and names, full metadata (the authors as creator, a
 translation's translators as contributor with the ``trl`` role, the
-publisher, the accessibility metadata), landmarks and the index in the
+publisher, the accessibility metadata; an identifier that stays the
+edition's, ``urn:uuid:`` and a name-based UUID of ``jaxbook_book_url``, the
+language and the edition, so that a rebuild is the same book to a reader's
+library; the edition's number as its version), landmarks and the index in the
 navigation, each page's language declared, code that wraps, and output set
 apart from code (``static/jaxbook-epub.css``). The course credit is in the
-book once, under its first page.
+book once, on its copyright page, with the edition statement that the PDF's
+copyright page and every page of the website (under its copyright line) give
+too.
 
 Both hold the reader's book only: the pages the root page's toctrees reach.
 The contributors' guides are the website's, linked from every page's footer
@@ -68,6 +74,15 @@ Config values:
 ``jaxbook_editions_held``
    Set by the build: the formats (``pdf``, ``epub``) whose file the site's
    directory holds, which its pages link.
+``jaxbook_edition``
+   The edition's number (default ``1``): "First edition", "第 1 版".
+``jaxbook_edition_date``
+   The month the edition came out, ``YYYY-MM`` (default ``""``: the month of the
+   build, as a draft's).
+``jaxbook_book_url``
+   The address that names the book, whatever host serves a build of it (default
+   ``""``: the name ``jaxbook:<basename>``); the EPUB's identifier is derived
+   from it, the language and the edition.
 """
 
 from __future__ import annotations
@@ -84,7 +99,7 @@ from urllib.parse import quote
 
 from babel import Locale
 from babel.core import get_global
-from babel.dates import format_date
+from babel.dates import format_skeleton
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.builders.epub3 import Epub3Builder
@@ -98,7 +113,7 @@ from sphinx_design.badges_buttons import sd_badge
 from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.sphinxext import _artwork, _chapters, book_texts
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import ancestors, section_title
 from jaxbook.sphinxext.fonts import (
     Face,
@@ -170,13 +185,15 @@ class Credits:
     translators: str  # none in the source language
     publisher: str
     release: str  # the JAX release the edition runs on
-    date: str
+    edition: int  # the edition's number: 1 is the first
+    published: str  # the month the edition came out, as the language writes it
     copyright: str
     credit: str  # the course credit, as HTML (the website's footer has it)
     site: str  # the website's address, where a deploy build knows it; else ""
 
     @property
-    def edition(self) -> str:
+    def subtitle(self) -> str:
+        """The title page's line under the title: the JAX release the book runs on."""
         return str(_("for JAX %s")) % self.release
 
     def makers(self) -> tuple[str, str, str]:
@@ -190,10 +207,10 @@ class Credits:
         )
 
     def edition_line(self) -> str:
-        return str(_("Edition for JAX %(release)s, %(date)s")) % {
-            "release": self.release,
-            "date": self.date,
-        }
+        """The edition statement, as a publisher prints it on the copyright page: "First
+        edition, December 2026", "第 1 版，2026 年 12 月"."""
+        message = EDITIONS.get(self.edition, gettext_noop("Edition %(number)d, %(date)s"))
+        return str(_(message)) % {"number": self.edition, "date": self.published}
 
     def addresses(self) -> list[tuple[str, str]]:
         """What the copyright page lists with its address: the website first (the printed
@@ -202,14 +219,40 @@ class Credits:
         return [*([(str(_("Website")), self.site)] if self.site else []), *links, *licences()]
 
 
+# The edition statement of each edition a book is likely to see, in words; a later one
+# gives its number ("Edition 6, ...").
+EDITIONS = {
+    1: gettext_noop("First edition, %(date)s"),
+    2: gettext_noop("Second edition, %(date)s"),
+    3: gettext_noop("Third edition, %(date)s"),
+    4: gettext_noop("Fourth edition, %(date)s"),
+    5: gettext_noop("Fifth edition, %(date)s"),
+}
+
+
+def edition_month(config: Config) -> datetime.date:
+    """The first day of the month the edition came out (``jaxbook_edition_date``)."""
+    if not config.jaxbook_edition_date:
+        return datetime.date.today().replace(day=1)
+    try:
+        return datetime.datetime.strptime(config.jaxbook_edition_date, "%Y-%m").date()
+    except ValueError:
+        raise ConfigError(
+            f"jaxbook_edition_date must be a month, YYYY-MM: {config.jaxbook_edition_date!r}"
+        ) from None
+
+
 def credits_of(config: Config) -> Credits:
+    # The month as the language names it: "December 2026", "2026 年 12 月".
+    month = format_skeleton("yMMMM", edition_month(config), locale=config.language)
     return Credits(
         title=config.project,
         authors=config.author,
         translators=config.jaxbook_translators.get(config.language, ""),
         publisher=config.jaxbook_publisher,
         release=config.release,
-        date=config.today,
+        edition=config.jaxbook_edition,
+        published=spaced(month),
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
         site=site_url(config),
@@ -227,8 +270,6 @@ def configure(app: Sphinx, config: Config) -> None:
     # pyproject.toml, and keeps its own release.)
     if (Path(app.confdir) / "pyproject.toml").is_file():
         config.release = config.version = project.pinned_release(Path(app.confdir))
-    # The date of the copyright page, as the language writes it ("2026 年 12 月 2 日").
-    config.today = spaced(format_date(datetime.date.today(), "long", locale=config.language))
     # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
@@ -305,7 +346,7 @@ def front_matter(credits: Credits) -> str:
         r"\centering\py@HeaderFamily\vspace*{0.12\textheight}",
         rf"{{\fontsize{{32}}{{40}}\selectfont {tex(credits.title)}\par}}\vspace{{1.2em}}",
         r"{\rule{0.3\textwidth}{0.8pt}\par}\vspace{1.2em}",
-        rf"{{\Large\mdseries {tex(credits.edition)}\par}}",
+        rf"{{\Large\mdseries {tex(credits.subtitle)}\par}}",
         r"\vfill",
         rf"{{\Large {written}\par}}",
         rf"\vspace{{0.8em}}{{\large\mdseries {translated}\par}}" if translated else "",
@@ -314,7 +355,7 @@ def front_matter(credits: Credits) -> str:
     ]
     copyright_page = [
         r"\null\vfill{\small\raggedright\setlength{\parskip}{0.6\baselineskip}",
-        rf"{{\bfseries {tex(credits.title)}}}\\{tex(credits.edition)}\par",
+        rf"{{\bfseries {tex(credits.title)}}}\\{tex(credits.subtitle)}\par",
         r"\\".join(line for line in (written, translated, published) if line) + r"\par",
         rf"{edition}\par",
         rf"© {tex(credits.copyright)}\par",
@@ -894,6 +935,15 @@ def depart_badge_latex(self: Any, node: nodes.Element) -> None:
 # -- The EPUB ---------------------------------------------------------------------------
 
 
+def identifier(config: Config) -> str:
+    """The EPUB's ``dc:identifier``: a name-based UUID (version 5) of the book's address,
+    the language and the edition. A rebuild keeps it, so that a reader's library sees the
+    same book; a translation or a new edition is another book."""
+    book = (config.jaxbook_book_url or f"jaxbook:{config.jaxbook_editions_basename}").rstrip("/")
+    name = f"{book}/{config.language}/edition-{config.jaxbook_edition}"
+    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, name)}"
+
+
 def configure_epub(config: Config, credits: Credits) -> None:
     name = edition_name(config)
     config.epub_basename = name
@@ -917,12 +967,10 @@ def configure_epub(config: Config, credits: Credits) -> None:
     # table of contents); the e-reader's contents must list them.
     config.epub_tocscope = "includehidden"
     config.epub_description = description()
-    # A stable identifier per edition, so that a reader's library sees a new build as
-    # the same book.
-    # Sphinx writes the uid as the identifier's XML id and as the NCX's dtb:uid, which
-    # EPUBCheck holds equal to the identifier itself: one value, an XML name, for both.
-    config.epub_identifier = f"{name}-{uuid.uuid5(uuid.NAMESPACE_URL, f'jaxbook:{name}')}"
-    config.epub_uid = config.epub_identifier
+    config.epub_identifier = identifier(config)
+    # The identifier's XML id (the package's unique-identifier); the NCX's dtb:uid is the
+    # identifier itself (templates/epub3/toc.ncx.jinja), as EPUBCheck holds it.
+    config.epub_uid = "bookid"
     config.epub_cover = (COVER, "jaxbook-epub-cover.html")
     # The copyright page, after the cover, as the PDF has it on the title page's back.
     config.epub_pre_files = [(COPYRIGHT_PAGE, str(_("Copyright")))]
@@ -951,7 +999,7 @@ WEB_ONLY_FILES = {
 def copyright_page(credits: Credits, language: str) -> str:
     """The EPUB's copyright page: what the PDF's says, as XHTML."""
     lines = [
-        f"<p><strong>{html.escape(credits.title)}</strong><br/>{html.escape(credits.edition)}</p>",
+        f"<p><strong>{html.escape(credits.title)}</strong><br/>{html.escape(credits.subtitle)}</p>",
         "<p>" + "<br/>".join(html.escape(line) for line in credits.makers() if line) + "</p>",
         f"<p>{html.escape(credits.edition_line())}</p>",
         f"<p>© {html.escape(credits.copyright)}</p>",
@@ -1041,7 +1089,7 @@ class BookEpubBuilder(Epub3Builder):
             family,
             [
                 ("title", credits.title),
-                ("edition", credits.edition),
+                ("edition", credits.subtitle),
                 ("authors", str(_("Written by %(authors)s")) % {"authors": credits.authors}),
                 (
                     "translators",
@@ -1056,6 +1104,9 @@ class BookEpubBuilder(Epub3Builder):
     def content_metadata(self) -> dict[str, Any]:
         metadata = super().content_metadata()
         credits = credits_of(self.config)
+        # Sphinx's is the release (here the JAX release the book runs on); a reader's
+        # library compares the book's own versions: the edition's number.
+        metadata["version"] = str(credits.edition)
         metadata["translators"] = html.escape(credits.translators)
         images = any(self.images) or bool(self.config.epub_cover)
         metadata["access_modes"] = ["textual", "visual"] if images else ["textual"]
@@ -1081,6 +1132,13 @@ class BookEpubBuilder(Epub3Builder):
             quote(COVER): "cover-image",
         }
         return metadata
+
+    def toc_metadata(self, level: int, navpoints: list[Any]) -> dict[str, Any]:
+        # The NCX's dtb:uid is the identifier itself (templates/epub3/toc.ncx.jinja).
+        return {
+            **super().toc_metadata(level, navpoints),
+            "id": html.escape(self.config.epub_identifier),
+        }
 
     def build_navlist(self, navnodes: list[dict[str, Any]]) -> list[Any]:
         return super().build_navlist([*navnodes, *self.index_entry()])
@@ -1127,7 +1185,8 @@ class BookEpubBuilder(Epub3Builder):
 def add_site_links(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """On the website: the PDF and EPUB the site holds, and the contributors' page."""
+    """On the website: the PDF and EPUB the site holds, the edition statement, and the
+    contributors' page."""
     if app.builder.name != "html":
         return
     up = "../" * pagename.count("/")
@@ -1139,6 +1198,8 @@ def add_site_links(
         {"label": labels[fmt], "url": f"{up}{name}.{fmt}", "type": types[fmt]}
         for fmt in app.config.jaxbook_editions_held
     ]
+    # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
+    context["jaxbook_edition_line"] = credits_of(app.config).edition_line()
     page = app.config.jaxbook_contributors_page
     if page and page in app.env.titles and page != pagename:
         context["jaxbook_contributors"] = {
@@ -1156,6 +1217,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_font_cache", "", "", types=frozenset({str}))
     app.add_config_value("jaxbook_contributors_page", "", "html", types=frozenset({str}))
     app.add_config_value("jaxbook_editions_held", [], "html", types=frozenset({list}))
+    app.add_config_value("jaxbook_edition", 1, "env", types=frozenset({int}))
+    app.add_config_value("jaxbook_edition_date", "", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_url", "", "env", types=frozenset({str}))
     # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
     # reads the style sheets' list (800).
     app.connect("config-inited", configure, priority=750)

@@ -17,7 +17,9 @@ In every language an API's entry (``jax.jit``, ``jax_enable_x64``,
 ``XLA_FLAGS``: ``is_api``) is set in code type, in the web's index and the
 PDF's; the LaTeX writer sets every other entry in the text's type (Sphinx sets
 every entry in code type) and writes a hyphen as a hyphen, so that a term the
-glossary and the text both index is one entry.
+glossary and the text both index is one entry. It writes a "see" or "see also"
+entry where the index begins, past every page of the text: makeindex lists an
+entry's locators by page, so the page numbers come first, then "see also".
 
 A word whose reading pypinyin gets wrong out of context is read as the book
 means it (``PHRASES``: 重塑 is chóng sù, not zhòng sù).
@@ -220,14 +222,16 @@ SPHINX_LEVELS: dict[str, Callable[..., list[tuple[str, ...]]]] = {
 
 class PinyinLaTeXTranslator(LaTeXTranslator):
     """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
-    in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, and a
-    glossary term's entry written after its label, as the text's entries are written; and
+    in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, a
+    glossary term's entry written after its label, as the text's entries are written, and a
+    "see" entry written where the index begins, after every page number; and
     what a cell prints set apart from its code, on white under a dark frame, as the web and
     the EPUB set it apart."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.term_entries: list[str] = []
+        self.see_entries: list[str] = []
 
     def visit_literal_block(self, node: Any) -> None:
         if node.get("testnodetype") == "testoutput":
@@ -263,9 +267,12 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
                 logger.warning(str(error), location=node, type="jaxbook", subtype="pinyin_index")
                 continue
             page = "|spxpagem" if main else ""
-            if kind in ("see", "seealso"):
+            if kind in SEE_KINDS:
                 # makeindex's \seealso says "see also" (\alsoname); Sphinx writes \see for both.
-                self.body.append(
+                # Written where the index begins (astext): makeindex lists an entry's
+                # locators by page, so these follow every page number ("惰性求值, 13, 95,
+                # 另请参见 异步派发"), as a publisher sets them, not before.
+                self.see_entries.append(
                     rf"\index{{{self.index_level(parts[0])}|{kind}{{{self.index_text(parts[1])}}}}}"
                 )
             else:
@@ -307,6 +314,14 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
             text = text.replace(mark, quoted)
         return text
 
+    def astext(self) -> str:
+        if self.see_entries and self.elements.get("printindex"):
+            # On a page of their own, before the index opens (sphinxtheindex clears the
+            # page): the page of these entries is past every page of the text.
+            self.body.append("\n\\clearpage\n" + "".join(self.see_entries) + "\n")
+            self.see_entries = []
+        return super().astext()
+
     def depart_term(self, node: Any) -> None:
         super().depart_term(node)
         if not self.in_term:
@@ -315,6 +330,9 @@ class PinyinLaTeXTranslator(LaTeXTranslator):
                 # The line's end after the entry would be a space that opens the definition.
                 self.body.append("%")
             self.term_entries.clear()
+
+
+SEE_KINDS = ("see", "seealso")
 
 
 # makeindex's separators between an entry and its page numbers, in Chinese type.

@@ -8,3 +8,4 @@ jaxbook_translators = {"en": "小书译者"}
 jaxbook_credit = '整理自课程<a href="https://example.org/course">《课程》</a>。'
 jaxbook_contributors_page = "guide"
 release = version = "1.0"
+jaxbook_edition_date = "2026-12"

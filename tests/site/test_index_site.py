@@ -1,0 +1,215 @@
+"""The book's index as a publisher's editor reads it, in the web's, the EPUB's and the PDF's
+index of each language: each page once under an entry, page numbers before "see also",
+English entries in lower case but for names and code, and an option under its own name.
+
+Each check also runs on a planted fault, to show that it can fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from jaxbook.sphinxext.pinyin_index import is_api
+
+LANGUAGES = ["zh_CN", "en"]
+# Names an English entry may begin with in capitals, beside acronyms (JIT, TF32) and names
+# with a capital inside (NumPy, StableHLO, TensorFloat-32), which need no listing.
+PROPER_NOUNS = ("Python", "Accelerated Linear Algebra", "High Level Operations")
+
+
+def web_index(html: str) -> list[tuple[str, list[tuple[str, list[str]]]]]:
+    """A web or EPUB index page: each entry, and each of its subitems with the pages (the
+    addresses without their fragments) its links lead to; the entry's own links first, as
+    a subitem named ""."""
+    soup = BeautifulSoup(html, "html.parser")
+    entries = []
+    for item in soup.select("table.indextable > tr > td > ul > li"):
+        sub = item.find("ul")
+        if sub:
+            sub.extract()
+        subitems = [("", pages(item))]
+        for li in sub.find_all("li", recursive=False) if sub else []:
+            subitems.append((first_text(li), pages(li)))
+        entries.append((first_text(item), subitems))
+    return entries
+
+
+def first_text(element) -> str:
+    """An item's name: its first text, before the links to its further pages ("[1]")."""
+    return " ".join(next(text for text in element.strings if text.strip()).split())
+
+
+def pages(element) -> list[str]:
+    return [a["href"].split("#")[0] for a in element.find_all("a", href=True)]
+
+
+def twice_on_a_page(entries) -> list[str]:
+    """Each entry or subentry that leads to a page twice, or names a subitem twice."""
+    found = []
+    for name, subitems in entries:
+        names = [sub for sub, _pages in subitems]
+        found += [f"{name}: {sub}" for sub in names if sub and names.count(sub) > 1]
+        for sub, links in subitems:
+            if len(links) != len(set(links)):
+                found.append(f"{name}: {sub or '(the entry)'} {links}")
+    return sorted(set(found))
+
+
+SEE = re.compile(r"^(see|see also|见|另请参见) ")
+
+
+def see_before_pages(entries) -> list[str]:
+    """Each entry whose "see" or "see also" comes before one of its pages."""
+    found = []
+    for name, subitems in entries:
+        kinds = [bool(SEE.match(sub)) for sub, _links in subitems if sub]
+        if any(see and not later for see, later in itertools.pairwise(kinds)):
+            found.append(name)
+    return found
+
+
+def titles(site: Path) -> set[str]:
+    """Each page's title: under an entry of the web's index it names a page, not a
+    subentry."""
+    found = set()
+    for page in site.rglob("*.html"):
+        h1 = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("h1")
+        if h1 is not None:
+            found.add(" ".join(h1.get_text(" ").replace("¶", "").split()))
+    return found
+
+
+def miscased(name: str) -> bool:
+    """Whether an English entry begins with a capital it should not have: entries are in
+    lower case, but for names and code."""
+    shown = SEE.sub("", name)
+    if not shown or is_api(shown.split()[0]) or not shown[0].isupper():
+        return False
+    first = shown.split()[0]
+    named = first.isupper() or any(c.isupper() or c.isdigit() for c in first[1:])
+    return not named and not shown.startswith(PROPER_NOUNS)
+
+
+def index_of(site: Path, language: str) -> list:
+    return web_index((site / language / "genindex.html").read_text(encoding="utf-8"))
+
+
+def epub_index_of(builddir: Path, language: str) -> list:
+    [epub] = (builddir / "epub").glob(f"*-{language}.epub")
+    with zipfile.ZipFile(epub) as book:
+        return web_index(book.read("genindex.xhtml").decode("utf-8"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_web_and_epub_indexes_name_each_page_once_and_see_last(
+    built_site, built_editions, language
+):
+    for entries in (index_of(built_site, language), epub_index_of(built_editions, language)):
+        assert len(entries) > 150
+        assert twice_on_a_page(entries) == []
+        assert see_before_pages(entries) == []
+
+
+def test_english_entries_are_lower_case_but_names_and_code(built_site):
+    pages_named = titles(built_site / "en")
+    found = [
+        name
+        for entry, subitems in index_of(built_site, "en")
+        for name in [entry, *(sub for sub, _links in subitems if sub not in pages_named)]
+        if miscased(name)
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_option_is_indexed_under_its_own_name(built_site, language):
+    """``jax.threefry_partitionable`` is the option ``jax_threefry_partitionable``'s context
+    manager: one entry, the option's."""
+    names = [name for name, _subitems in index_of(built_site, language)]
+    assert "jax_threefry_partitionable" in names
+    assert "jax_enable_x64" in names
+    assert not [
+        name for name in names if re.fullmatch(r"jax\.(threefry_partitionable|enable_x64)", name)
+    ]
+
+
+def test_the_web_checks_see_a_planted_fault():
+    html = """<table class="indextable"><tr><td><ul>
+      <li>pure function<ul>
+        <li><a href="a.html#x">Page A</a></li>
+        <li><a href="b.html#y">and side effects</a>, <a href="b.html#z">[1]</a></li>
+        <li><a href="a.html#w">Page A</a></li></ul></li>
+      <li>lazy evaluation<ul><li>see also asynchronous dispatch</li>
+        <li><a href="a.html">Page A</a></li></ul></li>
+      <li>Array attributes<ul><li><a href="c.html">Requirements</a></li></ul></li>
+    </ul></td></tr></table>"""
+    entries = web_index(html)
+    assert twice_on_a_page(entries) == [
+        "pure function: Page A",
+        "pure function: and side effects ['b.html', 'b.html']",
+    ]
+    assert see_before_pages(entries) == ["lazy evaluation"]
+    assert [miscased(name) for name in ["Array attributes", "Requirements"]] == [True, True]
+    unflagged = ["NumPy", "JIT", "TF32", "Python lists", "jax.jit", "XLA_FLAGS", "see also JIT"]
+    assert [name for name in unflagged if miscased(name)] == []
+
+
+# -- The PDF's index (makeindex's output) ------------------------------------------------
+
+LOCATOR = re.compile(r"\\hyperpage\{(\w+)\}|\\hyperindexformat\{\\spxpagem\}\{(\w+)\}")
+SEE_LOCATOR = re.compile(r"\\hyperindexformat\{\\(?:see|seealso)\{")
+
+
+def ind_items(ind: str) -> list[str]:
+    """Each entry and subentry of a makeindex index, its continued lines joined."""
+    items: list[str] = []
+    for line in ind.splitlines():
+        if re.match(r"\s*\\(sub)*item ", line):
+            items.append(line.strip())
+        elif items and line.startswith("\t"):
+            items[-1] += " " + line.strip()
+    return items
+
+
+def pdf_faults(ind: str) -> list[str]:
+    """Each entry of the PDF's index that gives a page twice, or its "see" or "see also"
+    before a page number."""
+    found = []
+    for item in ind_items(ind):
+        numbers = [plain or main for plain, main in LOCATOR.findall(item)]
+        if len(numbers) != len(set(numbers)):
+            found.append(f"page twice: {item}")
+        see = SEE_LOCATOR.search(item)
+        if see and LOCATOR.search(item, see.end()):
+            found.append(f"see before a page: {item}")
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_index_gives_each_page_once_and_see_after_the_pages(built_editions, language):
+    [ind] = (built_editions / "latex" / language).glob("*.ind")
+    text = ind.read_text(encoding="utf-8")
+    assert len(ind_items(text)) > 150
+    assert SEE_LOCATOR.search(text)  # there are "see" entries to check
+    assert pdf_faults(text) == []
+
+
+def test_the_pdf_check_sees_a_planted_fault():
+    ind = (
+        "  \\item \\spxentry{\\textrm{纯函数}}，\\hyperpage{1}，\\hyperpage{6}，\n"
+        "\t\t\\hyperindexformat{\\spxpagem}{27}，\\hyperpage{27}\n"
+        "  \\item \\spxentry{\\textrm{惰性求值}}，\\hyperindexformat{\\seealso{异步派发}}{13}，\n"
+        "\t\t\\hyperpage{13}，\\hyperpage{95}\n"
+        "  \\item \\spxentry{\\textrm{异步派发}}，\\hyperpage{13}，"
+        "\\hyperindexformat{\\seealso{派发}}{140}\n"
+    )
+    faults = pdf_faults(ind)
+    assert [fault.split(":")[0] for fault in faults] == ["page twice", "see before a page"]
+    assert "纯函数" in faults[0]
+    assert "惰性求值" in faults[1]
