@@ -100,6 +100,33 @@ def test_a_query_the_data_does_not_bear_out_is_a_warning_at_the_role(make_app, r
     ]
 
 
+@pytest.mark.parametrize(
+    ("language", "releases"),
+    [("en", "0.4.36, 0.4.38, and 0.5.0"), ("zh_CN", "0.4.36、0.4.38 和 0.5.0")],
+)
+@pytest.mark.parametrize("builder", ["html", "latex"])
+def test_the_releases_a_role_names_are_a_list_of_the_editions_language(
+    make_app, rootdir, tmp_path, builder, language, releases
+):
+    """English: commas and a serial "and"; Chinese: 、 and 和, spaced from the digits as the
+    book's prose is; on the web and in print alike."""
+    srcdir = copy(rootdir, tmp_path)
+    path = srcdir / "ch1" / "release-drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for release in ("0.5.0", "0.4.36"):
+        data["releases"][release] = data["releases"]["0.4.38"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(builder, srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    if builder == "latex":
+        [tex] = app.outdir.glob("*.tex")
+        said = f"The examples also ran on JAX \\DUrole{{jb-drift-releases}}{{{releases}}}."
+        assert said in tex.read_text(encoding="utf-8")
+    else:
+        note = text(soup(app, "ch1/note.html").select_one("section p"))
+        assert note.startswith(f"The examples also ran on JAX {releases}.")
+
+
 @pytest.mark.sphinx("html", testroot="drift-report")
 def test_the_lab_report_says_what_ran_where_and_when_then_folds_every_difference(built):
     assert built.warnings == ""
@@ -350,9 +377,9 @@ def test_the_chinese_report_lists_and_counts_as_chinese_does(built):
     page = soup(built.app, "lab.html")
     first = text(page.select_one("ul.jb-drift-runs > li"))
     assert first == (
-        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行、1 个结果因运行而异。"
-        "2026 年 12 月 3 日在 CPU 上运行，环境为 Python 3.13、jaxlib 0.4.38、NumPy 2.2.1。"
+        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行和 1 个结果因运行而异。"
+        "2026 年 12 月 3 日在 CPU 上运行，环境为 Python 3.13、jaxlib 0.4.38 和 NumPy 2.2.1。"
     )
-    assert "结果因运行而异：输出与书中相同、断言不成立。" in text(page)
+    assert "结果因运行而异：输出与书中相同和断言不成立。" in text(page)
     note = text(soup(built.app, "ch1/note.html").select_one("section p"))
     assert "JAX 0.4.38. All of them run from JAX 0.12.0.1 on" in note
