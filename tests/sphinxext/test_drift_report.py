@@ -127,6 +127,43 @@ def test_the_releases_a_role_names_are_a_list_of_the_editions_language(
         assert note.startswith(f"The examples also ran on JAX {releases}.")
 
 
+def test_the_parallel_text_lists_the_releases_as_its_own_language_does(make_app, rootdir, tmp_path):
+    """A Chinese page with the English beside it: each text joins the releases its own way."""
+    srcdir = copy(rootdir, tmp_path)
+    path = srcdir / "ch1" / "release-drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["releases"]["0.5.0"] = data["releases"]["0.4.38"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    said = "The examples also ran on JAX :drift:`checked`."
+    catalog.append(polib.POEntry(msgid=said, msgstr="They ran on JAX :drift:`checked` too."))
+    (srcdir / "locale" / "en" / "LC_MESSAGES" / "ch1").mkdir(parents=True)
+    catalog.save(str(srcdir / "locale" / "en" / "LC_MESSAGES" / "ch1" / "note.po"))
+    edit(srcdir / "ch1" / "note.rst", "The examples also", f"{said}\n\nThe examples also")
+    app = make_app(
+        "html",
+        srcdir=srcdir,
+        confoverrides={
+            "language": "zh_CN",
+            "extensions": [
+                "sphinx.ext.doctest",
+                "jaxbook.sphinxext.drift_report",
+                "jaxbook.sphinxext.parallel",
+            ],
+            "locale_dirs": ["locale/"],
+            "gettext_compact": False,
+            "jaxbook_parallel_languages": ("zh_CN", "en"),
+        },
+    )
+    app.build()
+    first = soup(app, "ch1/note.html").select_one("p:has(> .jb-parallel-source)")
+    [beside] = first.select(".jb-parallel")
+    assert " ".join(beside.get_text().split()) == "They ran on JAX 0.4.38 and 0.5.0 too."
+    beside.extract()
+    assert " ".join(first.get_text().split()) == "The examples also ran on JAX 0.4.38 和 0.5.0."
+
+
 @pytest.mark.sphinx("html", testroot="drift-report")
 def test_the_lab_report_says_what_ran_where_and_when_then_folds_every_difference(built):
     assert built.warnings == ""
