@@ -1,12 +1,14 @@
 """What the prose says of other JAX releases is what the drift data recorded for them.
 
 1.2 names the checked releases on which ``jnp.asarray`` may share a NumPy array's memory
-on the CPU. Those names are typed into the prose, so this test holds them, in Chinese and
-English, to the chapter's drift data, ``docs/ch01/release-drift.json`` (`make
-release-report` writes it, knowing the check by its Chinese code): every release ran the
-copy check in both, and in no language the book lacks (one added since the report leaves the
-data as it was), and the releases named are exactly those where a run of it failed its
-assert. "May": the data keeps every result the runs of the check had, and on
+on the CPU. The prose names them with a query of the drift role (``:drift:`fails ...```),
+which prints the releases of the chapter's drift data, ``docs/ch01/release-drift.json``,
+whose runs match it (`make release-report` writes the data, knowing the check by its
+Chinese code); this test holds the query, in Chinese and English, to the copy check: every
+release ran the check in both, and in no language the book lacks (one added since the
+report leaves the data as it was), and the query's releases are exactly those where a run
+of the check failed its assert (a query that another example's failure matched too would
+name more). "May": the data keeps every result the runs of the check had, and on
 0.5.0 one run shared the memory and another did not; the prose says "may" only while some
 named release varies, and the data must show it. The check is a hidden block (``:hide:``):
 it prints nothing, and a hidden block is not translated, so both editions run the same code.
@@ -22,7 +24,8 @@ import polib
 import pytest
 
 from jaxbook.formats import code_digest, read_drift
-from jaxbook.project import languages
+from jaxbook.project import languages, pinned_release
+from jaxbook.sphinxext.drift_report import releases_where
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "docs/ch01/jax-vs-numpy.rst"
@@ -32,8 +35,8 @@ CHECK = "for n in (2, 1 << 20):"
 BOOK_LANGUAGES = set(languages(ROOT))
 # The sentence that names the releases, in each language whose wording the test knows.
 NAMED = {
-    "zh_CN": re.compile(r"JAX ([\d.]+(?: 和 [\d.]+)*) 在 CPU 上的 ``jnp\.asarray`` 可能让"),
-    "en": re.compile(r"JAX ([\d.]+(?: and [\d.]+)*) on the CPU may let ``jnp\.asarray``"),
+    "zh_CN": re.compile(r"JAX :drift:`([^`]+)` 在 CPU 上的 ``jnp\.asarray`` 可能让"),
+    "en": re.compile(r"JAX :drift:`([^`]+)` on the CPU may let ``jnp\.asarray``"),
 }
 
 
@@ -58,15 +61,18 @@ def named_releases(language: str) -> list[str]:
         if "``jnp.asarray``" in e.msgid and not e.obsolete
     ]
     [found] = [match for text in texts if (match := NAMED[language].search(text))]
-    return re.split(" 和 | and ", found[1])
+    return releases_where(drift(), found[1], pinned_release(ROOT))
+
+
+def drift() -> dict:
+    return dict(read_drift(ROOT / "docs/ch01/release-drift.json"))
 
 
 def runs_of_the_check() -> dict[str, set[str]]:
     """Per release, every outcome that a run of the copy check had, in either language; each
     release ran the check as the page has it now."""
-    drift = read_drift(ROOT / "docs/ch01/release-drift.json")
     found = {}
-    for release, run in drift["releases"].items():
+    for release, run in drift()["releases"].items():
         [example] = [e for e in run["examples"] if (e["file"], e["code"]) == (PAGE, the_check())]
         # Runs in every language whose sentence names releases, and in no language the book
         # lacks (a language added since the report leaves the data as it was).
@@ -93,3 +99,24 @@ def test_may_is_said_of_a_check_that_varies():
     varying = [r for r, outcomes in runs_of_the_check().items() if len(outcomes) > 1]
     assert set(varying) <= set(failed_runs())
     assert varying, "no named release varies: the prose's 'may' is no longer what the data says"
+
+
+# A release typed beside "since" or "removed in", in the source or in a translation; the
+# role ``changed-in`` gives it from the evidence data instead. A claim that Linux CPU cannot
+# check names its source, a change log, in the same passage.
+TYPED = {
+    "zh_CN": re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)?\s*(?:起|中移除)"),
+    "en": re.compile(r"(?:since|removed in)\s+(?:JAX\s+)?\d+\.\d+\.\d+", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("language", list(TYPED))
+def test_no_release_a_behavior_changed_in_is_typed_by_hand(language):
+    typed = []
+    for catalog in sorted((ROOT / "locale/en/LC_MESSAGES").glob("ch*/*.po")):
+        for entry in polib.pofile(str(catalog)):
+            text = " ".join((entry.msgid if language == "zh_CN" else entry.msgstr).split())
+            if entry.obsolete or "changelog" in text:
+                continue
+            typed += [f"{catalog.name}: {m[0]}" for m in TYPED[language].finditer(text)]
+    assert typed == []

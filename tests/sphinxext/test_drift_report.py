@@ -100,6 +100,70 @@ def test_a_query_the_data_does_not_bear_out_is_a_warning_at_the_role(make_app, r
     ]
 
 
+@pytest.mark.parametrize(
+    ("language", "releases"),
+    [("en", "0.4.36, 0.4.38, and 0.5.0"), ("zh_CN", "0.4.36、0.4.38 和 0.5.0")],
+)
+@pytest.mark.parametrize("builder", ["html", "latex"])
+def test_the_releases_a_role_names_are_a_list_of_the_editions_language(
+    make_app, rootdir, tmp_path, builder, language, releases
+):
+    """English: commas and a serial "and"; Chinese: 、 and 和, spaced from the digits as the
+    book's prose is; on the web and in print alike."""
+    srcdir = copy(rootdir, tmp_path)
+    path = srcdir / "ch1" / "release-drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for release in ("0.5.0", "0.4.36"):
+        data["releases"][release] = data["releases"]["0.4.38"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(builder, srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    if builder == "latex":
+        [tex] = app.outdir.glob("*.tex")
+        said = f"The examples also ran on JAX \\DUrole{{jb-drift-releases}}{{{releases}}}."
+        assert said in tex.read_text(encoding="utf-8")
+    else:
+        note = text(soup(app, "ch1/note.html").select_one("section p"))
+        assert note.startswith(f"The examples also ran on JAX {releases}.")
+
+
+def test_the_parallel_text_lists_the_releases_as_its_own_language_does(make_app, rootdir, tmp_path):
+    """A Chinese page with the English beside it: each text joins the releases its own way."""
+    srcdir = copy(rootdir, tmp_path)
+    path = srcdir / "ch1" / "release-drift.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["releases"]["0.5.0"] = data["releases"]["0.4.38"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    said = "The examples also ran on JAX :drift:`checked`."
+    catalog.append(polib.POEntry(msgid=said, msgstr="They ran on JAX :drift:`checked` too."))
+    (srcdir / "locale" / "en" / "LC_MESSAGES" / "ch1").mkdir(parents=True)
+    catalog.save(str(srcdir / "locale" / "en" / "LC_MESSAGES" / "ch1" / "note.po"))
+    edit(srcdir / "ch1" / "note.rst", "The examples also", f"{said}\n\nThe examples also")
+    app = make_app(
+        "html",
+        srcdir=srcdir,
+        confoverrides={
+            "language": "zh_CN",
+            "extensions": [
+                "sphinx.ext.doctest",
+                "jaxbook.sphinxext.drift_report",
+                "jaxbook.sphinxext.parallel",
+            ],
+            "locale_dirs": ["locale/"],
+            "gettext_compact": False,
+            "jaxbook_parallel_languages": ("zh_CN", "en"),
+        },
+    )
+    app.build()
+    first = soup(app, "ch1/note.html").select_one("p:has(> .jb-parallel-source)")
+    [beside] = first.select(".jb-parallel")
+    assert " ".join(beside.get_text().split()) == "They ran on JAX 0.4.38 and 0.5.0 too."
+    beside.extract()
+    assert " ".join(first.get_text().split()) == "The examples also ran on JAX 0.4.38 和 0.5.0."
+
+
 @pytest.mark.sphinx("html", testroot="drift-report")
 def test_the_lab_report_says_what_ran_where_and_when_then_folds_every_difference(built):
     assert built.warnings == ""
@@ -350,9 +414,9 @@ def test_the_chinese_report_lists_and_counts_as_chinese_does(built):
     page = soup(built.app, "lab.html")
     first = text(page.select_one("ul.jb-drift-runs > li"))
     assert first == (
-        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行、1 个结果因运行而异。"
-        "2026 年 12 月 3 日在 CPU 上运行，环境为 Python 3.13、jaxlib 0.4.38、NumPy 2.2.1。"
+        "在 JAX 0.4.38 上，本章的 3 个示例中，1 个输出不同、1 个无法运行和 1 个结果因运行而异。"
+        "2026 年 12 月 3 日在 CPU 上运行，环境为 Python 3.13、jaxlib 0.4.38 和 NumPy 2.2.1。"
     )
-    assert "结果因运行而异：输出与书中相同、断言不成立。" in text(page)
+    assert "结果因运行而异：输出与书中相同和断言不成立。" in text(page)
     note = text(soup(built.app, "ch1/note.html").select_one("section p"))
     assert "JAX 0.4.38. All of them run from JAX 0.12.0.1 on" in note

@@ -134,6 +134,25 @@ def test_prose_names_the_release_since_which_its_probes_answer_as_they_do(built)
     )
 
 
+@pytest.mark.sphinx(
+    "html", testroot="evidence-column", srcdir="evidence-column-new-probe", freshenv=True
+)
+def test_prose_that_names_a_probe_the_file_lacks_is_told_to_run_make_evidence(app):
+    """A probe added to the lab, named by the prose before ``make evidence`` ran: the warning
+    says what to run, not that the probe's answer never changed."""
+    report = app.srcdir / "report.rst"
+    text = report.read_text(encoding="utf-8")
+    report.write_text(text + "\nNew in JAX :changed-in:`method-call new-probe`.\n", "utf-8")
+    app.build()
+    warnings = strip_escape_sequences(app.warning.getvalue())
+    assert re.search(
+        r"report\.rst:\d+: WARNING: changed-in: the evidence file has no probe 'new-probe'; "
+        r"run 'make evidence' \[jaxbook.evidence_column\]",
+        warnings,
+    )
+    assert "'method-call new-probe' did not all change" not in warnings
+
+
 @pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)
 def test_a_claim_about_an_older_release_needs_evidence(built):
     warnings = built.warnings

@@ -113,7 +113,7 @@ def test_a_sentence_is_filled_with_nodes_wherever_its_translation_puts_them():
     [
         ("en", "1.1, 1.3, and 1.5"),
         ("ja", "1.1、1.3、1.5"),  # CLDR's own
-        ("zh_CN", "1.1、1.3、1.5"),  # the book's: 、 throughout, where CLDR puts 和 last
+        ("zh_CN", "1.1、1.3 和 1.5"),  # the book's: 和 spaced from the digits, as its prose
         ("de", "1.1, 1.3 und 1.5"),
     ],
 )
@@ -125,6 +125,25 @@ def test_lists_are_joined_as_the_language_joins_them(language, joined):
     listed = _locale.listed(links, language)
     assert "".join(n.astext() for n in listed) == joined
     assert [n for n in listed if isinstance(n, nodes.reference)] == links  # the nodes themselves
+
+
+@pytest.mark.parametrize(
+    ("items", "joined"),
+    [
+        (["0.4.38", "0.5.0"], "0.4.38 和 0.5.0"),
+        (["相同 3 个", "输出不同 1 个", "跳过 2 个"], "相同 3 个、输出不同 1 个和跳过 2 个"),
+        (["CPU", "缓存"], "CPU 和缓存"),
+        (["0.4.38"], "0.4.38"),
+        ([], ""),
+    ],
+)
+def test_a_chinese_list_has_and_before_its_last_item_spaced_only_beside_latin(items, joined):
+    """和 as the book's prose writes it: a space on a side where a Latin letter or digit is."""
+    from docutils import nodes
+
+    assert _locale.join_list(items, "zh_CN") == joined
+    codes = [nodes.literal("", item) for item in items]
+    assert "".join(n.astext() for n in _locale.listed(codes, "zh_CN")) == joined
 
 
 JA = {

@@ -17,7 +17,8 @@ placeholders, ``%(name)s``, which :func:`sentence` fills with nodes after the
 message is translated, wherever the translation puts them; ````code```` in a
 message is a code span. Lists are joined the way the build's language joins
 them (:func:`listed`, with Babel's CLDR patterns), so a third language needs a
-catalog, not code.
+catalog, not code; Chinese is joined as the book's prose joins it, 、 between
+items and 和 before the last, spaced from a Latin letter or digit beside it.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from docutils import nodes
 from sphinx import locale
 from sphinx.locale import get_translation, get_translator
 from sphinx.util.i18n import CatalogRepository, docname_to_domain
+
+from jaxbook.chinese import spaced
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -115,8 +118,10 @@ def reviewed(entry: polib.POEntry) -> bool:
     return bool(entry.msgstr or any(entry.msgstr_plural.values())) and not entry.fuzzy
 
 
-# The book writes every Chinese list with 、 between items, where CLDR puts 和 before the last.
-LIST_SEPARATORS = {"zh": "、"}
+# The book joins a Chinese list as its prose does: 、 between items and 和 before the last
+# ("0.4.38、0.5.0 和 0.11.2"), with the space the book puts between 和 and a Latin letter or
+# digit beside it, where CLDR's pattern has none ("0.5.0和0.11.2").
+LIST_WORDS = {"zh": ("、", "和")}
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 CODE = re.compile(r"``(.+?)``")
 
@@ -139,19 +144,48 @@ def language_name(code: str, in_language: str | None) -> str:
     return Locale.parse(language).get_display_name(_locale(in_language)) or language
 
 
+def _text(item: Part) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, nodes.Node):
+        return item.astext()
+    return "".join(node.astext() for node in item)
+
+
+def _separators(texts: Sequence[str], words: tuple[str, str]) -> list[str]:
+    """What goes between neighbouring items of a list joined with ``words`` (the mark between
+    items, the word before the last): the word is spaced from a Latin letter or digit beside
+    it, as the book writes Chinese beside Latin."""
+    between, last = words
+    separators = [between] * max(len(texts) - 2, 0)
+    if len(texts) > 1:
+        before, after = texts[-2][-1:], texts[-1][:1]
+        around = spaced(before + last + after)
+        separators.append(around[len(before) : len(around) - len(after)])
+    return separators
+
+
 def join_list(items: Sequence[str], language: str | None) -> str:
-    """Words as a list in ``language``: "a, b, and c"; in Chinese "a、b、c"."""
+    """Words as a list in ``language``: "a, b, and c"; in Chinese "a、b 和 c"."""
     where = _locale(language)
-    separator = LIST_SEPARATORS.get(where.language)
-    if separator is not None:
-        return separator.join(items)
+    words = LIST_WORDS.get(where.language)
+    if words is not None and items:
+        separators = _separators(items, words)
+        return "".join(item + sep for item, sep in zip(items, [*separators, ""], strict=True))
     return format_list(list(items), locale=where)
 
 
 def listed(items: Sequence[Part], language: str | None) -> list[nodes.Node]:
-    """Nodes (links, say) as a list in ``language``: Babel's pattern, filled with the nodes."""
-    pattern = join_list([f"%(item{i})s" for i in range(len(items))], language)
-    return sentence(pattern, **{f"item{i}": item for i, item in enumerate(items)})
+    """Nodes (links, say) as a list in ``language``: Babel's pattern, filled with the nodes
+    (in Chinese the book's, spaced by what the nodes say)."""
+    names = [f"item{i}" for i in range(len(items))]
+    words = LIST_WORDS.get(_locale(language).language)
+    if words is not None and items:
+        separators = _separators([_text(item) for item in items], words)
+        pattern = "".join(f"%({n})s{sep}" for n, sep in zip(names, [*separators, ""], strict=True))
+    else:
+        pattern = join_list([f"%({name})s" for name in names], language)
+    return sentence(pattern, **dict(zip(names, items, strict=True)))
 
 
 def sentence(message: str, **parts: Part) -> list[nodes.Node]:

@@ -311,7 +311,9 @@ class DriftRole(SphinxRole):
         if isinstance(data, dict):
             found = releases_where(data, self.text, self.config.jaxbook_pinned_release)
         if found:
-            said = join_list(found, self.config.language)
+            # The parallel text parses the other language's message with its own language.
+            language = getattr(self.inliner.document.settings, "jaxbook_language", None)
+            said = join_list(found, language or self.config.language)
             return [nodes.inline(self.rawtext, said, classes=["jb-drift-releases"])], []
         if data is None:
             warn(

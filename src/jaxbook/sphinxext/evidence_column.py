@@ -27,8 +27,8 @@ modification time, so a long-lived preview builder sees a new one.
 The build warns, at the note, about an ``:evidence:`` probe that the file
 lacks, about a note whose point speaks of an older release ("不再", "已移除",
 "no longer", …) but names no probe, and about an era of a probe for whose
-answer the file has no phrase; at the role, about probes that never changed
-or changed in different releases. These warnings are of type ``jaxbook``
+answer the file has no phrase; at the role, about probes that the file lacks, that never
+changed, or that changed in different releases. These warnings are of type ``jaxbook``
 and subtype ``evidence_column``; a file of another format or shape is one
 warning at the file, and the table then has no "Changed in" column.
 
@@ -205,6 +205,16 @@ class ChangedInRole(SphinxRole):
                 str(Path(self.env.srcdir, self.config.jaxbook_release_evidence))
             )
         if isinstance(evidence, FormatError):  # a warning at the file says what is wrong
+            return [nodes.literal(self.rawtext, self.text)], []
+        missing = [p for p in probes if isinstance(evidence, dict) and p not in evidence["probes"]]
+        if missing:
+            logger.warning(
+                "changed-in: the evidence file has no probe %s; run 'make evidence'",
+                ", ".join(map(repr, missing)),
+                location=self.get_location(),
+                type="jaxbook",
+                subtype="evidence_column",
+            )
             return [nodes.literal(self.rawtext, self.text)], []
         if len(releases) != len(probes) or len(set(releases)) != 1:
             logger.warning(

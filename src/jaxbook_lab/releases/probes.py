@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 import warnings
 from collections.abc import Callable
@@ -195,6 +196,170 @@ def committed_devices():
     except Exception as error:
         return type(error).__name__, _error(error)[:160]
     return "no-error", "a + b ran"
+
+
+@probe
+def empty_uninitialized():
+    """Whether ``jnp.empty`` and ``jnp.empty_like`` leave their arrays uninitialized.
+
+    Read from their lowering for TPU and for GPU (``jax.export`` lowers for platforms
+    this machine lacks): an ``AllocateBuffer`` call there is memory left as it is. A
+    jaxpr that only broadcasts a zero is zeros on every platform.
+    """
+    made = {"empty": lambda: jnp.empty(3), "empty_like": lambda: jnp.empty_like(jnp.ones(3))}
+    answers = {}
+    for name, function in made.items():
+        primitives = {e.primitive.name for e in jax.make_jaxpr(function)().jaxpr.eqns}
+        for platform in ("tpu", "cuda"):
+            if "empty" not in primitives:
+                answers[f"jnp.{name} on {platform}"] = "zeros"
+                continue
+            from jax import export
+
+            lowered = export.export(jax.jit(function), platforms=[platform])().mlir_module()
+            kind = "uninitialized" if "AllocateBuffer" in lowered else "zeros"
+            answers[f"jnp.{name} on {platform}"] = kind
+    kinds = set(answers.values())
+    key = kinds.pop() if len(kinds) == 1 else "mixed"
+    return key, ", ".join(f"{where}: {kind}" for where, kind in answers.items())
+
+
+@probe
+def key_dtype():
+    """Whether ``jax.random.key`` takes the PRNG implementation as ``dtype=``."""
+    if not hasattr(jax.random, "key"):
+        return "no jax.random.key", "hasattr(jax.random, 'key') = False"
+    try:
+        key = jax.random.key(0, dtype="rbg")
+    except Exception as error:
+        return type(error).__name__, _error(error)
+    return "accepted", f"key(0, dtype='rbg').dtype = {key.dtype}"
+
+
+@probe
+def debug_key_reuse():
+    """Whether the key-reuse check exists: ``jax.debug_key_reuse`` and ``jax_debug_key_reuse``."""
+    context = hasattr(jax, "debug_key_reuse")
+    flag = hasattr(jax.config, "jax_debug_key_reuse")
+    key = {
+        (True, True): "both",
+        (True, False): "context manager only",
+        (False, True): "flag only",
+        (False, False): "absent",
+    }[(context, flag)]
+    shown = f"jax.debug_key_reuse: {context}, jax_debug_key_reuse: {flag}"
+    return key, shown
+
+
+def _cpu_devices(environment: dict[str, str], code: str = "") -> tuple[str, str]:
+    """How many CPU devices a new Python process sees, after ``code``, with ``environment``.
+
+    The process does not inherit this module's ``XLA_FLAGS`` (two devices).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    env.update(environment, JAX_PLATFORMS="cpu")
+    program = "\n".join(["import jax", code, "print(len(jax.devices()))"])
+    ran = subprocess.run(
+        [sys.executable, "-c", program],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if ran.returncode != 0:
+        last = (ran.stderr.strip().splitlines() or ["no output"])[-1]
+        return last.split(":")[0], last[:160]
+    count = ran.stdout.strip().splitlines()[-1]
+    return f"{count} devices", f"len(jax.devices()) = {count}"
+
+
+@probe
+def num_cpu_devices_config():
+    """What ``jax.config.update("jax_num_cpu_devices", 4)`` does, in a new process."""
+    return _cpu_devices({}, 'jax.config.update("jax_num_cpu_devices", 4)')
+
+
+@probe
+def num_cpu_devices_variable():
+    """How many CPU devices a new process sees with ``JAX_NUM_CPU_DEVICES=4`` set."""
+    return _cpu_devices({"JAX_NUM_CPU_DEVICES": "4"})
+
+
+@probe
+def make_mesh_axis_types():
+    """The axis types of a mesh that ``jax.make_mesh`` makes when none are asked for."""
+    if not hasattr(jax, "make_mesh"):
+        return "no jax.make_mesh", "hasattr(jax, 'make_mesh') = False"
+    mesh = jax.make_mesh((len(jax.devices()),), ("x",))
+    types = getattr(mesh, "axis_types", None)
+    if types is None:
+        return "no axis types", "the mesh has no axis_types"
+    names = re.findall(r"Explicit|Auto|Manual|Hidden|Visible|Collective|User", repr(types))
+    return " ".join(sorted(set(names))) or repr(types), f"axis_types = {types!r}"
+
+
+def _top_level(name: str) -> tuple[str, str]:
+    present = hasattr(jax, name)
+    return ("present" if present else "absent"), f"hasattr(jax, '{name}') = {present}"
+
+
+@probe
+def p_top_level():
+    """Whether ``jax.P`` (``PartitionSpec``) is part of the top-level API."""
+    return _top_level("P")
+
+
+@probe
+def set_mesh_top_level():
+    """Whether ``jax.set_mesh`` is part of the top-level API."""
+    return _top_level("set_mesh")
+
+
+@probe
+def device_put_replicated():
+    """Whether ``jax.device_put_replicated`` and ``jax.device_put_sharded`` still exist."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        present = [n for n in ("device_put_replicated", "device_put_sharded") if hasattr(jax, n)]
+        if present:
+            try:
+                jax.device_put_replicated(jnp.ones(1), jax.devices())
+            except Exception as error:
+                return type(error).__name__, _error(error)
+    if not present:
+        return "removed", "neither jax.device_put_replicated nor jax.device_put_sharded exists"
+    deprecated = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    if deprecated:
+        first = str(deprecated[0].message).splitlines()[0]
+        return "deprecated", f"DeprecationWarning: {first}"
+    return "present", f"{' and '.join(present)} exist"
+
+
+def _context_manager(name: str, flag: str) -> tuple[str, str]:
+    """Whether ``jax.<name>(True)`` is a context manager that turns ``flag`` on inside it."""
+    if not hasattr(jax, name):
+        return "absent", f"hasattr(jax, '{name}') = False"
+    try:
+        with getattr(jax, name)(True):
+            inside = getattr(jax.config, flag)
+    except Exception as error:
+        return type(error).__name__, _error(error)
+    if not inside:
+        return "no effect", f"with jax.{name}(True): {flag} = {inside}"
+    return "context manager", f"with jax.{name}(True): {flag} = {inside}"
+
+
+@probe
+def threefry_partitionable_context():
+    """Whether ``with jax.threefry_partitionable(True):`` turns the flag on inside it."""
+    return _context_manager("threefry_partitionable", "jax_threefry_partitionable")
+
+
+@probe
+def enable_x64_context():
+    """Whether ``with jax.enable_x64(True):`` turns on 64-bit types inside it."""
+    return _context_manager("enable_x64", "jax_enable_x64")
 
 
 def main() -> int:

@@ -70,4 +70,62 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ValueError": "adding the two arrays raises ``ValueError``",
         "*": "adding the two arrays raises %(shown)s",
     },
+    "empty-uninitialized": {
+        "zeros": "``jnp.empty`` and ``jnp.empty_like`` give zeros on every platform",
+        "uninitialized": "``jnp.empty`` and ``jnp.empty_like`` leave their arrays "
+        "uninitialized on TPU and GPU",
+        "*": "``jnp.empty`` and ``jnp.empty_like`` give %(shown)s",
+    },
+    "key-dtype": {
+        "accepted": "``jax.random.key`` takes the PRNG implementation as ``dtype=``",
+        "no jax.random.key": "there is no ``jax.random.key``",
+        "*": '``jax.random.key(0, dtype="rbg")`` raises %(shown)s',
+    },
+    "debug-key-reuse": {
+        "both": "``jax.debug_key_reuse`` and the ``jax_debug_key_reuse`` flag exist",
+        "flag only": "only the ``jax_debug_key_reuse`` flag exists",
+        "context manager only": "only ``jax.debug_key_reuse`` exists",
+        "absent": "there is no key-reuse check",
+    },
+    "num-cpu-devices-config": {
+        "4 devices": "``jax_num_cpu_devices`` sets the number of CPU devices",
+        "*": "setting ``jax_num_cpu_devices`` gives %(shown)s",
+    },
+    "num-cpu-devices-variable": {
+        "4 devices": "``JAX_NUM_CPU_DEVICES=4`` gives four CPU devices",
+        "1 devices": "``JAX_NUM_CPU_DEVICES`` has no effect",
+        "*": "with ``JAX_NUM_CPU_DEVICES=4``, JAX gives %(shown)s",
+    },
+    "make-mesh-axis-types": {
+        "Explicit": "``jax.make_mesh`` makes explicit axes by default",
+        "Auto": "``jax.make_mesh`` makes automatic axes by default",
+        "no jax.make_mesh": "there is no ``jax.make_mesh``",
+        "no axis types": "a mesh has no axis types",
+        "*": "``jax.make_mesh`` gives %(shown)s by default",
+    },
+    "p-top-level": {
+        "present": "``jax.P`` exists",
+        "absent": "there is no top-level ``jax.P``",
+    },
+    "set-mesh-top-level": {
+        "present": "``jax.set_mesh`` exists",
+        "absent": "there is no top-level ``jax.set_mesh``",
+    },
+    "device-put-replicated": {
+        "present": "``jax.device_put_replicated`` and ``jax.device_put_sharded`` exist",
+        "deprecated": "``jax.device_put_replicated`` warns that it is deprecated",
+        "removed": "``jax.device_put_replicated`` and ``jax.device_put_sharded`` no longer exist",
+        "*": "``jax.device_put_replicated`` raises %(shown)s",
+    },
+    "threefry-partitionable-context": {
+        "context manager": "``with jax.threefry_partitionable(True):`` turns the flag on "
+        "inside the block",
+        "absent": "there is no ``jax.threefry_partitionable``",
+        "*": "``jax.threefry_partitionable(True)`` gives %(shown)s",
+    },
+    "enable-x64-context": {
+        "context manager": "``with jax.enable_x64(True):`` turns on 64-bit types inside the block",
+        "absent": "there is no top-level ``jax.enable_x64``",
+        "*": "``jax.enable_x64(True)`` gives %(shown)s",
+    },
 }
