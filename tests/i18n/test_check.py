@@ -1091,3 +1091,20 @@ def test_english_spelling_is_hunspells_too(tmp_path):
     found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
     assert unchecked is None
     assert [f.message.split("'")[1] for f in found] == ["kee"]
+
+
+def test_names_of_the_code_and_code_in_backquotes_are_not_spelled(tmp_path):
+    """A comment that names the code's variable (xs), with backquotes or without, and code in
+    backquotes in prose (MyST's `xs`, reST's ``xs``) are no words; the words around them are."""
+    entries = {
+        "code": (
+            "# 一批样本 xs，每行一个\nxs = jnp.ones((4, 3))\nprint(xs.shape)",
+            "# `xs` is a batch, one exampel per row; xs has 4\nxs = jnp.ones((4, 3))\n"
+            "print(xs.shape)",
+        ),
+        "prose": ("数据 ``xs`` 和 ``ys`` 是一批样本。", "The data ``xs`` and `ys` are a batch."),
+    }
+    path = write_catalog(tmp_path, po_text(entries))
+    found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
+    assert unchecked is None
+    assert [f.message.split("'")[1] for f in found] == ["exampel"]
