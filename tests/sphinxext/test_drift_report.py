@@ -112,7 +112,9 @@ def test_a_report_of_a_path_that_is_no_chapters_data_is_a_warning_at_the_directi
         written.write("\n.. drift-report:: ch2/release-drift.json\n")
     edit(lab, "ch2/release-drift.json", "ch3/release-drift.json")
     with lab.open("a", encoding="utf-8") as written:
-        written.write("\n.. drift-report:: ch1/drift.json\n\n.. drift-report:: release-drift.json\n")
+        written.write(
+            "\n.. drift-report:: ch1/drift.json\n\n.. drift-report:: release-drift.json\n"
+        )
     app = make_app("html", srcdir=srcdir)
     app.build()
     relative = (
