@@ -1108,3 +1108,35 @@ def test_names_of_the_code_and_code_in_backquotes_are_not_spelled(tmp_path):
     found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
     assert unchecked is None
     assert [f.message.split("'")[1] for f in found] == ["exampel"]
+
+
+CODE_SOURCE = ENTRIES["code"][0]  # '# 创建密钥\nkey = jax.random.key(0)\nprint("密钥:", key)'
+
+
+@pytest.mark.parametrize(
+    ("msgstr", "finding"),
+    [
+        # A comment may take more lines than the source's, a blank line may come or go, and
+        # a statement may break elsewhere inside its brackets: its tokens are the same.
+        ('# Create a key,\n# then print it\nkey = jax.random.key(0)\n\nprint("key:", key)', None),
+        ('# Create a key\nkey = jax.random.key(\n    0\n)\nprint("key:", key)', None),
+        # A statement more, or two statements on one line, is other code.
+        (
+            '# Create a key\nkey = jax.random.key(0)\nkey = key\nprint("key:", key)',
+            "translated code differs from the source at its line 3: expected 'print', found 'key'",
+        ),
+        (
+            '# Create a key\nkey = jax.random.key(0); print("key:", key)',
+            "translated code differs from the source at its line 2: expected '\\n', found ';'",
+        ),
+    ],
+    ids=["comment-lines", "wrapped-in-brackets", "statement-added", "statements-joined"],
+)
+def test_translated_code_keeps_its_statements_and_its_comments_may_take_other_lines(
+    tmp_path, msgstr, finding
+):
+    entries = dict(ENTRIES)
+    entries["code"] = (CODE_SOURCE, msgstr)
+    path = write_catalog(tmp_path, po_text(entries))
+    found = [f for f in check(path) if "translated code" in f]
+    assert found == ([f"{path}:{line_of(path, '# 创建密钥')}: {finding}"] if finding else [])
