@@ -133,8 +133,8 @@ doctest: $(SYNCED) ## The verdict of every code cell of every language, run once
 	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 
 .PHONY: refresh-outputs
-refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's run (source and catalogs): PAGES=docs/ch01/x.rst
-	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(PAGES)
+refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's run (source and catalogs): PAGES=docs/ch01/x.rst or "docs/ch02/*"
+	$(JAXBOOK) refresh --builddir $(BUILDDIR) $(foreach lang,$(LANGUAGES),--language $(lang)) $(foreach page,$(PAGES),'$(page)')
 
 # TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`
 # does, after building them in every language) instead of building their own.

@@ -55,7 +55,7 @@ LONGEST_FIRST = (
     "tests/site/test_notebooks.py",
     "tests/site/test_discovery.py",
     "tests/site/test_browser.py",
-    "tests/book/test_exercises.py",
+    "tests/book/test_ch01_exercises.py",
     "tests/doctest/test_faults.py",
 )
 

@@ -90,3 +90,20 @@ def test_a_language_target_without_a_language_says_what_it_needs(target):
     )
     assert result.returncode == 2
     assert f"make {target} needs LANGUAGE=<code>, for example LANGUAGE=ja" in result.stdout
+
+
+def test_make_refresh_outputs_hands_a_pattern_to_jaxbook_as_written():
+    """``PAGES="docs/ch02/*"`` reaches jaxbook unexpanded, which takes the pages it matches
+    and leaves the chapter's other files (its self-checks, its drift data) out quietly; the
+    shell would expand it into every file, and jaxbook would name each of those as no page."""
+    command = dry_run("refresh-outputs", "PAGES=docs/ch01/* docs/ch01/arrays.rst")
+    arguments = command.split(" refresh ", 1)[1]
+    # What the shell that runs the recipe hands to jaxbook, one argument a line.
+    handed = subprocess.run(
+        ["sh", "-c", f"printf '%s\\n' {arguments}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert handed[-2:] == ["docs/ch01/*", "docs/ch01/arrays.rst"]

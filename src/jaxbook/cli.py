@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import multiprocessing
 import sys
 
 # name: (module with add_arguments(parser) and run(args), one-line help)
@@ -55,4 +56,10 @@ def main(
 ) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser_for(argv, commands, prog, description).parse_args(argv)
+    # A command may run the pages' code, and so start JAX's threads, and then start a
+    # process: refresh reads one language after the other, and the next language's Sphinx
+    # application starts one (sphinx-sitemap's queue manager). Forked from a process that
+    # runs JAX, a child inherits its locks held (JAX warns that it may deadlock). Children
+    # come from a fork server instead (Python 3.14's default), which never runs JAX.
+    multiprocessing.set_start_method("forkserver", force=True)
     return args.run(args)

@@ -176,7 +176,7 @@ def run_self_check(answer: dict[str, object]) -> None:
 
 
 def test_the_chapters_self_check_says_what_to_do_and_rejects_wrong_answers(capsys):
-    """As tests/book/test_exercises.py holds chapter 1's: before an answer it says what to
+    """As tests/book/test_ch01_exercises.py holds chapter 1's: before an answer it says what to
     do; each of its messages is met by a wrong answer; the reference answer passes silently
     (``make doctest`` runs it on the answers page, below)."""
     import jax

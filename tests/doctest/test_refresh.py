@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -256,6 +258,47 @@ def test_check_of_a_clean_book_records_what_each_example_printed(book, refresh, 
     blocks = json.loads(record.read_text(encoding="utf-8"))["blocks"]
     assert [b["got"] for b in blocks["en"]][:1] == ["hello\n"]
     assert len(blocks["zh_CN"]) == len(blocks["en"]) == 4
+
+
+JAX_PAGE = """\
+:orphan:
+
+JAX
+===
+
+.. testcode::
+
+   import jax.numpy as jnp
+
+   print(jnp.arange(3))
+
+.. testoutput::
+
+   [0 1 2]
+"""
+
+
+def test_the_next_language_forks_no_process_from_one_that_runs_jax(book):
+    """The languages are refreshed one after the other in one process, and each one's Sphinx
+    application starts a process (sphinx-sitemap's queue manager, as in the book): after
+    the source's pages started JAX, a fork of that process would inherit JAX's threads'
+    locks held, and JAX warns that it may deadlock."""
+    with (book / "conf.py").open("a", encoding="utf-8") as conf:
+        # As in the book's conf.py, whose sitemap only a deploy build writes.
+        conf.write('extensions.append("sphinx_sitemap")\n')
+        conf.write('suppress_warnings = ["sitemap.configuration"]\n')
+    (book / "docs/jax.rst").write_text(JAX_PAGE, encoding="utf-8")
+    languages = ("--language", "zh_CN", "--language", "en")
+    pages = ("docs/jax.rst", "docs/printing.rst")
+
+    result = subprocess.run(
+        [sys.executable, "-m", "jaxbook", "refresh", *languages, *pages],
+        cwd=book, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    assert "docs/printing.rst [en]: 0 output(s) rewritten in the catalog" in result.stdout
+    assert "fork" not in result.stderr, result.stderr
 
 
 REST_PAGE = """\

@@ -1091,3 +1091,52 @@ def test_english_spelling_is_hunspells_too(tmp_path):
     found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
     assert unchecked is None
     assert [f.message.split("'")[1] for f in found] == ["kee"]
+
+
+def test_names_of_the_code_and_code_in_backquotes_are_not_spelled(tmp_path):
+    """A comment that names the code's variable (xs), with backquotes or without, and code in
+    backquotes in prose (MyST's `xs`, reST's ``xs``) are no words; the words around them are."""
+    entries = {
+        "code": (
+            "# 一批样本 xs，每行一个\nxs = jnp.ones((4, 3))\nprint(xs.shape)",
+            "# `xs` is a batch, one exampel per row; xs has 4\nxs = jnp.ones((4, 3))\n"
+            "print(xs.shape)",
+        ),
+        "prose": ("数据 ``xs`` 和 ``ys`` 是一批样本。", "The data ``xs`` and `ys` are a batch."),
+    }
+    path = write_catalog(tmp_path, po_text(entries))
+    found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
+    assert unchecked is None
+    assert [f.message.split("'")[1] for f in found] == ["exampel"]
+
+
+CODE_SOURCE = ENTRIES["code"][0]  # '# 创建密钥\nkey = jax.random.key(0)\nprint("密钥:", key)'
+
+
+@pytest.mark.parametrize(
+    ("msgstr", "finding"),
+    [
+        # A comment may take more lines than the source's, a blank line may come or go, and
+        # a statement may break elsewhere inside its brackets: its tokens are the same.
+        ('# Create a key,\n# then print it\nkey = jax.random.key(0)\n\nprint("key:", key)', None),
+        ('# Create a key\nkey = jax.random.key(\n    0\n)\nprint("key:", key)', None),
+        # A statement more, or two statements on one line, is other code.
+        (
+            '# Create a key\nkey = jax.random.key(0)\nkey = key\nprint("key:", key)',
+            "translated code differs from the source at its line 3: expected 'print', found 'key'",
+        ),
+        (
+            '# Create a key\nkey = jax.random.key(0); print("key:", key)',
+            "translated code differs from the source at its line 2: expected '\\n', found ';'",
+        ),
+    ],
+    ids=["comment-lines", "wrapped-in-brackets", "statement-added", "statements-joined"],
+)
+def test_translated_code_keeps_its_statements_and_its_comments_may_take_other_lines(
+    tmp_path, msgstr, finding
+):
+    entries = dict(ENTRIES)
+    entries["code"] = (CODE_SOURCE, msgstr)
+    path = write_catalog(tmp_path, po_text(entries))
+    found = [f for f in check(path) if "translated code" in f]
+    assert found == ([f"{path}:{line_of(path, '# 创建密钥')}: {finding}"] if finding else [])

@@ -164,6 +164,53 @@ def test_the_parallel_text_lists_the_releases_as_its_own_language_does(make_app,
     assert " ".join(first.get_text().split()) == "The examples also ran on JAX 0.4.38 和 0.5.0."
 
 
+def test_a_report_of_a_path_that_is_no_chapters_data_is_a_warning_at_the_directive(
+    make_app, rootdir, tmp_path
+):
+    """A chapter not run yet is said on the page; a path that cannot name a chapter's data
+    would say the same, so it is a warning: relative to the chapter's page (its own data is
+    ``release-drift.json``), to a directory that holds no page, or to another file."""
+    srcdir = copy(rootdir, tmp_path)
+    page, lab = srcdir / "ch2" / "page.rst", srcdir / "lab.rst"
+    with page.open("a", encoding="utf-8") as written:
+        written.write("\n.. drift-report:: ch2/release-drift.json\n")
+    edit(lab, "ch2/release-drift.json", "ch3/release-drift.json")
+    with lab.open("a", encoding="utf-8") as written:
+        written.write(
+            "\n.. drift-report:: ch1/drift.json\n\n.. drift-report:: release-drift.json\n"
+        )
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    relative = (
+        "the path is relative to this page: release-drift.json on a chapter's own page, "
+        "<chapter>/release-drift.json on a page above the chapters (docs/lab.rst) "
+        "[jaxbook.drift_report]"
+    )
+    assert sorted(warnings(app)) == sorted([
+        f"{page}:12: WARNING: drift-report: ch2/release-drift.json is in ch2/ch2/, which "
+        f"holds no page; {relative}",
+        f"{lab}:14: WARNING: drift-report: ch3/release-drift.json is in ch3/, which holds "
+        f"no page; {relative}",
+        f"{lab}:16: WARNING: drift-report: ch1/drift.json is not a chapter's "
+        f"release-drift.json; {relative}",
+        f"{lab}:18: WARNING: drift-report: release-drift.json is in no chapter's directory; "
+        f"{relative}",
+    ])  # fmt: skip
+
+
+def test_a_chapters_page_shows_its_own_data_not_run_yet_by_its_file_name(
+    make_app, rootdir, tmp_path
+):
+    srcdir = copy(rootdir, tmp_path)
+    with (srcdir / "ch2" / "page.rst").open("a", encoding="utf-8") as page:
+        page.write("\n.. drift-report:: release-drift.json\n")
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    none = "No other JAX release has run this chapter's examples yet."
+    assert none in text(soup(app, "ch2/page.html"))
+
+
 @pytest.mark.sphinx("html", testroot="drift-report")
 def test_the_lab_report_says_what_ran_where_and_when_then_folds_every_difference(built):
     assert built.warnings == ""

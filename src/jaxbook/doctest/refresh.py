@@ -21,8 +21,10 @@ alone. Review the diff before committing it: this
 tool records behavior, it does not judge it.
 
 A page is named by its file or by a pattern (``docs/ch02/*``: the ``.rst`` and
-``.md`` pages it matches); a path that names no file stops the run with "no
-such file".
+``.md`` pages it matches, and without a word none of the chapter's other files,
+its self-checks or its drift data; ``make refresh-outputs`` hands ``PAGES`` over
+unexpanded); a file named on its own that is no page is said to be left out,
+and a path that names no file stops the run with "no such file".
 
 With ``--language en`` the pages are read through the English catalogs and
 the translated code runs; what it prints becomes the ``msgstr`` of the output

@@ -884,27 +884,43 @@ def is_literal(msgid: str) -> bool:
 
 # A token with a name's punctuation inside (block_until_ready, jax.numpy, x=1) is no word.
 NAME_LIKE = re.compile(r"\S*\w[_.=/\\@]\w\S*")
+# Nor is code in backquotes (`xs`, ``jax.jit``), in prose or in a code block's comment.
+BACKQUOTED = re.compile(r"(`+)[^`\n]+?\1")
+
+
+def code_names(code: str) -> set[str]:
+    """The names a code block uses (``xs``, ``in_axes``, its keywords): a comment or a
+    string that names one of them names the code, not a word."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return set()
+    return {token.string for token in tokens if token.type == tokenize.NAME}
 
 
 def spelled_words(entry: polib.POEntry, syntax: Syntax | None) -> set[str]:
     """The words of a translation that its language's dictionary must know: its prose (code,
-    roles and links aside), or a code block's comments and strings; names written with
-    capitals inside (NumPy, XLA) are names, not words."""
+    roles and links aside), or a code block's comments and strings (the code's own names
+    aside); names written with capitals inside (NumPy, XLA) are names, not words, and
+    so is anything in backquotes."""
+    names: set[str] = set()
     if syntax is None:  # an interface message: plain text with code spans and placeholders
         text = PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", entry.msgstr))
     elif is_python(entry.msgid):
         text = code_text(entry.msgstr)
+        names = code_names(entry.msgstr)
     elif HAN.search(entry.msgid) and not is_literal(entry.msgid):
         text = "".join(syntax.read(entry.msgstr).prose)
     else:
         return set()  # an output, an example or a name: nothing the translator wrote
-    # A word as the translator typed it: a parser may join a name's pieces (count_labels
-    # read as a reference to count_).
-    typed = set(WORD.findall(NAME_LIKE.sub(" ", entry.msgstr)))
+    # A word as the translator typed it, outside backquotes: a parser may join a name's
+    # pieces (count_labels read as a reference to count_).
+    typed = set(WORD.findall(NAME_LIKE.sub(" ", BACKQUOTED.sub(" ", entry.msgstr))))
     return {
         word
         for word in WORD.findall(NAME_LIKE.sub(" ", text))
         if word in typed
+        and word not in names
         and len(word) > 1
         and not HAN.search(word)
         and not any(c.isupper() for c in word[1:])

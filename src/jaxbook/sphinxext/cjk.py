@@ -6,9 +6,11 @@ r"""Chinese prose spaced as the book writes it, where the source cannot say so.
   full-width mark (“grad、 vmap”, “OverflowError。 JAX”), where Chinese has none.
   Such a break is dropped, in the text and in the ``rawsource`` that gettext
   turns into a message id; the transform runs before the i18n one, so the
-  message ids carry no stray spaces either. A break between a Chinese
-  character and a Latin letter or digit stays: it is the space the book puts
-  there.
+  message ids carry no stray spaces either. In the ``rawsource`` the break is
+  judged by what a reader sees beside it, past the inline markup there: in
+  ``的\n**自检**代码`` it goes, as it does on the page. A break between a
+  Chinese character and a Latin letter or digit stays: it is the space the
+  book puts there.
 - **Links.** A cross-reference is written hugging the Chinese around it
   (``在\ :doc:`devices`\ 里``), but its title is only known once it is
   resolved, and a title that begins or ends with a Latin letter or digit
@@ -47,11 +49,56 @@ CJK_BREAK = re.compile(
     rf"|(?<=\S)[ \t]*\n[ \t]*(?={_FULL_WIDTH})"
 )
 CJK = re.compile(_CJK)
+FULL_WIDTH = re.compile(_FULL_WIDTH)
 LATIN = re.compile(r"[A-Za-z0-9]")
+
+# In the source (a node's ``rawsource``, which gettext turns into a message id), inline
+# markup may stand between a line break and the text it marks, in reST or MyST: what ends
+# the text before the break (``**``, ``*``, backquotes, a reference's `` `_ ``, a title's
+# ``<target>``, a link's ``](url)``, an escaped space) and what begins the text after it
+# (the same, a role's ``:name:`` or ``{name}``, a link's ``[``). MyST's ``_emphasis_``
+# is not looked through: beside a Chinese character, without the break, it is no markup.
+MARKUP_BEFORE_BREAK = re.compile(r"(?:\\ |\*{1,2}|`__?|`{1,2}|\s<[^<>\n]*>|\]\([^()\s]*\)|\|)\Z")
+MARKUP_AFTER_BREAK = re.compile(
+    r"\A(?:\\ |\*{1,2}|`{1,2}|:[\w.+:-]+:(?=`)|\{[\w.+:-]+\}(?=`)|\[|\|)"
+)
+SOURCE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
 
 
 def join_cjk_lines(text: str) -> str:
     return CJK_BREAK.sub("", text)
+
+
+def _shown_edge(text: str, markup: re.Pattern[str], at_end: bool) -> str:
+    """The character of ``text`` that a reader sees at its end (or start), past the
+    inline markup there."""
+    while text and (found := markup.search(text)) and found.group():
+        text = text[: found.start()] if at_end else text[found.end() :]
+    return (text[-1:] if at_end else text[:1]).strip()
+
+
+def join_cjk_source(text: str) -> str:
+    """:func:`join_cjk_lines` for a paragraph's source, where inline markup may stand
+    beside a break: ``的\\n**自检**代码`` is ``的**自检**代码``, as the page shows it."""
+
+    def goes(before: str, after: str) -> bool:
+        return bool(
+            (CJK.match(before) and CJK.match(after))
+            or (FULL_WIDTH.match(before) and after)
+            or (before and FULL_WIDTH.match(after))
+        )
+
+    def joined(found: re.Match[str]) -> str:
+        before, after = text[: found.start()], text[found.end() :]
+        # As join_cjk_lines has it (a full-width mark before any markup), or as it is seen.
+        if goes(before[-1:], after[:1]) or goes(
+            _shown_edge(before, MARKUP_BEFORE_BREAK, at_end=True),
+            _shown_edge(after, MARKUP_AFTER_BREAK, at_end=False),
+        ):
+            return ""
+        return found.group()
+
+    return SOURCE_BREAK.sub(joined, text)
 
 
 class JoinCJKLines(SphinxTransform):
@@ -63,7 +110,7 @@ class JoinCJKLines(SphinxTransform):
             if isinstance(node, (nodes.FixedTextElement, nodes.literal)):
                 continue
             if "\n" in node.rawsource:
-                node.rawsource = join_cjk_lines(node.rawsource)
+                node.rawsource = join_cjk_source(node.rawsource)
             # By position: docutils finds a Text node by equality (``index``, ``replace``,
             # ``remove``), and MyST's line breaks are many equal "\n" nodes, so the second
             # break's run was joined against the first break's neighbours, and replaced it.

@@ -25,7 +25,11 @@ shown in two places:
 - **The lab's report on the web,** ``.. drift-report:: ch01/release-drift.json``
   (relative to the page): what ran where and when, with how many examples did
   what; the examples the data has not seen yet; a table of the examples that
-  differ on some release; and every difference, folded per release.
+  differ on some release; and every difference, folded per release. Before
+  ``make release-report`` has run the chapter it says so; a path that cannot be
+  a chapter's data (another file name, or a directory that holds no page) is a
+  warning at the directive instead, which would otherwise read as a chapter
+  not run yet.
 
 An example of the data is found on the pages by its code in the book's
 source language (:func:`jaxbook.formats.code_digest`), which :class:`SourceCode`
@@ -354,8 +358,34 @@ class DriftReportDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         path = Path(self.env.relfn2path(self.arguments[0])[1])
+        if problem := self.not_a_chapters_data(path):
+            # Shown, it would say that no release has run the chapter: a wrong path would
+            # read as a chapter not run yet.
+            warn(
+                "drift-report: %s %s; the path is relative to this page: %s on a chapter's "
+                "own page, <chapter>/%s on a page above the chapters (docs/lab.rst)",
+                self.arguments[0],
+                problem,
+                CHAPTER_FILE,
+                CHAPTER_FILE,
+                location=self.get_location(),
+            )
+            return []
         load(self.env, path)
         return [drift_placeholder(kind="report", file=str(path))]
+
+    def not_a_chapters_data(self, path: Path) -> str | None:
+        """Why ``path`` cannot be a chapter's drift data, which may not exist yet: it is
+        ``release-drift.json`` in a directory of the chapter's pages."""
+        if path.name != CHAPTER_FILE:
+            return f"is not a chapter's {CHAPTER_FILE}"
+        srcdir = Path(self.env.srcdir)
+        if path.parent == srcdir or not path.parent.is_relative_to(srcdir):
+            return "is in no chapter's directory"
+        chapter = path.parent.relative_to(srcdir).as_posix()
+        if not any(doc.startswith(chapter + "/") for doc in self.env.found_docs):
+            return f"is in {chapter}/, which holds no page"
+        return None
 
 
 # -- writing ----------------------------------------------------------------------------

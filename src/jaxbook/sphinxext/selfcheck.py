@@ -20,8 +20,9 @@ raises nothing and prints nothing. Without it (on the exercises page, where no
 answer exists) the block is not a doctest.
 
 A self-check prints nothing when the answer passes, and an ``AssertionError``
-that says what is wrong when it does not; ``tests/book/test_exercises.py`` runs
-each file against wrong answers.
+that says what is wrong when it does not; ``tests/book/test_selfchecks.py`` runs
+every chapter's files on their reference answers and on no answer, and each
+chapter's ``tests/book/test_chNN_exercises.py`` on wrong answers.
 
 Config values: none.
 """
