@@ -870,6 +870,42 @@ def test_a_broken_placeholder_in_the_extensions_catalog_is_named_at_its_msgstr(t
     ]
 
 
+BOOK_PO = ROOT / "locale" / "en" / "LC_MESSAGES" / "book.po"
+CREDIT_LINK = '<a href=\\"%(course)s\\">Getting Started with JAX</a>'
+
+
+@pytest.mark.parametrize(
+    ("link", "finding"),
+    [
+        (
+            CREDIT_LINK.replace("%(course)s", "%(curso)s"),
+            "placeholder '%(curso)s' not in the source: a placeholder's name is not "
+            "translated; write '%(course)s' as the source does",
+        ),
+        (
+            "Getting Started with JAX",
+            "placeholder '%(course)s' missing from the translation: the build puts its value "
+            "there; keep it as the source writes it",
+        ),
+    ],
+    ids=["renamed", "lost with its link"],
+)
+def test_a_placeholder_of_the_book_texts_is_named_as_a_placeholder_not_as_raw_html(
+    tmp_path, link, finding
+):
+    """book.po's credit is HTML with the course's address as ``%(course)s``: a translator
+    who renames or drops it is told so, not that the link is raw HTML."""
+    path = tmp_path / "en" / "LC_MESSAGES" / "book.po"
+    path.parent.mkdir(parents=True)
+    text = BOOK_PO.read_text(encoding="utf-8")
+    assert text.count(CREDIT_LINK) == 1
+    path.write_text(text.replace(CREDIT_LINK, link), encoding="utf-8")
+    subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
+    assert check_catalog(BOOK_PO, "en", []) == []
+    line = line_of(path, "本书整理自")
+    assert [str(f) for f in check_catalog(path, "en", [])] == [f"{path}:{line}: {finding}"]
+
+
 PLURALS = {
     "extensions' catalog": (
         EXTENSIONS_ZH / "jaxbook.po",

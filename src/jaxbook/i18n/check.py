@@ -30,6 +30,9 @@ Checks, per catalog:
 - nothing smuggled in: no ``<script>``, raw HTML, directive (a substitution
   definition's too), raw role or MyST front matter that the msgid does not
   have;
+- named placeholders (``%(course)s`` in ``book.po``'s credit, which the build
+  fills by name) kept as written: one renamed or lost is named as such, not
+  as raw HTML, though it stands in a tag's attribute;
 - the glossary, in the catalog's language's columns: when the source has a
   term, the translation matches its ``pattern_<language>``; an exclusive term
   (quantization) appears only where the source has its Chinese term (or names
@@ -91,6 +94,10 @@ from jaxbook.i18n.pofile import (
 from jaxbook.project import find_root, page_file
 
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+# A named placeholder that the build fills (book.po's credit: ``%(course)s``, the course's
+# address); a tag is compared with its placeholders' names aside, which the check of the
+# placeholders names.
+FORMAT_PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
 SCRIPT = re.compile(r"<\s*script", re.IGNORECASE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
@@ -389,12 +396,43 @@ def check_style(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[st
     return problems
 
 
+def check_placeholders(msgid: str, msgstr: str) -> list[str]:
+    """The named placeholders of the message (``%(course)s``), each kept as written: the
+    build fills them by name, so a translated or lost name loses the value."""
+    source = Counter(FORMAT_PLACEHOLDER.findall(msgid))
+    translation = Counter(FORMAT_PLACEHOLDER.findall(msgstr))
+    missing, extra = source - translation, translation - source
+    problems = []
+    if extra:
+        names = ", ".join(f"'%({name})s'" for name in extra)
+        keep = ", ".join(f"'%({name})s'" for name in missing) or "the source's"
+        problems.append(
+            f"placeholder {names} not in the source: a placeholder's name is not translated; "
+            f"write {keep} as the source does"
+        )
+    elif missing:
+        names = ", ".join(f"'%({name})s'" for name in missing)
+        problems.append(
+            f"placeholder {names} missing from the translation: the build puts its value "
+            "there; keep it as the source writes it"
+        )
+    return problems
+
+
+def tags(html: Counter) -> Counter:
+    """The tags of ``html`` with their placeholders' names aside."""
+    found: Counter = Counter()
+    for tag, count in html.items():
+        found[FORMAT_PLACEHOLDER.sub("%(…)s", tag)] += count
+    return found
+
+
 def check_smuggling(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[str]:
     """Nothing that runs or changes the page where the source has none of it."""
     problems = []
     if SCRIPT.search(msgstr) and not SCRIPT.search(msgid):
         problems.append("<script> in the translation")
-    extra_tags = strs.html - ids.html
+    extra_tags = tags(strs.html) - tags(ids.html)
     if extra_tags:
         problems.append(f"raw HTML not in the source: {', '.join(map(repr, extra_tags))}")
     extra_directives = strs.directives - ids.directives
@@ -791,6 +829,7 @@ def check_catalog(
             problems += check_markup(ids, strs)
             if language == "en":
                 problems += check_style(entry.msgid, entry.msgstr, ids, strs)
+        problems += check_placeholders(entry.msgid, entry.msgstr)
         problems += check_smuggling(entry.msgid, entry.msgstr, ids, strs)
         left = source_left(entry.msgid, strs, language)
         if left:
