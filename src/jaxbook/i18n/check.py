@@ -34,10 +34,12 @@ Checks, per catalog:
   fills by name) kept as written: one renamed or lost is named as such, not
   as raw HTML, though it stands in a tag's attribute;
 - the glossary, in the catalog's language's columns: when the source has a
-  term, the translation matches its ``pattern_<language>``; an exclusive term
-  (quantization) appears only where the source has its Chinese term (or names
-  the word itself); a finished language without columns in the glossary is a
-  finding;
+  term, the translation matches its ``pattern_<language>`` (a Python regular
+  expression, case aside, searched anywhere in the translation's text); an
+  exclusive term (quantization) appears only where the source has its Chinese
+  term (or names the word itself); a finished language without columns in the
+  glossary, or with a term whose cells it left empty, is a finding (a draft's
+  terms still to translate are counted in its summary);
 - the English house style (US spelling, as the JAX and Python docs use):
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
@@ -459,7 +461,7 @@ class Term:
 
 def load_glossary(path: Path, language: str) -> list[Term]:
     """The glossary's terms as ``language``'s catalogs are checked against them (none
-    where the glossary has no column for ``language``: ``glossary_column`` says so)."""
+    where the glossary has none in it: ``glossary_gaps`` says so of a finished language)."""
     terms = [
         Term(
             term.source,
@@ -474,18 +476,38 @@ def load_glossary(path: Path, language: str) -> list[Term]:
     return sorted(terms, key=lambda t: len(t.source), reverse=True)
 
 
-def glossary_column(path: Path, language: str) -> Finding | None:
-    """A finding when the glossary has no columns for ``language`` (a finished language's
-    translations are checked against its terms)."""
+def glossary_gaps(path: Path, language: str) -> list[Finding]:
+    """What a finished language lacks in the glossary: its columns, or, where it has them,
+    its cells of each term it has not translated (its translations are checked against
+    its terms, and its readers' glossary shows them)."""
+    if language not in project.glossary_columns(path):
+        return [
+            Finding(
+                path,
+                1,
+                f"no columns for {language}: add {language}, pattern_{language} and "
+                f"definition_{language}, the terms {language} translates the glossary's with",
+            )
+        ]
+    return [
+        Finding(
+            path,
+            term.line,
+            f"glossary: {term.source} has no {language} term: fill its {language}, "
+            f"pattern_{language} and definition_{language}",
+        )
+        for term in project.glossary(path)
+        if language not in term.names
+    ]
+
+
+def glossary_to_translate(path: Path, language: str) -> str:
+    """How many of the glossary's terms a draft language has still to translate."""
     terms = project.glossary(path)
-    if not terms or language in terms[0].patterns:
-        return None
-    return Finding(
-        path,
-        1,
-        f"no columns for {language}: add {language}, pattern_{language} and "
-        f"definition_{language}, the terms {language} translates the glossary's with",
-    )
+    if language not in project.glossary_columns(path):
+        return f"the glossary has no columns for {language} yet ({path})"
+    left = sum(language not in term.names for term in terms)
+    return f"{left} of the glossary's {len(terms)} terms to translate ({path})"
 
 
 def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
@@ -1024,7 +1046,7 @@ def still_to_review(path: Path, po: polib.POFile, language: str) -> list[str]:
     return states
 
 
-def draft_summary(paths: list[Path], language: str) -> str:
+def draft_summary(paths: list[Path], language: str, glossary: Path) -> str:
     """What a draft language still has to translate, and when that becomes findings."""
     pages: Counter = Counter()
     interface: Counter = Counter()
@@ -1033,10 +1055,10 @@ def draft_summary(paths: list[Path], language: str) -> str:
         counts.update(still_to_review(path, polib.pofile(str(path)), language))
     return (
         f"{language} is a draft (locale/languages.csv): {pages['untranslated']} untranslated "
-        f"and {pages['fuzzy']} fuzzy entries in the pages' catalogs, and "
+        f"and {pages['fuzzy']} fuzzy entries in the pages' catalogs, "
         f"{interface['untranslated'] + interface['fuzzy']} of the interface's labels "
-        "(sphinx.po, jaxbook.po) to translate, are not findings until its translator runs "
-        f"'jaxbook language done {language}'"
+        f"(sphinx.po, jaxbook.po) to translate, and {glossary_to_translate(glossary, language)}, "
+        f"are not findings until its translator runs 'jaxbook language done {language}'"
     )
 
 
@@ -1074,8 +1096,8 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms, draft)]
     source = language == project.SOURCE_LANGUAGE  # its catalogs translate the interface only
-    missing_column = None if draft or source else glossary_column(args.glossary, language)
-    findings += [missing_column] if missing_column else []
+    if not draft and not source:
+        findings += glossary_gaps(args.glossary, language)
     if not draft and not source:
         findings += missing_interface(po_dir, language, paths)
     findings += inconsistent_translations([path for path in paths if not is_interface(path)])
@@ -1089,6 +1111,6 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
     if unchecked:
         print(unchecked, file=sys.stderr)
     if draft:
-        print(draft_summary(paths, language), file=sys.stderr)
+        print(draft_summary(paths, language, args.glossary), file=sys.stderr)
     print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)
     return 1 if findings else 0
