@@ -21,9 +21,11 @@ from jaxbook.i18n.check import (
     inconsistent_translations,
     load_glossary,
     role_key,
+    term_pattern,
 )
 from jaxbook.i18n.pofile import plural_forms
-from jaxbook.project import find_root, languages
+from jaxbook.project import Term, find_root, languages
+from jaxbook.sphinxext.glossary import rules_for, uses
 
 ROOT = find_root(Path(__file__).parent)
 
@@ -1127,3 +1129,52 @@ def test_english_spelling_is_hunspells_too(tmp_path):
     found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
     assert unchecked is None
     assert [f.message.split("'")[1] for f in found] == ["kee"]
+
+
+GUIDE = ROOT / "docs" / "translating.rst"
+
+
+def guide_table(name: str) -> list[list[list[str]]]:
+    """The rows of the guide's list-table ``name`` (its header aside): each cell's inline code."""
+    text = GUIDE.read_text(encoding="utf-8")
+    start = text.index(f"   :name: {name}\n")
+    rows: list[list[str]] = []
+    for line in text[start:].splitlines()[1:]:
+        if line.strip() and not line.startswith("   "):
+            break
+        if line.startswith("   * - "):
+            rows.append([line[len("   * - ") :]])
+        elif line.startswith("     - "):
+            rows[-1].append(line[len("     - ") :])
+    return [[re.findall(r"``(.+?)``", cell) for cell in row] for row in rows[1:]]
+
+
+def test_the_guides_pattern_examples_match_as_the_check_matches():
+    """Each pattern the translator's guide shows finds a use of its term in what it says
+    counts, and none in what it says does not, as check-po searches a translation."""
+    rows = guide_table("pattern-examples")
+    assert len(rows) == 8
+    for [pattern], counted, others in rows:
+        compiled = term_pattern(pattern)
+        for text in counted:
+            assert compiled.search(text), (pattern, text)
+        for text in others:
+            assert not compiled.search(text), (pattern, text)
+
+
+def test_the_guides_word_start_rule_is_the_links():
+    """ "vectori[sz] also links vectorized": the readers' glossary links a use from a word's
+    start to the word's end in a language with spaces, and as written in Japanese."""
+    term = Term(
+        names={"zh_CN": "向量化", "en": "vectorization", "ja": "ベクトル化"},
+        patterns={"en": "vectori[sz]", "ja": "ベクトル化"},
+        definitions={"zh_CN": ""},
+        exclusive=False,
+        note="",
+    )
+
+    def linked(text: str, language: str) -> list[str]:
+        return [text[start:end] for start, end, _key in uses(text, rules_for([term], language))]
+
+    assert linked("vectorized code, not devectorized", "en") == ["vectorized"]
+    assert linked("ベクトル化する", "ja") == ["ベクトル化"]

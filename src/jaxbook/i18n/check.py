@@ -459,6 +459,12 @@ class Term:
     source_pattern: re.Pattern[str]
 
 
+def term_pattern(pattern: str) -> re.Pattern[str]:
+    """A glossary's ``pattern_<language>`` as the check searches a translation with it:
+    case aside, anywhere in the text (the translator's guide explains how to write one)."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
 def load_glossary(path: Path, language: str) -> list[Term]:
     """The glossary's terms as ``language``'s catalogs are checked against them (none
     where the glossary has none in it: ``glossary_gaps`` says so of a finished language)."""
@@ -466,7 +472,7 @@ def load_glossary(path: Path, language: str) -> list[Term]:
         Term(
             term.source,
             term.names[language],
-            re.compile(term.patterns[language], re.I),
+            term_pattern(term.patterns[language]),
             term.exclusive,
             term.source_pattern,
         )
