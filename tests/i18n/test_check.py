@@ -6,6 +6,7 @@ import argparse
 import re
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -1178,3 +1179,26 @@ def test_the_guides_word_start_rule_is_the_links():
 
     assert linked("vectorized code, not devectorized", "en") == ["vectorized"]
     assert linked("ベクトル化する", "ja") == ["ベクトル化"]
+
+
+def test_the_guides_list_of_catalogs_is_the_templates():
+    """Each catalog a language translates (a template of locale/pot) is in the guide's list,
+    once, and the list names no catalog the book does not have: a page added without its
+    row fails here (chNN stands for every chapter)."""
+    pot = ROOT / "locale" / "pot"
+    templates = {path.relative_to(pot).with_suffix(".po").as_posix() for path in pot.rglob("*.pot")}
+    names = [name for row in guide_table("catalog-list") for name in row[0]]
+    covered = {
+        name: {
+            template
+            for template in templates
+            if re.fullmatch(
+                re.escape(name).replace("chNN", r"ch\d\d").replace(r"\*", "[^/]+"), template
+            )
+        }
+        for name in names
+    }
+    assert [name for name, found in covered.items() if not found] == []
+    counted = Counter(template for found in covered.values() for template in found)
+    assert sorted(templates - set(counted)) == []
+    assert [template for template, count in counted.items() if count > 1] == []
