@@ -34,8 +34,10 @@ JAXBOOK     := $(VENV)/bin/jaxbook
 JAXBOOK_LAB := $(VENV)/bin/jaxbook-lab
 
 # The system's tools and fonts (jaxbook.preflight), checked before a target's long
-# steps; as root on Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
-PREFLIGHT    = $(PYTHON) src/jaxbook/preflight.py $(if $(filter 0,$(INSTALL)),,--install)
+# steps, and the TeX hyphenation patterns of each language's PDF; as root on
+# Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
+PREFLIGHT    = $(PYTHON) src/jaxbook/preflight.py $(if $(filter 0,$(INSTALL)),,--install) \
+  --languages "$(LANGUAGES)"
 
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 ifneq ($(PY),)

@@ -364,6 +364,10 @@ GUIDE_COMMANDS = {
         HERE,
         "test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others",
     ),
+    "make pdf": (
+        "test_preflight.py",
+        "test_a_languages_missing_hyphenation_patterns_are_named_with_their_packages",
+    ),
 }
 COMMAND = re.compile(r"make [a-z-]+(?: [A-Z]+=\w+)*|jaxbook language \w+ \w+")
 
