@@ -34,8 +34,10 @@ JAXBOOK     := $(VENV)/bin/jaxbook
 JAXBOOK_LAB := $(VENV)/bin/jaxbook-lab
 
 # The system's tools and fonts (jaxbook.preflight), checked before a target's long
-# steps; as root on Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
-PREFLIGHT    = $(PYTHON) src/jaxbook/preflight.py $(if $(filter 0,$(INSTALL)),,--install)
+# steps, and the TeX hyphenation patterns of each language's PDF; as root on
+# Debian/Ubuntu what is missing is installed (INSTALL=0: only say).
+PREFLIGHT    = $(PYTHON) src/jaxbook/preflight.py $(if $(filter 0,$(INSTALL)),,--install) \
+  --languages "$(LANGUAGES)"
 
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 ifneq ($(PY),)
@@ -206,10 +208,13 @@ fuzzy: $(SYNCED) ## The pages with fuzzy entries to review (potodo; make check-p
 wrap-po: $(SYNCED) ## Normalise every catalog after an editor or another tool saved it, and re-wrap it at 79 columns (powrap)
 	@$(JAXBOOK) po wrap $(CATALOGS)
 
+# The templates rewritten, then merged into the catalogs that exist only: a correction of
+# marks has no translation to keep in a catalog that is not there (make update-po creates it).
 .PHONY: zh-lint-fix
-zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and snippets/, keeping the translations they touch
+zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and snippets/, keeping the translations they touch (existing catalogs only)
 	$(JAXBOOK) zh-lint --fix docs snippets
-	$(MAKE) --no-print-directory update-po
+	$(MAKE) --no-print-directory gettext
+	@$(JAXBOOK) po update --existing $(TEMPLATES) $(CATALOGS)
 	$(JAXBOOK) zh-lint --carry $(CATALOGS)
 
 ##@ The lab (jaxbook_lab, the jaxbook-lab command): other JAX releases, GPU runs, speed, and deploys

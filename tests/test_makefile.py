@@ -75,6 +75,16 @@ def test_a_catalog_target_hands_every_language_to_one_command(target, action):
     assert "for lang" not in commands
 
 
+def test_the_lint_fix_merges_into_the_existing_catalogs_only():
+    """make zh-lint-fix keeps the translations its corrections touch, and creates no catalog
+    (tests/i18n/test_catalogs.py shows what --existing does)."""
+    catalogs = " ".join(f"locale/{language}/LC_MESSAGES" for language in languages())
+    commands = dry_run_all("zh-lint-fix").splitlines()
+    merges = [command for command in commands if " po update " in command]
+    assert merges == [f".venv/bin/jaxbook po update --existing locale/pot {catalogs}"]
+    assert "update-po" not in " ".join(commands)
+
+
 @pytest.mark.parametrize(
     ("target", "command"),
     [("add-language", "language add ja"), ("language-done", "language done ja")],

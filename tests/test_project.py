@@ -90,6 +90,37 @@ def test_the_glossary_reads_every_column(tmp_path):
     assert (term.name("ko"), term.definition("ko")) == ("量化", "降低精度。")
 
 
+def test_a_row_may_leave_a_languages_cells_empty_until_it_translates_the_term(tmp_path):
+    path = tmp_path / "glossary.csv"
+    path.write_text(
+        HEADER.rstrip("\n") + ",es,pattern_es,definition_es\n"
+        "量化,quantization,quantiz,yes,,降低精度。,Lowering precision.,,,\n"
+        "向量化,vectorization,vectori[sz],,,批处理。,Batching.,vectorización,"
+        "vectorizaci[oó]n,Procesar por lotes.\n",
+        encoding="utf-8",
+    )
+    quantization, vectorization = project.glossary(path)
+    assert (quantization.line, vectorization.line) == (2, 3)
+    assert "es" not in quantization.names
+    assert "es" not in quantization.patterns
+    assert (quantization.name("es"), quantization.definition("es")) == ("量化", "降低精度。")
+    assert vectorization.patterns["es"] == "vectorizaci[oó]n"
+    assert project.glossary_columns(path) == ["zh_CN", "en", "es"]
+
+
+def test_a_new_language_gets_its_three_columns_empty_once(tmp_path):
+    path = tmp_path / "glossary.csv"
+    row = '量化,quantization,quantiz,yes,,降低精度。,"Lowering precision, as a rule."\n'
+    path.write_text(HEADER + row, encoding="utf-8")
+    assert project.add_glossary_language(path, "es")
+    assert path.read_text(encoding="utf-8") == (
+        HEADER.rstrip("\n") + ",es,pattern_es,definition_es\n" + row.rstrip("\n") + ",,,\n"
+    )
+    before = path.read_text(encoding="utf-8")
+    assert not project.add_glossary_language(path, "es")
+    assert path.read_text(encoding="utf-8") == before
+
+
 HEADER = "zh_CN,en,pattern_en,exclusive,note,definition_zh_CN,definition_en\n"
 
 

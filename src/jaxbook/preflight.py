@@ -1,7 +1,7 @@
 """What the book needs of the system, checked before a long step: one list, one message.
 
-    python3 src/jaxbook/preflight.py [--install] TARGET...
-    jaxbook preflight [--install] TARGET...
+    python3 src/jaxbook/preflight.py [--install] [--languages "zh_CN en"] TARGET...
+    jaxbook preflight [--install] [--languages "zh_CN en"] TARGET...
 
 ``NEEDS`` is the one list of the tools and fonts that the make targets use
 outside the book's virtual environment, each with the Debian/Ubuntu package
@@ -11,6 +11,18 @@ what is missing, its package, and the ``apt-get install`` command, and exits
 missing with ``apt-get`` and checks again; elsewhere (macOS, no root) the
 message is the answer.
 
+A PDF is hyphenated in its edition's language: ``HYPHENATION`` gives each
+language polyglossia's name for it (``jaxbook.sphinxext.editions`` sets it
+as the edition's main language) and the TeX hyphenation patterns it takes,
+with the TeX Live and Debian/Ubuntu packages that hold them. Chinese,
+Japanese and Korean need none (their text breaks between characters), and
+the Latin words in them take US English's. For the PDF (``make pdf``,
+``make test``) the check asks TeX's ``language.dat``, which its formats are
+built from, for the patterns of each language of the book (``--languages``,
+by default those ``locale/languages.csv`` lists), and names the package of
+any it lacks; a language the table does not know fails in one sentence that
+says where to add it.
+
 The module uses the standard library only, so that the Makefile can run it
 as a script before ``.venv`` exists and a fresh machine learns in seconds
 what it lacks, not after ten minutes of building.
@@ -19,10 +31,13 @@ what it lacks, not after ten minutes of building.
 from __future__ import annotations
 
 import argparse
+import csv
+import functools
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +50,9 @@ class Need:
     """Something a target uses that the system must provide."""
 
     what: str
-    kind: str  # "command", "font" (a fontconfig family), "tex" (a file kpsewhich finds), "file"
+    # "command", "font" (a fontconfig family), "tex" (a file kpsewhich finds), "file", or
+    # "patterns" (hyphenation patterns TeX's language.dat names)
+    kind: str
     name: str
     package: str  # the Debian/Ubuntu package that installs it
     targets: tuple[str, ...]
@@ -55,6 +72,8 @@ class Need:
             return _query(["fc-list", f":family={self.name}", "family"])
         if self.kind == "tex":
             return _query(["kpsewhich", self.name])
+        if self.kind == "patterns":
+            return self.name in tex_patterns()
         raise ValueError(f"unknown kind of need: {self.kind}")
 
 
@@ -63,6 +82,115 @@ def _query(command: list[str]) -> bool:
         return False
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     return result.returncode == 0 and bool(result.stdout.strip())
+
+
+@functools.cache
+def tex_patterns() -> frozenset[str]:
+    """The hyphenation patterns TeX's formats are built with: the names (synonyms too) that
+    its ``language.dat`` lists; none where there is no TeX."""
+    if shutil.which("kpsewhich") is None:
+        return frozenset()
+    found = subprocess.run(
+        ["kpsewhich", "language.dat"], capture_output=True, text=True, timeout=60
+    ).stdout.strip()
+    if not found:
+        return frozenset()
+    names = set()
+    for line in Path(found).read_text(encoding="utf-8", errors="replace").splitlines():
+        words = line.split("%", 1)[0].split()
+        if words:
+            names.add(words[0].lstrip("="))
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class TexLanguage:
+    """How a language's PDF is set: polyglossia's name for the language, with its options,
+    and the hyphenation patterns it takes, as TeX's ``language.dat`` names them, with the
+    TeX Live and Debian/Ubuntu packages that hold them."""
+
+    name: str
+    options: str
+    patterns: str
+    tex_package: str
+    package: str
+
+
+ENGLISH = TexLanguage("english", "variant=american", "english", "hyphen-base", "texlive-base")
+# By code as Sphinx spells it, then by its language alone (pt_BR, then pt).
+HYPHENATION = {
+    "en": ENGLISH,
+    "en_GB": TexLanguage(
+        "english", "variant=british", "ukenglish", "hyphen-english", "texlive-lang-english"
+    ),
+    # Text in Han characters, kana or hangul breaks between characters, not by patterns;
+    # the Latin words in it take US English's.
+    "zh": ENGLISH,
+    "ja": ENGLISH,
+    "ko": ENGLISH,
+    "es": TexLanguage("spanish", "", "spanish", "hyphen-spanish", "texlive-lang-spanish"),
+    "fr": TexLanguage("french", "", "french", "hyphen-french", "texlive-lang-french"),
+    "de": TexLanguage("german", "spelling=new", "ngerman", "hyphen-german", "texlive-lang-german"),
+    "it": TexLanguage("italian", "", "italian", "hyphen-italian", "texlive-lang-italian"),
+    "pt": TexLanguage(
+        "portuguese", "", "portuguese", "hyphen-portuguese", "texlive-lang-portuguese"
+    ),
+    "pt_BR": TexLanguage(
+        "portuguese",
+        "variant=brazilian",
+        "portuguese",
+        "hyphen-portuguese",
+        "texlive-lang-portuguese",
+    ),
+    "ru": TexLanguage("russian", "", "russian", "hyphen-russian", "texlive-lang-cyrillic"),
+}
+
+
+def tex_language(code: str) -> TexLanguage | None:
+    """How the PDF of the language ``code`` (``es``, ``pt_BR``) is set, if the table knows."""
+    return HYPHENATION.get(code) or HYPHENATION.get(code.split("_")[0])
+
+
+def unknown_language(code: str) -> str:
+    return (
+        f"no TeX language is known for {code}, so its PDF cannot be hyphenated in it: add "
+        f"{code} to HYPHENATION in src/jaxbook/preflight.py (polyglossia's name for it and "
+        "the packages of its hyphenation patterns)"
+    )
+
+
+def language_needs(codes: list[str]) -> list[Need]:
+    """The hyphenation patterns the PDFs of the languages ``codes`` take, one need each."""
+    editions: dict[TexLanguage, list[str]] = {}
+    for code in codes:
+        language = tex_language(code)
+        if language is not None:
+            editions.setdefault(language, []).append(code)
+    by_patterns: dict[str, tuple[TexLanguage, list[str]]] = {}
+    for language, its_codes in editions.items():
+        _first, codes_before = by_patterns.get(language.patterns, (language, []))
+        by_patterns[language.patterns] = (language, codes_before + its_codes)
+    return [
+        Need(
+            f"TeX's {patterns} hyphenation patterns, which the PDF of "
+            f"{' and '.join(its_codes)} is hyphenated with (TeX Live package "
+            f"{language.tex_package})",
+            "patterns",
+            patterns,
+            language.package,
+            PDF,
+        )
+        for patterns, (language, its_codes) in by_patterns.items()
+    ]
+
+
+def listed_languages() -> list[str]:
+    """The languages ``locale/languages.csv`` lists, in the current directory's book."""
+    path = Path("locale/languages.csv")
+    if not path.is_file():
+        return []
+    with path.open(encoding="utf-8", newline="") as f:
+        return [row["code"].strip() for row in csv.DictReader(f) if (row.get("code") or "").strip()]
 
 
 NEEDS = [
@@ -129,6 +257,23 @@ NEEDS = [
     ),
     Need("xelatex (PDF)", "command", "xelatex", "texlive-xetex", PDF),
     Need("xeCJK (PDF)", "tex", "xeCJK.sty", "texlive-lang-chinese", PDF),
+    Need(
+        "polyglossia, the edition's language (PDF)",
+        "tex",
+        "polyglossia.sty",
+        "texlive-latex-recommended",
+        PDF,
+        # which texlive-latex-extra depends on
+        ("texlive-latex-extra",),
+    ),
+    # A second language's patterns, as the hunspell dictionary above is a second language's.
+    Need(
+        "TeX's Spanish hyphenation patterns (the tests hyphenate a second language's PDF)",
+        "patterns",
+        "spanish",
+        "texlive-lang-spanish",
+        ("pytest", "test"),
+    ),
     Need("the LaTeX packages Sphinx uses (PDF)", "tex", "fncychap.sty", "texlive-latex-extra", PDF),
     Need(
         "the standard PostScript fonts hyperref uses (PDF)",
@@ -181,12 +326,14 @@ NEEDS = [
 ]
 
 
-def needs_of(targets: list[str]) -> list[Need]:
-    return [need for need in NEEDS if set(targets) & set(need.targets)]
+def needs_of(targets: list[str], languages: Sequence[str] = ()) -> list[Need]:
+    """What ``targets`` need, the hyphenation patterns of the PDFs of ``languages`` too."""
+    needs = [*NEEDS, *language_needs(list(languages))]
+    return [need for need in needs if set(targets) & set(need.targets)]
 
 
-def missing(targets: list[str]) -> list[Need]:
-    return [need for need in needs_of(targets) if not need.found()]
+def missing(targets: list[str], languages: Sequence[str] = ()) -> list[Need]:
+    return [need for need in needs_of(targets, languages) if not need.found()]
 
 
 def packages(needs: list[Need]) -> list[str]:
@@ -223,8 +370,13 @@ def install(lacking: list[Need]) -> None:
         subprocess.run(command, check=True, env=environment)
 
 
-def check(targets: list[str], allow_install: bool) -> int:
-    lacking = missing(targets)
+def check(targets: list[str], allow_install: bool, languages: Sequence[str] = ()) -> int:
+    unknown = [code for code in languages if tex_language(code) is None]
+    if set(targets) & set(PDF) and unknown:
+        for code in unknown:
+            print(f"make {' '.join(targets)}: {unknown_language(code)}", file=sys.stderr)
+        return 1
+    lacking = missing(targets, languages)
     if not lacking:
         return 0
     if allow_install and can_install():
@@ -232,7 +384,8 @@ def check(targets: list[str], allow_install: bool) -> int:
             install(lacking)
         except subprocess.CalledProcessError as exc:
             print(f"preflight: {' '.join(exc.cmd)} failed (exit {exc.returncode})", file=sys.stderr)
-        lacking = missing(targets)
+        tex_patterns.cache_clear()
+        lacking = missing(targets, languages)
         if not lacking:
             return 0
     print(report(targets, lacking), file=sys.stderr)
@@ -246,10 +399,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="as root on Debian/Ubuntu, install what is missing with apt-get",
     )
+    parser.add_argument(
+        "--languages",
+        help="the languages whose PDFs the targets build, space-separated "
+        "(default: those locale/languages.csv lists)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    return check(args.targets, args.install)
+    languages = args.languages.split() if args.languages is not None else listed_languages()
+    return check(args.targets, args.install, languages)
 
 
 if __name__ == "__main__":

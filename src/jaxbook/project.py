@@ -14,7 +14,11 @@
   list's first row must be it.
 - ``GLOSSARY``: the translators' glossary, relative to the project root, and
   ``glossary()``, its one reader: the readers' glossary, Chinese search and
-  ``make check-po`` all take their terms from it.
+  ``make check-po`` all take their terms from it. A translation has three
+  columns, its term, ``pattern_<language>`` and ``definition_<language>``;
+  a row fills all three or, for a term the language has not translated yet,
+  none. ``add_glossary_language()`` gives a new language its columns, empty
+  (``jaxbook language add``).
 - ``catalog_dir()``: where a translation's catalogs are, ``catalog_language()``,
   the language of such a directory, and ``catalog_place()``, where a catalog file
   stands; ``TEMPLATES``, the committed templates (``.pot``) they are merged from.
@@ -190,6 +194,7 @@ class Term:
     definitions: dict[str, str]  # language -> the readers' glossary entry
     exclusive: bool  # a translation's term may stand only for this source term
     note: str
+    line: int = 0  # the row's line in the CSV
 
     @property
     def source(self) -> str:
@@ -203,7 +208,8 @@ class Term:
         return self.names[translations[0]] if translations else self.source
 
     def name(self, language: str) -> str:
-        """The term in ``language``, or in the source where the glossary has no column for it."""
+        """The term in ``language``, or in the source where the glossary has none in it (no
+        column, or an empty row of a language still translating it)."""
         return self.names.get(language, self.source)
 
     def definition(self, language: str) -> str:
@@ -234,9 +240,19 @@ def glossary_languages(columns: list[str]) -> list[str]:
     return sorted(found, key=lambda language: language != SOURCE_LANGUAGE)
 
 
+def language_columns(language: str) -> tuple[str, ...]:
+    """A language's columns in the glossary: its term, its pattern (a translation's) and its
+    definition."""
+    pattern = () if language == SOURCE_LANGUAGE else (f"pattern_{language}",)
+    return (language, *pattern, f"definition_{language}")
+
+
 def glossary(path: Path) -> list[Term]:
-    """The terms of the glossary CSV at ``path``, in its order; a missing column, or a
-    row without a cell of a language's columns, is refused."""
+    """The terms of the glossary CSV at ``path``, in its order; a missing column, a row
+    without a cell of the source's columns, or a row with some of a translation's cells
+    and not the others, is refused. A row that leaves all of a translation's cells empty
+    is a term that language has not translated yet: it has no name, pattern or definition
+    in it."""
     with path.open(encoding="utf-8", newline="") as f:
         reader = csv.DictReader(f)
         columns = [c.strip() for c in reader.fieldnames or ()]
@@ -245,40 +261,63 @@ def glossary(path: Path) -> list[Term]:
             for row in reader
         ]
     languages = glossary_languages(columns)
-    required = [
-        column
-        for language in languages
-        for column in (
-            language,
-            *(() if language == SOURCE_LANGUAGE else (f"pattern_{language}",)),
-            f"definition_{language}",
-        )
-    ]
+    required = [column for language in languages for column in language_columns(language)]
     problems = [f"{path}:1: no column {column}" for column in required if column not in columns]
     if SOURCE_LANGUAGE not in languages:
         problems.insert(0, f"{path}:1: no column {SOURCE_LANGUAGE}, the source's terms")
-    problems += [
-        f"{path}:{line}: no {column}"
-        for line, row in enumerate(rows, start=2)
-        for column in required
-        if column in columns and not row.get(column)
-    ]
+    filled: list[list[str]] = []
+    for line, row in enumerate(rows, start=2):
+        here = [
+            language
+            for language in languages
+            if language == SOURCE_LANGUAGE
+            or any(row.get(column) for column in language_columns(language))
+        ]
+        filled.append(here)
+        problems += [
+            f"{path}:{line}: no {column}"
+            for language in here
+            for column in language_columns(language)
+            if column in columns and not row.get(column)
+        ]
     if problems:
         raise ValueError("the glossary lacks cells or columns:\n" + "\n".join(problems))
     return [
         Term(
-            names={language: row[language] for language in languages},
+            names={language: row[language] for language in here},
             patterns={
                 language: row[f"pattern_{language}"]
-                for language in languages
+                for language in here
                 if language != SOURCE_LANGUAGE
             },
-            definitions={language: row[f"definition_{language}"] for language in languages},
+            definitions={language: row[f"definition_{language}"] for language in here},
             exclusive=row.get("exclusive") == "yes",
             note=row.get("note", ""),
+            line=line,
         )
-        for row in rows
+        for line, (row, here) in enumerate(zip(rows, filled, strict=True), start=2)
     ]
+
+
+def glossary_columns(path: Path) -> list[str]:
+    """The languages the glossary CSV at ``path`` has columns for, the source first."""
+    with path.open(encoding="utf-8", newline="") as f:
+        header = next(csv.reader(f), [])
+    return glossary_languages([column.strip() for column in header])
+
+
+def add_glossary_language(path: Path, language: str) -> bool:
+    """Give ``language`` its three columns in the glossary CSV at ``path``, after the others,
+    every cell empty; False where it has them already (the file is left as it was)."""
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or language in rows[0]:
+        return False
+    added = language_columns(language)
+    rows = [rows[0] + list(added)] + [row + [""] * len(added) for row in rows[1:]]
+    with path.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+    return True
 
 
 def page_file(docs: Path, docname: str) -> Path:

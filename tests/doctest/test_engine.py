@@ -189,3 +189,21 @@ def test_a_failed_assert_is_named_by_its_line() -> None:
     failed, other = engine.run(page, engine.Settings()).outcomes
     assert (failed.exception, failed.failed_at) == ("AssertionError: x", 'assert ( x == 3 ), "x"')
     assert (other.exception, other.failed_at) == ("KeyError: 'k'", None)
+
+
+def test_what_a_test_writes_to_stderr_shows_only_if_it_failed(capsys) -> None:
+    """A ❌ example's error output, which its page expects, stays out of the build's log."""
+    block = {"file": "one.rst", "line": 1, "options": {}, "groups": ["default"], "skipif": None}
+    code = 'import sys\nsys.stderr.write("traceback of {}\\n")\nprint("NameError")'
+    page: engine.Page = {
+        "docname": "one",
+        "blocks": [
+            {**block, "type": "testcode", "code": code.format("the expected one")},
+            {**block, "type": "testoutput", "code": "NameError"},
+            {**block, "type": "testcode", "code": code.format("the unexpected one")},
+            {**block, "type": "testoutput", "code": "something else"},
+        ],
+    }
+    result = engine.run(page, engine.Settings())
+    assert [o.passed for o in result.outcomes] == [True, False]
+    assert capsys.readouterr().err == "traceback of the unexpected one\n"

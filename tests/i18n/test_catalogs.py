@@ -12,6 +12,7 @@ import polib
 import pytest
 from potodo import potodo
 
+from jaxbook import cli
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.check import check_catalog, load_glossary
 from jaxbook.i18n.pofile import plural_forms, save_wrapped
@@ -78,12 +79,42 @@ def catalog_bytes(project):
 
 
 def test_update_po_on_the_unchanged_book_changes_no_catalog(project_copy):
-    # The book itself: what `make zh-lint-fix` runs after the lint, on every page.
+    # The book itself: `make update-po` (and zh-lint-fix's merge) on every page.
     before = catalog_bytes(project_copy)
     update_po(project_copy)
     after = catalog_bytes(project_copy)
     assert sorted(after) == sorted(before)
     assert [path for path in before if after[path] != before[path]] == []
+
+
+def test_a_merge_into_the_existing_catalogs_creates_none_and_names_those_it_left(
+    small_book, monkeypatch, capsys
+):
+    """`make zh-lint-fix` merges its corrections into the catalogs that exist only: a page
+    without a catalog in a language gets none behind its translator's back, and the merge
+    says which it left (make update-po creates them)."""
+    missing = small_book / "locale/en/LC_MESSAGES/ch01/devices.po"
+    missing.unlink()
+    page = small_book / "docs/ch01/what-is-jax.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace(CHANGED, CHANGED.replace("强迫", "要求")), encoding="utf-8")
+    assert catalogs.extract(small_book, small_book / "_build/gettext", "-q") == 0
+    capsys.readouterr()
+    monkeypatch.chdir(small_book)
+    merge = ["po", "update", "--existing", "locale/pot", "locale/en/LC_MESSAGES"]
+    assert cli.main(merge) == 0
+    out = capsys.readouterr().out
+    assert not missing.exists()
+    assert "locale/en/LC_MESSAGES/ch01/what-is-jax.po: merged" in out.splitlines()
+    assert (
+        "locale/en/LC_MESSAGES: 1 catalog(s) not created, as asked (only the catalogs that "
+        "exist were merged): locale/en/LC_MESSAGES/ch01/devices.po; 'make update-po' "
+        "creates them"
+    ) in out.splitlines()
+    # make update-po itself creates it, and says so.
+    assert cli.main(merge[:2] + merge[3:]) == 0
+    assert "locale/en/LC_MESSAGES/ch01/devices.po: created" in capsys.readouterr().out
+    assert missing.is_file()
 
 
 def test_a_translation_made_obsolete_while_its_page_still_shows_it_is_reported(small_book):

@@ -6,6 +6,7 @@ import argparse
 import re
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +22,11 @@ from jaxbook.i18n.check import (
     inconsistent_translations,
     load_glossary,
     role_key,
+    term_pattern,
 )
 from jaxbook.i18n.pofile import plural_forms
-from jaxbook.project import find_root, languages
+from jaxbook.project import Term, find_root, languages
+from jaxbook.sphinxext.glossary import rules_for, uses
 
 ROOT = find_root(Path(__file__).parent)
 
@@ -870,6 +873,42 @@ def test_a_broken_placeholder_in_the_extensions_catalog_is_named_at_its_msgstr(t
     ]
 
 
+BOOK_PO = ROOT / "locale" / "en" / "LC_MESSAGES" / "book.po"
+CREDIT_LINK = '<a href=\\"%(course)s\\">Getting Started with JAX</a>'
+
+
+@pytest.mark.parametrize(
+    ("link", "finding"),
+    [
+        (
+            CREDIT_LINK.replace("%(course)s", "%(curso)s"),
+            "placeholder '%(curso)s' not in the source: a placeholder's name is not "
+            "translated; write '%(course)s' as the source does",
+        ),
+        (
+            "Getting Started with JAX",
+            "placeholder '%(course)s' missing from the translation: the build puts its value "
+            "there; keep it as the source writes it",
+        ),
+    ],
+    ids=["renamed", "lost with its link"],
+)
+def test_a_placeholder_of_the_book_texts_is_named_as_a_placeholder_not_as_raw_html(
+    tmp_path, link, finding
+):
+    """book.po's credit is HTML with the course's address as ``%(course)s``: a translator
+    who renames or drops it is told so, not that the link is raw HTML."""
+    path = tmp_path / "en" / "LC_MESSAGES" / "book.po"
+    path.parent.mkdir(parents=True)
+    text = BOOK_PO.read_text(encoding="utf-8")
+    assert text.count(CREDIT_LINK) == 1
+    path.write_text(text.replace(CREDIT_LINK, link), encoding="utf-8")
+    subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
+    assert check_catalog(BOOK_PO, "en", []) == []
+    line = line_of(path, "本书整理自")
+    assert [str(f) for f in check_catalog(path, "en", [])] == [f"{path}:{line}: {finding}"]
+
+
 PLURALS = {
     "extensions' catalog": (
         EXTENSIONS_ZH / "jaxbook.po",
@@ -1140,3 +1179,75 @@ def test_translated_code_keeps_its_statements_and_its_comments_may_take_other_li
     path = write_catalog(tmp_path, po_text(entries))
     found = [f for f in check(path) if "translated code" in f]
     assert found == ([f"{path}:{line_of(path, '# 创建密钥')}: {finding}"] if finding else [])
+
+
+GUIDE = ROOT / "docs" / "translating.rst"
+
+
+def guide_table(name: str) -> list[list[list[str]]]:
+    """The rows of the guide's list-table ``name`` (its header aside): each cell's inline code."""
+    text = GUIDE.read_text(encoding="utf-8")
+    start = text.index(f"   :name: {name}\n")
+    rows: list[list[str]] = []
+    for line in text[start:].splitlines()[1:]:
+        if line.strip() and not line.startswith("   "):
+            break
+        if line.startswith("   * - "):
+            rows.append([line[len("   * - ") :]])
+        elif line.startswith("     - "):
+            rows[-1].append(line[len("     - ") :])
+    return [[re.findall(r"``(.+?)``", cell) for cell in row] for row in rows[1:]]
+
+
+def test_the_guides_pattern_examples_match_as_the_check_matches():
+    """Each pattern the translator's guide shows finds a use of its term in what it says
+    counts, and none in what it says does not, as check-po searches a translation."""
+    rows = guide_table("pattern-examples")
+    assert len(rows) == 8
+    for [pattern], counted, others in rows:
+        compiled = term_pattern(pattern)
+        for text in counted:
+            assert compiled.search(text), (pattern, text)
+        for text in others:
+            assert not compiled.search(text), (pattern, text)
+
+
+def test_the_guides_word_start_rule_is_the_links():
+    """ "vectori[sz] also links vectorized": the readers' glossary links a use from a word's
+    start to the word's end in a language with spaces, and as written in Japanese."""
+    term = Term(
+        names={"zh_CN": "向量化", "en": "vectorization", "ja": "ベクトル化"},
+        patterns={"en": "vectori[sz]", "ja": "ベクトル化"},
+        definitions={"zh_CN": ""},
+        exclusive=False,
+        note="",
+    )
+
+    def linked(text: str, language: str) -> list[str]:
+        return [text[start:end] for start, end, _key in uses(text, rules_for([term], language))]
+
+    assert linked("vectorized code, not devectorized", "en") == ["vectorized"]
+    assert linked("ベクトル化する", "ja") == ["ベクトル化"]
+
+
+def test_the_guides_list_of_catalogs_is_the_templates():
+    """Each catalog a language translates (a template of locale/pot) is in the guide's list,
+    once, and the list names no catalog the book does not have: a page added without its
+    row fails here (chNN stands for every chapter)."""
+    pot = ROOT / "locale" / "pot"
+    templates = {path.relative_to(pot).with_suffix(".po").as_posix() for path in pot.rglob("*.pot")}
+    names = [name for row in guide_table("catalog-list") for name in row[0]]
+    covered = {
+        name: {
+            template
+            for template in templates
+            if re.fullmatch(
+                re.escape(name).replace("chNN", r"ch\d\d").replace(r"\*", "[^/]+"), template
+            )
+        }
+        for name in names
+    }
+    assert [name for name, found in covered.items() if not found] == []
+    counted = Counter(template for found in covered.values() for template in found)
+    assert sorted(templates - set(counted)) == []
+    assert [template for template, count in counted.items() if count > 1] == []

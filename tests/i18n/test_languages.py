@@ -47,7 +47,8 @@ def book(tmp_path_factory) -> Path:
     changed = sorted(name for name in after if before.get(name) != after[name])
     # The templates are brought up to date as make gettext does (this book commits none).
     assert [name for name in changed if not name.startswith(("locale/ja/", "locale/pot/"))] == [
-        "locale/languages.csv"
+        "locale/glossary.csv",
+        "locale/languages.csv",
     ]
     assert [name for name in before if name not in after] == []
     return book
@@ -57,6 +58,17 @@ def test_the_language_is_listed_as_a_draft_with_its_name_in_itself(book):
     listed = project.languages(book)
     assert list(listed) == ["zh_CN", "en", "ja"]
     assert listed["ja"] == project.Language("ja", "日本語", "draft")
+
+
+def test_the_glossary_gets_its_three_columns_empty_and_keeps_the_others(book):
+    before = (SMALL_BOOK / "locale/glossary.csv").read_text(encoding="utf-8").splitlines()
+    after = (book / "locale/glossary.csv").read_text(encoding="utf-8").splitlines()
+    assert after == [before[0] + ",ja,pattern_ja,definition_ja"] + [
+        row + ",,," for row in before[1:]
+    ]
+    [term] = project.glossary(book / "locale/glossary.csv")
+    assert "ja" not in term.names  # not translated yet: the source's term stands for it
+    assert (term.name("ja"), term.name("en")) == ("数组", "array")
 
 
 def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(book):
@@ -105,7 +117,9 @@ def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
     assert (status, out) == (0, "")
     assert (
         "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries in the "
-        f"pages' catalogs, and {len(interface_to_translate(book))} of the interface's labels"
+        f"pages' catalogs, {len(interface_to_translate(book))} of the interface's labels "
+        "(sphinx.po, jaxbook.po) to translate, and 1 of the glossary's 1 terms to translate "
+        "(locale/glossary.csv), are not findings"
     ) in err
     assert "'jaxbook language done ja'" in err
     # Japanese has no hunspell dictionary: its spelling is said to be unchecked, never
@@ -129,9 +143,36 @@ def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path,
     assert len(untranslated) - len(pages) == len(interface_to_translate(done))
     # The glossary has no Japanese terms yet: a finished language needs them.
     assert [f for f in findings if "glossary.csv" in f] == [
-        "locale/glossary.csv:1: no columns for ja: add ja, pattern_ja and definition_ja, "
-        "the terms ja translates the glossary's with"
+        "locale/glossary.csv:2: glossary: 数组 has no ja term: fill its ja, pattern_ja and "
+        "definition_ja"
     ]
+
+
+def fill_glossary(book: Path, cells: dict[str, str]) -> None:
+    """Write the translator's cells into the glossary's one row."""
+    path = book / "locale/glossary.csv"
+    header, row = path.read_text(encoding="utf-8").splitlines()
+    values = dict(zip(header.split(","), row.split(","), strict=True))
+    values.update(cells)
+    path.write_text(f"{header}\n{','.join(values.values())}\n", encoding="utf-8")
+
+
+def test_the_glossary_checks_the_new_language_once_its_translator_fills_its_cells(
+    book, tmp_path, capsys
+):
+    filled = Path(shutil.copytree(book, tmp_path / "filled"))
+    fill_glossary(filled, {"ja": "配列", "pattern_ja": "配列", "definition_ja": "データの入れ物。"})
+    translate(filled / "locale/ja/LC_MESSAGES/arrays.po", {"数组": "アレイ"})
+    status, out, err = check_po(filled, capsys)
+    assert status == 1
+    [finding] = out.splitlines()
+    assert finding.startswith("locale/ja/LC_MESSAGES/arrays.po:")
+    assert finding.endswith(": glossary: 数组 must be translated as '配列'")
+    assert "0 of the glossary's 1 terms to translate" in err
+    # Half a row is refused: its term and pattern without its definition.
+    fill_glossary(filled, {"definition_ja": ""})
+    with pytest.raises(ValueError, match=r"glossary.csv:2: no definition_ja"):
+        project.glossary(filled / "locale/glossary.csv")
 
 
 INTERFACE = ("locale/ja/LC_MESSAGES/sphinx.po:", "locale/ja/LC_MESSAGES/jaxbook.po:")
@@ -322,6 +363,10 @@ GUIDE_COMMANDS = {
     "make doctest LANGUAGES=ja": (
         HERE,
         "test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others",
+    ),
+    "make pdf": (
+        "test_preflight.py",
+        "test_a_languages_missing_hyphenation_patterns_are_named_with_their_packages",
     ),
 }
 COMMAND = re.compile(r"make [a-z-]+(?: [A-Z]+=\w+)*|jaxbook language \w+ \w+")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
+from jaxbook.preflight import unknown_language
 from jaxbook.sphinxext import _artwork
 from jaxbook.sphinxext.editions import STYLE
 
@@ -265,6 +267,95 @@ def test_each_edition_has_its_trim_size_and_latin_face(latex, language, trim):
     assert trim in tex
     assert r"\setmainfont{Noto Serif}" in tex
     assert "DejaVu" not in tex
+
+
+def probe(tex: str, outdir: Path, body: str) -> str:
+    """The log of xelatex on the edition's preamble with ``body`` as its document, in the
+    build's directory (its style files beside it)."""
+    preamble = tex[: tex.index(r"\begin{document}")]
+    (outdir / "probe.tex").write_text(
+        preamble + "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8"
+    )
+    subprocess.run(
+        ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "probe.tex"],
+        cwd=outdir,
+        capture_output=True,
+        timeout=300,
+    )
+    return (outdir / "probe.log").read_text(encoding="utf-8", errors="replace")
+
+
+def typed_out(log: str, name: str) -> str:
+    """What ``\\typeout{<name>: ...}`` wrote, its lines joined as TeX broke them."""
+    rest = log[log.index(f"{name}: ") + len(name) + 2 :].replace("\n", "")
+    return rest[: rest.index(":END")].rstrip(" ")
+
+
+@pytest.mark.parametrize(
+    ("language", "main", "hyphenated"),
+    [
+        ("es", r"\setmainlanguage{spanish}", "sa-li-da"),
+        ("en", r"\setmainlanguage[variant=american]{english}", "sal-ida"),
+        # No patterns break Chinese; its Latin words take US English's.
+        ("zh_CN", r"\setmainlanguage[variant=american]{english}", "sal-ida"),
+    ],
+)
+def test_each_edition_hyphenates_in_its_own_language(latex, language, main, hyphenated):
+    """The Spanish edition breaks "salida" as Spanish does, not as English's "sal-ida"."""
+    tex, outdir = latex(language)
+    assert main in tex
+    log = probe(tex, outdir, r"\showhyphens{salida}")
+    assert re.search(rf"^\\TU/\S+ {hyphenated}$", log, re.MULTILINE), log[-3000:]
+
+
+def test_the_editions_names_stay_when_its_language_sets_its_own(latex):
+    """polyglossia's Spanish would call a figure "Figura", a table "Cuadro" and a chapter
+    "Capítulo", and the index "ver": the names the build gives stay. What it does not give
+    (this small book's contents have no title of their own, the index's) are Spanish."""
+    tex, outdir = latex("es")
+    names = r"\contentsname|\figurename|\tablename|\chaptername|\seename|\alsoname|\indexname"
+    log = probe(tex, outdir, rf"\typeout{{NAMES: {names}:END}}")
+    messages = (outdir / "sphinxmessages.sty").read_text(encoding="utf-8")
+    given = [
+        re.search(rf"\\renewcommand\{{\\{name}\}}\{{(.*)\}}\}}", messages)[1]
+        for name in ("figurename", "tablename")
+    ] + [
+        re.search(rf"\\renewcommand\\{name}\{{(.*)\}}", tex)[1] for name in ("seename", "alsoname")
+    ]
+    contents, figure, table, chapter, see, also, index = typed_out(log, "NAMES").split("|")
+    assert [figure, table, see, also] == given
+    assert chapter == ""
+    assert (contents, index) == ("Índice general", "Índice alfabético")
+
+
+def test_a_picture_as_wide_as_the_line_takes_no_empty_line_before_its_caption(latex):
+    """polyglossia writes before each caption: the space after the picture must not stay
+    behind those writes and push itself onto a line of its own."""
+    tex, outdir = latex("zh_CN")
+    picture = (
+        "\\makeatletter\\def\\@captype{figure}\\makeatother\\noindent\\rule{\\linewidth}{20pt}"
+    )
+    log = probe(
+        tex,
+        outdir,
+        rf"\setbox0\vbox{{{picture}"
+        "\n"
+        r"\caption{x}}"
+        rf"\setbox1\vbox{{{picture}\par\caption{{x}}}}"
+        r"\typeout{HEIGHTS: \the\ht0+\the\dp0|\the\ht1+\the\dp1:END}",
+    )
+    with_space, without = typed_out(log, "HEIGHTS").split("|")
+    assert with_space == without
+
+
+def test_a_language_tex_is_not_known_for_is_named(make_app, tmp_path):
+    """Swedish is not in jaxbook.preflight.HYPHENATION: its PDF build says what to add, where
+    (make pdf's preflight says it first), and sets no language it would get wrong."""
+    app = make_app("latex", srcdir=book(tmp_path, "sv"), confoverrides={"language": "sv"})
+    app.build()
+    assert unknown_language("sv") in app.warning.getvalue()
+    assert "add sv to HYPHENATION in src/jaxbook/preflight.py" in unknown_language("sv")
+    assert "polyglossia" not in (app.outdir / "jaxbook-sv.tex").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("language", "index"), [("zh_CN", "索引"), ("en", "Index")])

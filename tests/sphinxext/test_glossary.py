@@ -111,6 +111,13 @@ ENTRIES = {
         ("ベクトル化", "関数をバッチ処理の関数にすること。 (中国語: 向量化)"),
         ("量子化", "数値の精度を下げること。 (中国語: 量化)"),
     ],
+    # Spanish, a draft, has translated one term: the others are the source's, as untranslated
+    # text is, and nothing stands beside them (the source's own term would).
+    "es": [
+        ("vectorización", "Convertir una función en una que procesa lotes. (chino: 向量化)"),
+        ("XLA", "编译器。"),
+        ("量化", "降低数值精度。"),
+    ],
     # Korean has no columns yet: the source's entries, as an untranslated page shows its source.
     "ko": [
         ("量化", "降低数值精度。 (영어: quantization)"),

@@ -39,6 +39,11 @@ passed, the exception it raised) and a :class:`~jaxbook.formats.RecordedBlock`
 (what the ``:measured:`` figures need), and ``after`` is called after each
 test with its namespace (what ``testplot`` draws its figures from).
 
+What a test writes to ``sys.stderr`` is shown (written there after it) only if
+the test failed: a snippet that fails as its page says (a ❌ example printing its
+``NameError``) leaves no traceback in the build's log, one whose output differs
+from the page's leaves it for its author (:mod:`jaxbook.sphinxext.snippets`).
+
 Where the environment variable ``JAXBOOK_RUN_LOG`` names a file, every run
 appends one line to it, the page and the ``unit`` its caller names (a build's
 doctree directory, the bundle): how the tests count the runs of a build.
@@ -55,6 +60,7 @@ import doctest
 import io
 import json
 import os
+import sys
 import textwrap
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -208,9 +214,16 @@ class _Runner(doctest.DocTestRunner):
         self._report(test, example, f"Exception raised:\n{raised}")
 
     def run_capturing(self, test: doctest.DocTest) -> str:
-        """Run ``test`` in its own namespace, left as it is; return what it printed."""
+        """Run ``test`` in its own namespace, left as it is; return what it printed.
+
+        What it writes to ``sys.stderr`` (a snippet's traceback, which its page may expect)
+        is written there after the run only if the test failed: a build's log shows the
+        error output of what went wrong, not of a ❌ example that failed as its page says.
+        """
         printed = io.StringIO()
+        errors = io.StringIO()
         real_write = self._fakeout.write  # type: ignore[attr-defined]
+        failures = self.failures
 
         def tee(text: str) -> int:
             printed.write(text)
@@ -218,9 +231,15 @@ class _Runner(doctest.DocTestRunner):
 
         self._fakeout.write = tee  # type: ignore[attr-defined]
         try:
-            self.run(test, out=lambda text: None, clear_globs=False)
+            with contextlib.redirect_stderr(errors):
+                self.run(test, out=lambda text: None, clear_globs=False)
+        except BaseException:
+            sys.stderr.write(errors.getvalue())
+            raise
         finally:
             self._fakeout.write = real_write  # type: ignore[attr-defined]
+        if self.failures > failures:
+            sys.stderr.write(errors.getvalue())
         return printed.getvalue()
 
 

@@ -17,7 +17,11 @@ as powrap and python-docs-fr use), so that editors and merges produce the
 same line breaks.
 
 A catalog whose merge changes nothing but the template's date is left as it
-was, so ``update`` on an unchanged source changes no file. ``update`` merges
+was, so ``update`` on an unchanged source changes no file. Each catalog is
+named with what became of it (merged, unchanged, created); with ``create``
+off (``jaxbook po update --existing``, which ``make zh-lint-fix`` runs),
+only the catalogs that exist are merged, and a missing one is named as not
+created. ``update`` merges
 nothing while any catalog has a fault that ``jaxbook.i18n.pofile`` finds (an
 editor's CRLF or byte-order mark, another encoding, a duplicate or cut-off
 entry): it names them and exits 1. ``wrap_all`` (``make wrap-po``) removes a
@@ -147,11 +151,14 @@ def refused(po_dirs: list[Path]) -> bool:
     return bool(broken)
 
 
-def update_all(pot_dir: Path, po_dirs: list[Path]) -> int:
-    """Merge the templates into each catalog directory, or into none while one has a fault."""
+def update_all(pot_dir: Path, po_dirs: list[Path], create: bool = True) -> int:
+    """Merge the templates into each catalog directory, or into none while one has a fault;
+    without ``create``, into the catalogs that exist only."""
     if refused(po_dirs):
         return 1
-    statuses = [update(pot_dir, po_dir, project.catalog_language(po_dir)) for po_dir in po_dirs]
+    statuses = [
+        update(pot_dir, po_dir, project.catalog_language(po_dir), create) for po_dir in po_dirs
+    ]
     return max(statuses, default=0)
 
 
@@ -206,13 +213,16 @@ def new_catalog(pot: Path, po: Path, language: str) -> None:
     save_wrapped(catalog, po)
 
 
-def update(pot_dir: Path, po_dir: Path, language: str) -> int:
+def update(pot_dir: Path, po_dir: Path, language: str, create: bool = True) -> int:
+    """Merge each template into its catalog of ``language`` in ``po_dir``, creating a missing
+    one; without ``create``, a missing one is named, not created."""
     pots = sorted(pot_dir.rglob("*.pot"))
     if not pots:
         sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
     if refused([po_dir]):
         return 1
     seen = set()
+    not_created = []
     for pot in pots:
         po = target_catalog(po_dir, pot.relative_to(pot_dir), language)
         if po is None:
@@ -221,9 +231,17 @@ def update(pot_dir: Path, po_dir: Path, language: str) -> int:
         shown = os.path.relpath(po) if po.is_absolute() else po
         if po.exists():
             print(f"{shown}: {'merged' if merge(po, pot) else 'unchanged'}")
-        else:
+        elif create:
             new_catalog(pot, po, language)
             print(f"{shown}: created")
+        else:
+            not_created.append(shown)
+    if not_created:
+        print(
+            f"{po_dir}: {len(not_created)} catalog(s) not created, as asked (only the "
+            f"catalogs that exist were merged): {', '.join(map(str, not_created))}; "
+            "'make update-po' creates them"
+        )
     for po in sorted(po_dir.rglob("*.po")):
         if po.resolve() not in seen:
             print(

@@ -30,11 +30,16 @@ Checks, per catalog:
 - nothing smuggled in: no ``<script>``, raw HTML, directive (a substitution
   definition's too), raw role or MyST front matter that the msgid does not
   have;
+- named placeholders (``%(course)s`` in ``book.po``'s credit, which the build
+  fills by name) kept as written: one renamed or lost is named as such, not
+  as raw HTML, though it stands in a tag's attribute;
 - the glossary, in the catalog's language's columns: when the source has a
-  term, the translation matches its ``pattern_<language>``; an exclusive term
-  (quantization) appears only where the source has its Chinese term (or names
-  the word itself); a finished language without columns in the glossary is a
-  finding;
+  term, the translation matches its ``pattern_<language>`` (a Python regular
+  expression, case aside, searched anywhere in the translation's text); an
+  exclusive term (quantization) appears only where the source has its Chinese
+  term (or names the word itself); a finished language without columns in the
+  glossary, or with a term whose cells it left empty, is a finding (a draft's
+  terms still to translate are counted in its summary);
 - the English house style (US spelling, as the JAX and Python docs use):
   codespell's British-to-American dictionary next to its usual ones, with the
   project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
@@ -91,6 +96,10 @@ from jaxbook.i18n.pofile import (
 from jaxbook.project import find_root, page_file
 
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+# A named placeholder that the build fills (book.po's credit: ``%(course)s``, the course's
+# address); a tag is compared with its placeholders' names aside, which the check of the
+# placeholders names.
+FORMAT_PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
 SCRIPT = re.compile(r"<\s*script", re.IGNORECASE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
@@ -389,12 +398,43 @@ def check_style(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[st
     return problems
 
 
+def check_placeholders(msgid: str, msgstr: str) -> list[str]:
+    """The named placeholders of the message (``%(course)s``), each kept as written: the
+    build fills them by name, so a translated or lost name loses the value."""
+    source = Counter(FORMAT_PLACEHOLDER.findall(msgid))
+    translation = Counter(FORMAT_PLACEHOLDER.findall(msgstr))
+    missing, extra = source - translation, translation - source
+    problems = []
+    if extra:
+        names = ", ".join(f"'%({name})s'" for name in extra)
+        keep = ", ".join(f"'%({name})s'" for name in missing) or "the source's"
+        problems.append(
+            f"placeholder {names} not in the source: a placeholder's name is not translated; "
+            f"write {keep} as the source does"
+        )
+    elif missing:
+        names = ", ".join(f"'%({name})s'" for name in missing)
+        problems.append(
+            f"placeholder {names} missing from the translation: the build puts its value "
+            "there; keep it as the source writes it"
+        )
+    return problems
+
+
+def tags(html: Counter) -> Counter:
+    """The tags of ``html`` with their placeholders' names aside."""
+    found: Counter = Counter()
+    for tag, count in html.items():
+        found[FORMAT_PLACEHOLDER.sub("%(…)s", tag)] += count
+    return found
+
+
 def check_smuggling(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[str]:
     """Nothing that runs or changes the page where the source has none of it."""
     problems = []
     if SCRIPT.search(msgstr) and not SCRIPT.search(msgid):
         problems.append("<script> in the translation")
-    extra_tags = strs.html - ids.html
+    extra_tags = tags(strs.html) - tags(ids.html)
     if extra_tags:
         problems.append(f"raw HTML not in the source: {', '.join(map(repr, extra_tags))}")
     extra_directives = strs.directives - ids.directives
@@ -419,14 +459,20 @@ class Term:
     source_pattern: re.Pattern[str]
 
 
+def term_pattern(pattern: str) -> re.Pattern[str]:
+    """A glossary's ``pattern_<language>`` as the check searches a translation with it:
+    case aside, anywhere in the text (the translator's guide explains how to write one)."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
 def load_glossary(path: Path, language: str) -> list[Term]:
     """The glossary's terms as ``language``'s catalogs are checked against them (none
-    where the glossary has no column for ``language``: ``glossary_column`` says so)."""
+    where the glossary has none in it: ``glossary_gaps`` says so of a finished language)."""
     terms = [
         Term(
             term.source,
             term.names[language],
-            re.compile(term.patterns[language], re.I),
+            term_pattern(term.patterns[language]),
             term.exclusive,
             term.source_pattern,
         )
@@ -436,18 +482,38 @@ def load_glossary(path: Path, language: str) -> list[Term]:
     return sorted(terms, key=lambda t: len(t.source), reverse=True)
 
 
-def glossary_column(path: Path, language: str) -> Finding | None:
-    """A finding when the glossary has no columns for ``language`` (a finished language's
-    translations are checked against its terms)."""
+def glossary_gaps(path: Path, language: str) -> list[Finding]:
+    """What a finished language lacks in the glossary: its columns, or, where it has them,
+    its cells of each term it has not translated (its translations are checked against
+    its terms, and its readers' glossary shows them)."""
+    if language not in project.glossary_columns(path):
+        return [
+            Finding(
+                path,
+                1,
+                f"no columns for {language}: add {language}, pattern_{language} and "
+                f"definition_{language}, the terms {language} translates the glossary's with",
+            )
+        ]
+    return [
+        Finding(
+            path,
+            term.line,
+            f"glossary: {term.source} has no {language} term: fill its {language}, "
+            f"pattern_{language} and definition_{language}",
+        )
+        for term in project.glossary(path)
+        if language not in term.names
+    ]
+
+
+def glossary_to_translate(path: Path, language: str) -> str:
+    """How many of the glossary's terms a draft language has still to translate."""
     terms = project.glossary(path)
-    if not terms or language in terms[0].patterns:
-        return None
-    return Finding(
-        path,
-        1,
-        f"no columns for {language}: add {language}, pattern_{language} and "
-        f"definition_{language}, the terms {language} translates the glossary's with",
-    )
+    if language not in project.glossary_columns(path):
+        return f"the glossary has no columns for {language} yet ({path})"
+    left = sum(language not in term.names for term in terms)
+    return f"{left} of the glossary's {len(terms)} terms to translate ({path})"
 
 
 def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
@@ -791,6 +857,7 @@ def check_catalog(
             problems += check_markup(ids, strs)
             if language == "en":
                 problems += check_style(entry.msgid, entry.msgstr, ids, strs)
+        problems += check_placeholders(entry.msgid, entry.msgstr)
         problems += check_smuggling(entry.msgid, entry.msgstr, ids, strs)
         left = source_left(entry.msgid, strs, language)
         if left:
@@ -1001,7 +1068,7 @@ def still_to_review(path: Path, po: polib.POFile, language: str) -> list[str]:
     return states
 
 
-def draft_summary(paths: list[Path], language: str) -> str:
+def draft_summary(paths: list[Path], language: str, glossary: Path) -> str:
     """What a draft language still has to translate, and when that becomes findings."""
     pages: Counter = Counter()
     interface: Counter = Counter()
@@ -1010,10 +1077,10 @@ def draft_summary(paths: list[Path], language: str) -> str:
         counts.update(still_to_review(path, polib.pofile(str(path)), language))
     return (
         f"{language} is a draft (locale/languages.csv): {pages['untranslated']} untranslated "
-        f"and {pages['fuzzy']} fuzzy entries in the pages' catalogs, and "
+        f"and {pages['fuzzy']} fuzzy entries in the pages' catalogs, "
         f"{interface['untranslated'] + interface['fuzzy']} of the interface's labels "
-        "(sphinx.po, jaxbook.po) to translate, are not findings until its translator runs "
-        f"'jaxbook language done {language}'"
+        f"(sphinx.po, jaxbook.po) to translate, and {glossary_to_translate(glossary, language)}, "
+        f"are not findings until its translator runs 'jaxbook language done {language}'"
     )
 
 
@@ -1051,8 +1118,8 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
         return 1
     findings = [f for path in paths for f in check_catalog(path, language, terms, draft)]
     source = language == project.SOURCE_LANGUAGE  # its catalogs translate the interface only
-    missing_column = None if draft or source else glossary_column(args.glossary, language)
-    findings += [missing_column] if missing_column else []
+    if not draft and not source:
+        findings += glossary_gaps(args.glossary, language)
     if not draft and not source:
         findings += missing_interface(po_dir, language, paths)
     findings += inconsistent_translations([path for path in paths if not is_interface(path)])
@@ -1066,6 +1133,6 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
     if unchecked:
         print(unchecked, file=sys.stderr)
     if draft:
-        print(draft_summary(paths, language), file=sys.stderr)
+        print(draft_summary(paths, language, args.glossary), file=sys.stderr)
     print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)
     return 1 if findings else 0

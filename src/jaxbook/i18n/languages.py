@@ -8,16 +8,18 @@ knows, brings the templates (``locale/pot``) up to date as ``make gettext``
 does and creates ``locale/<code>/LC_MESSAGES`` from them: a catalog per page,
 ``book.po``, and, for a language other than English, the theme's
 ``sphinx.po`` and the extensions' ``jaxbook.po``; every entry untranslated,
-the header's ``Plural-Forms`` CLDR's (Babel). Only then does it list the
-language, as a ``draft``, under its name in itself (CLDR's, or ``--name``).
-It changes nothing else: the next ``make html`` builds the new edition, and
-every edition's switcher links it (the landing page sends no reader to a
-draft). The glossary's columns for the language and its word list
-(``locale/<code>/words.txt``) follow when its translator writes them.
+the header's ``Plural-Forms`` CLDR's (Babel). Only then does it give the
+language its three columns in the glossary (``locale/glossary.csv``: the
+term, ``pattern_<code>`` and ``definition_<code>``, every cell empty, for its
+translator to fill) and list it, as a ``draft``, under its name in itself
+(CLDR's, or ``--name``). It changes nothing else: the next ``make html``
+builds the new edition, and every edition's switcher links it (the landing
+page sends no reader to a draft). Its word list (``locale/<code>/words.txt``)
+follows when its translator writes one.
 
 ``done`` marks a listed draft ``done``: from then on ``make check-po`` holds
-its untranslated and fuzzy entries, and a glossary without its columns, to be
-findings (``jaxbook.i18n.check``).
+its untranslated and fuzzy entries, and each glossary term whose cells it left
+empty, to be findings (``jaxbook.i18n.check``).
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ def add(root: Path, code: str, name: str | None) -> int:
     status = catalogs.update(pot_dir, po_dir, code)
     if status:
         return status
+    glossary = root / project.GLOSSARY
+    columns = ", ".join(project.language_columns(code))
+    if glossary.is_file() and project.add_glossary_language(glossary, code):
+        print(f"{project.GLOSSARY}: columns {columns} added, empty, for its translator to fill")
     listed[code] = project.Language(code, name, "draft")
     project.write_languages(root / project.LANGUAGE_LIST, listed)
     print(

@@ -2,7 +2,9 @@
 
     jaxbook po gettext [POT_DIR]           write every catalog's template into locale/pot
                                            (jaxbook.i18n.catalogs)
-    jaxbook po update POT_DIR [PO_DIR...]  merge the templates into the catalogs
+    jaxbook po update [--existing] POT_DIR [PO_DIR...]
+                                           merge the templates into the catalogs (with
+                                           --existing, into those that exist only)
     jaxbook po check [PO_DIR...]           the translation checks (jaxbook.i18n.check)
     jaxbook po lost [PO_DIR...]            translations HEAD had that are gone (jaxbook.i18n.loss)
     jaxbook po wrap [PO_DIR...]            normalise every catalog, re-wrap it with powrap
@@ -55,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     update_parser.add_argument(
         "pot_dir", type=Path, help="the templates (make gettext: locale/pot)"
     )
+    update_parser.add_argument(
+        "--existing",
+        action="store_true",
+        help="merge into the catalogs that exist only, and name any not created (make zh-lint-fix)",
+    )
     add_po_dirs(update_parser)
     for name, summary in [
         ("wrap", "normalise every catalog (line endings, other tools' marks), re-wrap it"),
@@ -71,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return catalogs.extract(project.root(), args.pot_dir, *shlex.split(args.sphinxopts))
     po_dirs = args.po_dirs or every_language()
     if args.action == "update":
-        return catalogs.update_all(args.pot_dir, po_dirs)
+        return catalogs.update_all(args.pot_dir, po_dirs, create=not args.existing)
     actions = {
         "check": lambda po_dir: check.run(po_dir, args),
         "lost": loss.run,

@@ -17,6 +17,13 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
 - the PDF's information (title, authors, subject, keywords) in the edition's
   language, and its language, with its region, in its catalog (``/Lang``:
   ``zh-CN``, ``en-US``); it is not tagged (``dev/how-it-works.md`` says why);
+- the edition's language as polyglossia's main language, so that a word is
+  hyphenated by its language's patterns (Spanish "sa-li-da", not English's
+  "sal-ida"; ``jaxbook.preflight.HYPHENATION`` names the language and the
+  TeX package of its patterns, which ``make pdf`` checks are installed); a
+  Chinese, Japanese or Korean edition's Latin words take US English's. The
+  names the build gives the contents, figures, tables, chapters and the
+  index's "see" stay as it sets them when polyglossia sets its own;
 - Noto Serif and Noto Sans beside the Noto CJK of the edition's script
   (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code, each
   CJK face from a file of its own that names it as it is ("NotoSansCJKsc",
@@ -106,12 +113,13 @@ from sphinx.builders.epub3 import Epub3Builder
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util import texescape
+from sphinx.util import logging, texescape
 from sphinx.util.fileutil import copy_asset_file
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.chinese import spaced
+from jaxbook.preflight import tex_language, unknown_language
 from jaxbook.sphinxext import _artwork, _chapters, book_texts
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import ancestors, section_title
@@ -132,6 +140,8 @@ if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
 
 HERE = Path(__file__).parent
 STYLE = HERE / "texinputs" / "jaxbook.sty"
@@ -543,6 +553,37 @@ def fonts(config: Config, is_cjk: bool) -> str:
     )
 
 
+# The names the build may give in the edition's words (Sphinx's messages, the index's "see",
+# no chapter name), which stay when polyglossia sets its captions (jaxbook.sty).
+KEPT_NAMES = ("contentsname", "figurename", "tablename", "chaptername", "seename", "alsoname")
+
+
+def multilingual(language: str) -> str:
+    """polyglossia with ``language``'s TeX language as the main one, and the names of
+    ``KEPT_NAMES`` as they are before the build gives any (none where
+    ``jaxbook.preflight.HYPHENATION`` does not know it: ``warn_unknown_language`` says so)."""
+    tex = tex_language(language)
+    if tex is None:
+        return ""
+    options = f"[{tex.options}]" if tex.options else ""
+    return "\n".join(
+        [
+            r"\usepackage{polyglossia}",
+            rf"\setmainlanguage{options}{{{tex.name}}}",
+            r"\makeatletter",
+            rf"\def\jb@names{{{','.join(KEPT_NAMES)}}}",
+            r"\@for\jb@name:=\jb@names\do{\expandafter\let"
+            r"\csname jb@before@\jb@name\expandafter\endcsname\csname\jb@name\endcsname}",
+            r"\makeatother",
+        ]
+    )
+
+
+def warn_unknown_language(app: Sphinx) -> None:
+    if app.builder.name == "latex" and tex_language(app.config.language) is None:
+        logger.warning(unknown_language(app.config.language), type="jaxbook", subtype="editions")
+
+
 def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
     texescape.init()
     name = edition_name(config)
@@ -559,8 +600,13 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
     config.latex_elements = {
         "pointsize": trim["pointsize"],
         "geometry": rf"\usepackage[{trim['geometry']}]{{geometry}}",
-        # Sphinx loads xeCJK itself for Chinese; other editions quote Chinese too.
-        "fontenc": r"\usepackage{xeCJK}",
+        # Sphinx loads xeCJK itself for Chinese; other editions quote Chinese too. Then the
+        # edition's language, set here rather than by Sphinx (which would name a Japanese
+        # edition's language japanese, with no patterns for its Latin words, and defer the
+        # contents' title to the captions of a language not set): Sphinx sees no
+        # multilingual package, and writes its names in the preamble, which jaxbook.sty
+        # keeps when polyglossia sets its captions.
+        "fontenc": "\n".join([r"\usepackage{xeCJK}", multilingual(config.language)]),
         "fontpkg": fonts(config, is_cjk),
         "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
         "babel": "",
@@ -1223,6 +1269,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
     # reads the style sheets' list (800).
     app.connect("config-inited", configure, priority=750)
+    app.connect("builder-inited", warn_unknown_language)
     app.add_builder(BookEpubBuilder, override=True)
     app.add_post_transform(LabelDropdowns)
     # sphinx-design writes a badge's text alone in LaTeX: "Optional For readers who…".

@@ -7,8 +7,10 @@ entry is the term in the page's language (its column of the CSV), its
 definition (``definition_<language>``) and, after it, the term in one other
 language: on a source page the glossary's first translation ("（英文：
 vectorization）"), on a translated page the source term (" (Chinese: 向量化)",
-as ``:zh:`` would show it). A language the CSV has no columns for yet shows
-the source's entries, as an untranslated page shows its source.
+as ``:zh:`` would show it). A language the CSV has no columns for yet, or
+no term filled in them, shows the source's entries, as an untranslated page
+shows its source; a term a language has not translated yet (its cells left
+empty) shows the source's term and definition.
 The entries are real glossary terms: indexed, and linkable with ``:term:``.
 Being generated from the CSV in the build's language, they are not messages
 for the catalogs; a translated glossary term also answers to its source term,
@@ -84,9 +86,10 @@ def entries(srcdir: str | Path, config: Config) -> list[Term]:
 
 def glossary_language(config: Config, terms: list[Term]) -> str:
     """The language whose column the build shows: its own, or the source's if the CSV
-    has no column for it yet."""
+    has no term in it yet."""
     language = config.language
-    return language if not terms or language in terms[0].names else SOURCE_LANGUAGE
+    translated = any(language in entry.names for entry in terms)
+    return language if not terms or translated else SOURCE_LANGUAGE
 
 
 def unspaced(language: str) -> bool:
@@ -204,7 +207,12 @@ def rules_for(terms: list[Term], language: str) -> list[tuple[re.Pattern[str], s
     longer term is not taken by the shorter one inside it."""
     if language == SOURCE_LANGUAGE:
         return rules_for_chinese(terms)
-    ordered = sorted(terms, key=lambda entry: len(entry.name(language)), reverse=True)
+    # A term the language has not translated yet has no use to find in it.
+    ordered = sorted(
+        (entry for entry in terms if language in entry.patterns),
+        key=lambda entry: len(entry.name(language)),
+        reverse=True,
+    )
     if unspaced(language):
         return [
             (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in ordered

@@ -16,7 +16,10 @@ shows the file as a (translatable) literal block, followed by a hidden
 (and, if it failed, the last line of its error output, the exception a
 terminal ends with), so the ``testoutput`` after it is compared as any
 cell's. The reader sees the script and its output, not the
-plumbing. The child runs JAX on the CPU (``JAX_PLATFORMS=cpu``): the page's
+plumbing. A failing script's whole error output, its traceback, goes to
+stderr, which the engine (:mod:`jaxbook.doctest.engine`) shows only where the
+cell fails: a ❌ script that fails as its page says leaves nothing in the
+build's log. The child runs JAX on the CPU (``JAX_PLATFORMS=cpu``): the page's
 own process may hold the accelerator, and a TPU lets only one process open
 it; a script about devices says so and asks for CPU devices itself. A
 script that runs longer than ``:timeout:`` seconds (default 120) fails its
@@ -54,7 +57,7 @@ logger = logging.getLogger(__name__)
 
 # What runs a snippet, hidden. A script that fails ends with the line a terminal ends with
 # (the exception, "NameError: name 'np' is not defined"); its whole error output goes to
-# the run's own stderr, for the author.
+# the run's own stderr, for the author, which the engine shows only if the cell fails.
 RUN_CODE = """\
 import os as _snippet_os, subprocess as _snippet_subprocess, sys as _snippet_sys
 _snippet_run = _snippet_subprocess.run(
