@@ -221,3 +221,38 @@ def test_a_page_in_a_third_language_pairs_with_the_source_not_the_first_translat
     assert not [text for text in found if re.search("Arrays|Second item|accelerators", text)]
     assert "二つ目の項目" in html
     assert built.warnings == ""
+
+
+def test_the_parallel_text_needs_no_order_of_the_extensions(make_app, rootdir, tmp_path):
+    """parallel before cjk in conf.py: the messages it keeps are still cjk's joined lines, so
+    each passage shows what it shows in the root's order (a Chinese paragraph of several
+    lines its English, not "尚未翻译")."""
+    import shutil
+
+    shown = []
+    for order in (1, -1):
+        srcdir = shutil.copytree(rootdir / "test-parallel", tmp_path / f"parallel{order}")
+        extensions = [
+            "jaxbook.sphinxext.cjk",
+            "jaxbook.sphinxext.terms",
+            "jaxbook.sphinxext.parallel",
+        ]
+        app = make_app("html", srcdir=srcdir, confoverrides={"extensions": extensions[::order]})
+        app.build()
+        shown.append(pairs((app.outdir / "index.html").read_text(encoding="utf-8")).texts())
+    assert shown[0] == shown[1]
+    assert sum(lang == "en" for lang in shown[0].values()) >= 3
+
+
+def test_a_changed_pair_of_languages_reads_the_pages_again(make_app, rootdir, tmp_path):
+    """The pair is read as the pages are: a build that adds the other language shows it."""
+    import shutil
+
+    srcdir = shutil.copytree(rootdir / "test-parallel", tmp_path / "parallel")
+    make_app(
+        "html", srcdir=srcdir, confoverrides={"jaxbook_parallel_languages": ("zh_CN", "")}
+    ).build()
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    texts = pairs((app.outdir / "index.html").read_text(encoding="utf-8")).texts()
+    assert any(lang == "en" for lang in texts.values())

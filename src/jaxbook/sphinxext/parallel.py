@@ -67,6 +67,7 @@ from sphinx.util.nodes import extract_messages
 
 from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
+from jaxbook.sphinxext import cjk
 from jaxbook.sphinxext._locale import (
     _,
     add_catalog,
@@ -131,7 +132,9 @@ class parallel_heading(nodes.Part, nodes.TextElement):
 class RecordMessages(SphinxTransform):
     """Keep each passage's catalog message on the node, before Locale translates it."""
 
-    default_priority = 15  # Locale's is 20
+    # After cjk.JoinCJKLines (15), whose joined lines are the catalog's message ids, and
+    # before Locale (20) translates them.
+    default_priority = 16
 
     def apply(self, **kwargs: Any) -> None:
         languages = pair(self.config)
@@ -393,12 +396,14 @@ def copy_stylesheet(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    # The messages are kept as the page is read: a changed pair of languages reads it again.
     app.add_config_value(
         "jaxbook_parallel_languages",
         (SOURCE_LANGUAGE, ""),
-        "html",
+        "env",
         types=frozenset({tuple, list}),
     )
+    app.setup_extension(cjk.__name__)  # its joined lines are the messages RecordMessages keeps
     app.add_transform(RecordMessages)
     app.add_node(parallel_source, html=(visit_parallel_source, depart_span))
     app.add_node(parallel_text, html=(visit_parallel_text, depart_span))
