@@ -10,6 +10,7 @@ Config values: none.
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -30,7 +31,7 @@ def _mathml(latex: str, display: str, node: nodes.Element) -> str:
         logger.warning(
             "cannot render math %r: %s", latex, exc, location=node, type="jaxbook", subtype="mathml"
         )
-        return f"<code>{latex}</code>"
+        return f"<code>{html.escape(latex)}</code>"
 
 
 def visit_math(self: Any, node: nodes.math) -> None:

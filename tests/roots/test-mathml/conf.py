@@ -1,0 +1,2 @@
+extensions = ["jaxbook.sphinxext.mathml"]
+html_math_renderer = "mathml"
