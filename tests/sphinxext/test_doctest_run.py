@@ -58,10 +58,25 @@ def test_the_builders_of_one_doctree_directory_share_one_run(book, build):
 
     edit(book / "second.rst", "2\n", "2\n\nEdited.\n")
     app, ran = build(book, "verdict")
-    assert ran == ["second"]  # the page read again, and no other
+    assert ran == []  # read again for its prose, its run taken back: its code is the same
+    assert records(app.env)["second"].run.printed[0]["got"] == "2\n"
     site, ran = build(book, "html")
     assert ran == []
     assert "Edited." in (site.outdir / "second.html").read_text(encoding="utf-8")
+
+    edit(book / "second.rst", '"b"]', '"b", "c"]')
+    edit(book / "second.rst", "   2\n", "   3\n")
+    app, ran = build(book, "verdict")
+    assert ran == ["second"]  # its code changed: run again, and no other page
+    assert records(app.env)["second"].run.printed[0]["got"] == "3\n"
+
+
+def test_a_block_moved_by_prose_above_it_runs_again(book, build):
+    """A run's reports name lines: a page whose tested blocks moved is run again."""
+    build(book, "html")
+    edit(book / "second.rst", "Second\n======\n", "Second\n======\n\nA new paragraph.\n")
+    _app, ran = build(book, "html")
+    assert ran == ["second"]
 
 
 def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build):

@@ -87,6 +87,7 @@ class PageRecord:
     run: engine.PageRun  # counts, outcomes, reports, what each test printed, the values
     where: dict[str, str] = field(default_factory=dict)  # backend, device, JAX release
     figures: dict[int, list[str]] = field(default_factory=dict)  # block -> image files
+    key: str = ""  # what ran: the page's tested code and the run's inputs (code_key)
 
     @property
     def failed(self) -> bool:
@@ -102,6 +103,19 @@ def records(env: Any) -> dict[str, PageRecord]:
     if store is None:
         store = {}
         setattr(env, ATTRIBUTE, store)
+    return store
+
+
+KEPT = "jaxbook_kept_records"
+
+
+def kept_records(env: Any) -> dict[str, PageRecord]:
+    """The runs of the pages being read again, by docname, until each is read: a page whose
+    tested code is unchanged takes its run back instead of running again."""
+    store = getattr(env, KEPT, None)
+    if store is None:
+        store = {}
+        setattr(env, KEPT, store)
     return store
 
 

@@ -20,7 +20,11 @@ when its source, an included file, a script it shows or its catalog changed
 (a page in the source language also depends on the catalog its parallel text
 shows, :mod:`jaxbook.sphinxext.parallel`); when ``jaxbook_run_inputs``
 changed (every page); and, always, when its run failed or did not happen, so
-that every build reports a failure until it is fixed. A failure is a warning
+that every build reports a failure until it is fixed. A page read again whose
+tested code is the same (each block's kind, text, options and line, the names its
+``:measured:`` roles show, the run's inputs: ``code_key``), as when only its
+prose, its translation's prose or the glossary changed, takes its earlier
+passing run back instead of running again. A failure is a warning
 at its page line (type ``jaxbook``, subtype ``doctest``, with doctest's
 report), so a build with ``--fail-on-warning`` never publishes a page with an
 output its code does not print; the verdict builder reports failures itself,
@@ -76,7 +80,7 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
 from jaxbook.doctest import pages
-from jaxbook.doctest.pages import PageRecord, records
+from jaxbook.doctest.pages import PageRecord, kept_records, records
 from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext._nodes import measured_value
 
@@ -223,7 +227,11 @@ class PageRuns(EnvironmentCollector):
         )
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        records(env).pop(docname, None)
+        record = records(env).pop(docname, None)
+        if record is not None and record.key and not record.failed:
+            # A page read again for its prose alone (its translation, the glossary, the text
+            # shown beside it) takes this run back if its tested code is the same.
+            kept_records(env)[docname] = record
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
@@ -241,10 +249,19 @@ class PageRuns(EnvironmentCollector):
             return
         for index, node in enumerate(tested):
             node["jaxbook_block"] = index  # how the builders find the node's outcome
+        key = code_key(app.config, doctree, tested)
+        earlier = kept_records(env).pop(docname, None)
+        if earlier is not None and earlier.key == key and figures_kept(app, earlier):
+            records(env)[docname] = earlier
+            for paths in earlier.figures.values():
+                for path in paths:
+                    env.images.add_file(docname, path)  # cleared with the page's other images
+            return
         if not runs(app, docname):
             env.note_reread()  # read, not run: the next build runs it
             return
         record = run_page(app, docname, doctree, tested)
+        record.key = key
         records(env)[docname] = record
         if record.failed:
             env.note_reread()  # every build reports it until it is fixed
@@ -264,6 +281,32 @@ class PageRuns(EnvironmentCollector):
             if page.is_file() and read_at > page.stat().st_mtime_ns // 1000:
                 stale.append(docname)
         return stale
+
+
+def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element]) -> str:
+    """What a page's run depends on: each tested block (its kind, text, options and place),
+    the names its ``:measured:`` roles show, and the run's inputs (``jaxbook_run_inputs``)."""
+    blocks = [
+        (
+            node.tagname,
+            node.astext(),
+            node.source,
+            node.line,
+            sorted((name, repr(value)) for name, value in node.attributes.items()),
+        )
+        for node in tested
+    ]
+    names = sorted(value["variable"] for value in doctree.findall(measured_value))
+    return _digest_of(repr((blocks, names, sorted(config.jaxbook_run_inputs.items()))))
+
+
+def _digest_of(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def figures_kept(app: Sphinx, record: PageRecord) -> bool:
+    """Whether every figure an earlier run saved is still there to be shown."""
+    return all(Path(path).is_file() for paths in record.figures.values() for path in paths)
 
 
 def run_page(
@@ -347,7 +390,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_env_collector(PageRuns)
     return {
         "version": "1.0",
-        "env_version": 1,
+        "env_version": 2,  # 2: a page's record says what ran (its key)
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
