@@ -457,6 +457,14 @@ def test_the_pdf_says_its_language_title_authors_subject_and_keywords(built_edit
     keywords = re.split("[,，] ?", info["Keywords"])
     assert "JAX" in keywords
     assert len(keywords) > 4
+    # As the catalog says them, hyphens and all ("just-in-time", not "justintime").
+    message = (
+        "JAX, NumPy, Python, automatic differentiation, just-in-time compilation, "
+        "vectorization, XLA"
+    )
+    catalog = ROOT / "src/jaxbook/sphinxext/locales" / language / "LC_MESSAGES/jaxbook.po"
+    entry = polib.pofile(str(catalog)).find(message) if catalog.exists() else None
+    assert keywords == re.split("[,，] ?", entry.msgstr if entry else message)
     for text in (info["Subject"], info["Keywords"]):
         # Chinese in the Chinese edition; none in the English one.
         assert bool(re.search(r"[\u4e00-\u9fff]", text)) == (language == "zh_CN"), text

@@ -38,9 +38,9 @@ def test_each_cell_is_one_short_phrase(built):
         "unknown-probe": "—",
         "method-again": "since 0.4.31",
         "python": "since 0.11.0",
-        # The first probe checks the note's main point; a later change of another probe
-        # (python-floor, 0.11.0) is the lab report's detail, not the note's release.
-        "first-probe": "since 0.4.31",
+        # The note holds as a whole from its probes' latest change: another probe's
+        # (python-floor, 0.11.0) after its first one's (0.4.31).
+        "first-probe": "since 0.11.0",
     }
 
 

@@ -303,6 +303,12 @@ def tex(text: str) -> str:
     return texescape.escape(text, "xelatex")
 
 
+def pdf_string(text: str) -> str:
+    """``text`` for the PDF's information: hyperref drops Sphinx's ``\\sphinxhyphen{}``
+    ("justintime"), so a hyphen stays a hyphen."""
+    return tex(text).replace(r"\sphinxhyphen{}", "-")
+
+
 class _LinkedText(HTMLParser):
     """The course credit (HTML with a link) as text, and the addresses of its links."""
 
@@ -414,10 +420,10 @@ def pdf_metadata(credits: Credits, language: str) -> str:
     title rather than the file's name."""
     subject = str(description())
     return (
-        rf"\hypersetup{{pdftitle={{{tex(credits.title)}}}, "
-        rf"pdfauthor={{{tex(credits.authors)}}}, "
-        rf"pdfsubject={{{tex(subject)}}}, "
-        rf"pdfkeywords={{{tex(keywords())}}}, "
+        rf"\hypersetup{{pdftitle={{{pdf_string(credits.title)}}}, "
+        rf"pdfauthor={{{pdf_string(credits.authors)}}}, "
+        rf"pdfsubject={{{pdf_string(subject)}}}, "
+        rf"pdfkeywords={{{pdf_string(keywords())}}}, "
         rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true}}"
     )
 

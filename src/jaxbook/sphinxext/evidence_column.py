@@ -172,8 +172,9 @@ def column(app: Sphinx, table_doc: str) -> notes.Column | None:
         return None
 
     def cell(row: notes.Row) -> nodes.paragraph:
-        # The note's main point is its first probe; the others' eras are in the lab's report.
-        releases, known = changed_in(evidence, row.probes[:1], row.old)
+        # The note holds as a whole from the latest release any of its probes changed in
+        # (note 1's "pmap is legacy" from 0.8.2, its "device_put_replicated is gone" from 0.10.0).
+        releases, known = changed_in(evidence, row.probes, row.old)
         if not known:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
         if not releases:
