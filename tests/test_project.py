@@ -108,17 +108,85 @@ def test_a_row_may_leave_a_languages_cells_empty_until_it_translates_the_term(tm
     assert project.glossary_columns(path) == ["zh_CN", "en", "es"]
 
 
-def test_a_new_language_gets_its_three_columns_empty_once(tmp_path):
+def test_a_new_language_gets_its_own_glossary_once_and_the_shared_one_is_left_alone(tmp_path):
     path = tmp_path / "glossary.csv"
-    row = '量化,quantization,quantiz,yes,,降低精度。,"Lowering precision, as a rule."\n'
-    path.write_text(HEADER + row, encoding="utf-8")
-    assert project.add_glossary_language(path, "es")
-    assert path.read_text(encoding="utf-8") == (
-        HEADER.rstrip("\n") + ",es,pattern_es,definition_es\n" + row.rstrip("\n") + ",,,\n"
+    rows = '量化,quantization,quantiz,yes,,降低精度。,"Lowering precision, as a rule."\n'
+    rows += "向量化,vectorization,vectori[sz],,,批处理。,Batching.\n"
+    path.write_text(HEADER + rows, encoding="utf-8")
+    own = project.add_language_glossary(path, "es")
+    assert own == tmp_path / "es" / "glossary.csv"
+    assert own.read_text(encoding="utf-8") == (
+        "zh_CN,es,pattern_es,definition_es\n量化,,,\n向量化,,,\n"
     )
-    before = path.read_text(encoding="utf-8")
-    assert not project.add_glossary_language(path, "es")
-    assert path.read_text(encoding="utf-8") == before
+    assert path.read_text(encoding="utf-8") == HEADER + rows
+    assert project.glossary_columns(path) == ["zh_CN", "en", "es"]
+    assert all("es" not in term.names for term in project.glossary(path))
+    assert project.add_language_glossary(path, "es") is None
+    assert project.add_language_glossary(path, "en") is None  # in the shared file
+    assert not (tmp_path / "en").exists()
+
+
+def test_a_languages_own_glossary_is_merged_by_the_chinese_term(tmp_path):
+    path = tmp_path / "glossary.csv"
+    path.write_text(
+        HEADER + "量化,quantization,quantiz,yes,,降低精度。,Lowering precision.\n"
+        "向量化,vectorization,vectori[sz],,,批处理。,Batching.\n",
+        encoding="utf-8",
+    )
+    own = tmp_path / "es" / "glossary.csv"
+    own.parent.mkdir()
+    own.write_text(
+        "zh_CN,es,pattern_es,definition_es\n"
+        "向量化,vectorización,vectorizaci[oó]n,Procesar por lotes.\n",
+        encoding="utf-8",
+    )
+    quantization, vectorization = project.glossary(path)
+    assert "es" not in quantization.names  # no row: not translated yet
+    assert vectorization.names == {
+        "zh_CN": "向量化",
+        "en": "vectorization",
+        "es": "vectorización",
+    }
+    assert vectorization.patterns["es"] == "vectorizaci[oó]n"
+    assert vectorization.definition("es") == "Procesar por lotes."
+    assert vectorization.places == {"es": (own, 2)}
+    assert project.glossary_files(path) == [path, own]
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            "zh_CN,es,pattern_es,definition_es\n向量化,vectorización,vectorizaci[oó]n,\n",
+            r"es/glossary.csv:2: no definition_es$",
+        ),
+        (
+            "zh_CN,es,pattern_es,definition_es\n矢量化,vectorización,vectoriz,Lotes.\n",
+            r"es/glossary.csv:2: '矢量化' is not a term of the shared glossary$",
+        ),
+        (
+            "zh_CN,es,pattern_es,definition_es,definition_en\n向量化,,,,\n",
+            r"es/glossary.csv:1: column definition_en is not es's: its columns are "
+            r"zh_CN,es,pattern_es,definition_es$",
+        ),
+        (
+            "zh_CN,es,definition_es\n向量化,,\n",
+            r"es/glossary.csv:1: no column pattern_es$",
+        ),
+    ],
+    ids=["half a row", "a term the shared glossary lacks", "another's column", "no pattern"],
+)
+def test_a_languages_own_glossary_is_refused_where_it_is_wrong(tmp_path, text, error):
+    path = tmp_path / "glossary.csv"
+    path.write_text(
+        HEADER + "向量化,vectorization,vectori[sz],,,批处理。,Batching.\n", encoding="utf-8"
+    )
+    own = tmp_path / "es" / "glossary.csv"
+    own.parent.mkdir()
+    own.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=error) as refused:
+        project.glossary(path)
+    assert str(refused.value).count("\n") == 1  # one finding
 
 
 HEADER = "zh_CN,en,pattern_en,exclusive,note,definition_zh_CN,definition_en\n"

@@ -17,8 +17,11 @@
   ``make check-po`` all take their terms from it. A translation has three
   columns, its term, ``pattern_<language>`` and ``definition_<language>``;
   a row fills all three or, for a term the language has not translated yet,
-  none. ``add_glossary_language()`` gives a new language its columns, empty
-  (``jaxbook language add``).
+  none. Chinese and English have theirs in the shared file; a language added
+  later has them in its own folder, ``locale/<language>/glossary.csv``, keyed
+  by the Chinese term, which ``glossary()`` merges in (``glossary_files()``
+  names every file it reads). ``add_language_glossary()`` writes a new
+  language's, its cells empty (``jaxbook language add``).
 - ``catalog_dir()``: where a translation's catalogs are, ``catalog_language()``,
   the language of such a directory, and ``catalog_place()``, where a catalog file
   stands; ``TEMPLATES``, the committed templates (``.pot``) they are merged from.
@@ -44,7 +47,7 @@ from __future__ import annotations
 import csv
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SOURCE_LANGUAGE = "zh_CN"
@@ -195,6 +198,8 @@ class Term:
     exclusive: bool  # a translation's term may stand only for this source term
     note: str
     line: int = 0  # the row's line in the CSV
+    # language -> its own glossary and the row's line there, for a language that has one
+    places: dict[str, tuple[Path, int]] = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -247,12 +252,8 @@ def language_columns(language: str) -> tuple[str, ...]:
     return (language, *pattern, f"definition_{language}")
 
 
-def glossary(path: Path) -> list[Term]:
-    """The terms of the glossary CSV at ``path``, in its order; a missing column, a row
-    without a cell of the source's columns, or a row with some of a translation's cells
-    and not the others, is refused. A row that leaves all of a translation's cells empty
-    is a term that language has not translated yet: it has no name, pattern or definition
-    in it."""
+def read_table(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    """A glossary CSV's columns and rows, each cell stripped."""
     with path.open(encoding="utf-8", newline="") as f:
         reader = csv.DictReader(f)
         columns = [c.strip() for c in reader.fieldnames or ()]
@@ -260,13 +261,89 @@ def glossary(path: Path) -> list[Term]:
             {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
             for row in reader
         ]
+    return columns, rows
+
+
+def language_glossaries(path: Path) -> list[Path]:
+    """The glossaries of single languages beside the shared one at ``path``:
+    ``<language>/glossary.csv`` in its folder (``locale/es/glossary.csv``), with the columns
+    ``zh_CN``, the language's term, ``pattern_<language>`` and ``definition_<language>``,
+    a row per Chinese term of the shared one (``jaxbook language add`` writes it)."""
+    return sorted(path.parent.glob(f"*/{path.name}"))
+
+
+def glossary_files(path: Path) -> list[Path]:
+    """Every file ``glossary(path)`` reads: the shared glossary and each language's."""
+    return [path, *language_glossaries(path)]
+
+
+def language_glossary(path: Path, language: str) -> Path:
+    """Where ``language``'s own glossary is, beside the shared one at ``path``."""
+    return path.parent / language / path.name
+
+
+def merge_language(
+    path: Path, columns: list[str], rows: list[dict[str, str]], where: list[dict[str, int]]
+) -> list[str]:
+    """Merge the language glossary at ``path`` into the shared table (``columns``, ``rows``)
+    by the Chinese term, noting the line of each of its rows in ``where``; the problems
+    (a column not its language's, a Chinese term the shared table lacks), where it has any."""
+    language = path.parent.name
+    own = [SOURCE_LANGUAGE, *language_columns(language)]
+    if language == SOURCE_LANGUAGE:
+        return [f"{path}:1: the source's terms are in the shared glossary, not here"]
+    if language in columns:
+        return [f"{path}:1: {language} has its columns in the shared glossary already"]
+    have, own_rows = read_table(path)
+    problems = [
+        f"{path}:1: column {column} is not {language}'s: its columns are {','.join(own)}"
+        for column in have
+        if column not in own
+    ]
+    problems += [f"{path}:1: no column {column}" for column in own if column not in have]
+    if problems:
+        return problems
+    columns += language_columns(language)
+    index = {row.get(SOURCE_LANGUAGE, ""): at for at, row in enumerate(rows)}
+    for line, row in enumerate(own_rows, start=2):
+        source = row.get(SOURCE_LANGUAGE, "")
+        at = index.get(source) if source else None
+        if at is None:
+            problems.append(f"{path}:{line}: {source!r} is not a term of the shared glossary")
+        elif language in where[at]:
+            problems.append(f"{path}:{line}: {source} again (line {where[at][language]})")
+        else:
+            rows[at].update({column: row.get(column, "") for column in language_columns(language)})
+            where[at][language] = line
+    return problems
+
+
+def glossary(path: Path) -> list[Term]:
+    """The terms of the glossary CSV at ``path``, in its order, with the columns of each
+    language glossary beside it (``language_glossaries()``) merged in by the Chinese term;
+    a missing column, a row without a cell of the source's columns, or a row with some of
+    a translation's cells and not the others, is refused, and so is a language glossary's
+    column that is not its language's or a Chinese term the shared glossary lacks. A row
+    that leaves all of a translation's cells empty (or, in a language glossary, a term it
+    has no row for) is a term that language has not translated yet: it has no name,
+    pattern or definition in it."""
+    columns, rows = read_table(path)
     languages = glossary_languages(columns)
     required = [column for language in languages for column in language_columns(language)]
     problems = [f"{path}:1: no column {column}" for column in required if column not in columns]
     if SOURCE_LANGUAGE not in languages:
         problems.insert(0, f"{path}:1: no column {SOURCE_LANGUAGE}, the source's terms")
+    # Each row's line in its language's own glossary, for the languages that have one.
+    where: list[dict[str, int]] = [{} for _ in rows]
+    own = {}
+    for file in language_glossaries(path):
+        found = merge_language(file, columns, rows, where)
+        if not found:
+            own[file.parent.name] = file
+        problems += found
+    languages = glossary_languages(columns)
     filled: list[list[str]] = []
-    for line, row in enumerate(rows, start=2):
+    for line, (row, lines) in enumerate(zip(rows, where, strict=True), start=2):
         here = [
             language
             for language in languages
@@ -275,13 +352,15 @@ def glossary(path: Path) -> list[Term]:
         ]
         filled.append(here)
         problems += [
-            f"{path}:{line}: no {column}"
+            f"{own[language]}:{lines[language]}: no {column}"
+            if language in own
+            else f"{path}:{line}: no {column}"
             for language in here
             for column in language_columns(language)
             if column in columns and not row.get(column)
         ]
     if problems:
-        raise ValueError("the glossary lacks cells or columns:\n" + "\n".join(problems))
+        raise ValueError("the glossary is refused:\n" + "\n".join(problems))
     return [
         Term(
             names={language: row[language] for language in here},
@@ -294,30 +373,39 @@ def glossary(path: Path) -> list[Term]:
             exclusive=row.get("exclusive") == "yes",
             note=row.get("note", ""),
             line=line,
+            places={language: (own[language], lines[language]) for language in lines},
         )
-        for line, (row, here) in enumerate(zip(rows, filled, strict=True), start=2)
+        for line, (row, here, lines) in enumerate(zip(rows, filled, where, strict=True), start=2)
     ]
 
 
 def glossary_columns(path: Path) -> list[str]:
-    """The languages the glossary CSV at ``path`` has columns for, the source first."""
+    """The languages the glossary CSV at ``path`` has columns for, the source first, then
+    those with a glossary of their own beside it."""
     with path.open(encoding="utf-8", newline="") as f:
         header = next(csv.reader(f), [])
-    return glossary_languages([column.strip() for column in header])
+    shared = glossary_languages([column.strip() for column in header])
+    return shared + [
+        file.parent.name for file in language_glossaries(path) if file.parent.name not in shared
+    ]
 
 
-def add_glossary_language(path: Path, language: str) -> bool:
-    """Give ``language`` its three columns in the glossary CSV at ``path``, after the others,
-    every cell empty; False where it has them already (the file is left as it was)."""
-    with path.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
-    if not rows or language in rows[0]:
-        return False
-    added = language_columns(language)
-    rows = [rows[0] + list(added)] + [row + [""] * len(added) for row in rows[1:]]
-    with path.open("w", encoding="utf-8", newline="") as f:
-        csv.writer(f, lineterminator="\n").writerows(rows)
-    return True
+def add_language_glossary(path: Path, language: str) -> Path | None:
+    """Write ``language``'s own glossary beside the shared one at ``path``: its columns
+    (``zh_CN``, the term, ``pattern_<language>``, ``definition_<language>``) and a row for
+    each Chinese term, every other cell empty. None, writing nothing, where it has one
+    already or its columns are in the shared glossary."""
+    own = language_glossary(path, language)
+    columns, rows = read_table(path)
+    if own.exists() or language in columns:
+        return None
+    own.parent.mkdir(parents=True, exist_ok=True)
+    empty = [""] * len(language_columns(language))
+    with own.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow([SOURCE_LANGUAGE, *language_columns(language)])
+        writer.writerows([row.get(SOURCE_LANGUAGE, ""), *empty] for row in rows)
+    return own
 
 
 def page_file(docs: Path, docname: str) -> Path:

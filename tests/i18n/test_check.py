@@ -1077,6 +1077,37 @@ def test_the_glossary_is_checked_in_every_language_it_has_columns_for(tmp_path):
     assert check_catalog(path, "es", load_glossary(glossary, "es")) == []
 
 
+def test_check_po_reads_a_languages_own_glossary_and_refuses_a_term_it_does_not_know(
+    tmp_path, po_command
+):
+    glossary = tmp_path / "locale" / "glossary.csv"
+    glossary.parent.mkdir()
+    glossary.write_text(
+        "zh_CN,en,pattern_en,exclusive,note,definition_zh_CN,definition_en\n"
+        "密钥,key,\\bkeys?\\b,,,随机数的密钥。,A key.\n",
+        encoding="utf-8",
+    )
+    own = tmp_path / "locale" / "es" / "glossary.csv"
+    own.parent.mkdir()
+    own.write_text(
+        "zh_CN,es,pattern_es,definition_es\n密钥,clave,\\bclaves?\\b,Una clave.\n",
+        encoding="utf-8",
+    )
+    path = spanish(tmp_path, "Los números aleatorios necesitan una llave.")
+    ran = po_command("check", "--glossary", glossary, path.parent)
+    assert ran.returncode == 1
+    line = line_of(path, "随机数")
+    found = ran.stdout.splitlines()
+    assert f"{path}:{line}: glossary: 密钥 must be translated as 'clave'" in found
+    # A term the shared glossary lacks is refused, at its line in the language's file.
+    own.write_text(
+        own.read_text(encoding="utf-8") + "钥匙,llave,\\bllaves?\\b,Una llave.\n", encoding="utf-8"
+    )
+    ran = po_command("check", "--glossary", glossary, path.parent)
+    assert ran.returncode == 1
+    assert ran.stdout.splitlines() == [f"{own}:3: '钥匙' is not a term of the shared glossary"]
+
+
 def catalog_in(directory: Path, language: str, entries: dict[str, tuple[str, str]]) -> Path:
     """A page's catalog in ``language``, with its header's language and plural forms."""
     path = directory / language / "LC_MESSAGES" / "page.po"

@@ -47,7 +47,6 @@ def book(tmp_path_factory) -> Path:
     changed = sorted(name for name in after if before.get(name) != after[name])
     # The templates are brought up to date as make gettext does (this book commits none).
     assert [name for name in changed if not name.startswith(("locale/ja/", "locale/pot/"))] == [
-        "locale/glossary.csv",
         "locale/languages.csv",
     ]
     assert [name for name in before if name not in after] == []
@@ -60,12 +59,11 @@ def test_the_language_is_listed_as_a_draft_with_its_name_in_itself(book):
     assert listed["ja"] == project.Language("ja", "日本語", "draft")
 
 
-def test_the_glossary_gets_its_three_columns_empty_and_keeps_the_others(book):
-    before = (SMALL_BOOK / "locale/glossary.csv").read_text(encoding="utf-8").splitlines()
-    after = (book / "locale/glossary.csv").read_text(encoding="utf-8").splitlines()
-    assert after == [before[0] + ",ja,pattern_ja,definition_ja"] + [
-        row + ",,," for row in before[1:]
-    ]
+def test_its_glossary_is_its_own_with_each_chinese_term_and_empty_cells(book):
+    shared = (book / "locale/glossary.csv").read_text(encoding="utf-8")
+    assert shared == (SMALL_BOOK / "locale/glossary.csv").read_text(encoding="utf-8")
+    own = (book / "locale/ja/glossary.csv").read_text(encoding="utf-8")
+    assert own == "zh_CN,ja,pattern_ja,definition_ja\n数组,,,\n"
     [term] = project.glossary(book / "locale/glossary.csv")
     assert "ja" not in term.names  # not translated yet: the source's term stands for it
     assert (term.name("ja"), term.name("en")) == ("数组", "array")
@@ -143,14 +141,14 @@ def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path,
     assert len(untranslated) - len(pages) == len(interface_to_translate(done))
     # The glossary has no Japanese terms yet: a finished language needs them.
     assert [f for f in findings if "glossary.csv" in f] == [
-        "locale/glossary.csv:2: glossary: 数组 has no ja term: fill its ja, pattern_ja and "
+        "locale/ja/glossary.csv:2: glossary: 数组 has no ja term: fill its ja, pattern_ja and "
         "definition_ja"
     ]
 
 
 def fill_glossary(book: Path, cells: dict[str, str]) -> None:
-    """Write the translator's cells into the glossary's one row."""
-    path = book / "locale/glossary.csv"
+    """Write the translator's cells into the row of the language's glossary."""
+    path = book / "locale/ja/glossary.csv"
     header, row = path.read_text(encoding="utf-8").splitlines()
     values = dict(zip(header.split(","), row.split(","), strict=True))
     values.update(cells)
@@ -171,7 +169,7 @@ def test_the_glossary_checks_the_new_language_once_its_translator_fills_its_cell
     assert "0 of the glossary's 1 terms to translate" in err
     # Half a row is refused: its term and pattern without its definition.
     fill_glossary(filled, {"definition_ja": ""})
-    with pytest.raises(ValueError, match=r"glossary.csv:2: no definition_ja"):
+    with pytest.raises(ValueError, match=r"locale/ja/glossary.csv:2: no definition_ja$"):
         project.glossary(filled / "locale/glossary.csv")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -112,7 +113,8 @@ ENTRIES = {
         ("量子化", "数値の精度を下げること。 (中国語: 量化)"),
     ],
     # Spanish, a draft, has translated one term: the others are the source's, as untranslated
-    # text is, and nothing stands beside them (the source's own term would).
+    # text is, and nothing stands beside them (the source's own term would). Its terms are
+    # in its own glossary (es/glossary.csv), merged in by the Chinese term.
     "es": [
         ("vectorización", "Convertir una función en una que procesa lotes. (chino: 向量化)"),
         ("XLA", "编译器。"),
@@ -142,6 +144,11 @@ def test_each_language_shows_its_own_terms(built, language):
         "term-vectorization",
     ]
     assert built.warnings == ""
+    # The page is read again when the shared glossary or a language's own one changes.
+    srcdir = Path(built.app.srcdir)
+    assert {str(srcdir / "glossary.csv"), str(srcdir / "es" / "glossary.csv")} <= {
+        str(path) for path in built.app.env.dependencies["glossary"]
+    }
 
 
 LINKS = {

@@ -487,24 +487,31 @@ def glossary_gaps(path: Path, language: str) -> list[Finding]:
     its cells of each term it has not translated (its translations are checked against
     its terms, and its readers' glossary shows them)."""
     if language not in project.glossary_columns(path):
+        own = project.language_glossary(path, language)
         return [
             Finding(
                 path,
                 1,
-                f"no columns for {language}: add {language}, pattern_{language} and "
-                f"definition_{language}, the terms {language} translates the glossary's with",
+                f"no glossary terms for {language}: write {own} with the columns "
+                f"{','.join([project.SOURCE_LANGUAGE, *project.language_columns(language)])}, "
+                f"a row for each Chinese term of {path}",
             )
         ]
-    return [
-        Finding(
-            path,
-            term.line,
-            f"glossary: {term.source} has no {language} term: fill its {language}, "
-            f"pattern_{language} and definition_{language}",
+    findings = []
+    for term in project.glossary(path):
+        if language in term.names:
+            continue
+        cells = ", ".join(project.language_columns(language)).replace(", d", " and d")
+        file, line = term.places.get(language, (path, term.line))
+        if project.language_glossary(path, language).is_file() and language not in term.places:
+            file, line = project.language_glossary(path, language), 1
+            cells = f"add its row and fill its {cells}"
+        else:
+            cells = f"fill its {cells}"
+        findings.append(
+            Finding(file, line, f"glossary: {term.source} has no {language} term: {cells}")
         )
-        for term in project.glossary(path)
-        if language not in term.names
-    ]
+    return findings
 
 
 def glossary_to_translate(path: Path, language: str) -> str:
@@ -1111,7 +1118,11 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
     """Check the catalogs under ``po_dir`` with ``args``' glossary and words."""
     language = project.catalog_language(po_dir)
     draft = is_draft(po_dir, language)
-    terms = load_glossary(args.glossary, language)
+    try:
+        terms = load_glossary(args.glossary, language)
+    except ValueError as refused:  # each problem a finding, file:line: what is wrong
+        print(str(refused).partition("\n")[2])
+        return 1
     paths = catalog_files(po_dir)
     if not paths:
         print(f"{po_dir}: no catalogs; run 'make update-po'")

@@ -8,11 +8,12 @@ knows, brings the templates (``locale/pot``) up to date as ``make gettext``
 does and creates ``locale/<code>/LC_MESSAGES`` from them: a catalog per page,
 ``book.po``, and, for a language other than English, the theme's
 ``sphinx.po`` and the extensions' ``jaxbook.po``; every entry untranslated,
-the header's ``Plural-Forms`` CLDR's (Babel). Only then does it give the
-language its three columns in the glossary (``locale/glossary.csv``: the
-term, ``pattern_<code>`` and ``definition_<code>``, every cell empty, for its
-translator to fill) and list it, as a ``draft``, under its name in itself
-(CLDR's, or ``--name``). It changes nothing else: the next ``make html``
+the header's ``Plural-Forms`` CLDR's (Babel). Only then does it write the
+language's glossary (``locale/<code>/glossary.csv``: each Chinese term of
+``locale/glossary.csv`` beside its three columns, the term, ``pattern_<code>``
+and ``definition_<code>``, every cell empty, for its translator to fill) and
+list it, as a ``draft``, under its name in itself (CLDR's, or ``--name``) in
+``locale/languages.csv``. It changes nothing else: the next ``make html``
 builds the new edition, and every edition's switcher links it (the landing
 page sends no reader to a draft). Its word list (``locale/<code>/words.txt``)
 follows when its translator writes one.
@@ -67,9 +68,12 @@ def add(root: Path, code: str, name: str | None) -> int:
     if status:
         return status
     glossary = root / project.GLOSSARY
-    columns = ", ".join(project.language_columns(code))
-    if glossary.is_file() and project.add_glossary_language(glossary, code):
-        print(f"{project.GLOSSARY}: columns {columns} added, empty, for its translator to fill")
+    own = project.add_language_glossary(glossary, code) if glossary.is_file() else None
+    if own is not None:
+        print(
+            f"{own.relative_to(root)}: a row for each Chinese term, its "
+            f"{', '.join(project.language_columns(code))} empty, for its translator to fill"
+        )
     listed[code] = project.Language(code, name, "draft")
     project.write_languages(root / project.LANGUAGE_LIST, listed)
     print(

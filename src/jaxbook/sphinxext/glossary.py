@@ -28,7 +28,9 @@ Config values:
 
 ``jaxbook_glossary``
    The CSV, relative to the source directory (declared by
-   ``jaxbook.sphinxext.search_terms``, which feeds the same terms to search).
+   ``jaxbook.sphinxext.search_terms``, which feeds the same terms to search),
+   with each language's own ``<language>/glossary.csv`` beside it merged in
+   (``jaxbook.project.glossary``); a page that reads them depends on them all.
 ``jaxbook_glossary_pages``
    ``fnmatch`` patterns of the documents whose first uses are linked
    (default ``["ch*/*"]``).
@@ -47,7 +49,7 @@ from sphinx.domains.std import make_glossary_term
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
-from jaxbook.project import SOURCE_LANGUAGE, Term, glossary
+from jaxbook.project import SOURCE_LANGUAGE, Term, glossary, glossary_files
 from jaxbook.sphinxext import search_terms, terms
 from jaxbook.sphinxext._locale import _, add_catalog, language_name, sentence
 from jaxbook.sphinxext._nodes import ancestors
@@ -112,7 +114,8 @@ class BookGlossary(SphinxDirective):
     option_spec: ClassVar = {}
 
     def run(self) -> list[nodes.Node]:
-        self.env.note_dependency(str(Path(self.env.srcdir, self.config.jaxbook_glossary)))
+        for path in glossary_files(Path(self.env.srcdir, self.config.jaxbook_glossary)):
+            self.env.note_dependency(str(path))
         glossary = addnodes.glossary()
         glossary["sorted"] = False
         items = nodes.definition_list(classes=["glossary"])
@@ -184,7 +187,8 @@ def note_glossary(app: Sphinx, doctree: nodes.document) -> None:
     """A page whose first uses are linked is read and written again when the CSV changes
     (its patterns decide what is linked), not only the glossary page."""
     if app.config.jaxbook_glossary and links_first_uses(app, app.env.docname):
-        app.env.note_dependency(str(Path(app.env.srcdir, app.config.jaxbook_glossary)))
+        for path in glossary_files(Path(app.env.srcdir, app.config.jaxbook_glossary)):
+            app.env.note_dependency(str(path))
 
 
 def use_rules(
