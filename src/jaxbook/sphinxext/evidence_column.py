@@ -91,7 +91,15 @@ def load_evidence(app: Sphinx | BuildEnvironment) -> dict[str, Any] | FormatErro
 
 
 def _warn(note: notes.Note, message: str, *args: Any) -> None:
-    notes.warn_at(note, message, *args, subtype="evidence_column")
+    """A warning at the note, about its id (the message's first %r)."""
+    logger.warning(
+        message,
+        note.id,
+        *args,
+        location=(note.docname, note.line),
+        type="jaxbook",
+        subtype="evidence_column",
+    )
 
 
 def check_evidence(app: Sphinx, env: BuildEnvironment) -> None:

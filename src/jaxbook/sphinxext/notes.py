@@ -349,16 +349,15 @@ def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = Fa
     return list(by_id.values())
 
 
-def warn_at(note: Note, message: str, *args: Any, subtype: str = "notes") -> None:
-    """A warning at the note, about its id (the message's first %r); ``subtype`` names the
-    extension that warns."""
+def warn_at(note: Note, message: str, *args: Any) -> None:
+    """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
         message,
         note.id,
         *args,
         location=(note.docname, note.line),
         type="jaxbook",
-        subtype=subtype,
+        subtype="notes",
     )
 
 
