@@ -16,6 +16,14 @@ def test_every_region_that_scrolls_sideways_takes_the_keyboards_focus(built):
 
 
 @pytest.mark.sphinx("html", testroot="html-translator")
+def test_a_named_table_has_its_id_once(built):
+    """furo wraps a table in a container that copies its attributes, ids too: the id is the
+    table's alone, so the page has no duplicate id and a link reaches the table."""
+    page = BeautifulSoup(built.page(), "html.parser")
+    assert [tag.name for tag in page.select("#a-named-table")] == ["table"]
+
+
+@pytest.mark.sphinx("html", testroot="html-translator")
 def test_a_toctree_caption_is_a_heading_of_level_two_in_the_page_and_the_sidebar(built):
     page = BeautifulSoup(built.page(), "html.parser")
     captions = page.select('[role="heading"]')

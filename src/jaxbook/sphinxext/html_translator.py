@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from pygments.formatters import HtmlFormatter
 from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
 if TYPE_CHECKING:
@@ -85,7 +86,21 @@ def use_formatter(app: Sphinx) -> None:
         app.builder.highlighter.formatter = EpubCodeFormatter if epub else CodeFormatter
 
 
+class WrapperWithoutIds(SphinxPostTransform):
+    """furo's wrapper of a table or a formula (its post-transform, at 500) copies the wrapped
+    node's attributes, ids too: the ids stay the wrapped node's alone, once in the page."""
+
+    formats = ("html",)
+    default_priority = 510
+
+    def run(self, **kwargs: Any) -> None:
+        for wrapper in self.document.findall(nodes.container):
+            if SCROLLING_WRAPPERS & set(wrapper["classes"]) and len(wrapper.children) == 1:
+                wrapper["ids"] = [i for i in wrapper["ids"] if i not in wrapper[0]["ids"]]
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_post_transform(WrapperWithoutIds)
     for builder in BUILDERS:
         app.set_translator(builder, BookHTMLTranslator, override=True)
     app.connect("builder-inited", use_formatter)
