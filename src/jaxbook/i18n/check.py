@@ -293,6 +293,9 @@ def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
         f"the markup is broken: {warning.rstrip('.')}"
         for warning in msgstr.warnings - msgid.warnings
     ]
+    problems += [] if problems else unclosed_backticks(msgid, msgstr)
+    if problems:
+        return problems  # what else differs follows from it: one finding says what to mend
     # A translation may add emphasis (a title in italics where Chinese uses 《》), but
     # one it loses is most often a delimiter left unmatched.
     for kind in EMPHASIS.values():
@@ -309,6 +312,26 @@ def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
         if extra:
             problems.append(f"{kind} not in the source: {', '.join(map(repr, extra))}")
     return problems
+
+
+BACKTICKS = re.compile(r"`+")
+
+
+def unclosed_backticks(msgid: Reading, msgstr: Reading) -> list[str]:
+    """Backticks the parser left in the translation's text that the source's text does not
+    have: inline code (or a role) opened and never closed. MyST's parser reads an unclosed
+    ``\\`\\``` as plain text without a word, and docutils does the same where the
+    start-string is followed by a space."""
+    text = "".join(msgstr.prose)
+    extra = Counter(BACKTICKS.findall(text)) - Counter(BACKTICKS.findall("".join(msgid.prose)))
+    if not extra:
+        return []
+    opened = next(match for match in BACKTICKS.finditer(text) if match[0] in extra)
+    shown = text[opened.start() : opened.start() + 30].split("\n")[0].rstrip()
+    return [
+        f"the markup is broken: {shown!r} opens inline code that is not closed; end it "
+        f"with {opened[0]!r}"
+    ]
 
 
 def is_python(text: str) -> bool:
