@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import furo
@@ -98,3 +99,34 @@ def test_navigation_toggles_are_named_in_the_pages_language(monkeypatch):
     }
     chrome.translate_navigation(None, "x", "page.html", context, None)  # type: ignore[arg-type]
     assert 'aria-label="展开或折叠“1.1 A &amp; B”的导航"' in context["furo_navigation_tree"]
+
+
+QUIET_CONF = """\
+import logging
+
+extensions = ["jaxbook.sphinxext.chrome"]
+html_theme = "furo"
+
+
+def log_as_jax_does(app, exception):
+    logging.getLogger("jax._src.xla_bridge").info("Unable to initialize backend 'tpu'")
+
+
+def setup(app):
+    app.connect("build-finished", log_as_jax_does)
+"""
+
+
+def test_the_themes_style_plugins_leave_info_lines_out_of_the_build(tmp_path):
+    """furo's Pygments styles configure the root logger at INFO when Pygments looks for a
+    style: without chrome, the log line of a page's code (JAX's) reaches the output."""
+    (tmp_path / "conf.py").write_text(QUIET_CONF, encoding="utf-8")
+    (tmp_path / "index.rst").write_text("Page\n====\n\n.. code-block:: python\n\n   x = 1\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(tmp_path), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Unable to initialize backend" not in result.stdout + result.stderr

@@ -24,6 +24,13 @@ anything is rendered; no built file is rewritten:
   catalog's translations ("复制成功！", full-width) into its table of messages
   for the page's language before the script picks its labels.
 
+One thing furo brings is not the interface's: its Pygments styles (accessible-pygments)
+configure Python's root logger at INFO when Pygments first looks for a style
+(``logging.basicConfig``), so every library's INFO lines (JAX's "Unable to
+initialize backend 'tpu'" as a page's code starts it) would fill the build's
+output. :func:`quiet_style_plugins` imports them first, and leaves the root
+logger as it was.
+
 The theme's template, ``locale/pot/sphinx.pot``, holds these messages with the
 theme's own (``jaxbook.sphinxext.interface`` extracts the templates through
 :class:`LiteralLabels` too); ``make update-po`` merges it into each language's
@@ -34,7 +41,9 @@ Config values: none.
 
 from __future__ import annotations
 
+import importlib
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 import polib
@@ -189,7 +198,26 @@ def translate_navigation(
     context["furo_navigation_tree"] = str(soup)
 
 
+# The Pygments styles that furo's dependency accessible-pygments adds; importing the package
+# calls logging.basicConfig(level=logging.INFO).
+STYLE_PLUGINS = "a11y_pygments"
+
+
+def quiet_style_plugins() -> None:
+    """Import the style plugins that configure the root logger, and keep it as it was."""
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    try:
+        importlib.import_module(STYLE_PLUGINS)
+    except ImportError:
+        return  # a theme without them
+    finally:
+        root.setLevel(level)
+        root.handlers[:] = handlers
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
+    quiet_style_plugins()
     app.connect("builder-inited", set_up_builder)
     # After furo's own handler (priority 500), which makes the navigation tree.
     app.connect("html-page-context", translate_navigation, priority=600)
