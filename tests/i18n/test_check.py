@@ -910,6 +910,23 @@ def test_a_wrong_plural_count_in_a_page_catalog_too(tmp_path):
     ]
 
 
+def test_too_few_plural_forms_are_one_sentence_at_the_message_not_only_at_the_header(tmp_path):
+    """Spanish has three forms (CLDR): a message with two is named where it is, as the
+    guide's table words it."""
+    path = catalog_in(tmp_path, "es", {"plain": ("随机数要显式传递密钥。", "Hace falta la clave.")})
+    text = path.read_text(encoding="utf-8") + (
+        '\n#, python-format\nmsgid "%d key"\nmsgid_plural "%d keys"\n'
+        'msgstr[0] "%d clave"\nmsgstr[1] "%d claves"\n'
+    )
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    line, header = lines.index('msgstr[0] "%d clave"') + 1, lines.index('msgstr ""') + 1
+    assert [str(f) for f in check_catalog(path, "es", [])] == [
+        f"{path}:{line}: msgfmt: this message has 2 plural form(s), but the header (line "
+        f"{header}) says nplurals = 3: give it one msgstr[n] per form"
+    ]
+
+
 @pytest.mark.parametrize(
     ("suffix", "msgid", "msgstr", "finding"),
     [

@@ -69,17 +69,24 @@ def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(boo
     # English, the theme's and the extensions' labels.
     interface = ["locale/ja/LC_MESSAGES/jaxbook.po", "locale/ja/LC_MESSAGES/sphinx.po"]
     assert created == sorted(english + interface)
+    counts = []
     for path in book.glob("locale/ja/**/*.po"):
         catalog = polib.pofile(str(path))
         assert catalog.metadata["Language"] == "ja"
         assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
+        # The header msgmerge keeps, not that of the extractor that wrote the template.
+        assert "Generated-By" not in catalog.metadata, path
         assert catalog.percent_translated() == 0
+        # A count's message has one msgstr[n] per form of the language (Japanese has one).
+        counts += [sorted(e.msgstr_plural) for e in catalog if e.msgid_plural]
         if path.stem in project.INTERFACE_DOMAINS:
             continue  # their messages come from the theme and the package
         # The pages are named as make update-po names them, from the book's root.
         for entry in catalog:
             for file, _line in entry.occurrences:
                 assert file.startswith(("../../docs/", "../../conf.py")), file
+    assert counts
+    assert all(forms == [0] for forms in counts)
 
 
 def check_po(book: Path, capsys) -> tuple[int, str, str]:
