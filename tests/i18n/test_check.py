@@ -997,7 +997,10 @@ def book_with_template(tmp_path: Path, entries: dict[str, tuple[str, str]]) -> P
     return write_catalog(catalogs, po_text(entries))
 
 
-def test_a_msgid_edited_by_hand_is_named_as_not_in_the_template(tmp_path):
+def test_a_msgid_edited_by_hand_is_named_with_the_template_line_to_copy_back(tmp_path):
+    """Advice that works in a language git has never seen: the template's line to copy the
+    msgid back from (git has nothing to restore, and 'make update-po' would turn the
+    translation fuzzy); following it leaves nothing to report."""
     path = book_with_template(tmp_path, ENTRIES)
     assert check(path) == []
     text = path.read_text(encoding="utf-8")
@@ -1009,12 +1012,34 @@ def test_a_msgid_edited_by_hand_is_named_as_not_in_the_template(tmp_path):
         encoding="utf-8",
     )
     line = path.read_text(encoding="utf-8").splitlines().index('msgid "随机数要传递密钥。"') + 1
+    template = tmp_path / "locale" / "pot" / "page.pot"
+    template_lines = template.read_text(encoding="utf-8").splitlines()
+    at = template_lines.index('msgid "随机数要显式传递密钥。"') + 1
     assert check(path) == [
-        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot: it was edited "
-        "by hand (restore it from git; only the msgstr is the translator's), or the source "
-        "changed after the catalog was merged (run 'make update-po')",
+        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot: if you edited "
+        f"it, copy back the msgid at locale/pot/page.pot:{at}, keeping the msgstr (only the "
+        "msgstr is the translator's); if the page changed since the last merge, run 'make "
+        "update-po'"
+    ]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[line - 1] = template_lines[at - 1]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert check(path) == []
+
+
+def test_a_msgid_like_none_of_the_template_is_named_and_a_missing_one_waits_for_it(tmp_path):
+    path = book_with_template(tmp_path, ENTRIES)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace('msgid "随机数要显式传递密钥。"', 'msgid "完全不同的一句话"'), encoding="utf-8"
+    )
+    line = path.read_text(encoding="utf-8").splitlines().index('msgid "完全不同的一句话"') + 1
+    assert check(path) == [
+        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot, nor any like "
+        "it: if you edited it, delete the entry (only the msgstr is the translator's); if "
+        "the page changed since the last merge, run 'make update-po'",
         f"{path}:1: 1 message(s) of the template locale/pot/page.pot are not in the catalog: "
-        "run 'make update-po'",
+        "run 'make update-po', once the msgids named above are mended",
     ]
 
 

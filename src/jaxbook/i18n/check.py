@@ -631,34 +631,67 @@ def check_template(
     path: Path, po: polib.POFile, lines: list[str], template: Path
 ) -> tuple[list[Finding], set[tuple[str, str]]]:
     """Each msgid the template does not have (edited by hand, or the source moved on), and
-    the template's messages the catalog lacks; the first's keys, which nothing else checks."""
-    known: set[tuple[str, str]] = {
-        message_key(e) for e in polib.pofile(str(template)) if not e.obsolete
-    }
+    the template's messages the catalog lacks; the first's keys, which nothing else checks.
+
+    A msgid that is not in the template names the template's line of the message it most
+    resembles (which is then not also reported as missing), to copy back if the msgid was
+    edited by hand: that works in a language git has never seen, where 'make update-po'
+    would keep the entry's translation only as fuzzy, or as obsolete after a large edit."""
+    entries = [e for e in polib.pofile(str(template)) if not e.obsolete]
+    known: set[tuple[str, str]] = {message_key(e) for e in entries}
     live = [entry for entry in po if not entry.obsolete]
     stray: set[tuple[str, str]] = {message_key(e) for e in live} - known
-    findings = [
-        Finding(
-            path,
-            msgid_line(lines, entry_line(entry)),
-            f"this msgid is not in the template {template_name(template)}: it was edited by "
-            "hand (restore it from git; only the msgstr is the translator's), or the source "
-            "changed after the catalog was merged (run 'make update-po')",
+    present = {message_key(e) for e in live}
+    missing = [e for e in entries if message_key(e) not in present]
+    template_lines = template.read_text(encoding="utf-8").splitlines()
+    name = template_name(template)
+    findings = []
+    for entry in live:
+        if message_key(entry) not in stray:
+            continue
+        nearest = resembled(entry, missing)
+        if nearest is None:
+            where = f"this msgid is not in the template {name}, nor any like it"
+            edited = "delete the entry"
+        else:
+            missing.remove(nearest)
+            where = f"this msgid is not in the template {name}"
+            line = msgid_line(template_lines, entry_line(nearest))
+            edited = f"copy back the msgid at {name}:{line}, keeping the msgstr"
+        findings.append(
+            Finding(
+                path,
+                msgid_line(lines, entry_line(entry)),
+                f"{where}: if you edited it, {edited} (only the msgstr is the translator's); "
+                "if the page changed since the last merge, run 'make update-po'",
+            )
         )
-        for entry in live
-        if message_key(entry) in stray
-    ]
-    missing = known - {message_key(e) for e in live}
     if missing:
         findings.append(
             Finding(
                 path,
                 1,
-                f"{len(missing)} message(s) of the template {template_name(template)} are not "
-                "in the catalog: run 'make update-po'",
+                f"{len(missing)} message(s) of the template {name} are not in the catalog: "
+                "run 'make update-po'"
+                + (", once the msgids named above are mended" if findings else ""),
             )
         )
     return findings, stray
+
+
+# How alike an edited msgid and its template's message are, at the least (difflib's ratio).
+RESEMBLANCE = 0.6
+
+
+def resembled(entry: polib.POEntry, candidates: list[polib.POEntry]) -> polib.POEntry | None:
+    """The candidate whose msgid ``entry``'s most resembles, if any resembles it enough."""
+    scored = [
+        (difflib.SequenceMatcher(None, entry.msgid, other.msgid, autojunk=False).ratio(), i)
+        for i, other in enumerate(candidates)
+        if bool(other.msgid_plural) == bool(entry.msgid_plural)
+    ]
+    best = max(scored, default=None)
+    return candidates[best[1]] if best is not None and best[0] >= RESEMBLANCE else None
 
 
 # The scripts (CLDR's likely subtags) whose writing uses Han characters: in their text,
