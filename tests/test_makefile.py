@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -62,8 +63,6 @@ def test_the_book_targets_build_every_language_or_the_ones_asked():
         ("update-po", "jaxbook po update locale/pot"),
         ("check-po", "jaxbook po check"),
         ("check-po", "jaxbook po lost"),
-        ("po-stats", "potodo --show-finished"),
-        ("fuzzy", "potodo --only-fuzzy"),
         ("wrap-po", "jaxbook po wrap"),
     ],
 )
@@ -73,6 +72,27 @@ def test_a_catalog_target_hands_every_language_to_one_command(target, action):
     catalogs = " ".join(f"locale/{language}/LC_MESSAGES" for language in languages())
     assert f"/{action} {catalogs}" in commands
     assert "for lang" not in commands
+
+
+@pytest.mark.parametrize("target", ["po-stats", "fuzzy"])
+def test_the_progress_targets_hand_potodo_each_languages_directory(target):
+    """potodo names a tree by its directory's last part: every language's would be
+    "LC_MESSAGES/"."""
+    command = dry_run(target)
+    assert command.endswith(" " + " ".join(f"locale/{language}" for language in languages()))
+
+
+def test_make_po_stats_names_each_language():
+    result = subprocess.run(
+        ["make", "--no-print-directory", "po-stats"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    trees = re.findall(r"^[├└]── (\S+)/ ", result.stdout, re.MULTILINE)
+    assert trees == sorted(languages())
 
 
 @pytest.mark.parametrize(

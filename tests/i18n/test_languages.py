@@ -118,6 +118,11 @@ def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
     # Japanese has no hunspell dictionary: its spelling is said to be unchecked, never
     # checked with another language's.
     assert "ja: spelling unchecked: no hunspell dictionary for ja is installed" in err
+    # Chinese, the source, is never spelled by hunspell: nothing is said of it. Each
+    # language's summary names it.
+    assert "zh_CN: spelling unchecked" not in err
+    summaries = [line.split(":")[0] for line in err.splitlines() if "finding(s)" in line]
+    assert summaries == ["zh_CN", "en", "ja"]
 
 
 def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path, capsys):
