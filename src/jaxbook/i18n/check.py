@@ -294,8 +294,6 @@ def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
         for warning in msgstr.warnings - msgid.warnings
     ]
     problems += [] if problems else unclosed_backticks(msgid, msgstr)
-    if problems:
-        return problems  # what else differs follows from it: one finding says what to mend
     # A translation may add emphasis (a title in italics where Chinese uses 《》), but
     # one it loses is most often a delimiter left unmatched.
     for kind in EMPHASIS.values():
