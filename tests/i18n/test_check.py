@@ -1158,3 +1158,83 @@ def test_english_spelling_is_hunspells_too(tmp_path):
     found, unchecked = hunspell([path], "en", tmp_path / "words.txt")
     assert unchecked is None
     assert [f.message.split("'")[1] for f in found] == ["kee"]
+
+
+def catalog_file(directory: Path, name: str, entries: list[tuple[str, str, str]]) -> Path:
+    """A Spanish catalog ``name`` of (where, msgid, msgstr) entries."""
+    path = directory / "es" / "LC_MESSAGES" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = HEADER.replace("Language: en", "Language: es").replace(
+        "nplurals=2; plural=(n != 1);", plural_forms("es")
+    )
+    body = [
+        f"#: {where}\nmsgid {quote(msgid)}\nmsgstr {quote(msgstr)}\n"
+        for where, msgid, msgstr in entries
+    ]
+    path.write_text("\n".join([header, *body]), encoding="utf-8")
+    subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
+    return path
+
+
+CREDIT = '本书整理自课程<a href="%(course)s">《JAX 入门》</a>。'
+
+
+@pytest.mark.skipif(
+    dictionary("es") is None, reason="no Spanish hunspell dictionary (preflight: hunspell-es)"
+)
+def test_spelling_leaves_out_what_the_translator_did_not_write_in_the_language(tmp_path):
+    """Placeholders, HTML tags and entities, English the source quotes (or an interface
+    message's own English), and a phrase marked as English are not Spanish to spell; a
+    misspelled Spanish word beside them still is."""
+    book = catalog_file(
+        tmp_path,
+        "book.po",
+        [
+            (
+                "../../conf.py:37",
+                CREDIT,
+                'Basado en el curso <a href="%(course)s"><span lang="en">Getting Started '
+                "with JAX</span></a>&nbsp;nesesario.",
+            )
+        ],
+    )
+    page = catalog_file(
+        tmp_path,
+        "page.po",
+        [
+            (
+                "../../docs/page.md:1",
+                "即时编译（just-in-time compilation）见 `jax.jit`。",
+                "Compilación justo a tiempo (just-in-time compilation), véase `jax.jit`.",
+            )
+        ],
+    )
+    theme = catalog_file(
+        tmp_path,
+        "sphinx.po",
+        [
+            ("furo/sidebar/rtd-versions.html:24", "On Read the Docs", "En Read the Docs"),
+            ("basic-ng/genindex-single.html:34", "Index &ndash; %(key)s", "Índice &ndash; %(key)s"),
+        ],
+    )
+    found, unchecked = hunspell([book, page, theme], "es", tmp_path / "words.txt")
+    assert unchecked is None
+    assert [(f.path, f.message.split("'")[1]) for f in found] == [(book, "nesesario")]
+    # The mark is the translator's, not raw HTML smuggled into the footer.
+    assert check_catalog(book, "es", []) == []
+
+
+@pytest.mark.parametrize(
+    ("suffix", "allowed"), [(".md", True), (".rst", False)], ids=["MyST", "reST"]
+)
+def test_a_phrase_marked_as_english_is_allowed_where_html_is_rendered(tmp_path, suffix, allowed):
+    """MyST renders inline HTML; reST would print the tags as text, so there they stay
+    raw HTML not in the source."""
+    msgstr = 'Véase el curso <span lang="en">Getting Started with JAX</span>.'
+    path = catalog_file(
+        tmp_path, "page.po", [(f"../../docs/page{suffix}:1", "见课程《JAX 入门》。", msgstr)]
+    )
+    found = [f.message for f in check_catalog(path, "es", [])]
+    assert found == (
+        [] if allowed else ["raw HTML not in the source: '<span lang=\"en\">', '</span>'"]
+    )

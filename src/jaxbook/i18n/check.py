@@ -837,6 +837,8 @@ def check_catalog(
         problems = []
         syntax = syntax_of(entry)
         ids, strs = syntax.read(entry.msgid), syntax.read(entry.msgstr)
+        if syntax is MYST or is_html_message(entry):
+            strs.html -= language_tags(entry.msgstr)  # a foreign phrase's mark is the translator's
         if is_python(entry.msgid):
             problem = check_code(entry.msgid, entry.msgstr)
             if problem:
@@ -940,25 +942,52 @@ def is_literal(msgid: str) -> bool:
 NAME_LIKE = re.compile(r"\S*\w[_.=/\\@]\w\S*")
 
 
+# What markup spells that no dictionary need know: an HTML entity's name (&ndash;).
+HTML_ENTITY = re.compile(r"&#?\w+;")
+# A phrase in another language, marked as HTML marks one (the book's texts, MyST pages): the
+# browser and screen readers read it in that language, and no dictionary spells it.
+LANGUAGE_SPAN = re.compile(r'<span lang="[\w-]+">(.*?)</span>', re.DOTALL)
+
+
+def is_html_message(entry: polib.POEntry) -> bool:
+    """Whether a message is one of ``conf.py``'s texts (``book.po``: the footer's credit),
+    which the templates insert as HTML."""
+    files = [Path(file).name for file, _line in entry.occurrences]
+    return bool(files) and set(files) == {"conf.py"}
+
+
+def language_tags(msgstr: str) -> Counter:
+    """The tags of the foreign phrases a translation marks (``LANGUAGE_SPAN``)."""
+    opened = [re.match(r"<[^<>]*>", span[0]) for span in LANGUAGE_SPAN.finditer(msgstr)]
+    return Counter(tag[0] for tag in opened if tag) + Counter({"</span>": len(opened)})
+
+
 def spelled_words(entry: polib.POEntry, syntax: Syntax | None) -> set[str]:
     """The words of a translation that its language's dictionary must know: its prose (code,
-    roles and links aside), or a code block's comments and strings; names written with
-    capitals inside (NumPy, XLA) are names, not words."""
+    roles and links aside), or a code block's comments and strings; not the names of its
+    placeholders, HTML tags and entities, nor a phrase marked as another language's, nor a
+    word the message itself has (English the Chinese source quotes, or every word of an
+    interface message, which is English); names written with capitals inside (NumPy, XLA)
+    are names, not words."""
+    msgstr = LANGUAGE_SPAN.sub(" ", entry.msgstr)
     if syntax is None:  # an interface message: plain text with code spans and placeholders
-        text = PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", entry.msgstr))
+        text = CODE_SPAN.sub(" ", msgstr)
     elif is_python(entry.msgid):
-        text = code_text(entry.msgstr)
+        text = code_text(msgstr)
     elif HAN.search(entry.msgid) and not is_literal(entry.msgid):
-        text = "".join(syntax.read(entry.msgstr).prose)
+        text = "".join(syntax.read(msgstr).prose)
     else:
         return set()  # an output, an example or a name: nothing the translator wrote
+    text = HTML_ENTITY.sub(" ", HTML_TAG.sub(" ", PLACEHOLDER.sub(" ", text)))
     # A word as the translator typed it: a parser may join a name's pieces (count_labels
     # read as a reference to count_).
-    typed = set(WORD.findall(NAME_LIKE.sub(" ", entry.msgstr)))
+    typed = set(WORD.findall(NAME_LIKE.sub(" ", msgstr)))
+    quoted = {word.casefold() for word in WORD.findall(entry.msgid)}
     return {
         word
         for word in WORD.findall(NAME_LIKE.sub(" ", text))
         if word in typed
+        and word.casefold() not in quoted
         and len(word) > 1
         and not HAN.search(word)
         and not any(c.isupper() for c in word[1:])
