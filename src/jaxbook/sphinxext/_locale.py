@@ -194,6 +194,9 @@ def language_name(code: str, in_language: str | None) -> str:
     """The language of ``code`` (``zh_CN``: Chinese) as ``in_language`` names it: CLDR's
     name (Babel), or the catalog's where the book says it otherwise (英文, not 英语)."""
     language = _locale(code).language
+    # Translators: The name of the English language, not a menu's label: in the glossary, after
+    # a term's definition, " (English: vectorization)". Left untranslated, the language's
+    # name from CLDR is used (Chinese translates it: 英文, not CLDR's 英语).
     if language == "en" and (word := str(_("English"))) != "English":
         return word
     return Locale.parse(language).get_display_name(_locale(in_language)) or language
