@@ -7,10 +7,14 @@ only that catalog. The rest are made messages of the same catalog before
 anything is rendered; no built file is rewritten:
 
 - A few labels furo's templates write literally: the sidebar and theme
-  toggles' ``aria-label``, the ``<title>`` of its SVG icons, and "@pradyunsg's"
-  in the footer. A Jinja extension of the builder's template environment,
-  :class:`LiteralLabels`, turns each (``LITERALS``: the text as the template
-  has it) into a gettext call as Jinja loads the template.
+  toggles' ``aria-label`` and the ``<title>`` of its SVG icons. A Jinja
+  extension of the builder's template environment, :class:`LiteralLabels`,
+  turns each (``LITERALS``: the text as the template has it) into a gettext
+  call as Jinja loads the template.
+- furo's credit in the footer ("Made with Sphinx and @pradyunsg's Furo"),
+  which its template writes as three messages and a literal "@pradyunsg's":
+  no language could put them in its own order. :class:`LiteralLabels` makes
+  it one message whose links are placeholders (``FURO_CREDIT``).
 - Each navigation toggle's "Toggle navigation of <title>", which furo's Python
   writes into the sidebar's tree: set on that tree in ``html-page-context``,
   after furo made it and before the page is rendered (with BeautifulSoup, as
@@ -62,6 +66,36 @@ if TYPE_CHECKING:
 _ = get_translation("sphinx")
 
 AUTHOR = '<a class="muted-link" href="https://pradyunsg.me">@pradyunsg</a>'
+SPHINX_LINK = '<a href="https://www.sphinx-doc.org/">Sphinx</a>'
+FURO_LINK = '<a href="https://github.com/pradyunsg/furo">Furo</a>'
+# furo's credit, as its footer writes it: "Made with ", "Sphinx and " and "Furo" are three
+# messages around a literal "@pradyunsg's".
+FURO_CREDIT = (
+    "{% trans %}Made with {% endtrans -%}\n"
+    "            {%- if show_sphinx -%}\n"
+    f"            {{% trans %}}{SPHINX_LINK} and {{% endtrans -%}}\n"
+    f"            {AUTHOR}'s\n"
+    "            {% endif -%}\n"
+    "            {% trans %}\n"
+    f"            {FURO_LINK}\n"
+    "            {% endtrans %}"
+)
+# The credit as one message, its links placeholders that a translation puts where its
+# language says them ("Hecho con %(sphinx)s y %(furo)s de %(author)s").
+CREDIT = "Made with %(sphinx)s and %(author)s's %(furo)s"
+CREDIT_WITHOUT_SPHINX = "Made with %(furo)s"  # html_show_sphinx = False
+CREDIT_CALL = (
+    "{%- if show_sphinx -%}\n"
+    "{#- Translators: The theme's credit at the foot of every page: %(sphinx)s and %(furo)s "
+    'are the links "Sphinx" and "Furo", %(author)s is its author, "@pradyunsg". -#}\n'
+    f"{{{{ _({CREDIT!r})|format(sphinx={SPHINX_LINK!r}, author={AUTHOR!r}, "
+    f"furo={FURO_LINK!r}) }}}}\n"
+    "{%- else -%}\n"
+    "{#- Translators: The theme's credit at the foot of every page, where the book does not "
+    'name Sphinx: %(furo)s is the link "Furo". -#}\n'
+    f"{{{{ _({CREDIT_WITHOUT_SPHINX!r})|format(furo={FURO_LINK!r}) }}}}\n"
+    "{%- endif %}"
+)
 # sphinx-copybutton's labels, by its keys, and the messages that translate them.
 COPY_BUTTON = {
     "copy": "Copy",
@@ -74,11 +108,11 @@ NAVIGATION_TOGGLE = "Toggle navigation of %(title)s"
 COPY_BUTTON_LOCALE = "let locale = 'en'"
 
 
-def literal_labels() -> list[tuple[str, str, str]]:
-    """Each label a template writes literally: (its text there, the message, the gettext
-    call that replaces it)."""
+def literal_labels() -> list[tuple[str, tuple[str, ...], str]]:
+    """Each label a template writes literally or in pieces: (its text there, its messages,
+    the gettext calls that replace it)."""
     labels = [
-        (f'aria-label="{label}"', label, f'aria-label="{{{{ _({label!r})|e }}}}"')
+        (f'aria-label="{label}"', (label,), f'aria-label="{{{{ _({label!r})|e }}}}"')
         for label in (
             "Toggle site navigation sidebar",
             "Toggle table of contents sidebar",
@@ -86,7 +120,7 @@ def literal_labels() -> list[tuple[str, str, str]]:
         )
     ]
     labels += [
-        (f"<title>{title}</title>", title, f"<title>{{{{ _({title!r})|e }}}}</title>")
+        (f"<title>{title}</title>", (title,), f"<title>{{{{ _({title!r})|e }}}}</title>")
         for title in (
             "Contents",
             "Menu",
@@ -97,13 +131,7 @@ def literal_labels() -> list[tuple[str, str, str]]:
             "Auto light/dark, in dark mode",
         )
     ]
-    labels.append(
-        (
-            f"{AUTHOR}'s",
-            "%(author)s's",
-            '{{ _("%(author)s\'s")|format(author=' + repr(AUTHOR) + ") }}",
-        )
-    )
+    labels.append((FURO_CREDIT, (CREDIT, CREDIT_WITHOUT_SPHINX), CREDIT_CALL))
     return labels
 
 
@@ -118,7 +146,7 @@ class LiteralLabels(Extension):
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
         # No hook short of this: furo writes them inside blocks that hold the whole page.
-        for text, _msgid, call in LITERALS:
+        for text, _messages, call in LITERALS:
             source = source.replace(text, call)
         return source.replace(
             COPY_BUTTON_LOCALE, "{{ jaxbook_copybutton_messages }}\n" + COPY_BUTTON_LOCALE
