@@ -106,7 +106,6 @@ def test_each_short_label_of_the_extensions_says_where_it_appears():
     bare = [
         entry.msgid
         for entry in polib.pofile(str(TEMPLATES / f"{project.EXTENSION_DOMAIN}.pot"))
-        if len(re.findall(r"[^\W\d_]+", NOT_WORDS.sub(" ", entry.msgid))) < 4
-        and not entry.comment
+        if len(re.findall(r"[^\W\d_]+", NOT_WORDS.sub(" ", entry.msgid))) < 4 and not entry.comment
     ]
     assert bare == []
