@@ -111,7 +111,7 @@ COPY_BUTTON_LOCALE = "let locale = 'en'"
 def literal_labels() -> list[tuple[str, tuple[str, ...], str]]:
     """Each label a template writes literally or in pieces: (its text there, its messages,
     the gettext calls that replace it)."""
-    labels = [
+    labels: list[tuple[str, tuple[str, ...], str]] = [
         (f'aria-label="{label}"', (label,), f'aria-label="{{{{ _({label!r})|e }}}}"')
         for label in (
             "Toggle site navigation sidebar",
