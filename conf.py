@@ -43,7 +43,7 @@ jaxbook_course_url = {
 jaxbook_credit = (
     '本书整理自 ApX Machine Learning 的课程<a href="%(course)s">'
     "《JAX 入门》</a>，课程的内容和示例归其所有。"
-    "本书原创的文字和英文译文以 CC BY 4.0 许可提供；构建和检查本书的工具代码以 MIT 许可证提供。"
+    "本书原创的文字及其译文以 CC BY 4.0 许可提供；构建和检查本书的工具代码以 MIT 许可证提供。"
 )
 
 

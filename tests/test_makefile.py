@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -62,8 +63,6 @@ def test_the_book_targets_build_every_language_or_the_ones_asked():
         ("update-po", "jaxbook po update locale/pot"),
         ("check-po", "jaxbook po check"),
         ("check-po", "jaxbook po lost"),
-        ("po-stats", "potodo --show-finished"),
-        ("fuzzy", "potodo --only-fuzzy"),
         ("wrap-po", "jaxbook po wrap"),
     ],
 )
@@ -83,6 +82,27 @@ def test_the_lint_fix_merges_into_the_existing_catalogs_only():
     merges = [command for command in commands if " po update " in command]
     assert merges == [f".venv/bin/jaxbook po update --existing locale/pot {catalogs}"]
     assert "update-po" not in " ".join(commands)
+
+
+@pytest.mark.parametrize("target", ["po-stats", "fuzzy"])
+def test_the_progress_targets_hand_potodo_each_languages_directory(target):
+    """potodo names a tree by its directory's last part: every language's would be
+    "LC_MESSAGES/"."""
+    command = dry_run(target)
+    assert command.endswith(" " + " ".join(f"locale/{language}" for language in languages()))
+
+
+def test_make_po_stats_names_each_language():
+    result = subprocess.run(
+        ["make", "--no-print-directory", "po-stats"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    trees = re.findall(r"^[├└]── (\S+)/ ", result.stdout, re.MULTILINE)
+    assert trees == sorted(languages())
 
 
 @pytest.mark.parametrize(
@@ -117,3 +137,14 @@ def test_make_refresh_outputs_hands_a_pattern_to_jaxbook_as_written():
         check=True,
     ).stdout.splitlines()
     assert handed[-2:] == ["docs/ch01/*", "docs/ch01/arrays.rst"]
+
+
+def test_make_help_says_where_the_translators_guide_is_in_english():
+    """The guide in the repository is Chinese (docs/translating.rst): a translator reads
+    ``make help`` first."""
+    result = subprocess.run(
+        ["make", "--no-print-directory", "help"], cwd=ROOT, capture_output=True, text=True
+    )
+    section = result.stdout[result.stdout.index("Translating") :].split("\n\n")[0]
+    assert "_build/html/en/translating.html" in section
+    assert "en/translating.html on the site" in section

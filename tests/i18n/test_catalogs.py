@@ -138,10 +138,11 @@ DONE = HEADER + '\nmsgid "一"\nmsgstr "one"\n'
 TODO = DONE + '\n#, fuzzy\nmsgid "二"\nmsgstr "two"\n\nmsgid "三"\nmsgstr ""\n'
 
 
-def make_command(target: str, catalogs: Path) -> list[str]:
-    """The command ``make TARGET`` runs (its last), for the catalogs in ``catalogs``."""
+def make_command(target: str, language_dir: Path) -> list[str]:
+    """The command ``make TARGET`` runs (its last), for one language's directory (the
+    ``locale/<lang>`` that holds its catalogs)."""
     result = subprocess.run(
-        ["make", "--no-print-directory", "-n", target, f"CATALOGS={catalogs}"],
+        ["make", "--no-print-directory", "-n", target, f"LANGUAGE_DIRS={language_dir}"],
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
@@ -162,7 +163,7 @@ def test_po_stats_and_fuzzy_are_potodo_on_every_catalog(
     catalogs.mkdir(parents=True)
     (catalogs / "todo.po").write_text(TODO, encoding="utf-8")
     (catalogs / "done.po").write_text(DONE, encoding="utf-8")
-    command = make_command(target, catalogs)
+    command = make_command(target, catalogs.parent)
     assert Path(command[0]).name == "potodo"
     monkeypatch.setattr(sys, "argv", command)
     potodo.main()

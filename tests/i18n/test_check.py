@@ -949,6 +949,23 @@ def test_a_wrong_plural_count_in_a_page_catalog_too(tmp_path):
     ]
 
 
+def test_too_few_plural_forms_are_one_sentence_at_the_message_not_only_at_the_header(tmp_path):
+    """Spanish has three forms (CLDR): a message with two is named where it is, as the
+    guide's table words it."""
+    path = catalog_in(tmp_path, "es", {"plain": ("随机数要显式传递密钥。", "Hace falta la clave.")})
+    text = path.read_text(encoding="utf-8") + (
+        '\n#, python-format\nmsgid "%d key"\nmsgid_plural "%d keys"\n'
+        'msgstr[0] "%d clave"\nmsgstr[1] "%d claves"\n'
+    )
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    line, header = lines.index('msgstr[0] "%d clave"') + 1, lines.index('msgstr ""') + 1
+    assert [str(f) for f in check_catalog(path, "es", [])] == [
+        f"{path}:{line}: msgfmt: this message has 2 plural form(s), but the header (line "
+        f"{header}) says nplurals = 3: give it one msgstr[n] per form"
+    ]
+
+
 @pytest.mark.parametrize(
     ("suffix", "msgid", "msgstr", "finding"),
     [
@@ -971,14 +988,39 @@ def test_a_wrong_plural_count_in_a_page_catalog_too(tmp_path):
             "Compile the key with ``jax.jit.",
             "the markup is broken: Inline literal start-string without end-string",
         ),
+        (
+            ".md",
+            "本节用到的导入：",
+            "Importaciones que usa ``esta sección:",
+            "the markup is broken: '``esta sección:' opens inline code that is not closed; "
+            "end it with '``'",
+        ),
+        (
+            ".md",
+            "密钥用 `jax.jit` 编译。",
+            "Compile the key with `jax.jit.",
+            "the markup is broken: '`jax.jit.' opens inline code that is not closed; end it "
+            "with '`'",
+        ),
+        (
+            ".rst",
+            "本节用到的导入：",
+            "Importaciones que usa `` esta sección:",
+            "the markup is broken: '`` esta sección:' opens inline code that is not closed; "
+            "end it with '``'",
+        ),
     ],
-    ids=["MyST **bold*", "reST **bold", "reST ``code"],
+    ids=["MyST **bold*", "reST **bold", "reST ``code", "MyST ``code", "MyST `code", "reST `` code"],
 )
 def test_broken_markup_is_named_at_its_msgstr(tmp_path, suffix, msgid, msgstr, finding):
+    """In one sentence, also where the parser reads the unclosed span as plain text."""
     entries = dict(PAGE_ENTRIES[suffix])
     entries["plain"] = (msgid, msgstr)
     path = page_catalog(tmp_path, suffix, entries)
-    assert f"{path}:{line_of(path, msgid[:3])}: {finding}" in check(path)
+    found = check(path)
+    assert f"{path}:{line_of(path, msgid[:3])}: {finding}" in found
+    if "`" in msgstr and "`" not in msgid:  # nothing else is wrong: one finding, one sentence
+        assert len(found) == 1, found
 
 
 def test_added_emphasis_is_the_translators_choice(tmp_path):
@@ -996,7 +1038,10 @@ def book_with_template(tmp_path: Path, entries: dict[str, tuple[str, str]]) -> P
     return write_catalog(catalogs, po_text(entries))
 
 
-def test_a_msgid_edited_by_hand_is_named_as_not_in_the_template(tmp_path):
+def test_a_msgid_edited_by_hand_is_named_with_the_template_line_to_copy_back(tmp_path):
+    """Advice that works in a language git has never seen: the template's line to copy the
+    msgid back from (git has nothing to restore, and 'make update-po' would turn the
+    translation fuzzy); following it leaves nothing to report."""
     path = book_with_template(tmp_path, ENTRIES)
     assert check(path) == []
     text = path.read_text(encoding="utf-8")
@@ -1008,12 +1053,34 @@ def test_a_msgid_edited_by_hand_is_named_as_not_in_the_template(tmp_path):
         encoding="utf-8",
     )
     line = path.read_text(encoding="utf-8").splitlines().index('msgid "随机数要传递密钥。"') + 1
+    template = tmp_path / "locale" / "pot" / "page.pot"
+    template_lines = template.read_text(encoding="utf-8").splitlines()
+    at = template_lines.index('msgid "随机数要显式传递密钥。"') + 1
     assert check(path) == [
-        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot: it was edited "
-        "by hand (restore it from git; only the msgstr is the translator's), or the source "
-        "changed after the catalog was merged (run 'make update-po')",
+        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot: if you edited "
+        f"it, copy back the msgid at locale/pot/page.pot:{at}, keeping the msgstr (only the "
+        "msgstr is the translator's); if the page changed since the last merge, run 'make "
+        "update-po'"
+    ]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[line - 1] = template_lines[at - 1]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert check(path) == []
+
+
+def test_a_msgid_like_none_of_the_template_is_named_and_a_missing_one_waits_for_it(tmp_path):
+    path = book_with_template(tmp_path, ENTRIES)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace('msgid "随机数要显式传递密钥。"', 'msgid "完全不同的一句话"'), encoding="utf-8"
+    )
+    line = path.read_text(encoding="utf-8").splitlines().index('msgid "完全不同的一句话"') + 1
+    assert check(path) == [
+        f"{path}:{line}: this msgid is not in the template locale/pot/page.pot, nor any like "
+        "it: if you edited it, delete the entry (only the msgstr is the translator's); if "
+        "the page changed since the last merge, run 'make update-po'",
         f"{path}:1: 1 message(s) of the template locale/pot/page.pot are not in the catalog: "
-        "run 'make update-po'",
+        "run 'make update-po', once the msgids named above are mended",
     ]
 
 
@@ -1282,3 +1349,83 @@ def test_the_guides_list_of_catalogs_is_the_templates():
     counted = Counter(template for found in covered.values() for template in found)
     assert sorted(templates - set(counted)) == []
     assert [template for template, count in counted.items() if count > 1] == []
+
+
+def catalog_file(directory: Path, name: str, entries: list[tuple[str, str, str]]) -> Path:
+    """A Spanish catalog ``name`` of (where, msgid, msgstr) entries."""
+    path = directory / "es" / "LC_MESSAGES" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = HEADER.replace("Language: en", "Language: es").replace(
+        "nplurals=2; plural=(n != 1);", plural_forms("es")
+    )
+    body = [
+        f"#: {where}\nmsgid {quote(msgid)}\nmsgstr {quote(msgstr)}\n"
+        for where, msgid, msgstr in entries
+    ]
+    path.write_text("\n".join([header, *body]), encoding="utf-8")
+    subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
+    return path
+
+
+CREDIT = '本书整理自课程<a href="%(course)s">《JAX 入门》</a>。'
+
+
+@pytest.mark.skipif(
+    dictionary("es") is None, reason="no Spanish hunspell dictionary (preflight: hunspell-es)"
+)
+def test_spelling_leaves_out_what_the_translator_did_not_write_in_the_language(tmp_path):
+    """Placeholders, HTML tags and entities, English the source quotes (or an interface
+    message's own English), and a phrase marked as English are not Spanish to spell; a
+    misspelled Spanish word beside them still is."""
+    book = catalog_file(
+        tmp_path,
+        "book.po",
+        [
+            (
+                "../../conf.py:37",
+                CREDIT,
+                'Basado en el curso <a href="%(course)s"><span lang="en">Getting Started '
+                "with JAX</span></a>&nbsp;nesesario.",
+            )
+        ],
+    )
+    page = catalog_file(
+        tmp_path,
+        "page.po",
+        [
+            (
+                "../../docs/page.md:1",
+                "即时编译（just-in-time compilation）见 `jax.jit`。",
+                "Compilación justo a tiempo (just-in-time compilation), véase `jax.jit`.",
+            )
+        ],
+    )
+    theme = catalog_file(
+        tmp_path,
+        "sphinx.po",
+        [
+            ("furo/sidebar/rtd-versions.html:24", "On Read the Docs", "En Read the Docs"),
+            ("basic-ng/genindex-single.html:34", "Index &ndash; %(key)s", "Índice &ndash; %(key)s"),
+        ],
+    )
+    found, unchecked = hunspell([book, page, theme], "es", tmp_path / "words.txt")
+    assert unchecked is None
+    assert [(f.path, f.message.split("'")[1]) for f in found] == [(book, "nesesario")]
+    # The mark is the translator's, not raw HTML smuggled into the footer.
+    assert check_catalog(book, "es", []) == []
+
+
+@pytest.mark.parametrize(
+    ("suffix", "allowed"), [(".md", True), (".rst", False)], ids=["MyST", "reST"]
+)
+def test_a_phrase_marked_as_english_is_allowed_where_html_is_rendered(tmp_path, suffix, allowed):
+    """MyST renders inline HTML; reST would print the tags as text, so there they stay
+    raw HTML not in the source."""
+    msgstr = 'Véase el curso <span lang="en">Getting Started with JAX</span>.'
+    path = catalog_file(
+        tmp_path, "page.po", [(f"../../docs/page{suffix}:1", "见课程《JAX 入门》。", msgstr)]
+    )
+    found = [f.message for f in check_catalog(path, "es", [])]
+    assert found == (
+        [] if allowed else ["raw HTML not in the source: '<span lang=\"en\">', '</span>'"]
+    )

@@ -79,17 +79,24 @@ def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(boo
     # English, the theme's and the extensions' labels.
     interface = ["locale/ja/LC_MESSAGES/jaxbook.po", "locale/ja/LC_MESSAGES/sphinx.po"]
     assert created == sorted(english + interface)
+    counts = []
     for path in book.glob("locale/ja/**/*.po"):
         catalog = polib.pofile(str(path))
         assert catalog.metadata["Language"] == "ja"
         assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
+        # The header msgmerge keeps, not that of the extractor that wrote the template.
+        assert "Generated-By" not in catalog.metadata, path
         assert catalog.percent_translated() == 0
+        # A count's message has one msgstr[n] per form of the language (Japanese has one).
+        counts += [sorted(e.msgstr_plural) for e in catalog if e.msgid_plural]
         if path.stem in project.INTERFACE_DOMAINS:
             continue  # their messages come from the theme and the package
         # The pages are named as make update-po names them, from the book's root.
         for entry in catalog:
             for file, _line in entry.occurrences:
                 assert file.startswith(("../../docs/", "../../conf.py")), file
+    assert counts
+    assert all(forms == [0] for forms in counts)
 
 
 def check_po(book: Path, capsys) -> tuple[int, str, str]:
@@ -123,6 +130,11 @@ def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
     # Japanese has no hunspell dictionary: its spelling is said to be unchecked, never
     # checked with another language's.
     assert "ja: spelling unchecked: no hunspell dictionary for ja is installed" in err
+    # Chinese, the source, is never spelled by hunspell: nothing is said of it. Each
+    # language's summary names it.
+    assert "zh_CN: spelling unchecked" not in err
+    summaries = [line.split(":")[0] for line in err.splitlines() if "finding(s)" in line]
+    assert summaries == ["zh_CN", "en", "ja"]
 
 
 def test_a_finished_language_fails_on_what_it_has_not_translated(book, tmp_path, capsys):

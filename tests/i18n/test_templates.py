@@ -93,3 +93,19 @@ def test_a_label_with_several_placeholders_names_them(made):
     assert [m for m in ("%s of %s", "%(a)s of %(b)s") if len(positional.findall(m)) > 1] == [
         "%s of %s"
     ]
+
+
+# A placeholder or a code span: no word a translator reads a label's sense from.
+NOT_WORDS = re.compile(r"%\(\w+\)[sd]|%[sd]|``.+?``")
+
+
+def test_each_short_label_of_the_extensions_says_where_it_appears():
+    """A label of fewer than four words ("English", "See", "%(first)s–%(last)s") is
+    ambiguous out of its place (a menu's label, or a word of a sentence?): its template
+    entry carries the translator comment (#.) that its source gives it."""
+    bare = [
+        entry.msgid
+        for entry in polib.pofile(str(TEMPLATES / f"{project.EXTENSION_DOMAIN}.pot"))
+        if len(re.findall(r"[^\W\d_]+", NOT_WORDS.sub(" ", entry.msgid))) < 4 and not entry.comment
+    ]
+    assert bare == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 from pathlib import Path
@@ -216,3 +217,45 @@ def test_catalogs_merge_as_sphinx_reads_them_the_first_locale_dir_winning(tmp_pa
     merged = _locale.catalog_entries(tmp_path, config, domain)
     assert {msgid: e.msgstr for msgid, e in merged.items()} == {"Hello": "Hallo", "Bye": "Tschüss"}
     assert _locale.catalog_entries(tmp_path, config, domain, "fr") == {}
+
+
+THEME_PO = """\
+msgid ""
+msgstr ""
+"Language: en\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "Search"
+msgstr "{label}"
+"""
+
+
+def test_an_old_mo_newer_than_its_po_is_compiled_again_and_said(make_app, rootdir, tmp_path):
+    """A catalog directory copied with ``cp -r`` can leave a ``.mo`` of older translations
+    newer than its ``.po``: Sphinx compares only their times, the build compares what the
+    ``.mo`` holds (the pages', and the theme's, which Sphinx loads before any extension)."""
+    from jaxbook.sphinxapp import forget_catalogs
+
+    srcdir = Path(shutil.copytree(rootdir / "test-translation-status", tmp_path / "book"))
+    messages = srcdir / "locale" / "en" / "LC_MESSAGES"
+    (messages / "sphinx.po").write_text(THEME_PO.format(label="Look up"), encoding="utf-8")
+    forget_catalogs()
+    make_app("html", srcdir=srcdir, confoverrides={"language": "en"}).build()
+    old = {po: po.with_suffix(".mo").read_bytes() for po in messages.glob("*.po")}
+    # The translator's new translations, then the .mo files of the old ones copied over.
+    page = messages / "index.po"
+    page.write_text(page.read_text("utf-8").replace("two pages", "2 pages"), "utf-8")
+    (messages / "sphinx.po").write_text(THEME_PO.format(label="Find"), encoding="utf-8")
+    for po, mo in old.items():
+        po.with_suffix(".mo").write_bytes(mo)
+        os.utime(po, (1_000_000_000, 1_000_000_000))
+    forget_catalogs()  # as a new process starts
+    app = make_app("html", srcdir=srcdir, confoverrides={"language": "en"}, freshenv=True)
+    app.build()
+    html = (app.outdir / "index.html").read_text(encoding="utf-8")
+    assert "This book has 2 pages." in html
+    assert app.translator.gettext("Search") == "Find"
+    said = app.status.getvalue()
+    for name in ("index", "sphinx"):
+        assert f"{messages / name}.mo: not compiled from {name}.po as it is now" in said
+    assert "partial.mo: not compiled" not in said

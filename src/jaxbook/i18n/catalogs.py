@@ -50,6 +50,7 @@ from jaxbook.i18n.pofile import (
     faults,
     gettext,
     normalise,
+    nplurals,
     plural_forms,
     save_wrapped,
     tidy,
@@ -196,9 +197,17 @@ def target_catalog(po_dir: Path, name: Path, language: str) -> Path | None:
 
 
 def new_catalog(pot: Path, po: Path, language: str) -> None:
-    """A catalog of ``language`` with every message of ``pot`` untranslated."""
+    """A catalog of ``language`` with every message of ``pot`` untranslated, each count's
+    message with one ``msgstr[n]`` per plural form of the language, and the header that
+    ``msgmerge`` keeps (no ``Generated-By`` of the extractor that wrote the template)."""
     # Not msginit: for English it copies every msgid into its msgstr.
     catalog = polib.pofile(str(pot))
+    forms = plural_forms(language)
+    count = nplurals(forms)
+    for entry in catalog:
+        if entry.msgid_plural:
+            entry.msgstr_plural = dict.fromkeys(range(count), "")
+    catalog.metadata.pop("Generated-By", None)
     catalog.header = f"{pot.stem}: {language} translation of the JAX course book."
     catalog.metadata_is_fuzzy = False
     catalog.metadata["PO-Revision-Date"] = catalog.metadata.get(
@@ -207,7 +216,7 @@ def new_catalog(pot: Path, po: Path, language: str) -> None:
     catalog.metadata["Last-Translator"] = "JAX course translators"
     catalog.metadata["Language-Team"] = f"{language} translators"
     catalog.metadata["Language"] = language
-    catalog.metadata["Plural-Forms"] = plural_forms(language)
+    catalog.metadata["Plural-Forms"] = forms
     catalog.metadata["Content-Type"] = CHARSET
     po.parent.mkdir(parents=True, exist_ok=True)
     save_wrapped(catalog, po)

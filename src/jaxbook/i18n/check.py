@@ -302,6 +302,7 @@ def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
         f"the markup is broken: {warning.rstrip('.')}"
         for warning in msgstr.warnings - msgid.warnings
     ]
+    problems += [] if problems else unclosed_backticks(msgid, msgstr)
     # A translation may add emphasis (a title in italics where Chinese uses 《》), but
     # one it loses is most often a delimiter left unmatched.
     for kind in EMPHASIS.values():
@@ -318,6 +319,26 @@ def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
         if extra:
             problems.append(f"{kind} not in the source: {', '.join(map(repr, extra))}")
     return problems
+
+
+BACKTICKS = re.compile(r"`+")
+
+
+def unclosed_backticks(msgid: Reading, msgstr: Reading) -> list[str]:
+    """Backticks the parser left in the translation's text that the source's text does not
+    have: inline code (or a role) opened and never closed. MyST's parser reads an unclosed
+    ``\\`\\``` as plain text without a word, and docutils does the same where the
+    start-string is followed by a space."""
+    text = "".join(msgstr.prose)
+    extra = Counter(BACKTICKS.findall(text)) - Counter(BACKTICKS.findall("".join(msgid.prose)))
+    if not extra:
+        return []
+    opened = next(match for match in BACKTICKS.finditer(text) if match[0] in extra)
+    shown = text[opened.start() : opened.start() + 30].split("\n")[0].rstrip()
+    return [
+        f"the markup is broken: {shown!r} opens inline code that is not closed; end it "
+        f"with {opened[0]!r}"
+    ]
 
 
 def is_python(text: str) -> bool:
@@ -681,34 +702,67 @@ def check_template(
     path: Path, po: polib.POFile, lines: list[str], template: Path
 ) -> tuple[list[Finding], set[tuple[str, str]]]:
     """Each msgid the template does not have (edited by hand, or the source moved on), and
-    the template's messages the catalog lacks; the first's keys, which nothing else checks."""
-    known: set[tuple[str, str]] = {
-        message_key(e) for e in polib.pofile(str(template)) if not e.obsolete
-    }
+    the template's messages the catalog lacks; the first's keys, which nothing else checks.
+
+    A msgid that is not in the template names the template's line of the message it most
+    resembles (which is then not also reported as missing), to copy back if the msgid was
+    edited by hand: that works in a language git has never seen, where 'make update-po'
+    would keep the entry's translation only as fuzzy, or as obsolete after a large edit."""
+    entries = [e for e in polib.pofile(str(template)) if not e.obsolete]
+    known: set[tuple[str, str]] = {message_key(e) for e in entries}
     live = [entry for entry in po if not entry.obsolete]
     stray: set[tuple[str, str]] = {message_key(e) for e in live} - known
-    findings = [
-        Finding(
-            path,
-            msgid_line(lines, entry_line(entry)),
-            f"this msgid is not in the template {template_name(template)}: it was edited by "
-            "hand (restore it from git; only the msgstr is the translator's), or the source "
-            "changed after the catalog was merged (run 'make update-po')",
+    present = {message_key(e) for e in live}
+    missing = [e for e in entries if message_key(e) not in present]
+    template_lines = template.read_text(encoding="utf-8").splitlines()
+    name = template_name(template)
+    findings = []
+    for entry in live:
+        if message_key(entry) not in stray:
+            continue
+        nearest = resembled(entry, missing)
+        if nearest is None:
+            where = f"this msgid is not in the template {name}, nor any like it"
+            edited = "delete the entry"
+        else:
+            missing.remove(nearest)
+            where = f"this msgid is not in the template {name}"
+            line = msgid_line(template_lines, entry_line(nearest))
+            edited = f"copy back the msgid at {name}:{line}, keeping the msgstr"
+        findings.append(
+            Finding(
+                path,
+                msgid_line(lines, entry_line(entry)),
+                f"{where}: if you edited it, {edited} (only the msgstr is the translator's); "
+                "if the page changed since the last merge, run 'make update-po'",
+            )
         )
-        for entry in live
-        if message_key(entry) in stray
-    ]
-    missing = known - {message_key(e) for e in live}
     if missing:
         findings.append(
             Finding(
                 path,
                 1,
-                f"{len(missing)} message(s) of the template {template_name(template)} are not "
-                "in the catalog: run 'make update-po'",
+                f"{len(missing)} message(s) of the template {name} are not in the catalog: "
+                "run 'make update-po'"
+                + (", once the msgids named above are mended" if findings else ""),
             )
         )
     return findings, stray
+
+
+# How alike an edited msgid and its template's message are, at the least (difflib's ratio).
+RESEMBLANCE = 0.6
+
+
+def resembled(entry: polib.POEntry, candidates: list[polib.POEntry]) -> polib.POEntry | None:
+    """The candidate whose msgid ``entry``'s most resembles, if any resembles it enough."""
+    scored = [
+        (difflib.SequenceMatcher(None, entry.msgid, other.msgid, autojunk=False).ratio(), i)
+        for i, other in enumerate(candidates)
+        if bool(other.msgid_plural) == bool(entry.msgid_plural)
+    ]
+    best = max(scored, default=None)
+    return candidates[best[1]] if best is not None and best[0] >= RESEMBLANCE else None
 
 
 # The scripts (CLDR's likely subtags) whose writing uses Han characters: in their text,
@@ -856,6 +910,8 @@ def check_catalog(
         problems = []
         syntax = syntax_of(entry)
         ids, strs = syntax.read(entry.msgid), syntax.read(entry.msgstr)
+        if syntax is MYST or is_html_message(entry):
+            strs.html -= language_tags(entry.msgstr)  # a foreign phrase's mark is the translator's
         if is_python(entry.msgid):
             problem = check_code(entry.msgid, entry.msgstr)
             if problem:
@@ -972,29 +1028,55 @@ def code_names(code: str) -> set[str]:
     return {token.string for token in tokens if token.type == tokenize.NAME}
 
 
+# What markup spells that no dictionary need know: an HTML entity's name (&ndash;).
+HTML_ENTITY = re.compile(r"&#?\w+;")
+# A phrase in another language, marked as HTML marks one (the book's texts, MyST pages): the
+# browser and screen readers read it in that language, and no dictionary spells it.
+LANGUAGE_SPAN = re.compile(r'<span lang="[\w-]+">(.*?)</span>', re.DOTALL)
+
+
+def is_html_message(entry: polib.POEntry) -> bool:
+    """Whether a message is one of ``conf.py``'s texts (``book.po``: the footer's credit),
+    which the templates insert as HTML."""
+    files = [Path(file).name for file, _line in entry.occurrences]
+    return bool(files) and set(files) == {"conf.py"}
+
+
+def language_tags(msgstr: str) -> Counter:
+    """The tags of the foreign phrases a translation marks (``LANGUAGE_SPAN``)."""
+    opened = [re.match(r"<[^<>]*>", span[0]) for span in LANGUAGE_SPAN.finditer(msgstr)]
+    return Counter(tag[0] for tag in opened if tag) + Counter({"</span>": len(opened)})
+
+
 def spelled_words(entry: polib.POEntry, syntax: Syntax | None) -> set[str]:
     """The words of a translation that its language's dictionary must know: its prose (code,
     roles and links aside), or a code block's comments and strings (the code's own names
-    aside); names written with capitals inside (NumPy, XLA) are names, not words, and
-    so is anything in backquotes."""
+    aside); not the names of its placeholders, HTML tags and entities, nor a phrase marked
+    as another language's, nor a word the message itself has (English the Chinese source
+    quotes, or every word of an interface message, which is English); names written with
+    capitals inside (NumPy, XLA) are names, not words, and so is anything in backquotes."""
     names: set[str] = set()
+    msgstr = LANGUAGE_SPAN.sub(" ", entry.msgstr)
     if syntax is None:  # an interface message: plain text with code spans and placeholders
-        text = PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", entry.msgstr))
+        text = CODE_SPAN.sub(" ", msgstr)
     elif is_python(entry.msgid):
-        text = code_text(entry.msgstr)
-        names = code_names(entry.msgstr)
+        text = code_text(msgstr)
+        names = code_names(msgstr)
     elif HAN.search(entry.msgid) and not is_literal(entry.msgid):
-        text = "".join(syntax.read(entry.msgstr).prose)
+        text = "".join(syntax.read(msgstr).prose)
     else:
         return set()  # an output, an example or a name: nothing the translator wrote
+    text = HTML_ENTITY.sub(" ", HTML_TAG.sub(" ", PLACEHOLDER.sub(" ", text)))
     # A word as the translator typed it, outside backquotes: a parser may join a name's
     # pieces (count_labels read as a reference to count_).
-    typed = set(WORD.findall(NAME_LIKE.sub(" ", BACKQUOTED.sub(" ", entry.msgstr))))
+    typed = set(WORD.findall(NAME_LIKE.sub(" ", BACKQUOTED.sub(" ", msgstr))))
+    quoted = {word.casefold() for word in WORD.findall(entry.msgid)}
     return {
         word
         for word in WORD.findall(NAME_LIKE.sub(" ", text))
         if word in typed
         and word not in names
+        and word.casefold() not in quoted
         and len(word) > 1
         and not HAN.search(word)
         and not any(c.isupper() for c in word[1:])
@@ -1137,7 +1219,9 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
     words = word_list(po_dir, args)
     if language.split("_")[0] == "en":
         findings += codespell(readable(paths), words)
-    spelled, unchecked = hunspell(paths, language, words)
+    # The source's catalogs translate the interface into Chinese, which no hunspell
+    # dictionary spells (its copy is the Chinese lint's): nothing to check, nothing to say.
+    spelled, unchecked = ([], None) if source else hunspell(paths, language, words)
     findings += spelled
     for finding in findings:
         print(finding)
@@ -1145,5 +1229,5 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
         print(unchecked, file=sys.stderr)
     if draft:
         print(draft_summary(paths, language, args.glossary), file=sys.stderr)
-    print(f"{len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)
+    print(f"{language}: {len(paths)} catalogs, {len(findings)} finding(s)", file=sys.stderr)
     return 1 if findings else 0

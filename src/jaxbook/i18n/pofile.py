@@ -81,6 +81,14 @@ def plural_forms(language: str) -> str:
     return get_plural(known_locale(language)).plural_forms
 
 
+def nplurals(forms: str) -> int:
+    """The number of plural forms a ``Plural-Forms`` header gives."""
+    found = re.search(r"nplurals\s*=\s*(\d+)", forms)
+    if found is None:
+        raise ValueError(f"no nplurals in {forms!r}")
+    return int(found[1])
+
+
 def known_locale(language: str) -> Locale:
     """``language`` (``ja``, ``pt_BR``) as a locale CLDR knows; ValueError for any other code."""
     try:
@@ -153,7 +161,9 @@ def msgfmt_check(path: Path) -> list[Finding]:
         match = re.match(rf"{re.escape(str(path))}:(\d+)(?::\d+)?: (.*)", line)
         if not match or match[2].startswith("warning:"):
             continue
-        plurals = re.match(r"\.\.\.but some messages have (\d+|only one) plural form", match[2])
+        # "...but some messages have 2 plural forms", "... have only one plural form",
+        # "... have only 2 plural forms".
+        plurals = re.match(r"\.\.\.but some messages have (?:only )?(\d+|one) plural", match[2])
         if plurals and findings and findings[-1].message.startswith("msgfmt: nplurals ="):
             # "nplurals = 1..." at the header, "...but some messages have 2" at the message.
             header = findings.pop()
@@ -161,7 +171,7 @@ def msgfmt_check(path: Path) -> list[Finding]:
                 Finding(
                     path,
                     int(match[1]),
-                    f"msgfmt: this message has {plurals[1].replace('only one', '1')} plural "
+                    f"msgfmt: this message has {plurals[1].replace('one', '1')} plural "
                     f"form(s), but the header "
                     f"(line {header.line}) says {header.message[8:].rstrip('.')}: "
                     "give it one msgstr[n] per form",

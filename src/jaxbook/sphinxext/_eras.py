@@ -34,6 +34,8 @@ def phrase(entry: dict[str, Any], key: str) -> str | None:
 
 def releases(first: str, last: str) -> str:
     """A range of releases as the language writes it: 0.4.27–0.4.30, or one release."""
+    # Translators: A range of JAX releases, 0.4.27–0.4.30, in the update notes' "Changed in"
+    # sentences.
     return first if first == last else _("%(first)s–%(last)s") % {"first": first, "last": last}
 
 
@@ -84,6 +86,8 @@ def changed(
     newest = eras[-1]
     said = [
         sentence(
+            # Translators: In the update notes' "Changed in" cells: %(state)s is a phrase such
+            # as "``jax.random.key`` exists" (the phrases are in this catalog too).
             _("Since JAX %(release)s, %(state)s."),
             release=newest["first"],
             state=_say(entry, newest, probe, missing, language),
@@ -95,6 +99,9 @@ def changed(
     for era in older_eras[:shown]:
         said.append(
             sentence(
+                # Translators: In the update notes' "Changed in" cells: %(releases)s is a
+                # release or a range of them, %(state)s a phrase such as "``jax.random.key``
+                # exists".
                 _("In JAX %(releases)s, %(state)s."),
                 releases=releases(era["first"], era["last"]),
                 state=_say(entry, era, probe, missing, language),

@@ -24,7 +24,10 @@ items and 和 before the last, spaced from a Latin letter or digit beside it.
 from __future__ import annotations
 
 import functools
+import gettext
+import io
 import re
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,10 +35,12 @@ from typing import TYPE_CHECKING
 import polib
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
+from babel.messages.mofile import write_mo
 from docutils import nodes
 from sphinx import locale
 from sphinx.locale import get_translation, get_translator
-from sphinx.util.i18n import CatalogRepository, docname_to_domain
+from sphinx.util import logging
+from sphinx.util.i18n import CatalogInfo, CatalogRepository, docname_to_domain, read_po
 
 from jaxbook.chinese import spaced
 
@@ -47,6 +52,7 @@ MESSAGE_CATALOG_NAME = "jaxbook"
 LOCALE_DIR = Path(__file__).parent / "locales"
 
 _ = get_translation(MESSAGE_CATALOG_NAME)
+logger = logging.getLogger(__name__)
 
 
 def gettext_noop(message: str) -> str:
@@ -64,14 +70,68 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return get_translator(MESSAGE_CATALOG_NAME).ngettext(singular, plural, n)
 
 
+def repositories(app: Sphinx) -> list[CatalogRepository]:
+    """The catalogs of the build's language: the book's (its ``locale_dirs``), then this
+    package's own labels."""
+    book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
+    return [
+        CatalogRepository(str(base), dirs, app.config.language, "utf-8")
+        for base, dirs in [(app.srcdir, book_dirs), (LOCALE_DIR.parent, ["locales"])]
+    ]
+
+
+def compiled(catalog: CatalogInfo, language: str, use_fuzzy: bool) -> bytes:
+    """The ``.mo`` that Sphinx compiles ``catalog``'s ``.po`` to (``CatalogInfo.write_mo``)."""
+    with open(catalog.po_path, encoding=catalog.charset) as po:
+        messages = read_po(po, language)
+    out = io.BytesIO()
+    write_mo(out, messages, use_fuzzy)
+    return out.getvalue()
+
+
+_fresh: weakref.WeakSet[Sphinx] = weakref.WeakSet()
+
+
+def freshen_catalogs(app: Sphinx) -> None:
+    """Recompile each ``.mo`` of the build's language that is newer than its ``.po`` but
+    holds other messages (a catalog directory copied with ``cp -r`` can leave an old
+    ``.mo`` newer than its ``.po``, and Sphinx, which compares only their times, would
+    build with the old translations), and say so; once per application."""
+    if app in _fresh:
+        return
+    _fresh.add(app)
+    language = app.config.language
+    fuzzy = app.config.gettext_allow_fuzzy_translations
+    stale = [
+        catalog
+        for repo in repositories(app)
+        for catalog in repo.catalogs
+        if not catalog.is_outdated()
+        and Path(catalog.mo_path).read_bytes() != compiled(catalog, language, fuzzy)
+    ]
+    for catalog in stale:
+        logger.info(
+            "%s: not compiled from %s as it is now (an older copy?); compiled again",
+            catalog.mo_path,
+            catalog.po_file,
+        )
+        catalog.write_mo(language, fuzzy)
+    if any(catalog.domain == "sphinx" for catalog in stale):
+        # Sphinx loaded the theme's catalog before any extension: load the new one instead.
+        locale.translators.pop(("general", "sphinx"), None)
+        gettext._translations.clear()  # type: ignore[attr-defined]  # noqa: SLF001
+        app._init_i18n()  # noqa: SLF001
+
+
 def add_catalog(app: Sphinx) -> None:
     """Compile the labels' catalogs for the build language and register them: the book's
     (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, which a translator of a new
-    language writes), before this package's own."""
+    language writes), before this package's own. Every catalog of the build's language
+    is compiled again first where its ``.mo`` is not its ``.po``'s (``freshen_catalogs``)."""
+    freshen_catalogs(app)
     language = app.config.language
     book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
-    for base, dirs in [(app.srcdir, book_dirs), (LOCALE_DIR.parent, ["locales"])]:
-        repo = CatalogRepository(str(base), dirs, language, "utf-8")
+    for repo in repositories(app):
         for catalog in repo.catalogs:
             if catalog.domain == MESSAGE_CATALOG_NAME and catalog.is_outdated():
                 catalog.write_mo(language)
@@ -139,6 +199,9 @@ def language_name(code: str, in_language: str | None) -> str:
     """The language of ``code`` (``zh_CN``: Chinese) as ``in_language`` names it: CLDR's
     name (Babel), or the catalog's where the book says it otherwise (英文, not 英语)."""
     language = _locale(code).language
+    # Translators: The name of the English language, not a menu's label: in the glossary, after
+    # a term's definition, " (English: vectorization)". Left untranslated, the language's
+    # name from CLDR is used (Chinese translates it: 英文, not CLDR's 英语).
     if language == "en" and (word := str(_("English"))) != "English":
         return word
     return Locale.parse(language).get_display_name(_locale(in_language)) or language

@@ -71,6 +71,8 @@ def recorded_where(facts: dict[str, Any], language: str) -> dict[str, str]:
     software = [facts["platform"], f"Python {facts['python']}", f"JAX {facts['jax']}"]
     return {
         "device": facts["device"],
+        # Translators: Between the items of a list of software ("Linux, Python 3.13, JAX 0.12") in
+        # a sentence on where an output was recorded.
         "software": str(_(", ")).join(software),
         "date": spaced(format_date(day, "long", locale=language)),
     }
@@ -215,6 +217,8 @@ class LabelOutputs(SphinxPostTransform):
             # gettext builder collects a message, and the templates would lose them.
             shown: list[nodes.Element] = []
             for output, backends in outputs:
+                # Translators: The label above an output that a backend printed (several
+                # backends' outputs follow each other on paper): "Output on GPU:".
                 label = nodes.strong("", _("Output on %s:") % _label(backends, language))
                 assert isinstance(output, nodes.Element)
                 shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]

@@ -7,10 +7,14 @@ only that catalog. The rest are made messages of the same catalog before
 anything is rendered; no built file is rewritten:
 
 - A few labels furo's templates write literally: the sidebar and theme
-  toggles' ``aria-label``, the ``<title>`` of its SVG icons, and "@pradyunsg's"
-  in the footer. A Jinja extension of the builder's template environment,
-  :class:`LiteralLabels`, turns each (``LITERALS``: the text as the template
-  has it) into a gettext call as Jinja loads the template.
+  toggles' ``aria-label`` and the ``<title>`` of its SVG icons. A Jinja
+  extension of the builder's template environment, :class:`LiteralLabels`,
+  turns each (``LITERALS``: the text as the template has it) into a gettext
+  call as Jinja loads the template.
+- furo's credit in the footer ("Made with Sphinx and @pradyunsg's Furo"),
+  which its template writes as three messages and a literal "@pradyunsg's":
+  no language could put them in its own order. :class:`LiteralLabels` makes
+  it one message whose links are placeholders (``FURO_CREDIT``).
 - Each navigation toggle's "Toggle navigation of <title>", which furo's Python
   writes into the sidebar's tree: set on that tree in ``html-page-context``,
   after furo made it and before the page is rendered (with BeautifulSoup, as
@@ -24,6 +28,13 @@ anything is rendered; no built file is rewritten:
   catalog's translations ("复制成功！", full-width) into its table of messages
   for the page's language before the script picks its labels.
 
+One thing furo brings is not the interface's: its Pygments styles (accessible-pygments)
+configure Python's root logger at INFO when Pygments first looks for a style
+(``logging.basicConfig``), so every library's INFO lines (JAX's "Unable to
+initialize backend 'tpu'" as a page's code starts it) would fill the build's
+output. :func:`quiet_style_plugins` imports them first, and leaves the root
+logger as it was.
+
 The theme's template, ``locale/pot/sphinx.pot``, holds these messages with the
 theme's own (``jaxbook.sphinxext.interface`` extracts the templates through
 :class:`LiteralLabels` too); ``make update-po`` merges it into each language's
@@ -34,7 +45,9 @@ Config values: none.
 
 from __future__ import annotations
 
+import importlib
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 import polib
@@ -53,6 +66,36 @@ if TYPE_CHECKING:
 _ = get_translation("sphinx")
 
 AUTHOR = '<a class="muted-link" href="https://pradyunsg.me">@pradyunsg</a>'
+SPHINX_LINK = '<a href="https://www.sphinx-doc.org/">Sphinx</a>'
+FURO_LINK = '<a href="https://github.com/pradyunsg/furo">Furo</a>'
+# furo's credit, as its footer writes it: "Made with ", "Sphinx and " and "Furo" are three
+# messages around a literal "@pradyunsg's".
+FURO_CREDIT = (
+    "{% trans %}Made with {% endtrans -%}\n"
+    "            {%- if show_sphinx -%}\n"
+    f"            {{% trans %}}{SPHINX_LINK} and {{% endtrans -%}}\n"
+    f"            {AUTHOR}'s\n"
+    "            {% endif -%}\n"
+    "            {% trans %}\n"
+    f"            {FURO_LINK}\n"
+    "            {% endtrans %}"
+)
+# The credit as one message, its links placeholders that a translation puts where its
+# language says them ("Hecho con %(sphinx)s y %(furo)s de %(author)s").
+CREDIT = "Made with %(sphinx)s and %(author)s's %(furo)s"
+CREDIT_WITHOUT_SPHINX = "Made with %(furo)s"  # html_show_sphinx = False
+CREDIT_CALL = (
+    "{%- if show_sphinx -%}\n"
+    "{#- Translators: The theme's credit at the foot of every page: %(sphinx)s and %(furo)s "
+    'are the links "Sphinx" and "Furo", %(author)s is its author, "@pradyunsg". -#}\n'
+    f"{{{{ _({CREDIT!r})|format(sphinx={SPHINX_LINK!r}, author={AUTHOR!r}, "
+    f"furo={FURO_LINK!r}) }}}}\n"
+    "{%- else -%}\n"
+    "{#- Translators: The theme's credit at the foot of every page, where the book does not "
+    'name Sphinx: %(furo)s is the link "Furo". -#}\n'
+    f"{{{{ _({CREDIT_WITHOUT_SPHINX!r})|format(furo={FURO_LINK!r}) }}}}\n"
+    "{%- endif %}"
+)
 # sphinx-copybutton's labels, by its keys, and the messages that translate them.
 COPY_BUTTON = {
     "copy": "Copy",
@@ -65,11 +108,11 @@ NAVIGATION_TOGGLE = "Toggle navigation of %(title)s"
 COPY_BUTTON_LOCALE = "let locale = 'en'"
 
 
-def literal_labels() -> list[tuple[str, str, str]]:
-    """Each label a template writes literally: (its text there, the message, the gettext
-    call that replaces it)."""
-    labels = [
-        (f'aria-label="{label}"', label, f'aria-label="{{{{ _({label!r})|e }}}}"')
+def literal_labels() -> list[tuple[str, tuple[str, ...], str]]:
+    """Each label a template writes literally or in pieces: (its text there, its messages,
+    the gettext calls that replace it)."""
+    labels: list[tuple[str, tuple[str, ...], str]] = [
+        (f'aria-label="{label}"', (label,), f'aria-label="{{{{ _({label!r})|e }}}}"')
         for label in (
             "Toggle site navigation sidebar",
             "Toggle table of contents sidebar",
@@ -77,7 +120,7 @@ def literal_labels() -> list[tuple[str, str, str]]:
         )
     ]
     labels += [
-        (f"<title>{title}</title>", title, f"<title>{{{{ _({title!r})|e }}}}</title>")
+        (f"<title>{title}</title>", (title,), f"<title>{{{{ _({title!r})|e }}}}</title>")
         for title in (
             "Contents",
             "Menu",
@@ -88,13 +131,7 @@ def literal_labels() -> list[tuple[str, str, str]]:
             "Auto light/dark, in dark mode",
         )
     ]
-    labels.append(
-        (
-            f"{AUTHOR}'s",
-            "%(author)s's",
-            '{{ _("%(author)s\'s")|format(author=' + repr(AUTHOR) + ") }}",
-        )
-    )
+    labels.append((FURO_CREDIT, (CREDIT, CREDIT_WITHOUT_SPHINX), CREDIT_CALL))
     return labels
 
 
@@ -109,7 +146,7 @@ class LiteralLabels(Extension):
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
         # No hook short of this: furo writes them inside blocks that hold the whole page.
-        for text, _msgid, call in LITERALS:
+        for text, _messages, call in LITERALS:
             source = source.replace(text, call)
         return source.replace(
             COPY_BUTTON_LOCALE, "{{ jaxbook_copybutton_messages }}\n" + COPY_BUTTON_LOCALE
@@ -189,7 +226,26 @@ def translate_navigation(
     context["furo_navigation_tree"] = str(soup)
 
 
+# The Pygments styles that furo's dependency accessible-pygments adds; importing the package
+# calls logging.basicConfig(level=logging.INFO).
+STYLE_PLUGINS = "a11y_pygments"
+
+
+def quiet_style_plugins() -> None:
+    """Import the style plugins that configure the root logger, and keep it as it was."""
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    try:
+        importlib.import_module(STYLE_PLUGINS)
+    except ImportError:
+        return  # a theme without them
+    finally:
+        root.setLevel(level)
+        root.handlers[:] = handlers
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
+    quiet_style_plugins()
     app.connect("builder-inited", set_up_builder)
     # After furo's own handler (priority 500), which makes the navigation tree.
     app.connect("html-page-context", translate_navigation, priority=600)

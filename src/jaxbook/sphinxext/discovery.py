@@ -115,6 +115,8 @@ def not_found_text() -> str:
 def not_found_body(home: str) -> str:
     """The 404 page's text: what happened, and a way back that holds on a phone too."""
     return "<h1>{}</h1>\n<p>{}</p>".format(
+        # Translators: The title of the 404 page, shown when an address leads to no page of the
+        # book.
         _("Page not found"),
         _(
             "This page does not exist, or has moved. "
@@ -165,10 +167,14 @@ def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
     target: Path | None
     if config.language == SOURCE_LANGUAGE:
         target = Path(app.env.doc2path(docname)).resolve()
+        # Translators: A link at the foot of each page of the source language, to its source file
+        # on the code host.
         label = _("Edit this page")
     else:
         catalogs = catalog_paths(app.srcdir, config, page_domain(config, docname))
         target = catalogs[0].resolve() if catalogs else None
+        # Translators: A link at the foot of each translated page, to the page's catalog on the
+        # code host.
         label = _("Translate this page")
     links = chrome("", "", classes=["jb-page-links"])
     if target is not None and target.is_relative_to(root):
@@ -176,9 +182,13 @@ def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
         links += nodes.reference("", label, refuri=edit, classes=["jb-edit-link"])
         links += nodes.Text(" · ")
     page = f"{config.language}/{docname}.html"
+    # Translators: The title of a new issue on the code host, reporting a problem with a page; %s
+    # is the page's path (es/ch01/arrays.html).
     title = quote(_("Problem on %s") % page)
     links += nodes.reference(
         "",
+        # Translators: A link at the foot of each page that opens a new issue about the page on the
+        # code host.
         _("Report a problem"),
         refuri=f"{repo}/issues/new?title={title}",
         classes=["jb-report-link"],

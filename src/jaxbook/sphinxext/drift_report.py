@@ -81,13 +81,23 @@ SHOWS = "jaxbook_drift_files"  # in a page's metadata: each drift file it shows 
 VARIES = "varies"
 FAILED = {"exception", "assert", "cannot-run"}
 COUNTED = {
+    # Translators: How many of a chapter's examples did what (%d is the count), listed in one
+    # sentence of the "other releases" report: "On JAX 0.4.38, of the 12 examples of this
+    # chapter, 10 print the same and 2 print something else."
     "same": N_("%d prints the same", "%d print the same"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     "output": N_("%d prints something else", "%d print something else"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     "warns": N_("%d emits a warning", "%d emit a warning"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     "exception": N_("%d raises an unexpected exception", "%d raise an unexpected exception"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     "assert": N_("%d fails an assert", "%d fail an assert"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     "cannot-run": N_("%d cannot run", "%d cannot run"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     "skipped": N_("%d is skipped", "%d are skipped"),
+    # Translators: A count of examples in the "other releases" report, as "%d prints the same".
     VARIES: N_("%d varies between runs", "%d vary between runs"),
 }
 
@@ -95,13 +105,22 @@ COUNTED = {
 def short_names() -> dict[str, str]:
     """Each outcome as the table's cells say it."""
     return {
+        # Translators: What one example did on another JAX release, in a cell of the "other
+        # releases" report's table and after "1.2 Arrays — " in its list of differences.
         "same": _("prints what the book shows"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         "output": _("prints something else"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         "warns": _("a warning"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         "exception": _("an unexpected exception"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         "assert": _("an assert fails"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         "cannot-run": _("cannot run"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         "skipped": _("skipped"),
+        # Translators: What one example did on another release, as "prints what the book shows".
         VARIES: _("varies between runs"),
     }
 
@@ -423,10 +442,16 @@ class Shown:
         if place.section == self.env.titles[place.docname].astext():
             named = place.section
         elif notes.SECTION_NUMBER.match(page + " "):
+            # Translators: An example named by where it is: the section's number and its title
+            # ("1.2 Random numbers").
             named = _("%(page)s %(section)s") % {"page": page, "section": place.section}
         else:
+            # Translators: An example named by where it is: a section's title, then its page's
+            # number or title ("Random numbers (1.2)").
             named = _("%(section)s (%(page)s)") % {"page": page, "section": place.section}
         if place.of > 1:
+            # Translators: One of several examples of a section: "1.2 Random numbers, example 2 of
+            # 3".
             named = _("%(example)s, example %(nth)d of %(of)d") % {
                 "example": named,
                 "nth": place.nth,
@@ -512,12 +537,16 @@ class Shown:
                 "device": entry["device"].upper() if entry["device"].islower() else entry["device"],
                 "environment": join_list(environment_names(entry["environment"]), self.language),
             }
+            # Translators: Two sentences of the "other releases" report, one after the other (a
+            # language without spaces between sentences drops the space).
             both = _("%(sentence)s %(next)s") % {"sentence": said, "next": where}
             items += nodes.list_item("", nodes.paragraph("", both))
         return items
 
     def table(self, differing: list[str], rows: list) -> nodes.Node:
         names = short_names()
+        # Translators: The header of the first column of the "other releases" report's table, which
+        # names each example; the other columns are "JAX 0.4.38".
         headers = [_("Example"), *(f"JAX {release}" for release in differing)]
         body = nodes.tbody()
         for index, (place, found) in enumerate(rows):
@@ -556,6 +585,8 @@ class Shown:
             fold += nodes.paragraph(
                 "",
                 "",
+                # Translators: An example and what it did on another release, in the report's list
+                # of differences: "1.2 Random numbers — prints something else".
                 *sentence(_("%(example)s — %(what)s"), example=self.caption(place), what=what),
                 ids=[self.anchor(release, index)],
                 classes=["jb-drift-cell"],

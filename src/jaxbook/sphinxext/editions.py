@@ -177,6 +177,7 @@ def licences() -> list[tuple[str, str]]:
     of their texts."""
     return [
         ("CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/"),
+        # Translators: The licence's name on the books' copyright page, listed with its address.
         (str(_("MIT License")), "https://opensource.org/license/mit"),
     ]
 
@@ -204,15 +205,19 @@ class Credits:
     @property
     def subtitle(self) -> str:
         """The title page's line under the title: the JAX release the book runs on."""
+        # Translators: The line under the title on the PDF's title page: "for JAX 0.12.0.1".
         return str(_("for JAX %s")) % self.release
 
     def makers(self) -> tuple[str, str, str]:
         """Who wrote, translated ("" in the source language) and published the edition."""
         return (
+            # Translators: A line of the PDF's title page and the books' copyright page.
             str(_("Written by %(authors)s")) % {"authors": self.authors},
+            # Translators: A line of the PDF's title page and the books' copyright page.
             str(_("Translated by %(translators)s")) % {"translators": self.translators}
             if self.translators
             else "",
+            # Translators: A line of the PDF's title page and the books' copyright page.
             str(_("Published by %(publisher)s")) % {"publisher": self.publisher},
         )
 
@@ -226,6 +231,8 @@ class Credits:
         """What the copyright page lists with its address: the website first (the printed
         book sends readers there, to its notebooks), the credit's links, the licences."""
         _credit, links = linked_text(self.credit)
+        # Translators: On the books' copyright page, the label of the website's address ("Website:
+        # https://...").
         return [*([(str(_("Website")), self.site)] if self.site else []), *links, *licences()]
 
 
@@ -355,6 +362,8 @@ def front_matter(credits: Credits) -> str:
     edition = tex(credits.edition_line())
     credit, _links = linked_text(credits.credit)
     addresses = r"\\".join(
+        # Translators: A line of the PDF's copyright page: what an address is ("Website",
+        # the course's title, a licence), then the address.
         tex(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace("\0", url(address))
         for name, address in credits.addresses()
     )
@@ -444,7 +453,14 @@ def page_reference_macro(inner: bool = False, quoted: bool = False) -> str:
     ``\\jbquotedinnerpagereference{label}{quote}``, for one whose title a quote closes in an
     edition that sets a comma inside the quotes, puts the comma before the quote: "(see
     “Random numbers,” page 50)"."""
-    message = str(_(", page %s") if inner or quoted else _("(page %s)"))
+    message = str(
+        # Translators: In the PDF, the page a reference inside brackets leads to, after it:
+        # "(see 1.6, page 71)".
+        _(", page %s")
+        if inner or quoted
+        # Translators: In the PDF, the page a reference leads to, after it: "1.6 (page 71)".
+        else _("(page %s)")
+    )
     before, _sep, after = message.partition("%s")
     latin = before[:1].isascii()
     # "page~12" stays together, and may go to the next line; Chinese spaces the number with
@@ -623,6 +639,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
             [
                 front_matter(credits),
                 pdf_metadata(credits, config.language),
+                # Translators: The heading of the PDF's preface, the book's first page of text.
                 rf"\newcommand\jbprefacename{{{tex(str(_('Preface')))}}}",
                 # The index's "see" and "see also", in Sphinx's words for the language.
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
@@ -651,9 +668,14 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued",
     }
     config.numfig_format = {
+        # Translators: The PDF's caption of a code listing and its references, with its number
+        # ("Listing 1.3").
         "code-block": str(_("Listing %s")),
+        # Translators: The PDF's caption of a table and its references, with its number.
         "table": str(_("Table %s")),
+        # Translators: The PDF's caption of a figure and its references, with its number.
         "figure": str(_("Figure %s")),
+        # Translators: The PDF's reference to a section, with its number ("Section 1.3").
         "section": str(_("Section %s")),
     }
     config.latex_domain_indices = False
@@ -946,6 +968,8 @@ class LabelDropdowns(SphinxPostTransform):
             if node.get("design_component") != "dropdown":
                 continue
             title = next(iter(node.findall(nodes.rubric)), None)
+            # Translators: The title of a quiz question's answer in the books, where the page's
+            # dropdown has no title of its own.
             label = title.astext() if title is not None else _("Answer")
             box = nodes.admonition(classes=["jb-answer", "hint"])
             box += nodes.title("", label)
@@ -959,6 +983,8 @@ class LabelDropdowns(SphinxPostTransform):
                 # On paper an answer right under its question is read before the
                 # question is answered: the quiz's answers follow the quiz.
                 number = section_title(question).astext()
+                # Translators: In the books, the heading of a quiz answer: the question's number,
+                # then the answer's title ("1.3: Answer").
                 heading = _("%(question)s: %(label)s") % {"question": number, "label": label}
                 box[0] = nodes.title("", heading)
                 question.remove(node)
@@ -971,6 +997,8 @@ class LabelDropdowns(SphinxPostTransform):
             questions = [c for c in quiz.children if isinstance(c, nodes.section)]
             last = [c for c in questions if QUESTION in c["classes"]][-1]
             section = nodes.section(ids=[nodes.make_id(f"jb-quiz-answers-{quiz['ids'][0]}")])
+            # Translators: In the books, the heading of the section after a quiz that holds its
+            # answers.
             section += nodes.title("", _("Answers to the quiz"))
             section.extend(answers[id(quiz)])
             quiz.insert(quiz.index(last) + 1, section)
@@ -1025,12 +1053,14 @@ def configure_epub(config: Config, credits: Credits) -> None:
     config.epub_uid = "bookid"
     config.epub_cover = (COVER, "jaxbook-epub-cover.html")
     # The copyright page, after the cover, as the PDF has it on the title page's back.
+    # Translators: The EPUB's copyright page, as a reader's table of contents names it.
     config.epub_pre_files = [(COPYRIGHT_PAGE, str(_("Copyright")))]
     config.epub_exclude_files = [
         *config.epub_exclude_files,
         *(f"_static/{name}" for name in sorted(WEB_ONLY_FILES)),
     ]
     # The reader's "contents" landmark opens the contents, not the front page.
+    # Translators: The EPUB's contents page, as a reader's menu names it.
     config.epub_guide = (("toc", "nav.xhtml", str(_("Table of Contents"))),)
     config.epub_css_files = [*config.html_css_files, EPUB_STYLE.name]
 
@@ -1098,6 +1128,7 @@ class BookEpubBuilder(Epub3Builder):
         self.guide_titles = {
             **self.guide_titles,
             "toc": str(_("Table of Contents")),
+            # Translators: The EPUB's cover, as a reader's menu of landmarks names it.
             "cover": str(_("Cover")),
         }
         self.math_pages: set[str] = set()
@@ -1227,6 +1258,8 @@ class BookEpubBuilder(Epub3Builder):
         metadata["landmarks"] = [
             {"type": kind, "href": href, "title": title} for kind, href, title in marks
         ]
+        # Translators: The title of the EPUB's list of landmarks (cover, contents, index) that a
+        # reader's menu shows.
         metadata["landmarks_title"] = html.escape(str(_("Landmarks")))
         return metadata
 
@@ -1243,8 +1276,14 @@ def add_site_links(
         return
     up = "../" * pagename.count("/")
     name = edition_name(app.config)
-    labels = {"pdf": _("Book as PDF"), "epub": _("Book as EPUB")}
+    labels = {
+        # Translators: A link in the website's sidebar, under "Download the book".
+        "pdf": _("Book as PDF"),
+        # Translators: A link in the website's sidebar, under "Download the book".
+        "epub": _("Book as EPUB"),
+    }
     types = {"pdf": "application/pdf", "epub": "application/epub+zip"}
+    # Translators: The heading, in the website's sidebar, of the links to the book's PDF and EPUB.
     context["jaxbook_editions_label"] = _("Download the book")
     context["jaxbook_editions"] = [
         {"label": labels[fmt], "url": f"{up}{name}.{fmt}", "type": types[fmt]}

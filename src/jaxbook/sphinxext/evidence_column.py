@@ -186,9 +186,15 @@ def column(app: Sphinx, table_doc: str) -> notes.Column | None:
         if not known:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
         if not releases:
+            # Translators: A cell of the update notes' "Changed in" column: the point holds in
+            # every release checked.
             return nodes.paragraph("", _("all checked releases"))
+        # Translators: A cell of the update notes' "Changed in" column: "since 0.4.30", a JAX
+        # release.
         return nodes.paragraph("", _("since %(release)s") % {"release": max(releases, key=Version)})
 
+    # Translators: The header of the update notes' table's column that gives the JAX release where
+    # each point changed.
     return notes.Column(header=_("Changed in"), width=WIDTH, cell=cell)
 
 
@@ -264,9 +270,13 @@ def resolve_reports(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             said = _eras.cell(evidence, row.probes, row.old, app.config.language, lambda p, k: None)
             if not said:
                 continue
+            # Translators: An update note named by its number ("Update note 5"), a link to its row
+            # of the table.
             number = nodes.Text(_("Update note %s") % row.number)
             to_row = notes.link(app.builder, fromdoc, node["table"], f"update-row-{row.id}", number)
             point = row.point.point.deepcopy().children if row.point and row.point.point else []
+            # Translators: An update note and its point, as a term of the report: "Update note 5:
+            # x.device is a property".
             term = nodes.term("", "", *sentence(_("%(note)s: %(point)s"), note=to_row, point=point))
             sentences = said[0]
             for following in said[1:]:

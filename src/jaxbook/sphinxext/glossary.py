@@ -173,6 +173,8 @@ def named_in(name: str, language: str, page_language: str) -> list[nodes.Node]:
     else:
         shown = nodes.inline(name, name, classes=["jb-term-other"])
     return sentence(
+        # Translators: After a glossary term's definition, the term in another language, in
+        # brackets: " (Chinese: 向量化)"; %(language)s is that language's name.
         _(" (%(language)s: %(term)s)"),
         language=language_name(language, page_language),
         term=shown,

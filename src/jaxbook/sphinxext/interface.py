@@ -65,6 +65,18 @@ PHRASES = LAB / "releases" / "sentences.py"
 JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
 
 
+# A comment for the translators, the template's "#." line (# Translators: ... in Python,
+# {# Translators: ... #} in a template).
+COMMENT_TAG = "Translators:"
+# What each phrase of the release notes is, for its translators.
+PHRASE_COMMENT = (
+    'A phrase of the update notes\' "Changed in" cells, after "Since JAX '
+    '0.4.30,", "In JAX 0.4.27–0.4.30," or "On every checked release,": it begins in lower '
+    "case and ends without a full stop; ``code`` is set as code, and %(shown)s or "
+    "%(listed)s is what that release printed."
+)
+
+
 def extract_phrases(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str | None, str, list[str]]]:
@@ -75,14 +87,17 @@ def extract_phrases(
             for phrases in node.value.values:
                 for value in getattr(phrases, "values", []):
                     if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                        yield value.lineno, None, value.value, []
+                        yield value.lineno, None, value.value, [PHRASE_COMMENT]
 
 
 def add_extracted(catalog: Catalog, method: Any, path: Path, shown: str, **options: Any) -> None:
     for line, message, comments, context in extract_from_file(
-        method, str(path), keywords=KEYWORDS, comment_tags=("Translators:",), options=options
+        method, str(path), keywords=KEYWORDS, comment_tags=(COMMENT_TAG,), options=options
     ):
-        catalog.add(message, None, [(shown, line)], auto_comments=comments, context=context)
+        # A comment over several source lines is one comment, which the template wraps; the
+        # tag that marks it is the source's (Jinja's extractor drops it, Python's keeps it).
+        joined = [" ".join(comments).removeprefix(COMMENT_TAG).strip()] if comments else []
+        catalog.add(message, None, [(shown, line)], auto_comments=joined, context=context)
 
 
 def relative(path: Path, outdir: Path) -> str:

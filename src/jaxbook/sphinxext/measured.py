@@ -108,7 +108,11 @@ class MeasuredOutputDirective(TestoutputDirective):
 
 
 def label(place: dict[str, str]) -> str:
+    # Translators: Under a measured speed-up, where it was measured: %s is the next message ("GPU
+    # backend, NVIDIA A100, JAX 0.12.0.1").
     return _("Measured on: %s") % (
+        # Translators: Where a measurement was made: the JAX backend (CPU, GPU, TPU), the device,
+        # the JAX release.
         _("%(backend)s backend, %(device)s, JAX %(version)s")
         % {**place, "backend": place["backend"].upper()}
     )

@@ -333,6 +333,8 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     paragraph += nodes.Text(" · ")
     paragraph += nodes.reference(
         "",
+        # Translators: A link after "Download this page as a notebook" to one file of every page's
+        # notebook.
         _("all notebooks (.zip)"),
         refuri=f"{up}{NOTEBOOK_DIR}/{zip_name(app)}",
         classes=["jb-notebook-zip"],
@@ -341,7 +343,12 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if colab:
         paragraph += nodes.Text(" · ")
         paragraph += nodes.reference(
-            "", _("open in Colab"), refuri=colab, classes=["jb-colab-link"]
+            "",
+            # Translators: A link after "Download this page as a notebook" that opens the
+            # page's notebook in Google Colab.
+            _("open in Colab"),
+            refuri=colab,
+            classes=["jb-colab-link"],
         )
     sections = list(doctree.findall(nodes.section))
     if sections:

@@ -187,7 +187,11 @@ class UpdateNoteDirective(SphinxDirective):
         # A warning's label; a correction's title is its number alone (resolve() writes it).
         # The theme draws the warning sign of a "warning" admonition itself.
         label = nodes.inline(
-            "", _("Warning") if "warning" in self.options else "", classes=["jb-note-label"]
+            "",
+            # Translators: The label of an update note that warns (a box in the text):
+            # "Warning · Update note 5".
+            _("Warning") if "warning" in self.options else "",
+            classes=["jb-note-label"],
         )
         # The label comes from this extension's catalog, not the page's.
         title = nodes.title("", "", label, translatable=False)
@@ -391,6 +395,7 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     para = nodes.paragraph()
     for i, child in enumerate(children):
         if i:
+            # Translators: Between two items in one cell of the update notes' table.
             para += nodes.Text(_("; "))
         para += child
     return nodes.entry("", para)
@@ -400,7 +405,15 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     env, builder = app.env, app.builder
     std = env.domains.standard_domain
     columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
-    headers = [_("No."), _("Note"), _("See")]
+    headers = [
+        # Translators: The header of the update notes' table's column of note numbers.
+        _("No."),
+        # Translators: The header of the update notes' table's column of the notes' points.
+        _("Note"),
+        # Translators: The header of the update notes' table's column of the sections that
+        # show each note.
+        _("See"),
+    ]
     reading = _chapters.reading_order(env)
     headers += [column.header for column in columns]
     widths = (NARROW_WIDTHS if columns else WIDTHS) + [column.width for column in columns]
@@ -419,6 +432,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
         point_para = nodes.paragraph("", "", *(point.deepcopy().children if point else []))
         if any(note.warning for note in row.notes):
             # The row of a warning says so, as its box in the text does.
+            # Translators: Before the point of a row of the update notes' table whose note warns.
             point_para.insert(0, nodes.Text(_("Warning: ")))
             point_para["classes"].append("jb-note-warning")
         # The number links to the note in the text; "See" names each section that shows
@@ -495,12 +509,16 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             continue
         title = next(iter(note.findall(nodes.title)))
         if len(note.children) == 1:  # a repeat: no point, no body
+            # Translators: In running text, a link to an update note by its number: "See update
+            # note 5."
             named = nodes.Text(_("update note %s") % number)
             # Not replace_self(), which would give the pointer the note's classes.
             note.parent.replace(note, _pointer(app, env, fromdoc, table_doc, note, named))
             continue
         # A warning's title is "Warning · Update note 5" (a label, as a correction's
         # "Update note 5" is); a pointer in running text says "update note 5".
+        # Translators: The title of an update note's box in the text, with its number: "Update note
+        # 5".
         named = nodes.Text(_("Update note %s") % number)
         backlink = link(app.builder, fromdoc, table_doc, f"update-row-{note['note_id']}", named)
         backlink["classes"].append("jb-note-backlink")
@@ -510,6 +528,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             if app.builder.format == "latex":  # the web's theme draws the sign itself
                 kind.insert(0, nodes.Text("⚠ "))
             # Each language joins the two labels its own way (注意（更新说明 5）).
+            # Translators: The title of a warning's box: the label "Warning", then "Update note 5".
             title += sentence(str(_("%(kind)s · %(note)s")), kind=kind, note=backlink)
         else:
             title += backlink
@@ -537,6 +556,7 @@ def _pointer(
     first = row.point or row.notes[0]
     target = link(app.builder, fromdoc, first.docname, first.anchor, named)
     para = nodes.paragraph("", "", classes=["jb-note-pointer"], ids=repeat["ids"])
+    # Translators: A pointer to an update note given earlier: "See update note 5."
     para += sentence(str(_("See %(note)s.")), note=target)
     return para
 

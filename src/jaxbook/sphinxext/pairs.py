@@ -44,9 +44,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 HALVES = {
+    # Translators: A badge on the code of a pair of examples: the old way, which no longer works or
+    # is discouraged.
     "outdated": ("❌", gettext_noop("Outdated")),
+    # Translators: A badge on the code of a pair of examples: the way to write it now.
     "recommended": ("✅", gettext_noop("Recommended")),
 }
+# Translators: A badge on the code of an example that fails on the pinned JAX release, on purpose.
 BROKEN = gettext_noop("Broken")
 
 

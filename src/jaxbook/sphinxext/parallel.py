@@ -305,8 +305,12 @@ def other_text(
     source, translation = languages
     entry = catalog(app, docname, translation).get(message)
     if entry is None or not entry.msgstr.strip():
+        # Translators: In the parallel text view, in place of a passage's translation that is
+        # missing.
         return "marker", str(_("not yet translated"))
     if entry.fuzzy:
+        # Translators: In the parallel text view, in place of a passage's translation that is fuzzy
+        # (awaiting review).
         return "marker", str(_("translation awaiting review (fuzzy)"))
     if entry.msgstr == entry.msgid:
         return "same", None
@@ -380,6 +384,8 @@ def add_button(
     if doctree is None or app.builder.name not in HTML_BUILDERS:
         return
     if next(doctree.findall(lambda n: isinstance(n, (parallel_text, parallel_heading))), None):
+        # Translators: A toggle button at the top of a translated page that shows each passage's
+        # source beside it.
         label = str(_("Parallel text"))
         button = (
             '<button type="button" class="jb-parallel-toggle" aria-pressed="false" hidden>'

@@ -87,11 +87,14 @@ def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             "still appear in the original language."
         ) % {"percent": 100 * done // max(total, 1), "missing": total - done, "total": total}
         notice = nodes.admonition(classes=["jb-translation-notice", "attention"])
+        # Translators: The title of the notice at the top of a page that is not fully translated
+        # yet.
         notice += nodes.title("", _("Translation in progress"))
         notice += nodes.paragraph("", text)
         at_top(doctree, notice)
     if app.config.language in app.config.jaxbook_draft_languages:
         draft = nodes.admonition(classes=["jb-draft-notice", "caution"])
+        # Translators: The title of the notice at the top of every page of a draft edition.
         draft += nodes.title("", _("Draft edition"))
         draft += nodes.paragraph(
             "",
