@@ -95,8 +95,9 @@ class WrapperWithoutIds(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for wrapper in self.document.findall(nodes.container):
-            if SCROLLING_WRAPPERS & set(wrapper["classes"]) and len(wrapper.children) == 1:
-                wrapper["ids"] = [i for i in wrapper["ids"] if i not in wrapper[0]["ids"]]
+            wrapped = wrapper.children[0] if len(wrapper.children) == 1 else None
+            if SCROLLING_WRAPPERS & set(wrapper["classes"]) and isinstance(wrapped, nodes.Element):
+                wrapper["ids"] = [i for i in wrapper["ids"] if i not in wrapped["ids"]]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
