@@ -900,9 +900,11 @@ def test_a_placeholder_of_the_book_texts_is_named_as_a_placeholder_not_as_raw_ht
     who renames or drops it is told so, not that the link is raw HTML."""
     path = tmp_path / "en" / "LC_MESSAGES" / "book.po"
     path.parent.mkdir(parents=True)
-    text = BOOK_PO.read_text(encoding="utf-8")
-    assert text.count(CREDIT_LINK) == 1
-    path.write_text(text.replace(CREDIT_LINK, link), encoding="utf-8")
+    catalog = polib.pofile(str(BOOK_PO))
+    link_of = CREDIT_LINK.replace('\\"', '"')
+    [credit] = [e for e in catalog if not e.obsolete and link_of in e.msgstr]
+    credit.msgstr = credit.msgstr.replace(link_of, link.replace('\\"', '"'))
+    catalog.save(str(path))
     subprocess.run(["msgcat", "--width=79", f"--output-file={path}", str(path)], check=True)
     assert check_catalog(BOOK_PO, "en", []) == []
     line = line_of(path, "本书整理自")

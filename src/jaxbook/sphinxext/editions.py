@@ -224,6 +224,8 @@ class Credits:
     def edition_line(self) -> str:
         """The edition statement, as a publisher prints it on the copyright page: "First
         edition, December 2026", "第 1 版，2026 年 12 月"."""
+        # Translators: The edition statement of an edition after the fifth, as "Edition 6,
+        # December 2026".
         message = EDITIONS.get(self.edition, gettext_noop("Edition %(number)d, %(date)s"))
         return str(_(message)) % {"number": self.edition, "date": self.published}
 
@@ -239,10 +241,20 @@ class Credits:
 # The edition statement of each edition a book is likely to see, in words; a later one
 # gives its number ("Edition 6, ...").
 EDITIONS = {
+    # Translators: The edition statement of the copyright pages and the site's footer;
+    # %(date)s is the month, as "December 2026".
     1: gettext_noop("First edition, %(date)s"),
+    # Translators: The edition statement of the copyright pages and the site's footer;
+    # %(date)s is the month, as "December 2026".
     2: gettext_noop("Second edition, %(date)s"),
+    # Translators: The edition statement of the copyright pages and the site's footer;
+    # %(date)s is the month, as "December 2026".
     3: gettext_noop("Third edition, %(date)s"),
+    # Translators: The edition statement of the copyright pages and the site's footer;
+    # %(date)s is the month, as "December 2026".
     4: gettext_noop("Fourth edition, %(date)s"),
+    # Translators: The edition statement of the copyright pages and the site's footer;
+    # %(date)s is the month, as "December 2026".
     5: gettext_noop("Fifth edition, %(date)s"),
 }
 
