@@ -11,7 +11,7 @@ import pytest
 
 from jaxbook_lab.bench import course
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
