@@ -74,10 +74,18 @@ def free_port() -> int:
 
 
 def doctest_run(
-    root: Path, builddir: Path, *extra: str, lang: list[str] | None = None
+    root: Path,
+    builddir: Path,
+    *extra: str,
+    lang: list[str] | None = None,
+    cache: Path | str | None = None,
 ) -> tuple[float, str]:
+    """``make doctest`` of ``root`` into ``builddir``: its seconds and its output. JAX's
+    persistent compilation cache is ``cache`` (by default one in ``builddir``; "" is none)."""
     environment = doctest_environment(os.environ, root)
-    environment["JAX_COMPILATION_CACHE_DIR"] = str(builddir / "jax-cache")
+    environment["JAX_COMPILATION_CACHE_DIR"] = str(
+        builddir / "jax-cache" if cache is None else cache
+    )
     start = time.perf_counter()
     process = subprocess.run(
         [PY, "-m", "jaxbook", "doctest", "--builddir", str(builddir), *extra, *(lang or LANGS)],
@@ -88,7 +96,7 @@ def doctest_run(
     )
     seconds = time.perf_counter() - start
     if process.returncode != 0:
-        sys.exit(f"doctest of the synthetic course failed:\n{process.stdout[-3000:]}")
+        sys.exit(f"doctest of {root} failed:\n{process.stdout[-3000:]}")
     return seconds, process.stdout
 
 

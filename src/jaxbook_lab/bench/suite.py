@@ -100,23 +100,13 @@ def floor_seconds() -> float:
 
 
 def doctest_seconds(builddir: Path, cache: Path | None) -> tuple[float, int]:
-    environment = env()
-    # An empty directory name turns JAX's persistent compilation cache off.
-    environment["JAX_COMPILATION_CACHE_DIR"] = "" if cache is None else str(cache)
-    start = time.perf_counter()
-    process = subprocess.run(
-        # --force: these rows time reading and running every page.
-        [PY, "-m", "jaxbook", "doctest", "--force", "--builddir", str(builddir), *LANGS],
-        env=environment,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    """A ``--force`` doctest of the book (these rows time reading and running every page),
+    with ``cache`` as JAX's persistent compilation cache or none; its seconds and the peak
+    memory of a process it started."""
+    seconds, _output = scale.doctest_run(
+        ROOT, builddir, "--force", cache="" if cache is None else cache
     )
-    seconds = time.perf_counter() - start
-    if process.returncode != 0:
-        sys.exit(process.stdout[-3000:])
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, peak_kb
+    return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
 # `make drift` against `make doctest`: the newest 0.4 release, which runs on this Python.
