@@ -749,8 +749,9 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
     for reference in list(doctree.findall(nodes.reference)):
         uri = reference.get("refuri", "")
         internal = uri.startswith("%") or (not uri and reference.get("refid"))
-        term = "jb-term" in reference["classes"] or any(
-            "std-term" in child.get("classes", [])
+        # A :term: reference, or the glossary's first-use link (jaxbook.sphinxext.glossary).
+        term = any(
+            {"std-term", "jb-term"} & set(child.get("classes", []))
             for child in reference.children
             if isinstance(child, nodes.Element)
         )
@@ -1333,8 +1334,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx_design")
     app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.add_node(page_reference, latex=(visit_page_reference, None))
-    # After the extensions that add links while a page is resolved (the glossary's, the
-    # notes'): handlers, since they link with the builder, and so these are handlers too.
+    # After the extensions that add links while a page is resolved (the notes'): handlers,
+    # since they link with the builder, and so these are handlers too.
     app.connect("doctree-resolved", add_page_references, priority=900)
     app.connect("doctree-resolved", fit_table_cells, priority=900)
     app.connect("doctree-resolved", break_names_in_links, priority=900)

@@ -18,7 +18,8 @@ so ``:term:`向量化``` resolves in every language. Each entry's anchor is
 the same in every language (``Term.key``).
 
 On the pages that ``jaxbook_glossary_pages`` names, the first use of each
-term is linked to its entry when the page is written. In Chinese (and any
+term is linked to its entry while the page is read (after its translation): a
+``:term:`` reference, which Sphinx resolves for every builder. In Chinese (and any
 language written without spaces between words) a use is the term itself, and
 a longer term that contains it wins (向量化 is never linked as 量化); in
 another language it is a match of the CSV's ``pattern_<language>`` at a word
@@ -44,8 +45,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from docutils import nodes
+from docutils.utils import get_source_line
 from sphinx import addnodes
 from sphinx.domains.std import make_glossary_term
+from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
@@ -181,14 +184,14 @@ def named_in(name: str, language: str, page_language: str) -> list[nodes.Node]:
     )
 
 
-def links_first_uses(app: Sphinx, docname: str) -> bool:
-    return any(fnmatch(docname, pattern) for pattern in app.config.jaxbook_glossary_pages)
+def links_first_uses(config: Config, docname: str) -> bool:
+    return any(fnmatch(docname, pattern) for pattern in config.jaxbook_glossary_pages)
 
 
 def note_glossary(app: Sphinx, doctree: nodes.document) -> None:
     """A page whose first uses are linked is read and written again when the CSV changes
     (its patterns decide what is linked), not only the glossary page."""
-    if app.config.jaxbook_glossary and links_first_uses(app, app.env.docname):
+    if app.config.jaxbook_glossary and links_first_uses(app.config, app.env.docname):
         for path in glossary_files(Path(app.env.srcdir, app.config.jaxbook_glossary)):
             app.env.note_dependency(str(path))
 
@@ -229,51 +232,72 @@ def rules_for(terms: list[Term], language: str) -> list[tuple[re.Pattern[str], s
     ]
 
 
-def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html" or not links_first_uses(app, docname):
-        return
-    std = app.env.domains.standard_domain
-    found: dict[str, tuple[str, str]] = {}  # a term's key -> (docname, id)
-    language = app.config.language
-    # The glossary's terms as :term: finds them, whatever their case.
-    terms = {
-        name.lower(): (target[0], target[1])
-        for (kind, name), target in std.objects.items()
-        if kind == "term"
-    }
-    for entry in entries(app.srcdir, app.config):
-        target = terms.get(entry.name(language).lower()) or terms.get(entry.source.lower())
-        if target is not None:
-            found[entry.key] = target
-    all_rules, _shown = use_rules(app.srcdir, app.config)
-    rules = [(pattern, key) for pattern, key in all_rules if key in found]
-    linked: set[str] = set()
-    for text in list(doctree.findall(nodes.Text)):
-        if any(
-            isinstance(parent, SKIP) or LABELS & set(parent.get("classes", []))
-            for parent in ancestors(text)
-        ):
-            continue
-        spans = uses(str(text), rules)
-        todo = [(start, end, key) for start, end, key in spans if key not in linked]
-        if not todo:
-            continue
-        pieces: list[nodes.Node] = []
-        position = 0
-        value = str(text)
-        for start, end, key in todo:
-            if key in linked:
+class LinkFirstUses(SphinxTransform):
+    """The first use of each term on a page becomes a reference to its entry: the
+    ``pending_xref`` that ``:term:`` makes (the standard domain's ``term``), so that Sphinx
+    resolves it for every builder as it resolves the role's, and a term missing from the
+    glossary is its warning ("term not in glossary")."""
+
+    # After the i18n transform (20) has translated the page and book_index (840) has read
+    # the uses as they are written, before Sphinx collects the page (SphinxDomains, 850).
+    default_priority = 845
+
+    def apply(self, **kwargs: object) -> None:
+        docname = self.env.current_document.docname
+        if not self.config.jaxbook_glossary or not links_first_uses(self.config, docname):
+            return
+        terms = entries(self.env.srcdir, self.config)
+        rules = rules_for(terms, glossary_language(self.config, terms))
+        # Every glossary answers to the source term (a translated entry as a second name).
+        targets = {entry.key: entry.source for entry in terms}
+        linked: set[str] = set()
+        for text in list(self.document.findall(nodes.Text)):
+            if skipped(text):
                 continue
-            linked.add(key)
-            target_doc, target_id = found[key]
-            pieces.append(nodes.Text(value[position:start]))
-            uri = app.builder.get_relative_uri(docname, target_doc) + "#" + target_id
-            reference = nodes.reference("", "", internal=True, refuri=uri, classes=["jb-term"])
-            reference += nodes.Text(value[start:end])
-            pieces.append(reference)
-            position = end
-        pieces.append(nodes.Text(value[position:]))
-        text.parent.replace(text, pieces)
+            parent = text.parent
+            at = next(i for i, child in enumerate(parent.children) if child is text)
+            end = at + 1
+            value = str(text)
+            todo = [span for span in uses(value, rules) if span[2] not in linked]
+            if not todo:
+                continue
+            pieces: list[nodes.Node] = []
+            position = 0
+            for start, stop, key in todo:
+                if key in linked:
+                    continue
+                linked.add(key)
+                pieces.append(nodes.Text(value[position:start]))
+                pieces.append(reference(value[start:stop], targets[key], docname, parent))
+                position = stop
+            pieces.append(nodes.Text(value[position:]))
+            parent[at:end] = [piece for piece in pieces if piece.astext()]
+
+
+def reference(text: str, term: str, docname: str, at: nodes.Element) -> addnodes.pending_xref:
+    """What ``:term:`text <term>``` makes, the link's text marked as a first use."""
+    xref = addnodes.pending_xref(
+        "",
+        nodes.inline(text, text, classes=["jb-term"]),
+        refdomain="std",
+        reftype="term",
+        reftarget=term,
+        refexplicit=True,
+        refwarn=True,
+        refdoc=docname,
+    )
+    xref.source, xref.line = get_source_line(at)
+    return xref
+
+
+def skipped(text: nodes.Text) -> bool:
+    """Whether ``text`` is no use of a term: in code, a title, a link, a label over an
+    output, or what only some builders show (``only``)."""
+    return any(
+        isinstance(parent, (*SKIP, addnodes.only, nodes.substitution_definition))
+        or LABELS & set(parent.get("classes", []))
+        for parent in ancestors(text)
+    )
 
 
 def rules_for_chinese(terms: list[Term]) -> list[tuple[re.Pattern[str], str]]:
@@ -300,6 +324,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))
     app.add_directive("book-glossary", BookGlossary)
     app.connect("doctree-read", note_glossary)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", link_first_uses)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.add_transform(LinkFirstUses)
+    return {
+        "version": "1.0",
+        # 2: the first uses are references in the read page, no longer links the writer adds.
+        "env_version": 2,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
