@@ -203,3 +203,44 @@ def test_a_first_use_is_a_term_reference_that_every_builder_resolves(
     if builder == "text":
         page = (app.outdir / "ch1" / "page.txt").read_text(encoding="utf-8")
         assert "Vectorization is not quantization." in page
+
+
+WHOLE_USES = {
+    # "多设备" holds 设备 as Chinese holds it, and is its use; a break inside 类型化密钥 (MyST
+    # gives it a Text node of its own) leaves it one term, not 密钥 after 类型化.
+    "zh_CN": {
+        "ch1/rst": [("设备", "device"), ("类型化密钥", "typed-key"), ("密钥", "key")],
+        "ch1/myst": [("类型化\n密钥", "typed-key"), ("密钥", "key")],
+    },
+    # "multi-device" is another word than "device"; "typed\nkey" is one term over a line.
+    "en": {
+        "ch1/rst": [("typed\nkey", "typed-key"), ("key", "key"), ("device", "device")],
+        "ch1/myst": [("typed\nkey", "typed-key"), ("key", "key")],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "language",
+    [
+        pytest.param(
+            language,
+            marks=pytest.mark.sphinx(
+                "html",
+                testroot="glossary-words",
+                srcdir=f"glossary-words-{language}",
+                confoverrides={"language": language},
+            ),
+        )
+        for language in WHOLE_USES
+    ],
+)
+def test_only_whole_uses_of_a_term_are_linked(built, language):
+    from sphinx import addnodes
+
+    assert built.warnings == ""
+    for page, expected in WHOLE_USES[language].items():
+        read = built.app.env.get_doctree(page)
+        found = [(xref.astext(), xref["reftarget"]) for xref in read.findall(addnodes.pending_xref)]
+        keys = {"密钥": "key", "类型化密钥": "typed-key", "设备": "device"}
+        assert [(text, keys[target]) for text, target in found] == expected, page

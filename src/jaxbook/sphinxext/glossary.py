@@ -21,9 +21,10 @@ On the pages that ``jaxbook_glossary_pages`` names, the first use of each
 term is linked to its entry while the page is read (after its translation): a
 ``:term:`` reference, which Sphinx resolves for every builder. In Chinese (and any
 language written without spaces between words) a use is the term itself, and
-a longer term that contains it wins (向量化 is never linked as 量化); in
-another language it is a match of the CSV's ``pattern_<language>`` at a word
-start. Code, titles, links and ``:zh:`` mentions are left alone.
+a longer term that contains it wins (向量化 is never linked as 量化), also across a
+line break; in another language it is a match of the CSV's ``pattern_<language>``
+over whole words ("multi-device" is no use of "device"; "typed" and "key" on two
+lines are "typed key"). Code, titles, links and ``:zh:`` mentions are left alone.
 
 Config values:
 
@@ -83,6 +84,7 @@ SKIP = (
 # Nor is a label the build writes over an output ("Measured on: CPU backend, ..."): its
 # words name the run, they do not use the term.
 LABELS = {"jb-measured-label", "jb-backend-label", "jb-recorded-label"}
+LATIN = re.compile(r"[A-Za-z0-9]")
 
 
 def entries(srcdir: str | Path, config: Config) -> list[Term]:
@@ -226,8 +228,10 @@ def rules_for(terms: list[Term], language: str) -> list[tuple[re.Pattern[str], s
         return [
             (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in ordered
         ]
+    # A whole word: from a word's start (not after a hyphen: "multi-device" is no use of
+    # "device") to its end, so that a link never splits a word.
     return [
-        (re.compile(rf"\b(?:{entry.patterns[language]})[\w-]*", re.IGNORECASE), entry.key)
+        (re.compile(rf"(?<![\w-])(?:{entry.patterns[language]})[\w-]*", re.IGNORECASE), entry.key)
         for entry in ordered
     ]
 
@@ -251,14 +255,21 @@ class LinkFirstUses(SphinxTransform):
         # Every glossary answers to the source term (a translated entry as a second name).
         targets = {entry.key: entry.source for entry in terms}
         linked: set[str] = set()
+        language = self.config.language
+        done: set[int] = set()
         for text in list(self.document.findall(nodes.Text)):
-            if skipped(text):
+            if id(text) in done or skipped(text):
                 continue
+            # A run of Text nodes is one text (MyST gives each line break a node of its own),
+            # so that a longer term broken across them still wins over a shorter one in it.
             parent = text.parent
             at = next(i for i, child in enumerate(parent.children) if child is text)
-            end = at + 1
-            value = str(text)
-            todo = [span for span in uses(value, rules) if span[2] not in linked]
+            end = at
+            while end < len(parent) and isinstance(parent[end], nodes.Text):
+                end += 1
+            done.update(id(node) for node in parent.children[at:end])
+            value = "".join(str(node) for node in parent.children[at:end])
+            todo = [span for span in uses_in(value, rules, language) if span[2] not in linked]
             if not todo:
                 continue
             pieces: list[nodes.Node] = []
@@ -304,6 +315,36 @@ def rules_for_chinese(terms: list[Term]) -> list[tuple[re.Pattern[str], str]]:
     """One rule per Chinese term, the longest first: 向量化 before 量化, 类型化密钥 before 密钥."""
     ordered = sorted(terms, key=lambda term: len(term.source), reverse=True)
     return [(term.source_pattern, term.key) for term in ordered]
+
+
+def uses_in(
+    text: str, rules: list[tuple[re.Pattern[str], str]], language: str
+) -> list[tuple[int, int, str]]:
+    """``uses`` in ``text`` as a reader reads it: a line break is a space between words,
+    and nothing between two characters of a language written without spaces (类型化⏎密钥 is
+    类型化密钥, "typed⏎key" is "typed key"). The spans are ``text``'s."""
+    read: list[str] = []
+    where: list[int] = []  # where each character of ``read`` is in ``text``
+    for match in re.finditer(r"\s+|\S", text):
+        start, piece = match.start(), match.group()
+        if not piece.isspace():
+            read.append(piece)
+            where.append(start)
+            continue
+        before, after = text[start - 1 : start], text[match.end() : match.end() + 1]
+        if (
+            unspaced(language)
+            and "\n" in piece
+            and not (LATIN.match(before) and LATIN.match(after))
+        ):
+            continue
+        read.append(" ")
+        where.append(start)
+    where.append(len(text))
+    return [
+        (where[start], where[end - 1] + 1 if end > start else where[start], key)
+        for start, end, key in uses("".join(read), rules)
+    ]
 
 
 def uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
