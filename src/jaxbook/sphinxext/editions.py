@@ -1303,7 +1303,6 @@ def add_site_links(
     contributors' page."""
     if app.builder.name != "html":
         return
-    up = "../" * pagename.count("/")
     name = edition_name(app.config)
     labels = {
         # Translators: A link in the website's sidebar, under "Download the book".
@@ -1315,7 +1314,7 @@ def add_site_links(
     # Translators: The heading, in the website's sidebar, of the links to the book's PDF and EPUB.
     context["jaxbook_editions_label"] = _("Download the book")
     context["jaxbook_editions"] = [
-        {"label": labels[fmt], "url": f"{up}{name}.{fmt}", "type": types[fmt]}
+        {"label": labels[fmt], "url": context["pathto"](f"{name}.{fmt}", 1), "type": types[fmt]}
         for fmt in app.config.jaxbook_editions_held
     ]
     # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
