@@ -301,12 +301,17 @@ def reference(text: str, term: str, docname: str, at: nodes.Element) -> addnodes
     return xref
 
 
+# An update note's point: shown as the note's title, and copied, once the pages are read,
+# into the update-notes table of another page, where no reference in it would be resolved.
+POINTS = {"jb-note-point"}
+
+
 def skipped(text: nodes.Text) -> bool:
     """Whether ``text`` is no use of a term: in code, a title, a link, a label over an
     output, or what only some builders show (``only``)."""
     return any(
         isinstance(parent, (*SKIP, addnodes.only, nodes.substitution_definition))
-        or LABELS & set(parent.get("classes", []))
+        or (LABELS | POINTS) & set(parent.get("classes", []))
         for parent in ancestors(text)
     )
 
