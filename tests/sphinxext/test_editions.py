@@ -615,3 +615,36 @@ def test_the_pdfs_metadata_is_in_its_language(latex, language, lang, subject, ke
     keywords_set = re.search(r"pdfkeywords=\{([^}]*)\}", metadata)[1]
     assert subject_set.startswith(subject)
     assert keyword in re.split("[,，] ?", keywords_set)
+
+
+# What a book's conf.py may set that the editions would otherwise set (one of each kind:
+# a whole value, a key of a dictionary, a value the EPUB and the PDF each have).
+OWN_SETTINGS = {
+    "latex_show_urls": "no",
+    "latex_engine": "lualatex",
+    "latex_elements": {"pointsize": "12pt", "papersize": "a4paper"},
+    "numfig_format": {"figure": "Fig. %s"},
+    "epub_show_urls": "footnote",
+    "epub_title": "Own title",
+    "release": "2.0",
+}
+
+
+def test_the_books_own_settings_win_over_the_editions(make_app, tmp_path):
+    srcdir = book(tmp_path, "zh_CN")
+    # A book with a pinned release, which would be the edition's.
+    (srcdir / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["jax==9.9"]\n', encoding="utf-8"
+    )
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.writelines(f"{name} = {value!r}\n" for name, value in OWN_SETTINGS.items())
+    config = make_app("latex", srcdir=srcdir).config
+    for name, value in OWN_SETTINGS.items():
+        if isinstance(value, dict):
+            assert {key: config[name][key] for key in value} == value, name
+        else:
+            assert config[name] == value, name
+    # What the book left alone is the editions', beside its own keys.
+    assert config.latex_elements["maketitle"] == r"\jbmaketitle"
+    assert config.numfig_format["code-block"] == "代码清单 %s"
+    assert config.epub_tocscope == "includehidden"

@@ -1,4 +1,7 @@
-"""The extensions that keep state between pages are safe for parallel reading and writing.
+"""Each extension's contract with Sphinx, as one application with all of them registers it:
+its config values (default and what a change rebuilds), its nodes (the builders it gives
+visitors, and those that can write them), its domains, builders and translators, and its
+parallel safety. Removing a config value or a visitor, or adding one undeclared, fails here.
 
 That no module reads another's private names is ruff's ``SLF001`` (``make lint``);
 that every extension keeping state on ``env`` declares an ``env_version`` is
@@ -7,14 +10,235 @@ that every extension keeping state on ``env`` declares an ``env_version`` is
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+import shutil
+from typing import Any
+
 import pytest
+from docutils import nodes
+from sphinx.application import Sphinx
 
-CHECKED = ["jaxbook.sphinxext.notes", "jaxbook.sphinxext.evidence_column"]
+import jaxbook.sphinxext
+from jaxbook.sphinxext import doctest, editions, html_translator, notes, pinyin_index
+from jaxbook.sphinxext import drift_report as drift
+
+EXTENSIONS = [
+    module.name
+    for module in pkgutil.iter_modules(jaxbook.sphinxext.__path__)
+    if not module.name.startswith("_")
+]
+# What a config value's change makes Sphinx do again: "env" reads every page, "html" (or
+# "epub") writes them, "" nothing.
+CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
+    "backend_tabs": {"jaxbook_recorded_on": ({}, "env")},
+    "book_texts": {
+        "jaxbook_credit": ("", "html"),
+        "jaxbook_publisher": ("", "epub"),
+        "jaxbook_translators": ({}, "epub"),
+    },
+    "discovery": {
+        "jaxbook_repo_branch": ("main", "html"),
+        "jaxbook_social_card_fonts": ([], "html"),
+    },
+    "doctest": {"jaxbook_run": (True, ""), "jaxbook_run_inputs": (doctest.run_inputs, "env")},
+    "drift_report": {"jaxbook_pinned_release": ("", "env")},
+    "editions": {
+        "jaxbook_editions_basename": ("jaxbook", "env"),
+        "jaxbook_symbol_font": ("Symbola", "env"),
+        "jaxbook_font_cache": ("", ""),
+        "jaxbook_contributors_page": ("", "html"),
+        "jaxbook_editions_held": ([], "html"),
+        "jaxbook_edition": (1, "env"),
+        "jaxbook_edition_date": ("", "env"),
+        "jaxbook_book_url": ("", "env"),
+    },
+    "evidence_column": {"jaxbook_release_evidence": ("", "env")},
+    "facts": {"jaxbook_course_url": ({}, "env")},
+    "fonts": {"jaxbook_fonts": ({}, "env")},
+    "glossary": {"jaxbook_glossary_pages": (["ch*/*"], "env")},
+    "languages": {"jaxbook_languages": ({}, "html"), "jaxbook_site_url": ("", "html")},
+    "notebooks": {
+        "jaxbook_notebook_requirements": ([], "html"),
+        "jaxbook_notebook_gpu_extra": ("", "html"),
+        "jaxbook_repo_url": ("", "html"),
+        "jaxbook_notebooks_branch": ("notebooks", "html"),
+    },
+    "parallel": {"jaxbook_parallel_languages": (("zh_CN", ""), "env")},
+    "search_terms": {
+        "jaxbook_glossary": ("", "html"),
+        "jaxbook_search_terms": (["函数变换", "异步派发", "即时编译", "纯函数"], "html"),
+    },
+    "snippets": {"jaxbook_snippets_dir": ("snippets", "env")},
+    "translation_status": {"jaxbook_draft_languages": ([], "env")},
+}
+
+# The builders a page is written by: the site, the EPUB (HTML's visitors), the PDF, text.
+WRITERS = ("html", "epub", "latex", "text")
+EVERY = frozenset({"html", "latex", "text", "man", "texinfo"})
+ALL = frozenset(WRITERS)
+NONE: frozenset[str] = frozenset()
+SITE = frozenset({"html", "epub"})
+# Each node class of the package: the extension that registers it (None: a subclass of a
+# docutils node that every writer writes), the builders it has visitors of its own for,
+# and the builders that can write it (its own visitors, or a writer's for a class it
+# derives from). A node no builder writes never reaches one: it is replaced first.
+NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
+    "backend_tabs": ("backend_tabs", EVERY, ALL),
+    "chrome": (None, NONE, ALL),  # a paragraph
+    "drift_fold": ("drift_report", frozenset({"html"}), SITE),  # the lab's report: the site
+    "drift_placeholder": ("drift_report", NONE, NONE),  # the report, once resolved
+    "evidence_report": ("evidence_column", NONE, NONE),  # the report, once resolved
+    "measured_value": ("measured", NONE, ALL),  # an inline, filled in from the page's run
+    "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's
+    "pair": ("pairs", EVERY, ALL),
+    "pair_half": ("pairs", EVERY, ALL),
+    "parallel_heading": ("parallel", frozenset({"html"}), SITE),  # added for the site only
+    "parallel_source": ("parallel", frozenset({"html"}), SITE),
+    "parallel_text": ("parallel", frozenset({"html"}), SITE),
+    "selfcheck": ("selfcheck", EVERY, ALL),  # every writer skips it
+    "testplot_figure": ("testplot", EVERY, ALL),
+    "update_note": ("notes", EVERY, ALL),
+    "update_note_point": ("notes", frozenset({"latex"}), ALL),  # a paragraph elsewhere
+    "update_notes_table": ("notes", NONE, NONE),  # a table, once resolved
+    "zh_term": ("terms", frozenset({"html"}), ALL),  # an inline elsewhere
+}
+DOMAINS = {
+    "jaxbook_notes": ("notes", notes.NotesDomain),
+    "jaxbook_drift": ("drift_report", drift.DriftDomain),
+}
+BUILDERS = {"epub": editions.BookEpubBuilder, "verdict": doctest.VerdictBuilder}
+TRANSLATORS = {
+    **dict.fromkeys(("html", "dirhtml", "singlehtml", "epub"), html_translator.BookHTMLTranslator),
+    "latex": pinyin_index.PinyinLaTeXTranslator,
+}
 
 
-@pytest.mark.parametrize("name", CHECKED)
-@pytest.mark.sphinx("html", testroot="evidence-column")
-def test_the_checked_extensions_are_parallel_safe(app, name):
-    extension = app.extensions[name]
+# The registrations whose caller is noted: the key's kind, and the name it registers.
+KINDS = {
+    "add_config_value": "config",
+    "add_node": "node",
+    "add_enumerable_node": "node",
+    "add_domain": "domain",
+}
+
+
+@pytest.fixture(scope="module")
+def registered(rootdir, tmp_path_factory, monkeypatch_module):
+    """The application with every extension, and which module registered each config
+    value, node and domain (the package's module that called ``add_config_value``, ...)."""
+    from sphinx.testing.util import SphinxTestApp
+
+    callers: dict[tuple[str, str], str] = {}
+
+    def noting(method: str):
+        original = getattr(Sphinx, method)
+
+        def register(self, what, *args, **kwargs):
+            caller = inspect.stack()[1].frame.f_globals["__name__"]
+            name = what if isinstance(what, str) else what.__name__
+            if caller.startswith("jaxbook."):
+                callers.setdefault((KINDS[method], name), caller.rpartition(".")[2])
+            return original(self, what, *args, **kwargs)
+
+        return register
+
+    for method in KINDS:
+        monkeypatch_module.setattr(Sphinx, method, noting(method))
+    srcdir = tmp_path_factory.mktemp("extension-api") / "root"
+    shutil.copytree(rootdir / "test-extension-api", srcdir)
+    app = SphinxTestApp("html", srcdir=srcdir)
+    yield app, callers
+    app.cleanup()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def test_each_extension_registers_its_config_values_with_their_defaults(registered):
+    app, callers = registered
+    found = {
+        name: (callers.get(("config", name)), option.default, option.rebuild)
+        for name, option in app.config.values.items()
+        if name.startswith("jaxbook_")
+    }
+    assert found == {
+        name: (module, default, rebuild)
+        for module, values in CONFIG.items()
+        for name, (default, rebuild) in values.items()
+    }
+
+
+def package_nodes() -> dict[str, type[nodes.Node]]:
+    """Every node class defined in the package's modules."""
+    found: dict[str, type[nodes.Node]] = {}
+    for module in pkgutil.iter_modules(jaxbook.sphinxext.__path__):
+        imported = importlib.import_module(f"jaxbook.sphinxext.{module.name}")
+        for name, value in vars(imported).items():
+            if (
+                inspect.isclass(value)
+                and issubclass(value, nodes.Node)
+                and value.__module__ == imported.__name__
+            ):
+                found[name] = value
+    return found
+
+
+def writes(app: Sphinx, builder: str, node: type[nodes.Node]) -> bool:
+    """Whether ``builder``'s translator has a visitor for ``node``: one registered for it
+    (Sphinx looks under the builder's name, then its format), or its own for a class
+    ``node`` derives from (``SphinxTranslator.dispatch_visit`` walks the classes)."""
+    builder_class = app.registry.builders[builder]
+    handlers = app.registry.translation_handlers.get(builder)
+    if handlers is None:
+        handlers = app.registry.translation_handlers.get(builder_class.format, {})
+    translator = app.registry.translators.get(builder, builder_class.default_translator_class)
+    return node.__name__ in handlers or any(
+        hasattr(translator, f"visit_{cls.__name__}") for cls in node.__mro__
+    )
+
+
+def test_each_node_has_the_visitors_its_extension_declares(registered):
+    app, callers = registered
+    found = package_nodes()
+    assert sorted(found) == sorted(NODES)
+    for name, node in found.items():
+        module, own, written = NODES[name]
+        assert callers.get(("node", name)) == module, name
+        visitors = {b for b, h in app.registry.translation_handlers.items() if name in h}
+        assert visitors == own, name
+        assert {b for b in WRITERS if writes(app, b, node)} == written, name
+
+
+def test_each_domain_builder_and_translator_is_the_extensions(registered):
+    app, callers = registered
+    domains = {
+        name: (callers.get(("domain", domain.__name__)), domain)
+        for name, domain in app.registry.domains.items()
+        if domain.__module__.startswith("jaxbook.")
+    }
+    assert domains == DOMAINS
+    for name, (_module, domain) in DOMAINS.items():
+        # A domain keeps its data on the environment: merged from parallel readers, versioned.
+        assert domain.name == name
+        assert domain.initial_data, name
+        assert "merge_domaindata" in vars(domain), name
+    builders = {
+        name: builder
+        for name, builder in app.registry.builders.items()
+        if builder.__module__.startswith("jaxbook.")
+    }
+    assert builders == BUILDERS
+    assert dict(app.registry.translators) == TRANSLATORS
+
+
+@pytest.mark.parametrize("name", EXTENSIONS)
+def test_every_extension_is_parallel_safe(registered, name):
+    app, _callers = registered
+    extension = app.extensions[f"jaxbook.sphinxext.{name}"]
     assert extension.parallel_read_safe is True
     assert extension.parallel_write_safe is True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -58,6 +59,7 @@ class Glossary(HTMLParser):
         self.entries: list[dict[str, str]] = []
         self.links: list[tuple[str, str]] = []  # (text, href)
         self._in: str | None = None
+        self._href = ""
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
@@ -67,12 +69,14 @@ class Glossary(HTMLParser):
             self._in = "term"
         elif tag == "dd" and self.entries:
             self._in = "definition"
-        elif tag == "a" and "jb-term" in (attributes.get("class") or "").split():
-            self.links.append(("", attributes["href"]))
+        elif tag == "a":
+            self._href = attributes.get("href", "")
+        elif tag == "span" and "jb-term" in (attributes.get("class") or "").split():
+            self.links.append(("", self._href))
             self._in = "link"
 
     def handle_endtag(self, tag):
-        if tag in {"dt", "dd", "a"}:
+        if tag in {"dt", "dd"} or (tag == "span" and self._in == "link"):
             self._in = None
 
     def handle_data(self, data):
@@ -168,3 +172,75 @@ def test_first_uses_are_linked_in_each_language(built, language):
         (LINKS[language][0], "../glossary.html#term-vectorization"),
         (LINKS[language][1], "../glossary.html#term-quantization"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("builder", "language"), [("html", "en"), ("text", "en"), ("latex", "zh_CN")]
+)
+def test_a_first_use_is_a_term_reference_that_every_builder_resolves(
+    make_app, rootdir, tmp_path, builder, language
+):
+    """The page as read holds the ``:term:`` references (not links a writer adds), and
+    each builder resolves them as it resolves the role's."""
+    from sphinx import addnodes
+
+    srcdir = shutil.copytree(rootdir / "test-glossary", tmp_path / builder)
+    app = make_app(builder, srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    assert app.warning.getvalue() == ""
+    read = app.env.get_doctree("ch1/page")
+    assert [
+        (xref["refdomain"], xref["reftype"], xref["reftarget"], xref.astext())
+        for xref in read.findall(addnodes.pending_xref)
+    ] == [
+        ("std", "term", "向量化", LINKS.get(language, LINKS["en"])[0]),
+        ("std", "term", "量化", LINKS.get(language, LINKS["en"])[1]),
+    ]
+    if builder == "latex":
+        tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+        assert r"\hyperref[\detokenize{glossary:term-vectorization}]" in tex
+        assert r"\hyperref[\detokenize{glossary:term-quantization}]" in tex
+    if builder == "text":
+        page = (app.outdir / "ch1" / "page.txt").read_text(encoding="utf-8")
+        assert "Vectorization is not quantization." in page
+
+
+WHOLE_USES = {
+    # "多设备" holds 设备 as Chinese holds it, and is its use; a break inside 类型化密钥 (MyST
+    # gives it a Text node of its own) leaves it one term, not 密钥 after 类型化.
+    "zh_CN": {
+        "ch1/rst": [("设备", "device"), ("类型化密钥", "typed-key"), ("密钥", "key")],
+        "ch1/myst": [("类型化\n密钥", "typed-key"), ("密钥", "key")],
+    },
+    # "multi-device" is another word than "device"; "typed\nkey" is one term over a line.
+    "en": {
+        "ch1/rst": [("typed\nkey", "typed-key"), ("key", "key"), ("device", "device")],
+        "ch1/myst": [("typed\nkey", "typed-key"), ("key", "key")],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "language",
+    [
+        pytest.param(
+            language,
+            marks=pytest.mark.sphinx(
+                "html",
+                testroot="glossary-words",
+                srcdir=f"glossary-words-{language}",
+                confoverrides={"language": language},
+            ),
+        )
+        for language in WHOLE_USES
+    ],
+)
+def test_only_whole_uses_of_a_term_are_linked(built, language):
+    from sphinx import addnodes
+
+    assert built.warnings == ""
+    for page, expected in WHOLE_USES[language].items():
+        read = built.app.env.get_doctree(page)
+        found = [(xref.astext(), xref["reftarget"]) for xref in read.findall(addnodes.pending_xref)]
+        keys = {"密钥": "key", "类型化密钥": "typed-key", "设备": "device"}
+        assert [(text, keys[target]) for text, target in found] == expected, page

@@ -259,3 +259,21 @@ def test_an_old_mo_newer_than_its_po_is_compiled_again_and_said(make_app, rootdi
     for name in ("index", "sphinx"):
         assert f"{messages / name}.mo: not compiled from {name}.po as it is now" in said
     assert "partial.mo: not compiled" not in said
+
+
+def test_a_build_compiles_the_packages_labels_outside_the_package(
+    make_app, rootdir, tmp_path, monkeypatch
+):
+    """The package's ``jaxbook.po`` is compiled into the build's doctree directory: a build
+    never writes into the package, which may be installed read-only."""
+    package = tmp_path / "package" / "locales"
+    shutil.copytree(_locale.LOCALE_DIR, package, ignore=shutil.ignore_patterns("*.mo"))
+    before = sorted(path.relative_to(package) for path in package.rglob("*"))
+    monkeypatch.setattr(_locale, "LOCALE_DIR", package)
+    srcdir = shutil.copytree(rootdir / "test-glossary", tmp_path / "book")
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    # The label after a definition is the package's Chinese: its catalog was read.
+    assert "（英文：" in (app.outdir / "glossary.html").read_text(encoding="utf-8")
+    assert sorted(path.relative_to(package) for path in package.rglob("*")) == before
+    assert (app.doctreedir / "jaxbook-locales" / "zh_CN" / "LC_MESSAGES" / "jaxbook.mo").is_file()

@@ -4,7 +4,10 @@ Labels are written in English and translated to the book's source language,
 Chinese, through ``locales/<lang>/LC_MESSAGES/jaxbook.po``, and to any other
 language through the book's ``locale/<lang>/LC_MESSAGES/jaxbook.po``, which
 comes first (``make update-po`` merges both from ``locale/pot/jaxbook.pot``); the
-``.mo`` files are compiled from those catalogs at build time and never committed.
+``.mo`` files are compiled from those catalogs at build time and never committed: the
+book's beside their ``.po`` (as Sphinx compiles the book's catalogs), this package's
+into the build's doctree directory (``<doctreedir>/jaxbook-locales``), so that a build
+never writes into the package, which may be installed read-only.
 
 The book's catalogs (a page's, ``book.po``, the theme's ``sphinx.po``) are found as
 Sphinx finds them, through :class:`~sphinx.util.i18n.CatalogRepository` and
@@ -71,13 +74,30 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def repositories(app: Sphinx) -> list[CatalogRepository]:
-    """The catalogs of the build's language: the book's (its ``locale_dirs``), then this
-    package's own labels."""
+    """The book's catalogs of the build's language (its ``locale_dirs``)."""
     book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
-    return [
-        CatalogRepository(str(base), dirs, app.config.language, "utf-8")
-        for base, dirs in [(app.srcdir, book_dirs), (LOCALE_DIR.parent, ["locales"])]
-    ]
+    return [CatalogRepository(str(app.srcdir), book_dirs, app.config.language, "utf-8")]
+
+
+_compiled: weakref.WeakSet[Sphinx] = weakref.WeakSet()
+
+
+def package_catalog(app: Sphinx) -> Path:
+    """The directory of this package's labels compiled for the build: ``.mo`` files under
+    the doctree directory, compiled from the package's ``.po`` where they differ from it."""
+    compiled_dir = Path(app.doctreedir, "jaxbook-locales")
+    if app in _compiled:  # each extension registers the catalog; it is compiled once
+        return compiled_dir
+    _compiled.add(app)
+    language = app.config.language
+    catalog = CatalogInfo(str(LOCALE_DIR / language / "LC_MESSAGES"), MESSAGE_CATALOG_NAME, "utf-8")
+    if Path(catalog.po_path).is_file():
+        mo = compiled_dir / language / "LC_MESSAGES" / catalog.mo_file
+        data = compiled(catalog, language, app.config.gettext_allow_fuzzy_translations)
+        if not mo.is_file() or mo.read_bytes() != data:
+            mo.parent.mkdir(parents=True, exist_ok=True)
+            mo.write_bytes(data)
+    return compiled_dir
 
 
 def compiled(catalog: CatalogInfo, language: str, use_fuzzy: bool) -> bytes:
@@ -126,8 +146,9 @@ def freshen_catalogs(app: Sphinx) -> None:
 def add_catalog(app: Sphinx) -> None:
     """Compile the labels' catalogs for the build language and register them: the book's
     (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, which a translator of a new
-    language writes), before this package's own. Every catalog of the build's language
-    is compiled again first where its ``.mo`` is not its ``.po``'s (``freshen_catalogs``)."""
+    language writes), before this package's own (``package_catalog``). Every catalog of
+    the book in the build's language is compiled again first where its ``.mo`` is not its
+    ``.po``'s (``freshen_catalogs``)."""
     freshen_catalogs(app)
     language = app.config.language
     book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
@@ -139,7 +160,7 @@ def add_catalog(app: Sphinx) -> None:
     # adds a new language's catalog only as a fallback of the one loaded first: an
     # English build after a Chinese one in the same process would show Chinese labels.
     locale.translators.pop(("general", MESSAGE_CATALOG_NAME), None)
-    locale.init([*book_dirs, str(LOCALE_DIR)], language, MESSAGE_CATALOG_NAME)
+    locale.init([*book_dirs, str(package_catalog(app))], language, MESSAGE_CATALOG_NAME)
 
 
 def page_domain(config: Config, docname: str) -> str:

@@ -198,6 +198,6 @@ def ecglue() -> nodes.raw:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(JoinCJKLines)
-    # A handler, not a post-transform: it spaces the links the glossary's handler adds.
+    # A handler, not a post-transform: it spaces the links the notes' handler adds.
     app.connect("doctree-resolved", space_links)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -288,6 +288,14 @@ def credits_of(config: Config) -> Credits:
     )
 
 
+def set_default(config: Config, name: str, value: object) -> None:
+    """Set ``name`` to the editions' ``value`` unless ``conf.py`` (or ``-D``) set it: the
+    book's own configuration wins, as it wins over Sphinx's defaults."""
+    # Sphinx has no public way to ask whether conf.py set a value: its namespace is kept here.
+    if name not in config.overrides and name not in config._raw_config:  # noqa: SLF001
+        config[name] = value
+
+
 def configure(app: Sphinx, config: Config) -> None:
     if not config.jaxbook_publisher or config.jaxbook_publisher == config.author:
         raise ConfigError(
@@ -298,7 +306,9 @@ def configure(app: Sphinx, config: Config) -> None:
     # it in a sentence, the EPUB's version is the number. (A test root has no
     # pyproject.toml, and keeps its own release.)
     if (Path(app.confdir) / "pyproject.toml").is_file():
-        config.release = config.version = project.pinned_release(Path(app.confdir))
+        pinned = project.pinned_release(Path(app.confdir))
+        set_default(config, "release", pinned)
+        set_default(config, "version", pinned)
     # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
@@ -623,14 +633,17 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
     name = edition_name(config)
     is_cjk = cjk_region(config.language) is not None
     trim = TRIM["cjk" if is_cjk else "latin"]
-    config.latex_engine = "xelatex"
+    set_default(config, "latex_engine", "xelatex")
     # Sphinx's default for Japanese is jsbook, a class for (u)pLaTeX, not xelatex.
-    config.latex_docclass = {}
-    config.latex_documents = [
-        (config.root_doc, f"{name}.tex", credits.title, credits.authors, "manual", False)
-    ]
-    config.latex_show_urls = "footnote"
+    set_default(config, "latex_docclass", {})
+    set_default(
+        config,
+        "latex_documents",
+        [(config.root_doc, f"{name}.tex", credits.title, credits.authors, "manual", False)],
+    )
+    set_default(config, "latex_show_urls", "footnote")
     config.latex_additional_files = [*config.latex_additional_files, str(STYLE)]
+    # conf.py's keys win, as they win over Sphinx's own defaults.
     config.latex_elements = {
         "pointsize": trim["pointsize"],
         "geometry": rf"\usepackage[{trim['geometry']}]{{geometry}}",
@@ -678,6 +691,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "sphinxsetup": "verbatimwithframe=true, VerbatimColor={rgb}{0.97,0.97,0.97}, "
         "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}, "
         r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued",
+        **config.latex_elements,
     }
     config.numfig_format = {
         # Translators: The PDF's caption of a code listing and its references, with its number
@@ -689,11 +703,12 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "figure": str(_("Figure %s")),
         # Translators: The PDF's reference to a section, with its number ("Section 1.3").
         "section": str(_("Section %s")),
+        **config.numfig_format,
     }
-    config.latex_domain_indices = False
+    set_default(config, "latex_domain_indices", False)
     # makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index
     # gives each Chinese entry its pinyin as the sort key.
-    config.latex_use_xindy = False
+    set_default(config, "latex_use_xindy", False)
 
 
 class page_reference(nodes.Inline, nodes.Element):
@@ -749,8 +764,9 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
     for reference in list(doctree.findall(nodes.reference)):
         uri = reference.get("refuri", "")
         internal = uri.startswith("%") or (not uri and reference.get("refid"))
-        term = "jb-term" in reference["classes"] or any(
-            "std-term" in child.get("classes", [])
+        # A :term: reference, or the glossary's first-use link (jaxbook.sphinxext.glossary).
+        term = any(
+            {"std-term", "jb-term"} & set(child.get("classes", []))
             for child in reference.children
             if isinstance(child, nodes.Element)
         )
@@ -1038,43 +1054,44 @@ def identifier(config: Config) -> str:
 
 def configure_epub(config: Config, credits: Credits) -> None:
     name = edition_name(config)
-    config.epub_basename = name
-    config.epub_title = credits.title
-    config.epub_author = credits.authors
-    config.epub_publisher = credits.publisher
+    set_default(config, "epub_basename", name)
+    set_default(config, "epub_title", credits.title)
+    set_default(config, "epub_author", credits.authors)
+    set_default(config, "epub_publisher", credits.publisher)
     # Sphinx asks for a contributor; the package names a translation's translators (with
     # the trl role) and no one else, so the source's is its authors, not written twice.
-    config.epub_contributor = credits.translators or credits.authors
+    set_default(config, "epub_contributor", credits.translators or credits.authors)
     # dc:rights, which a reader's library shows: the project's text and what is the course's.
-    config.epub_copyright = str(
+    epub_copyright = str(
         _(
             "© %(copyright)s. The book's own text and its translations are licensed under "
             "CC BY 4.0, and the code of the tools that build the book under the MIT License; "
             "the course's content belongs to %(author)s."
         )
     ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
-    config.epub_language = project.bcp47(config.language)
-    config.epub_show_urls = "no"
+    set_default(config, "epub_copyright", epub_copyright)
+    set_default(config, "epub_language", project.bcp47(config.language))
+    set_default(config, "epub_show_urls", "no")
     # The chapters list their sections in a hidden toctree (each chapter page has its own
     # table of contents); the e-reader's contents must list them.
-    config.epub_tocscope = "includehidden"
-    config.epub_description = description()
-    config.epub_identifier = identifier(config)
+    set_default(config, "epub_tocscope", "includehidden")
+    set_default(config, "epub_description", description())
+    set_default(config, "epub_identifier", identifier(config))
     # The identifier's XML id (the package's unique-identifier); the NCX's dtb:uid is the
     # identifier itself (templates/epub3/toc.ncx.jinja), as EPUBCheck holds it.
-    config.epub_uid = "bookid"
-    config.epub_cover = (COVER, "jaxbook-epub-cover.html")
+    set_default(config, "epub_uid", "bookid")
+    set_default(config, "epub_cover", (COVER, "jaxbook-epub-cover.html"))
     # The copyright page, after the cover, as the PDF has it on the title page's back.
     # Translators: The EPUB's copyright page, as a reader's table of contents names it.
-    config.epub_pre_files = [(COPYRIGHT_PAGE, str(_("Copyright")))]
+    set_default(config, "epub_pre_files", [(COPYRIGHT_PAGE, str(_("Copyright")))])
     config.epub_exclude_files = [
         *config.epub_exclude_files,
         *(f"_static/{name}" for name in sorted(WEB_ONLY_FILES)),
     ]
     # The reader's "contents" landmark opens the contents, not the front page.
     # Translators: The EPUB's contents page, as a reader's menu names it.
-    config.epub_guide = (("toc", "nav.xhtml", str(_("Table of Contents"))),)
-    config.epub_css_files = [*config.html_css_files, EPUB_STYLE.name]
+    set_default(config, "epub_guide", (("toc", "nav.xhtml", str(_("Table of Contents"))),))
+    set_default(config, "epub_css_files", [*config.html_css_files, EPUB_STYLE.name])
 
 
 COPYRIGHT_PAGE = "copyright.xhtml"
@@ -1286,7 +1303,6 @@ def add_site_links(
     contributors' page."""
     if app.builder.name != "html":
         return
-    up = "../" * pagename.count("/")
     name = edition_name(app.config)
     labels = {
         # Translators: A link in the website's sidebar, under "Download the book".
@@ -1298,7 +1314,7 @@ def add_site_links(
     # Translators: The heading, in the website's sidebar, of the links to the book's PDF and EPUB.
     context["jaxbook_editions_label"] = _("Download the book")
     context["jaxbook_editions"] = [
-        {"label": labels[fmt], "url": f"{up}{name}.{fmt}", "type": types[fmt]}
+        {"label": labels[fmt], "url": context["pathto"](f"{name}.{fmt}", 1), "type": types[fmt]}
         for fmt in app.config.jaxbook_editions_held
     ]
     # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
@@ -1333,8 +1349,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx_design")
     app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.add_node(page_reference, latex=(visit_page_reference, None))
-    # After the extensions that add links while a page is resolved (the glossary's, the
-    # notes'): handlers, since they link with the builder, and so these are handlers too.
+    # After the extensions that add links while a page is resolved (the notes'): handlers,
+    # since they link with the builder, and so these are handlers too.
     app.connect("doctree-resolved", add_page_references, priority=900)
     app.connect("doctree-resolved", fit_table_cells, priority=900)
     app.connect("doctree-resolved", break_names_in_links, priority=900)

@@ -18,11 +18,13 @@ so ``:term:`向量化``` resolves in every language. Each entry's anchor is
 the same in every language (``Term.key``).
 
 On the pages that ``jaxbook_glossary_pages`` names, the first use of each
-term is linked to its entry when the page is written. In Chinese (and any
+term is linked to its entry while the page is read (after its translation): a
+``:term:`` reference, which Sphinx resolves for every builder. In Chinese (and any
 language written without spaces between words) a use is the term itself, and
-a longer term that contains it wins (向量化 is never linked as 量化); in
-another language it is a match of the CSV's ``pattern_<language>`` at a word
-start. Code, titles, links and ``:zh:`` mentions are left alone.
+a longer term that contains it wins (向量化 is never linked as 量化), also across a
+line break; in another language it is a match of the CSV's ``pattern_<language>``
+over whole words ("multi-device" is no use of "device"; "typed" and "key" on two
+lines are "typed key"). Code, titles, links and ``:zh:`` mentions are left alone.
 
 Config values:
 
@@ -44,8 +46,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from docutils import nodes
+from docutils.utils import get_source_line
 from sphinx import addnodes
 from sphinx.domains.std import make_glossary_term
+from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
@@ -80,6 +84,7 @@ SKIP = (
 # Nor is a label the build writes over an output ("Measured on: CPU backend, ..."): its
 # words name the run, they do not use the term.
 LABELS = {"jb-measured-label", "jb-backend-label", "jb-recorded-label"}
+LATIN = re.compile(r"[A-Za-z0-9]")
 
 
 def entries(srcdir: str | Path, config: Config) -> list[Term]:
@@ -181,14 +186,14 @@ def named_in(name: str, language: str, page_language: str) -> list[nodes.Node]:
     )
 
 
-def links_first_uses(app: Sphinx, docname: str) -> bool:
-    return any(fnmatch(docname, pattern) for pattern in app.config.jaxbook_glossary_pages)
+def links_first_uses(config: Config, docname: str) -> bool:
+    return any(fnmatch(docname, pattern) for pattern in config.jaxbook_glossary_pages)
 
 
 def note_glossary(app: Sphinx, doctree: nodes.document) -> None:
     """A page whose first uses are linked is read and written again when the CSV changes
     (its patterns decide what is linked), not only the glossary page."""
-    if app.config.jaxbook_glossary and links_first_uses(app, app.env.docname):
+    if app.config.jaxbook_glossary and links_first_uses(app.config, app.env.docname):
         for path in glossary_files(Path(app.env.srcdir, app.config.jaxbook_glossary)):
             app.env.note_dependency(str(path))
 
@@ -223,63 +228,128 @@ def rules_for(terms: list[Term], language: str) -> list[tuple[re.Pattern[str], s
         return [
             (re.compile(entry.patterns[language], re.IGNORECASE), entry.key) for entry in ordered
         ]
+    # A whole word: from a word's start (not after a hyphen: "multi-device" is no use of
+    # "device") to its end, so that a link never splits a word.
     return [
-        (re.compile(rf"\b(?:{entry.patterns[language]})[\w-]*", re.IGNORECASE), entry.key)
+        (re.compile(rf"(?<![\w-])(?:{entry.patterns[language]})[\w-]*", re.IGNORECASE), entry.key)
         for entry in ordered
     ]
 
 
-def link_first_uses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html" or not links_first_uses(app, docname):
-        return
-    std = app.env.domains.standard_domain
-    found: dict[str, tuple[str, str]] = {}  # a term's key -> (docname, id)
-    language = app.config.language
-    # The glossary's terms as :term: finds them, whatever their case.
-    terms = {
-        name.lower(): (target[0], target[1])
-        for (kind, name), target in std.objects.items()
-        if kind == "term"
-    }
-    for entry in entries(app.srcdir, app.config):
-        target = terms.get(entry.name(language).lower()) or terms.get(entry.source.lower())
-        if target is not None:
-            found[entry.key] = target
-    all_rules, _shown = use_rules(app.srcdir, app.config)
-    rules = [(pattern, key) for pattern, key in all_rules if key in found]
-    linked: set[str] = set()
-    for text in list(doctree.findall(nodes.Text)):
-        if any(
-            isinstance(parent, SKIP) or LABELS & set(parent.get("classes", []))
-            for parent in ancestors(text)
-        ):
-            continue
-        spans = uses(str(text), rules)
-        todo = [(start, end, key) for start, end, key in spans if key not in linked]
-        if not todo:
-            continue
-        pieces: list[nodes.Node] = []
-        position = 0
-        value = str(text)
-        for start, end, key in todo:
-            if key in linked:
+class LinkFirstUses(SphinxTransform):
+    """The first use of each term on a page becomes a reference to its entry: the
+    ``pending_xref`` that ``:term:`` makes (the standard domain's ``term``), so that Sphinx
+    resolves it for every builder as it resolves the role's, and a term missing from the
+    glossary is its warning ("term not in glossary")."""
+
+    # After the i18n transform (20) has translated the page and book_index (840) has read
+    # the uses as they are written, before Sphinx collects the page (SphinxDomains, 850).
+    default_priority = 845
+
+    def apply(self, **kwargs: object) -> None:
+        docname = self.env.current_document.docname
+        if not self.config.jaxbook_glossary or not links_first_uses(self.config, docname):
+            return
+        terms = entries(self.env.srcdir, self.config)
+        rules = rules_for(terms, glossary_language(self.config, terms))
+        # Every glossary answers to the source term (a translated entry as a second name).
+        targets = {entry.key: entry.source for entry in terms}
+        linked: set[str] = set()
+        language = self.config.language
+        done: set[int] = set()
+        for text in list(self.document.findall(nodes.Text)):
+            if id(text) in done or skipped(text):
                 continue
-            linked.add(key)
-            target_doc, target_id = found[key]
-            pieces.append(nodes.Text(value[position:start]))
-            uri = app.builder.get_relative_uri(docname, target_doc) + "#" + target_id
-            reference = nodes.reference("", "", internal=True, refuri=uri, classes=["jb-term"])
-            reference += nodes.Text(value[start:end])
-            pieces.append(reference)
-            position = end
-        pieces.append(nodes.Text(value[position:]))
-        text.parent.replace(text, pieces)
+            # A run of Text nodes is one text (MyST gives each line break a node of its own),
+            # so that a longer term broken across them still wins over a shorter one in it.
+            parent = text.parent
+            at = next(i for i, child in enumerate(parent.children) if child is text)
+            end = at
+            while end < len(parent) and isinstance(parent[end], nodes.Text):
+                end += 1
+            done.update(id(node) for node in parent.children[at:end])
+            value = "".join(str(node) for node in parent.children[at:end])
+            todo = [span for span in uses_in(value, rules, language) if span[2] not in linked]
+            if not todo:
+                continue
+            pieces: list[nodes.Node] = []
+            position = 0
+            for start, stop, key in todo:
+                if key in linked:
+                    continue
+                linked.add(key)
+                pieces.append(nodes.Text(value[position:start]))
+                pieces.append(reference(value[start:stop], targets[key], docname, parent))
+                position = stop
+            pieces.append(nodes.Text(value[position:]))
+            parent[at:end] = [piece for piece in pieces if piece.astext()]
+
+
+def reference(text: str, term: str, docname: str, at: nodes.Element) -> addnodes.pending_xref:
+    """What ``:term:`text <term>``` makes, the link's text marked as a first use."""
+    xref = addnodes.pending_xref(
+        "",
+        nodes.inline(text, text, classes=["jb-term"]),
+        refdomain="std",
+        reftype="term",
+        reftarget=term,
+        refexplicit=True,
+        refwarn=True,
+        refdoc=docname,
+    )
+    xref.source, xref.line = get_source_line(at)
+    return xref
+
+
+# An update note's point: shown as the note's title, and copied, once the pages are read,
+# into the update-notes table of another page, where no reference in it would be resolved.
+POINTS = {"jb-note-point"}
+
+
+def skipped(text: nodes.Text) -> bool:
+    """Whether ``text`` is no use of a term: in code, a title, a link, a label over an
+    output, or what only some builders show (``only``)."""
+    return any(
+        isinstance(parent, (*SKIP, addnodes.only, nodes.substitution_definition))
+        or (LABELS | POINTS) & set(parent.get("classes", []))
+        for parent in ancestors(text)
+    )
 
 
 def rules_for_chinese(terms: list[Term]) -> list[tuple[re.Pattern[str], str]]:
     """One rule per Chinese term, the longest first: 向量化 before 量化, 类型化密钥 before 密钥."""
     ordered = sorted(terms, key=lambda term: len(term.source), reverse=True)
     return [(term.source_pattern, term.key) for term in ordered]
+
+
+def uses_in(
+    text: str, rules: list[tuple[re.Pattern[str], str]], language: str
+) -> list[tuple[int, int, str]]:
+    """``uses`` in ``text`` as a reader reads it: a line break is a space between words,
+    and nothing between two characters of a language written without spaces (类型化⏎密钥 is
+    类型化密钥, "typed⏎key" is "typed key"). The spans are ``text``'s."""
+    read: list[str] = []
+    where: list[int] = []  # where each character of ``read`` is in ``text``
+    for match in re.finditer(r"\s+|\S", text):
+        start, piece = match.start(), match.group()
+        if not piece.isspace():
+            read.append(piece)
+            where.append(start)
+            continue
+        before, after = text[start - 1 : start], text[match.end() : match.end() + 1]
+        if (
+            unspaced(language)
+            and "\n" in piece
+            and not (LATIN.match(before) and LATIN.match(after))
+        ):
+            continue
+        read.append(" ")
+        where.append(start)
+    where.append(len(text))
+    return [
+        (where[start], where[end - 1] + 1 if end > start else where[start], key)
+        for start, end, key in uses("".join(read), rules)
+    ]
 
 
 def uses(text: str, rules: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
@@ -300,6 +370,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_glossary_pages", ["ch*/*"], "env", types=frozenset({list}))
     app.add_directive("book-glossary", BookGlossary)
     app.connect("doctree-read", note_glossary)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", link_first_uses)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.add_transform(LinkFirstUses)
+    return {
+        "version": "1.0",
+        # 2: the first uses are references in the read page, no longer links the writer adds.
+        "env_version": 2,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

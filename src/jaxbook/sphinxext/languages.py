@@ -54,8 +54,6 @@ def add_language_links(
     current = app.config.language
     languages: dict[str, str] = app.config.jaxbook_languages or {current: current}
     site = site_url(app.config)
-    up = "../" * (pagename.count("/") + 1)
-    page = f"{pagename}.html"
     # Documents and the builder's own pages (search, genindex) exist in every
     # language; anything else falls back to the other language's home page.
     # So does the not-found page of sphinx-notfound-page.
@@ -65,16 +63,18 @@ def add_language_links(
         or pagename == getattr(app.config, "notfound_pagename", None)
     )
 
+    target = app.builder.get_target_uri(pagename if in_tree else app.config.root_doc)
     links = []
     for code, name in languages.items():
-        target = page if in_tree else f"{app.config.root_doc}.html"
+        # The other language's build is the output directory's sibling.
+        url = context["pathto"](f"../{code}/{target}", resource=True)
         links.append(
             {
                 "code": code,
                 "lang": bcp47(code),
                 "name": name,
-                "url": f"{up}{code}/{target}",
-                "absolute": f"{site}/{code}/{target}" if site else f"{up}{code}/{target}",
+                "url": url,
+                "absolute": f"{site}/{code}/{target}" if site else url,
                 "current": code == current,
             }
         )

@@ -1,0 +1,68 @@
+"""The links a page's template gets to the same page in each language, and to the book's
+PDF and EPUB: the builder's own URLs, relative to the page, whatever its depth and the
+builder's link suffix."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+LANGUAGES = {"zh_CN": "中文", "en": "English"}
+
+
+def contexts(app) -> dict[str, dict]:
+    """Each page's template context, as the build writes it."""
+    seen: dict[str, dict] = {}
+
+    def keep(app, pagename, template, context, doctree) -> None:
+        seen[pagename] = context
+
+    app.connect("html-page-context", keep, priority=900)
+    app.build()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("builder", "overrides", "urls"),
+    [
+        ("html", {}, {"index": "../en/index.html", "ch1/page": "../../en/ch1/page.html"}),
+        # Clean URLs: the page has no suffix, and its link to itself elsewhere has none.
+        ("html", {"html_link_suffix": ""}, {"ch1/page": "../../en/ch1/page"}),
+        # A page is a directory's index.html, one level further down.
+        ("dirhtml", {}, {"index": "../en/", "ch1/page": "../../../en/ch1/page/"}),
+    ],
+)
+def test_the_switcher_links_the_same_page_in_the_other_language(
+    make_app, rootdir, tmp_path, builder, overrides, urls
+):
+    srcdir = shutil.copytree(rootdir / "test-glossary", tmp_path / "book")
+    app = make_app(
+        builder,
+        srcdir=srcdir,
+        confoverrides={
+            "extensions": ["jaxbook.sphinxext.glossary", "jaxbook.sphinxext.languages"],
+            "jaxbook_languages": LANGUAGES,
+            **overrides,
+        },
+    )
+    seen = contexts(app)
+    for page, url in urls.items():
+        links = {link["code"]: link["url"] for link in seen[page]["jaxbook_languages"]}
+        assert links["en"] == url, page
+
+
+def test_the_editions_are_linked_from_every_page_at_its_depth(make_app, rootdir, tmp_path):
+    srcdir = shutil.copytree(rootdir / "test-editions", tmp_path / "book")
+    (srcdir / "ch1").mkdir()
+    shutil.move(srcdir / "chapter.rst", srcdir / "ch1" / "chapter.rst")
+    index = srcdir / "index.rst"
+    index.write_text(index.read_text("utf-8").replace("   chapter", "   ch1/chapter"), "utf-8")
+    # The site holds the PDF (the editions link only what it holds).
+    outdir = srcdir / "_build" / "html"
+    outdir.mkdir(parents=True)
+    (outdir / "jaxbook-zh_CN.pdf").write_bytes(b"%PDF")
+    app = make_app("html", srcdir=srcdir)
+    seen = contexts(app)
+    assert [e["url"] for e in seen["index"]["jaxbook_editions"]] == ["jaxbook-zh_CN.pdf"]
+    assert [e["url"] for e in seen["ch1/chapter"]["jaxbook_editions"]] == ["../jaxbook-zh_CN.pdf"]
