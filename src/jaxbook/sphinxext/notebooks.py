@@ -19,6 +19,11 @@ really prints. The first cells install the versions the outputs were produced
 with, taken from the ``[project]`` dependencies of ``pyproject.toml``, and
 say how to get the CUDA build; that cell is tagged ``jaxbook-install``.
 
+A link to the book (a glossary term's, a cross-reference) is absolute where
+the site's address is known (``jaxbook_site_url``, a deploy), since a notebook
+is read in Colab or after a download, away from the pages; without it, the
+link's words stay and the link goes, as a relative one would lead nowhere.
+
 Under the page title go links to the notebook, to a zip of all of the
 language's notebooks (``_notebooks/<basename>-notebooks-<language>.zip``) and,
 when a repository is configured, to the notebook in Google Colab.
@@ -49,6 +54,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx.locale import admonitionlabels
@@ -291,6 +297,25 @@ def colab_url(app: Sphinx, docname: str) -> str | None:
     )
 
 
+def book_link(uri: str, docname: str, root: str) -> str:
+    """A link of page ``docname`` as its notebook has it: absolute, from ``root`` (the
+    address of the language's pages, "https://example.org/book/en/"), or ``""`` (the words
+    alone) where ``root`` is ``""``. A notebook is read in Colab or after a download, away
+    from the pages: a relative link (a glossary term's "../glossary.html#term-...") would
+    lead nowhere. A link out of the book stays as it is."""
+    if not uri or "://" in uri or uri.startswith("mailto:"):
+        return uri
+    if not root:
+        return ""
+    if uri.startswith("/"):
+        return urljoin(root, uri)  # from the site's host
+    here = posixpath.dirname(docname)
+    if uri.startswith("#"):
+        return root + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
+    # A page's link is relative to the page.
+    return root + posixpath.normpath(posixpath.join(here, uri))
+
+
 def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     # The website only: an e-book has no place for a download.
     if app.builder.name != "html":
@@ -298,21 +323,11 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     pins, gpu = project_pins(app.confdir)
     requirements = app.config.jaxbook_notebook_requirements or pins
     gpu = app.config.jaxbook_notebook_gpu_extra or gpu
-    here = posixpath.dirname(docname)
-    back = "../" * (docname.count("/") + 1)  # from _notebooks/<dir>/ to the site's root
-
-    # Where the site is known (a deploy), a link leads there: a notebook is read in Colab
-    # or after a download, away from the pages beside which a relative link works.
     site = site_url(app.config)
-    root = f"{site}/{app.config.language}/" if site else back
+    root = f"{site}/{app.config.language}/" if site else ""
 
     def link(uri: str) -> str:
-        # A page's link is relative to the page; the notebook lies under _notebooks/.
-        if not uri or "://" in uri or uri.startswith(("mailto:", "/")):
-            return uri
-        if uri.startswith("#"):
-            return root + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
-        return root + posixpath.normpath(posixpath.join(here, uri))
+        return book_link(uri, docname, root)
 
     notebook = notebook_for(doctree, app.config.language, requirements, gpu, link)
     if notebook is None:
