@@ -77,3 +77,16 @@ def test_the_pdf_refers_by_number_in_the_same_words(book, language):
     figure, listing, _table = NAMES[language].values()
     assert rf"{{{figure} \ref{{\detokenize{{two:fig-two}}}}}}" in tex
     assert rf"{{{listing} \ref{{\detokenize{{one:listing-one}}}}}}" in tex
+
+
+def test_a_build_with_nothing_changed_writes_no_page_again(make_app, book):
+    """Sphinx compares its numbers with the last build's to know which pages to write again:
+    it is given its own, not the numbers per chapter, which would differ on every page
+    that has one, and have each such page written at every build."""
+    app = book("html", "zh_CN")
+    pages = [app.outdir / f"{name}.html" for name in ("index", "one", "section", "two")]
+    written = [path.stat().st_mtime_ns for path in pages]
+    again = make_app("html", srcdir=app.srcdir, confoverrides={"language": "zh_CN"})
+    again.build()
+    assert [path.stat().st_mtime_ns for path in pages] == written
+    assert captions(page(again, "two")) == ["图 2-1", "代码清单 2-1"]

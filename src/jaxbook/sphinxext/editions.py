@@ -342,11 +342,29 @@ def configure_numbering(config: Config) -> None:
     }
 
 
+# Sphinx's own numbers of the last build (through the book), on the environment: Sphinx
+# compares this build's with them to know the pages to write again.
+SPHINX_NUMBERS = "jaxbook_sphinx_fignumbers"
+# And the numbers per chapter the pages were written with.
+NUMBERS_SHOWN = "jaxbook_chapter_fignumbers"
+
+
+def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx numbers the figures again: its own numbers of the last build in their
+    place, for it to compare with (the numbers per chapter would differ from its own on
+    every page that has one, and each such page would be written at every build)."""
+    env.toc_fignumbers = getattr(env, SPHINX_NUMBERS, {})
+    return []
+
+
 def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
     does. The titles carry their own numbers and no toctree is ``:numbered:``, so Sphinx
     has numbered each kind through the book, in reading order (1, 2, 3); a number here is
-    one string, which Sphinx writes as it is. The pages to write again are Sphinx's."""
+    one string, which Sphinx writes as it is. The pages to write again are those whose
+    numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
+    before = getattr(env, NUMBERS_SHOWN, {})
+    setattr(env, SPHINX_NUMBERS, env.toc_fignumbers)
     chapters = _chapters.chapter_numbers(env)
     found = sorted(
         (numbers, docname, kind, figure_id)
@@ -362,7 +380,12 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
         number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
         renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
     env.toc_fignumbers = renumbered
-    return []
+    setattr(env, NUMBERS_SHOWN, renumbered)
+    return sorted(
+        docname
+        for docname in renumbered.keys() | before.keys()
+        if renumbered.get(docname) != before.get(docname)
+    )
 
 
 # -- The PDF ----------------------------------------------------------------------------
@@ -1371,7 +1394,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
     # reads the style sheets' list (800).
     app.connect("config-inited", configure, priority=750)
-    # After Sphinx's toctree collector (500) numbers them.
+    # Around Sphinx's toctree collector (500), which numbers them through the book.
+    app.connect("env-get-updated", sphinx_numbers_back, priority=400)
     app.connect("env-get-updated", number_per_chapter, priority=600)
     app.connect("builder-inited", warn_unknown_language)
     app.add_builder(BookEpubBuilder, override=True)
@@ -1391,7 +1415,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("write-started", write_cjk_faces)
     return {
         "version": "1.0",
-        # 1: the environment's figure numbers are per chapter ("1-2"), one string each.
+        # 1: the environment's figure numbers are per chapter ("1-2"), one string each, and
+        # it keeps Sphinx's own beside them.
         "env_version": 1,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
