@@ -52,6 +52,7 @@ import posixpath
 import re
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -77,6 +78,8 @@ NOTEBOOK_DIR = "_notebooks"
 # Written by `jaxbook publish-notebooks` on each deploy (jaxbook.site.publish).
 NOTEBOOKS_BRANCH = "notebooks"
 INSTALL_TAG = "jaxbook-install"
+# A figure's, table's or listing's number as the page shows it ("Figure 1-1"), or "".
+Number = Callable[[nodes.Element], str]
 GITHUB = re.compile(r"^https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
@@ -123,10 +126,11 @@ def install_cells(requirements: list[str], gpu: str) -> list[nbformat.NotebookNo
 class Cells:
     """The cells of one notebook, built by walking a page's doctree in reading order."""
 
-    def __init__(self, link: _markdown.Link) -> None:
+    def __init__(self, link: _markdown.Link, number: Number = lambda node: "") -> None:
         self.cells: list[nbformat.NotebookNode] = []
         self.last_code: nbformat.NotebookNode | None = None
         self.link = link
+        self.number = number
 
     def markdown(self, text: str, quote: bool) -> None:
         from nbformat import v4
@@ -184,7 +188,11 @@ class Cells:
                 elif isinstance(child, nodes.Element):
                     self.block(child, level, True)
         elif isinstance(node, nodes.TextElement) and not isinstance(node, nodes.literal_block):
-            self.markdown(f"**{_markdown.inline(node, self.link)}**", quote)  # rubric, caption
+            # A rubric, or a caption, with the number its figure, table or listing has on the
+            # page ("Figure 1-1 ...").
+            numbered = self.number(node.parent) if isinstance(node, nodes.caption) else ""
+            text = _markdown.inline(node, self.link)
+            self.markdown(f"**{numbered} {text}**" if numbered else f"**{text}**", quote)
         else:
             self.walk(node, level, quote)
 
@@ -240,8 +248,9 @@ def notebook_for(
     requirements: list[str] | None = None,
     gpu: str = "",
     link: _markdown.Link = lambda uri: uri,
+    number: Number = lambda node: "",
 ) -> nbformat.NotebookNode | None:
-    walker = Cells(link)
+    walker = Cells(link, number)
     walker.walk(doctree, 0)
     cells = walker.cells
     has_code = any(cell.cell_type == "code" for cell in cells)
@@ -255,8 +264,8 @@ def notebook_for(
         if cell.outputs:
             cell.execution_count = count
     # Not nbformat's random ids: a page's notebook is written the same each time.
-    for number, cell in enumerate(cells, start=1):
-        cell.id = f"cell-{number}"
+    for place, cell in enumerate(cells, start=1):
+        cell.id = f"cell-{place}"
     from nbformat import v4
 
     notebook = v4.new_notebook(cells=cells)
@@ -329,7 +338,17 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     def link(uri: str) -> str:
         return book_link(uri, docname, root)
 
-    notebook = notebook_for(doctree, app.config.language, requirements, gpu, link)
+    numbers = app.env.toc_fignumbers.get(docname, {})
+
+    def number(node: nodes.Element) -> str:
+        node_ids: list[str] = node.get("ids", [])
+        for kind, ids in numbers.items():
+            for node_id in node_ids:
+                if node_id in ids and kind in app.config.numfig_format:
+                    return app.config.numfig_format[kind] % ".".join(map(str, ids[node_id]))
+        return ""
+
+    notebook = notebook_for(doctree, app.config.language, requirements, gpu, link, number)
     if notebook is None:
         return
     path = Path(app.outdir, NOTEBOOK_DIR, f"{docname}.ipynb")
