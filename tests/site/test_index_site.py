@@ -1,5 +1,6 @@
 """The book's index as a publisher's editor reads it, in the web's, the EPUB's and the PDF's
-index of each language: each page once under an entry, page numbers before "see also",
+index of each language: each page once under an entry, each subentry one place (no
+"[1]"), page numbers before "see also",
 English entries in lower case but for names and code, and an option under its own name.
 
 Each check also runs on a planted fault, to show that it can fail.
@@ -61,6 +62,14 @@ def twice_on_a_page(entries) -> list[str]:
     return sorted(set(found))
 
 
+def numbered(entries) -> list[str]:
+    """Each subentry that leads to more than one place, which the index numbers "[1]": a
+    subentry names one place (an entry's pages are named by their titles)."""
+    return sorted(
+        f"{name}: {sub}" for name, subitems in entries for sub, links in subitems if len(links) > 1
+    )
+
+
 SEE = re.compile(r"^(see|see also|见|另请参见) ")
 
 
@@ -113,6 +122,7 @@ def test_the_web_and_epub_indexes_name_each_page_once_and_see_last(
     for entries in (index_of(built_site, language), epub_index_of(built_editions, language)):
         assert len(entries) > 150
         assert twice_on_a_page(entries) == []
+        assert numbered(entries) == []
         assert see_before_pages(entries) == []
 
 
@@ -154,6 +164,7 @@ def test_the_web_checks_see_a_planted_fault():
         "pure function: Page A",
         "pure function: and side effects ['b.html', 'b.html']",
     ]
+    assert numbered(entries) == ["pure function: and side effects"]
     assert see_before_pages(entries) == ["lazy evaluation"]
     assert [miscased(name) for name in ["Array attributes", "Requirements"]] == [True, True]
     unflagged = ["NumPy", "JIT", "TF32", "Python lists", "jax.jit", "XLA_FLAGS", "see also JIT"]

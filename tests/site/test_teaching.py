@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -30,6 +31,22 @@ def visible_code(page: Path) -> list[str]:
     ]
 
 
+def printed_outputs(page: Path) -> list[str]:
+    """What the cells on ``page`` print, as the page shows it (outputs, not code)."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    article = soup.select_one("article") or soup
+    return [pre.get_text() for pre in article.select("div.highlight-none pre")]
+
+
+# Sphinx's markup, as a docstring holds it: a role (:func:`jax.jit`, :py:class:`...`) or an
+# inline literal (``fun``). A reader of an output sees what the code teaches, not markup.
+MARKUP = re.compile(r":(?:[a-z]+:)?[a-z]+:`[^`]+`|``[^`]+``")
+
+
+def markup_in(outputs: list[str]) -> list[str]:
+    return [line for text in outputs for line in text.splitlines() if MARKUP.search(line)]
+
+
 def assert_lines(code: str) -> int:
     return sum(1 for line in code.splitlines() if line.strip().startswith("assert "))
 
@@ -49,6 +66,28 @@ def test_no_reader_page_prints_a_test_report(built_site, language):
         text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text()
         for line in REPORT_LINES:
             assert line not in text, f"{page.relative_to(built_site)}: {line!r}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_output_shows_sphinx_markup(built_site, language):
+    outputs = {page: printed_outputs(page) for page in chapter_pages(built_site, language)}
+    assert sum(map(len, outputs.values())) > 100
+    found = {page.name: markup_in(texts) for page, texts in outputs.items() if markup_in(texts)}
+    assert found == {}
+
+
+def test_the_markup_check_sees_a_docstring(tmp_path):
+    html = """<article><div class="highlight-python"><div class="highlight"><pre>print(``x``)</pre>
+      </div></div><div class="highlight-none"><div class="highlight"><pre>Old way of doing
+    parallel map. Use :py:func:`jax.shard_map` instead.
+    Creates a function which maps ``fun`` over argument axes.
+    x: :func: 3</pre></div></div></article>"""
+    page = tmp_path / "page.html"
+    page.write_text(html, encoding="utf-8")
+    assert markup_in(printed_outputs(page)) == [
+        "    parallel map. Use :py:func:`jax.shard_map` instead.",
+        "    Creates a function which maps ``fun`` over argument axes.",
+    ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -72,6 +72,40 @@ def test_the_english_index_has_the_concepts_in_english(built, index_entries):
     assert not chinese_in(index)
 
 
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_each_subentry_leads_to_one_place(make_app, rootdir, tmp_path, language):
+    """The root's subentries each name one place: the web's index numbers none ("[1]")."""
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / language)
+    app = make_app("html", srcdir=srcdir, confoverrides={"language": language})
+    app.build()
+    assert "give each place a subentry of its own" not in app.warning.getvalue()
+    soup = BeautifulSoup((app.outdir / "genindex.html").read_text(encoding="utf-8"), "html.parser")
+    links = [a.get_text() for a in soup.select("table.indextable a")]
+    assert links
+    assert not [text for text in links if re.fullmatch(r"\[\d+\]", text)]
+
+
+def test_a_subentry_indexed_at_a_second_place_is_a_warning(make_app, rootdir, tmp_path):
+    """精度; bfloat16 written on a second page would be "bfloat16 [1]" in the web's index,
+    which names no page under a subentry: the build warns at the second place."""
+    srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / "twice")
+    notes = srcdir / "ch01" / "notes.md"
+    notes.write_text(
+        notes.read_text(encoding="utf-8")
+        + "\n```{index} single: 精度; bfloat16\n```\n\n又一段。\n",
+        encoding="utf-8",
+    )
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    [warning] = [
+        line for line in app.warning.getvalue().splitlines() if "subentry of its own" in line
+    ]
+    assert "ch01/notes" in warning
+    assert "'精度; bfloat16' is also indexed on ch01/page" in warning
+    soup = BeautifulSoup((app.outdir / "genindex.html").read_text(encoding="utf-8"), "html.parser")
+    assert "[1]" in [a.get_text() for a in soup.select("table.indextable a")]
+
+
 def chinese_in(index: dict[str, list[str]]) -> list[str]:
     return [name for entry, subs in index.items() for name in [entry, *subs] if HAN.search(name)]
 

@@ -30,6 +30,24 @@ def book_order(env: BuildEnvironment) -> list[str]:
     return order
 
 
+def chapter_numbers(env: BuildEnvironment) -> dict[str, int]:
+    """Each page of the reader's book and the number of its chapter, as the PDF counts
+    chapters: the root page's toctree entries, from 1, with the pages below each; the root
+    page itself is 0."""
+    numbers = {env.config.root_doc: 0}
+
+    def walk(docname: str, number: int) -> None:
+        if docname in numbers:
+            return
+        numbers[docname] = number
+        for child in env.toctree_includes.get(docname, []):
+            walk(child, number)
+
+    for number, chapter in enumerate(env.toctree_includes.get(env.config.root_doc, []), 1):
+        walk(chapter, number)
+    return numbers
+
+
 def reading_order(env: BuildEnvironment) -> list[str]:
     """Documents in the order a reader meets them through the toctrees (the rest sorted)."""
     order = book_order(env)

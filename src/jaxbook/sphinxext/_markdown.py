@@ -5,7 +5,7 @@ math); lists, tables (as GitHub tables), admonitions (as quotes under their
 title) and code that the page shows but does not run (shell commands, text
 blocks) are kept, the last as fenced blocks that the notebook does not
 execute. ``link`` turns a reference's URI into one that works from the
-notebook.
+notebook, or into ``""`` where none would: the reference is then its text alone.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def inline(node: nodes.Node, link: Link) -> str:
         return f"*{inner}*" if inner.strip() else inner
     if isinstance(node, nodes.reference):
         uri = node.get("refuri") or ("#" + node["refid"] if node.get("refid") else "")
-        return f"[{inner}]({link(uri)})" if uri and inner.strip() else inner
+        target = link(uri) if uri else ""
+        return f"[{inner}]({target})" if target and inner.strip() else inner
     return inner
 
 

@@ -37,6 +37,11 @@ subentries (``single: 纯函数; 与副作用``), a "see" or "see also" entry
 ``"index"`` each part of such an entry is a message of its page's catalog, so
 the English index lists it in English.
 
+A subentry leads to one place: the web's index would number a second ("精度 →
+bfloat16 [1]"), as it names no page there. A subentry written on two pages (or
+twice on one) is a warning, at each place after the first, so that each place
+gets a subentry of its own.
+
 Config values: none of its own (``jaxbook_glossary_pages``).
 """
 
@@ -50,14 +55,19 @@ from typing import TYPE_CHECKING, TypeGuard
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.index_entries import split_index_msg
 
-from jaxbook.sphinxext import glossary
+from jaxbook.sphinxext import _chapters, glossary
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
 
 OPTION = re.compile(r"jax_[a-z0-9_]+")
 # ``x.at[0].set(1)``, ``random_array.devices()``: an attribute written on an array; the
@@ -212,9 +222,54 @@ def _add_entries(transform: SphinxTransform, block: nodes.Element, keys: list[st
     holder.insert(position, index)
 
 
+def subentries(kind: str, value: str) -> list[tuple[str, str]]:
+    """The (entry, subentry) pairs an index entry lists, as Sphinx's index lists them."""
+    try:
+        parts = split_index_msg(kind, value)
+    except ValueError:
+        return []  # Sphinx's index says so
+    if kind == "single":
+        return [(parts[0], parts[1])] if len(parts) == 2 else []
+    if kind == "pair":
+        first, second = parts
+        return [(first, second), (second, first)]
+    if kind == "triple":
+        first, second, third = parts
+        return [
+            (first, f"{second} {third}"),
+            (second, f"{third}, {first}"),
+            (third, f"{first} {second}"),
+        ]
+    return []  # "see" and "see also" lead nowhere
+
+
+def check_one_place(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warn at each place of a subentry after its first: the web's index numbers it "[1]".
+
+    An entry without a subentry may lead to several pages (the web's index names each by
+    its title, ``jaxbook.sphinxext.pinyin_index``); a subentry names one place."""
+    first: dict[tuple[str, str], str] = {}
+    for docname in _chapters.reading_order(env):
+        for kind, value, _target, _main, _key in env.domains.index_domain.entries.get(docname, []):
+            for pair in subentries(kind, value):
+                if pair not in first:
+                    first[pair] = docname
+                    continue
+                logger.warning(
+                    "index entry %r is also indexed on %s: the web's index would number this "
+                    "place [1]; give each place a subentry of its own",
+                    "; ".join(pair),
+                    first[pair],
+                    location=docname,
+                    type="jaxbook",
+                    subtype="book_index",
+                )
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(glossary.__name__)
     app.add_transform(IndexMentions)
+    app.connect("env-check-consistency", check_one_place)
     return {
         "version": "1.0",
         # 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold no

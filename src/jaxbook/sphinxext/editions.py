@@ -32,12 +32,14 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
   emoji as its picture from Noto Color Emoji (``jaxbook-glyphs.sty``, written
   for the emoji the book uses);
 - figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
-  a figure set where the text has it (never between an output and its label),
-  a code block or a box begun at a page's foot only if its first lines fit
-  there, an output's label kept with the output, a heading kept with the block
-  under it (``need_room``), black links, and each cross-reference followed by
-  its page, outside the quotes of a quoted title and before the sentence's
-  full stop ("“How to read this book” (page v).");
+  as the website and the EPUB number them too (``configure_numbering``: one
+  set of names, Sphinx's numfig for every builder), a figure set where the
+  text has it (never between an output and its label), a code block or a box
+  begun at a page's foot only if its first lines fit there, an output's label
+  kept with the output, a heading kept with the block under it
+  (``need_room``), black links, and each cross-reference followed by its page,
+  outside the quotes of a quoted title and before the sentence's full stop
+  ("“How to read this book” (page v).");
 - a long line of code or output broken only at a space or after a comma, the
   next line starting with a small grey hook; inline code that breaks with no
   mark, and table rows that align: an index entry or link target at the head
@@ -98,6 +100,7 @@ import datetime
 import html
 import re
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -139,6 +142,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
@@ -312,11 +316,87 @@ def configure(app: Sphinx, config: Config) -> None:
     # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
+    configure_numbering(config)
     configure_latex(app, config, credits_of(config))
     configure_epub(config, credits_of(config))
     config.jaxbook_editions_held = [
         fmt for fmt in FORMATS if Path(app.outdir, f"{edition_name(config)}.{fmt}").is_file()
     ]
+
+
+# -- Figures, tables and listings, numbered ------------------------------------------------
+
+# Between a figure's chapter and its number within the chapter ("图 1-2", "Listing 1-2"), as
+# jaxbook.sty has LaTeX write it.
+NUMBER_SEPARATOR = "-"
+
+
+def configure_numbering(config: Config) -> None:
+    """Every edition numbers a captioned figure, table and code listing, and a ``numref``
+    to one names it by its number, in these words: the PDF through LaTeX's counters, the
+    website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
+    (``number_per_chapter``)."""
+    set_default(config, "numfig", True)
+    config.numfig_format = {
+        # Translators: The caption of a code listing and a reference to it, with its number
+        # ("Listing 1-3"), on the website, in the PDF and in the EPUB.
+        "code-block": str(_("Listing %s")),
+        # Translators: The caption of a table and a reference to it, with its number
+        # ("Table 1-3").
+        "table": str(_("Table %s")),
+        # Translators: The caption of a figure and a reference to it, with its number
+        # ("Figure 1-3").
+        "figure": str(_("Figure %s")),
+        # Translators: A reference to a section, with its number ("Section 1.3").
+        "section": str(_("Section %s")),
+        **config.numfig_format,
+    }
+
+
+# Sphinx's own numbers of the last build (through the book), on the environment: Sphinx
+# compares this build's with them to know the pages to write again.
+SPHINX_NUMBERS = "jaxbook_sphinx_fignumbers"
+# And the numbers per chapter the pages were written with.
+NUMBERS_SHOWN = "jaxbook_chapter_fignumbers"
+
+
+def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx numbers the figures again: its own numbers of the last build in their
+    place, for it to compare with (the numbers per chapter would differ from its own on
+    every page that has one, and each such page would be written at every build)."""
+    env.toc_fignumbers = getattr(env, SPHINX_NUMBERS, {})
+    return []
+
+
+def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
+    does. The titles carry their own numbers and no toctree is ``:numbered:``, so Sphinx
+    has numbered each kind through the book, in reading order (1, 2, 3); a number here is
+    one string, which Sphinx writes as it is. The pages to write again are those whose
+    numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
+    before = getattr(env, NUMBERS_SHOWN, {})
+    setattr(env, SPHINX_NUMBERS, env.toc_fignumbers)
+    chapters = _chapters.chapter_numbers(env)
+    found = sorted(
+        (numbers, docname, kind, figure_id)
+        for docname, kinds in env.toc_fignumbers.items()
+        for kind, ids in kinds.items()
+        for figure_id, numbers in ids.items()
+    )
+    counted: Counter[tuple[str, int]] = Counter()
+    renumbered: dict[str, dict[str, dict[str, Any]]] = {}
+    for _numbers, docname, kind, figure_id in found:
+        chapter = chapters.get(docname, 0)
+        counted[kind, chapter] += 1
+        number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
+        renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
+    env.toc_fignumbers = renumbered
+    setattr(env, NUMBERS_SHOWN, renumbered)
+    return sorted(
+        docname
+        for docname in renumbered.keys() | before.keys()
+        if renumbered.get(docname) != before.get(docname)
+    )
 
 
 # -- The PDF ----------------------------------------------------------------------------
@@ -692,18 +772,6 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}, "
         r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued",
         **config.latex_elements,
-    }
-    config.numfig_format = {
-        # Translators: The PDF's caption of a code listing and its references, with its number
-        # ("Listing 1.3").
-        "code-block": str(_("Listing %s")),
-        # Translators: The PDF's caption of a table and its references, with its number.
-        "table": str(_("Table %s")),
-        # Translators: The PDF's caption of a figure and its references, with its number.
-        "figure": str(_("Figure %s")),
-        # Translators: The PDF's reference to a section, with its number ("Section 1.3").
-        "section": str(_("Section %s")),
-        **config.numfig_format,
     }
     set_default(config, "latex_domain_indices", False)
     # makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index
@@ -1342,6 +1410,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
     # reads the style sheets' list (800).
     app.connect("config-inited", configure, priority=750)
+    # Around Sphinx's toctree collector (500), which numbers them through the book.
+    app.connect("env-get-updated", sphinx_numbers_back, priority=400)
+    app.connect("env-get-updated", number_per_chapter, priority=600)
     app.connect("builder-inited", warn_unknown_language)
     app.add_builder(BookEpubBuilder, override=True)
     app.add_post_transform(LabelDropdowns)
@@ -1358,4 +1429,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", write_glyphs, priority=900)
     app.connect("html-page-context", add_site_links)
     app.connect("write-started", write_cjk_faces)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        # 1: the environment's figure numbers are per chapter ("1-2"), one string each, and
+        # it keeps Sphinx's own beside them.
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -19,6 +19,11 @@ really prints. The first cells install the versions the outputs were produced
 with, taken from the ``[project]`` dependencies of ``pyproject.toml``, and
 say how to get the CUDA build; that cell is tagged ``jaxbook-install``.
 
+A link to the book (a glossary term's, a cross-reference) is absolute where
+the site's address is known (``jaxbook_site_url``, a deploy), since a notebook
+is read in Colab or after a download, away from the pages; without it, the
+link's words stay and the link goes, as a relative one would lead nowhere.
+
 Under the page title go links to the notebook, to a zip of all of the
 language's notebooks (``_notebooks/<basename>-notebooks-<language>.zip``) and,
 when a repository is configured, to the notebook in Google Colab.
@@ -47,8 +52,10 @@ import posixpath
 import re
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx.locale import admonitionlabels
@@ -71,6 +78,8 @@ NOTEBOOK_DIR = "_notebooks"
 # Written by `jaxbook publish-notebooks` on each deploy (jaxbook.site.publish).
 NOTEBOOKS_BRANCH = "notebooks"
 INSTALL_TAG = "jaxbook-install"
+# A figure's, table's or listing's number as the page shows it ("Figure 1-1"), or "".
+Number = Callable[[nodes.Element], str]
 GITHUB = re.compile(r"^https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
@@ -117,10 +126,11 @@ def install_cells(requirements: list[str], gpu: str) -> list[nbformat.NotebookNo
 class Cells:
     """The cells of one notebook, built by walking a page's doctree in reading order."""
 
-    def __init__(self, link: _markdown.Link) -> None:
+    def __init__(self, link: _markdown.Link, number: Number = lambda node: "") -> None:
         self.cells: list[nbformat.NotebookNode] = []
         self.last_code: nbformat.NotebookNode | None = None
         self.link = link
+        self.number = number
 
     def markdown(self, text: str, quote: bool) -> None:
         from nbformat import v4
@@ -178,7 +188,11 @@ class Cells:
                 elif isinstance(child, nodes.Element):
                     self.block(child, level, True)
         elif isinstance(node, nodes.TextElement) and not isinstance(node, nodes.literal_block):
-            self.markdown(f"**{_markdown.inline(node, self.link)}**", quote)  # rubric, caption
+            # A rubric, or a caption, with the number its figure, table or listing has on the
+            # page ("Figure 1-1 ...").
+            numbered = self.number(node.parent) if isinstance(node, nodes.caption) else ""
+            text = _markdown.inline(node, self.link)
+            self.markdown(f"**{numbered} {text}**" if numbered else f"**{text}**", quote)
         else:
             self.walk(node, level, quote)
 
@@ -234,8 +248,9 @@ def notebook_for(
     requirements: list[str] | None = None,
     gpu: str = "",
     link: _markdown.Link = lambda uri: uri,
+    number: Number = lambda node: "",
 ) -> nbformat.NotebookNode | None:
-    walker = Cells(link)
+    walker = Cells(link, number)
     walker.walk(doctree, 0)
     cells = walker.cells
     has_code = any(cell.cell_type == "code" for cell in cells)
@@ -249,8 +264,8 @@ def notebook_for(
         if cell.outputs:
             cell.execution_count = count
     # Not nbformat's random ids: a page's notebook is written the same each time.
-    for number, cell in enumerate(cells, start=1):
-        cell.id = f"cell-{number}"
+    for place, cell in enumerate(cells, start=1):
+        cell.id = f"cell-{place}"
     from nbformat import v4
 
     notebook = v4.new_notebook(cells=cells)
@@ -291,6 +306,25 @@ def colab_url(app: Sphinx, docname: str) -> str | None:
     )
 
 
+def book_link(uri: str, docname: str, root: str) -> str:
+    """A link of page ``docname`` as its notebook has it: absolute, from ``root`` (the
+    address of the language's pages, "https://example.org/book/en/"), or ``""`` (the words
+    alone) where ``root`` is ``""``. A notebook is read in Colab or after a download, away
+    from the pages: a relative link (a glossary term's "../glossary.html#term-...") would
+    lead nowhere. A link out of the book stays as it is."""
+    if not uri or "://" in uri or uri.startswith("mailto:"):
+        return uri
+    if not root:
+        return ""
+    if uri.startswith("/"):
+        return urljoin(root, uri)  # from the site's host
+    here = posixpath.dirname(docname)
+    if uri.startswith("#"):
+        return root + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
+    # A page's link is relative to the page.
+    return root + posixpath.normpath(posixpath.join(here, uri))
+
+
 def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     # The website only: an e-book has no place for a download.
     if app.builder.name != "html":
@@ -298,23 +332,23 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     pins, gpu = project_pins(app.confdir)
     requirements = app.config.jaxbook_notebook_requirements or pins
     gpu = app.config.jaxbook_notebook_gpu_extra or gpu
-    here = posixpath.dirname(docname)
-    back = "../" * (docname.count("/") + 1)  # from _notebooks/<dir>/ to the site's root
-
-    # Where the site is known (a deploy), a link leads there: a notebook is read in Colab
-    # or after a download, away from the pages beside which a relative link works.
     site = site_url(app.config)
-    root = f"{site}/{app.config.language}/" if site else back
+    root = f"{site}/{app.config.language}/" if site else ""
 
     def link(uri: str) -> str:
-        # A page's link is relative to the page; the notebook lies under _notebooks/.
-        if not uri or "://" in uri or uri.startswith(("mailto:", "/")):
-            return uri
-        if uri.startswith("#"):
-            return root + posixpath.join(here, docname.rsplit("/", 1)[-1] + ".html") + uri
-        return root + posixpath.normpath(posixpath.join(here, uri))
+        return book_link(uri, docname, root)
 
-    notebook = notebook_for(doctree, app.config.language, requirements, gpu, link)
+    numbers = app.env.toc_fignumbers.get(docname, {})
+
+    def number(node: nodes.Element) -> str:
+        node_ids: list[str] = node.get("ids", [])
+        for kind, ids in numbers.items():
+            for node_id in node_ids:
+                if node_id in ids and kind in app.config.numfig_format:
+                    return app.config.numfig_format[kind] % ".".join(map(str, ids[node_id]))
+        return ""
+
+    notebook = notebook_for(doctree, app.config.language, requirements, gpu, link, number)
     if notebook is None:
         return
     path = Path(app.outdir, NOTEBOOK_DIR, f"{docname}.ipynb")
