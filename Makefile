@@ -187,7 +187,7 @@ check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, gloss
 	@status=0; \
 	$(JAXBOOK) po check $(CATALOGS) || status=1; \
 	$(JAXBOOK) po lost $(CATALOGS) || status=1; \
-	$(JAXBOOK) zh-lint docs snippets || status=1; \
+	$(JAXBOOK) zh-lint docs guides snippets || status=1; \
 	exit $$status
 
 # The language add-language and language-done act on (a code as Sphinx spells it: ja, pt_BR).
@@ -222,8 +222,8 @@ wrap-po: $(SYNCED) ## Normalise every catalog after an editor or another tool sa
 # The templates rewritten, then merged into the catalogs that exist only: a correction of
 # marks has no translation to keep in a catalog that is not there (make update-po creates it).
 .PHONY: zh-lint-fix
-zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and snippets/, keeping the translations they touch (existing catalogs only)
-	$(JAXBOOK) zh-lint --fix docs snippets
+zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/, guides/ and snippets/, keeping the translations they touch (existing catalogs only)
+	$(JAXBOOK) zh-lint --fix docs guides snippets
 	$(MAKE) --no-print-directory gettext
 	@$(JAXBOOK) po update --existing $(TEMPLATES) $(CATALOGS)
 	$(JAXBOOK) zh-lint --carry $(CATALOGS)

@@ -110,12 +110,14 @@ def templates_command(
 
 
 def extract(root: Path, pot_dir: Path, *options: str) -> int:
-    """``make gettext``: Sphinx's gettext build of the book and of its guides
-    (``_build/gettext``), then their templates copied into the committed ones
-    (``locale/pot``) and into ``pot_dir``."""
+    """``make gettext``: Sphinx's gettext build of the book and of its guides, if it has any
+    (``_build/gettext``), then their templates copied into the committed ones (``locale/pot``)
+    and into ``pot_dir``."""
     built = root / "_build" / "gettext"
     guides = root / "_build" / f"gettext-{project.GUIDES}"
     for sources, outdir in [(project.BOOK_SOURCES, built), (project.GUIDES, guides)]:
+        if not (root / sources).is_dir():
+            continue  # a book without guides
         command = templates_command(root, outdir, *options, sources=sources)
         if status := subprocess.run(command).returncode:
             return status

@@ -81,4 +81,4 @@ def uri(builder: Builder, fromdoc: str, todoc: str) -> str | None:
     if "://" not in site:
         up = posixpath.relpath(".", posixpath.dirname(fromdoc) or ".")
         site = posixpath.normpath(posixpath.join(up, site))
-    return f"{site}/{todoc}{getattr(builder, "link_suffix", ".html")}"
+    return f"{site}/{todoc}{getattr(builder, 'link_suffix', '.html')}"
