@@ -108,6 +108,11 @@ def build_languages(root: Path, builddir: Path, languages: list[str], extra: lis
 
 def build_guides(root: Path, builddir: Path, languages: list[str], extra: list[str]) -> int:
     """The guides' site of each language, side by side, then their landing page."""
+    environment = dict(os.environ)
+    if url := environment.get("JAXBOOK_SITE_URL", "").rstrip("/"):
+        # A deploy publishes them under <site>/guides/ (their canonical URLs and sitemaps),
+        # and they link the book's pages at <site>/<language>/ (jaxbook.sphinxext.guides).
+        environment.update(JAXBOOK_SITE_URL=f"{url}/{project.GUIDES}", JAXBOOK_BOOK_URL=url)
     processes = [
         subprocess.Popen(
             html_command(
@@ -119,7 +124,8 @@ def build_guides(root: Path, builddir: Path, languages: list[str], extra: list[s
                 "-D",
                 f"jaxbook_book_build={builddir}",
                 sources=project.GUIDES,
-            )
+            ),
+            env=environment,
         )
         for language in languages
     ]

@@ -26,8 +26,9 @@ Config values:
    Where the book's site of the build's language is: a URL, or a path relative
    to the guides' site of that language. Default: the book's build's, relative
    to the guides' output (``../../html/<language>`` from ``_build/guides/<language>``),
-   or, for a deploy (``JAXBOOK_SITE_URL``), ``<site URL>/<language>``, as the
-   deploy publishes the guides under ``<site URL>/guides/``.
+   or, for a deploy, ``<site URL>/<language>``: ``jaxbook guides`` hands the
+   site's URL over as ``JAXBOOK_BOOK_URL`` and gives the guides
+   ``<site URL>/guides`` as theirs (``JAXBOOK_SITE_URL``).
 ``jaxbook_book_doctrees``
    Set from the above: the book's doctrees of the build's language.
 ``jaxbook_book_root``
@@ -58,7 +59,8 @@ def configure(app: Sphinx, config: Config) -> None:
     config.jaxbook_book_doctrees = str(build / "doctrees" / language)
     site = build / "html" / language
     if not config.jaxbook_book_site:
-        url = os.environ.get("JAXBOOK_SITE_URL", "").rstrip("/")
+        # The book's URL where the guides are deployed (jaxbook.site.build sets it).
+        url = os.environ.get("JAXBOOK_BOOK_URL", "").rstrip("/")
         local = Path(os.path.relpath(site, app.outdir)).as_posix()
         config.jaxbook_book_site = f"{url}/{language}" if url else local
     inventory = site / "objects.inv"
