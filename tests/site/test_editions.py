@@ -23,6 +23,7 @@ from xml.etree import ElementTree
 import polib
 import pytest
 from bs4 import BeautifulSoup
+from sphinx.util.tags import Tags
 
 from jaxbook import project
 
@@ -124,14 +125,14 @@ EDITION = {"zh_CN": "第 1 版，2026 年 12 月", "en": "First edition, Decembe
 
 
 def test_the_edition_statement_is_conf_pys():
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})
     assert (conf["jaxbook_edition"], conf["jaxbook_edition_date"]) == (1, "2026-12")
 
 
 def credits(language: str) -> dict[str, str]:
     """Who wrote, translated and publishes the book, in ``language``, from where they are set:
     ``conf.py`` and ``locale/languages.csv``, through the language's ``book.po``."""
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})
     names = {
         "authors": conf["author"],
         "publisher": conf["jaxbook_publisher"],

@@ -64,11 +64,13 @@ def configure(app: Sphinx, config: Config) -> None:
         local = Path(os.path.relpath(site, app.outdir)).as_posix()
         config.jaxbook_book_site = f"{url}/{language}" if url else local
     inventory = site / "objects.inv"
-    # The catalogs' templates need no book; a site of the guides does (below).
     if inventory.is_file():
         config.intersphinx_mapping = {"book": (config.jaxbook_book_site, str(inventory))}
         # Plain :doc: links to the book's pages too (Sphinx sends only :external: by default).
         config.intersphinx_disabled_reftypes = []
+    else:
+        # The catalogs' templates need no book, and link nothing; a site does (need_the_book).
+        config.suppress_warnings = [*config.suppress_warnings, "ref.doc", "ref.term", "ref.ref"]
 
 
 def need_the_book(app: Sphinx) -> None:
