@@ -385,7 +385,7 @@ class DriftReportDirective(SphinxDirective):
             # read as a chapter not run yet.
             warn(
                 "drift-report: %s %s; the path is relative to this page: %s on a chapter's "
-                "own page, <chapter>/%s on a page above the chapters (docs/lab.rst)",
+                "own page, <chapter>/%s on a page above the chapters (guides/lab.rst)",
                 self.arguments[0],
                 problem,
                 CHAPTER_FILE,
