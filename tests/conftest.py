@@ -204,6 +204,7 @@ def build_under_test() -> Path | None:
         return None
     builddir = Path(value)
     wanted = [builddir / "html" / language / "index.html" for language in LANGUAGES]
+    wanted += [builddir / "guides" / language / "contributing.html" for language in LANGUAGES]
     wanted += [
         path
         for fmt in ("pdf", "epub")
@@ -221,8 +222,10 @@ def build_under_test() -> Path | None:
         site = builddir / "html" / language
         if (site / "sitemap.xml").exists():
             pytest.fail(f"{site}: built for a deploy (it has a sitemap.xml); run make clean")
-        if orphans := pages_without_source(site):
-            pytest.fail(f"{site}: pages of no source any more, {orphans[:3]}; run make clean")
+        guides = builddir / "guides" / language
+        for built, sources in ((site, "docs"), (guides, "guides")):
+            if orphans := pages_without_source(built, sources):
+                pytest.fail(f"{built}: pages of no source any more, {orphans[:3]}; run make clean")
     return builddir
 
 
@@ -230,9 +233,10 @@ def build_under_test() -> Path | None:
 GENERATED_PAGES = {"genindex.html", "search.html", "404.html", "py-modindex.html"}
 
 
-def pages_without_source(site: Path) -> list[str]:
-    """The pages of a built site that no ``docs/`` source (reST or MyST) writes any more."""
-    docs = ROOT / "docs"
+def pages_without_source(site: Path, sources: str = "docs") -> list[str]:
+    """The pages of a built site that no source (reST or MyST) of ``sources`` writes any more:
+    ``docs/`` for the book's site, ``guides/`` for the guides'."""
+    docs = ROOT / sources
     orphans = []
     for page in sorted(site.rglob("*.html")):
         relative = page.relative_to(site)
@@ -256,6 +260,39 @@ def built_site(tmp_path_factory) -> Path:
             build_html(ROOT, language, root)
 
     return shared_build(tmp_path_factory, "site", build)
+
+
+@pytest.fixture(scope="session")
+def built_guides(built_site, tmp_path_factory) -> Path:
+    """The guides' site of every language (``<language>/``), built as `make guides` builds
+    it beside ``built_site`` (``../../html/<language>`` from each language's guides), or the
+    one `make test` built."""
+    builddir = build_under_test()
+    if builddir is not None:
+        return builddir / "guides"
+
+    def build(root: Path) -> None:
+        # The book's build as `make html` lays it out: its site and its doctrees.
+        (root / "html").symlink_to(built_site, target_is_directory=True)
+        for language in LANGUAGES:
+            doctrees = root / "doctrees" / language
+            doctrees.parent.mkdir(exist_ok=True)
+            doctrees.symlink_to(built_site / "doctrees" / language, target_is_directory=True)
+        command = [
+            sys.executable,
+            "-m",
+            "jaxbook",
+            "guides",
+            "--builddir",
+            str(root),
+            "--sphinxopts=-q",
+        ]
+        result = subprocess.run(
+            [*command, *LANGUAGES], cwd=ROOT, capture_output=True, text=True, timeout=900
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
+
+    return shared_build(tmp_path_factory, "guides", build) / "guides"
 
 
 @pytest.fixture(scope="session")

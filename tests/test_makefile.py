@@ -140,11 +140,11 @@ def test_make_refresh_outputs_hands_a_pattern_to_jaxbook_as_written():
 
 
 def test_make_help_says_where_the_translators_guide_is_in_english():
-    """The guide in the repository is Chinese (docs/translating.rst): a translator reads
-    ``make help`` first."""
+    """The guide in the repository is Chinese (guides/translating.rst), a page of the guides'
+    site, not the book's: a translator reads ``make help`` first."""
     result = subprocess.run(
         ["make", "--no-print-directory", "help"], cwd=ROOT, capture_output=True, text=True
     )
     section = result.stdout[result.stdout.index("Translating") :].split("\n\n")[0]
-    assert "_build/html/en/translating.html" in section
-    assert "en/translating.html on the site" in section
+    assert "_build/guides/en/translating.html after make html guides" in section
+    assert "guides/en/translating.html on the site" in section

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sphinx.util.tags import Tags
 
 from jaxbook import project
 
@@ -57,7 +58,7 @@ def test_a_faulty_list_of_languages_is_refused_at_its_line(tmp_path, rows, error
 
 
 def test_conf_py_takes_the_languages_and_keeps_no_text_per_language():
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})
     languages = project.languages(ROOT)
     assert conf["language"] == project.SOURCE_LANGUAGE
     assert conf["jaxbook_languages"] == {code: lang.name for code, lang in languages.items()}

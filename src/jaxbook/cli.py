@@ -18,6 +18,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "preflight": ("jaxbook.preflight", "check (or, as root on Debian, install) the system's tools"),
     "html": ("jaxbook.site.build", "build the site, every language side by side, and its landing"),
+    "guides": ("jaxbook.site.build", "build the guides, a site beside the book's"),
     "editions": ("jaxbook.site.editions", "build the PDF and EPUB of each language"),
     "landing": ("jaxbook.site.landing", "write the root index.html that picks a language"),
     "doctest": ("jaxbook.doctest.runner", "run every code cell of every language; one verdict"),

@@ -68,7 +68,11 @@ SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
 # What a copy of the book needs to build and check itself: its sources and catalogs, and
 # the files its pages read facts from (the pinned releases, the Python it runs on).
 CONFIG_FILES = ("conf.py", "docutils.conf", "pyproject.toml", ".python-version", "uv.lock")
-BOOK_FILES = (*CONFIG_FILES, "docs", "snippets", "locale", "records")
+# The reader's book's sources, and the guides' (how the book is made: a site of their own,
+# with a conf.py that reads the book's), both translated through locale/.
+BOOK_SOURCES = "docs"
+GUIDES = "guides"
+BOOK_FILES = (*CONFIG_FILES, BOOK_SOURCES, GUIDES, "snippets", "locale", "records")
 STATUSES = ("source", "draft", "done")
 LANGUAGE_COLUMNS = ("code", "name", "status", "translators")
 
@@ -417,9 +421,18 @@ def page_file(docs: Path, docname: str) -> Path:
     return docs / f"{docname}.rst"
 
 
+def source_file(root: Path, docname: str) -> Path:
+    """The source of ``docname``, a page of the book (``docs/``) or of its guides (``guides/``),
+    whose catalogs share ``locale/``: the book's where neither has it."""
+    for sources in (BOOK_SOURCES, GUIDES):
+        if (path := page_file(root / sources, docname)).is_file():
+            return path
+    return page_file(root / BOOK_SOURCES, docname)
+
+
 def page_name(root: Path, docname: str) -> str:
     """``docs/<docname>.rst`` or ``docs/<docname>.md``, as messages name a page."""
-    return page_file(root / "docs", docname).relative_to(root).as_posix()
+    return page_file(root / BOOK_SOURCES, docname).relative_to(root).as_posix()
 
 
 def pinned_release(root: Path, package: str = "jax") -> str:

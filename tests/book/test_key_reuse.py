@@ -13,6 +13,7 @@ import runpy
 from pathlib import Path
 
 import pytest
+from sphinx.util.tags import Tags
 
 from jaxbook.doctest import engine
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def book_settings() -> engine.Settings:
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})
     return engine.Settings(
         conf["doctest_default_flags"], conf["doctest_global_setup"], conf["doctest_global_cleanup"]
     )

@@ -384,8 +384,6 @@ def test_the_epub_builds_with_the_second_chapter(added, books):
     with zipfile.ZipFile(book) as epub:
         pages = {name for name in epub.namelist() if name.endswith(".xhtml")}
     assert {f"{added.name}/index.xhtml", "ch01/index.xhtml"} <= pages
-    # The contributors' guides are the website's, not the book's.
-    assert not pages & {"contributing.xhtml", "authoring.xhtml", "translating.xhtml"}
 
 
 def latex_of(builddir: Path) -> str:

@@ -1281,7 +1281,7 @@ def test_translated_code_keeps_its_statements_and_its_comments_may_take_other_li
     assert found == ([f"{path}:{line_of(path, '# 创建密钥')}: {finding}"] if finding else [])
 
 
-GUIDE = ROOT / "docs" / "translating.rst"
+GUIDE = ROOT / "guides" / "translating.rst"
 
 
 def guide_table(name: str) -> list[list[list[str]]]:

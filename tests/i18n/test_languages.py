@@ -352,7 +352,7 @@ def test_make_doctest_runs_as_many_examples_in_the_new_language_as_in_the_others
 
 
 TESTS = Path(__file__).resolve().parents[1]
-GUIDE = TESTS.parent / "docs" / "translating.rst"
+GUIDE = TESTS.parent / "guides" / "translating.rst"
 HERE = "i18n/test_languages.py"
 MAKEFILE = ("test_makefile.py", "test_the_language_targets_hand_the_language_to_jaxbook")
 # Each command the guide's section on adding a language names, and the test that runs it.

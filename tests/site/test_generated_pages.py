@@ -1,5 +1,5 @@
 """The pages made from the lab's data: the chapter's note, the update-notes table, and the
-lab's report on the web, a summary first, then the details.
+lab's report among the guides (a site of their own), a summary first, then the details.
 
 Checked on the built site, both languages, by parsing the pages.
 """
@@ -30,8 +30,11 @@ def reading_order(site, language) -> list[str]:
     return [text(a) for a in index.select(".sidebar-tree a.reference.internal")]
 
 
-def lab(site, language: str) -> BeautifulSoup:
-    return BeautifulSoup((site / language / "lab.html").read_text(encoding="utf-8"), "html.parser")
+def lab(guides, language: str) -> BeautifulSoup:
+    """The lab's report, a page of the guides' site (``built_guides``)."""
+    return BeautifulSoup(
+        (guides / language / "lab.html").read_text(encoding="utf-8"), "html.parser"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -47,15 +50,14 @@ def test_the_chapters_note_on_other_releases_is_prose_without_tallies_or_diffs(
     assert not re.search(r"\b\d+ (examples|prints?|cannot run)\b|\d+ 个(示例|输出|无法)", said)
     assert note.select("pre") == []
     assert note.select("details") == []
-    # It names the chapter in its title; the lab's report is the contributors' section's,
-    # not a reader's page, so the chapter does not send its reader there.
+    # It names the chapter in its title; the lab's report is the guides', not a reader's page
+    # (tests/site/test_guides.py: no page of the reader's site links a guide).
     assert {"zh_CN": "第 1 章", "en": "chapter 1"}[language] in text(note.h1)
-    assert not [a for a in note.select("a") if a["href"].split("#")[0] == "../lab.html"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_labs_report_sums_up_before_the_details(built_site, language):
-    report = lab(built_site, language).find("article")
+def test_the_labs_report_sums_up_before_the_details(built_guides, language):
+    report = lab(built_guides, language).find("article")
     runs = report.select("ul.jb-drift-runs > li")
     assert len(runs) >= 2  # one a release
     summary = report.select_one("table.jb-drift-summary")
@@ -78,16 +80,18 @@ def test_the_labs_report_sums_up_before_the_details(built_site, language):
         captions = [text(p) for p in fold.select("p.jb-drift-cell")]
         assert len(set(captions)) == len(captions), captions  # each example its own caption
         for caption in fold.select("p.jb-drift-cell"):
-            assert re.fullmatch(r"ch01/[\w/.-]+\.html#[\w-]+", caption.a["href"])
+            # On the book's site, beside the guides'.
+            href = caption.a["href"]
+            assert re.fullmatch(rf"\.\./\.\./html/{language}/ch01/[\w/.-]+\.html#[\w-]+", href)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_summary_lists_examples_in_reading_order(built_site, language):
-    summary = lab(built_site, language).select_one("table.jb-drift-summary")
+def test_the_summary_lists_examples_in_reading_order(built_site, built_guides, language):
+    summary = lab(built_guides, language).select_one("table.jb-drift-summary")
     order = reading_order(built_site, language)
     pages = {}
     for row in summary.select("tbody tr"):
-        href = row.td.a["href"].split("#")[0].removeprefix("ch01/")
+        href = row.td.a["href"].split("#")[0].removeprefix(f"../../html/{language}/ch01/")
         pages.setdefault(href, len(pages))
     titles = [text(page(built_site, language, href.removesuffix(".html")).h1) for href in pages]
     ranks = [next(i for i, title in enumerate(order) if title in t) for t in titles]
@@ -110,12 +114,8 @@ def test_the_changed_in_cells_are_short_phrases(built_site, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_lab_is_the_websites_only(built_site, language):
-    """The lab's report is on the site, outside the reader's table of contents."""
-    assert "lab.html" not in {
-        a["href"] for a in page(built_site, language, "index").select(".sidebar-tree a")
-    }
-    assert lab(built_site, language).select("dl.jb-evidence-report dt")
+def test_the_labs_report_gives_the_update_notes_evidence(built_guides, language):
+    assert lab(built_guides, language).select("dl.jb-evidence-report dt")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import snowballstemmer  # what Sphinx stems English search terms with
+from sphinx.util.tags import Tags
 
 from jaxbook.project import find_root, languages
 
@@ -78,7 +79,7 @@ def test_math_is_mathml_without_scripts(site):
 
 
 def test_copy_button_skips_outputs():
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})
     selector = conf["copybutton_selector"]
     assert "highlight-python" in selector
     assert "highlight-none" not in selector

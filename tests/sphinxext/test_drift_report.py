@@ -183,7 +183,7 @@ def test_a_report_of_a_path_that_is_no_chapters_data_is_a_warning_at_the_directi
     app.build()
     relative = (
         "the path is relative to this page: release-drift.json on a chapter's own page, "
-        "<chapter>/release-drift.json on a page above the chapters (docs/lab.rst) "
+        "<chapter>/release-drift.json on a page above the chapters (guides/lab.rst) "
         "[jaxbook.drift_report]"
     )
     assert sorted(warnings(app)) == sorted([

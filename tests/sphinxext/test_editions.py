@@ -449,7 +449,7 @@ def test_an_epub_has_a_cover_landmarks_and_the_readers_pages_only(epub):
     assert (app.outdir / cover).stat().st_size > 0
     spine = [ref.get("idref") for ref in package.iter(f"{OPF}itemref")]
     assert spine[0] == items["epub-cover.xhtml"].get("id")
-    assert "guide.xhtml" not in items  # the contributors' page is the website's
+    assert "guide.xhtml" not in items  # an orphan page: not the reader's book
     nav = ElementTree.parse(app.outdir / "nav.xhtml").getroot()
     [landmarks] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{EPUB}type") == "landmarks"]
     kinds = [a.get(f"{EPUB}type") for a in landmarks.iter(f"{XHTML}a")]

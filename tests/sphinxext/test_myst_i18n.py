@@ -20,6 +20,7 @@ import polib
 import pytest
 from docutils import nodes
 from sphinx.errors import ExtensionError
+from sphinx.util.tags import Tags
 
 from jaxbook.i18n.check import check_catalog, check_code, load_glossary
 from jaxbook.sphinxext import myst_i18n
@@ -29,7 +30,7 @@ ROOT = PROJECT / "tests" / "roots" / "test-myst"
 CATALOGS = ROOT / "locale" / "en" / "LC_MESSAGES"
 PATCH = PROJECT / "src" / "jaxbook" / "sphinxext" / "myst_i18n.patch"
 
-EXTENSIONS = runpy.run_path(str(ROOT / "conf.py"))["extensions"]
+EXTENSIONS = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})["extensions"]
 ENGLISH = {"language": "en"}
 WITHOUT_FIX = {
     "language": "en",

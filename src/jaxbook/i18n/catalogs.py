@@ -86,8 +86,13 @@ def merge(po: Path, pot: Path) -> bool:
         return True
 
 
-def templates_command(root: Path, pot_dir: Path, *options: str) -> list[str]:
-    """The sphinx-build call that writes the templates of the book at ``root`` (`make gettext`)."""
+def templates_command(
+    root: Path, pot_dir: Path, *options: str, sources: str = project.BOOK_SOURCES
+) -> list[str]:
+    """The sphinx-build call that writes the templates of the book at ``root`` (`make gettext`),
+    or, with ``sources="guides"``, of its guides (the same conf.py, tagged ``guides``)."""
+    if sources == project.GUIDES:
+        options = ("-t", project.GUIDES, *options)
     return [
         sys.executable,
         "-m",
@@ -99,18 +104,27 @@ def templates_command(root: Path, pot_dir: Path, *options: str) -> list[str]:
         "--fail-on-warning",
         "--keep-going",
         *options,
-        str(root / "docs"),
+        str(root / sources),
         str(pot_dir),
     ]
 
 
 def extract(root: Path, pot_dir: Path, *options: str) -> int:
-    """``make gettext``: Sphinx's gettext build of the book (``_build/gettext``), then its
-    templates copied into the committed ones (``locale/pot``) and into ``pot_dir``."""
+    """``make gettext``: Sphinx's gettext build of the book and of its guides, if it has any
+    (``_build/gettext``), then their templates copied into the committed ones (``locale/pot``)
+    and into ``pot_dir``."""
     built = root / "_build" / "gettext"
-    status = subprocess.run(templates_command(root, built, *options)).returncode
-    if status:
-        return status
+    guides = root / "_build" / f"gettext-{project.GUIDES}"
+    for sources, outdir in [(project.BOOK_SOURCES, built), (project.GUIDES, guides)]:
+        if not (root / sources).is_dir():
+            continue  # a book without guides
+        command = templates_command(root, outdir, *options, sources=sources)
+        if status := subprocess.run(command).returncode:
+            return status
+    # The guides' pages' templates beside the book's (the interface's and book.pot are the same).
+    for pot in guides.glob("*.pot"):
+        if not (built / pot.name).exists():
+            write_text_atomically(built / pot.name, pot.read_text(encoding="utf-8"))
     for target in dict.fromkeys([root / project.TEMPLATES, pot_dir]):
         if target.resolve() != built.resolve():
             sync_templates(built, target)

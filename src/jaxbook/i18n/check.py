@@ -93,7 +93,7 @@ from jaxbook.i18n.pofile import (
     readable,
     wrap_faults,
 )
-from jaxbook.project import find_root, page_file
+from jaxbook.project import find_root, source_file
 
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 # A named placeholder that the build fills (book.po's credit: ``%(course)s``, the course's
@@ -604,7 +604,7 @@ def source_page(path: Path) -> Path | None:
     # small book inside the project).
     if not (locale.parent / "conf.py").is_file():
         return None
-    page = page_file(locale.parent / "docs", domain)
+    page = source_file(locale.parent, domain)
     return page if page.is_file() else None
 
 

@@ -1,6 +1,14 @@
 """Build the site: one ``sphinx-build -b html`` per language, all at once, then the landing page.
 
     jaxbook html [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
+    jaxbook guides [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
+
+``jaxbook guides`` builds the guides (``guides/``: how the book is made, the
+author's and translator's guides, the lab's report), a site of their own, into
+``<builddir>/guides/<language>`` (their doctrees in
+``<builddir>/doctrees/guides/<language>``), after the book's site of each
+language has been built there: they link it, and the lab's report shows its
+examples (:mod:`jaxbook.sphinxext.guides`).
 
 Sphinx is given ``--fail-on-warning --keep-going``, so the build stops on no
 warning but fails on any: an example whose output is not what its code prints
@@ -29,9 +37,17 @@ from jaxbook.site import landing
 
 
 def html_command(
-    root: Path, language: str, outdir: Path, doctreedir: Path, *extra: str
+    root: Path,
+    language: str,
+    outdir: Path,
+    doctreedir: Path,
+    *extra: str,
+    sources: str = project.BOOK_SOURCES,
 ) -> list[str]:
-    """The sphinx-build call of `make html` for one language of the book at ``root``."""
+    """The sphinx-build call of `make html` for one language of the book at ``root`` (of
+    `make guides` with ``sources="guides"``: the same conf.py, with the tag ``guides``)."""
+    if sources == project.GUIDES:
+        extra = ("-t", project.GUIDES, *extra)
     return [
         sys.executable,
         "-m",
@@ -45,7 +61,7 @@ def html_command(
         f"language={language}",
         "-d",
         str(doctreedir),
-        str(root / "docs"),
+        str(root / sources),
         str(outdir),
     ]
 
@@ -60,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     root = project.root()
     builddir = args.builddir.resolve()
     extra = ["--fail-on-warning", "--keep-going", *shlex.split(args.sphinxopts)]
+    if args.command == "guides":
+        return build_guides(root, builddir, args.languages, extra)
     with contextlib.ExitStack() as held:
         for language in args.languages:
             held.enter_context(holding(builddir / "doctrees" / language))
@@ -86,3 +104,32 @@ def build_languages(root: Path, builddir: Path, languages: list[str], extra: lis
         for language in languages
     ]
     return max(process.wait() for process in processes)
+
+
+def build_guides(root: Path, builddir: Path, languages: list[str], extra: list[str]) -> int:
+    """The guides' site of each language, side by side, then their landing page."""
+    environment = dict(os.environ)
+    if url := environment.get("JAXBOOK_SITE_URL", "").rstrip("/"):
+        # A deploy publishes them under <site>/guides/ (their canonical URLs and sitemaps),
+        # and they link the book's pages at <site>/<language>/ (jaxbook.sphinxext.guides).
+        environment.update(JAXBOOK_SITE_URL=f"{url}/{project.GUIDES}", JAXBOOK_BOOK_URL=url)
+    processes = [
+        subprocess.Popen(
+            html_command(
+                root,
+                language,
+                builddir / project.GUIDES / language,
+                builddir / "doctrees" / project.GUIDES / language,
+                *extra,
+                "-D",
+                f"jaxbook_book_build={builddir}",
+                sources=project.GUIDES,
+            ),
+            env=environment,
+        )
+        for language in languages
+    ]
+    status = max(process.wait() for process in processes)
+    if not status:
+        landing.write(builddir / project.GUIDES, languages, home="contributing.html")
+    return status

@@ -26,8 +26,8 @@ TEMPLATE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
-<meta http-equiv="refresh" content="0; url={default}/index.html">
-<link rel="canonical" href="{default}/index.html">
+<meta http-equiv="refresh" content="0; url={default}/{home}">
+<link rel="canonical" href="{default}/{home}">
 <script>
 (function () {{
   var sites = {sites};
@@ -36,7 +36,7 @@ TEMPLATE = """<!DOCTYPE html>
     var tag = wanted[i].toLowerCase();
     for (var j = 0; j < sites.length; j++) {{
       if (tag.indexOf(sites[j].prefix) === 0) {{
-        window.location.replace(sites[j].dir + "/index.html");
+        window.location.replace(sites[j].dir + "/{home}");
         return;
       }}
     }}
@@ -56,23 +56,27 @@ TEMPLATE = """<!DOCTYPE html>
 TITLE = re.compile(r"<title>([^<]*)</title>")
 
 
-def book_title(site: Path) -> str | None:
+def book_title(site: Path, home: str = "index.html") -> str | None:
     """The title of a built site's home page (as escaped HTML), if it has been built."""
-    home = site / "index.html"
-    found = TITLE.search(home.read_text(encoding="utf-8")) if home.is_file() else None
+    page = site / home
+    found = TITLE.search(page.read_text(encoding="utf-8")) if page.is_file() else None
     return found[1] if found else None
 
 
-def write(root: Path, languages: list[str]) -> Path:
+def write(root: Path, languages: list[str], home: str = "index.html") -> Path:
+    """``root/index.html``, which sends a reader to ``<language>/<home>`` (the guides' home
+    page is their root page's, ``contributing.html``)."""
     listed = project.languages()
     names = {code: language.name for code, language in listed.items()}
     drafts = {code for code, language in listed.items() if language.draft}
     offered = [lang for lang in languages if lang not in drafts]
     # The book's title in each language offered, once each ("JAX 入门 · Getting Started with JAX").
-    titles = [book_title(root / lang) or html.escape(names.get(lang, lang)) for lang in offered]
+    titles = [
+        book_title(root / lang, home) or html.escape(names.get(lang, lang)) for lang in offered
+    ]
     sites = [{"dir": lang, "prefix": lang.split("_")[0].lower()} for lang in offered]
     links = "\n".join(
-        f'<li><a href="{lang}/index.html" hreflang="{project.bcp47(lang)}">'
+        f'<li><a href="{lang}/{home}" hreflang="{project.bcp47(lang)}">'
         f"{html.escape(names.get(lang, lang))}</a>{' (draft)' if lang in drafts else ''}</li>"
         for lang in languages
     )
@@ -82,6 +86,7 @@ def write(root: Path, languages: list[str]) -> Path:
         default_lang=project.bcp47(languages[0]),
         sites=json.dumps(sites),
         links=links,
+        home=home,
     )
     (root / "index.html").write_text(page, encoding="utf-8")
     return root / "index.html"

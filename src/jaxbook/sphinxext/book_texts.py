@@ -61,7 +61,9 @@ def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str
 
 def localise(app: Sphinx, config: Config) -> None:
     texts = translated(config, app.srcdir, DOMAIN)
-    root_page = translated(config, app.srcdir, page_domain(config, config.root_doc))
+    # The book's root page: in the guides, a project apart, the book's (jaxbook.sphinxext.guides).
+    book_root = getattr(config, "jaxbook_book_root", "") or config.root_doc
+    root_page = translated(config, app.srcdir, page_domain(config, book_root))
     title = root_page.get(config.project, config.project)
     author = texts.get(config.author, config.author)
     config.copyright = config.copyright.replace(config.author, author)

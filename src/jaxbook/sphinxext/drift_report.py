@@ -62,7 +62,7 @@ from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.formats import OUTCOMES, FormatError, code_digest, read_drift
 from jaxbook.sphinxapp import doctest_nodes_of
-from jaxbook.sphinxext import _chapters, notes
+from jaxbook.sphinxext import _book, _chapters, notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
 from jaxbook.sphinxext._nodes import enclosing
 
@@ -251,12 +251,12 @@ class DriftDomain(Domain):
 
 def chapter_places(env: BuildEnvironment, chapter: str) -> list[Place]:
     """The examples of the pages in ``chapter`` (a directory of the source) and below, in
-    reading order."""
+    reading order; ``env`` is the book's (:func:`jaxbook.sphinxext._book.of`)."""
     rank = {doc: i for i, doc in enumerate(_chapters.reading_order(env))}
     return sorted(
         (
             place
-            for docname, found in env.domains[DriftDomain.name].data["places"].items()
+            for docname, found in env.domaindata[DriftDomain.name]["places"].items()
             if not chapter or docname.startswith(chapter + "/")
             for place in found
         ),
@@ -376,13 +376,16 @@ class DriftReportDirective(SphinxDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
-        path = Path(self.env.relfn2path(self.arguments[0])[1])
+        # Relative to the page, as if it stood among the book's pages (the lab's report
+        # in the guides, a project of its own, shows the book's chapters).
+        book = _book.srcdir(self.env)
+        path = book / Path(self.env.relfn2path(self.arguments[0])[1]).relative_to(self.env.srcdir)
         if problem := self.not_a_chapters_data(path):
             # Shown, it would say that no release has run the chapter: a wrong path would
             # read as a chapter not run yet.
             warn(
                 "drift-report: %s %s; the path is relative to this page: %s on a chapter's "
-                "own page, <chapter>/%s on a page above the chapters (docs/lab.rst)",
+                "own page, <chapter>/%s on a page above the chapters (guides/lab.rst)",
                 self.arguments[0],
                 problem,
                 CHAPTER_FILE,
@@ -391,6 +394,7 @@ class DriftReportDirective(SphinxDirective):
             )
             return []
         load(self.env, path)
+        _book.depend(self.env)
         return [drift_placeholder(kind="report", file=str(path))]
 
     def not_a_chapters_data(self, path: Path) -> str | None:
@@ -398,11 +402,11 @@ class DriftReportDirective(SphinxDirective):
         ``release-drift.json`` in a directory of the chapter's pages."""
         if path.name != CHAPTER_FILE:
             return f"is not a chapter's {CHAPTER_FILE}"
-        srcdir = Path(self.env.srcdir)
+        srcdir = _book.srcdir(self.env)
         if path.parent == srcdir or not path.parent.is_relative_to(srcdir):
             return "is in no chapter's directory"
         chapter = path.parent.relative_to(srcdir).as_posix()
-        if not any(doc.startswith(chapter + "/") for doc in self.env.found_docs):
+        if not any(next((srcdir / chapter).rglob(f"*{s}"), None) for s in project.SOURCE_SUFFIX):
             return f"is in {chapter}/, which holds no page"
         return None
 
@@ -417,8 +421,8 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         if app.builder.name == "gettext" or isinstance(data, FormatError):
             node.replace_self([])  # the catalogs never wait on the lab; a warning said why
             continue
-        chapter = path.parent.relative_to(app.srcdir).as_posix().removeprefix(".")
-        places = chapter_places(app.env, chapter)
+        chapter = path.parent.relative_to(_book.srcdir(app.env)).as_posix().removeprefix(".")
+        places = chapter_places(_book.of(app.env), chapter)
         shown = Shown(app, fromdoc)
         if node["kind"] == "unseen":
             node.replace_self(shown.unseen(data, places, in_the_book=True) if data else [])
@@ -433,7 +437,8 @@ class Shown:
     """What one page shows of a chapter's data, in the build's language."""
 
     def __init__(self, app: Sphinx, fromdoc: str) -> None:
-        self.app, self.env, self.fromdoc = app, app.env, fromdoc
+        # The book's environment: its pages' titles (in the guides too).
+        self.app, self.env, self.fromdoc = app, _book.of(app.env), fromdoc
         self.language = app.config.language
 
     def caption(self, place: Place) -> nodes.Node:

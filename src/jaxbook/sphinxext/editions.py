@@ -61,8 +61,7 @@ copyright page and every page of the website (under its copyright line) give
 too.
 
 Both hold the reader's book only: the pages the root page's toctrees reach.
-The contributors' guides are the website's, linked from every page's footer
-(``jaxbook_contributors_page``). Each page of a site links the PDF and the
+Each page of a site links the PDF and the
 EPUB of its language that the site holds (``jaxbook editions`` copies them
 there and writes the pages again).
 
@@ -77,9 +76,6 @@ Config values:
    Where the PDF's CJK faces are written, each in a file of its own
    (``jaxbook.sphinxext.fonts.write_face``; default ``""``:
    ``$XDG_CACHE_HOME/jaxbook/fonts``, or ``~/.cache/jaxbook/fonts``).
-``jaxbook_contributors_page``
-   The page that leads to the guides for authors and translators (default
-   ``""``: none), linked from every page's footer on the website.
 ``jaxbook_editions_held``
    Set by the build: the formats (``pdf``, ``epub``) whose file the site's
    directory holds, which its pages link.
@@ -1238,7 +1234,7 @@ class BookEpubBuilder(Epub3Builder):
         )
 
     def write_documents(self, docnames: Set[str]) -> None:
-        # The reader's book: the contributors' guides are the website's.
+        # The reader's book: the pages its contents reach, no orphan page.
         super().write_documents(set(docnames) & set(_chapters.book_order(self.env)))
 
     def write_doc_serialized(self, docname: str, doctree: nodes.document) -> None:
@@ -1367,8 +1363,7 @@ class BookEpubBuilder(Epub3Builder):
 def add_site_links(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """On the website: the PDF and EPUB the site holds, the edition statement, and the
-    contributors' page."""
+    """On the website: the PDF and EPUB the site holds, and the edition statement."""
     if app.builder.name != "html":
         return
     name = edition_name(app.config)
@@ -1387,12 +1382,6 @@ def add_site_links(
     ]
     # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
     context["jaxbook_edition_line"] = credits_of(app.config).edition_line()
-    page = app.config.jaxbook_contributors_page
-    if page and page in app.env.titles and page != pagename:
-        context["jaxbook_contributors"] = {
-            "url": context["pathto"](page),
-            "title": app.env.titles[page].astext(),
-        }
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -1402,7 +1391,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_font_cache", "", "", types=frozenset({str}))
-    app.add_config_value("jaxbook_contributors_page", "", "html", types=frozenset({str}))
     app.add_config_value("jaxbook_editions_held", [], "html", types=frozenset({list}))
     app.add_config_value("jaxbook_edition", 1, "env", types=frozenset({int}))
     app.add_config_value("jaxbook_edition_date", "", "env", types=frozenset({str}))

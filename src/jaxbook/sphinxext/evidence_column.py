@@ -53,7 +53,7 @@ from sphinx.util import docname_join, logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook.formats import FormatError, read_evidence
-from jaxbook.sphinxext import _eras, notes
+from jaxbook.sphinxext import _book, _eras, notes
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 
 if TYPE_CHECKING:
@@ -247,6 +247,7 @@ class EvidenceReportDirective(SphinxDirective):
         if name:
             self.env.note_dependency(str(Path(self.env.srcdir, name)))
         self.env.metadata[self.env.docname][SHOWS_NOTES] = True
+        _book.depend(self.env)
         return [evidence_report(table=docname_join(self.env.docname, self.arguments[0]))]
 
 
@@ -266,7 +267,7 @@ def resolve_reports(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             node.replace_self([])
             continue
         items = nodes.definition_list(classes=["jb-evidence-report"])
-        for row in notes.rows(app.env, table_doc=node["table"]):
+        for row in notes.rows(_book.of(app.env), table_doc=node["table"]):
             said = _eras.cell(evidence, row.probes, row.old, app.config.language, lambda p, k: None)
             if not said:
                 continue

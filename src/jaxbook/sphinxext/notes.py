@@ -61,7 +61,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext import _chapters
+from jaxbook.sphinxext import _book, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
@@ -326,7 +326,7 @@ def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = Fa
     occurrences = sorted(
         (
             note
-            for docname, found in _domain(env).notes.items()
+            for docname, found in env.domaindata[NotesDomain.name]["notes"].items()
             if table_doc is None or _chapters.covers(table_doc, docname)
             for note in found
         ),
@@ -383,7 +383,10 @@ def section_label(env: BuildEnvironment, docname: str) -> str:
 
 
 def link(builder: Builder, fromdoc: str, todoc: str, anchor: str, *children: nodes.Node):
-    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one)."""
+    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one), and
+    from the guides to the book's site."""
+    if (book := _book.uri(builder, fromdoc, todoc)) is not None:
+        return nodes.reference("", "", *children, refuri=f"{book}#{anchor}", internal=False)
     node = make_refnode(builder, fromdoc, todoc, anchor, list(children))
     if node.get("refuri", "").startswith("#"):  # the book is one page (single HTML)
         del node["refuri"]

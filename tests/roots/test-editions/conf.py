@@ -6,6 +6,5 @@ author = "作者"
 jaxbook_publisher = "小书出版组"
 jaxbook_translators = {"en": "小书译者"}
 jaxbook_credit = '整理自课程<a href="https://example.org/course">《课程》</a>。'
-jaxbook_contributors_page = "guide"
 release = version = "1.0"
 jaxbook_edition_date = "2026-12"

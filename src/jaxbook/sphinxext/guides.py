@@ -1,0 +1,102 @@
+"""The guides: a project of their own beside the reader's book, which they link to.
+
+How the book is made, the author's and the translator's guides, and the lab's
+report are a Sphinx project apart (``guides/``, whose ``conf.py`` reads the
+book's), so that the reader's site holds the book only: no page, footer link or
+search result of theirs. ``jaxbook guides`` (:mod:`jaxbook.site.guides`)
+builds them after the book, in each of its languages. This extension is the
+guides' link to the book:
+
+- their ``:doc:`` links to the book's pages (``:doc:`ch01/update-notes```) go to
+  the book's site in the same language, through its inventory (intersphinx's
+  ``book``, read from the book's build);
+- the lab's report reads the book's examples and notes from the environment
+  the book's build pickled (:mod:`jaxbook.sphinxext._book`), and links them
+  on the book's site; a guide that is built before the book is an error.
+
+Config values:
+
+``jaxbook_book_srcdir``
+   The book's source directory, relative to the guides' (``"../docs"``).
+``jaxbook_book_build``
+   The book's build directory (default ``"../_build"``, relative to the guides'
+   sources), which holds its doctrees (``doctrees/<language>``) and its site
+   (``html/<language>``, with the inventory).
+``jaxbook_book_site``
+   Where the book's site of the build's language is: a URL, or a path relative
+   to the guides' site of that language. Default: the book's build's, relative
+   to the guides' output (``../../html/<language>`` from ``_build/guides/<language>``),
+   or, for a deploy, ``<site URL>/<language>``: ``jaxbook guides`` hands the
+   site's URL over as ``JAXBOOK_BOOK_URL`` and gives the guides
+   ``<site URL>/guides`` as theirs (``JAXBOOK_SITE_URL``).
+``jaxbook_book_doctrees``
+   Set from the above: the book's doctrees of the build's language.
+``jaxbook_book_root``
+   The book's root page (``"index"``), whose title, translated in its catalog,
+   is the guides' too (:mod:`jaxbook.sphinxext.book_texts`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx.errors import ConfigError
+
+from jaxbook.sphinxext import _book
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
+
+
+def configure(app: Sphinx, config: Config) -> None:
+    """The book's build, site and inventory in the build's language."""
+    language = config.language
+    build = Path(app.srcdir, config.jaxbook_book_build)
+    config.jaxbook_book_doctrees = str(build / "doctrees" / language)
+    site = build / "html" / language
+    if not config.jaxbook_book_site:
+        # The book's URL where the guides are deployed (jaxbook.site.build sets it).
+        url = os.environ.get("JAXBOOK_BOOK_URL", "").rstrip("/")
+        local = Path(os.path.relpath(site, app.outdir)).as_posix()
+        config.jaxbook_book_site = f"{url}/{language}" if url else local
+    inventory = site / "objects.inv"
+    if inventory.is_file():
+        config.intersphinx_mapping = {"book": (config.jaxbook_book_site, str(inventory))}
+        # Plain :doc: links to the book's pages too (Sphinx sends only :external: by default).
+        config.intersphinx_disabled_reftypes = []
+    else:
+        # The catalogs' templates need no book, and link nothing; a site does (need_the_book).
+        config.suppress_warnings = [*config.suppress_warnings, "ref.doc", "ref.term", "ref.ref"]
+
+
+def need_the_book(app: Sphinx) -> None:
+    """A site of the guides links the book's pages and shows its examples: the book is built
+    first, in the same language."""
+    if app.builder.name == "gettext":
+        return
+    needed = [
+        _book.environment_file(app.env),
+        Path(app.config.jaxbook_book_doctrees).parent.parent / "html" / app.config.language,
+    ]
+    if missing := [str(path) for path in needed if path is None or not path.exists()]:
+        raise ConfigError(
+            f"the guides link the book, which is not built in {app.config.language}: "
+            f"{', '.join(missing)} (make html, then make guides)"
+        )
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("sphinx.ext.intersphinx")
+    app.add_config_value("jaxbook_book_srcdir", "", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_build", "../_build", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_site", "", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_doctrees", "", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_root", "index", "env", types=frozenset({str}))
+    # Before intersphinx reads its mapping (800).
+    app.connect("config-inited", configure, priority=400)
+    app.connect("builder-inited", need_the_book)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
