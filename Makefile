@@ -153,6 +153,11 @@ pytest: $(SYNCED) node_modules/.installed ## Run the book's test suite on TEST_J
 	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit" \
 	  --ignore=$(LAB_TESTS)
 
+.PHONY: format
+format: $(SYNCED) ## Format the Python files as make lint checks them (ruff format, then ruff's safe fixes)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
 .PHONY: lint
 lint: $(SYNCED) node_modules/.installed ## Lint Python (ruff, import-linter, mypy) and validate the deploy files offline
 	$(VENV)/bin/ruff check .
