@@ -44,6 +44,8 @@ OPS = "{http://www.idpf.org/2007/ops}"
 TRIM = {"zh_CN": (524.41, 737.01), "en": (504.0, 666.0)}
 # The page a cross-reference leads to, as each edition prints it.
 PAGE_REFERENCE = {"zh_CN": r"（第 ?\d+ ?页）", "en": r"\(page \d+\)"}
+# What every edition calls the root page's text.
+PREFACE = {"zh_CN": "前言", "en": "Preface"}
 NUMBERED = {
     "zh_CN": {"figure": "图 1-1", "listing": "代码清单 1-1"},
     "en": {"figure": "Figure 1-1", "listing": "Listing 1-1"},
@@ -767,6 +769,12 @@ def test_epub_has_a_cover_landmarks_and_the_credit_once(built_editions, language
     [landmarks] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{OPS}type") == "landmarks"]
     kinds = [a.get(f"{OPS}type") for a in landmarks.iter(f"{XHTML}a")]
     assert kinds == ["cover", "toc", "bodymatter", "glossary", "index"]
+    # The body opens at chapter 1; the preface before it is named as the PDF names it.
+    marks = {a.get(f"{OPS}type"): a.get("href") for a in landmarks.iter(f"{XHTML}a")}
+    assert marks["bodymatter"] == "ch01/index.xhtml"
+    [toc] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{OPS}type") == "toc"]
+    entries = {a.get("href"): "".join(a.itertext()) for a in toc.iter(f"{XHTML}a")}
+    assert entries["index.xhtml"] == PREFACE[language]
     assert credited == ["copyright.xhtml"]  # once, on the copyright page
     with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
         copyright_page = plain(epub.read("copyright.xhtml").decode("utf-8"))
@@ -837,3 +845,152 @@ def test_the_site_links_the_books_it_holds(built_editions, language):
     for page in pages:
         links = re.findall(r'<a class="jb-edition-link" href="([^"]+)"', page.read_text("utf-8"))
         assert sorted((page.parent / link).resolve().name for link in links) == held, page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_website_links_the_preface_by_its_name(built_site, language):
+    """The first chapter's "previous" page is the preface, as the books' contents call it."""
+    page = BeautifulSoup(
+        (built_site / language / "ch01/index.html").read_text("utf-8"), "html.parser"
+    )
+    assert page.find("link", rel="prev")["title"] == PREFACE[language]
+
+
+def bookmark_titles(builddir: Path, language: str) -> list[str]:
+    [out] = (builddir / "latex" / language).glob("*.out")
+    return bookmarks(out.read_text(encoding="utf-8"))
+
+
+EMOJI = re.compile("[\u2300-\u27bf\ufe0f\U0001f000-\U0001faff]")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bookmarks_are_plain_text(built_editions, language):
+    """A heading's emoji is a picture on the page; its bookmark has neither it nor the space
+    after it ("补充：查看 jaxpr", not "🔍 补充：查看 jaxpr")."""
+    titles = bookmark_titles(built_editions, language)
+    detail = {"zh_CN": "补充：", "en": "In detail: "}[language]
+    assert any(title.startswith(detail) for title in titles)
+    assert [title for title in titles if EMOJI.search(title) or title != title.strip()] == []
+
+
+def test_the_bookmark_check_sees_an_emoji():
+    escaped = "".join(f"\\{byte:03o}" for byte in "🔍 补充".encode("utf-16"))
+    [title] = bookmarks(f"\\BOOKMARK [2][-]{{section.1}}{{{escaped}}}{{}}% 1")
+    assert EMOJI.search(title)
+
+
+# What a code block or a table says where it goes on over a page, in each edition: one form.
+CONTINUED = {
+    "zh_CN": {"（续下页）", "（接上页）"},
+    "en": {"(continues on next page)", "(continued from previous page)"},
+}
+CONTINUATION = re.compile(
+    r"[（(]?(续下页|接上页|continues on next page|continued from previous page)[）)]?"
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_continuation_label_has_one_form(built_editions, language):
+    """Code blocks said "（续下页）" and tables "续下页", centred at their top in sans serif."""
+    labels = [
+        line.strip()
+        for page in pdf_pages(the_pdf(built_editions, language))
+        for line in page.splitlines()
+        if CONTINUATION.fullmatch(line.strip())
+    ]
+    assert set(labels) == CONTINUED[language]
+    # A table too goes on over a page: the installation table's header row follows a label.
+    header = {"zh_CN": "平台", "en": "Platform"}[language]
+    assert any(
+        CONTINUATION.fullmatch(line.strip()) and next_words(page, at)[:1] == [header]
+        for page in pdf_pages(the_pdf(built_editions, language))
+        for at, line in enumerate(page.splitlines())
+    )
+
+
+def next_words(page: str, at: int) -> list[str]:
+    """The words of the first line after line ``at`` of ``page`` that has any."""
+    return next((line.split() for line in page.splitlines()[at + 1 :] if line.strip()), [])
+
+
+# A pair's title that once ended a page of the Chinese edition (1.2).
+PAIR_TITLE = {"zh_CN": "显式指定 float64", "en": "Requesting float64"}
+
+
+def box_titles(site: Path, builddir: Path, language: str) -> set[str]:
+    """The titles of the boxes (a pair's title, each box's own) on the pages the books hold."""
+    held = book_pages(builddir, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    titles = set()
+    for name in held:
+        page = BeautifulSoup((site / language / name).read_text("utf-8"), "html.parser")
+        for title in page.select("p.jb-pair-title, p.admonition-title"):
+            source = title.select_one(".jb-parallel-source")
+            titles.add(squeeze((source or title).get_text()))
+    return titles - {""}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_ends_with_a_boxs_title(built_site, built_editions, language):
+    """A pair's title and a box's title go over with what they head ("显式指定 float64"
+    ended page 16 of the Chinese edition, its ❌ box on page 17)."""
+    titles = box_titles(built_site, built_editions, language)
+    assert squeeze(PAIR_TITLE[language]) in titles
+    ends = []
+    for number, lines in enumerate(page_lines(the_pdf(built_editions, language)), start=1):
+        texts = [text for _bottom, text in lines]
+        for count in (1, 2):  # a long title wraps
+            if len(texts) > count and squeeze(" ".join(texts[-count:])) in titles:
+                ends.append((number, " ".join(texts[-count:])))
+    assert ends == []
+
+
+# The reader's way to check an exercise in print: the reference answer, with its page.
+CHECK = {
+    "zh_CN": r"核对答案：参考答案见“参考答案 E(\d)” ?（第 ?\d+ ?页） ?。",
+    "en": r"Check your answer: see “Reference answer E(\d)” \(page \d+\)\.",
+}
+CHECK_LABEL = {"zh_CN": "核对答案", "en": "Check your answer"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_printed_exercises_are_checked_from_the_book(built_editions, language):
+    """Print sends no reader to "this page's notebook", which it has no address for (the
+    build knows no site): each exercise says where its answer is printed, and on what page."""
+    text = re.sub(r"\s+", " ", pdf_text(the_pdf(built_editions, language)))
+    assert sorted(re.findall(CHECK[language], text)) == ["1", "2", "3", "4"]
+    assert "本页" not in text
+    assert "this page" not in text.lower()
+    assert "笔记本里" not in text
+    assert "page's notebook" not in text.replace("’", "'")
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        exercises = epub.read("ch01/exercises.xhtml").decode("utf-8")
+    page = BeautifulSoup(exercises, "html.parser")
+    checks = [p for p in page.find_all("p") if p.strong and CHECK_LABEL[language] in p.get_text()]
+    assert [a["href"] for p in checks for a in p.find_all("a")] == [
+        f"answers.xhtml#ch01-answer-e{n}" for n in range(1, 5)
+    ]
+    assert "notebook" not in exercises.lower()
+    assert "笔记本" not in exercises
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_website_keeps_its_notebooks(built_site, language):
+    page = (built_site / language / "ch01/exercises.html").read_text("utf-8")
+    assert ("Jupyter 笔记本" if language == "zh_CN" else "Jupyter notebook") in page
+    assert CHECK_LABEL[language] not in plain(page)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_quizs_answers_follow_its_questions_in_print(built_editions, language):
+    """In the PDF the answers come after the last question, each linked from its question."""
+    heading = {"zh_CN": "答案与解析", "en": "Answers and explanations"}[language]
+    pages = pdf_pages(the_pdf(built_editions, language))
+    lines = [[squeeze(line) for line in page.splitlines()] for page in pages]
+    first = squeeze({"zh_CN": "第 1 题", "en": "Question 1"}[language])
+    quiz = next(i for i, page in enumerate(lines) if first in page)
+    answers = next(i for i, page in enumerate(lines) if squeeze(heading) in page)
+    assert answers > quiz
+    seen = {"zh_CN": "见本测验末尾的", "en": "at the end of the quiz"}[language]
+    between = "".join(pages[quiz : answers + 1])
+    assert squeeze(between).count(squeeze(seen)) == 8

@@ -78,12 +78,43 @@ def test_a_chinese_edition_marks_a_continued_code_block_in_full_width_parenthese
 
 
 def test_on_paper_a_quizs_answers_follow_the_quiz(latex):
-    """Under its question, an answer is read before the reader has answered."""
+    """Under its question, an answer is read before the reader has answered: the answers
+    follow the last question, each titled with its question's number, linked both ways."""
     tex, _outdir = latex("zh_CN")
-    order = [tex.index(text) for text in ("哪一项对？", "这一题之后才是答案。", "测验答案与解析")]
+    heading = "section{答案与解析}"
+    order = [tex.index(text) for text in ("哪一项对？", "这一题之后才是答案。", heading)]
     assert order == sorted(order)
-    assert "第 1 题：答案与解析" in tex
-    assert tex.index("第一项。") > tex.index("测验答案与解析")
+    assert tex.index("第一项。") > tex.index(heading)
+    # The answer's title is its question's number, a link to the question.
+    [(question, title)] = re.findall(
+        r"\\begin\{sphinxadmonition\}\{\w+\}\{\{\\hyperref\[\\detokenize\{quiz:([^}]+)\}\]"
+        r"\{\\sphinxcrossref\{([^}]*)\}\}\}\}",
+        tex,
+    )
+    assert title == "第 1 题"
+    assert re.search(rf"\\label\{{\\detokenize\{{quiz:{question}\}}\}}", tex)
+    # Where the answer was, the question links to it, with its page; the answer holds its target.
+    [answer] = re.findall(r"见本测验末尾的“\{\\hyperref\[\\detokenize\{quiz:([^}]+)\}\]", tex)
+    assert rf"\jbpagereference{{\detokenize{{quiz:{answer}}}}}" in tex
+    target = tex.index(rf"\label{{\detokenize{{quiz:{answer}}}}}")
+    assert tex.index(heading) < target < tex.index("第一项。")
+
+
+def test_in_an_epub_a_quizs_answers_follow_the_quiz_linked_to_their_questions(epub):
+    app = epub("en")
+    page = ElementTree.parse(app.outdir / "quiz.xhtml").getroot()
+    text = "".join(page.itertext())
+    assert text.index("这一题之后才是答案。") < text.index("Answers and explanations")
+    assert text.index("Answers and explanations") < text.index("第一项。")
+    ids = {element.get("id") for element in page.iter() if element.get("id")}
+    links = [a for a in page.iter(f"{XHTML}a") if (a.get("href") or "").startswith("#")]
+    to_answer = [a for a in links if "".join(a.itertext()) == "答案与解析"]
+    to_question = [a for a in links if "".join(a.itertext()) == "第 1 题"]
+    assert len(to_answer) == 1
+    assert len(to_question) == 1
+    assert to_answer[0].get("href")[1:] in ids
+    assert to_question[0].get("href")[1:] in ids
+    assert "See “答案与解析” at the end of the quiz." in text
 
 
 def test_the_title_page_names_the_authors_and_the_publisher(latex):
@@ -454,8 +485,55 @@ def test_an_epub_has_a_cover_landmarks_and_the_readers_pages_only(epub):
     [landmarks] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{EPUB}type") == "landmarks"]
     kinds = [a.get(f"{EPUB}type") for a in landmarks.iter(f"{XHTML}a")]
     assert kinds == ["cover", "toc", "bodymatter", "index"]
+    # The body starts with the first chapter, not the preface.
+    marks = {a.get(f"{EPUB}type"): a.get("href") for a in landmarks.iter(f"{XHTML}a")}
+    assert marks["bodymatter"] == "chapter.xhtml"
     cover_page = (app.outdir / "epub-cover.xhtml").read_text(encoding="utf-8")
     assert 'alt="小书"' in cover_page
+
+
+@pytest.mark.parametrize(("language", "preface"), [("zh_CN", "前言"), ("en", "Preface")])
+def test_an_epub_names_the_root_page_the_preface_as_the_pdf_does(epub, latex, language, preface):
+    app = epub(language)
+    nav = ElementTree.parse(app.outdir / "nav.xhtml").getroot()
+    [toc] = [n for n in nav.iter(f"{XHTML}nav") if n.get(f"{EPUB}type") == "toc"]
+    entries = {a.get("href"): "".join(a.itertext()) for a in toc.iter(f"{XHTML}a")}
+    assert entries["index.xhtml"] == preface
+    ncx = ElementTree.parse(app.outdir / "toc.ncx").getroot()
+    labels = {
+        point.find(f"{NCX}content").get("src"): point.find(f"{NCX}navLabel/{NCX}text").text
+        for point in ncx.iter(f"{NCX}navPoint")
+    }
+    assert labels["index.xhtml"] == preface
+    page = ElementTree.parse(app.outdir / "index.xhtml").getroot()
+    assert "".join(next(page.iter(f"{XHTML}h1")).itertext()).strip() == preface
+    assert page.find(f"{XHTML}head/{XHTML}title").text == preface
+    # The PDF's heading and contents say the same.
+    assert rf"\newcommand\jbprefacename{{{preface}}}" in latex(language)[0]
+
+
+def test_a_headings_emoji_is_not_in_the_pdfs_bookmarks(latex):
+    tex, _outdir = latex("zh_CN")
+    # On the page and in the contents its picture; in the bookmark nothing, nor the space.
+    assert r"\section{\texorpdfstring{🔍 }{}补充：一节}" in tex
+
+
+def test_a_continued_table_is_marked_as_a_continued_code_block_is(latex):
+    tex, outdir = latex("en")
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    definition = r"\sphinxtablecontinued#1{{\normalcolor\sphinxstylecodecontinued{#1}}}"
+    assert rf"\protected\def{definition}" in style
+    # At the table's right edge, top and foot alike, with no number (templates/).
+    heads = re.findall(
+        r"\\multicolumn\{\d+\}\{(\w)\}\{\\sphinxnorowcolor\s*\\makebox\[0pt\](\[r\])?"
+        r"\{\\sphinxtablecontinued\{([^}]*)\}",
+        tex,
+    )
+    assert sorted(text for _align, _r, text in heads) == [
+        "continued from previous page",
+        "continues on next page",
+    ]
+    assert all(align == "r" and right == "[r]" for align, right, _text in heads)
 
 
 def test_an_epub_declares_each_pages_language(epub):

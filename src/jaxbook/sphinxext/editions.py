@@ -44,8 +44,9 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
   next line starting with a small grey hook; inline code that breaks with no
   mark, and table rows that align: an index entry or link target at the head
   of a cell moves into its first paragraph;
-- a dropdown (the quiz's "answer and explanation") becomes a labelled block,
-  since paper cannot fold.
+- a dropdown becomes a labelled block, since paper cannot fold; a quiz's answers
+  (its "answer and explanation" dropdowns) are collected after its last question,
+  each linked to its question and from it (``LabelDropdowns``; the EPUB too).
 
 The EPUB is Sphinx's EPUB 3 builder extended (``BookEpubBuilder``): a cover
 drawn from the title and names, full metadata (the authors as creator, a
@@ -131,6 +132,7 @@ from jaxbook.sphinxext.fonts import (
     write_face,
 )
 from jaxbook.sphinxext.languages import site_url
+from jaxbook.sphinxext.pairs import pair, pair_half
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -257,6 +259,15 @@ EDITIONS = {
     # %(date)s is the month, as "December 2026".
     5: gettext_noop("Fifth edition, %(date)s"),
 }
+
+
+def preface_name() -> str:
+    """What every edition calls the root page's text, in its contents and navigation: the
+    preface ("前言", "Preface"), as a published book does; the book's title is the title
+    page's, the cover's and the website's."""
+    # Translators: The name of the book's first page of text (the root page's) in the PDF's
+    # heading and contents, the EPUB's contents and heading, and the website's links to it.
+    return str(_("Preface"))
 
 
 def edition_month(config: Config) -> datetime.date:
@@ -740,8 +751,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
             [
                 front_matter(credits),
                 pdf_metadata(credits, config.language),
-                # Translators: The heading of the PDF's preface, the book's first page of text.
-                rf"\newcommand\jbprefacename{{{tex(str(_('Preface')))}}}",
+                rf"\newcommand\jbprefacename{{{tex(preface_name())}}}",
                 # The index's "see" and "see also", in Sphinx's words for the language.
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
                 rf"\renewcommand\alsoname{{{tex(see_name('see also %s'))}}}",
@@ -924,6 +934,19 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
     for box in boxes:
         if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
             need_room(box, NEED_BLOCK, depths)
+    # A pair's title (a bold line) stays with its first box, and that box's title with its
+    # first lines ("显式指定 float64" ended page 16 of the Chinese edition, its ❌ box on page
+    # 17): the room for all three is asked for before the title, and no page breaks after it;
+    # its second box asks for room of its own.
+    for twin in list(doctree.findall(pair)):
+        if any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(twin)):
+            continue
+        need_room(twin, NEED_PAIR, depths)
+        halves = [child for child in twin.children if isinstance(child, pair_half)]
+        if halves and twin.index(halves[0]) == 1:
+            twin.insert(1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
+        for half in halves[1:]:
+            need_room(half, NEED_BLOCK, depths)
 
 
 # A paragraph ending so introduces the code block after it.
@@ -936,6 +959,8 @@ KEEP_WITH_NEXT = r"\jbkeepwithnext"
 # label's line more); and the lines a heading takes, with the space around it.
 NEED_BLOCK = 5
 NEED_LABELLED = 7
+# A pair's title, its first box's title, and that box's first lines.
+NEED_PAIR = 8
 HEADING_LINES = 3
 # What stands between a heading and the text under it without a line of its own: labels,
 # index entries, comments, and the LaTeX this module adds.
@@ -1037,11 +1062,47 @@ def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     Path(app.outdir, f"{GLYPHS_STYLE}.sty").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """A heading's emoji is its picture on the page, in the contents and in the running head,
+    but not in the PDF's bookmarks, which are plain text: "补充：查看 jaxpr", not "🔍 补充：
+    查看 jaxpr" (``\\texorpdfstring`` with nothing for the bookmark, the space after the
+    emoji included)."""
+    if app.builder.name != "latex":
+        return
+    for title in list(doctree.findall(nodes.title)):
+        if not isinstance(title.parent, nodes.section):
+            continue
+        for text in list(title.findall(nodes.Text)):
+            pieces = EMOJI_RUN.split(str(text))
+            if len(pieces) == 1 or not any(_artwork.is_emoji(c) for c in str(text)):
+                continue
+            plain: list[nodes.Node] = []
+            for at, piece in enumerate(pieces):
+                if at % 2 and any(_artwork.is_emoji(c) for c in piece):
+                    latex = rf"\texorpdfstring{{{tex(piece)}}}{{}}"
+                    plain.append(nodes.raw("", latex, format="latex"))
+                elif piece:
+                    plain.append(nodes.Text(piece))
+            assert text.parent is not None
+            text.parent.replace(text, plain)
+
+
+# A character that may be an emoji (the variation selector after it, and the space after
+# that): a heading's bookmark drops them (plain_bookmarks).
+EMOJI_RUN = re.compile("([\u2300-\u27bf\U0001f000-\U0001faff]\ufe0f? ?)")
+
+
 QUESTION = "jb-question"  # a quiz question's section (docs/ch01/quiz.rst)
 
 
 class LabelDropdowns(SphinxPostTransform):
     """Off the website a dropdown cannot fold: show its title as a label above its content.
+
+    A quiz's answers (a dropdown in a question's section, ``jb-question``) go after its last
+    question instead, in a section of their own ("Answers and explanations"), each titled
+    with its question's number, which links to the question; where each answer was, its
+    question links to it. On paper an answer right under its question is read before the
+    question is answered.
 
     Runs before sphinx-design turns dropdowns into HTML ``<details>`` (whose
     icons an EPUB may not hold there).
@@ -1072,15 +1133,9 @@ class LabelDropdowns(SphinxPostTransform):
                     box += child
             question = node.parent
             if isinstance(question, nodes.section) and QUESTION in question["classes"]:
-                # On paper an answer right under its question is read before the
-                # question is answered: the quiz's answers follow the quiz.
-                number = section_title(question).astext()
-                # Translators: In the books, the heading of a quiz answer: the question's number,
-                # then the answer's title ("1.3: Answer").
-                heading = _("%(question)s: %(label)s") % {"question": number, "label": label}
-                box[0] = nodes.title("", heading)
-                question.remove(node)
-                answers.setdefault(id(question.parent), []).append(box)
+                answers.setdefault(id(question.parent), []).extend(
+                    self.answer_apart(question, node, box, label)
+                )
             else:
                 node.replace_self(box)
         for quiz in list(self.document.findall(nodes.section)):
@@ -1089,11 +1144,33 @@ class LabelDropdowns(SphinxPostTransform):
             questions = [c for c in quiz.children if isinstance(c, nodes.section)]
             last = [c for c in questions if QUESTION in c["classes"]][-1]
             section = nodes.section(ids=[nodes.make_id(f"jb-quiz-answers-{quiz['ids'][0]}")])
-            # Translators: In the books, the heading of the section after a quiz that holds its
-            # answers.
-            section += nodes.title("", _("Answers to the quiz"))
+            # Translators: In the books, the heading of the section after a quiz's last question
+            # that holds the answers to its questions.
+            section += nodes.title("", _("Answers and explanations"))
             section.extend(answers[id(quiz)])
             quiz.insert(quiz.index(last) + 1, section)
+
+    def answer_apart(
+        self, question: nodes.section, dropdown: nodes.Element, box: nodes.Element, label: str
+    ) -> list[nodes.Element]:
+        """The answer ``box`` of ``question``, titled with the question's number linked to the
+        question, with a target in it; where the dropdown was, a link to that target."""
+        anchor = nodes.make_id(f"jb-answer-{question['ids'][0]}")
+        number = section_title(question).astext()
+        box[0] = nodes.title("", "", nodes.reference("", number, refid=question["ids"][0]))
+        # Translators: In the books, under a quiz's question, where the answer is: "%s" is the
+        # link to it, its title ("Answer and explanation").
+        before, _sep, after = str(_("See “%s” at the end of the quiz.")).partition("%s")
+        link = nodes.paragraph(classes=["jb-answer-link"])
+        link += [
+            nodes.Text(before),
+            nodes.reference("", label, refid=anchor),
+            nodes.Text(after),
+        ]
+        dropdown.replace_self(link)
+        # In the box, after its title: before it, a page break could part them.
+        box.insert(1, nodes.target("", "", ids=[anchor]))
+        return [box]
 
 
 def visit_badge_latex(self: Any, node: nodes.Element) -> None:
@@ -1233,6 +1310,14 @@ class BookEpubBuilder(Epub3Builder):
             f' lang="{language}" xml:lang="{language}">'
         )
 
+    def toc_add_files(self, refnodes: list[dict[str, Any]]) -> None:
+        super().toc_add_files(refnodes)
+        # The root page is the preface, as the PDF's contents name it, not the book's title.
+        root = html.escape(self.config.root_doc + self.out_suffix)
+        for node in refnodes:
+            if node["refuri"] == root:
+                node["text"] = html.escape(preface_name())
+
     def write_documents(self, docnames: Set[str]) -> None:
         # The reader's book: the pages its contents reach, no orphan page.
         super().write_documents(set(docnames) & set(_chapters.book_order(self.env)))
@@ -1332,7 +1417,12 @@ class BookEpubBuilder(Epub3Builder):
         metadata = super().navigation_doc_metadata(navlist)
         marks = [("cover", self.coverpage_name, self.guide_titles["cover"])]
         marks.append(("toc", "nav.xhtml#toc", self.guide_titles["toc"]))
-        chapters = [node for node in self.refnodes if node["level"] == 1][1:]
+        # The body begins with the first chapter: after the front matter (the copyright page,
+        # the preface).
+        root = html.escape(self.config.root_doc + self.out_suffix)
+        tops = [node for node in self.refnodes if node["level"] == 1]
+        uris = [node["refuri"] for node in tops]
+        chapters = tops[uris.index(root) + 1 :] if root in uris else []
         if chapters:
             marks.append(("bodymatter", chapters[0]["refuri"], chapters[0]["text"]))
         glossary = next(
@@ -1355,6 +1445,32 @@ class BookEpubBuilder(Epub3Builder):
         # reader's menu shows.
         metadata["landmarks_title"] = html.escape(str(_("Landmarks")))
         return metadata
+
+
+def name_the_preface(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """In the EPUB the root page's heading names the preface, as its contents do (the title is
+    the cover's); the PDF sets its own heading (``\\jbprefacename``)."""
+    if app.builder.name != "epub" or docname != app.config.root_doc:
+        return
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is not None and isinstance(section[0], nodes.title):
+        section[0] = nodes.title("", preface_name())
+
+
+def preface_in_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """A page's links to the root page name the preface, as the books' contents do: the
+    website's "previous" link, the EPUB's root page's own title."""
+    if app.builder.name not in ("html", "epub"):
+        return
+    root = app.config.root_doc
+    if app.builder.name == "epub" and pagename == root:
+        context["title"] = html.escape(preface_name())
+    for key in ("prev", "next"):
+        link = context.get(key)
+        if link and link.get("link") == context["pathto"](root):
+            context[key] = {**link, "title": html.escape(preface_name())}
 
 
 # -- The website ------------------------------------------------------------------------
@@ -1415,7 +1531,10 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", break_names_in_links, priority=900)
     app.connect("doctree-resolved", keep_code_together, priority=900)
     app.connect("doctree-resolved", write_glyphs, priority=900)
+    app.connect("doctree-resolved", plain_bookmarks, priority=910)
     app.connect("html-page-context", add_site_links)
+    app.connect("html-page-context", preface_in_links)
+    app.connect("doctree-resolved", name_the_preface)
     app.connect("write-started", write_cjk_faces)
     return {
         "version": "1.0",

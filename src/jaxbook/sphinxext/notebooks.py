@@ -28,6 +28,14 @@ Under the page title go links to the notebook, to a zip of all of the
 language's notebooks (``_notebooks/<basename>-notebooks-<language>.zip``) and,
 when a repository is configured, to the notebook in Google Colab.
 
+The printed books send no reader to a page's notebook unless the build knows the
+site's address (``JAXBOOK_SITE_URL``, ``jaxbook_site_url``): then the tag
+``jaxbook_site`` is set, so that a page can say where a notebook is with
+``.. only:: (latex or epub) and jaxbook_site``, and the role
+``:notebook:`page``` (a page's name, relative as ``:doc:``'s) writes the
+notebook's absolute address. Without a site the role writes the notebook's
+file name, and on the website its link.
+
 Config values:
 
 ``jaxbook_notebook_requirements``
@@ -54,11 +62,12 @@ import tomllib
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx.locale import admonitionlabels
+from sphinx.util import docname_join
 
 from jaxbook.backends import backends_of
 from jaxbook.sphinxext import _markdown, editions
@@ -70,6 +79,8 @@ from jaxbook.sphinxext.selfcheck import selfcheck
 # nbformat is imported where a notebook is made: every build of the book loads this
 # extension, and most (doctest, gettext, refresh) make no notebook.
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import nbformat
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -389,6 +400,51 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         sections[0].insert(after_title(sections[0]), paragraph)
 
 
+class notebook_address(nodes.Inline, nodes.TextElement):
+    """The address of a page's notebook (``:notebook:`page```), written when the page is:
+    a deploy build knows the site's address only then."""
+
+
+def notebook_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Any,
+    options: dict[str, Any] | None = None,
+    content: Sequence[str] = (),
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    env = inliner.document.settings.env
+    docname = docname_join(env.docname, text.strip())
+    return [notebook_address(rawtext, f"{docname}.ipynb", docname=docname)], []
+
+
+def resolve_notebook_addresses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Each ``:notebook:`` as the notebook's absolute address where the site is known (its
+    text too, so that paper prints it), and as its file otherwise (a link on the website)."""
+    site = site_url(app.config)
+    for node in list(doctree.findall(notebook_address)):
+        page = node["docname"]
+        if site:
+            address = f"{site}/{app.config.language}/{NOTEBOOK_DIR}/{page}.ipynb"
+            node.replace_self(nodes.reference(address, address, refuri=address))
+        elif app.builder.name == "html":
+            up = "../" * docname.count("/")
+            target = f"{up}{NOTEBOOK_DIR}/{page}.ipynb"
+            node.replace_self(nodes.reference("", f"{page}.ipynb", refuri=target))
+        else:
+            node.replace_self(nodes.literal("", f"{page}.ipynb"))
+
+
+def tag_site(app: Sphinx) -> None:
+    """``jaxbook_site``: the build knows the site's address (for ``.. only::``)."""
+    if site_url(app.config):
+        app.tags.add(SITE_TAG)
+
+
+SITE_TAG = "jaxbook_site"
+
+
 def zip_notebooks(app: Sphinx, exception: Exception | None) -> None:
     """All of a language's notebooks in one download."""
     if exception is not None or app.builder.name != "html":
@@ -410,6 +466,10 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "jaxbook_notebooks_branch", NOTEBOOKS_BRANCH, "html", types=frozenset({str})
     )
     app.setup_extension(editions.__name__)
+    app.add_role("notebook", notebook_role)
+    app.add_node(notebook_address)
+    app.connect("builder-inited", tag_site)
+    app.connect("doctree-resolved", resolve_notebook_addresses, priority=100)
     # Last: the notebook takes the page as written, note numbers and measured figures included.
     app.connect("doctree-resolved", write_notebook, priority=900)
     app.connect("build-finished", zip_notebooks)
