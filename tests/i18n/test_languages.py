@@ -99,6 +99,19 @@ def test_its_catalogs_are_the_templates_untranslated_with_cldrs_plural_forms(boo
     assert all(forms == [0] for forms in counts)
 
 
+def test_make_update_po_right_after_finds_nothing_to_change(book, tmp_path):
+    """The catalogs are created in the form msgmerge leaves them: a Spanish trial's
+    sphinx.po and jaxbook.po had their comments wrapped otherwise, and the next
+    `make update-po` rewrote them (a test of the whole book then failed)."""
+    copy = Path(shutil.copytree(book, tmp_path / "book"))
+    before = snapshot(copy)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(copy)
+        assert cli.main(["po", "update", "locale/pot", "locale/ja/LC_MESSAGES"]) == 0
+    after = snapshot(copy)
+    assert [name for name in after if before.get(name) != after[name]] == []
+
+
 def check_po(book: Path, capsys) -> tuple[int, str, str]:
     """`jaxbook po check` over every translation, as `make check-po` runs it."""
     with pytest.MonkeyPatch.context() as patch:

@@ -256,6 +256,9 @@ def update(pot_dir: Path, po_dir: Path, language: str, create: bool = True) -> i
             print(f"{shown}: {'merged' if merge(po, pot) else 'unchanged'}")
         elif create:
             new_catalog(pot, po, language)
+            # In the form msgmerge leaves it (its comments wrapped as msgmerge wraps them), so
+            # that the next 'make update-po' finds nothing to change.
+            merge(po, pot)
             print(f"{shown}: created")
         else:
             not_created.append(shown)
