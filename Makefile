@@ -136,7 +136,7 @@ test: ## Everything that checks the project (warning-free builds of the book and
 	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 .PHONY: doctest
-doctest: $(SYNCED) ## The verdict of every code cell of every language, run once as the build reads it (ONLY=page FORCE=1)
+doctest: $(SYNCED) ## The verdict of every code cell of every language, run once as the build reads it (ONLY=ch01/index FORCE=1)
 	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
 	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from jaxbook.doctest import runner
 from jaxbook.doctest.engine import PageRun
 
@@ -136,3 +138,18 @@ def test_each_language_compiles_into_a_cache_of_its_own(book, doctest):
     }
     assert caches["zh_CN"].rstrip().endswith("/jax-cache/zh_CN"), caches
     assert caches["en"].rstrip().endswith("/jax-cache/en"), caches
+
+
+def test_a_page_is_named_by_its_file_or_by_its_docname(tmp_path):
+    """`make doctest ONLY=ch01/index` and `ONLY=docs/ch01/index.rst` name one page; a name
+    that is neither says so (a translator's trial wrote the docname and was refused)."""
+    from jaxbook.doctest.runner import docname_of
+
+    (tmp_path / "docs" / "ch01").mkdir(parents=True)
+    (tmp_path / "docs" / "ch01" / "index.rst").write_text("T\n=\n", encoding="utf-8")
+    (tmp_path / "docs" / "ch01" / "intro.md").write_text("# T\n", encoding="utf-8")
+    assert docname_of(tmp_path, "ch01/index") == "ch01/index"
+    assert docname_of(tmp_path, "ch01/intro") == "ch01/intro"
+    assert docname_of(tmp_path, str(tmp_path / "docs/ch01/index.rst")) == "ch01/index"
+    with pytest.raises(SystemExit, match="ch01/nope: not a page of the book"):
+        docname_of(tmp_path, "ch01/nope")

@@ -59,6 +59,10 @@ def test_the_language_is_listed_as_a_draft_with_its_name_in_itself(book):
     assert listed["ja"] == project.Language("ja", "日本語", "draft")
 
 
+def test_it_has_an_empty_word_list_for_its_spelling_check(book):
+    assert (book / "locale" / "ja" / "words.txt").read_text(encoding="utf-8") == ""
+
+
 def test_its_glossary_is_its_own_with_each_chinese_term_and_empty_cells(book):
     shared = (book / "locale/glossary.csv").read_text(encoding="utf-8")
     assert shared == (SMALL_BOOK / "locale/glossary.csv").read_text(encoding="utf-8")
@@ -137,7 +141,7 @@ def test_check_po_passes_while_the_language_is_a_draft(book, capsys):
         "ja is a draft (locale/languages.csv): 7 untranslated and 0 fuzzy entries in the "
         f"pages' catalogs, {len(interface_to_translate(book))} of the interface's labels "
         "(sphinx.po, jaxbook.po) to translate, and 1 of the glossary's 1 terms to translate "
-        "(locale/glossary.csv), are not findings"
+        "(locale/ja/glossary.csv, where its translator fills them), are not findings"
     ) in err
     assert "'jaxbook language done ja'" in err
     # Japanese has no hunspell dictionary: its spelling is said to be unchecked, never

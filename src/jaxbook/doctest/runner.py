@@ -90,8 +90,11 @@ def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str, **rest: An
 
 
 def docname_of(root: Path, page: str) -> str:
-    path = Path(page).resolve()
+    """The docname of ``page``: a source file (``docs/ch01/index.rst``) or a docname
+    (``ch01/index``), as a reader of the book names a page."""
     docs = root / "docs"
+    named = [docs / f"{page}{suffix}" for suffix in project.SOURCE_SUFFIX]
+    path = next((file for file in named if file.is_file()), Path(page)).resolve()
     if not path.is_relative_to(docs) or path.suffix not in project.SOURCE_SUFFIX:
         raise SystemExit(f"{page}: not a page of the book (docs/**/*.rst or docs/**/*.md)")
     return path.relative_to(docs).with_suffix("").as_posix()

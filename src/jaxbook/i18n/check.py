@@ -541,7 +541,9 @@ def glossary_to_translate(path: Path, language: str) -> str:
     if language not in project.glossary_columns(path):
         return f"the glossary has no columns for {language} yet ({path})"
     left = sum(language not in term.names for term in terms)
-    return f"{left} of the glossary's {len(terms)} terms to translate ({path})"
+    own = project.language_glossary(path, language)
+    where = f"{own}, where its translator fills them" if own.is_file() else str(path)
+    return f"{left} of the glossary's {len(terms)} terms to translate ({where})"
 
 
 def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:

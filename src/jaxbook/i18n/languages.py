@@ -74,6 +74,11 @@ def add(root: Path, code: str, name: str | None) -> int:
             f"{own.relative_to(root)}: a row for each Chinese term, its "
             f"{', '.join(project.language_columns(code))} empty, for its translator to fill"
         )
+    words = project.catalog_dir(root, code).parent / "words.txt"
+    if not words.exists():
+        # Its spelling check's own words (names, terms its dictionary lacks), one per line.
+        words.write_text("", encoding="utf-8")
+        print(f"{words.relative_to(root)}: its word list, empty, for the spelling check")
     listed[code] = project.Language(code, name, "draft")
     project.write_languages(root / project.LANGUAGE_LIST, listed)
     print(
