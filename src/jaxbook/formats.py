@@ -269,14 +269,29 @@ Evidence = TypedDict(
 Evidence.__doc__ = """``docs/release-evidence.json``: every visited release, every probe's eras."""
 
 
+# Each kind of file ``load`` reads: its schema, its format, what it is, how to get one that
+# fits (``load``'s arguments after the path).
+KINDS: dict[str, tuple[str, int, str, str]] = {
+    "bundle": (
+        "Bundle", BUNDLE_FORMAT, "a doctest bundle", "export it again with make doctest-bundle"
+    ),
+    "record": (
+        "Record", RECORD_FORMAT, "a run record",
+        "record it again with jaxbook-lab bundle run --record",
+    ),
+    "drift": ("DriftData", DRIFT_FORMAT, "a drift file", "write it again with make release-report"),
+    "evidence": (
+        "Evidence", EVIDENCE_FORMAT, "an evidence file", "write it again with make evidence"
+    ),
+}  # fmt: skip
+
+
 def read_bundle(path: Path) -> Bundle:
-    again = "export it again with make doctest-bundle"
-    return load(path, "Bundle", BUNDLE_FORMAT, "a doctest bundle", again)
+    return load(path, *KINDS["bundle"])
 
 
 def read_record(path: Path) -> Record:
-    again = "record it again with jaxbook-lab bundle run --record"
-    return load(path, "Record", RECORD_FORMAT, "a run record", again)
+    return load(path, *KINDS["record"])
 
 
 def recorded_on(path: Path) -> dict[str, str]:
@@ -290,13 +305,11 @@ def recorded_on(path: Path) -> dict[str, str]:
 
 
 def read_drift(path: Path) -> DriftData:
-    again = "write it again with make release-report"
-    return load(path, "DriftData", DRIFT_FORMAT, "a drift file", again)
+    return load(path, *KINDS["drift"])
 
 
 def read_evidence(path: Path) -> Evidence:
-    again = "write it again with make evidence"
-    return load(path, "Evidence", EVIDENCE_FORMAT, "an evidence file", again)
+    return load(path, *KINDS["evidence"])
 
 
 # -- reading --------------------------------------------------------------------------

@@ -10,6 +10,7 @@ so that a title page or a package that says otherwise fails.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import runpy
@@ -99,6 +100,15 @@ def section_titles(site: Path, builddir: Path, language: str) -> list[str]:
 
 
 def pdf_text(pdf: Path, *options: str) -> str:
+    """The PDF's text as ``pdftotext OPTIONS`` reads it. The tests read each PDF some twenty
+    times in a few ways: each reading is made once per state of the file (its size and
+    modification time), not once per test."""
+    status = pdf.stat()
+    return _pdf_text(pdf.resolve(), status.st_size, status.st_mtime_ns, options)
+
+
+@functools.cache
+def _pdf_text(pdf: Path, _size: int, _mtime_ns: int, options: tuple[str, ...]) -> str:
     return subprocess.run(
         ["pdftotext", "-enc", "UTF-8", *options, str(pdf), "-"],
         capture_output=True,

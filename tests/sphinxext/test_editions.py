@@ -32,13 +32,27 @@ def book(tmp_path: Path, language: str) -> Path:
     return srcdir
 
 
+@pytest.fixture(scope="module")
+def latex_builds() -> dict[str, tuple[str, Path]]:
+    return {}
+
+
 @pytest.fixture
-def latex(make_app, tmp_path):
+def latex(make_app, tmp_path, latex_builds):
+    """The LaTeX of the small book in a language, with conf.py's values overridden, and its
+    build's directory. Each language and overrides is built once for the module: about thirty
+    tests read the same few builds (``probe`` writes only files of its own beside them)."""
+
     def build(language: str, **overrides) -> tuple[str, Path]:
-        srcdir = book(tmp_path, language)
-        app = make_app("latex", srcdir=srcdir, confoverrides={"language": language, **overrides})
-        app.build()
-        return (app.outdir / f"jaxbook-{language}.tex").read_text(encoding="utf-8"), app.outdir
+        key = repr((language, sorted(overrides.items())))
+        if key not in latex_builds:
+            srcdir = book(tmp_path, language)
+            confoverrides = {"language": language, **overrides}
+            app = make_app("latex", srcdir=srcdir, confoverrides=confoverrides)
+            app.build()
+            tex = (app.outdir / f"jaxbook-{language}.tex").read_text(encoding="utf-8")
+            latex_builds[key] = (tex, app.outdir)
+        return latex_builds[key]
 
     return build
 
