@@ -48,6 +48,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polib
@@ -199,6 +200,10 @@ def set_up_builder(app: Sphinx) -> None:
         environment.add_extension(LiteralLabels)
     if app.builder.format != "html":
         return
+    # Sphinx makes an empty _sources/ whenever its builder could copy sources, even with
+    # html_copy_source off: nothing a reader's site should carry.
+    if not app.config.html_copy_source:
+        app.builder.copysource = False  # type: ignore[attr-defined]
     entries = project_catalog(app)
     script = search_messages(app, entries)
     if script:
@@ -244,8 +249,17 @@ def quiet_style_plugins() -> None:
         root.handlers[:] = handlers
 
 
+def drop_build_info_backup(app: Sphinx, exception: Exception | None) -> None:
+    """A site written again with other settings (``jaxbook editions`` adds the books' links)
+    leaves Sphinx's backup of the old build info beside its pages: a file of the build, not
+    of the site."""
+    if exception is None and app.builder.format == "html":
+        (Path(app.outdir) / ".buildinfo.bak").unlink(missing_ok=True)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     quiet_style_plugins()
+    app.connect("build-finished", drop_build_info_backup)
     app.connect("builder-inited", set_up_builder)
     # After furo's own handler (priority 500), which makes the navigation tree.
     app.connect("html-page-context", translate_navigation, priority=600)
