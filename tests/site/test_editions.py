@@ -393,6 +393,47 @@ def test_the_loose_line_check_sees_a_spread_line():
     assert len(loose_chinese_lines(log)) == 1
 
 
+# TeX's report of a page, or of the part of a box set on it, taller than the room it had.
+OVERFULL_PAGE = re.compile(r"Overfull \\vbox \(([\d.]+)pt too high\) (?:detected at line \d+|.*)")
+# What a page may run over by unseen: under its last line's depth.
+FOOTER_TOLERANCE = 2.0
+
+
+def overfull_pages(log: str) -> list[str]:
+    """TeX's reports of what ran more than ``FOOTER_TOLERANCE`` points past the foot of the
+    type area, into the footer: a box whose last code block or output crossed the rule over
+    the folio."""
+    return [
+        report.group(0)
+        for report in OVERFULL_PAGE.finditer(log)
+        if float(report.group(1)) > FOOTER_TOLERANCE
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_box_or_code_block_runs_into_the_footer(built_editions, language):
+    """The ✅ box of the installation page's check once ran 18 pt into the footer of page 53 of
+    the Chinese edition, "GPU 上的输出：" and its output's frame over the rule (framed.sty
+    split the box below a code block as if the block's lower half took no room)."""
+    log = latex_log(built_editions, language)
+    assert overfull_pages(log) == []
+    # jaxbook.sty's patch to framed.sty applied (a box split at a page's top keeps its height).
+    assert "Package jaxbook Warning" not in log
+
+
+def test_the_footer_check_sees_a_box_in_the_footer():
+    log = (
+        "Overfull \\vbox (18.41153pt too high) detected at line 3390\n []\n\n"
+        "Overfull \\vbox (1.49484pt too high) detected at line 4274\n []\n\n"
+        "Overfull \\vbox (3.5pt too high) has occurred while \\output is active\n"
+        "Overfull \\hbox (25.0pt too wide) in paragraph at lines 10--12\n"
+    )
+    assert overfull_pages(log) == [
+        "Overfull \\vbox (18.41153pt too high) detected at line 3390",
+        "Overfull \\vbox (3.5pt too high) has occurred while \\output is active",
+    ]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_glyph_the_text_uses_is_in_a_font(built_editions, language):
     log = latex_log(built_editions, language)

@@ -951,10 +951,10 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
 
 def box_room(box: nodes.Element) -> int:
     """The lines a pair's second box needs at the foot of a page: where a code block follows
-    its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken (the
-    ✅ box of "显式指定 float64" started low on page 17 of the Chinese edition and its script
-    ran 35 pt into the footer; an 18-line block of 1.5 ran 54 pt into it); else its title and
-    first lines."""
+    its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
+    frame, only where the page has room for it below the box's start; with less, Sphinx sets
+    it without a frame, broken over the pages (the ✅ box of the installation check's script,
+    tried without this room). Else its title and first lines."""
     room = 2
     for child in box.children[:5]:
         if isinstance(child, UNSEEN):
