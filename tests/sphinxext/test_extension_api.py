@@ -48,7 +48,6 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
         "jaxbook_editions_basename": ("jaxbook", "env"),
         "jaxbook_symbol_font": ("Symbola", "env"),
         "jaxbook_font_cache": ("", ""),
-        "jaxbook_contributors_page": ("", "html"),
         "jaxbook_editions_held": ([], "html"),
         "jaxbook_edition": (1, "env"),
         "jaxbook_edition_date": ("", "env"),
@@ -58,6 +57,13 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
     "facts": {"jaxbook_course_url": ({}, "env")},
     "fonts": {"jaxbook_fonts": ({}, "env")},
     "glossary": {"jaxbook_glossary_pages": (["ch*/*"], "env")},
+    "guides": {
+        "jaxbook_book_srcdir": ("", "env"),
+        "jaxbook_book_build": ("../_build", "env"),
+        "jaxbook_book_site": ("", "env"),
+        "jaxbook_book_doctrees": ("", "env"),
+        "jaxbook_book_root": ("index", "env"),
+    },
     "languages": {"jaxbook_languages": ({}, "html"), "jaxbook_site_url": ("", "html")},
     "notebooks": {
         "jaxbook_notebook_requirements": ([], "html"),
@@ -91,6 +97,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "drift_placeholder": ("drift_report", NONE, NONE),  # the report, once resolved
     "evidence_report": ("evidence_column", NONE, NONE),  # the report, once resolved
     "measured_value": ("measured", NONE, ALL),  # an inline, filled in from the page's run
+    "notebook_address": ("notebooks", NONE, NONE),  # a link or words, once resolved
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's
     "pair": ("pairs", EVERY, ALL),
     "pair_half": ("pairs", EVERY, ALL),

@@ -18,7 +18,16 @@ def test_the_index_lists_the_extensions_conf_py_loads():
         for node in conf.body
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "extensions"
     )
-    loaded = {e.value for e in extensions.elts if e.value.startswith("jaxbook.")}
+    # With those conf.py adds for a tag (the guides' site: extensions.append(...)).
+    appended = [
+        node.args[0]
+        for node in ast.walk(conf)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "append"
+        and getattr(node.func.value, "id", "") == "extensions"
+    ]
+    loaded = {e.value for e in [*extensions.elts, *appended] if e.value.startswith("jaxbook.")}
     listed = set(re.findall(r":mod:`(jaxbook\.[\w.]+)`", jaxbook.sphinxext.__doc__))
     modules = {
         f"jaxbook.sphinxext.{path.stem}"

@@ -76,8 +76,8 @@ def configure(app: Sphinx, config: Config) -> None:
 def need_the_book(app: Sphinx) -> None:
     """A site of the guides links the book's pages and shows its examples: the book is built
     first, in the same language."""
-    if app.builder.name == "gettext":
-        return
+    if app.builder.name == "gettext" or not app.config.jaxbook_book_srcdir:
+        return  # no book to link: a project that loads the extension without one
     needed = [
         _book.environment_file(app.env),
         Path(app.config.jaxbook_book_doctrees).parent.parent / "html" / app.config.language,
