@@ -36,7 +36,7 @@ BOOK_LANGUAGES = set(languages(ROOT))
 # The sentence that names the releases, in each language whose wording the test knows.
 NAMED = {
     "zh_CN": re.compile(r"JAX :drift:`([^`]+)` 在 CPU 上的 ``jnp\.asarray`` 可能让"),
-    "en": re.compile(r"JAX :drift:`([^`]+)` on the CPU may let ``jnp\.asarray``"),
+    "en": re.compile(r"``jnp\.asarray`` in JAX :drift:`([^`]+)` may make"),
 }
 
 

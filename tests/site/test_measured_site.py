@@ -49,7 +49,7 @@ def test_timings_are_shown_with_where_they_were_measured(built_site, language):
 DISPATCH_PROSE = {
     "zh_CN": r"派发只用了 ([\d.]+) 毫秒，等这次矩阵乘法算完则用了 ([\d.]+) 毫秒，"
     r"相差约 ([\d,]+) 倍",
-    "en": r"dispatch took ([\d.]+) ms, while waiting for this matrix multiplication to finish "
+    "en": r"[Dd]ispatch took ([\d.]+) ms, while waiting for this matrix multiplication to finish "
     r"took ([\d.]+) ms, about ([\d,]+) times as long",
 }
 DISPATCH_OUTPUT = {
