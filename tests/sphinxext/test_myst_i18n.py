@@ -173,8 +173,8 @@ def test_every_construct_renders_in_both_languages(built, language):
         "CPU",
         "GPU",
     ]
-    assert re.search(r'<img alt="[^"]+" src="_images/testplot-index-1\.png"', page)
-    assert (built.app.outdir / "_images" / "testplot-index-1.png").is_file()
+    assert re.search(r'<img alt="[^"]+" src="_images/figure-index-1\.png"', page)
+    assert (built.app.outdir / "_images" / "figure-index-1.png").is_file()
     assert 'caption-text">hello.py</span>' in page
     assert '<a class="reference internal" href="#term-vectorization">' in page
     assert '<section class="jb-question"' in page

@@ -78,7 +78,7 @@ def test_the_site_the_pdf_and_the_epub_show_the_one_drawing(make_app, rootdir, t
             app = make_app(builder, srcdir=srcdir)
             app.build()
         assert not app.warning.getvalue(), builder
-        [image] = [p for p in app.outdir.rglob("testplot-*.png")]
+        [image] = [p for p in app.outdir.rglob("figure-*.png")]
         drawn[builder] = image.read_bytes()
     assert runs.read_text() == "ran\n"
     assert drawn["html"] == drawn["latex"] == drawn["epub"]

@@ -334,7 +334,7 @@ def _plain(value: object) -> object:
 
 
 def image_name(docname: str, number: int) -> str:
-    return f"testplot-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}-{number}.png"
+    return f"figure-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}-{number}.png"
 
 
 def figure_saver(app: Sphinx, docname: str, plots: list[int], figures: dict[int, list[str]]):

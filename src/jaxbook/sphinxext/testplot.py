@@ -128,7 +128,7 @@ class ShowFigures(SphinxPostTransform):
                 )
                 placeholder.parent.remove(placeholder)
                 continue
-            figure = nodes.figure(classes=["jb-testplot"], ids=placeholder["ids"])
+            figure = nodes.figure(classes=["jb-figure"], ids=placeholder["ids"])
             alt_text = placeholder.next_node(nodes.paragraph)
             assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
             for path in images:
