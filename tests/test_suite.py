@@ -34,7 +34,7 @@ def test_make_test_hands_pytest_the_site_it_built():
         return [i for i, line in enumerate(commands) if line.endswith(ending)]
 
     built, tested = (
-        lines(" html pdf epub doctest check-po"),
+        lines(" html guides pdf epub doctest check-po"),
         lines(" pytest lint TESTED_BUILD=_build"),
     )
     assert len(built) == len(tested) == 1, commands
@@ -51,10 +51,12 @@ def test_make_test_hands_pytest_the_site_it_built():
 
 @pytest.fixture
 def tested(tmp_path, monkeypatch) -> Path:
-    """A build directory as `make test` leaves it: every language's site and books."""
+    """A build directory as `make test` leaves it: every language's site, guides and books."""
     for language in LANGUAGES:
         (tmp_path / "html" / language).mkdir(parents=True)
         (tmp_path / "html" / language / "index.html").write_text("<html></html>")
+        (tmp_path / "guides" / language).mkdir(parents=True)
+        (tmp_path / "guides" / language / "contributing.html").write_text("<html></html>")
         for fmt in ("pdf", "epub"):
             (tmp_path / fmt).mkdir(exist_ok=True)
             (tmp_path / fmt / f"jax-book-{language}.{fmt}").write_bytes(b"book")
@@ -73,7 +75,7 @@ def test_without_make_test_the_suite_builds_its_own(tested, monkeypatch):
     assert build_under_test() is None
 
 
-@pytest.mark.parametrize("missing", ["html/en", "pdf", "epub"])
+@pytest.mark.parametrize("missing", ["html/en", "guides/zh_CN", "pdf", "epub"])
 def test_a_build_without_a_site_or_a_book_is_an_error(tested, missing):
     shutil.rmtree(tested / missing)
     with pytest.raises(pytest.fail.Exception, match=f"{TESTED_BUILD}=.* holds no built site"):
@@ -92,6 +94,13 @@ def test_a_page_whose_source_is_gone_is_an_error(tested):
     (tested / "html" / "en" / "_static").mkdir()
     (tested / "html" / "en" / "_static" / "kept.html").write_text("<html></html>")
     with pytest.raises(pytest.fail.Exception, match=r"no source any more, \['ch01/removed-page"):
+        build_under_test()
+
+
+def test_a_guide_whose_source_is_gone_is_an_error(tested):
+    (tested / "guides" / "en" / "removed-guide.html").write_text("<html></html>")
+    (tested / "guides" / "en" / "404.html").write_text("<html></html>")
+    with pytest.raises(pytest.fail.Exception, match=r"guides/en: .*\['removed-guide.html'\]"):
         build_under_test()
 
 

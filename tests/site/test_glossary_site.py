@@ -18,7 +18,8 @@ from jaxbook.sphinxext.pinyin_index import sort_key
 ROOT = find_root(Path(__file__).parent)
 TERM = re.compile(r'<dt id="term-[^"]+">(.*?)<a class="headerlink"', re.DOTALL)
 LINK = re.compile(
-    r'<a class="jb-term-link reference internal" href="([^"]+)"><span class="jb-term">([^<]+)</span></a>'
+    r'<a class="jb-term-link reference internal" href="([^"]+)">'
+    r'<span class="jb-term">([^<]+)</span></a>'
 )
 
 
@@ -58,7 +59,8 @@ def test_a_typed_key_is_never_linked_as_a_key(built_site):
     for page in (built_site / "zh_CN").glob("ch*/*.html"):
         html = page.read_text(encoding="utf-8")
         before = re.findall(
-            r'(..)<a class="jb-term-link reference internal" href="[^"]+"><span class="jb-term">密钥</span>',
+            r'(..)<a class="jb-term-link reference internal" href="[^"]+">'
+            r'<span class="jb-term">密钥</span>',
             html,
         )
         assert "型化" not in before, page.name  # 类型化 right before a linked 密钥

@@ -7,8 +7,10 @@ install`` commands of its steps.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -21,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / ".github" / "workflows" / "docs.yml"
 IMAGES = ROOT / ".github" / "runner-images"
 
-# What `make html pdf epub check-po pytest lint` runs, and the Debian/Ubuntu
+# What `make html guides pdf epub check-po pytest lint` runs, and the Debian/Ubuntu
 # packages (or image entries) that provide it: the list `make test` checks first.
 NEEDS = {need.what: need.providers for need in preflight.NEEDS}
 JOB = "checks"
@@ -41,7 +43,7 @@ BROWSER = [
     "npm",
 ]
 JOBS = {
-    "build-and-deploy": ("make html pdf epub", BUILD + PDF),
+    "build-and-deploy": ("make html guides pdf epub", BUILD + PDF),
     # The lab's tests build tiny books (their catalogs, their fonts) and check the browser's setup.
     "lab-tests": ("make lab-test", BUILD),
     # Its audit tests check the site with its books (axe on every page).
@@ -81,12 +83,45 @@ def workflow() -> dict:
     return YAML(typ="safe").load(WORKFLOW.read_text(encoding="utf-8"))
 
 
-def test_the_checks_job_has_every_tool_it_needs(workflow):
-    job = workflow["jobs"][JOB]
-    assert "make html pdf epub doctest check-po pytest lint TESTED_BUILD=_build" in " ".join(
-        str(step.get("run", "")) for step in job["steps"]
+def make_runs(command: str) -> list[list[str]]:
+    """The make commands of a shell command, each as its words after ``make``."""
+    command = re.sub(r"\$\{\{.*?\}\}", "", command)  # a workflow's expressions
+    runs = []
+    for line in command.splitlines():
+        words = line.split()
+        while words and re.fullmatch(r"[A-Z_]+=\S*", words[0]):
+            words.pop(0)
+        if words[:1] == ["make"]:
+            runs.append(words[1:])
+    return runs
+
+
+def make_test_runs() -> list[list[str]]:
+    """The sub-makes that `make test` runs (``make -n test``), each as its words."""
+    outer = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
+    result = subprocess.run(
+        ["make", "--no-print-directory", "-n", "test", "INSTALL=0"],
+        cwd=ROOT,
+        env=outer,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    assert missing(job) == []
+    assert result.returncode == 0, result.stderr
+    return make_runs(result.stdout)
+
+
+def test_the_checks_job_runs_make_tests_targets(workflow):
+    """The checks job runs what `make test` runs (in one make, with the site it built)."""
+    wanted = [word for run in make_test_runs() for word in run]
+    assert {"guides", "TESTED_BUILD=_build"} <= set(wanted), wanted
+    job = workflow["jobs"][JOB]
+    runs = [run for step in job["steps"] for run in make_runs(str(step.get("run", "")))]
+    assert [[word for word in run if word in wanted] for run in runs] == [wanted], runs
+
+
+def test_the_checks_job_has_every_tool_it_needs(workflow):
+    assert missing(workflow["jobs"][JOB]) == []
 
 
 def test_the_image_list_names_its_source():

@@ -52,6 +52,25 @@ def test_the_switcher_links_the_same_page_in_the_other_language(
         assert links["en"] == url, page
 
 
+def test_the_not_found_page_links_its_twin_from_the_sites_root(make_app, rootdir, tmp_path):
+    """sphinx-notfound-page roots the not-found page's links at the site's root (the page is
+    served at any depth): the switcher's link is the other language's page there, no ".."."""
+    srcdir = shutil.copytree(rootdir / "test-glossary", tmp_path / "book")
+    extensions = ["jaxbook.sphinxext.glossary", "notfound.extension", "jaxbook.sphinxext.languages"]
+    app = make_app(
+        "html",
+        srcdir=srcdir,
+        confoverrides={
+            "extensions": extensions,
+            "jaxbook_languages": LANGUAGES,
+            "language": "zh_CN",
+            "notfound_urls_prefix": "/book/zh_CN/",
+        },
+    )
+    links = {link["code"]: link["url"] for link in contexts(app)["404"]["jaxbook_languages"]}
+    assert links == {"zh_CN": "/book/zh_CN/404.html", "en": "/book/en/404.html"}
+
+
 def test_the_editions_are_linked_from_every_page_at_its_depth(make_app, rootdir, tmp_path):
     srcdir = shutil.copytree(rootdir / "test-editions", tmp_path / "book")
     (srcdir / "ch1").mkdir()

@@ -13,7 +13,8 @@
 - :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
-- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded under the tag ``guides``), linking the book's.
+- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded under the tag ``guides``),
+  linking the book's.
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
 - :mod:`jaxbook.sphinxext.interface`: the templates of the theme's and the extensions' labels.

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
@@ -68,6 +69,10 @@ def add_language_links(
     for code, name in languages.items():
         # The other language's build is the output directory's sibling.
         url = context["pathto"](f"../{code}/{target}", resource=True)
+        if url.startswith("/"):
+            # The not-found page is served at any depth, so sphinx-notfound-page roots its
+            # links at the site's root (/zh_CN/../en/404.html): the same, with no "..".
+            url = urljoin("/", url)
         links.append(
             {
                 "code": code,
