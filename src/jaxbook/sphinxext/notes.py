@@ -597,8 +597,10 @@ def visit_point_latex(self: Any, node: update_note_point) -> None:
 
 
 def depart_point_latex(self: Any, node: update_note_point) -> None:
+    # It goes over with the first lines it heads (jaxbook.sty).
     self.body.append("}")
     self.depart_paragraph(node)
+    self.body.append(r"\jbkeepwithnextlines" + "\n")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
