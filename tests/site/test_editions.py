@@ -620,19 +620,25 @@ def has_running_head(pdf: Path) -> list[bool]:
     ]
 
 
+def pages_ending_with(pdf: Path, titles: set[str]) -> list[tuple[int, str]]:
+    """The pages of ``pdf`` whose last line (or last two: a long title wraps) is one of
+    ``titles``, with that line."""
+    ends = []
+    for number, lines in enumerate(page_lines(pdf), start=1):
+        texts = [text for _bottom, text in lines]
+        for count in (1, 2):
+            if len(texts) > count and squeeze(" ".join(texts[-count:])) in titles:
+                ends.append((number, " ".join(texts[-count:])))
+    return ends
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_page_ends_with_a_heading(built_site, built_editions, language):
     """A heading goes over with the text under it: "The overall pipeline" ended page 5 of the
     English edition, and "练习 5：逐元素函数" page 88 of the Chinese one, each with a need for
     room asked for after it."""
     titles = {squeeze(title) for title in section_titles(built_site, built_editions, language)}
-    ends = []
-    for number, lines in enumerate(page_lines(the_pdf(built_editions, language)), start=1):
-        texts = [text for _bottom, text in lines]
-        for count in (1, 2):  # a long title wraps
-            if len(texts) > count and squeeze(" ".join(texts[-count:])) in titles:
-                ends.append((number, " ".join(texts[-count:])))
-    assert ends == []
+    assert pages_ending_with(the_pdf(built_editions, language), titles) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -1060,13 +1066,7 @@ def test_no_page_ends_with_a_boxs_title(built_site, built_editions, language):
     ended page 16 of the Chinese edition, its ❌ box on page 17)."""
     titles = box_titles(built_site, built_editions, language)
     assert squeeze(PAIR_TITLE[language]) in titles
-    ends = []
-    for number, lines in enumerate(page_lines(the_pdf(built_editions, language)), start=1):
-        texts = [text for _bottom, text in lines]
-        for count in (1, 2):  # a long title wraps
-            if len(texts) > count and squeeze(" ".join(texts[-count:])) in titles:
-                ends.append((number, " ".join(texts[-count:])))
-    assert ends == []
+    assert pages_ending_with(the_pdf(built_editions, language), titles) == []
 
 
 # The reader's way to check an exercise in print: the reference answer, with its page.
