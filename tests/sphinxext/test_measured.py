@@ -188,3 +188,20 @@ def test_a_page_the_build_does_not_run_keeps_its_expected_output(built):
     says nothing."""
     assert "dispatch: ... ms" in built.page()
     assert not built.warnings
+
+
+@pytest.mark.sphinx("html", testroot="measured", freshenv=True)
+def test_the_run_of_a_page_that_is_gone_is_not_kept(app):
+    """A page read again takes its earlier run back (kept_records); a removed page's run is
+    dropped, not kept in the environment for ever."""
+    from jaxbook.doctest.pages import kept_records
+
+    other = app.srcdir / "other.rst"
+    other.write_text(
+        ":orphan:\n\nOther\n=====\n\n.. testcode::\n\n   print(1)\n\n.. testoutput::\n\n   1\n"
+    )
+    app.build()
+    other.unlink()
+    app.build()
+    assert "other" not in app.env.found_docs
+    assert "other" not in kept_records(app.env)

@@ -270,7 +270,11 @@ class PageRuns(EnvironmentCollector):
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         """The pages read since this builder last wrote them (by another builder of the
-        same doctree directory): written again."""
+        same doctree directory): written again. The kept run of a page that is gone is
+        forgotten: only a page read again takes one back."""
+        kept = kept_records(env)
+        for docname in set(kept) - env.found_docs:
+            del kept[docname]
         outfilename = getattr(app.builder, "get_outfilename", None)
         if outfilename is None:
             return []
