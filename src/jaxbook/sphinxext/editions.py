@@ -603,12 +603,14 @@ CJK_PREAMBLE = r"""
 \renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
 \linespread{1.3}
 """
-# xeCJK treats these as CJK characters, so they are drawn with the CJK font's fallback
-# (the symbol font) instead of vanishing from a Latin font.
-SYMBOL_RANGES = r"""
-\xeCJKsetup{AutoFallBack=true}
-\xeCJKDeclareCharClass{CJK}{"2300 -> "23FF, "2600 -> "27BF, "1F300 -> "1F9FF}
-"""
+# xeCJK treats the emoji blocks (_artwork.EMOJI_BLOCKS, one list for every use) as CJK
+# characters, so they are drawn with the CJK font's fallback (the symbol font) instead of
+# vanishing from a Latin font.
+SYMBOL_RANGES = (
+    "\n\\xeCJKsetup{AutoFallBack=true}\n\\xeCJKDeclareCharClass{CJK}{"
+    + ", ".join(f'"{first:X} -> "{last:X}' for first, last in _artwork.EMOJI_BLOCKS)
+    + "}\n"
+)
 
 
 # The CJK faces the PDF sets, by their role: the family's style (cjk_family) and weight.
@@ -1113,7 +1115,11 @@ def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 # A character that may be an emoji (the variation selector after it, and the space after
 # that): a heading's bookmark drops them (plain_bookmarks).
-EMOJI_RUN = re.compile("([\u2300-\u27bf\U0001f000-\U0001faff]\ufe0f? ?)")
+EMOJI_RUN = re.compile(
+    "(["
+    + "".join(f"{chr(first)}-{chr(last)}" for first, last in _artwork.EMOJI_BLOCKS)
+    + "]\ufe0f? ?)"
+)
 
 
 QUESTION = "jb-question"  # a quiz question's section (docs/ch01/quiz.rst)
