@@ -1189,12 +1189,12 @@ class LabelDropdowns(SphinxPostTransform):
         number = section_title(question).astext()
         box[0] = nodes.title("", "", nodes.reference("", number, refid=question["ids"][0]))
         # Translators: In the books, under a quiz's question, where the answer is: "%s" is the
-        # link to it, its title ("Answer and explanation").
+        # link to it, named as the section that holds the answers ("Answers and explanations").
         before, _sep, after = str(_("See “%s” at the end of the quiz.")).partition("%s")
         link = nodes.paragraph(classes=["jb-answer-link"])
         link += [
             nodes.Text(before),
-            nodes.reference("", label, refid=anchor),
+            nodes.reference("", str(_("Answers and explanations")), refid=anchor),
             nodes.Text(after),
         ]
         dropdown.replace_self(link)
