@@ -931,6 +931,22 @@ def test_the_bookmarks_are_plain_text(built_editions, language):
     assert [title for title in titles if EMOJI.search(title) or title != title.strip()] == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_epub_contents_are_plain_text(built_editions, language):
+    """The e-reader's contents name a heading in words, as the PDF's bookmarks do."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        for name in ("nav.xhtml", "toc.ncx"):
+            page = ElementTree.fromstring(epub.read(name))
+            titles = [
+                "".join(element.itertext())
+                for element in page.iter()
+                if element.tag.rpartition("}")[2] in {"a", "text"}
+            ]
+            detail = {"zh_CN": "补充：", "en": "In detail: "}[language]
+            assert any(title.startswith(detail) for title in titles), name
+            assert [title for title in titles if EMOJI.search(title)] == [], name
+
+
 def test_the_bookmark_check_sees_an_emoji():
     escaped = "".join(f"\\{byte:03o}" for byte in "🔍 补充".encode("utf-16"))
     [title] = bookmarks(f"\\BOOKMARK [2][-]{{section.1}}{{{escaped}}}{{}}% 1")

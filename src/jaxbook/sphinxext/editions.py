@@ -1113,6 +1113,13 @@ def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             text.parent.replace(text, plain)
 
 
+def without_emoji(text: str) -> str:
+    """``text`` without its emoji (each with the variation selector and space after it)."""
+    return EMOJI_RUN.sub(
+        lambda run: "" if any(_artwork.is_emoji(c) for c in run.group()) else run.group(), text
+    )
+
+
 # A character that may be an emoji (the variation selector after it, and the space after
 # that): a heading's bookmark drops them (plain_bookmarks).
 EMOJI_RUN = re.compile(
@@ -1347,6 +1354,9 @@ class BookEpubBuilder(Epub3Builder):
         for node in refnodes:
             if node["refuri"] == root:
                 node["text"] = html.escape(preface_name())
+            # Words, as the PDF's bookmarks are (plain_bookmarks): "补充：查看 jaxpr", not
+            # "🔍 补充：查看 jaxpr".
+            node["text"] = without_emoji(node["text"])
 
     def write_documents(self, docnames: Set[str]) -> None:
         # The reader's book: the pages its contents reach, no orphan page.
