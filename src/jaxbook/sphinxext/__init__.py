@@ -49,5 +49,16 @@ An extension's warnings are of type ``jaxbook`` and of its module's name as
 subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind
 (``jaxbook`` alone silences them all). An extension that keeps state on the
 build environment says so with an ``env_version`` in its ``setup()``
-metadata, which Sphinx compares with the pickled environment's.
+metadata, which Sphinx compares with the pickled environment's. Every
+extension reads and writes pages in parallel (``sphinx-build -j``): its
+metadata says so with ``PARALLEL_SAFE``.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.util.typing import ExtensionMetadata
+
+PARALLEL_SAFE: ExtensionMetadata = {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -147,4 +149,4 @@ def check_names(app: Sphinx, doctree: nodes.document) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_role("old-name", old_name_role)
     app.connect("doctree-read", check_names)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

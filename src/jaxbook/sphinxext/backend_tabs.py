@@ -51,6 +51,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from jaxbook.backends import backends_of, ordered
 from jaxbook.chinese import spaced
 from jaxbook.sphinxapp import test_nodes_of
+from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, join_list
 from jaxbook.sphinxext._nodes import PASSTHROUGH
 
@@ -249,9 +250,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the guards look at testcode/testoutput pairs.
     app.connect("doctree-read", group_outputs, priority=400)
     app.add_post_transform(LabelOutputs)
-    return {
-        "version": "1.0",
-        "env_version": 2,  # 2: a cell's condition names the backends it has outputs for
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # env_version 2: a cell's condition names the backends it has outputs for
+    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

@@ -58,7 +58,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.index_entries import split_index_msg
 
-from jaxbook.sphinxext import _chapters, glossary
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, glossary
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
@@ -270,12 +270,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(glossary.__name__)
     app.add_transform(IndexMentions)
     app.connect("env-check-consistency", check_one_place)
-    return {
-        "version": "1.0",
-        # 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold no
-        # messages (``raw_entries``); 5: an option's context manager is the option, and a
-        # page's main entry stands for its mention.
-        "env_version": 5,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # env_version 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold
+    # no messages (``raw_entries``); 5: an option's context manager is the option, and a
+    # page's main entry stands for its mention.
+    return {"version": "1.0", "env_version": 5, **PARALLEL_SAFE}

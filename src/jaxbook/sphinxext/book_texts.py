@@ -38,7 +38,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jaxbook.sphinxext import facts
+from jaxbook.sphinxext import PARALLEL_SAFE, facts
 from jaxbook.sphinxext._locale import catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext.facts import course_url
 
@@ -107,4 +107,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the extensions that take the title and author (editions, discovery: 800).
     app.connect("config-inited", localise, priority=400)
     app.connect("builder-inited", extract)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -58,6 +58,7 @@ from jinja2.ext import Extension
 from sphinx.locale import get_translation
 
 from jaxbook import project
+from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import catalog_entries, reviewed
 
 if TYPE_CHECKING:
@@ -263,4 +264,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("builder-inited", set_up_builder)
     # After furo's own handler (priority 500), which makes the navigation tree.
     app.connect("html-page-context", translate_navigation, priority=600)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -32,6 +32,7 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
 from jaxbook.chinese import CHINESE_TEXT_RANGES, FULL_WIDTH_RANGES, HAN
+from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -200,4 +201,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(JoinCJKLines)
     # A handler, not a post-transform: it spaces the links the notes' handler adds.
     app.connect("doctree-resolved", space_links)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

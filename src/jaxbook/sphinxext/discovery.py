@@ -46,7 +46,7 @@ from urllib.parse import quote, urlparse
 from docutils import nodes
 
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook.sphinxext import languages, notebooks
+from jaxbook.sphinxext import PARALLEL_SAFE, languages, notebooks
 from jaxbook.sphinxext._locale import _, add_catalog, catalog_paths, page_domain
 from jaxbook.sphinxext._nodes import after_title, ancestors, chrome
 from jaxbook.sphinxext.fonts import book_fonts
@@ -274,4 +274,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", add_page_links)
     # Before sphinxext.opengraph, which keeps a description it finds.
     app.connect("html-page-context", add_description, priority=400)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -82,6 +82,7 @@ from sphinx.util import logging
 from jaxbook.doctest import pages
 from jaxbook.doctest.pages import PageRecord, kept_records, records
 from jaxbook.sphinxapp import doctest_nodes_of
+from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._nodes import measured_value
 
 if TYPE_CHECKING:
@@ -392,9 +393,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_run_inputs", run_inputs, "env", types=frozenset({dict}))
     app.add_builder(VerdictBuilder)
     app.add_env_collector(PageRuns)
-    return {
-        "version": "1.0",
-        "env_version": 2,  # 2: a page's record says what ran (its key)
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # env_version 2: a page's record says what ran (its key)
+    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

@@ -62,7 +62,7 @@ from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.formats import OUTCOMES, FormatError, code_digest, read_drift
 from jaxbook.sphinxapp import doctest_nodes_of
-from jaxbook.sphinxext import _book, _chapters, notes
+from jaxbook.sphinxext import PARALLEL_SAFE, _book, _chapters, notes
 from jaxbook.sphinxext._locale import N_, _, add_catalog, join_list, listed, ngettext, sentence
 from jaxbook.sphinxext._nodes import enclosing
 
@@ -671,9 +671,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-check-consistency", check_files)
     # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve)
-    return {
-        "version": "2.0",
-        "env_version": DriftDomain.data_version,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    return {"version": "2.0", "env_version": DriftDomain.data_version, **PARALLEL_SAFE}

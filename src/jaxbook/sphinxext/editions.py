@@ -120,7 +120,7 @@ from sphinx_design.badges_buttons import sd_badge
 from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.preflight import tex_language, unknown_language
-from jaxbook.sphinxext import _artwork, _chapters, book_texts
+from jaxbook.sphinxext import PARALLEL_SAFE, _artwork, _chapters, book_texts
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import ancestors, section_title
 from jaxbook.sphinxext.fonts import (
@@ -1576,11 +1576,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", preface_in_links)
     app.connect("doctree-resolved", name_the_preface)
     app.connect("write-started", write_cjk_faces)
-    return {
-        "version": "1.0",
-        # 1: the environment's figure numbers are per chapter ("1-2"), one string each, and
-        # it keeps Sphinx's own beside them.
-        "env_version": 1,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # env_version 1: the environment's figure numbers are per chapter ("1-2"), one string
+    # each, and it keeps Sphinx's own beside them.
+    return {"version": "1.0", "env_version": 1, **PARALLEL_SAFE}

@@ -53,7 +53,7 @@ from sphinx.util import docname_join, logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook.formats import FormatError, read_evidence
-from jaxbook.sphinxext import _book, _eras, notes
+from jaxbook.sphinxext import PARALLEL_SAFE, _book, _eras, notes
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 
 if TYPE_CHECKING:
@@ -304,9 +304,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-get-outdated", reports_changed)
     app.connect("doctree-read", depend_on_evidence)
     app.connect("env-check-consistency", check_evidence)
-    return {
-        "version": "1.0",
-        "env_version": 1,  # 1: a page that shows the evidence report says so in its metadata
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # env_version 1: a page that shows the evidence report says so in its metadata
+    return {"version": "1.0", "env_version": 1, **PARALLEL_SAFE}

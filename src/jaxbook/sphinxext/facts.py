@@ -41,7 +41,7 @@ from sphinx.util.docutils import ReferenceRole, SphinxRole
 
 from jaxbook import project
 from jaxbook.chinese import spaced
-from jaxbook.sphinxext import backend_tabs
+from jaxbook.sphinxext import PARALLEL_SAFE, backend_tabs
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -110,4 +110,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_course_url", {}, "env", types=frozenset({dict}))
     app.add_role("fact", FactRole())
     app.add_role("course", CourseRole())
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -57,6 +57,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -234,4 +235,4 @@ def configure(app: Sphinx, config: Config) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_fonts", {}, "env", types=frozenset({dict}))
     app.connect("config-inited", configure)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

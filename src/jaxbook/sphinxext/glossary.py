@@ -54,7 +54,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
 from jaxbook.project import SOURCE_LANGUAGE, Term, glossary, glossary_files
-from jaxbook.sphinxext import search_terms, terms
+from jaxbook.sphinxext import PARALLEL_SAFE, search_terms, terms
 from jaxbook.sphinxext._locale import _, add_catalog, language_name, sentence
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.pinyin_index import sort_key
@@ -371,10 +371,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("book-glossary", BookGlossary)
     app.connect("doctree-read", note_glossary)
     app.add_transform(LinkFirstUses)
-    return {
-        "version": "1.0",
-        # 2: the first uses are references in the read page, no longer links the writer adds.
-        "env_version": 2,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # env_version 2: the first uses are references in the read page, no longer links the
+    # writer adds.
+    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

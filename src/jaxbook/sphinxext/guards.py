@@ -29,6 +29,7 @@ from sphinx.util import logging
 
 from jaxbook.backends import backends_of
 from jaxbook.sphinxapp import test_nodes_of
+from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -98,4 +99,4 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-read", check_code_cells)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

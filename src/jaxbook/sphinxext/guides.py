@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.errors import ConfigError
 
-from jaxbook.sphinxext import _book
+from jaxbook.sphinxext import PARALLEL_SAFE, _book
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -99,4 +99,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Before intersphinx reads its mapping (800).
     app.connect("config-inited", configure, priority=400)
     app.connect("builder-inited", need_the_book)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -31,6 +31,8 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -118,4 +120,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     for builder in BUILDERS:
         app.set_translator(builder, BookHTMLTranslator, override=True)
     app.connect("builder-inited", use_formatter)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

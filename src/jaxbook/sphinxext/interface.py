@@ -47,7 +47,7 @@ from sphinx.theming import HTMLThemeFactory
 from jaxbook import project
 from jaxbook.i18n.catalogs import same_but_template_date
 from jaxbook.i18n.pofile import WIDTH
-from jaxbook.sphinxext import chrome
+from jaxbook.sphinxext import PARALLEL_SAFE, chrome
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -193,4 +193,4 @@ def write_templates(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     # After the gettext builder's own sphinx.pot (the project's templates only), in its place.
     app.connect("build-finished", write_templates, priority=900)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

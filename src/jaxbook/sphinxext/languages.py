@@ -34,6 +34,7 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
 from jaxbook.project import bcp47
+from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -123,4 +124,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(LabelsAsAnchors)
     app.connect("config-inited", add_templates)
     app.connect("html-page-context", add_language_links)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

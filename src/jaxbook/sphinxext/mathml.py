@@ -17,6 +17,8 @@ from docutils import nodes
 from latex2mathml.converter import convert
 from sphinx.util import logging
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -51,4 +53,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_html_math_renderer(
         "mathml", inline_renderers=(visit_math, None), block_renderers=(visit_math_block, None)
     )
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -55,7 +55,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
 from jaxbook.doctest.pages import owners, records
-from jaxbook.sphinxext import doctest
+from jaxbook.sphinxext import PARALLEL_SAFE, doctest
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import measured_value
 
@@ -211,4 +211,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(measured_value)
     add_catalog(app)
     app.add_post_transform(ShowMeasurements)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

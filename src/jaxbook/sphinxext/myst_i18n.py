@@ -37,6 +37,8 @@ from docutils.parsers.rst import Parser as RstParser
 from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.errors import ExtensionError
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
@@ -80,4 +82,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Loaded first, so that its own registration of the parser comes before the override.
     app.setup_extension("myst_parser")
     app.add_source_parser(TranslatableMystParser, override=True)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

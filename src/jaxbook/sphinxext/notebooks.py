@@ -70,7 +70,7 @@ from sphinx.locale import admonitionlabels
 from sphinx.util import docname_join
 
 from jaxbook.backends import backends_of
-from jaxbook.sphinxext import _markdown, editions
+from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, editions
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.languages import site_url
@@ -473,4 +473,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Last: the notebook takes the page as written, note numbers and measured figures included.
     app.connect("doctree-resolved", write_notebook, priority=900)
     app.connect("build-finished", zip_notebooks)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

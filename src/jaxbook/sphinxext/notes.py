@@ -61,7 +61,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext import _book, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, _book, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
@@ -621,10 +621,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-check-consistency", check_notes)
     # A handler, not a post-transform: it links with the builder.
     app.connect("doctree-resolved", resolve)
-    return {
-        "version": "1.0",
-        # What the domain keeps is versioned by its data_version.
-        "env_version": NotesDomain.data_version,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    # What the domain keeps is versioned by its data_version.
+    return {"version": "1.0", "env_version": NotesDomain.data_version, **PARALLEL_SAFE}

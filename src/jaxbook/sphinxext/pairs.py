@@ -34,6 +34,7 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import PASSTHROUGH
 
@@ -191,4 +192,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("outdated", HalfDirective)
     app.add_directive("recommended", HalfDirective)
     app.connect("doctree-read", check_pairs)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

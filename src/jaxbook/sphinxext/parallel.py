@@ -67,7 +67,7 @@ from sphinx.util.nodes import extract_messages
 
 from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
-from jaxbook.sphinxext import cjk
+from jaxbook.sphinxext import PARALLEL_SAFE, cjk
 from jaxbook.sphinxext._locale import (
     _,
     add_catalog,
@@ -419,4 +419,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", insert_parallel_text, priority=950)
     app.connect("html-page-context", add_button)
     app.connect("build-finished", copy_stylesheet)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

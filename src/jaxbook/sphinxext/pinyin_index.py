@@ -45,7 +45,7 @@ from sphinx.util.index_entries import split_index_msg
 from sphinx.writers.latex import CR, EXTRA_RE, LaTeXTranslator
 
 from jaxbook.chinese import HAN
-from jaxbook.sphinxext import _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
 
 if TYPE_CHECKING:
@@ -362,4 +362,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", order_index)
     app.connect("builder-inited", chinese_separators)
     app.set_translator("latex", PinyinLaTeXTranslator, override=True)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

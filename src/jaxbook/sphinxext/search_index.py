@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.builders.html import StandaloneHTMLBuilder
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from collections.abc import Set
 
@@ -74,4 +76,4 @@ def restore_entries(app: Sphinx, builder: Builder) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the builder makes its index and loads the previous one (prepare_writing).
     app.connect("write-started", restore_entries)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -28,6 +28,7 @@ import jieba
 from sphinx.search.zh import SearchChinese
 
 from jaxbook.project import glossary
+from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -83,4 +84,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     app.add_search_language(GlossaryAwareChinese)
     app.connect("builder-inited", write_dictionary)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

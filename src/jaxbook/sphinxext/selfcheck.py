@@ -36,6 +36,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -78,4 +80,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     skip = (_skip, None)
     app.add_node(selfcheck, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_directive("selfcheck", SelfcheckDirective)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -48,6 +48,8 @@ from docutils.parsers.rst import directives
 from sphinx.directives.code import LiteralInclude
 from sphinx.util import logging, rst
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata, OptionSpec
@@ -157,4 +159,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_snippets_dir", "snippets", "env", types=frozenset({str}))
     app.add_directive("snippet", SnippetDirective)
     app.connect("doctree-read", stage_snippets)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
+from jaxbook.sphinxext import PARALLEL_SAFE
+
 if TYPE_CHECKING:
     from docutils.parsers.rst.states import Inliner
     from sphinx.application import Sphinx
@@ -48,4 +50,4 @@ def depart_zh_term_html(self: Any, node: zh_term) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(zh_term, html=(visit_zh_term_html, depart_zh_term_html))
     app.add_role("zh", zh_role)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -30,7 +30,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from jaxbook.doctest.pages import owners, records
-from jaxbook.sphinxext import doctest
+from jaxbook.sphinxext import PARALLEL_SAFE, doctest
 from jaxbook.sphinxext.backend_tabs import backend_tabs
 
 if TYPE_CHECKING:
@@ -176,9 +176,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     # After the measured outputs (which replace nodes of the page), before the notebooks.
     app.add_post_transform(ShowFigures)
-    return {
-        "version": "3.0",
-        "env_version": 1,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    return {"version": "3.0", "env_version": 1, **PARALLEL_SAFE}

@@ -35,6 +35,7 @@ from docutils import nodes
 from sphinx.util.nodes import extract_messages
 
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
+from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext._nodes import after_title
 
@@ -113,9 +114,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # A handler, not a post-transform: the notice goes above the page's links, which
     # discovery's handler puts under the title first.
     app.connect("doctree-resolved", add_notice)
-    return {
-        "version": "1.0",
-        "env_version": 2,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}
