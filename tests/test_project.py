@@ -231,3 +231,17 @@ def test_a_catalog_file_tells_its_locale_directory_language_and_domain(tmp_path,
     else:
         locale, language, domain = place
         assert found == ((tmp_path / locale).resolve(), language, domain)
+
+
+def test_sphinx_build_builds_the_pages_or_the_guides_with_the_books_conf(tmp_path):
+    pages = project.sphinx_build(tmp_path, "gettext", tmp_path / "out", "-q")
+    guides = project.sphinx_build(tmp_path, "html", tmp_path / "out", "-q", sources=project.GUIDES)
+    assert pages[:5] == [sys.executable, "-m", "sphinx", "-b", "gettext"]
+    assert pages[-2:] == [str(tmp_path / "docs"), str(tmp_path / "out")]
+    assert "-t" not in pages
+    # The guides are the same project's: its conf.py, told by the tag which sources it reads.
+    assert guides[guides.index("-t") + 1] == project.GUIDES
+    assert guides[guides.index("-c") + 1] == str(tmp_path)
+    assert guides[-2:] == [str(tmp_path / "guides"), str(tmp_path / "out")]
+    assert "-q" in pages
+    assert "-q" in guides

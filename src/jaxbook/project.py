@@ -30,6 +30,8 @@
   (``jaxbook.po``); ``interface_catalog()`` finds a language's, in its catalog
   directory or, for a language the package itself translates, beside the package.
 - ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
+- ``sphinx_build()``: the ``sphinx-build`` call that builds the book's pages, or
+  its guides, with one builder (``make html``, ``make gettext``).
 - ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
   (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
   the prose names them through ``jaxbook.sphinxext.facts``.
@@ -433,6 +435,28 @@ def source_file(root: Path, docname: str) -> Path:
 def page_name(root: Path, docname: str) -> str:
     """``docs/<docname>.rst`` or ``docs/<docname>.md``, as messages name a page."""
     return page_file(root / BOOK_SOURCES, docname).relative_to(root).as_posix()
+
+
+def sphinx_build(
+    root: Path, builder: str, outdir: Path, *options: str, sources: str = BOOK_SOURCES
+) -> list[str]:
+    """The ``sphinx-build`` call that builds the book at ``root`` into ``outdir`` with
+    ``builder``: its pages, or with ``sources=GUIDES`` its guides (the same ``conf.py``, with
+    the tag ``guides``)."""
+    tags = ("-t", GUIDES) if sources == GUIDES else ()
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        builder,
+        *tags,
+        *options,
+        "-c",
+        str(root),
+        str(root / sources),
+        str(outdir),
+    ]
 
 
 def pinned_release(root: Path, package: str = "jax") -> str:

@@ -91,22 +91,9 @@ def templates_command(
 ) -> list[str]:
     """The sphinx-build call that writes the templates of the book at ``root`` (`make gettext`),
     or, with ``sources="guides"``, of its guides (the same conf.py, tagged ``guides``)."""
-    if sources == project.GUIDES:
-        options = ("-t", project.GUIDES, *options)
-    return [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-b",
-        "gettext",
-        "-c",
-        str(root),
-        "--fail-on-warning",
-        "--keep-going",
-        *options,
-        str(root / sources),
-        str(pot_dir),
-    ]
+    return project.sphinx_build(
+        root, "gettext", pot_dir, "--fail-on-warning", "--keep-going", *options, sources=sources
+    )
 
 
 def extract(root: Path, pot_dir: Path, *options: str) -> int:

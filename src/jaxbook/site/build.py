@@ -27,7 +27,6 @@ import contextlib
 import os
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 from jaxbook import project
@@ -46,24 +45,17 @@ def html_command(
 ) -> list[str]:
     """The sphinx-build call of `make html` for one language of the book at ``root`` (of
     `make guides` with ``sources="guides"``: the same conf.py, with the tag ``guides``)."""
-    if sources == project.GUIDES:
-        extra = ("-t", project.GUIDES, *extra)
-    return [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-b",
+    return project.sphinx_build(
+        root,
         "html",
+        outdir,
         *extra,
-        "-c",
-        str(root),
         "-D",
         f"language={language}",
         "-d",
         str(doctreedir),
-        str(root / sources),
-        str(outdir),
-    ]
+        sources=sources,
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
