@@ -93,12 +93,7 @@ def load_evidence(app: Sphinx | BuildEnvironment) -> dict[str, Any] | FormatErro
 def _warn(note: notes.Note, message: str, *args: Any) -> None:
     """A warning at the note, about its id (the message's first %r)."""
     logger.warning(
-        message,
-        note.id,
-        *args,
-        location=(note.docname, note.line),
-        type="jaxbook",
-        subtype="evidence_column",
+        message, note.id, *args, location=note.location, type="jaxbook", subtype="evidence_column"
     )
 
 

@@ -96,6 +96,11 @@ class Note:
     old: str | None  # "probe=answer": an old output the note speaks of
     warning: bool = False  # a warning of code that goes wrong silently, not a correction
 
+    @property
+    def location(self) -> tuple[str, int | None]:
+        """Where a warning about the note points: its page and line."""
+        return self.docname, self.line
+
 
 @dataclass
 class Row:
@@ -355,14 +360,7 @@ def rows(env: BuildEnvironment, *, table_doc: str | None = None, warn: bool = Fa
 
 def warn_at(note: Note, message: str, *args: Any) -> None:
     """A warning at the note, about its id (the message's first %r)."""
-    logger.warning(
-        message,
-        note.id,
-        *args,
-        location=(note.docname, note.line),
-        type="jaxbook",
-        subtype="notes",
-    )
+    logger.warning(message, note.id, *args, location=note.location, type="jaxbook", subtype="notes")
 
 
 def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
