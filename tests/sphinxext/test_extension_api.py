@@ -77,7 +77,7 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
         "jaxbook_search_terms": (["函数变换", "异步派发", "即时编译", "纯函数"], "html"),
     },
     "snippets": {"jaxbook_snippets_dir": ("snippets", "env")},
-    "translation_status": {"jaxbook_draft_languages": ([], "env")},
+    "translation_status": {"jaxbook_draft_languages": ([], "html")},
 }
 
 # The builders a page is written by: the site, the EPUB (HTML's visitors), the PDF, text.

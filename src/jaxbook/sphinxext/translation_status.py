@@ -109,7 +109,9 @@ def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
-    app.add_config_value("jaxbook_draft_languages", [], "env", types=frozenset({list, tuple}))
+    # "html": the notice is added as a page is written, so a language added to the book, or
+    # finished, writes every page again and reads none again.
+    app.add_config_value("jaxbook_draft_languages", [], "html", types=frozenset({list, tuple}))
     app.connect("doctree-read", count_passages)
     # A handler, not a post-transform: the notice goes above the page's links, which
     # discovery's handler puts under the title first.
