@@ -903,7 +903,7 @@ def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 # The paragraphs that say where the output under them comes from ("CPU 上的输出：",
 # "Output on CPU:", "Measured on: ..."): jaxbook.sphinxext.backend_tabs and measured.
-OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label", "jb-recorded-label"}
+OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label"}
 
 
 def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> None:
