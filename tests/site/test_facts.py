@@ -16,13 +16,12 @@ from jaxbook import project
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["zh_CN", "en"]
 # Where a release may stand as it is: code and outputs, the role's own output, and what
-# the extensions write from the config and the data files (labels of recorded and
-# measured outputs, the update-notes table, and what the lab's data gives: the releases a
+# the extensions write from the config and the data files (labels of measured
+# outputs, the update-notes table, and what the lab's data gives: the releases a
 # note names, and the lab's report).
 EXEMPT = {"code", "pre", "script", "style", "title", "meta"}
 GENERATED = (
     "jb-fact",
-    "jb-recorded-label",
     "jb-measured-label",
     "jb-update-notes",
     "jb-drift",

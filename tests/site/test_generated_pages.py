@@ -6,12 +6,15 @@ Checked on the built site, both languages, by parsing the pages.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
 LANGUAGES = ["zh_CN", "en"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def page(site, language: str, name: str) -> BeautifulSoup:
@@ -106,11 +109,19 @@ def test_the_changed_in_cells_are_short_phrases(built_site, language):
     assert header == {"zh_CN": "版本变化", "en": "Changed in"}[language]
     said = {text(row.select("td")[-1]) for row in table.select("tbody tr")}
     phrase = {
-        "zh_CN": r"—|所查版本均如此|自 \d+(\.\d+)+ 起",
-        "en": r"—|all checked releases|since \d+(\.\d+)+",
+        "zh_CN": r"—|\d+(\.\d+)+ 以来均如此|自 \d+(\.\d+)+ 起",
+        "en": r"—|no change since \d+(\.\d+)+|since \d+(\.\d+)+",
     }[language]
     assert all(re.fullmatch(phrase, cell) for cell in said), said
     assert len(said) > 2
+    # A note that never changed holds from the first release the evidence file asked its
+    # probes of: the release is the file's, never typed in.
+    steady = {"zh_CN": r"(\S+) 以来均如此", "en": r"no change since (\S+)"}[language]
+    named = {m[1] for cell in said if (m := re.fullmatch(steady, cell))}
+    evidence = json.loads((ROOT / "docs" / "release-evidence.json").read_text(encoding="utf-8"))
+    firsts = {probe["eras"][0]["first"] for probe in evidence["probes"].values()}
+    assert named
+    assert named <= firsts, (named, firsts)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

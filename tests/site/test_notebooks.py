@@ -196,13 +196,11 @@ class PageProse(HTMLParser):
         classes = set((dict(attrs).get("class") or "").split())
         if tag == "article":
             self.article = True
-        # Chrome a notebook has no place for (the downloads line, the heading links), where
-        # another backend's outputs were recorded, which a notebook on a CPU leaves out with
-        # them, and the parallel view's other-language text, which a notebook in one
-        # language leaves out.
+        # Chrome a notebook has no place for (the downloads line, the heading links, the
+        # backends' tab labels), and the parallel view's other-language text, which a
+        # notebook in one language leaves out.
         skip = tag in self.SKIP or bool(
-            classes
-            & {"jb-notebook", "headerlink", "jb-tab-label", "jb-recorded-label", "jb-parallel"}
+            classes & {"jb-notebook", "headerlink", "jb-tab-label", "jb-parallel"}
         )
         if tag not in {"br", "img", "hr", "meta", "link", "input", "col"}:
             self.stack.append((tag, skip))

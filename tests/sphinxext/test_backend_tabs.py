@@ -51,30 +51,62 @@ def test_on_a_backend_with_no_record_every_such_cell_is_skipped_saying_why(
     assert "recorded for gpu, tpu only" in reasons
 
 
+RECORDED = {
+    "CPU": "The CPU outputs were recorded on December 1, 2026 (device: Planted CPU 9000; "
+    "jaxlib 0.12.0.1, Python 3.13.0, JAX 0.12.0.1).",
+    "GPU": "The GPU outputs were recorded on November 29, 2026 (device: Planted GPU 9000; "
+    "CUDA 13, Python 3.12, JAX 0.12.0.1).",
+    "TPU": "The TPU outputs were recorded on December 5, 2026 (device: Planted TPU 7; "
+    "libtpu 0.0.50.1, Python 3.13.0, JAX 0.12.0.1).",
+}
+GPU_ONLY = {
+    "device": "Planted GPU 9000",
+    "platform": "CUDA 13",
+    "python": "3.12",
+    "jax": "0.12.0.1",
+    "date": "2026-11-29",
+}
+# A paragraph that says where outputs were recorded: the preface says it, once.
+RECORDING_NOTE = re.compile(r"outputs were recorded on|输出记录于")
+
+
+def _titles(html: str) -> list[tuple[str, str | None]]:
+    page = BeautifulSoup(html, "html.parser")
+    return [(label.get_text(), label.get("title")) for label in page.select("label.jb-tab-label")]
+
+
 @pytest.mark.sphinx("html", testroot="backend-tabs")
-def test_where_each_accelerator_ran_is_said_once_after_the_first_tabs(built):
+def test_where_a_backend_ran_is_its_tab_labels_title_not_a_paragraph(built):
+    titles = _titles(built.page())
+    assert len(titles) == 10
+    assert all(title == RECORDED[label] for label, title in titles)
     page = BeautifulSoup(built.page(), "html.parser")
-    notes = page.select("p.jb-recorded-label")
-    assert len(notes) == 1
-    assert notes[0].find_previous_sibling("div")["class"] == ["jb-backend-tabs"]
-    assert notes[0].get_text() == (
-        "The CPU outputs were recorded on December 1, 2026 (device: Planted CPU 9000; "
-        "jaxlib 0.12.0.1, Python 3.13.0, JAX 0.12.0.1). "
-        "The GPU outputs were recorded on November 29, 2026 (device: Planted GPU 9000; "
-        "CUDA 13, Python 3.12, JAX 0.12.0.1). "
-        "The TPU outputs were recorded on December 5, 2026 (device: Planted TPU 7; "
-        "libtpu 0.0.50.1, Python 3.13.0, JAX 0.12.0.1)."
-    )
+    assert not [p for p in page.find_all("p") if RECORDING_NOTE.search(p.get_text())]
+    assert not RECORDING_NOTE.search(page.get_text())
     assert "..." not in page.get_text()
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="backend-tabs",
+    confoverrides={"jaxbook_recorded_on": {"gpu": GPU_ONLY}},
+)
+def test_a_backend_with_no_recording_has_a_label_without_a_title(built):
+    titles = dict(_titles(built.page())[:3])
+    assert titles["CPU"] is None
+    assert titles["TPU"] is None
+    assert titles["GPU"] == RECORDED["GPU"]
 
 
 @pytest.mark.sphinx("html", testroot="backend-tabs", confoverrides={"language": "zh_CN"})
 def test_where_it_ran_reads_as_chinese_in_a_chinese_page(built):
-    text = BeautifulSoup(built.page(), "html.parser").select_one("p.jb-recorded-label")
-    assert text.get_text().startswith(
-        "CPU 输出记录于 2026 年 12 月 1 日（设备：Planted CPU 9000；jaxlib 0.12.0.1、"
-        "Python 3.13.0、JAX 0.12.0.1）。GPU 输出记录于"
+    titles = dict(_titles(built.page())[:3])
+    assert titles["GPU"] == (
+        "GPU 输出记录于 2026 年 11 月 29 日（设备：Planted GPU 9000；CUDA 13、"
+        "Python 3.12、JAX 0.12.0.1）。"
     )
+    page = BeautifulSoup(built.page(), "html.parser")
+    assert not RECORDING_NOTE.search(page.get_text())
 
 
 @pytest.mark.sphinx("latex", testroot="backend-tabs")
@@ -87,7 +119,16 @@ def test_print_shows_each_output_once_under_the_backends_it_holds_on(built):
         "CPU", "GPU",
         "GPU", "TPU",
     ]  # fmt: skip
-    assert tex.count("outputs were recorded on") == 3
+    # Where they were recorded is the preface's to say, not each page's.
+    assert not RECORDING_NOTE.search(tex)
+
+
+@pytest.mark.sphinx("epub", testroot="backend-tabs")
+def test_the_epub_labels_each_output_and_carries_no_recording_note(built):
+    page = (built.app.outdir / "index.xhtml").read_text(encoding="utf-8")
+    text = BeautifulSoup(page, "html.parser").get_text()
+    assert text.count("Output on ") == 9
+    assert not RECORDING_NOTE.search(text)
 
 
 @pytest.mark.sphinx(

@@ -151,7 +151,7 @@ def test_a_translations_title_page_names_its_translators(latex):
 
 def test_the_copyright_page_has_the_edition_the_credit_and_the_licences(latex):
     copyright_page = macro(latex("zh_CN")[0], "jbcopyrightpage")
-    assert "基于 JAX 1.0" in copyright_page  # the release the book runs on
+    assert "适用于 JAX 1.0" in copyright_page  # the series of the release the book runs on
     # The edition statement, as a publisher prints it: the edition and its month.
     assert "第 1 版，2026 年 12 月" in copyright_page
     assert "整理自课程《课程》。" in copyright_page
@@ -480,7 +480,20 @@ def test_an_epubs_identifier_is_a_uuid_that_a_rebuild_keeps(epub):
 def test_an_epubs_copyright_page_states_the_edition(epub):
     page = (epub("en").outdir / "copyright.xhtml").read_text(encoding="utf-8")
     assert "First edition, December 2026" in page
-    assert "for JAX 1.0" in page
+    assert "For JAX 1.0" in page
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_title_page_names_the_series_of_the_release_the_book_runs_on(latex, language):
+    """An edition line, as a publisher words it: "For JAX 0.12", not the release's fourth
+    number; the series is the release's, never typed in."""
+    tex = latex(language, release="0.12.0.1")[0]
+    title_page = macro(tex, "jbtitlepage")
+    line = {"zh_CN": "适用于 JAX 0.12", "en": "For JAX 0.12"}[language]
+    assert line in title_page
+    assert line in macro(tex, "jbcopyrightpage")
+    assert "0.12.0" not in title_page
+    assert "For JAX 3.4" in macro(latex("en", release="3.4.5")[0], "jbtitlepage")
 
 
 def test_the_source_epub_names_no_translator(epub):

@@ -31,9 +31,10 @@ def test_each_cell_is_one_short_phrase(built):
     cells = _cells(built.page())
     assert cells == {
         "method": "since 0.4.31",
-        # The course's old output, which no release gives: the note holds on every release.
-        "value": "all checked releases",
-        "steady": "all checked releases",
+        # The course's old output, which no release gives: the note holds on every release,
+        # from the first its probe was asked of.
+        "value": "no change since 0.4.13",
+        "steady": "no change since 0.4.13",
         "unbacked": "—",
         "unknown-probe": "—",
         "method-again": "since 0.4.31",
@@ -61,6 +62,20 @@ def test_a_notes_present_behavior_holds_since_its_probes_last_change():
     assert changed_in(evidence, ["a", "b"], {"b": "old"}) == ([], True)
 
 
+def test_a_note_that_never_changed_holds_from_where_all_its_probes_were_asked():
+    from jaxbook.sphinxext.evidence_column import checked_since
+
+    def probe(first: str) -> dict:
+        return {"eras": [{"first": first, "last": "0.12.0.1", "key": "k"}]}
+
+    evidence = {"probes": {"a": probe("0.4.13"), "b": probe("0.4.20"), "c": probe("0.4.9")}}
+    assert checked_since(evidence, ["a"]) == "0.4.13"
+    # Versions compare as releases, not as text ("0.4.9" < "0.4.13"); the latest first wins:
+    # before it, one of the probes was never asked.
+    assert checked_since(evidence, ["a", "b", "c"]) == "0.4.20"
+    assert checked_since(evidence, ["c", "nothing"]) == "0.4.9"
+
+
 @pytest.mark.sphinx(
     "html", testroot="evidence-column", freshenv=True, confoverrides={"language": "zh_CN"}
 )
@@ -69,7 +84,7 @@ def test_the_chinese_column_speaks_chinese(built):
     assert page.select("thead th")[-1].get_text() == "版本变化"
     cells = _cells(built.page())
     assert cells["method"] == "自 0.4.31 起"
-    assert cells["steady"] == "所查版本均如此"
+    assert cells["steady"] == "0.4.13 以来均如此"
 
 
 @pytest.mark.sphinx("html", testroot="evidence-column", freshenv=True)

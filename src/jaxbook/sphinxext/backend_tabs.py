@@ -20,10 +20,11 @@ none of them names the cell itself is skipped, saying why
 adds to the cell's condition): a cell is never compared with nothing. The web
 page shows one tab per backend (radio buttons and CSS, no script), each with
 the output that holds there; a PDF or an EPUB shows each output once, under
-the backends it holds on. Under the first cell of the page that shows an
-accelerator's output, a note says where that accelerator's outputs were
-recorded (the accelerators first shown there, and no other). Write an accelerator's
-outputs only from a real run there (``jaxbook-lab record``).
+the backends it holds on. Where each backend's outputs were recorded is said once, in
+the preface (its ``:fact:`` roles, :mod:`jaxbook.sphinxext.facts`); on the web, where a
+reader may land on any page, a recorded backend's tab label says it too, as its
+``title`` (a tooltip). Write an accelerator's outputs only from a real run there
+(``jaxbook-lab record``).
 
 Config values:
 
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import html
 from typing import TYPE_CHECKING, Any
 
 from babel.dates import format_date
@@ -149,6 +151,18 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
             i += 1
 
 
+def recorded_sentence(config: Config, backend: str) -> str | None:
+    """Where ``backend``'s outputs were recorded, as one sentence; None for a backend
+    ``jaxbook_recorded_on`` does not name (the CPU, which every doctest checks)."""
+    recorded = config.jaxbook_recorded_on.get(backend)
+    if recorded is None:
+        return None
+    return str(
+        _("The %(backend)s outputs were recorded on %(date)s (device: %(device)s; %(software)s).")
+        % {"backend": backend.upper(), **recorded_where(recorded, config.language)}
+    )
+
+
 def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     group = node["group"]
     self.body.append(self.starttag(node, "div", CLASS=""))
@@ -157,9 +171,12 @@ def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
         backend = tab["jaxbook_backend"]
         tab_id = f"{group}-{backend}"
         checked = " checked" if index == 0 else ""
+        # A reader who lands on this page finds where the tab's outputs ran on its label.
+        sentence = recorded_sentence(self.config, backend)
+        title = f' title="{html.escape(sentence)}"' if sentence else ""
         self.body.append(
             f'<input type="radio" class="jb-tab-input" name="{group}" id="{tab_id}"{checked}>'
-            f'<label class="jb-tab-label" for="{tab_id}">{backend.upper()}</label>'
+            f'<label class="jb-tab-label" for="{tab_id}"{title}>{backend.upper()}</label>'
         )
 
 
@@ -167,26 +184,9 @@ def depart_backend_tabs_html(self: Any, node: backend_tabs) -> None:
     self.body.append("</div>\n")
 
 
-def recorded_note(config: Config, backends: set[str]) -> nodes.paragraph | None:
-    """Where the accelerators among ``backends`` were recorded, as one paragraph."""
-    recorded = config.jaxbook_recorded_on
-    language = config.language
-    sentences = [
-        _("The %(backend)s outputs were recorded on %(date)s (device: %(device)s; %(software)s).")
-        % {"backend": b.upper(), **recorded_where(recorded[b], language)}
-        for b in ordered(backends)
-        if b in recorded
-    ]
-    if not sentences:
-        return None
-    # Sentences that end in a full stop of the CJK kind follow one another without a space.
-    text = "".join(s if s.endswith("。") else f"{s} " for s in sentences).strip()
-    return nodes.paragraph(text, text, classes=["jb-recorded-label"])
-
-
 class LabelOutputs(SphinxPostTransform):
     """Tabs on the web; elsewhere (PDF, EPUB) each output once, under the backends it
-    holds on. Where an accelerator is first shown on the page, where its outputs ran."""
+    holds on."""
 
     # After the measured outputs and the figures (900, 910), as when this was a
     # doctree-resolved handler; before the other readers of the resolved tree.
@@ -196,11 +196,8 @@ class LabelOutputs(SphinxPostTransform):
     def apply(self, **kwargs: Any) -> None:
         config, doctree, as_tabs = self.config, self.document, self.is_supported()
         language = config.language
-        # Where each backend is first shown: the note about it goes there.
-        first_of: dict[str, nodes.Element] = {}
         for tabs in list(doctree.findall(backend_tabs)):
             outputs = [(child, _backends(child) or frozenset()) for child in tabs.children]
-            here = set().union(*(b for _o, b in outputs))
             for output, _backends_of_it in outputs:
                 tabs.remove(output)
             if as_tabs:
@@ -211,8 +208,6 @@ class LabelOutputs(SphinxPostTransform):
                     tab = copy.deepcopy(output) if id(output) in used else output
                     used.add(id(output))
                     tabs += nodes.container("", tab, jaxbook_backend=backend)
-                for backend in here:
-                    first_of.setdefault(backend, tabs)
                 continue
             # The outputs themselves move, not copies: a copy lacks the uid by which the
             # gettext builder collects a message, and the templates would lose them.
@@ -223,19 +218,7 @@ class LabelOutputs(SphinxPostTransform):
                 label = nodes.strong("", _("Output on %s:") % _label(backends, language))
                 assert isinstance(output, nodes.Element)
                 shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
-            for backend in here:
-                first_of.setdefault(backend, shown[-1])
             tabs.replace_self(shown)
-        # One note after each place where an accelerator is first shown, naming only the
-        # accelerators first shown there.
-        places: dict[int, tuple[nodes.Element, set[str]]] = {}
-        for backend, place in first_of.items():
-            places.setdefault(id(place), (place, set()))[1].add(backend)
-        for place, accelerators in places.values():
-            if (note := recorded_note(config, accelerators)) is not None:
-                parent = place.parent
-                assert parent is not None
-                parent.insert(parent.index(place) + 1, note)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -9,9 +9,10 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
 - a trim size each edition's readers expect (``TRIM``: 185 by 260 mm for
   Chinese, 7 by 9.25 in for English), with margins to match;
 - front matter: a title page that names the authors (and a translation's
-  translators) and the publisher, a copyright page with the JAX release the
-  book runs on, the edition statement ("First edition, December 2026"), the
-  course credit and the licences, the contents, and
+  translators) and the publisher, a copyright page with the JAX series the
+  book is for ("For JAX 0.12", of the release it runs on), the edition
+  statement ("First edition, December 2026"), the course credit and the
+  licences, the contents, and
   the preface (the root page's text) in the contents and the PDF's bookmarks,
   all roman-numbered; no blank page carries a running head or folio;
 - the PDF's information (title, authors, subject, keywords) in the edition's
@@ -108,6 +109,7 @@ from babel import Locale
 from babel.core import get_global
 from babel.dates import format_skeleton
 from docutils import nodes
+from packaging.version import Version
 from sphinx import addnodes
 from sphinx.builders.epub3 import Epub3Builder
 from sphinx.errors import ConfigError
@@ -206,9 +208,12 @@ class Credits:
 
     @property
     def subtitle(self) -> str:
-        """The title page's line under the title: the JAX release the book runs on."""
-        # Translators: The line under the title on the PDF's title page: "for JAX 0.12.0.1".
-        return str(_("for JAX %s")) % self.release
+        """The title page's line under the title, as a publisher words an edition: the JAX
+        series the book is for, from the release it runs on ("0.12" of "0.12.0.1")."""
+        series = ".".join(map(str, Version(self.release).release[:2]))
+        # Translators: The line under the title on the PDF's title page, the EPUB's cover
+        # and the copyright pages: "For JAX 0.12", the series of JAX releases the book is for.
+        return str(_("For JAX %s")) % series
 
     def makers(self) -> tuple[str, str, str]:
         """Who wrote, translated ("" in the source language) and published the edition."""
@@ -903,7 +908,7 @@ def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 # The paragraphs that say where the output under them comes from ("CPU 上的输出：",
 # "Output on CPU:", "Measured on: ..."): jaxbook.sphinxext.backend_tabs and measured.
-OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label", "jb-recorded-label"}
+OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label"}
 
 
 def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -9,8 +9,10 @@ evidence file that ``jaxbook-lab evidence`` writes, this extension gives:
 
 - the update-notes table a "Changed in" column, one short phrase a row:
   "since 0.4.31" (the release since which the note's first probe, the one that
-  checks its main point, has given its present answer), "all checked
-  releases" where it never changed, and "—" where the note names no probe;
+  checks its main point, has given its present answer), "no change since
+  0.4.13" where it never changed (the first release its probes were asked of:
+  the note holds on every release of the file's range from there), and "—"
+  where the note names no probe;
 - the role ``:changed-in:`PROBE ...```, the release since which each of the
   probes has given its present answer (they must agree), for prose that
   names it;
@@ -168,6 +170,15 @@ def changed_in(
     return since, known
 
 
+def checked_since(evidence: dict[str, Any], probes: list[str]) -> str:
+    """The release from which every one of ``probes`` that the file has was asked: the lowest
+    of the range over which a note that never changed is known to hold."""
+    firsts = [
+        eras[0]["first"] for p in probes if (eras := evidence["probes"].get(p, {}).get("eras"))
+    ]
+    return max(firsts, key=Version)
+
+
 def column(app: Sphinx, table_doc: str) -> notes.Column | None:
     """The "Changed in" column of the table on ``table_doc``, when there is evidence."""
     evidence = load_evidence(app)
@@ -181,9 +192,10 @@ def column(app: Sphinx, table_doc: str) -> notes.Column | None:
         if not known:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
         if not releases:
-            # Translators: A cell of the update notes' "Changed in" column: the point holds in
-            # every release checked.
-            return nodes.paragraph("", _("all checked releases"))
+            since = {"release": checked_since(evidence, row.probes)}
+            # Translators: A cell of the update notes' "Changed in" column: the point holds on
+            # every release from the first one checked, "no change since 0.4.13", a JAX release.
+            return nodes.paragraph("", _("no change since %(release)s") % since)
         # Translators: A cell of the update notes' "Changed in" column: "since 0.4.30", a JAX
         # release.
         return nodes.paragraph("", _("since %(release)s") % {"release": max(releases, key=Version)})

@@ -173,8 +173,6 @@ class Cells:
             return
         if node.get("testnodetype") or isinstance(node, SKIPPED):
             return  # setup, cleanup and the other backend's output; chrome; comments
-        if "jb-recorded-label" in node.get("classes", []):
-            return  # where the accelerators' outputs were recorded
         runs_code = any(n.get("testnodetype") for n in node.findall(nodes.literal_block))
         if isinstance(node, nodes.section):
             self.walk(node, level + 1, quote)
