@@ -829,6 +829,32 @@ def test_a_message_of_several_pages_is_translated_one_way(tmp_path):
     assert str(finding).startswith(f"{other}:7: translated otherwise in {first}:6")
 
 
+def test_a_glossary_term_alone_takes_the_form_its_place_needs(tmp_path):
+    """纯函数 as a table's row ("Pure functions") and as an index entry's headword ("pure
+    function", the glossary's term): both hold to the glossary, which check_glossary sees
+    to; a message the glossary does not have is still translated one way."""
+
+    def catalog(name: str, messages: dict[str, str]) -> Path:
+        path = tmp_path / name
+        body = "".join(
+            f'msgid "{msgid}"\nmsgstr "{msgstr}"\n\n' for msgid, msgstr in messages.items()
+        )
+        path.write_text(
+            'msgid ""\nmsgstr ""\n"Language: en\\n"\n'
+            '"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + body,
+            encoding="utf-8",
+        )
+        return path
+
+    table = catalog("a.po", {"纯函数": "Pure functions", "学习目标": "Learning objectives"})
+    index = catalog("b.po", {"纯函数": "pure function", "学习目标": "learning objectives"})
+    assert "纯函数" in [term.source for term in TERMS]
+    [finding] = inconsistent_translations([table, index], TERMS)
+    assert "'Learning objectives'" in str(finding)
+    # Without the glossary, 纯函数 is one more message said two ways.
+    assert len(inconsistent_translations([table, index])) == 2
+
+
 def test_a_course_link_keeps_its_target_and_translates_its_title():
     """``:course:`` text is the course's title in the page's language; its target is
     the path under the course's address, which a translation must keep."""

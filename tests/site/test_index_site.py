@@ -1,7 +1,10 @@
 """The book's index as a publisher's editor reads it, in the web's, the EPUB's and the PDF's
 index of each language: each page once under an entry, each subentry one place (no
 "[1]"), page numbers before "see also",
-English entries in lower case but for names and code, and an option under its own name.
+English entries in lower case but for names and code, and an option under its own name;
+no entry with more than four bare places (a row of page numbers gives the reader no way
+in: subentries say what each place says), and the main discussion of a much-indexed topic
+in bold.
 
 Each check also runs on a planted fault, to show that it can fail.
 """
@@ -12,11 +15,15 @@ import itertools
 import re
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from bs4 import BeautifulSoup
 
 from jaxbook.sphinxext.pinyin_index import is_api
+
+if TYPE_CHECKING:
+    from collections.abc import Set
 
 LANGUAGES = ["zh_CN", "en"]
 # Names an English entry may begin with in capitals, beside acronyms (JIT, TF32) and names
@@ -149,6 +156,71 @@ def test_an_option_is_indexed_under_its_own_name(built_site, language):
     ]
 
 
+# An entry with more places than this gives them subentries that say what each place says.
+MOST_BARE = 4
+# An entry with more places than this (its subentries' too) has its main discussion in bold.
+MOST_UNMARKED = 2
+
+
+def bare_places(entries, page_titles: Set[str]) -> dict[str, int]:
+    """Each entry's bare places: its own links, and its subitems that merely name a page (the
+    web's index names an entry's pages by their titles, where the PDF gives page numbers)."""
+    return {
+        name: sum(len(links) for sub, links in subitems if not sub or sub in page_titles)
+        for name, subitems in entries
+    }
+
+
+def overloaded(entries, page_titles: Set[str]) -> list[str]:
+    """Each entry with more than MOST_BARE bare places."""
+    return sorted(
+        f"{name}: {count}"
+        for name, count in bare_places(entries, page_titles).items()
+        if count > MOST_BARE
+    )
+
+
+def main_places(html: str) -> dict[str, list[str]]:
+    """Each entry's main places, set in bold (Sphinx's ``!single: ...``): the pages, without
+    their fragments, that its bold links and its subentries' bold links lead to."""
+    soup = BeautifulSoup(html, "html.parser")
+    return {
+        first_text(item): [
+            strong.parent["href"].split("#")[0]
+            for strong in item.select("a > strong")
+            if strong.parent.get("href")
+        ]
+        for item in soup.select("table.indextable > tr > td > ul > li")
+    }
+
+
+def unmarked(entries, mains: dict[str, list[str]], glossary: str) -> list[str]:
+    """Each entry with more than MOST_UNMARKED places in all (its subentries' too) whose main
+    discussion is not in bold: no bold link to a page of the text (the glossary's definition
+    is bold, but is not where the book discusses the term)."""
+    return sorted(
+        name
+        for name, subitems in entries
+        if sum(len(links) for _sub, links in subitems) > MOST_UNMARKED
+        and not [page for page in mains.get(name, []) if not page.endswith(glossary)]
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_entry_has_more_than_four_bare_places_and_main_discussions_are_bold(
+    built_site, built_editions, language
+):
+    page_titles = titles(built_site / language)
+    html = (built_site / language / "genindex.html").read_text(encoding="utf-8")
+    entries = web_index(html)
+    assert overloaded(entries, page_titles) == []
+    assert overloaded(epub_index_of(built_editions, language), page_titles) == []
+    mains = main_places(html)
+    # Main entries there are, on pages of the text, and each much-indexed entry has one.
+    assert [page for pages in mains.values() for page in pages if page.startswith("ch")]
+    assert unmarked(entries, mains, "glossary.html") == []
+
+
 def test_the_web_checks_see_a_planted_fault():
     html = """<table class="indextable"><tr><td><ul>
       <li>pure function<ul>
@@ -211,6 +283,55 @@ def test_the_pdf_index_gives_each_page_once_and_see_after_the_pages(built_editio
     assert pdf_faults(text) == []
 
 
+PAGES = re.compile(r"\\hyperpage\{([^{}]*)\}|\\hyperindexformat\{\\spxpagem\}\{(\w+)\}")
+MAIN = re.compile(r"\\hyperindexformat\{\\spxpagem\}")
+
+
+def page_count(item: str) -> int:
+    """How many page numbers an entry or subentry gives: makeindex writes two pages in a row
+    as one locator ("\\hyperpage{95，96}")."""
+    return sum(
+        len(re.findall(r"\w+", plain)) if plain else 1 for plain, _main in PAGES.findall(item)
+    )
+
+
+def pdf_overloaded(ind: str) -> list[str]:
+    """Each entry of the PDF's index with more than MOST_BARE bare page numbers (its own, not
+    its subentries')."""
+    return [
+        item
+        for item in ind_items(ind)
+        if item.startswith("\\item ") and page_count(item) > MOST_BARE
+    ]
+
+
+def pdf_unmarked(ind: str) -> list[str]:
+    """Each entry with more than MOST_UNMARKED page numbers in all (its subentries' too) and
+    none of them bold."""
+    found, entry = [], []
+    for item in [*ind_items(ind), "\\item (end)"]:
+        if item.startswith("\\item ") and entry:
+            total = sum(page_count(line) for line in entry)
+            if total > MOST_UNMARKED and not any(MAIN.search(line) for line in entry):
+                found.append(entry[0])
+            entry = []
+        entry.append(item)
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_index_has_no_row_of_bare_pages_and_bold_main_pages(built_editions, language):
+    latex = built_editions / "latex" / language
+    [ind] = latex.glob("*.ind")
+    [idx] = latex.glob("*.idx")
+    text = ind.read_text(encoding="utf-8")
+    # The main entries reach makeindex (.idx) and come out bold (.ind).
+    assert "|hyperindexformat{\\spxpagem}}" in idx.read_text(encoding="utf-8")
+    assert MAIN.search(text)
+    assert pdf_overloaded(text) == []
+    assert pdf_unmarked(text) == []
+
+
 def test_the_pdf_check_sees_a_planted_fault():
     ind = (
         "  \\item \\spxentry{\\textrm{纯函数}}，\\hyperpage{1}，\\hyperpage{6}，\n"
@@ -224,3 +345,38 @@ def test_the_pdf_check_sees_a_planted_fault():
     assert [fault.split(":")[0] for fault in faults] == ["page twice", "see before a page"]
     assert "纯函数" in faults[0]
     assert "惰性求值" in faults[1]
+
+
+def test_the_bare_places_checks_see_a_planted_fault():
+    """Five pages named under "device", none bold but the glossary's; "host" has two bare
+    places and subentries, one bold."""
+    pages = "".join(f'<li><a href="ch01/p{i}.html#x">Page {i}</a></li>' for i in range(5))
+    html = f"""<table class="indextable"><tr><td><ul>
+      <li>device<ul>{pages}<li><a href="glossary.html#t"><strong>Glossary</strong></a></li>
+        </ul></li>
+      <li><a href="ch01/p0.html#h">host</a>, <a href="ch01/p1.html#h">[1]</a><ul>
+        <li><a href="ch01/p2.html#a"><strong>and device</strong></a></li>
+        <li><a href="ch01/p3.html#b">transfers</a></li>
+        <li><a href="ch01/p4.html#c">memory</a></li></ul></li>
+    </ul></td></tr></table>"""
+    entries = web_index(html)
+    page_titles = {f"Page {i}" for i in range(5)} | {"Glossary"}
+    assert bare_places(entries, page_titles) == {"device": 6, "host": 2}
+    assert overloaded(entries, page_titles) == ["device: 6"]
+    mains = main_places(html)
+    assert mains == {"device": ["glossary.html"], "host": ["ch01/p2.html"]}
+    assert unmarked(entries, mains, "glossary.html") == ["device"]
+
+    ind = (
+        "  \\item \\spxentry{\\textrm{设备}}，\\hyperpage{1}，\\hyperpage{4}，\\hyperpage{12}，\n"
+        "\t\t\\hyperpage{95，96}\n"
+        "    \\subitem \\spxentry{\\textrm{放置}}，\\hyperpage{67}\n"
+        "  \\item \\spxentry{\\textrm{主机}}，\\hyperpage{3}，\\hyperindexformat{\\spxpagem}{69}\n"
+        "    \\subitem \\spxentry{\\textrm{传输}}，\\hyperpage{70}，\\hyperpage{97}\n"
+        "    \\subitem \\spxentry{\\textrm{内存}}，\\hyperpage{102}\n"
+    )
+    [device] = pdf_overloaded(ind)  # five pages, two of them in one locator
+    assert "设备" in device
+    assert page_count(device) == 5
+    [unmarked_entry] = pdf_unmarked(ind)  # 主机 has five pages too, one bold
+    assert "设备" in unmarked_entry

@@ -70,7 +70,7 @@ import subprocess
 import sys
 import tokenize
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -932,13 +932,22 @@ def check_catalog(
     return findings
 
 
-def inconsistent_translations(paths: list[Path]) -> list[Finding]:
-    """Each message translated one way across the catalogs: the second way is a finding."""
+def inconsistent_translations(paths: list[Path], terms: Sequence[Term] = ()) -> list[Finding]:
+    """Each message translated one way across the catalogs: the second way is a finding.
+
+    A glossary term said alone is the exception: a table's row ("Function
+    transformations"), a cheat sheet's cell ("Reduce") and an index entry's headword
+    ("function transformation", the glossary's own words, under which the index merges
+    the term's places) each take the form their place needs, and ``check_glossary`` holds
+    every one of them to the term."""
     first: dict[str, tuple[str, Path, int]] = {}
     findings = []
+    alone = {term.source for term in terms}
     for path in readable(paths):  # check_catalog names what is wrong with the others
         for entry in polib.pofile(str(path)):
             if entry.obsolete or entry.fuzzy or not entry.msgstr or not entry.msgid:
+                continue
+            if entry.msgid in alone:
                 continue
             line = entry_line(entry)
             seen = first.setdefault(entry.msgid, (entry.msgstr, path, line))
@@ -1217,7 +1226,7 @@ def run(po_dir: Path, args: argparse.Namespace) -> int:
         findings += glossary_gaps(args.glossary, language)
     if not draft and not source:
         findings += missing_interface(po_dir, language, paths)
-    findings += inconsistent_translations([path for path in paths if not is_interface(path)])
+    findings += inconsistent_translations([path for path in paths if not is_interface(path)], terms)
     words = word_list(po_dir, args)
     if language.split("_")[0] == "en":
         findings += codespell(readable(paths), words)

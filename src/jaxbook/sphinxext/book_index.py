@@ -21,9 +21,12 @@ in reading order; the PDF gives the page numbers alone, in page order):
   entry for the term stays in the index too, marked as its definition.
 
 A quiz's answer options are not indexed: a wrong option may name an API that
-does not exist. Nor is a page's mention of what the page indexes itself as a
-main entry (``!single: 纯函数``): the main entry names the place, and the
-PDF printed the page twice ("27, **27**"). The entries are made after the page
+does not exist. Nor is a page's mention of what the page indexes itself, as a
+main entry (``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
+the page's own entry names the place, and says what the place says, where the
+mention would be one more bare page number (the PDF printed the page twice,
+"27, **27**"; an entry mentioned on many pages gave the reader a row of
+numbers and no way in). The entries are made after the page
 is translated and before Sphinx collects the index, so each language's index
 names the places in its own words, and are no messages for the catalogs.
 In the PDF an API is set in code type and a term in the text's type,
@@ -150,8 +153,8 @@ class IndexMentions(SphinxTransform):
         rules, shown = glossary.use_rules(self.env.srcdir, self.config)
         title = self.document.next_node(nodes.title)
         page = " ".join(title.astext().split()) if title is not None else docname
-        # What the page indexes as a main entry of its own is named there already.
-        seen: set[str] = _main_entries(self.document)
+        # What the page indexes by hand is named there already, in the page's own words.
+        seen: set[str] = _own_headwords(self.document)
         for block in [node for node in self.document.findall() if _is_block(node)]:
             keys = [key for key in _mentions(block, rules, shown) if key not in seen]
             if not keys:
@@ -160,13 +163,15 @@ class IndexMentions(SphinxTransform):
             _add_entries(self, block, [f"{key}; {page}" for key in keys])
 
 
-def _main_entries(document: nodes.document) -> set[str]:
-    """The page's own main entries (``!single: 纯函数``), in the page's language."""
+def _own_headwords(document: nodes.document) -> set[str]:
+    """The headwords of the page's own entries, in the page's language: a main entry
+    (``!single: 纯函数``), an entry (``single: 环境变量``) or an entry's subentry
+    (``single: 设备; 放置`` is 设备's)."""
     return {
-        value.strip()
+        value.split(";")[0].strip()
         for index in document.findall(addnodes.index)
-        for kind, value, _target, main, *_rest in index["entries"]
-        if kind == "single" and main and ";" not in value
+        for kind, value, *_rest in index["entries"]
+        if kind == "single"
     }
 
 
@@ -272,5 +277,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-check-consistency", check_one_place)
     # env_version 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold
     # no messages (``raw_entries``); 5: an option's context manager is the option, and a
-    # page's main entry stands for its mention.
-    return {"version": "1.0", "env_version": 5, **PARALLEL_SAFE}
+    # page's main entry stands for its mention; 6: so does any entry of the page's own.
+    return {"version": "1.0", "env_version": 6, **PARALLEL_SAFE}
