@@ -88,6 +88,8 @@ extensions = [
     "jaxbook.sphinxext.selfcheck",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.pinyin_index",
+    # The places of the book's examples and notes, for the lab's report in the guides.
+    "jaxbook.sphinxext.places",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
     "jaxbook.sphinxext.doctest",

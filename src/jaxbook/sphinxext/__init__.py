@@ -28,6 +28,7 @@
 - :mod:`jaxbook.sphinxext.parallel`: 中英对照 / "Parallel text", each passage by its translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
+- :mod:`jaxbook.sphinxext.places`: ``book-places.json``, the book's places for the lab's report.
 - :mod:`jaxbook.sphinxext.search_index`: a rebuild keeps the index entries of pages it skips.
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
 - :mod:`jaxbook.sphinxext.selfcheck`: exercise self-checks in the notebooks, not on the pages.
