@@ -61,7 +61,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext import PARALLEL_SAFE, _book, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
@@ -390,10 +390,7 @@ def row_anchor(note_id: str) -> str:
 
 
 def link(builder: Builder, fromdoc: str, todoc: str, anchor: str, *children: nodes.Node):
-    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one), and
-    from the guides to the book's site."""
-    if (book := _book.uri(builder, fromdoc, todoc)) is not None:
-        return nodes.reference("", "", *children, refuri=f"{book}#{anchor}", internal=False)
+    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one)."""
     node = make_refnode(builder, fromdoc, todoc, anchor, list(children))
     if node.get("refuri", "").startswith("#"):  # the book is one page (single HTML)
         del node["refuri"]
