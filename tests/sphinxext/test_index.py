@@ -1,4 +1,5 @@
-"""The package's index of extensions names each module that conf.py loads, and no other."""
+"""The indexes of extensions (the book's package's, the lab's report's) name each module of
+theirs that conf.py loads, and no other."""
 
 from __future__ import annotations
 
@@ -40,23 +41,25 @@ def loaded_by_conf_py() -> set[str]:
     return {e.value for e in added if isinstance(e, ast.Constant)}
 
 
-def test_the_index_lists_the_extensions_conf_py_loads():
-    loaded = {e for e in loaded_by_conf_py() if e.startswith("jaxbook.")}
-    listed = set(re.findall(r":mod:`(jaxbook\.[\w.]+)`", jaxbook.sphinxext.__doc__))
+def index_loaded_and_modules(package) -> tuple[set[str], set[str], set[str]]:
+    """The extensions of ``package`` (a ``sphinxext`` package) that its docstring names, that
+    conf.py loads, and that it holds."""
+    prefix = f"{package.__name__.partition('.')[0]}."
+    loaded = {e for e in loaded_by_conf_py() if e.startswith(prefix)}
+    listed = set(re.findall(rf":mod:`({re.escape(prefix)}[\w.]+)`", package.__doc__))
     modules = {
-        f"jaxbook.sphinxext.{path.stem}"
-        for path in Path(jaxbook.sphinxext.__file__).parent.glob("[!_]*.py")
+        f"{package.__name__}.{path.stem}" for path in Path(package.__file__).parent.glob("[!_]*.py")
     }
+    return listed, loaded, modules
+
+
+def test_the_index_lists_the_extensions_conf_py_loads():
+    listed, loaded, modules = index_loaded_and_modules(jaxbook.sphinxext)
     assert listed == loaded == modules
 
 
 def test_the_labs_index_lists_the_extensions_of_its_report_that_conf_py_loads():
     """The lab's report in the guides: conf.py loads each of its extensions (tag guides)."""
-    loaded = {e for e in loaded_by_conf_py() if e.startswith("jaxbook_lab.")}
-    listed = set(re.findall(r":mod:`(jaxbook_lab\.[\w.]+)`", jaxbook_lab.sphinxext.__doc__))
-    modules = {
-        f"jaxbook_lab.sphinxext.{path.stem}"
-        for path in Path(jaxbook_lab.sphinxext.__file__).parent.glob("[!_]*.py")
-    }
+    listed, loaded, modules = index_loaded_and_modules(jaxbook_lab.sphinxext)
     assert listed == loaded == modules
     assert loaded  # the guides load the lab's report
