@@ -239,7 +239,7 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/, gu
 LAB_TESTS   := tests/lab
 
 .PHONY: lab-test
-lab-test: $(SYNCED) ## Run the lab's tests (tests/lab: bundle, record, drift, evidence, bench, browser setup; Lighthouse's are make lighthouse's)
+lab-test: $(SYNCED) ## Run the lab's tests (tests/lab: bundle, record, drift, evidence, the report in the guides, bench, browser setup; Lighthouse's are make lighthouse's)
 	@$(PREFLIGHT) html
 	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit" $(LAB_TESTS)
 

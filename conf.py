@@ -88,6 +88,8 @@ extensions = [
     "jaxbook.sphinxext.selfcheck",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.pinyin_index",
+    # The places of the book's examples and notes, for the lab's report in the guides.
+    "jaxbook.sphinxext.places",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
     "jaxbook.sphinxext.doctest",
@@ -239,11 +241,17 @@ html_copy_source = False
 
 # -- The guides --------------------------------------------------------------
 # sphinx-build -t guides ... guides/ (make guides): a project of its own, whose pages link
-# the book's site and whose lab report shows the book's examples (jaxbook.sphinxext.guides).
+# the book's site (jaxbook.sphinxext.guides) and whose lab report shows the book's examples
+# and update notes from the places the book's build published (jaxbook_lab.sphinxext).
 
 if tags.has("guides"):  # noqa: F821  # Sphinx's tags, given to this file
     root_doc = "contributing"
-    extensions.append("jaxbook.sphinxext.guides")
+    extensions += [
+        "jaxbook.sphinxext.guides",
+        "jaxbook_lab.sphinxext.book",
+        "jaxbook_lab.sphinxext.drift_report",
+        "jaxbook_lab.sphinxext.evidence_report",
+    ]
     # The book's pages, relative to the guides' (guides/).
     jaxbook_book_srcdir = "../docs"
     jaxbook_snippets_dir = "../snippets"

@@ -150,6 +150,7 @@ def test_the_committed_data_is_of_its_declared_format(name):
         ),
         (formats.read_drift, "a drift file", "write it again with make release-report", 4),
         (formats.read_evidence, "an evidence file", "write it again with make evidence", 1),
+        (formats.read_places, "the book's places", "build the book again with make html", 1),
     ],
 )
 def test_each_reader_names_its_file_its_format_and_its_remedy(

@@ -61,7 +61,7 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
         "jaxbook_book_srcdir": ("", "env"),
         "jaxbook_book_build": ("../_build", "env"),
         "jaxbook_book_site": ("", "env"),
-        "jaxbook_book_doctrees": ("", "env"),
+        "jaxbook_book_html": ("", "env"),
         "jaxbook_book_root": ("index", "env"),
     },
     "languages": {"jaxbook_languages": ({}, "html"), "jaxbook_site_url": ("", "html")},
@@ -93,9 +93,7 @@ SITE = frozenset({"html", "epub"})
 NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "backend_tabs": ("backend_tabs", EVERY, ALL),
     "chrome": (None, NONE, ALL),  # a paragraph
-    "drift_fold": ("drift_report", frozenset({"html"}), SITE),  # the lab's report: the site
-    "drift_placeholder": ("drift_report", NONE, NONE),  # the report, once resolved
-    "evidence_report": ("evidence_column", NONE, NONE),  # the report, once resolved
+    "drift_placeholder": ("drift_report", NONE, NONE),  # the unseen examples, once resolved
     "measured_value": ("measured", NONE, ALL),  # an inline, filled in from the page's run
     "notebook_address": ("notebooks", NONE, NONE),  # a link or words, once resolved
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's

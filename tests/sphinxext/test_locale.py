@@ -19,9 +19,12 @@ PACKAGE = Path(_locale.__file__).parent
 
 
 def msgids_in_code() -> set[str]:
-    """Every ``_("...")`` of the modules that translate through this catalog."""
+    """Every ``_("...")`` of the modules that translate through this catalog: the book's
+    extensions, and the lab's report in the guides."""
     found = {label for _symbol, label in HALVES.values()} | {BROKEN}  # looked up as _(label)
-    for module in PACKAGE.glob("*.py"):
+    modules = [*PACKAGE.glob("*.py"), *interface.LAB_EXTENSIONS.glob("*.py")]
+    assert any(module.parent == interface.LAB_EXTENSIONS for module in modules)
+    for module in modules:
         source = module.read_text(encoding="utf-8")
         if (
             module != PACKAGE / "_locale.py"
@@ -71,15 +74,16 @@ def test_the_labels_follow_each_builds_language_in_one_process(make_app, rootdir
     """A Chinese build before an English one in the same process (the doctest server's
     readers, a test worker) leaves Sphinx's catalog registry holding the Chinese labels;
     the English build must not pick them up."""
-    shutil.copytree(rootdir / "test-drift-report", tmp_path / "zh_CN")
+    shutil.copytree(rootdir / "test-evidence-column", tmp_path / "zh_CN")
     make_app("html", srcdir=tmp_path / "zh_CN", confoverrides={"language": "zh_CN"}).build()
-    assert _locale._("Example") == "示例"  # the Chinese build loaded the Chinese labels
+    assert _locale._("Changed in") == "版本变化"  # the Chinese build loaded the Chinese labels
 
-    shutil.copytree(rootdir / "test-drift-report", tmp_path / "en")
+    shutil.copytree(rootdir / "test-evidence-column", tmp_path / "en")
     app = make_app("html", srcdir=tmp_path / "en", confoverrides={"language": "en"})
     app.build()
-    page = (app.outdir / "lab.html").read_text(encoding="utf-8")
-    assert "of the 3 examples of this chapter, 3 print the same." in page
+    page = (app.outdir / "index.html").read_text(encoding="utf-8")
+    assert "Changed in" in page
+    assert "版本变化" not in page
 
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
@@ -148,23 +152,23 @@ def test_a_chinese_list_has_and_before_its_last_item_spaced_only_beside_latin(it
 
 
 JA = {
-    "The data has not seen these examples yet: they have changed since the last "
-    "``make release-report``, which runs them again: %(examples)s.": (
-        "%(examples)s は前回の ``make release-report`` 以降に変更されました。"
+    "These examples have changed since the chapter last ran on other releases, and what this "
+    "page says has not been checked against them yet: %(examples)s.": (
+        "%(examples)s は他のリリースで前回実行した後に変更されました。"
     ),
-    "%(example)s — %(what)s": "%(example)s：%(what)s",
+    "%(page)s %(section)s": "%(page)s「%(section)s」",
 }
 
 
 def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
-    """A Japanese build of the report: sentences whose placeholder is not last keep what
+    """A Japanese build of a chapter's note: sentences whose placeholder is not last keep what
     follows it, and lists are Japanese lists."""
     from babel.messages import Catalog
     from babel.messages.mofile import write_mo
     from bs4 import BeautifulSoup
 
     srcdir = shutil.copytree(rootdir / "test-drift-report", tmp_path / "ja")
-    # Two examples changed since the run: the report names them in one sentence.
+    # Two examples changed since the run: the note names them in one sentence.
     page = srcdir / "ch1" / "page.rst"
     changed = page.read_text("utf-8").replace("device", "devices").replace("x = 2", "x = 3")
     page.write_text(changed, encoding="utf-8")
@@ -182,13 +186,12 @@ def test_a_third_language_needs_a_catalog_not_code(make_app, rootdir, tmp_path):
         )
     app = make_app("html", srcdir=srcdir, confoverrides={"language": "ja"})
     app.build()
-    page = BeautifulSoup((app.outdir / "lab.html").read_text("utf-8"), "html.parser")
+    page = BeautifulSoup((app.outdir / "ch1" / "note.html").read_text("utf-8"), "html.parser")
     said = [" ".join(p.get_text().split()) for p in page.select("p")]
     assert (
-        "1.1 A page, example 1 of 2、1.1 Checks: asserts は前回の make release-report "
-        "以降に変更されました。" in said
+        "1.1 A page, example 1 of 2、1.1「Checks: asserts」 は他のリリースで前回実行した後に"
+        "変更されました。" in said
     )
-    assert "1.1 A page, example 2 of 2：cannot run" in said
 
 
 def test_catalogs_merge_as_sphinx_reads_them_the_first_locale_dir_winning(tmp_path):

@@ -7,14 +7,14 @@
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
-- :mod:`jaxbook.sphinxext.drift_report`: the releases a chapter's note names, and the lab's report.
+- :mod:`jaxbook.sphinxext.drift_report`: the releases a chapter's note names, from its drift data.
 - :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.
 - :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
 - :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded under the tag ``guides``),
-  linking the book's.
+  linking the book's. The lab's report among them is the lab's (:mod:`jaxbook_lab.sphinxext`).
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
 - :mod:`jaxbook.sphinxext.interface`: the templates of the theme's and the extensions' labels.
@@ -28,6 +28,7 @@
 - :mod:`jaxbook.sphinxext.parallel`: 中英对照 / "Parallel text", each passage by its translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
+- :mod:`jaxbook.sphinxext.places`: ``book-places.json``, the book's places for the lab's report.
 - :mod:`jaxbook.sphinxext.search_index`: a rebuild keeps the index entries of pages it skips.
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
 - :mod:`jaxbook.sphinxext.selfcheck`: exercise self-checks in the notebooks, not on the pages.

@@ -16,10 +16,12 @@ evidence file that ``jaxbook-lab evidence`` writes, this extension gives:
 - the role ``:changed-in:`PROBE ...```, the release since which each of the
   probes has given its present answer (they must agree), for prose that
   names it;
-- the lab's web report the detail, ``.. evidence-report:: ch01/update-notes``
-  (the page of a chapter's table): for each of its notes with probes, in
+- the lab's report in the guides the detail: for each note with probes, in
   plain sentences (``jaxbook.sphinxext._eras``), since when its behavior
-  holds, what held before, and whether a release gives its old output.
+  holds, what held before, and whether a release gives its old output
+  (``.. evidence-report::`` of :mod:`jaxbook_lab.sphinxext.evidence_report`,
+  which reads the notes from the places the book's build publishes,
+  :mod:`jaxbook.sphinxext.places`, and the file through :func:`load_evidence`).
 
 The column is added through ``jaxbook.sphinxext.notes``'s
 ``update-notes-columns`` event, and reads the notes through
@@ -51,16 +53,14 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from packaging.version import Version
-from sphinx.util import docname_join, logging
-from sphinx.util.docutils import SphinxDirective, SphinxRole
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxRole
 
 from jaxbook.formats import FormatError, read_evidence
-from jaxbook.sphinxext import PARALLEL_SAFE, _book, _eras, notes
-from jaxbook.sphinxext._locale import _, add_catalog, sentence
+from jaxbook.sphinxext import PARALLEL_SAFE, _eras, notes
+from jaxbook.sphinxext._locale import _, add_catalog
 
 if TYPE_CHECKING:
-    from collections.abc import Set
-
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
@@ -69,7 +69,6 @@ logger = logging.getLogger(__name__)
 
 # Words with which a point says that an older release behaved otherwise.
 CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
-SHOWS_NOTES = "jaxbook_shows_notes"  # in the metadata of a page with an evidence report
 WIDTH = 34  # of 100: the three columns of jaxbook.sphinxext.notes take their narrow widths
 
 
@@ -242,74 +241,13 @@ class ChangedInRole(SphinxRole):
         return [nodes.inline(self.rawtext, releases[0], classes=["jb-evidence-release"])], []
 
 
-class evidence_report(nodes.General, nodes.Element):
-    """Replaced by the detail of the notes of the table on ``node['table']``."""
-
-
-class EvidenceReportDirective(SphinxDirective):
-    required_arguments = 1
-
-    def run(self) -> list[nodes.Node]:
-        name = self.config.jaxbook_release_evidence
-        if name:
-            self.env.note_dependency(str(Path(self.env.srcdir, name)))
-        self.env.metadata[self.env.docname][SHOWS_NOTES] = True
-        _book.depend(self.env)
-        return [evidence_report(table=docname_join(self.env.docname, self.arguments[0]))]
-
-
-def reports_changed(
-    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
-) -> list[str]:
-    """A page with an evidence report is written again when a page (its notes) changes."""
-    showing = [doc for doc, meta in env.metadata.items() if meta.get(SHOWS_NOTES)]
-    return showing if added | changed | removed else []
-
-
-def resolve_reports(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    """Each note of a table that names probes, with the sentences its evidence makes."""
-    evidence = load_evidence(app)
-    for node in list(doctree.findall(evidence_report)):
-        if not isinstance(evidence, dict) or app.builder.name == "gettext":
-            node.replace_self([])
-            continue
-        items = nodes.definition_list(classes=["jb-evidence-report"])
-        for row in notes.rows(_book.of(app.env), table_doc=node["table"]):
-            said = _eras.cell(evidence, row.probes, row.old, app.config.language, lambda p, k: None)
-            if not said:
-                continue
-            # Translators: An update note named by its number ("Update note 5"), a link to its row
-            # of the table.
-            number = nodes.Text(_("Update note %s") % row.number)
-            to_row = notes.link(app.builder, fromdoc, node["table"], f"update-row-{row.id}", number)
-            point = row.point.point.deepcopy().children if row.point and row.point.point else []
-            # Translators: An update note and its point, as a term of the report: "Update note 5:
-            # x.device is a property".
-            term = nodes.term("", "", *sentence(_("%(note)s: %(point)s"), note=to_row, point=point))
-            sentences = said[0]
-            for following in said[1:]:
-                # Sentences follow each other as the language writes them (Chinese: no space).
-                sentences = sentence(_("%(sentence)s %(next)s"), sentence=sentences, next=following)
-            items += nodes.definition_list_item(
-                "", term, nodes.definition("", nodes.paragraph("", "", *sentences))
-            )
-        for text in items.findall(nodes.TextElement):
-            text["translatable"] = False
-        node.replace_self(items)
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(notes.__name__)
     add_catalog(app)
     app.add_config_value("jaxbook_release_evidence", "", "env", types=frozenset({str}))
-    app.add_node(evidence_report)
     app.add_role("changed-in", ChangedInRole())
-    app.add_directive("evidence-report", EvidenceReportDirective)
     app.connect("update-notes-columns", column)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", resolve_reports)
-    app.connect("env-get-outdated", reports_changed)
     app.connect("doctree-read", depend_on_evidence)
     app.connect("env-check-consistency", check_evidence)
-    # env_version 1: a page that shows the evidence report says so in its metadata
-    return {"version": "1.0", "env_version": 1, **PARALLEL_SAFE}
+    # env_version 2: no page shows the evidence report (the lab's report does, in the guides)
+    return {"version": "2.0", "env_version": 2, **PARALLEL_SAFE}

@@ -10,9 +10,11 @@ guides' link to the book:
 - their ``:doc:`` links to the book's pages (``:doc:`ch01/update-notes```) go to
   the book's site in the same language, through its inventory (intersphinx's
   ``book``, read from the book's build);
-- the lab's report reads the book's examples and notes from the environment
-  the book's build pickled (:mod:`jaxbook.sphinxext._book`), and links them
-  on the book's site; a guide that is built before the book is an error.
+- a guide that is built before the book is an error;
+- the lab's report (:mod:`jaxbook_lab.sphinxext`, which sets this extension up)
+  finds the book's sources, the places of its examples and notes that its build
+  publishes (``book-places.json``, :mod:`jaxbook.sphinxext.places`) and its site
+  through the values below.
 
 Config values:
 
@@ -20,8 +22,11 @@ Config values:
    The book's source directory, relative to the guides' (``"../docs"``).
 ``jaxbook_book_build``
    The book's build directory (default ``"../_build"``, relative to the guides'
-   sources), which holds its doctrees (``doctrees/<language>``) and its site
-   (``html/<language>``, with the inventory).
+   sources), which holds its site (``html/<language>``).
+``jaxbook_book_html``
+   The book's site of the build's language, as built (default
+   ``<jaxbook_book_build>/html/<language>``): its pages, its inventory
+   (``objects.inv``) and its places (``book-places.json``).
 ``jaxbook_book_site``
    Where the book's site of the build's language is: a URL, or a path relative
    to the guides' site of that language. Default: the book's build's, relative
@@ -29,8 +34,6 @@ Config values:
    or, for a deploy, ``<site URL>/<language>``: ``jaxbook guides`` hands the
    site's URL over as ``JAXBOOK_BOOK_URL`` and gives the guides
    ``<site URL>/guides`` as theirs (``JAXBOOK_SITE_URL``).
-``jaxbook_book_doctrees``
-   Set from the above: the book's doctrees of the build's language.
 ``jaxbook_book_root``
    The book's root page (``"index"``), whose title, translated in its catalog,
    is the guides' too (:mod:`jaxbook.sphinxext.book_texts`).
@@ -44,7 +47,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.errors import ConfigError
 
-from jaxbook.sphinxext import PARALLEL_SAFE, _book
+from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -55,9 +58,9 @@ if TYPE_CHECKING:
 def configure(app: Sphinx, config: Config) -> None:
     """The book's build, site and inventory in the build's language."""
     language = config.language
-    build = Path(app.srcdir, config.jaxbook_book_build)
-    config.jaxbook_book_doctrees = str(build / "doctrees" / language)
-    site = build / "html" / language
+    if not config.jaxbook_book_html:
+        config.jaxbook_book_html = str(Path(config.jaxbook_book_build, "html", language))
+    site = Path(app.srcdir, config.jaxbook_book_html)
     if not config.jaxbook_book_site:
         # The book's URL where the guides are deployed (jaxbook.site.build sets it).
         url = os.environ.get("JAXBOOK_BOOK_URL", "").rstrip("/")
@@ -78,14 +81,11 @@ def need_the_book(app: Sphinx) -> None:
     first, in the same language."""
     if app.builder.name == "gettext" or not app.config.jaxbook_book_srcdir:
         return  # no book to link: a project that loads the extension without one
-    needed = [
-        _book.environment_file(app.env),
-        Path(app.config.jaxbook_book_doctrees).parent.parent / "html" / app.config.language,
-    ]
-    if missing := [str(path) for path in needed if path is None or not path.exists()]:
+    site = Path(app.srcdir, app.config.jaxbook_book_html).resolve()
+    if not site.is_dir():
         raise ConfigError(
             f"the guides link the book, which is not built in {app.config.language}: "
-            f"{', '.join(missing)} (make html, then make guides)"
+            f"{site} (make html, then make guides)"
         )
 
 
@@ -94,7 +94,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_book_srcdir", "", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_build", "../_build", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_site", "", "env", types=frozenset({str}))
-    app.add_config_value("jaxbook_book_doctrees", "", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_html", "", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_root", "index", "env", types=frozenset({str}))
     # Before intersphinx reads its mapping (800).
     app.connect("config-inited", configure, priority=400)

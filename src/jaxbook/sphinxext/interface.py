@@ -16,10 +16,11 @@ itself is extracted with):
   ``make check-po`` says which.
 - ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()`` and
   ``N_()`` (singular and plural) and ``gettext_noop()`` (a label kept in data)
-  of the package's extensions, and the
-  phrases of the release notes (``jaxbook_lab/releases/sentences.py``, read as a
-  file: the extensions show them from the evidence file, and import nothing of
-  the lab). Each message with ``%(name)s`` or ``{name}`` is flagged
+  of the package's extensions and of the lab's report in the guides
+  (``jaxbook_lab/sphinxext/``, whose labels this catalog translates), and the
+  phrases of the release notes (``jaxbook_lab/releases/sentences.py``); the lab's
+  files are read as files (the extensions show the phrases from the evidence
+  file, and import nothing of the lab). Each message with ``%(name)s`` or ``{name}`` is flagged
   ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
   holds a translation's placeholders to the message's.
 
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 PACKAGE = Path(__file__).resolve().parents[1]
-# The lab, beside the book in the one distribution: one of its files is read, never imported.
+# The lab, beside the book in the one distribution: some of its files are read, never imported.
 LAB = PACKAGE.parent / "jaxbook_lab"
 SPHINX = Path(sphinx.__file__).resolve().parent
 # Babel's gettext keywords (a template's {% trans %} is gettext); the package's N_() marks a
@@ -62,6 +63,8 @@ SPHINX = Path(sphinx.__file__).resolve().parent
 KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "N_": (1, 2), "gettext_noop": None}
 # The release notes' phrases (read as a file: the extensions import nothing of the lab).
 PHRASES = LAB / "releases" / "sentences.py"
+# The lab's report in the guides, whose labels are the extensions' catalog's (read as files).
+LAB_EXTENSIONS = LAB / "sphinxext"
 JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
 
 
@@ -124,6 +127,8 @@ def extensions_catalog(outdir: Path) -> Catalog:
     for module in sorted((PACKAGE / "sphinxext").glob("*.py")):
         if module.name != "chrome.py":  # the theme's domain, below
             add_extracted(catalog, "python", module, relative(module, outdir))
+    for module in sorted(LAB_EXTENSIONS.glob("*.py")):
+        add_extracted(catalog, "python", module, relative(module, outdir))
     add_extracted(catalog, extract_phrases, PHRASES, relative(PHRASES, outdir))
     return catalog
 

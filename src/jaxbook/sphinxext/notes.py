@@ -61,7 +61,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext import PARALLEL_SAFE, _book, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
@@ -373,18 +373,24 @@ def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
                 warn_at(note, "update note %r: no label %r for its verifying block", label)
 
 
-def section_label(env: BuildEnvironment, docname: str) -> str:
-    """A page as a table names it: its section number ("1.2"), or its title."""
-    title = env.titles[docname].astext() if docname in env.titles else docname
+def page_label(title: str) -> str:
+    """A page of this title as a table names it: its section number ("1.2"), or its title."""
     match = SECTION_NUMBER.match(title)
     return match.group(1) if match else title
 
 
+def section_label(env: BuildEnvironment, docname: str) -> str:
+    """A page as a table names it: its section number ("1.2"), or its title."""
+    return page_label(env.titles[docname].astext() if docname in env.titles else docname)
+
+
+def row_anchor(note_id: str) -> str:
+    """The anchor of the row of the note ``note_id`` on its table's page."""
+    return f"update-row-{note_id}"
+
+
 def link(builder: Builder, fromdoc: str, todoc: str, anchor: str, *children: nodes.Node):
-    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one), and
-    from the guides to the book's site."""
-    if (book := _book.uri(builder, fromdoc, todoc)) is not None:
-        return nodes.reference("", "", *children, refuri=f"{book}#{anchor}", internal=False)
+    """A link to ``anchor`` on ``todoc``, right in any builder (one file per page or one)."""
     node = make_refnode(builder, fromdoc, todoc, anchor, list(children))
     if node.get("refuri", "").startswith("#"):  # the book is one page (single HTML)
         del node["refuri"]
@@ -483,7 +489,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
                 checks.append(link(builder, fromdoc, note.docname, note.anchor, label))
         first = first_notes[0]
         number = link(builder, fromdoc, first.docname, first.anchor, nodes.Text(str(row.number)))
-        row_node = nodes.row(ids=[f"update-row-{row.id}"])
+        row_node = nodes.row(ids=[row_anchor(row.id)])
         row_node += nodes.entry("", nodes.paragraph("", "", number))
         row_node += nodes.entry("", point_para)
         row_node += _cell(*checks)
@@ -521,7 +527,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         # Translators: The title of an update note's box in the text, with its number: "Update note
         # 5".
         named = nodes.Text(_("Update note %s") % number)
-        backlink = link(app.builder, fromdoc, table_doc, f"update-row-{note['note_id']}", named)
+        backlink = link(app.builder, fromdoc, table_doc, row_anchor(note["note_id"]), named)
         backlink["classes"].append("jb-note-backlink")
         if note.get("warning"):
             kind = title.children[:]

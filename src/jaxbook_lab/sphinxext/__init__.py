@@ -1,0 +1,21 @@
+"""The lab's report in the guides: Sphinx extensions of the guides' site, never of the book's.
+
+The lab's report (``guides/lab.rst``) is a page of the guides, a Sphinx project
+apart from the book (``make guides``, :mod:`jaxbook.sphinxext.guides`), built
+after the book. ``conf.py`` loads these extensions under the tag ``guides``:
+
+- :mod:`jaxbook_lab.sphinxext.book`: the book as the report sees it: its sources,
+  the places of its examples and update notes that its build published
+  (``book-places.json``, :mod:`jaxbook.sphinxext.places`), and its site, which the
+  report links;
+- :mod:`jaxbook_lab.sphinxext.drift_report`: ``.. drift-report::``, what ran
+  where and when of a chapter's drift data, and every difference;
+- :mod:`jaxbook_lab.sphinxext.evidence_report`: ``.. evidence-report::``, the
+  evidence of each update note of a table, in sentences.
+
+They read the book's files through their declared formats (:mod:`jaxbook.formats`)
+and show them with the book's own helpers (:mod:`jaxbook.sphinxext.drift_report`,
+:mod:`jaxbook.sphinxext.evidence_column`), whose catalog (``jaxbook.pot``) holds
+their labels too: :mod:`jaxbook.sphinxext.interface` reads these modules as files.
+The book's package never imports them.
+"""

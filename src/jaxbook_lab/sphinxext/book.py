@@ -1,0 +1,167 @@
+"""The book as the lab's report in the guides sees it: its sources, its places, its site.
+
+The guides are a Sphinx project apart from the book, built after it in the same
+language; :mod:`jaxbook.sphinxext.guides`, which this extension sets up, says
+where the book is (``jaxbook_book_srcdir``, ``jaxbook_book_html``,
+``jaxbook_book_site``). The report shows what the book's pages hold, which
+only the book's build has read: that build publishes it beside its pages, in
+``book-places.json`` (:mod:`jaxbook.sphinxext.places`), a
+:class:`jaxbook.formats.BookPlaces` that :func:`of` reads and checks against its
+schema (once per change of the file). A page that shows the report depends on
+the file (:func:`depend`), so it is read and written again when the book's
+places change.
+
+The guides' site needs the file: a build of theirs (not the catalogs') stops at
+its start, with :class:`BookPlacesError`, where the file is missing ("make html,
+then make guides") or does not fit its format, naming the file and what is
+wrong in it.
+
+:func:`link` links a page of the book from a page of the guides, on the book's
+site.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.errors import SphinxError
+
+from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_places
+from jaxbook.sphinxext import PARALLEL_SAFE, guides, places
+from jaxbook.sphinxext.drift_report import Place
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+
+class BookPlacesError(SphinxError):
+    """The book's places cannot be read: ``str()`` starts with the file."""
+
+    category = "The book's places"
+
+
+@dataclass(frozen=True)
+class Book:
+    """The book's pages, examples and update notes, as its build published them."""
+
+    places: BookPlaces
+
+    @functools.cached_property
+    def titles(self) -> dict[str, str]:
+        return {page["docname"]: page["title"] for page in self.places["pages"]}
+
+    def title(self, docname: str) -> str:
+        return self.titles[docname]
+
+    def examples(self, chapter: str) -> list[Place]:
+        """The examples of the pages in ``chapter`` and below ("": every page), in reading
+        order."""
+        return [
+            Place(docname=page["docname"], **example)
+            for page in self.places["pages"]
+            if _covers(chapter, page["chapter"])
+            for example in page["examples"]
+        ]
+
+    def rows(self, table: str) -> list[NoteRow]:
+        """The rows of the update-notes table on page ``table``, in order (none without it)."""
+        return self.places["update notes"].get(table, [])
+
+
+def _covers(chapter: str, directory: str) -> bool:
+    return not chapter or directory == chapter or directory.startswith(chapter + "/")
+
+
+def srcdir(env: BuildEnvironment) -> Path:
+    """The book's source directory."""
+    return Path(env.srcdir, env.config.jaxbook_book_srcdir).resolve()
+
+
+def places_file(srcdir: str | Path, config: Config) -> Path:
+    """The book's places, beside the pages of its site in this build's language."""
+    return Path(srcdir, config.jaxbook_book_html, places.FILE).resolve()
+
+
+@functools.lru_cache(maxsize=4)
+def _read(path: Path, stamp: float) -> Book | FormatError:
+    try:
+        return Book(read_places(path))
+    except FormatError as error:
+        return error
+
+
+def of(env: BuildEnvironment) -> Book:
+    """The book's places, as its build of this language published them."""
+    path = places_file(env.srcdir, env.config)
+    if not path.is_file():
+        raise BookPlacesError(
+            f"{path}: the lab's report shows the book's places, which the book's build writes; "
+            f"it is not built in {env.config.language} (make html, then make guides)"
+        )
+    book = _read(path, path.stat().st_mtime)
+    if isinstance(book, FormatError):
+        raise BookPlacesError(str(book))
+    return book
+
+
+def depend(env: BuildEnvironment) -> None:
+    """The page being read shows the book's places: it is read again when they change."""
+    path = places_file(env.srcdir, env.config)
+    if path.is_file():
+        env.note_dependency(str(path))
+
+
+def need_the_places(app: Sphinx) -> None:
+    """A site of the guides shows the book's places: they are there, and they fit."""
+    if app.builder.name != "gettext":  # the catalogs need no book
+        of(app.env)
+
+
+def uri(builder: Builder, fromdoc: str, todoc: str) -> str:
+    """Where the book's page ``todoc`` is from ``fromdoc``, a page of the guides: on the
+    book's site (``jaxbook_book_site``)."""
+    site = builder.config.jaxbook_book_site.rstrip("/")
+    if "://" not in site:
+        up = posixpath.relpath(".", posixpath.dirname(fromdoc) or ".")
+        site = posixpath.normpath(posixpath.join(up, site))
+    return f"{site}/{todoc}{getattr(builder, 'link_suffix', '.html')}"
+
+
+def link(
+    builder: Builder, fromdoc: str, todoc: str, anchor: str, *children: nodes.Node
+) -> nodes.reference:
+    """A link to ``anchor`` on the book's page ``todoc``, from ``fromdoc``."""
+    refuri = f"{uri(builder, fromdoc, todoc)}#{anchor}"
+    return nodes.reference("", "", *children, refuri=refuri, internal=False)
+
+
+INLINE: dict[str, type[nodes.TextElement]] = {
+    "literal": nodes.literal,
+    "emphasis": nodes.emphasis,
+    "strong": nodes.strong,
+}
+
+
+def point(pieces: list[Inline]) -> list[nodes.Node]:
+    """An update note's point, as its page sets it."""
+    return [
+        INLINE[piece["kind"]]("", piece["text"])
+        if piece["kind"] in INLINE
+        else nodes.Text(piece["text"])
+        for piece in pieces
+    ]
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension(guides.__name__)
+    app.connect("builder-inited", need_the_places)
+    return {"version": "1.0", **PARALLEL_SAFE}

@@ -1,0 +1,93 @@
+"""The lab's report of the evidence behind a chapter's update notes, on a page of the guides.
+
+``.. evidence-report:: ch01/update-notes`` (the book's page of a chapter's
+update-notes table, relative to this page as if it stood among the book's
+pages) gives, for each note of that table that names probes, in plain
+sentences (:mod:`jaxbook.sphinxext._eras`), since when its behavior holds,
+what held before, and whether a release gives its old output; each note is
+named by its number and point, and links its row of the table on the book's
+site.
+
+The notes, their numbers and points come from the places the book's build
+published (:mod:`jaxbook_lab.sphinxext.book`), the evidence from the file the
+book's table reads (``jaxbook_release_evidence``, through
+:func:`jaxbook.sphinxext.evidence_column.load_evidence`, which this extension
+sets up and which warns about a file that does not fit). The page is read again
+when either changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.util import docname_join
+from sphinx.util.docutils import SphinxDirective
+
+from jaxbook.sphinxext import PARALLEL_SAFE, _eras, evidence_column
+from jaxbook.sphinxext._locale import _, sentence
+from jaxbook_lab.sphinxext import book
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+
+class evidence_report(nodes.General, nodes.Element):
+    """Replaced by the detail of the notes of the table on ``node['table']``."""
+
+
+class EvidenceReportDirective(SphinxDirective):
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.config.jaxbook_release_evidence
+        if name:
+            self.env.note_dependency(str(Path(self.env.srcdir, name)))
+        book.depend(self.env)
+        return [evidence_report(table=docname_join(self.env.docname, self.arguments[0]))]
+
+
+def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    """Each note of a table that names probes, with the sentences its evidence makes."""
+    evidence = evidence_column.load_evidence(app)
+    for node in list(doctree.findall(evidence_report)):
+        if not isinstance(evidence, dict) or app.builder.name == "gettext":
+            node.replace_self([])
+            continue
+        items = nodes.definition_list(classes=["jb-evidence-report"])
+        for row in book.of(app.env).rows(node["table"]):
+            said = _eras.cell(
+                evidence, row["probes"], row["old"], app.config.language, lambda p, k: None
+            )
+            if not said:
+                continue
+            # Translators: An update note named by its number ("Update note 5"), a link to its row
+            # of the table.
+            number = nodes.Text(_("Update note %s") % row["number"])
+            to_row = book.link(app.builder, fromdoc, node["table"], row["anchor"], number)
+            point = book.point(row["point"])
+            # Translators: An update note and its point, as a term of the report: "Update note 5:
+            # x.device is a property".
+            term = nodes.term("", "", *sentence(_("%(note)s: %(point)s"), note=to_row, point=point))
+            sentences = said[0]
+            for following in said[1:]:
+                # Sentences follow each other as the language writes them (Chinese: no space).
+                sentences = sentence(_("%(sentence)s %(next)s"), sentence=sentences, next=following)
+            items += nodes.definition_list_item(
+                "", term, nodes.definition("", nodes.paragraph("", "", *sentences))
+            )
+        for text in items.findall(nodes.TextElement):
+            text["translatable"] = False
+        node.replace_self(items)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension(evidence_column.__name__)
+    app.setup_extension(book.__name__)
+    app.add_node(evidence_report)
+    app.add_directive("evidence-report", EvidenceReportDirective)
+    # A handler, not a post-transform: it links with the builder.
+    app.connect("doctree-resolved", resolve)
+    return {"version": "1.0", **PARALLEL_SAFE}
