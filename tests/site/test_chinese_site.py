@@ -180,6 +180,13 @@ PROPER_NAMES = {
     # File formats, named as they are in Chinese too (the book's downloads).
     "PDF",
     "EPUB",
+    # The devices and plugin the accelerators' outputs were recorded with, as JAX names them
+    # ("TPU v5 lite", "NVIDIA H200", "CUDA 13", "libtpu 0.0.50.1"): a backend tab's title
+    # says where its outputs ran.
+    "NVIDIA",
+    "CUDA",
+    "lite",
+    "libtpu",
 }
 TITLE_ECHOES = {"toc-tree", "sidebar-tree", "title"}
 LABELS = ("title", "aria-label", "placeholder", "alt")

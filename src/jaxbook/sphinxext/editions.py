@@ -209,7 +209,10 @@ class Credits:
     @property
     def subtitle(self) -> str:
         """The title page's line under the title, as a publisher words an edition: the JAX
-        series the book is for, from the release it runs on ("0.12" of "0.12.0.1")."""
+        series the book is for, from the release it runs on ("0.12" of "0.12.0.1"); none
+        for a book that names no release."""
+        if not self.release:
+            return ""
         series = ".".join(map(str, Version(self.release).release[:2]))
         # Translators: The line under the title on the PDF's title page, the EPUB's cover
         # and the copyright pages: "For JAX 0.12", the series of JAX releases the book is for.
@@ -235,6 +238,15 @@ class Credits:
         # December 2026".
         message = EDITIONS.get(self.edition, gettext_noop("Edition %(number)d, %(date)s"))
         return str(_(message)) % {"number": self.edition, "date": self.published}
+
+    def release_line(self) -> str:
+        """The copyright page's line on the exact release the edition's code ran on: the
+        subtitle names its series only."""
+        if not self.release:
+            return ""
+        # Translators: A line of the books' copyright page, under the edition statement: the
+        # exact JAX release whose runs gave the book's outputs.
+        return str(_("The code in this edition was run with JAX %s.")) % self.release
 
     def addresses(self) -> list[tuple[str, str]]:
         """What the copyright page lists with its address: the website first (the printed
@@ -496,7 +508,7 @@ def front_matter(credits: Credits) -> str:
         r"\null\vfill{\small\raggedright\setlength{\parskip}{0.6\baselineskip}",
         rf"{{\bfseries {tex(credits.title)}}}\\{tex(credits.subtitle)}\par",
         r"\\".join(line for line in (written, translated, published) if line) + r"\par",
-        rf"{edition}\par",
+        rf"{edition}\\{tex(credits.release_line())}\par" if credits.release else rf"{edition}\par",
         rf"© {tex(credits.copyright)}\par",
         rf"{tex(credit)}\par" if credit else "",
         rf"{addresses}\par}}",
@@ -1295,7 +1307,9 @@ def copyright_page(credits: Credits, language: str) -> str:
     lines = [
         f"<p><strong>{html.escape(credits.title)}</strong><br/>{html.escape(credits.subtitle)}</p>",
         "<p>" + "<br/>".join(html.escape(line) for line in credits.makers() if line) + "</p>",
-        f"<p>{html.escape(credits.edition_line())}</p>",
+        f"<p>{html.escape(credits.edition_line())}<br/>{html.escape(credits.release_line())}</p>"
+        if credits.release
+        else f"<p>{html.escape(credits.edition_line())}</p>",
         f"<p>© {html.escape(credits.copyright)}</p>",
         *([f'<p class="jb-credit">{credits.credit}</p>'] if credits.credit else []),
         "<p>"
