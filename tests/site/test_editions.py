@@ -434,6 +434,87 @@ def test_the_footer_check_sees_a_box_in_the_footer():
     ]
 
 
+# Where a code block's or an output's frame has its rule, in points left of the first letter
+# of an unindented line: Sphinx sets code flush with the text and draws the frame in the
+# margin, 3 pt out. A box's own rule lies 7 pt out, past its padding.
+FRAME_RULE = (1.5, 5.0)
+# Darker than a box's ground (the ❌ box's grey is 247), as dark as a frame's rule of 0.4 pt
+# drawn across two pixels.
+RULE_GREY = 210
+LINE_TAG = re.compile(
+    r'<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', re.S
+)
+
+
+def inline_code_texts(site: Path, pages: set[str]) -> set[str]:
+    """The inline code of the book's pages on the site, squeezed."""
+    texts = set()
+    for name in sorted(pages):
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        texts |= {squeeze(code.get_text()) for code in soup.select("code.literal")}
+    return texts
+
+
+def unframed_code_lines(
+    pdf: Path, code: str, inline: set[str], scratch: Path
+) -> tuple[int, list[tuple[int, str]]]:
+    """How many lines of ``pdf`` are whole, unindented lines of ``code`` (as the site shows
+    the book's code and outputs), and those of them set with no frame's rule at their left,
+    with their pages: a code block that Sphinx set without its frame, its lines run into the
+    box's text and the output's under it."""
+    from PIL import Image
+
+    # A line that the code also has indented ("except TypeError as e:" in a function), or
+    # that the text has as inline code (the cheat sheet's "import jax.numpy as jnp"), is not
+    # known to start at a frame.
+    indented = {squeeze(line) for line in code.splitlines() if line[:1].isspace()}
+    lines = {squeeze(line) for line in code.splitlines() if line[:1].strip()} - indented - inline
+    lines = {line for line in lines if len(line) >= 6}
+    scale = 2  # 144 dpi: two pixels to the point
+    subprocess.run(
+        ["pdftoppm", "-gray", "-r", str(72 * scale), str(pdf), str(scratch / "page")], check=True
+    )
+    images = sorted(scratch.glob("page-*.pgm"))
+    page_tag = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
+    seen, unframed = 0, []
+    for number, page in enumerate(page_tag.findall(pdf_text(pdf, "-bbox-layout")), start=1):
+        image = None
+        for left, top, bottom, words in LINE_TAG.findall(page):
+            text = html.unescape(" ".join(re.findall(r">([^<]*)</word>", words)))
+            if squeeze(text) not in lines:
+                continue
+            seen += 1
+            image = image or Image.open(images[number - 1])
+            left, top, bottom = float(left), float(top), float(bottom)
+            margin = (bottom - top) / 4
+            strip = (
+                round((left - FRAME_RULE[1]) * scale),
+                round((top + margin) * scale),
+                round((left - FRAME_RULE[0]) * scale),
+                round((bottom - margin) * scale),
+            )
+            if image.crop(strip).getextrema()[0] > RULE_GREY:
+                unframed.append((number, text))
+    return seen, unframed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_code_block_and_output_keeps_its_frame(
+    built_site, built_editions, language, tmp_path
+):
+    """In a box broken over two pages too: where the "Requesting float64" ❌ box began near the
+    foot of page 16 of the English edition, its code and its output ran together on page 17
+    with no frame or ground, as one listing (Sphinx measured the room for a block in a box on
+    the page where the box began)."""
+    pages = book_pages(built_editions, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    code = code_texts(built_site / language, pages)
+    inline = inline_code_texts(built_site / language, pages)
+    pdf = the_pdf(built_editions, language)
+    seen, unframed = unframed_code_lines(pdf, code, inline, tmp_path)
+    assert seen > 500  # the check finds the book's code
+    assert unframed == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_glyph_the_text_uses_is_in_a_font(built_editions, language):
     log = latex_log(built_editions, language)

@@ -954,9 +954,8 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
 def box_room(box: nodes.Element) -> int:
     """The lines a pair's second box needs at the foot of a page: where a code block follows
     its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
-    frame, only where the page has room for it below the box's start; with less, Sphinx sets
-    it without a frame, broken over the pages (the ✅ box of the installation check's script,
-    tried without this room). Else its title and first lines."""
+    frame; with less room the box breaks above the block (jaxbook.sty), and its title and
+    lead-in stood alone at the page's foot. Else its title and first lines."""
     room = 2
     for child in box.children[:5]:
         if isinstance(child, UNSEEN):
