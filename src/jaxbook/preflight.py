@@ -274,6 +274,7 @@ NEEDS = [
         "texlive-lang-spanish",
         ("pytest", "test"),
     ),
+    # hyperxmp (the PDF's XMP metadata) comes in the same package.
     Need("the LaTeX packages Sphinx uses (PDF)", "tex", "fncychap.sty", "texlive-latex-extra", PDF),
     Need(
         "the standard PostScript fonts hyperref uses (PDF)",

@@ -604,6 +604,59 @@ def test_the_pdf_says_its_language_title_authors_subject_and_keywords(built_edit
         assert bool(re.search(r"[\u4e00-\u9fff]", text)) == (language == "zh_CN"), text
 
 
+XMP = {
+    "rdf": "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}",
+    "pdf": "{http://ns.adobe.com/pdf/1.3/}",
+    "xmpMM": "{http://ns.adobe.com/xap/1.0/mm/}",
+    "xmpRights": "{http://ns.adobe.com/xap/1.0/rights/}",
+}
+
+
+def xmp_metadata(pdf: Path) -> dict[str, list[str]]:
+    """The PDF's XMP metadata (``pdfinfo -meta``): each property of its description, as the
+    texts of its items (a list's ``rdf:li``) or its own text."""
+    packet = subprocess.run(
+        ["pdfinfo", "-meta", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+    start, end = packet.find("<x:xmpmeta"), packet.find("</x:xmpmeta>")
+    if start < 0:
+        return {}
+    root = ElementTree.fromstring(packet[start : end + len("</x:xmpmeta>")])
+    return {
+        prop.tag: [li.text or "" for li in prop.iter(f"{XMP['rdf']}li")] or [prop.text or ""]
+        for description in root.iter(f"{XMP['rdf']}Description")
+        for prop in description
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_says_the_same_in_its_xmp_metadata(built_editions, language):
+    """What an archive's or a library's tools read (XMP) says what the information says, in
+    the edition's language, with the publisher, the licence and the EPUB's identifier: the
+    PDF had no metadata stream."""
+    pdf = the_pdf(built_editions, language)
+    xmp = xmp_metadata(pdf)
+    info = dict(
+        re.findall(
+            r"^(\w+):\s+(.*)$",
+            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
+            re.M,
+        )
+    )
+    metadata = package_of(built_editions, language).find(f"{OPF}metadata")
+    assert xmp.get(f"{DC}title") == [info["Title"]]
+    assert xmp[f"{DC}creator"] == [credits(language)["authors"]]
+    assert xmp[f"{DC}description"] == [info["Subject"]]
+    assert xmp[f"{DC}language"] == [PDF_LANGUAGE[language]]
+    assert xmp[f"{XMP['pdf']}Keywords"] == [info["Keywords"]]
+    assert xmp[f"{DC}publisher"] == [credits(language)["publisher"]]
+    assert xmp[f"{XMP['xmpRights']}WebStatement"] == [
+        "https://creativecommons.org/licenses/by/4.0/"
+    ]
+    identifier = metadata.find(f"{DC}identifier").text
+    assert xmp[f"{XMP['xmpMM']}DocumentID"] == [identifier.removeprefix("urn:")]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_edition_has_its_trim_size(built_editions, language):
     info = subprocess.run(

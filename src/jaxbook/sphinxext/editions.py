@@ -532,17 +532,31 @@ def keywords() -> str:
     )
 
 
-def pdf_metadata(credits: Credits, language: str) -> str:
+def pdf_metadata(credits: Credits, language: str, book: str = "") -> str:
     """The PDF's document information and catalog, in the edition's language: its title,
     authors, subject (the EPUB's description), keywords and language, and a viewer shows the
-    title rather than the file's name."""
+    title rather than the file's name. The same in its XMP metadata (hyperxmp), which a
+    library's or an archive's tools read rather than the information, with the publisher,
+    the copyright, the address of the text's licence and the edition's identifier (``book``,
+    the EPUB's ``urn:uuid:``), which a rebuild keeps. The information keeps its authors and
+    keywords (``keeppdfinfo``), which hyperxmp leaves to the XMP alone."""
     subject = str(description())
-    return (
-        rf"\hypersetup{{pdftitle={{{pdf_string(credits.title)}}}, "
-        rf"pdfauthor={{{pdf_string(credits.authors)}}}, "
-        rf"pdfsubject={{{pdf_string(subject)}}}, "
-        rf"pdfkeywords={{{pdf_string(keywords())}}}, "
-        rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true}}"
+    document = book.removeprefix("urn:")
+    _licence, licence_url = licences()[0]
+    return "\n".join(
+        [
+            r"\usepackage{hyperxmp}",
+            rf"\hypersetup{{pdftitle={{{pdf_string(credits.title)}}}, "
+            rf"pdfauthor={{{pdf_string(credits.authors)}}}, "
+            rf"pdfsubject={{{pdf_string(subject)}}}, "
+            rf"pdfkeywords={{{pdf_string(keywords())}}}, "
+            rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true, keeppdfinfo, "
+            rf"pdfpublisher={{{pdf_string(credits.publisher)}}}, "
+            rf"pdfcopyright={{© {pdf_string(credits.copyright)}}}, "
+            rf"pdflicenseurl={{{licence_url}}}"
+            + (rf", pdfdocumentid={{{document}}}" if document else "")
+            + "}",
+        ]
     )
 
 
@@ -752,7 +766,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "preamble": "\n".join(
             [
                 front_matter(credits),
-                pdf_metadata(credits, config.language),
+                pdf_metadata(credits, config.language, identifier(config)),
                 rf"\newcommand\jbprefacename{{{tex(preface_name())}}}",
                 # The index's "see" and "see also", in Sphinx's words for the language.
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
