@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import zipfile
 import zlib
+from itertools import pairwise
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -773,6 +774,57 @@ def test_no_page_ends_with_a_heading(built_site, built_editions, language):
     room asked for after it."""
     titles = {squeeze(title) for title in section_titles(built_site, built_editions, language)}
     assert pages_ending_with(the_pdf(built_editions, language), titles) == []
+
+
+def term_links(site: Path, pages: set[str]) -> set[str]:
+    """The texts of the links from a term's first use to its entry in the glossary, squeezed."""
+    texts = set()
+    for name in sorted(pages):
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        texts |= {squeeze(link.get_text()) for link in soup.select("a.jb-term-link")}
+    return texts - {""}
+
+
+def broken_links(xml: str) -> list[str]:
+    """The links of ``pdftohtml -xml``'s reading of a PDF that end one line and go on at the
+    start of the next (the same target), as their two parts: "inter- / mediate
+    representation"."""
+    parts = []  # (target, text, line's top, at the line's start, at its end)
+    for top, inner in re.findall(r'<text top="(\d+)"[^>]*>(.*?)</text>', xml):
+        for match in re.finditer(r'<a href="([^"]*)">(.*?)</a>', inner):
+            text = html.unescape(re.sub(r"<[^>]+>", "", match[2]))
+            first, last = match.start() == 0, match.end() == len(inner)
+            parts.append((match[1], text, int(top), first, last))
+    return [
+        f"{one} / {two}"
+        for (target, one, top, _s, end), (target2, two, top2, start, _e) in pairwise(parts)
+        if target == target2 and top2 > top and end and start
+    ]
+
+
+def test_the_broken_link_check_sees_a_term_over_two_lines():
+    xml = (
+        '<text top="100" left="50">the <a href="b.html#12">inter-</a></text>\n'
+        '<text top="112" left="50"><a href="b.html#12">mediate representation</a>, the</text>\n'
+        '<text top="124" left="50">a <a href="b.html#12">jaxpr</a> and</text>\n'
+    )
+    assert broken_links(xml) == ["inter- / mediate representation"]
+
+
+def test_a_terms_link_to_the_glossary_is_set_on_one_line(built_site, built_editions, tmp_path):
+    """In the English edition a term's first use, which links to its entry, is never broken
+    over two lines ("inter-" / "mediate representation", "im-" / "mutable" on page 80); a
+    Chinese term breaks between its characters, as the text does."""
+    pages = book_pages(built_editions, "en") - {"genindex.html", "epub-cover.html", "nav.html"}
+    terms = term_links(built_site / "en", pages)
+    assert len(terms) > 50
+    subprocess.run(
+        ["pdftohtml", "-xml", "-i", "-q", str(the_pdf(built_editions, "en")), str(tmp_path / "b")],
+        check=True,
+    )
+    broken = broken_links((tmp_path / "b.xml").read_text(encoding="utf-8"))
+    assert broken  # a long cross-reference does break
+    assert [link for link in broken if squeeze(link.replace(" / ", "")) in terms] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

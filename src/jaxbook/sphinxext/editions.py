@@ -777,7 +777,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
                 rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
                 r"\usepackage{jaxbook}",
                 rf"\usepackage{{{GLYPHS_STYLE}}}",
-                CJK_PREAMBLE if is_cjk else "",
+                CJK_PREAMBLE if is_cjk else r"\jbwholeterms",
             ]
         ),
         "maketitle": r"\jbmaketitle",
