@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import zipfile
 import zlib
+from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 from xml.etree import ElementTree
@@ -776,6 +777,56 @@ def test_no_page_ends_with_a_heading(built_site, built_editions, language):
     assert pages_ending_with(the_pdf(built_editions, language), titles) == []
 
 
+def headings_at_the_foot(pdf: Path, titles: set[str], under: int = 2) -> list[tuple[int, str]]:
+    """The pages of ``pdf`` that end ``under`` lines or fewer below a heading, one of
+    ``titles`` at the type area's left edge (not a box's title, inside its frame: "Question
+    8" over a quiz's answer), the next page going on with that heading's text (not a
+    chapter's end, nor the next section's heading: a section of two lines may end a page),
+    with those lines."""
+    pages, heads = page_lines(pdf), has_running_head(pdf)
+    page_tag = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
+    lefts = [
+        {
+            html.unescape(" ".join(re.findall(r">([^<]*)</word>", words))): float(left)
+            for left, _top, _bottom, words in LINE_TAG.findall(page)
+        }
+        for page in page_tag.findall(pdf_text(pdf, "-bbox-layout"))
+    ]
+    found = []
+    for index, lines in enumerate(pages[:-1]):
+        if not heads[index + 1] or not pages[index + 1]:
+            continue  # the chapter ends here
+        following = [text for _bottom, text in pages[index + 1][:2]]
+        if any(squeeze(" ".join(following[:size])) in titles for size in (1, 2)):
+            continue  # the next section begins the next page
+        texts = [html.unescape(text) for _bottom, text in lines]
+        # The left edge of the type area, on a left-hand or a right-hand page: where most
+        # lines start (a Chinese line that opens with a bracket starts a little left of it).
+        edge = Counter(
+            round(left) for page in lefts[index % 2 :: 2] for left in page.values()
+        ).most_common(1)[0][0]
+        for count in range(2, under + 2):
+            for size in (1, 2):  # a long title wraps
+                at = len(texts) - count - size + 1
+                if (
+                    at > 0
+                    and squeeze(" ".join(texts[at : at + size])) in titles
+                    and abs(lefts[index].get(texts[at], 1e9) - edge) < 1
+                ):
+                    found.append((index + 1, " / ".join(texts[at:])))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_heading_starts_a_pages_foot_only_with_room_under_it(
+    built_site, built_editions, language
+):
+    """Not with a line or two of text under it: the title of the Chinese edition's quiz
+    ended page 105 with the two lines that introduce it, its first question on page 106."""
+    titles = {squeeze(title) for title in section_titles(built_site, built_editions, language)}
+    assert headings_at_the_foot(the_pdf(built_editions, language), titles) == []
+
+
 def term_links(site: Path, pages: set[str]) -> set[str]:
     """The texts of the links from a term's first use to its entry in the glossary, squeezed."""
     texts = set()
@@ -1204,6 +1255,46 @@ def test_the_table_break_check_sees_an_unlabelled_break():
     unlabelled = "平台   命令   说明\nTPU    pip install -U jax[tpu]\n"
     assert table_breaks([first, unlabelled], headers) == [(2, headers[0], False)]
     assert table_breaks([first, "正文"], headers) == []
+
+
+def first_parts(pages: list[str], headers: list[tuple[str, ...]]) -> list[tuple[int, list[str]]]:
+    """Where a table begins on one page and goes on over the next: the page (from 1), and the
+    lines of its rows there, between its header row and the continuation label."""
+    parts = []
+    for number, header, _labelled in table_breaks(pages, headers):
+        page = pages[number - 2].splitlines()
+        for at, found in header_rows(pages[number - 2], headers):
+            above = [line for line in page[:at] if line.strip()]
+            if found != header or (above and CONTINUATION.fullmatch(above[-1].strip())):
+                continue  # a part that goes on from the page before
+            rows = []
+            for line in page[at + 1 :]:
+                if CONTINUATION.fullmatch(line.strip()):
+                    break
+                rows += [line] if line.strip() else []
+            parts.append((number - 1, rows))
+    return parts
+
+
+MIN_TABLE_LINES = 3
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_table_breaks_only_after_its_first_rows(built_site, built_editions, language):
+    """A table that begins at the foot of a page has its first rows there, not one: the
+    chapter's contents broke after "1.1 What is JAX?" at the foot of page 2 of the English
+    edition."""
+    pages = pdf_pages(the_pdf(built_editions, language))
+    headers = table_headers(built_site, built_editions, language)
+    parts = first_parts(pages, headers)
+    assert [(number, rows) for number, rows in parts if len(rows) < MIN_TABLE_LINES] == []
+
+
+def test_the_table_start_check_sees_a_table_broken_after_one_row():
+    headers = [("Section", "Contents")]
+    first = "Text\nSection    Contents\n1.1 What   What JAX is for\n(continues on next page)\n"
+    second = "(continued from previous page)\nSection    Contents\n1.2 JAX    Similarities\n"
+    assert first_parts([first, second], headers) == [(1, ["1.1 What   What JAX is for"])]
 
 
 def table_headers(site: Path, builddir: Path, language: str) -> list[tuple[str, ...]]:
