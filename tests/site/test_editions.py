@@ -972,6 +972,43 @@ def test_the_chinese_pdf_spaces_a_link_that_begins_with_a_digit(built_editions):
     assert not re.findall(r"见\d\.\d 节", text)
 
 
+# A word of Chinese with curly quotes at its ends, and no other punctuation, or a quote
+# alone (where the Latin font sets it, poppler reads it as a word of its own).
+QUOTED = re.compile(r"[“‘]?[\u4e00-\u9fff]*[”’]?")
+
+
+def quote_widths(pdf: Path) -> list[tuple[str, float]]:
+    """Each word of Chinese with a curly quote at an end, with its width in ems (the width
+    of a character of the words of Chinese alone): as many as its characters where each
+    quote takes a whole em, as GB/T 15834 has it."""
+    words = [
+        (html.unescape(text), float(right) - float(left))
+        for left, right, text in re.findall(
+            r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>',
+            pdf_text(pdf, "-bbox"),
+        )
+    ]
+    chinese = sorted(
+        width / len(text) for text, width in words if re.fullmatch(r"[\u4e00-\u9fff]{4,}", text)
+    )
+    em = chinese[len(chinese) // 2]
+    return [
+        (text, round(width / em, 2))
+        for text, width in words
+        if QUOTED.fullmatch(text) and re.search("[“”‘’]", text)
+    ]
+
+
+def test_the_chinese_pdf_sets_curly_quotes_a_whole_em_wide(built_editions):
+    """A curly quote beside Chinese is the CJK font's full-width quote (xeCJK's FullLeft
+    and FullRight classes), not the Latin font's narrow one; code keeps its straight quotes."""
+    pdf = the_pdf(built_editions, "zh_CN")
+    widths = quote_widths(pdf)
+    assert len(widths) > 5
+    assert [(text, ems) for text, ems in widths if abs(ems - len(text)) > 0.1] == []
+    assert 'print("' in pdf_text(pdf)
+
+
 # -- The EPUB ----------------------------------------------------------------------------
 
 
