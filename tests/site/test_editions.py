@@ -1164,6 +1164,64 @@ def test_epub_code_wraps_on_a_phone_and_output_reads_apart(
     assert layout["outputRule"] != "0px"
 
 
+# Where inline code in a table cell breaks between two letters or digits, as laid out: the
+# code's text, with " / " at the break.
+MID_WORD_BREAKS = """
+const found = [];
+for (const code of document.querySelectorAll('table.docutils code')) {
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  const chars = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      chars.push([node.data[i], rect ? rect.top : null]);
+    }
+  }
+  const text = chars.map(c => c[0]).join('');
+  for (let i = 1; i < chars.length; i++) {
+    const [before, top0] = chars[i - 1], [after, top1] = chars[i];
+    if (top0 !== null && top1 !== null && top1 > top0 + 2
+        && /[A-Za-z0-9]/.test(before) && /[A-Za-z0-9]/.test(after))
+      found.push(text.slice(0, i) + ' / ' + text.slice(i));
+  }
+}
+return found;
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_tables_break_code_only_between_its_parts_on_a_phone(
+    built_editions, phone, tmp_path, language
+):
+    """At 480 px a name in a table cell breaks before a dot or an underscore, as in print,
+    not between two letters: "random_array.de" / "vices", "jax_debu" / "g_key_reuse"."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    found, tables = {}, 0
+    for page in sorted((tmp_path / "ch01").glob("*.xhtml")):
+        phone.get(page.as_uri())
+        tables += phone.execute_script("return document.querySelectorAll('table.docutils').length")
+        if breaks := phone.execute_script(MID_WORD_BREAKS):
+            found[page.name] = breaks
+    assert tables > 5
+    assert found == {}
+
+
+def test_the_table_break_check_sees_a_name_broken_between_letters(phone, tmp_path):
+    page = tmp_path / "table.html"
+    page.write_text(
+        '<table class="docutils" style="width: 90px"><tr><td><code>random_array.devices()'
+        "</code></td></tr></table>",
+        encoding="utf-8",
+    )
+    phone.get(page.as_uri())
+    phone.execute_script("document.querySelector('code').style.overflowWrap = 'anywhere';")
+    assert phone.execute_script(MID_WORD_BREAKS)
+
+
 # -- The website -------------------------------------------------------------------------
 
 
