@@ -1096,7 +1096,7 @@ def heading_room(section: nodes.section) -> int:
                 last = child
             elif not isinstance(child, UNSEEN):
                 block = block_room(child, last)
-                if block != block_room(child, None):
+                if last is not None and block != block_room(child, None):
                     # The label's or lead-in's lines are the block's, and a line more: with
                     # the space above its block, the lead-in of the quiz's imports took more
                     # than its lines.
