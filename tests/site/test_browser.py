@@ -333,6 +333,25 @@ def test_no_serious_accessibility_violations_on_a_phone(browser, server, site):
     assert not problems
 
 
+# A term's link to the glossary, as laid out: its underline, and the colours of its text and line.
+TERM_LINK = """
+const link = document.querySelector('a.jb-term-link');
+const style = getComputedStyle(link);
+return {style: style.textDecorationStyle, thickness: style.textDecorationThickness,
+        color: style.color, line: style.textDecorationColor};
+"""
+
+
+def test_a_terms_link_is_underlined_lightly(browser, server):
+    """Thin, dotted and grey under the text's colour: the editors found the text's colour and
+    the font's weight of line dense under every term of a page."""
+    browser.get(f"{server}/en/ch01/arrays.html")
+    link = browser.execute_script(TERM_LINK)
+    assert link["style"] == "dotted"
+    assert link["thickness"] == "1px"
+    assert link["line"] != link["color"]
+
+
 def test_figure_and_folded_answers(browser, server):
     browser.get(f"{server}/zh_CN/ch01/exercises.html")
     figure = browser.find_element(By.CSS_SELECTOR, "img[src*='.png']")

@@ -11,6 +11,7 @@ and uses it.)
 
 from __future__ import annotations
 
+import datetime
 import html
 import os
 import re
@@ -206,6 +207,13 @@ def _git_date(*paths: Path) -> str:
     ).stdout.strip()
 
 
+# A day as each language's book writes it in its text.
+BOOK_DATE = {
+    "zh_CN": lambda day: f"{day.year} 年 {day.month} 月 {day.day} 日",
+    "en": lambda day: f"{day:%B} {day.day}, {day.year}",
+}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_last_updated_comes_from_git(deploy, language):
     page = (deploy["site"] / language / "ch01" / "quiz.html").read_text(encoding="utf-8")
@@ -214,7 +222,21 @@ def test_last_updated_comes_from_git(deploy, language):
     # A page changes with its source, and with the English catalog that translates it (on a
     # Chinese page, its parallel text): the page depends on both.
     catalog = ROOT / "locale" / "en" / "LC_MESSAGES" / "ch01" / "quiz.po"
-    assert _git_date(ROOT / "docs" / "ch01" / "quiz.rst", catalog) in updated[1]
+    day = datetime.date.fromisoformat(_git_date(ROOT / "docs" / "ch01" / "quiz.rst", catalog))
+    assert BOOK_DATE[language](day) in updated[1]
+
+
+# The form of a day as each language's book writes it ("2026 年 12 月 6 日", "December 6, 2026").
+BOOK_DAY = {"zh_CN": r"\d{4} 年 \d{1,2} 月 \d{1,2} 日", "en": r"[A-Z][a-z]+ \d{1,2}, \d{4}"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_footer_dates_a_page_as_the_book_writes_a_day(built_site, language):
+    """Not as "2026-12-06", which the footer said."""
+    page = (built_site / language / "ch01" / "quiz.html").read_text(encoding="utf-8")
+    updated = re.search(r'<div class="last-updated">\s*(.*?)</div>', page, re.DOTALL)
+    assert updated
+    assert re.search(rf"{BOOK_DAY[language]}\s*$", updated[1]), updated[1]
 
 
 def test_edit_translate_and_report_links(deploy):

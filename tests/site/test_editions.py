@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import zipfile
 import zlib
+from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -434,6 +436,87 @@ def test_the_footer_check_sees_a_box_in_the_footer():
     ]
 
 
+# Where a code block's or an output's frame has its rule, in points left of the first letter
+# of an unindented line: Sphinx sets code flush with the text and draws the frame in the
+# margin, 3 pt out. A box's own rule lies 7 pt out, past its padding.
+FRAME_RULE = (1.5, 5.0)
+# Darker than a box's ground (the ❌ box's grey is 247), as dark as a frame's rule of 0.4 pt
+# drawn across two pixels.
+RULE_GREY = 210
+LINE_TAG = re.compile(
+    r'<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', re.S
+)
+
+
+def inline_code_texts(site: Path, pages: set[str]) -> set[str]:
+    """The inline code of the book's pages on the site, squeezed."""
+    texts = set()
+    for name in sorted(pages):
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        texts |= {squeeze(code.get_text()) for code in soup.select("code.literal")}
+    return texts
+
+
+def unframed_code_lines(
+    pdf: Path, code: str, inline: set[str], scratch: Path
+) -> tuple[int, list[tuple[int, str]]]:
+    """How many lines of ``pdf`` are whole, unindented lines of ``code`` (as the site shows
+    the book's code and outputs), and those of them set with no frame's rule at their left,
+    with their pages: a code block that Sphinx set without its frame, its lines run into the
+    box's text and the output's under it."""
+    from PIL import Image
+
+    # A line that the code also has indented ("except TypeError as e:" in a function), or
+    # that the text has as inline code (the cheat sheet's "import jax.numpy as jnp"), is not
+    # known to start at a frame.
+    indented = {squeeze(line) for line in code.splitlines() if line[:1].isspace()}
+    lines = {squeeze(line) for line in code.splitlines() if line[:1].strip()} - indented - inline
+    lines = {line for line in lines if len(line) >= 6}
+    scale = 2  # 144 dpi: two pixels to the point
+    subprocess.run(
+        ["pdftoppm", "-gray", "-r", str(72 * scale), str(pdf), str(scratch / "page")], check=True
+    )
+    images = sorted(scratch.glob("page-*.pgm"))
+    page_tag = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
+    seen, unframed = 0, []
+    for number, page in enumerate(page_tag.findall(pdf_text(pdf, "-bbox-layout")), start=1):
+        image = None
+        for left, top, bottom, words in LINE_TAG.findall(page):
+            text = html.unescape(" ".join(re.findall(r">([^<]*)</word>", words)))
+            if squeeze(text) not in lines:
+                continue
+            seen += 1
+            image = image or Image.open(images[number - 1])
+            left, top, bottom = float(left), float(top), float(bottom)
+            margin = (bottom - top) / 4
+            strip = (
+                round((left - FRAME_RULE[1]) * scale),
+                round((top + margin) * scale),
+                round((left - FRAME_RULE[0]) * scale),
+                round((bottom - margin) * scale),
+            )
+            if image.crop(strip).getextrema()[0] > RULE_GREY:
+                unframed.append((number, text))
+    return seen, unframed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_code_block_and_output_keeps_its_frame(
+    built_site, built_editions, language, tmp_path
+):
+    """In a box broken over two pages too: where the "Requesting float64" ❌ box began near the
+    foot of page 16 of the English edition, its code and its output ran together on page 17
+    with no frame or ground, as one listing (Sphinx measured the room for a block in a box on
+    the page where the box began)."""
+    pages = book_pages(built_editions, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    code = code_texts(built_site / language, pages)
+    inline = inline_code_texts(built_site / language, pages)
+    pdf = the_pdf(built_editions, language)
+    seen, unframed = unframed_code_lines(pdf, code, inline, tmp_path)
+    assert seen > 500  # the check finds the book's code
+    assert unframed == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_glyph_the_text_uses_is_in_a_font(built_editions, language):
     log = latex_log(built_editions, language)
@@ -521,6 +604,59 @@ def test_the_pdf_says_its_language_title_authors_subject_and_keywords(built_edit
     for text in (info["Subject"], info["Keywords"]):
         # Chinese in the Chinese edition; none in the English one.
         assert bool(re.search(r"[\u4e00-\u9fff]", text)) == (language == "zh_CN"), text
+
+
+XMP = {
+    "rdf": "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}",
+    "pdf": "{http://ns.adobe.com/pdf/1.3/}",
+    "xmpMM": "{http://ns.adobe.com/xap/1.0/mm/}",
+    "xmpRights": "{http://ns.adobe.com/xap/1.0/rights/}",
+}
+
+
+def xmp_metadata(pdf: Path) -> dict[str, list[str]]:
+    """The PDF's XMP metadata (``pdfinfo -meta``): each property of its description, as the
+    texts of its items (a list's ``rdf:li``) or its own text."""
+    packet = subprocess.run(
+        ["pdfinfo", "-meta", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+    start, end = packet.find("<x:xmpmeta"), packet.find("</x:xmpmeta>")
+    if start < 0:
+        return {}
+    root = ElementTree.fromstring(packet[start : end + len("</x:xmpmeta>")])
+    return {
+        prop.tag: [li.text or "" for li in prop.iter(f"{XMP['rdf']}li")] or [prop.text or ""]
+        for description in root.iter(f"{XMP['rdf']}Description")
+        for prop in description
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdf_says_the_same_in_its_xmp_metadata(built_editions, language):
+    """What an archive's or a library's tools read (XMP) says what the information says, in
+    the edition's language, with the publisher, the licence and the EPUB's identifier: the
+    PDF had no metadata stream."""
+    pdf = the_pdf(built_editions, language)
+    xmp = xmp_metadata(pdf)
+    info = dict(
+        re.findall(
+            r"^(\w+):\s+(.*)$",
+            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
+            re.M,
+        )
+    )
+    metadata = package_of(built_editions, language).find(f"{OPF}metadata")
+    assert xmp.get(f"{DC}title") == [info["Title"]]
+    assert xmp[f"{DC}creator"] == [credits(language)["authors"]]
+    assert xmp[f"{DC}description"] == [info["Subject"]]
+    assert xmp[f"{DC}language"] == [PDF_LANGUAGE[language]]
+    assert xmp[f"{XMP['pdf']}Keywords"] == [info["Keywords"]]
+    assert xmp[f"{DC}publisher"] == [credits(language)["publisher"]]
+    assert xmp[f"{XMP['xmpRights']}WebStatement"] == [
+        "https://creativecommons.org/licenses/by/4.0/"
+    ]
+    identifier = metadata.find(f"{DC}identifier").text
+    assert xmp[f"{XMP['xmpMM']}DocumentID"] == [identifier.removeprefix("urn:")]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -641,6 +777,107 @@ def test_no_page_ends_with_a_heading(built_site, built_editions, language):
     assert pages_ending_with(the_pdf(built_editions, language), titles) == []
 
 
+def headings_at_the_foot(pdf: Path, titles: set[str], under: int = 2) -> list[tuple[int, str]]:
+    """The pages of ``pdf`` that end ``under`` lines or fewer below a heading, one of
+    ``titles`` at the type area's left edge (not a box's title, inside its frame: "Question
+    8" over a quiz's answer), the next page going on with that heading's text (not a
+    chapter's end, nor the next section's heading: a section of two lines may end a page),
+    with those lines."""
+    pages, heads = page_lines(pdf), has_running_head(pdf)
+    page_tag = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
+    lefts = [
+        {
+            html.unescape(" ".join(re.findall(r">([^<]*)</word>", words))): float(left)
+            for left, _top, _bottom, words in LINE_TAG.findall(page)
+        }
+        for page in page_tag.findall(pdf_text(pdf, "-bbox-layout"))
+    ]
+    found = []
+    for index, lines in enumerate(pages[:-1]):
+        if not heads[index + 1] or not pages[index + 1]:
+            continue  # the chapter ends here
+        following = [text for _bottom, text in pages[index + 1][:2]]
+        if any(squeeze(" ".join(following[:size])) in titles for size in (1, 2)):
+            continue  # the next section begins the next page
+        texts = [html.unescape(text) for _bottom, text in lines]
+        # The left edge of the type area, on a left-hand or a right-hand page: where most
+        # lines start (a Chinese line that opens with a bracket starts a little left of it).
+        edge = Counter(
+            round(left) for page in lefts[index % 2 :: 2] for left in page.values()
+        ).most_common(1)[0][0]
+        for count in range(2, under + 2):
+            for size in (1, 2):  # a long title wraps
+                at = len(texts) - count - size + 1
+                if (
+                    at > 0
+                    and squeeze(" ".join(texts[at : at + size])) in titles
+                    and abs(lefts[index].get(texts[at], 1e9) - edge) < 1
+                ):
+                    found.append((index + 1, " / ".join(texts[at:])))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_heading_starts_a_pages_foot_only_with_room_under_it(
+    built_site, built_editions, language
+):
+    """Not with a line or two of text under it: the title of the Chinese edition's quiz
+    ended page 105 with the two lines that introduce it, its first question on page 106."""
+    titles = {squeeze(title) for title in section_titles(built_site, built_editions, language)}
+    assert headings_at_the_foot(the_pdf(built_editions, language), titles) == []
+
+
+def term_links(site: Path, pages: set[str]) -> set[str]:
+    """The texts of the links from a term's first use to its entry in the glossary, squeezed."""
+    texts = set()
+    for name in sorted(pages):
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        texts |= {squeeze(link.get_text()) for link in soup.select("a.jb-term-link")}
+    return texts - {""}
+
+
+def broken_links(xml: str) -> list[str]:
+    """The links of ``pdftohtml -xml``'s reading of a PDF that end one line and go on at the
+    start of the next (the same target), as their two parts: "inter- / mediate
+    representation"."""
+    parts = []  # (target, text, line's top, at the line's start, at its end)
+    for top, inner in re.findall(r'<text top="(\d+)"[^>]*>(.*?)</text>', xml):
+        for match in re.finditer(r'<a href="([^"]*)">(.*?)</a>', inner):
+            text = html.unescape(re.sub(r"<[^>]+>", "", match[2]))
+            first, last = match.start() == 0, match.end() == len(inner)
+            parts.append((match[1], text, int(top), first, last))
+    return [
+        f"{one} / {two}"
+        for (target, one, top, _s, end), (target2, two, top2, start, _e) in pairwise(parts)
+        if target == target2 and top2 > top and end and start
+    ]
+
+
+def test_the_broken_link_check_sees_a_term_over_two_lines():
+    xml = (
+        '<text top="100" left="50">the <a href="b.html#12">inter-</a></text>\n'
+        '<text top="112" left="50"><a href="b.html#12">mediate representation</a>, the</text>\n'
+        '<text top="124" left="50">a <a href="b.html#12">jaxpr</a> and</text>\n'
+    )
+    assert broken_links(xml) == ["inter- / mediate representation"]
+
+
+def test_a_terms_link_to_the_glossary_is_set_on_one_line(built_site, built_editions, tmp_path):
+    """In the English edition a term's first use, which links to its entry, is never broken
+    over two lines ("inter-" / "mediate representation", "im-" / "mutable" on page 80); a
+    Chinese term breaks between its characters, as the text does."""
+    pages = book_pages(built_editions, "en") - {"genindex.html", "epub-cover.html", "nav.html"}
+    terms = term_links(built_site / "en", pages)
+    assert len(terms) > 50
+    subprocess.run(
+        ["pdftohtml", "-xml", "-i", "-q", str(the_pdf(built_editions, "en")), str(tmp_path / "b")],
+        check=True,
+    )
+    broken = broken_links((tmp_path / "b.xml").read_text(encoding="utf-8"))
+    assert broken  # a long cross-reference does break
+    assert [link for link in broken if squeeze(link.replace(" / ", "")) in terms] == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_page_is_left_short_only_where_a_chapter_ends(built_editions, language):
     """A page whose text ends in the top third of its type area is the last of a chapter (a
@@ -733,6 +970,43 @@ def test_the_chinese_pdf_spaces_a_link_that_begins_with_a_digit(built_editions):
     text = pdf_text(the_pdf(built_editions, "zh_CN"))
     assert re.findall(r"见 \d\.\d 节", text)
     assert not re.findall(r"见\d\.\d 节", text)
+
+
+# A word of Chinese with curly quotes at its ends, and no other punctuation, or a quote
+# alone (where the Latin font sets it, poppler reads it as a word of its own).
+QUOTED = re.compile(r"[“‘]?[\u4e00-\u9fff]*[”’]?")
+
+
+def quote_widths(pdf: Path) -> list[tuple[str, float]]:
+    """Each word of Chinese with a curly quote at an end, with its width in ems (the width
+    of a character of the words of Chinese alone): as many as its characters where each
+    quote takes a whole em, as GB/T 15834 has it."""
+    words = [
+        (html.unescape(text), float(right) - float(left))
+        for left, right, text in re.findall(
+            r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>',
+            pdf_text(pdf, "-bbox"),
+        )
+    ]
+    chinese = sorted(
+        width / len(text) for text, width in words if re.fullmatch(r"[\u4e00-\u9fff]{4,}", text)
+    )
+    em = chinese[len(chinese) // 2]
+    return [
+        (text, round(width / em, 2))
+        for text, width in words
+        if QUOTED.fullmatch(text) and re.search("[“”‘’]", text)
+    ]
+
+
+def test_the_chinese_pdf_sets_curly_quotes_a_whole_em_wide(built_editions):
+    """A curly quote beside Chinese is the CJK font's full-width quote (xeCJK's FullLeft
+    and FullRight classes), not the Latin font's narrow one; code keeps its straight quotes."""
+    pdf = the_pdf(built_editions, "zh_CN")
+    widths = quote_widths(pdf)
+    assert len(widths) > 5
+    assert [(text, ems) for text, ems in widths if abs(ems - len(text)) > 0.1] == []
+    assert 'print("' in pdf_text(pdf)
 
 
 # -- The EPUB ----------------------------------------------------------------------------
@@ -890,6 +1164,64 @@ def test_epub_code_wraps_on_a_phone_and_output_reads_apart(
     assert layout["outputRule"] != "0px"
 
 
+# Where inline code in a table cell breaks between two letters or digits, as laid out: the
+# code's text, with " / " at the break.
+MID_WORD_BREAKS = """
+const found = [];
+for (const code of document.querySelectorAll('table.docutils code')) {
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  const chars = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      chars.push([node.data[i], rect ? rect.top : null]);
+    }
+  }
+  const text = chars.map(c => c[0]).join('');
+  for (let i = 1; i < chars.length; i++) {
+    const [before, top0] = chars[i - 1], [after, top1] = chars[i];
+    if (top0 !== null && top1 !== null && top1 > top0 + 2
+        && /[A-Za-z0-9]/.test(before) && /[A-Za-z0-9]/.test(after))
+      found.push(text.slice(0, i) + ' / ' + text.slice(i));
+  }
+}
+return found;
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_tables_break_code_only_between_its_parts_on_a_phone(
+    built_editions, phone, tmp_path, language
+):
+    """At 480 px a name in a table cell breaks before a dot or an underscore, as in print,
+    not between two letters: "random_array.de" / "vices", "jax_debu" / "g_key_reuse"."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    found, tables = {}, 0
+    for page in sorted((tmp_path / "ch01").glob("*.xhtml")):
+        phone.get(page.as_uri())
+        tables += phone.execute_script("return document.querySelectorAll('table.docutils').length")
+        if breaks := phone.execute_script(MID_WORD_BREAKS):
+            found[page.name] = breaks
+    assert tables > 5
+    assert found == {}
+
+
+def test_the_table_break_check_sees_a_name_broken_between_letters(phone, tmp_path):
+    page = tmp_path / "table.html"
+    page.write_text(
+        '<table class="docutils" style="width: 90px"><tr><td><code>random_array.devices()'
+        "</code></td></tr></table>",
+        encoding="utf-8",
+    )
+    phone.get(page.as_uri())
+    phone.execute_script("document.querySelector('code').style.overflowWrap = 'anywhere';")
+    assert phone.execute_script(MID_WORD_BREAKS)
+
+
 # -- The website -------------------------------------------------------------------------
 
 
@@ -1018,6 +1350,46 @@ def test_the_table_break_check_sees_an_unlabelled_break():
     unlabelled = "平台   命令   说明\nTPU    pip install -U jax[tpu]\n"
     assert table_breaks([first, unlabelled], headers) == [(2, headers[0], False)]
     assert table_breaks([first, "正文"], headers) == []
+
+
+def first_parts(pages: list[str], headers: list[tuple[str, ...]]) -> list[tuple[int, list[str]]]:
+    """Where a table begins on one page and goes on over the next: the page (from 1), and the
+    lines of its rows there, between its header row and the continuation label."""
+    parts = []
+    for number, header, _labelled in table_breaks(pages, headers):
+        page = pages[number - 2].splitlines()
+        for at, found in header_rows(pages[number - 2], headers):
+            above = [line for line in page[:at] if line.strip()]
+            if found != header or (above and CONTINUATION.fullmatch(above[-1].strip())):
+                continue  # a part that goes on from the page before
+            rows = []
+            for line in page[at + 1 :]:
+                if CONTINUATION.fullmatch(line.strip()):
+                    break
+                rows += [line] if line.strip() else []
+            parts.append((number - 1, rows))
+    return parts
+
+
+MIN_TABLE_LINES = 3
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_table_breaks_only_after_its_first_rows(built_site, built_editions, language):
+    """A table that begins at the foot of a page has its first rows there, not one: the
+    chapter's contents broke after "1.1 What is JAX?" at the foot of page 2 of the English
+    edition."""
+    pages = pdf_pages(the_pdf(built_editions, language))
+    headers = table_headers(built_site, built_editions, language)
+    parts = first_parts(pages, headers)
+    assert [(number, rows) for number, rows in parts if len(rows) < MIN_TABLE_LINES] == []
+
+
+def test_the_table_start_check_sees_a_table_broken_after_one_row():
+    headers = [("Section", "Contents")]
+    first = "Text\nSection    Contents\n1.1 What   What JAX is for\n(continues on next page)\n"
+    second = "(continued from previous page)\nSection    Contents\n1.2 JAX    Similarities\n"
+    assert first_parts([first, second], headers) == [(1, ["1.1 What   What JAX is for"])]
 
 
 def table_headers(site: Path, builddir: Path, language: str) -> list[tuple[str, ...]]:

@@ -149,3 +149,36 @@ def test_the_themes_template_holds_the_credit_as_one_message_with_what_it_is():
     for message in (chrome.CREDIT, chrome.CREDIT_WITHOUT_SPHINX):
         assert theme[message].comment.startswith("The theme's credit at the foot of every page")
     assert {"Made with ", "%(author)s's"} & set(theme) == set()
+
+
+def test_the_build_info_is_kept_beside_the_doctrees_not_in_the_site(tmp_path):
+    """Sphinx's .buildinfo (the settings the pages were written with) went out with the
+    deployed site. Kept beside the doctrees between builds, it still tells the next build
+    whether to write every page again: without it, a changed setting changed no page."""
+    from io import StringIO
+
+    from sphinx.application import Sphinx
+
+    source, out, doctrees = tmp_path / "src", tmp_path / "out", tmp_path / "doctrees"
+    source.mkdir()
+    (source / "conf.py").write_text(
+        "extensions = ['jaxbook.sphinxext.chrome']\nhtml_copy_source = False\n", encoding="utf-8"
+    )
+    (source / "index.rst").write_text("Title\n=====\n\nText.\n", encoding="utf-8")
+
+    def build(**overrides: str) -> str:
+        status = StringIO()
+        Sphinx(
+            source, source, out, doctrees, "html", confoverrides=overrides, status=status,
+            warning=StringIO(),
+        ).build()  # fmt: skip
+        return (out / "index.html").read_text(encoding="utf-8")
+
+    build(html_title="First")
+    assert not (out / ".buildinfo").exists()
+    assert (doctrees / "html.buildinfo").is_file()
+    written = (out / "index.html").stat().st_mtime_ns
+    build(html_title="First")
+    assert (out / "index.html").stat().st_mtime_ns == written  # nothing changed
+    assert "Second" in build(html_title="Second")
+    assert not (out / ".buildinfo").exists()

@@ -258,9 +258,33 @@ def drop_build_info_backup(app: Sphinx, exception: Exception | None) -> None:
         (Path(app.outdir) / ".buildinfo.bak").unlink(missing_ok=True)
 
 
+def kept_build_info(app: Sphinx) -> Path:
+    """Where the build keeps Sphinx's build info between builds: beside the doctrees, one
+    file per builder (the site's and the EPUB's share their doctrees)."""
+    return Path(app.doctreedir) / f"{app.builder.name}.buildinfo"
+
+
+def keep_build_info(app: Sphinx, exception: Exception | None) -> None:
+    """Sphinx's build info (``.buildinfo``: the settings the pages were written with) is a
+    file of the build, not of the site, which deployed it: it goes beside the doctrees when
+    the build ends, and back when the next build begins, so that a build writes only the
+    pages that changed."""
+    info = Path(app.outdir) / ".buildinfo"
+    if exception is None and app.builder.format == "html" and info.is_file():
+        info.replace(kept_build_info(app))
+
+
+def restore_build_info(app: Sphinx) -> None:
+    kept, info = kept_build_info(app), Path(app.outdir) / ".buildinfo"
+    if app.builder.format == "html" and kept.is_file() and not info.exists():
+        kept.replace(info)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     quiet_style_plugins()
     app.connect("build-finished", drop_build_info_backup)
+    app.connect("build-finished", keep_build_info)
+    app.connect("builder-inited", restore_build_info)
     app.connect("builder-inited", set_up_builder)
     # After furo's own handler (priority 500), which makes the navigation tree.
     app.connect("html-page-context", translate_navigation, priority=600)

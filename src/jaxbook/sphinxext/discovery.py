@@ -39,12 +39,15 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlparse
 
+from babel import Locale
 from docutils import nodes
 
+from jaxbook.chinese import spaced
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext import PARALLEL_SAFE, languages, notebooks
 from jaxbook.sphinxext._locale import _, add_catalog, catalog_paths, page_domain
@@ -57,7 +60,32 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
-DATE_FORMAT = "%Y-%m-%d"
+# A date's fields as CLDR's patterns write them, and as Sphinx's format_date takes them.
+DATE_FIELDS = {"y": "%Y", "MMMM": "%B", "MMM": "%b", "MM": "%m", "M": "%-m", "dd": "%d", "d": "%-d"}
+DATE_FIELD = re.compile(r"'([^']*)'|(y+|M+|d+)")
+
+
+def date_format(language: str) -> str:
+    """How the book's language writes a day in its text, as Sphinx's ``format_date`` takes
+    it: the language's long date in CLDR ("December 6, 2026"), and in Chinese with the
+    book's spaces between Han characters and digits ("2026 年 12 月 6 日", not the ISO
+    "2026-12-06" the footer showed)."""
+    pattern = Locale.parse(language).datetime_skeletons["yMMMMd"].pattern
+    pieces: list[tuple[str, bool]] = []  # (text, whether it is a field)
+    at = 0
+    for match in DATE_FIELD.finditer(pattern):
+        pieces.append((pattern[at : match.start()], False))
+        if match[1] is not None:
+            pieces.append((match[1] or "'", False))
+        else:
+            field = match[2] if match[2] in DATE_FIELDS else match[2][0]
+            pieces.append((DATE_FIELDS.get(field, "%Y"), True))
+        at = match.end()
+    pieces.append((pattern[at:], False))
+    # Spaced as a date of the language reads: each field as a digit, its text as it is.
+    sample = spaced("".join("0" if field else text for text, field in pieces))
+    fields = iter(text for text, field in pieces if field)
+    return re.sub("0", lambda _match: next(fields), sample)
 
 
 def repo_url(config: Config) -> str:
@@ -137,7 +165,7 @@ def configure(app: Sphinx, config: Config) -> None:
     }
     config.ogp_site_name = config.project
     config.ogp_enable_meta_description = True
-    config.html_last_updated_fmt = DATE_FORMAT
+    config.html_last_updated_fmt = date_format(language)
     config.git_last_updated_metatags = True
     if site:
         # Not html_baseurl: Sphinx would write a second canonical link, without

@@ -96,7 +96,9 @@ from __future__ import annotations
 
 import datetime
 import html
+import math
 import re
+import unicodedata
 import uuid
 from collections import Counter
 from dataclasses import dataclass
@@ -549,17 +551,31 @@ def keywords() -> str:
     )
 
 
-def pdf_metadata(credits: Credits, language: str) -> str:
+def pdf_metadata(credits: Credits, language: str, book: str = "") -> str:
     """The PDF's document information and catalog, in the edition's language: its title,
     authors, subject (the EPUB's description), keywords and language, and a viewer shows the
-    title rather than the file's name."""
+    title rather than the file's name. The same in its XMP metadata (hyperxmp), which a
+    library's or an archive's tools read rather than the information, with the publisher,
+    the copyright, the address of the text's licence and the edition's identifier (``book``,
+    the EPUB's ``urn:uuid:``), which a rebuild keeps. The information keeps its authors and
+    keywords (``keeppdfinfo``), which hyperxmp leaves to the XMP alone."""
     subject = str(description())
-    return (
-        rf"\hypersetup{{pdftitle={{{pdf_string(credits.title)}}}, "
-        rf"pdfauthor={{{pdf_string(credits.authors)}}}, "
-        rf"pdfsubject={{{pdf_string(subject)}}}, "
-        rf"pdfkeywords={{{pdf_string(keywords())}}}, "
-        rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true}}"
+    document = book.removeprefix("urn:")
+    _licence, licence_url = licences()[0]
+    return "\n".join(
+        [
+            r"\usepackage{hyperxmp}",
+            rf"\hypersetup{{pdftitle={{{pdf_string(credits.title)}}}, "
+            rf"pdfauthor={{{pdf_string(credits.authors)}}}, "
+            rf"pdfsubject={{{pdf_string(subject)}}}, "
+            rf"pdfkeywords={{{pdf_string(keywords())}}}, "
+            rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true, keeppdfinfo, "
+            rf"pdfpublisher={{{pdf_string(credits.publisher)}}}, "
+            rf"pdfcopyright={{© {pdf_string(credits.copyright)}}}, "
+            rf"pdflicenseurl={{{licence_url}}}"
+            + (rf", pdfdocumentid={{{document}}}" if document else "")
+            + "}",
+        ]
     )
 
 
@@ -769,7 +785,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "preamble": "\n".join(
             [
                 front_matter(credits),
-                pdf_metadata(credits, config.language),
+                pdf_metadata(credits, config.language, identifier(config)),
                 rf"\newcommand\jbprefacename{{{tex(preface_name())}}}",
                 # The index's "see" and "see also", in Sphinx's words for the language.
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
@@ -780,7 +796,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
                 rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
                 r"\usepackage{jaxbook}",
                 rf"\usepackage{{{GLYPHS_STYLE}}}",
-                CJK_PREAMBLE if is_cjk else "",
+                CJK_PREAMBLE if is_cjk else r"\jbwholeterms",
             ]
         ),
         "maketitle": r"\jbmaketitle",
@@ -940,13 +956,19 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
         label = parent[place - 1] if place else None
         if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
             # Room for the label and the block's first lines; nothing between them.
-            need_room(label, NEED_LABELLED, depths)
+            need_room(label, block_room(block, label), depths)
             parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
             # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
-            # room for its lines and the block's first lines before it.
-            need_room(label, NEED_BLOCK + 2 + len(label.astext()) // 60, depths)
-            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
+            # room for its lines and the block's first lines before it. Not with a block in a
+            # box that takes most of a page, which cannot break there: the box would go over
+            # whole from a page left short (the ✅ box of "运行 NumPy 对照代码" left page 66
+            # of the Chinese edition a third full); the box breaks above the block instead.
+            need_room(label, block_room(block, label), depths)
+            boxed = any(isinstance(a, (nodes.Admonition, pair_half)) for a in ancestors(block))
+            if not boxed or block.astext().count("\n") + 1 < BOX_LINES - NEED_BLOCK:
+                keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
+                parent.insert(parent.index(label) + 1, keep)
         else:
             need_room(block, NEED_BLOCK, depths)
     boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
@@ -966,14 +988,37 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
             twin.insert(1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         for half in halves[1:]:
             need_room(half, box_room(half), depths)
+    # A table that may break over pages starts at a page's foot only if its header and first
+    # rows fit there: the chapter's contents broke after its first row at the foot of page 2
+    # of the English edition. (Over its rubric too: need_room.)
+    for table in list(doctree.findall(nodes.table)):
+        inside = any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(table))
+        if "longtable" in table["classes"] and not inside:
+            need_room(table, NEED_TABLE, depths)
+    # A heading starts at a page's foot only with room for the first lines of its text too,
+    # through a short paragraph to the heading under it: the quiz's title ended page 105 of
+    # the Chinese edition with the two lines that introduce it, "问题 1" on the next page.
+    # LaTeX kept a heading with as little as one line. A section that opens its parent's text
+    # has its room asked for with its parent's.
+    for section in list(doctree.findall(nodes.section)):
+        parent = section.parent
+        if depths.get(id(section), 0) < 3 or (
+            isinstance(parent, nodes.section)
+            and depths.get(id(parent), 0) >= 3
+            and all(isinstance(c, UNSEEN) for c in parent.children[: parent.index(section)])
+        ):
+            continue
+        need_room(section, heading_room(section), depths)
 
 
 def box_room(box: nodes.Element) -> int:
     """The lines a pair's second box needs at the foot of a page: where a code block follows
     its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
-    frame, only where the page has room for it below the box's start; with less, Sphinx sets
-    it without a frame, broken over the pages (the ✅ box of the installation check's script,
-    tried without this room). Else its title and first lines."""
+    frame; with less room the box breaks above the block (jaxbook.sty), and its title and
+    lead-in stood alone at the page's foot. Not more than ``BOX_LINES``: a box whose block
+    is longer breaks above it where it must, rather than leave the page before it short
+    (a ❌ box of 11 lines, then white, on page 66 of the Chinese edition, its ✅ box's 24
+    lines of code on the next). Else its title and first lines."""
     room = 2
     for child in box.children[:5]:
         if isinstance(child, UNSEEN):
@@ -984,12 +1029,14 @@ def box_room(box: nodes.Element) -> int:
             isinstance(child, nodes.container) and child.get("literal_block")
         ):
             block = next(child.findall(nodes.literal_block))
-            return min(room + 2 + block.astext().count("\n") + 1, PAGE_LINES)
+            return min(room + 2 + block.astext().count("\n") + 1, BOX_LINES)
     return NEED_BLOCK
 
 
 # What \needspace may ask for at most: a box longer than a page breaks wherever it must.
 PAGE_LINES = 30
+# What a pair's second box may ask for: two thirds of a page.
+BOX_LINES = 24
 
 
 # A paragraph ending so introduces the code block after it.
@@ -1004,7 +1051,16 @@ NEED_BLOCK = 5
 NEED_LABELLED = 7
 # A pair's title, its first box's title, and that box's first lines.
 NEED_PAIR = 8
+# A table's header and its first rows.
+NEED_TABLE = 8
 HEADING_LINES = 3
+# The lines of text a heading needs under it at the foot of a page.
+TEXT_UNDER_HEADING = 4
+# A line of text, in half the width of a Chinese character: 40 characters of the Chinese
+# edition's line; a Latin letter (with its share of the spaces) is a little narrower than
+# half of one, some 85 to the English edition's line.
+LINE_WIDTHS = 80
+LATIN_WIDTH = 0.9
 # What stands between a heading and the text under it without a line of its own: labels,
 # index entries, comments, and the LaTeX this module adds.
 UNSEEN = (nodes.title, nodes.target, addnodes.index, nodes.comment, nodes.raw)
@@ -1028,13 +1084,78 @@ def section_depths(doctree: nodes.Node) -> dict[int, int]:
     return depths
 
 
+def text_lines(text: str) -> int:
+    """About how many lines ``text`` takes, a wide (Chinese) character as two halves."""
+    widths = sum(2 if unicodedata.east_asian_width(c) in "WF" else LATIN_WIDTH for c in text)
+    return max(1, math.ceil(widths / LINE_WIDTHS))
+
+
+def heading_room(section: nodes.section) -> int:
+    """The lines a section's heading needs at the foot of a page: its own and the first
+    ``TEXT_UNDER_HEADING`` lines of text under it; where a short paragraph is followed by
+    another heading, that heading's too, and where text is followed by a block (code, a box,
+    a pair, a table), the room the block asks for at a page's foot (from its lead-in or its
+    label, if it has one). The lines are counted roughly: a box and a lead-in are given one
+    more, and a heading ``HEADING_LINES``."""
+    headings, text, block = 0, 0, 0
+    last: nodes.Node | None = None
+
+    def count(section: nodes.section) -> None:
+        nonlocal headings, text, block, last
+        headings += 1
+        for child in section.children:
+            if block or text >= TEXT_UNDER_HEADING:
+                return
+            if isinstance(child, nodes.section):
+                count(child)
+            elif isinstance(child, nodes.paragraph):
+                text += text_lines(child.astext())
+                last = child
+            elif not isinstance(child, UNSEEN):
+                block = block_room(child, last)
+                if last is not None and block != block_room(child, None):
+                    # The label's or lead-in's lines are the block's, and a line more: with
+                    # the space above its block, the lead-in of the quiz's imports took more
+                    # than its lines.
+                    text -= text_lines(last.astext()) - 1
+                elif isinstance(child, (nodes.Admonition, pair)):
+                    block += 1  # a box's frame and title take more than their lines
+
+    count(section)
+    room = headings * HEADING_LINES + (text + block if block else min(text, TEXT_UNDER_HEADING))
+    return min(room, PAGE_LINES)
+
+
+def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
+    """The lines ``block`` asks for at the foot of a page (``keep_code_together``), with the
+    paragraph ``before`` it where that is its label or lead-in."""
+    if isinstance(block, nodes.literal_block) and isinstance(before, nodes.paragraph):
+        if OUTPUT_LABELS & set(before["classes"]):
+            return NEED_LABELLED
+        if before.astext().rstrip().endswith(LEAD_IN):
+            return NEED_BLOCK + 2 + len(before.astext()) // 60
+    if isinstance(block, pair):
+        return NEED_PAIR
+    if isinstance(block, nodes.table) and "longtable" in block["classes"]:
+        return NEED_TABLE
+    return NEED_BLOCK
+
+
 def need_room(node: nodes.Element, lines: int, depths: dict[int, int]) -> None:
     """A page break before ``node`` if fewer than ``lines`` lines are left on the page
     (``\\needspace``, as jaxbook.sty sets it). Right after a heading the room is asked for
     before the heading, for the heading's lines too: a break between them would leave the
-    heading alone at the foot of its page. Not before a chapter's heading, which starts a
-    page of its own."""
+    heading alone at the foot of its page. A rubric ("本章内容", a heading outside the
+    sections) counts as one. Not before a chapter's heading, which starts a page of its
+    own."""
     while True:
+        parent = node.parent
+        assert parent is not None
+        before = parent.children[: parent.index(node)]
+        seen = [child for child in before if not isinstance(child, UNSEEN)]
+        if seen and isinstance(seen[-1], nodes.rubric):
+            node, lines = seen[-1], lines + HEADING_LINES
+            continue
         section = node.parent
         if not isinstance(section, nodes.section) or depths.get(id(section), 0) < 3:
             break

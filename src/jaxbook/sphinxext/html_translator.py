@@ -17,12 +17,17 @@
   (``jb-line``), which the EPUB's stylesheet sets with a hanging indent: on a
   phone a wrapped line goes on indented under its start, never at the left
   edge where it would read as a new statement.
+- In the EPUB, inline code in a table cell may break where the PDF breaks it
+  (``<wbr />``): before a dot or an underscore, after an opening bracket or a
+  comma. A narrow column on a phone broke a name between two letters
+  ("random_array.de" / "vices", "jax_debu" / "g_key_reuse").
 
 Config values: none.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -32,6 +37,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
 from jaxbook.sphinxext import PARALLEL_SAFE
+from jaxbook.sphinxext._nodes import ancestors
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -43,7 +49,23 @@ BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
 SCROLLING_WRAPPERS = {"table-wrapper", "math-wrapper"}
 
 
+# Where inline code in an EPUB's table cell may break, as the PDF breaks it: before a dot or
+# an underscore that follows a letter, digit or bracket, and after an opening bracket or a
+# comma that another character follows.
+CODE_BREAKS = re.compile(r"(?<=[\w)\]])(?=[._]\w)|(?<=[(\[,])(?=[^\s)\]])")
+
+
 class BookHTMLTranslator(HTML5Translator):
+    def visit_Text(self, node: nodes.Text) -> None:
+        start = len(self.body)
+        super().visit_Text(node)
+        if (
+            self.builder.name == "epub"
+            and self.protect_literal_text
+            and any(isinstance(a, nodes.entry) for a in ancestors(node))
+        ):
+            self.body[start:] = [CODE_BREAKS.sub("<wbr />", piece) for piece in self.body[start:]]
+
     def starttag(
         self,
         node: nodes.Element,
