@@ -473,11 +473,6 @@ def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     )
 
 
-def page_number(env: BuildEnvironment, docname: str) -> str:
-    """A page's number as its title shows it ("1.5"), or "" for a page without one."""
-    return ".".join(map(str, env.toc_secnumbers.get(docname, {}).get("", ())))
-
-
 def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """LaTeX numbers the PDF's sections itself (jaxbook.sty: a chapter's pages are its
     ``\\section``\\ s, "1.5", and nothing below them is numbered). Each page's start says
@@ -488,7 +483,7 @@ def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str)
     if app.builder.name != "latex":
         return
     for page in doctree.findall(addnodes.start_of_file):
-        numbered = bool(page_number(app.env, page["docname"]))
+        numbered = bool(_chapters.page_number(app.env, page["docname"]))
         depth = nodes.raw("", rf"\jbsectionnumbers{{{int(numbered)}}}" + "\n", format="latex")
         page.insert(0, depth)
 
@@ -540,7 +535,10 @@ class BookDomain(Domain):
             if docname not in env.titles:
                 return None
             labelid, name = "", clean_astext(env.titles[docname])
-        number = page_number(env, docname)
+        # In words, as the PDF's bookmarks and the EPUB's contents have a title: "补充：查看
+        # jaxpr", not "🔍 补充：查看 jaxpr".
+        name = without_emoji(name)
+        number = _chapters.page_number(env, docname)
         if not number:
             logger.warning(
                 "a section reference to %r, on a page without a number (%s)",
@@ -1517,7 +1515,9 @@ class BookEpubBuilder(Epub3Builder):
             # "🔍 补充：查看 jaxpr".
             node["text"] = without_emoji(node["text"])
 
-    def get_refnodes(self, doctree: nodes.Node, result: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def get_refnodes(
+        self, doctree: nodes.Node, result: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         # A numbered page's entry with its number, as its title and the website's sidebar
         # show it: "1.5 使用 JAX 数组" (number_sections_in_chapter).
         number = doctree.get("secnumber") if isinstance(doctree, nodes.reference) else None
