@@ -513,7 +513,16 @@ class BookDomain(Domain):
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         pass
 
-    def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[tuple[str, nodes.Element]]:
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        # ``:any:`` finds a section through the std domain's labels.
         return []
 
     def resolve_xref(
