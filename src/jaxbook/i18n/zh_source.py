@@ -43,7 +43,7 @@ OPAQUE = "\ue000"
 HUGGING = "\ue001"
 # The roles whose text sits in a Chinese sentence with no space beside it, as a
 # Chinese link's does: cross-references, glossary terms and the course's links.
-HUGGING_ROLES = frozenset({"doc", "ref", "term", "course"})
+HUGGING_ROLES = frozenset({"doc", "ref", "term", "course", "book:sec", "book:secnum"})
 PLACEHOLDERS = OPAQUE + HUGGING
 SUPPRESSION = re.compile(r"^\s*zh-lint:\s*disable=([\w,\s-]+?)\s*$")
 MD_SUPPRESSION = re.compile(r"^\s*<!--\s*zh-lint:\s*disable=([\w,\s-]+?)\s*-->\s*$")

@@ -48,6 +48,20 @@ def chapter_numbers(env: BuildEnvironment) -> dict[str, int]:
     return numbers
 
 
+def page_number(env: BuildEnvironment, docname: str) -> str:
+    """A page's number as its title shows it ("1.5", from the chapter's ``:numbered:``
+    toctree; jaxbook.sphinxext.editions puts the chapter's number first), or "" for a page
+    without one (a chapter's page, the back matter)."""
+    return ".".join(map(str, env.toc_secnumbers.get(docname, {}).get("", ())))
+
+
+def numbered_title(env: BuildEnvironment, docname: str) -> str:
+    """A page's title as a reader sees it, with its number: "1.5 使用 JAX 数组"."""
+    title = env.titles[docname].astext() if docname in env.titles else docname
+    number = page_number(env, docname)
+    return f"{number} {title}" if number else title
+
+
 def reading_order(env: BuildEnvironment) -> list[str]:
     """Documents in the order a reader meets them through the toctrees (the rest sorted)."""
     order = book_order(env)

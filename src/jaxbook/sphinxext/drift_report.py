@@ -380,7 +380,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         chapter = path.parent.relative_to(env.srcdir).as_posix().removeprefix(".")
 
         def caption(place: Place) -> nodes.Node:
-            named = nodes.Text(example_name(place, env.titles[place.docname].astext()))
+            named = nodes.Text(example_name(place, _chapters.numbered_title(env, place.docname)))
             return notes.link(app.builder, fromdoc, place.docname, place.anchor, named)
 
         said = _(

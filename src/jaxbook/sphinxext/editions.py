@@ -104,7 +104,7 @@ from collections import Counter
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import quote
 
 from babel import Locale
@@ -114,11 +114,14 @@ from docutils import nodes
 from packaging.version import Version
 from sphinx import addnodes
 from sphinx.builders.epub3 import Epub3Builder
+from sphinx.domains import Domain
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_
+from sphinx.roles import XRefRole
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util import logging, texescape
+from sphinx.util import docname_join, logging, texescape
 from sphinx.util.fileutil import copy_asset_file
+from sphinx.util.nodes import clean_astext, make_refnode
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
@@ -363,6 +366,11 @@ def configure_numbering(config: Config) -> None:
     website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
     (``number_per_chapter``)."""
     set_default(config, "numfig", True)
+    # Sphinx numbers the figures through the book, whatever the sections' numbers (the
+    # numbers per chapter are number_per_chapter's).
+    set_default(config, "numfig_secnum_depth", 0)
+    # "1.5 使用 JAX 数组": a space after a section's number, no full stop.
+    set_default(config, "html_secnumber_suffix", " ")
     config.numfig_format = {
         # Translators: The caption of a code listing and a reference to it, with its number
         # ("Listing 1-3"), on the website, in the PDF and in the EPUB.
@@ -396,8 +404,8 @@ def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
-    does. The titles carry their own numbers and no toctree is ``:numbered:``, so Sphinx
-    has numbered each kind through the book, in reading order (1, 2, 3); a number here is
+    does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
+    whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
     one string, which Sphinx writes as it is. The pages to write again are those whose
     numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
     before = getattr(env, NUMBERS_SHOWN, {})
@@ -423,6 +431,158 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
         for docname in renumbered.keys() | before.keys()
         if renumbered.get(docname) != before.get(docname)
     )
+
+
+# -- Sections, numbered --------------------------------------------------------------------
+
+# Sphinx's own section numbers of the last build, and those the pages were written with, on
+# the environment (as the figures' above).
+SPHINX_SECNUMBERS = "jaxbook_sphinx_secnumbers"
+SECNUMBERS_SHOWN = "jaxbook_chapter_secnumbers"
+
+
+def sphinx_secnumbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx numbers the sections again: its own numbers of the last build in their
+    place, for it to compare with (as ``sphinx_numbers_back`` does for the figures)."""
+    env.toc_secnumbers = getattr(env, SPHINX_SECNUMBERS, {})
+    return []
+
+
+def _with_chapter(number: Any, chapter: int) -> Any:
+    return [chapter, *number] if number and chapter else number
+
+
+def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Number a chapter's pages "1.1", "1.2", as the PDF does. A chapter's page lists its
+    sections in a ``:numbered: 1`` toctree, which Sphinx numbers from 1 in each chapter;
+    here the chapter's number (its place in the root page's toctree) goes before each, in
+    Sphinx's own ``toc_secnumbers`` and on the nodes of the contents and the titles that
+    Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in the
+    sidebar and in the links to the page. The pages to write again are those whose numbers
+    changed while Sphinx's did not (a chapter moved)."""
+    before = getattr(env, SECNUMBERS_SHOWN, {})
+    setattr(env, SPHINX_SECNUMBERS, env.toc_secnumbers)
+    chapters = _chapters.chapter_numbers(env)
+    renumbered: dict[str, dict[str, tuple[int, ...]]] = {}
+    for docname, anchors in env.toc_secnumbers.items():
+        chapter = chapters.get(docname, 0)
+        renumbered[docname] = {
+            anchor: tuple(_with_chapter(number, chapter)) for anchor, number in anchors.items()
+        }
+        # Sphinx numbered these nodes afresh in this build (one list for the title and its
+        # entry in the contents): each gets a list of its own.
+        toc = env.tocs.get(docname)
+        for reference in toc.findall(nodes.reference) if toc is not None else ():
+            if reference.get("secnumber"):
+                reference["secnumber"] = _with_chapter(reference["secnumber"], chapter)
+        title = env.titles.get(docname)
+        if title is not None and title.get("secnumber"):
+            title["secnumber"] = _with_chapter(title["secnumber"], chapter)
+    env.toc_secnumbers = renumbered
+    setattr(env, SECNUMBERS_SHOWN, renumbered)
+    return sorted(
+        docname
+        for docname in renumbered.keys() | before.keys()
+        if renumbered.get(docname) != before.get(docname)
+    )
+
+
+def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """LaTeX numbers the PDF's sections itself (jaxbook.sty: a chapter's pages are its
+    ``\\section``\\ s, "1.5", and nothing below them is numbered). Each page's start says
+    whether its sections are numbered: those the web numbers ("1.5"), and not the back
+    matter (the summary, the quiz), whose ``\\section`` is then unnumbered, in the contents,
+    the bookmarks and the running head without a number, as ``\\section*`` with its line in
+    the contents."""
+    if app.builder.name != "latex":
+        return
+    for page in doctree.findall(addnodes.start_of_file):
+        numbered = bool(_chapters.page_number(app.env, page["docname"]))
+        depth = nodes.raw("", rf"\jbsectionnumbers{{{int(numbered)}}}" + "\n", format="latex")
+        page.insert(0, depth)
+
+
+class SectionReference(XRefRole):
+    """``:book:sec:`label``` names a section by its page's number and its title, in the
+    build's language: "1.6 节“数据放置”", "“Data placement” in section 1.6";
+    ``:book:secnum:`label``` by the number alone: "1.6 节", "section 1.6". The target is a
+    label (of a section, or of anything on a page: its page's number) or a page. An explicit
+    text may hold ``{number}`` and ``{name}``: ``:book:sec:`{number} 节的对照示例 <label>```."""
+
+
+class BookDomain(Domain):
+    """The book's own cross-references: sections named by their numbers."""
+
+    name = "book"
+    label = "Book"
+    roles: ClassVar[dict[str, Any]] = {
+        "sec": SectionReference(warn_dangling=True),
+        "secnum": SectionReference(warn_dangling=True),
+    }
+    dangling_warnings: ClassVar[dict[str, str]] = {
+        "sec": "undefined label: %(target)r",
+        "secnum": "undefined label: %(target)r",
+    }
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        pass
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        # ``:any:`` finds a section through the std domain's labels.
+        return []
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        std = env.domains.standard_domain
+        if target.lower() in std.anonlabels:
+            docname, labelid = std.anonlabels[target.lower()]
+            name = std.labels.get(target.lower(), ("", "", ""))[2]
+        else:
+            docname = docname_join(node.get("refdoc", fromdocname), target)
+            if docname not in env.titles:
+                return None
+            labelid, name = "", clean_astext(env.titles[docname])
+        # In words, as the PDF's bookmarks and the EPUB's contents have a title: "补充：查看
+        # jaxpr", not "🔍 补充：查看 jaxpr".
+        name = without_emoji(name)
+        number = _chapters.page_number(env, docname)
+        if not number:
+            logger.warning(
+                "a section reference to %r, on a page without a number (%s)",
+                target,
+                docname,
+                location=node,
+                type="jaxbook",
+                subtype="editions",
+            )
+            return None
+        if node.get("refexplicit"):
+            text = contnode.astext().format(number=number, name=name)
+        elif typ == "secnum":
+            # Translators: A reference to a section by its number alone: "see section 1.6".
+            text = str(_("section %(number)s")) % {"number": number}
+        else:
+            # Translators: A reference to a section by its number and its title: "see “Data
+            # placement” in section 1.6". The number is its page's.
+            text = str(_("“%(name)s” in section %(number)s")) % {"number": number, "name": name}
+        inner = nodes.inline(text, text, classes=["xref", "std", "std-ref"])
+        return make_refnode(builder, fromdocname, docname, labelid, inner, name or None)
 
 
 # -- The PDF ----------------------------------------------------------------------------
@@ -780,7 +940,8 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         "fvset": r"\fvset{fontsize=\small,formatcom=\xeCJKVerbAddon}",
         "babel": "",
         "polyglossia": "",
-        # The titles carry their own numbers ("第 1 章", "1.2 ..."): LaTeX adds none.
+        # The chapters' titles carry their own numbers ("第 1 章"); LaTeX numbers the
+        # sections (jaxbook.sty).
         "fncychap": "",
         "preamble": "\n".join(
             [
@@ -1498,6 +1659,18 @@ class BookEpubBuilder(Epub3Builder):
             # "🔍 补充：查看 jaxpr".
             node["text"] = without_emoji(node["text"])
 
+    def get_refnodes(
+        self, doctree: nodes.Node, result: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        # A numbered page's entry with its number, as its title and the website's sidebar
+        # show it: "1.5 使用 JAX 数组" (number_sections_in_chapter).
+        number = doctree.get("secnumber") if isinstance(doctree, nodes.reference) else None
+        if not number:
+            return super().get_refnodes(doctree, result)
+        prefix = ".".join(map(str, number)) + self.config.html_secnumber_suffix
+        found = super().get_refnodes(doctree, [])
+        return [*result, *({**entry, "text": prefix + entry["text"]} for entry in found)]
+
     def write_documents(self, docnames: Set[str]) -> None:
         # The reader's book: the pages its contents reach, no orphan page.
         super().write_documents(set(docnames) & set(_chapters.book_order(self.env)))
@@ -1697,6 +1870,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Around Sphinx's toctree collector (500), which numbers them through the book.
     app.connect("env-get-updated", sphinx_numbers_back, priority=400)
     app.connect("env-get-updated", number_per_chapter, priority=600)
+    app.connect("env-get-updated", sphinx_secnumbers_back, priority=400)
+    app.connect("env-get-updated", number_sections_in_chapter, priority=600)
+    app.add_domain(BookDomain)
     app.connect("builder-inited", warn_unknown_language)
     app.add_builder(BookEpubBuilder, override=True)
     app.add_post_transform(LabelDropdowns)
@@ -1712,10 +1888,12 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", keep_code_together, priority=900)
     app.connect("doctree-resolved", write_glyphs, priority=900)
     app.connect("doctree-resolved", plain_bookmarks, priority=910)
+    app.connect("doctree-resolved", number_sections_on_paper)
     app.connect("html-page-context", add_site_links)
     app.connect("html-page-context", preface_in_links)
     app.connect("doctree-resolved", name_the_preface)
     app.connect("write-started", write_cjk_faces)
-    # env_version 1: the environment's figure numbers are per chapter ("1-2"), one string
-    # each, and it keeps Sphinx's own beside them.
-    return {"version": "1.0", "env_version": 1, **PARALLEL_SAFE}
+    # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
+    # each, and its section numbers begin with the chapter's ("1.2"); it keeps Sphinx's own
+    # beside both.
+    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

@@ -381,7 +381,7 @@ def page_label(title: str) -> str:
 
 def section_label(env: BuildEnvironment, docname: str) -> str:
     """A page as a table names it: its section number ("1.2"), or its title."""
-    return page_label(env.titles[docname].astext() if docname in env.titles else docname)
+    return page_label(_chapters.numbered_title(env, docname))
 
 
 def row_anchor(note_id: str) -> str:
@@ -459,8 +459,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             if not section:
                 # Before the page's first section: the page, by its whole title (dropped
                 # below where a section of the page is named: one place per page is enough).
-                title = env.titles.get(docname)
-                name = title.astext() if title is not None else page
+                name = _chapters.numbered_title(env, docname)
                 whole_pages.add(name)
             elif section.startswith(page):  # the page's own title: "1.1 ..."
                 name = section
@@ -484,8 +483,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
         for note in first_notes:
             if note.docname not in checked_pages:
                 # The page named in full ("1.5 Arrays"), as the other places are.
-                title = env.titles.get(note.docname)
-                label = nodes.Text(title.astext() if title else section_label(env, note.docname))
+                label = nodes.Text(_chapters.numbered_title(env, note.docname))
                 checks.append(link(builder, fromdoc, note.docname, note.anchor, label))
         first = first_notes[0]
         number = link(builder, fromdoc, first.docname, first.anchor, nodes.Text(str(row.number)))

@@ -102,7 +102,7 @@ def book_places(env: BuildEnvironment) -> formats.BookPlaces:
         "pages": [
             {
                 "docname": docname,
-                "title": env.titles[docname].astext() if docname in env.titles else docname,
+                "title": _chapters.numbered_title(env, docname),
                 "chapter": _chapters.directory(docname),
                 "examples": examples.get(docname, []),
             }
