@@ -93,15 +93,13 @@ def unused_language(book: Path) -> str:
 
 def placed(text: str, number: int) -> str:
     """The chapter's text (page, message) as chapter ``number``: its directory and labels
-    (``ch02``, ``check-ch02-where``), its titles and its section numbers."""
+    (``ch02``, ``check-ch02-where``) and its titles."""
     if number == WRITTEN_AS:
         return text
     text = text.replace(f"ch{WRITTEN_AS:02d}", f"ch{number:02d}")
     text = text.replace(f"第 {WRITTEN_AS} 章", f"第 {number} 章")
-    text = re.sub(rf"\b([Cc]hapter) {WRITTEN_AS}\b", rf"\g<1> {number}", text)
-    # A section number ("2.1 jit 的基本用法", "2.2 节", "section 2.2's"), not a number in the
-    # code ("[-2.0, 0.0, 3.0]").
-    return re.sub(rf"(?<![\w.\-]){WRITTEN_AS}\.(?=[1-9][ ’'])", f"{number}.", text)
+    # The sections' numbers are the toctree's, and their references write them.
+    return re.sub(rf"\b([Cc]hapter) {WRITTEN_AS}\b", rf"\g<1> {number}", text)
 
 
 def step(project: Path, *command: str) -> str:
@@ -337,6 +335,12 @@ def test_the_chapters_own_pages_speak_of_it(added, sites, language):
     assert no_data in report, report[:300]
     title = {"zh_CN": "第 {} 章 jit 入门", "en": "Chapter {}: Getting started with jit"}[language]
     assert title.format(added.number) in (site / "index.html").read_text(encoding="utf-8")
+    # Its sections are numbered by its toctree, after the chapter's number, and a reference
+    # to one writes that number.
+    section = {"zh_CN": "{}.1 jit 的基本用法", "en": "{}.1 The basics of jit"}[language]
+    assert section.format(added.number) in article(site / "basics.html")
+    exercise = {"zh_CN": "{}.2 节“练习 E1”", "en": "“Exercise E1” in section {}.2"}[language]
+    assert exercise.format(added.number) in article(site / "answers.html")
     # The glossary's new term: linked where the exercise first uses it, and in the glossary.
     exercise = (site / "exercises.html").read_text(encoding="utf-8")
     assert re.search(r'href="\.\./glossary\.html#term-opposite"', exercise), language
