@@ -402,6 +402,13 @@ def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
+def changed_pages(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The pages whose numbers differ between two numberings of the book: to write again."""
+    return sorted(
+        page for page in before.keys() | after.keys() if before.get(page) != after.get(page)
+    )
+
+
 def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
     does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
@@ -426,11 +433,7 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
         renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
     env.toc_fignumbers = renumbered
     setattr(env, NUMBERS_SHOWN, renumbered)
-    return sorted(
-        docname
-        for docname in renumbered.keys() | before.keys()
-        if renumbered.get(docname) != before.get(docname)
-    )
+    return changed_pages(before, renumbered)
 
 
 # -- Sections, numbered --------------------------------------------------------------------
@@ -480,11 +483,7 @@ def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
             title["secnumber"] = _with_chapter(title["secnumber"], chapter)
     env.toc_secnumbers = renumbered
     setattr(env, SECNUMBERS_SHOWN, renumbered)
-    return sorted(
-        docname
-        for docname in renumbered.keys() | before.keys()
-        if renumbered.get(docname) != before.get(docname)
-    )
+    return changed_pages(before, renumbered)
 
 
 def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str) -> None:
