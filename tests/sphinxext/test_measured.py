@@ -205,3 +205,11 @@ def test_the_run_of_a_page_that_is_gone_is_not_kept(app):
     app.build()
     assert "other" not in app.env.found_docs
     assert "other" not in kept_records(app.env)
+    # Nor is the run of a page that has no code any more.
+    other.write_text(
+        ":orphan:\n\nOther\n=====\n\n.. testcode::\n\n   print(1)\n\n.. testoutput::\n\n   1\n"
+    )
+    app.build()
+    other.write_text(":orphan:\n\nOther\n=====\n\nNo code now.\n")
+    app.build()
+    assert "other" not in kept_records(app.env)

@@ -146,6 +146,25 @@ def test_two_processes_write_every_page_as_one_does(built):
         assert parallel[page] == serial[page], page
 
 
+def test_runs_kept_for_pages_read_again_in_parallel_are_spent(tmp_path):
+    """A page read again gets its run kept in the main process (the collector's clear_doc),
+    which the reader that reads it takes back or replaces: none is left in the environment
+    after the readers' data is merged."""
+    import pickle
+
+    from jaxbook.doctest.pages import kept_records
+
+    source = make_book(tmp_path / "book")
+    doctrees = tmp_path / "doctrees"
+    build(source, tmp_path / "html", "-j", "2", "-d", str(doctrees))
+    for page in (source / "ch01").glob("*.rst"):
+        page.write_text(page.read_text(encoding="utf-8") + "\n.. edited\n", encoding="utf-8")
+    build(source, tmp_path / "html", "-j", "2", "-d", str(doctrees))
+    with (doctrees / "environment.pickle").open("rb") as f:
+        env = pickle.load(f)
+    assert kept_records(env) == {}
+
+
 def test_what_the_readers_kept_is_merged(built):
     """Not a vacuous comparison: the merged tables and index hold every page's entries."""
     _serial, parallel, _warnings = built

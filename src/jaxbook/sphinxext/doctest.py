@@ -239,6 +239,9 @@ class PageRuns(EnvironmentCollector):
     ) -> None:
         theirs = records(other)
         for docname in docnames:
+            # The reader took the page's kept run back or ran the page again: either way the
+            # run kept when the page was cleared (here, in the main process) is spent.
+            kept_records(env).pop(docname, None)
             if docname in theirs:
                 records(env)[docname] = theirs[docname]
 
@@ -247,6 +250,7 @@ class PageRuns(EnvironmentCollector):
         docname = env.docname
         tested = doctest_nodes_of(doctree, app.config)
         if not tested:
+            kept_records(env).pop(docname, None)  # the page has no code any more
             return
         for index, node in enumerate(tested):
             node["jaxbook_block"] = index  # how the builders find the node's outcome
