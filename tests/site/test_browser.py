@@ -251,6 +251,19 @@ def test_search_in_both_languages(browser, server):
     assert any(path.endswith("/ch01/what-is-jax.html") for path in en), en
 
 
+def test_search_snippets_quote_the_pages_language_only(browser, server):
+    """A Chinese page holds its English beside each passage (hidden, ``no-search``): a
+    result's snippet quotes the Chinese text around the word, never that English."""
+    search(browser, server, "zh_CN", "密钥")
+    WebDriverWait(browser, 20).until(
+        lambda b: b.find_elements(By.CSS_SELECTOR, "#search-results li p.context")
+    )
+    snippets = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "#search-results p.context")]
+    assert snippets
+    english = [s for s in snippets if re.search(r"\b(?:the|of|and|is|in) [a-z]+ [a-z]+", s)]
+    assert not english, english
+
+
 def test_copy_button_copies_code_without_prompts_or_output(browser, server):
     browser.get(f"{server}/en/ch01/what-is-jax.html")
     # The second code cell: the one that prints jax.vmap's docstring.

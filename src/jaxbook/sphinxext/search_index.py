@@ -13,6 +13,12 @@ again, and its entries replaced. It also drops the entries of pages removed
 since: Sphinx never prunes them, and in a long-lived application (``make
 livehtml``) the entries of a removed page broke the next build's search index.
 
+The search page's snippets leave out what the index leaves out: Sphinx's
+``searchtools.js`` quotes a found page's text around the word, all of it but its
+header links, scripts and styles; a small script has it drop the elements marked
+``no-search`` too (the parallel text's other language, the self-checks), so that a
+Chinese result does not quote the English beside it.
+
 Config values: none.
 """
 
@@ -73,7 +79,26 @@ def restore_entries(app: Sphinx, builder: Builder) -> None:
         return  # Sphinx reads the same file; what it cannot, it indexes anew
 
 
+# Sphinx's Search is a global constant of searchtools.js (on the search page only); its
+# snippets come from Search.htmlToText, which fetched pages are given to after the page loads.
+SNIPPETS_SCRIPT = """document.addEventListener("DOMContentLoaded", function () {
+  if (typeof Search === "undefined" || !Search.htmlToText) return;
+  var toText = Search.htmlToText;
+  Search.htmlToText = function (html, anchor) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    page.querySelectorAll(".no-search").forEach(function (element) { element.remove(); });
+    return toText(page.documentElement.outerHTML, anchor);
+  };
+});"""
+
+
+def add_snippets_script(app: Sphinx, pagename: str, *args: Any) -> None:
+    if pagename == "search":
+        app.add_js_file(None, body=SNIPPETS_SCRIPT)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the builder makes its index and loads the previous one (prepare_writing).
     app.connect("write-started", restore_entries)
+    app.connect("html-page-context", add_snippets_script)
     return {"version": "1.0", **PARALLEL_SAFE}
