@@ -97,6 +97,9 @@ def titles(site: Path) -> set[str]:
     for page in site.rglob("*.html"):
         h1 = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("h1")
         if h1 is not None:
+            # The index names a page by its title, without the number the toctree gives it.
+            for number in h1.select("span.section-number"):
+                number.decompose()
             found.add(" ".join(h1.get_text(" ").replace("¶", "").split()))
     return found
 
