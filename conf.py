@@ -92,6 +92,7 @@ extensions = [
     "jaxbook.sphinxext.places",
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
+    "jaxbook.sphinxext.numbering",
     "jaxbook.sphinxext.doctest",
     "jaxbook.sphinxext.parallel",
     "jaxbook.sphinxext.snippets",

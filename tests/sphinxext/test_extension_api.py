@@ -21,7 +21,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 import jaxbook.sphinxext
-from jaxbook.sphinxext import doctest, editions, html_translator, notes, pinyin_index
+from jaxbook.sphinxext import doctest, editions, html_translator, notes, numbering, pinyin_index
 from jaxbook.sphinxext import drift_report as drift
 
 EXTENSIONS = [
@@ -112,7 +112,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
 DOMAINS = {
     "jaxbook_notes": ("notes", notes.NotesDomain),
     "jaxbook_drift": ("drift_report", drift.DriftDomain),
-    "book": ("editions", editions.BookDomain),  # section references by their numbers
+    "book": ("numbering", numbering.BookDomain),  # section references by their numbers
 }
 BUILDERS = {"epub": editions.BookEpubBuilder, "verdict": doctest.VerdictBuilder}
 TRANSLATORS = {

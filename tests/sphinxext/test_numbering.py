@@ -1,5 +1,7 @@
 """Figures, tables and code listings are numbered per chapter, and referred to by number, in
-the same words on the website, in the EPUB and in the PDF: "图 1-2", "Listing 2-1"."""
+the same words on the website, in the EPUB and in the PDF: "图 1-2", "Listing 2-1"; a
+chapter's sections "1.1", and the book's references name them by that number
+(``jaxbook.sphinxext.numbering``)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sphinx
 from bs4 import BeautifulSoup
+from sphinx.environment.collectors.toctree import TocTreeCollector
 
 ROOT = Path(__file__).parent.parent / "roots" / "test-numbering"
 NAMES = {
@@ -77,6 +81,9 @@ def test_the_pdf_refers_by_number_in_the_same_words(book, language):
     figure, listing, _table = NAMES[language].values()
     assert rf"{{{figure} \ref{{\detokenize{{two:fig-two}}}}}}" in tex
     assert rf"{{{listing} \ref{{\detokenize{{one:listing-one}}}}}}" in tex
+    # LaTeX numbers the section's page ("1.1"), not the chapter's page or the one after it.
+    assert tex.count(r"\jbsectionnumbers{1}") == 1
+    assert tex.index(r"\jbsectionnumbers{1}") < tex.index("一节") < tex.index("第 2 章")
 
 
 def test_a_build_with_nothing_changed_writes_no_page_again(make_app, book):
@@ -90,3 +97,73 @@ def test_a_build_with_nothing_changed_writes_no_page_again(make_app, book):
     again.build()
     assert [path.stat().st_mtime_ns for path in pages] == written
     assert captions(page(again, "two")) == ["图 2-1", "代码清单 2-1"]
+
+
+SECTION_REFERENCES = {
+    "zh_CN": ["1.1 节“一节”", "1.1 节"],
+    "en": ["“一节” in section 1.1", "section 1.1"],
+}
+
+
+@pytest.mark.parametrize("builder", ["html", "epub"])
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_a_chapters_sections_are_numbered_with_its_number_and_referred_to_by_it(
+    book, builder, language
+):
+    """The chapter's ``:numbered:`` toctree numbers its page "1" and the chapter's number
+    goes first; a reference to the page, or to a subsection on it (which has no number of
+    its own), names the page's number."""
+    app = book(builder, language)
+    section, two = page(app, "section"), page(app, "two")
+    assert " ".join(section.find("h1").get_text().split()).rstrip("¶#").strip() == "1.1 一节"
+    links = [" ".join(a.get_text().split()) for a in two.select("a.reference")]
+    assert [link for link in links if "1.1" in link] == SECTION_REFERENCES[language]
+    suffix = ".xhtml" if builder == "epub" else ".html"
+    assert two.find("a", string="1.1 节" if language == "zh_CN" else "section 1.1")[
+        "href"
+    ].endswith(f"section{suffix}#deeper")
+
+
+def test_a_reference_to_a_page_without_a_number_warns(make_app, tmp_path):
+    srcdir = shutil.copytree(ROOT, tmp_path / "unnumbered")
+    with (srcdir / "two.rst").open("a", encoding="utf-8") as two:
+        two.write("\n见\\ :book:sec:`one`。\n")
+    app = make_app("html", srcdir=srcdir, confoverrides={"suppress_warnings": ["image"]})
+    app.build()
+    assert "a section reference to 'one', on a page without a number (one)" in (
+        app.warning.getvalue()
+    )
+
+
+def test_sphinx_numbers_afresh_and_compares_with_its_own_last_numbers(make_app, book, monkeypatch):
+    """What numbering.py relies on in Sphinx: at every build the toctree collector numbers
+    sections and figures afresh, and compares them with what it finds on the environment,
+    where its own numbers of the last build have been put back. With nothing changed it
+    names no page, and the numbers per chapter are made once ("1.1", "1-1"), not prefixed
+    again."""
+    assert sphinx.version_info[:2] == (9, 2), (
+        f"numbering relies on Sphinx 9.2's TocTreeCollector.assign_section_numbers and "
+        f"assign_figure_numbers (numbering afresh on env-get-updated, comparing with "
+        f"env.toc_secnumbers/toc_fignumbers); this is Sphinx {sphinx.__version__}: check "
+        f"numbering.py when upgrading, then this test"
+    )
+    first = book("html", "zh_CN")
+    reported: dict[str, list[str]] = {}
+    for method in ("assign_section_numbers", "assign_figure_numbers"):
+        sphinx_own = getattr(TocTreeCollector, method)
+
+        def spy(collector, env, method=method, sphinx_own=sphinx_own):
+            reported[method] = sphinx_own(collector, env)
+            return reported[method]
+
+        monkeypatch.setattr(TocTreeCollector, method, spy)
+    again = make_app("html", srcdir=first.srcdir, confoverrides={"language": "zh_CN"})
+    again.build()
+    assert reported == {"assign_section_numbers": [], "assign_figure_numbers": []}
+    env = again.env
+    assert env.toc_secnumbers["section"][""] == (1, 1)
+    assert env.titles["section"]["secnumber"] == [1, 1]
+    assert env.toc_fignumbers["one"]["figure"]["fig-one"] == ("1-1",)
+    assert env.toc_fignumbers["section"]["figure"] == {
+        next(iter(env.toc_fignumbers["section"]["figure"])): ("1-2",)
+    }

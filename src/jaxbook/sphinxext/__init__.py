@@ -24,6 +24,7 @@
 - :mod:`jaxbook.sphinxext.myst_i18n`: translated code blocks on MyST Markdown pages stay code.
 - :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
 - :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
+- :mod:`jaxbook.sphinxext.numbering`: sections "1.5" and figures "图 1-2" per chapter; `:book:sec:`.
 - :mod:`jaxbook.sphinxext.doctest`: each page's code run once, while it is read; the verdict.
 - :mod:`jaxbook.sphinxext.parallel`: 中英对照 / "Parallel text", each passage by its translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.

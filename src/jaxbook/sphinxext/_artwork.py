@@ -177,3 +177,18 @@ def draw_cover(path: Path, family: str, lines: list[tuple[str, str]]) -> None:
     publisher = _font(family, "Regular", 52)
     draw.text((margin, height - 260), texts.get("publisher", ""), font=publisher, fill=COVER_QUIET)
     image.save(path, optimize=True)
+
+
+def without_emoji(text: str) -> str:
+    """``text`` without its emoji (each with the variation selector and space after it)."""
+    return EMOJI_RUN.sub(
+        lambda run: "" if any(is_emoji(c) for c in run.group()) else run.group(), text
+    )
+
+
+# A character that may be an emoji (the variation selector after it, and the space after
+# that): a heading's bookmark drops them (editions.plain_bookmarks), and a section reference's title
+# (numbering).
+EMOJI_RUN = re.compile(
+    "([" + "".join(f"{chr(first)}-{chr(last)}" for first, last in EMOJI_BLOCKS) + "]\ufe0f? ?)"
+)

@@ -50,7 +50,7 @@ def chapter_numbers(env: BuildEnvironment) -> dict[str, int]:
 
 def page_number(env: BuildEnvironment, docname: str) -> str:
     """A page's number as its title shows it ("1.5", from the chapter's ``:numbered:``
-    toctree; jaxbook.sphinxext.editions puts the chapter's number first), or "" for a page
+    toctree; jaxbook.sphinxext.numbering puts the chapter's number first), or "" for a page
     without one (a chapter's page, the back matter)."""
     return ".".join(map(str, env.toc_secnumbers.get(docname, {}).get("", ())))
 

@@ -33,8 +33,9 @@ The PDF (``latex_elements`` and ``texinputs/jaxbook.sty``):
   emoji as its picture from Noto Color Emoji (``jaxbook-glyphs.sty``, written
   for the emoji the book uses);
 - figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
-  as the website and the EPUB number them too (``configure_numbering``: one
-  set of names, Sphinx's numfig for every builder), a figure set where the
+  with sections "1.5", as the website and the EPUB number them too
+  (``jaxbook.sphinxext.numbering``, which this extension sets up; LaTeX's
+  layout of the numbers is ``jaxbook.sty``'s), a figure set where the
   text has it (never between an output and its label), a code block or a box
   begun at a page's foot only if its first lines fit there, an output's label
   kept with the output, a heading kept with the block under it
@@ -100,11 +101,10 @@ import math
 import re
 import unicodedata
 import uuid
-from collections import Counter
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from babel import Locale
@@ -114,22 +114,20 @@ from docutils import nodes
 from packaging.version import Version
 from sphinx import addnodes
 from sphinx.builders.epub3 import Epub3Builder
-from sphinx.domains import Domain
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_
-from sphinx.roles import XRefRole
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util import docname_join, logging, texescape
+from sphinx.util import logging, texescape
 from sphinx.util.fileutil import copy_asset_file
-from sphinx.util.nodes import clean_astext, make_refnode
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.preflight import tex_language, unknown_language
-from jaxbook.sphinxext import PARALLEL_SAFE, _artwork, _chapters, book_texts
+from jaxbook.sphinxext import PARALLEL_SAFE, _artwork, _chapters, book_texts, numbering
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import ancestors, section_title
+from jaxbook.sphinxext._settings import set_default
 from jaxbook.sphinxext.fonts import (
     Face,
     cjk_family,
@@ -147,7 +145,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
@@ -321,14 +318,6 @@ def credits_of(config: Config) -> Credits:
     )
 
 
-def set_default(config: Config, name: str, value: object) -> None:
-    """Set ``name`` to the editions' ``value`` unless ``conf.py`` (or ``-D``) set it: the
-    book's own configuration wins, as it wins over Sphinx's defaults."""
-    # Sphinx has no public way to ask whether conf.py set a value: its namespace is kept here.
-    if name not in config.overrides and name not in config._raw_config:  # noqa: SLF001
-        config[name] = value
-
-
 def configure(app: Sphinx, config: Config) -> None:
     if not config.jaxbook_publisher or config.jaxbook_publisher == config.author:
         raise ConfigError(
@@ -345,243 +334,11 @@ def configure(app: Sphinx, config: Config) -> None:
     # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
-    configure_numbering(config)
     configure_latex(app, config, credits_of(config))
     configure_epub(config, credits_of(config))
     config.jaxbook_editions_held = [
         fmt for fmt in FORMATS if Path(app.outdir, f"{edition_name(config)}.{fmt}").is_file()
     ]
-
-
-# -- Figures, tables and listings, numbered ------------------------------------------------
-
-# Between a figure's chapter and its number within the chapter ("图 1-2", "Listing 1-2"), as
-# jaxbook.sty has LaTeX write it.
-NUMBER_SEPARATOR = "-"
-
-
-def configure_numbering(config: Config) -> None:
-    """Every edition numbers a captioned figure, table and code listing, and a ``numref``
-    to one names it by its number, in these words: the PDF through LaTeX's counters, the
-    website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
-    (``number_per_chapter``)."""
-    set_default(config, "numfig", True)
-    # Sphinx numbers the figures through the book, whatever the sections' numbers (the
-    # numbers per chapter are number_per_chapter's).
-    set_default(config, "numfig_secnum_depth", 0)
-    # "1.5 使用 JAX 数组": a space after a section's number, no full stop.
-    set_default(config, "html_secnumber_suffix", " ")
-    config.numfig_format = {
-        # Translators: The caption of a code listing and a reference to it, with its number
-        # ("Listing 1-3"), on the website, in the PDF and in the EPUB.
-        "code-block": str(_("Listing %s")),
-        # Translators: The caption of a table and a reference to it, with its number
-        # ("Table 1-3").
-        "table": str(_("Table %s")),
-        # Translators: The caption of a figure and a reference to it, with its number
-        # ("Figure 1-3").
-        "figure": str(_("Figure %s")),
-        # Translators: A reference to a section, with its number ("Section 1.3").
-        "section": str(_("Section %s")),
-        **config.numfig_format,
-    }
-
-
-# Sphinx's own numbers of the last build (through the book), on the environment: Sphinx
-# compares this build's with them to know the pages to write again.
-SPHINX_NUMBERS = "jaxbook_sphinx_fignumbers"
-# And the numbers per chapter the pages were written with.
-NUMBERS_SHOWN = "jaxbook_chapter_fignumbers"
-
-
-def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Before Sphinx numbers the figures again: its own numbers of the last build in their
-    place, for it to compare with (the numbers per chapter would differ from its own on
-    every page that has one, and each such page would be written at every build)."""
-    env.toc_fignumbers = getattr(env, SPHINX_NUMBERS, {})
-    return []
-
-
-def changed_pages(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The pages whose numbers differ between two numberings of the book: to write again."""
-    return sorted(
-        page for page in before.keys() | after.keys() if before.get(page) != after.get(page)
-    )
-
-
-def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
-    does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
-    whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
-    one string, which Sphinx writes as it is. The pages to write again are those whose
-    numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
-    before = getattr(env, NUMBERS_SHOWN, {})
-    setattr(env, SPHINX_NUMBERS, env.toc_fignumbers)
-    chapters = _chapters.chapter_numbers(env)
-    found = sorted(
-        (numbers, docname, kind, figure_id)
-        for docname, kinds in env.toc_fignumbers.items()
-        for kind, ids in kinds.items()
-        for figure_id, numbers in ids.items()
-    )
-    counted: Counter[tuple[str, int]] = Counter()
-    renumbered: dict[str, dict[str, dict[str, Any]]] = {}
-    for _numbers, docname, kind, figure_id in found:
-        chapter = chapters.get(docname, 0)
-        counted[kind, chapter] += 1
-        number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
-        renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
-    env.toc_fignumbers = renumbered
-    setattr(env, NUMBERS_SHOWN, renumbered)
-    return changed_pages(before, renumbered)
-
-
-# -- Sections, numbered --------------------------------------------------------------------
-
-# Sphinx's own section numbers of the last build, and those the pages were written with, on
-# the environment (as the figures' above).
-SPHINX_SECNUMBERS = "jaxbook_sphinx_secnumbers"
-SECNUMBERS_SHOWN = "jaxbook_chapter_secnumbers"
-
-
-def sphinx_secnumbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Before Sphinx numbers the sections again: its own numbers of the last build in their
-    place, for it to compare with (as ``sphinx_numbers_back`` does for the figures)."""
-    env.toc_secnumbers = getattr(env, SPHINX_SECNUMBERS, {})
-    return []
-
-
-def _with_chapter(number: Any, chapter: int) -> Any:
-    return [chapter, *number] if number and chapter else number
-
-
-def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Number a chapter's pages "1.1", "1.2", as the PDF does. A chapter's page lists its
-    sections in a ``:numbered: 1`` toctree, which Sphinx numbers from 1 in each chapter;
-    here the chapter's number (its place in the root page's toctree) goes before each, in
-    Sphinx's own ``toc_secnumbers`` and on the nodes of the contents and the titles that
-    Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in the
-    sidebar and in the links to the page. The pages to write again are those whose numbers
-    changed while Sphinx's did not (a chapter moved)."""
-    before = getattr(env, SECNUMBERS_SHOWN, {})
-    setattr(env, SPHINX_SECNUMBERS, env.toc_secnumbers)
-    chapters = _chapters.chapter_numbers(env)
-    renumbered: dict[str, dict[str, tuple[int, ...]]] = {}
-    for docname, anchors in env.toc_secnumbers.items():
-        chapter = chapters.get(docname, 0)
-        renumbered[docname] = {
-            anchor: tuple(_with_chapter(number, chapter)) for anchor, number in anchors.items()
-        }
-        # Sphinx numbered these nodes afresh in this build (one list for the title and its
-        # entry in the contents): each gets a list of its own.
-        toc = env.tocs.get(docname)
-        for reference in toc.findall(nodes.reference) if toc is not None else ():
-            if reference.get("secnumber"):
-                reference["secnumber"] = _with_chapter(reference["secnumber"], chapter)
-        title = env.titles.get(docname)
-        if title is not None and title.get("secnumber"):
-            title["secnumber"] = _with_chapter(title["secnumber"], chapter)
-    env.toc_secnumbers = renumbered
-    setattr(env, SECNUMBERS_SHOWN, renumbered)
-    return changed_pages(before, renumbered)
-
-
-def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """LaTeX numbers the PDF's sections itself (jaxbook.sty: a chapter's pages are its
-    ``\\section``\\ s, "1.5", and nothing below them is numbered). Each page's start says
-    whether its sections are numbered: those the web numbers ("1.5"), and not the back
-    matter (the summary, the quiz), whose ``\\section`` is then unnumbered, in the contents,
-    the bookmarks and the running head without a number, as ``\\section*`` with its line in
-    the contents."""
-    if app.builder.name != "latex":
-        return
-    for page in doctree.findall(addnodes.start_of_file):
-        numbered = bool(_chapters.page_number(app.env, page["docname"]))
-        depth = nodes.raw("", rf"\jbsectionnumbers{{{int(numbered)}}}" + "\n", format="latex")
-        page.insert(0, depth)
-
-
-class SectionReference(XRefRole):
-    """``:book:sec:`label``` names a section by its page's number and its title, in the
-    build's language: "1.6 节“数据放置”", "“Data placement” in section 1.6";
-    ``:book:secnum:`label``` by the number alone: "1.6 节", "section 1.6". The target is a
-    label (of a section, or of anything on a page: its page's number) or a page. An explicit
-    text may hold ``{number}`` and ``{name}``: ``:book:sec:`{number} 节的对照示例 <label>```."""
-
-
-class BookDomain(Domain):
-    """The book's own cross-references: sections named by their numbers."""
-
-    name = "book"
-    label = "Book"
-    roles: ClassVar[dict[str, Any]] = {
-        "sec": SectionReference(warn_dangling=True),
-        "secnum": SectionReference(warn_dangling=True),
-    }
-    dangling_warnings: ClassVar[dict[str, str]] = {
-        "sec": "undefined label: %(target)r",
-        "secnum": "undefined label: %(target)r",
-    }
-
-    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        pass
-
-    def resolve_any_xref(
-        self,
-        env: BuildEnvironment,
-        fromdocname: str,
-        builder: Builder,
-        target: str,
-        node: addnodes.pending_xref,
-        contnode: nodes.Element,
-    ) -> list[tuple[str, nodes.reference]]:
-        # ``:any:`` finds a section through the std domain's labels.
-        return []
-
-    def resolve_xref(
-        self,
-        env: BuildEnvironment,
-        fromdocname: str,
-        builder: Builder,
-        typ: str,
-        target: str,
-        node: addnodes.pending_xref,
-        contnode: nodes.Element,
-    ) -> nodes.reference | None:
-        std = env.domains.standard_domain
-        if target.lower() in std.anonlabels:
-            docname, labelid = std.anonlabels[target.lower()]
-            name = std.labels.get(target.lower(), ("", "", ""))[2]
-        else:
-            docname = docname_join(node.get("refdoc", fromdocname), target)
-            if docname not in env.titles:
-                return None
-            labelid, name = "", clean_astext(env.titles[docname])
-        # In words, as the PDF's bookmarks and the EPUB's contents have a title: "补充：查看
-        # jaxpr", not "🔍 补充：查看 jaxpr".
-        name = without_emoji(name)
-        number = _chapters.page_number(env, docname)
-        if not number:
-            logger.warning(
-                "a section reference to %r, on a page without a number (%s)",
-                target,
-                docname,
-                location=node,
-                type="jaxbook",
-                subtype="editions",
-            )
-            return None
-        if node.get("refexplicit"):
-            text = contnode.astext().format(number=number, name=name)
-        elif typ == "secnum":
-            # Translators: A reference to a section by its number alone: "see section 1.6".
-            text = str(_("section %(number)s")) % {"number": number}
-        else:
-            # Translators: A reference to a section by its number and its title: "see “Data
-            # placement” in section 1.6". The number is its page's.
-            text = str(_("“%(name)s” in section %(number)s")) % {"number": number, "name": name}
-        inner = nodes.inline(text, text, classes=["xref", "std", "std-ref"])
-        return make_refnode(builder, fromdocname, docname, labelid, inner, name or None)
 
 
 # -- The PDF ----------------------------------------------------------------------------
@@ -1397,7 +1154,7 @@ def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if not isinstance(title.parent, nodes.section):
             continue
         for text in list(title.findall(nodes.Text)):
-            pieces = EMOJI_RUN.split(str(text))
+            pieces = _artwork.EMOJI_RUN.split(str(text))
             if len(pieces) == 1 or not any(_artwork.is_emoji(c) for c in str(text)):
                 continue
             plain: list[nodes.Node] = []
@@ -1409,22 +1166,6 @@ def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                     plain.append(nodes.Text(piece))
             assert text.parent is not None
             text.parent.replace(text, plain)
-
-
-def without_emoji(text: str) -> str:
-    """``text`` without its emoji (each with the variation selector and space after it)."""
-    return EMOJI_RUN.sub(
-        lambda run: "" if any(_artwork.is_emoji(c) for c in run.group()) else run.group(), text
-    )
-
-
-# A character that may be an emoji (the variation selector after it, and the space after
-# that): a heading's bookmark drops them (plain_bookmarks).
-EMOJI_RUN = re.compile(
-    "(["
-    + "".join(f"{chr(first)}-{chr(last)}" for first, last in _artwork.EMOJI_BLOCKS)
-    + "]\ufe0f? ?)"
-)
 
 
 QUESTION = "jb-question"  # a quiz question's section (docs/ch01/quiz.rst)
@@ -1656,13 +1397,13 @@ class BookEpubBuilder(Epub3Builder):
                 node["text"] = html.escape(preface_name())
             # Words, as the PDF's bookmarks are (plain_bookmarks): "补充：查看 jaxpr", not
             # "🔍 补充：查看 jaxpr".
-            node["text"] = without_emoji(node["text"])
+            node["text"] = _artwork.without_emoji(node["text"])
 
     def get_refnodes(
         self, doctree: nodes.Node, result: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
         # A numbered page's entry with its number, as its title and the website's sidebar
-        # show it: "1.5 使用 JAX 数组" (number_sections_in_chapter).
+        # show it: "1.5 使用 JAX 数组" (numbering.number_sections_in_chapter).
         number = doctree.get("secnumber") if isinstance(doctree, nodes.reference) else None
         if not number:
             return super().get_refnodes(doctree, result)
@@ -1855,6 +1596,9 @@ def add_site_links(
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     app.setup_extension(book_texts.__name__)
+    # The numbers of sections, figures, tables and listings, and the words of a reference to
+    # one, are the web's and the PDF's alike.
+    app.setup_extension(numbering.__name__)
     app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
@@ -1866,12 +1610,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # After conf.py's texts are localised (jaxbook.sphinxext.book_texts, 400), before Sphinx
     # reads the style sheets' list (800).
     app.connect("config-inited", configure, priority=750)
-    # Around Sphinx's toctree collector (500), which numbers them through the book.
-    app.connect("env-get-updated", sphinx_numbers_back, priority=400)
-    app.connect("env-get-updated", number_per_chapter, priority=600)
-    app.connect("env-get-updated", sphinx_secnumbers_back, priority=400)
-    app.connect("env-get-updated", number_sections_in_chapter, priority=600)
-    app.add_domain(BookDomain)
     app.connect("builder-inited", warn_unknown_language)
     app.add_builder(BookEpubBuilder, override=True)
     app.add_post_transform(LabelDropdowns)
@@ -1887,12 +1625,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", keep_code_together, priority=900)
     app.connect("doctree-resolved", write_glyphs, priority=900)
     app.connect("doctree-resolved", plain_bookmarks, priority=910)
-    app.connect("doctree-resolved", number_sections_on_paper)
     app.connect("html-page-context", add_site_links)
     app.connect("html-page-context", preface_in_links)
     app.connect("doctree-resolved", name_the_preface)
     app.connect("write-started", write_cjk_faces)
-    # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
-    # each, and its section numbers begin with the chapter's ("1.2"); it keeps Sphinx's own
-    # beside both.
-    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}
+    return {"version": "1.0", **PARALLEL_SAFE}

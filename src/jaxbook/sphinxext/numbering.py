@@ -1,0 +1,322 @@
+"""Numbers, as a reader of every edition sees them: sections "1.5", figures, tables and code
+listings "图 1-2" / "Figure 1-2", and the book's references that name a section by its number.
+
+The website, the EPUB and the PDF number alike, and ``:numref:`` and ``:book:sec:`` write
+the same numbers the titles and captions show:
+
+- **Figures, tables and listings** are numbered per chapter, as LaTeX's counters number
+  them in the PDF (``texinputs/jaxbook.sty``): Sphinx's numfig for every builder, with one
+  set of names for them in the build's language (``configure_numbering``), numbers through
+  the book (``numfig_secnum_depth`` 0), and ``number_per_chapter`` counts them again per
+  chapter, the chapter being the page's entry in the root page's toctree.
+- **Sections.** A chapter's page lists its sections' pages in a ``:numbered: 1`` toctree;
+  Sphinx numbers each such toctree from 1 and knows nothing of the chapter above it, so
+  its numbers are "5", not "1.5". ``number_sections_in_chapter`` puts the chapter's
+  number first, in ``env.toc_secnumbers`` and on the title and contents nodes Sphinx gave
+  the number to, and the HTML and EPUB writers print "1.5 " before the title, in the
+  sidebar and in links. The chapter's own page and the back matter (a summary, a quiz,
+  listed in an unnumbered toctree) have no number. On paper LaTeX numbers the sections
+  itself; ``number_sections_on_paper`` switches its numbers on for exactly the pages the
+  web numbers (``\\jbsectionnumbers``, which ``jaxbook.sty`` defines with the chapter's
+  layout).
+- **References to a section** are the ``book`` domain's (``BookDomain``):
+  ``:book:sec:`label``` writes "1.6 节“数据放置”" / "“Data placement” in section 1.6",
+  ``:book:secnum:`label``` "1.6 节" / "section 1.6". ``:numref:`` is not enough: a
+  section's number is its page's (``:numbered: 1``), so a reference to a subsection
+  must name its page's number, while Sphinx gives a label below the numbered depth no
+  number at all (``:numref:`` to it fails); and Sphinx's numbers lack the chapter's.
+  ``book:sec`` takes the number of the target's page (``_chapters.page_number``) and the
+  title from the target.
+
+What this relies on in Sphinx (9.2; ``tests/sphinxext/test_numbering.py`` checks it and
+the version): the toctree collector, on ``env-get-updated`` (priority 500), numbers
+sections and figures afresh at every build (``assign_section_numbers``,
+``assign_figure_numbers``), sets new ``secnumber`` lists on the nodes of ``env.tocs`` and
+``env.titles``, and names the pages to write again by comparing its new numbers with
+``env.toc_secnumbers`` and ``env.toc_fignumbers`` as it finds them. So before it runs
+(priority 400) its own numbers of the last build are put back there
+(``sphinx_numbers_back``, ``sphinx_secnumbers_back``); otherwise every numbered page would
+differ from the numbers per chapter and be written at every build. After it (600) the
+numbers are rewritten per chapter, and the pages whose numbers per chapter changed (a
+page moved to another chapter) are written again (``changed_pages``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.domains import Domain
+from sphinx.roles import XRefRole
+from sphinx.util import docname_join, logging
+from sphinx.util.nodes import clean_astext, make_refnode
+
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
+from jaxbook.sphinxext._artwork import without_emoji
+from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._settings import set_default
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+
+# -- Figures, tables and listings, numbered ------------------------------------------------
+
+# Between a figure's chapter and its number within the chapter ("图 1-2", "Listing 1-2"), as
+# jaxbook.sty has LaTeX write it.
+NUMBER_SEPARATOR = "-"
+
+
+def configure_numbering(config: Config) -> None:
+    """Every edition numbers a captioned figure, table and code listing, and a ``numref``
+    to one names it by its number, in these words: the PDF through LaTeX's counters, the
+    website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
+    (``number_per_chapter``)."""
+    set_default(config, "numfig", True)
+    # Sphinx numbers the figures through the book, whatever the sections' numbers (the
+    # numbers per chapter are number_per_chapter's).
+    set_default(config, "numfig_secnum_depth", 0)
+    # "1.5 使用 JAX 数组": a space after a section's number, no full stop.
+    set_default(config, "html_secnumber_suffix", " ")
+    config.numfig_format = {
+        # Translators: The caption of a code listing and a reference to it, with its number
+        # ("Listing 1-3"), on the website, in the PDF and in the EPUB.
+        "code-block": str(_("Listing %s")),
+        # Translators: The caption of a table and a reference to it, with its number
+        # ("Table 1-3").
+        "table": str(_("Table %s")),
+        # Translators: The caption of a figure and a reference to it, with its number
+        # ("Figure 1-3").
+        "figure": str(_("Figure %s")),
+        # Translators: A reference to a section, with its number ("Section 1.3").
+        "section": str(_("Section %s")),
+        **config.numfig_format,
+    }
+
+
+# Sphinx's own numbers of the last build (through the book), on the environment: Sphinx
+# compares this build's with them to know the pages to write again.
+SPHINX_NUMBERS = "jaxbook_sphinx_fignumbers"
+# And the numbers per chapter the pages were written with.
+NUMBERS_SHOWN = "jaxbook_chapter_fignumbers"
+
+
+def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx numbers the figures again: its own numbers of the last build in their
+    place, for it to compare with (the numbers per chapter would differ from its own on
+    every page that has one, and each such page would be written at every build)."""
+    env.toc_fignumbers = getattr(env, SPHINX_NUMBERS, {})
+    return []
+
+
+def changed_pages(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The pages whose numbers differ between two numberings of the book: to write again."""
+    return sorted(
+        page for page in before.keys() | after.keys() if before.get(page) != after.get(page)
+    )
+
+
+def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
+    does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
+    whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
+    one string, which Sphinx writes as it is. The pages to write again are those whose
+    numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
+    before = getattr(env, NUMBERS_SHOWN, {})
+    setattr(env, SPHINX_NUMBERS, env.toc_fignumbers)
+    chapters = _chapters.chapter_numbers(env)
+    found = sorted(
+        (numbers, docname, kind, figure_id)
+        for docname, kinds in env.toc_fignumbers.items()
+        for kind, ids in kinds.items()
+        for figure_id, numbers in ids.items()
+    )
+    counted: Counter[tuple[str, int]] = Counter()
+    renumbered: dict[str, dict[str, dict[str, Any]]] = {}
+    for _numbers, docname, kind, figure_id in found:
+        chapter = chapters.get(docname, 0)
+        counted[kind, chapter] += 1
+        number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
+        renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
+    env.toc_fignumbers = renumbered
+    setattr(env, NUMBERS_SHOWN, renumbered)
+    return changed_pages(before, renumbered)
+
+
+def configure(app: Sphinx, config: Config) -> None:
+    configure_numbering(config)
+
+
+# -- Sections, numbered --------------------------------------------------------------------
+
+# Sphinx's own section numbers of the last build, and those the pages were written with, on
+# the environment (as the figures' above).
+SPHINX_SECNUMBERS = "jaxbook_sphinx_secnumbers"
+SECNUMBERS_SHOWN = "jaxbook_chapter_secnumbers"
+
+
+def sphinx_secnumbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx numbers the sections again: its own numbers of the last build in their
+    place, for it to compare with (as ``sphinx_numbers_back`` does for the figures)."""
+    env.toc_secnumbers = getattr(env, SPHINX_SECNUMBERS, {})
+    return []
+
+
+def _with_chapter(number: Any, chapter: int) -> Any:
+    return [chapter, *number] if number and chapter else number
+
+
+def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Number a chapter's pages "1.1", "1.2", as the PDF does. A chapter's page lists its
+    sections in a ``:numbered: 1`` toctree, which Sphinx numbers from 1 in each chapter;
+    here the chapter's number (its place in the root page's toctree) goes before each, in
+    Sphinx's own ``toc_secnumbers`` and on the nodes of the contents and the titles that
+    Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in the
+    sidebar and in the links to the page. The pages to write again are those whose numbers
+    changed while Sphinx's did not (a chapter moved)."""
+    before = getattr(env, SECNUMBERS_SHOWN, {})
+    setattr(env, SPHINX_SECNUMBERS, env.toc_secnumbers)
+    chapters = _chapters.chapter_numbers(env)
+    renumbered: dict[str, dict[str, tuple[int, ...]]] = {}
+    for docname, anchors in env.toc_secnumbers.items():
+        chapter = chapters.get(docname, 0)
+        renumbered[docname] = {
+            anchor: tuple(_with_chapter(number, chapter)) for anchor, number in anchors.items()
+        }
+        # Sphinx numbered these nodes afresh in this build (one list for the title and its
+        # entry in the contents): each gets a list of its own.
+        toc = env.tocs.get(docname)
+        for reference in toc.findall(nodes.reference) if toc is not None else ():
+            if reference.get("secnumber"):
+                reference["secnumber"] = _with_chapter(reference["secnumber"], chapter)
+        title = env.titles.get(docname)
+        if title is not None and title.get("secnumber"):
+            title["secnumber"] = _with_chapter(title["secnumber"], chapter)
+    env.toc_secnumbers = renumbered
+    setattr(env, SECNUMBERS_SHOWN, renumbered)
+    return changed_pages(before, renumbered)
+
+
+def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """LaTeX numbers the PDF's sections itself (jaxbook.sty: a chapter's pages are its
+    ``\\section``\\ s, "1.5", and nothing below them is numbered). Each page's start says
+    whether its sections are numbered: those the web numbers ("1.5"), and not the back
+    matter (the summary, the quiz), whose ``\\section`` is then unnumbered, in the contents,
+    the bookmarks and the running head without a number, as ``\\section*`` with its line in
+    the contents."""
+    if app.builder.name != "latex":
+        return
+    for page in doctree.findall(addnodes.start_of_file):
+        numbered = bool(_chapters.page_number(app.env, page["docname"]))
+        depth = nodes.raw("", rf"\jbsectionnumbers{{{int(numbered)}}}" + "\n", format="latex")
+        page.insert(0, depth)
+
+
+class SectionReference(XRefRole):
+    """``:book:sec:`label``` names a section by its page's number and its title, in the
+    build's language: "1.6 节“数据放置”", "“Data placement” in section 1.6";
+    ``:book:secnum:`label``` by the number alone: "1.6 节", "section 1.6". The target is a
+    label (of a section, or of anything on a page: its page's number) or a page. An explicit
+    text may hold ``{number}`` and ``{name}``: ``:book:sec:`{number} 节的对照示例 <label>```."""
+
+
+class BookDomain(Domain):
+    """The book's own cross-references: sections named by their numbers."""
+
+    name = "book"
+    label = "Book"
+    roles: ClassVar[dict[str, Any]] = {
+        "sec": SectionReference(warn_dangling=True),
+        "secnum": SectionReference(warn_dangling=True),
+    }
+    dangling_warnings: ClassVar[dict[str, str]] = {
+        "sec": "undefined label: %(target)r",
+        "secnum": "undefined label: %(target)r",
+    }
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        pass
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        # ``:any:`` finds a section through the std domain's labels.
+        return []
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        std = env.domains.standard_domain
+        if target.lower() in std.anonlabels:
+            docname, labelid = std.anonlabels[target.lower()]
+            name = std.labels.get(target.lower(), ("", "", ""))[2]
+        else:
+            docname = docname_join(node.get("refdoc", fromdocname), target)
+            if docname not in env.titles:
+                return None
+            labelid, name = "", clean_astext(env.titles[docname])
+        # In words, as the PDF's bookmarks and the EPUB's contents have a title: "补充：查看
+        # jaxpr", not "🔍 补充：查看 jaxpr".
+        name = without_emoji(name)
+        number = _chapters.page_number(env, docname)
+        if not number:
+            logger.warning(
+                "a section reference to %r, on a page without a number (%s)",
+                target,
+                docname,
+                location=node,
+                type="jaxbook",
+                subtype="numbering",
+            )
+            return None
+        if node.get("refexplicit"):
+            text = contnode.astext().format(number=number, name=name)
+        elif typ == "secnum":
+            # Translators: A reference to a section by its number alone: "see section 1.6".
+            text = str(_("section %(number)s")) % {"number": number}
+        else:
+            # Translators: A reference to a section by its number and its title: "see “Data
+            # placement” in section 1.6". The number is its page's.
+            text = str(_("“%(name)s” in section %(number)s")) % {"number": number, "name": name}
+        inner = nodes.inline(text, text, classes=["xref", "std", "std-ref"])
+        return make_refnode(builder, fromdocname, docname, labelid, inner, name or None)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
+    # Before Sphinx completes numfig_format with its own names (800).
+    app.connect("config-inited", configure, priority=750)
+    # Around Sphinx's toctree collector (500), which numbers them through the book.
+    app.connect("env-get-updated", sphinx_numbers_back, priority=400)
+    app.connect("env-get-updated", number_per_chapter, priority=600)
+    app.connect("env-get-updated", sphinx_secnumbers_back, priority=400)
+    app.connect("env-get-updated", number_sections_in_chapter, priority=600)
+    app.connect("doctree-resolved", number_sections_on_paper)
+    app.add_domain(BookDomain)
+    # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
+    # each, and its section numbers begin with the chapter's ("1.2"); it keeps Sphinx's own
+    # beside both. (Version 2 as it was when jaxbook.sphinxext.editions kept them.)
+    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}
