@@ -125,6 +125,7 @@ from sphinx.util.nodes import clean_astext, make_refnode
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
+from jaxbook._compat import set_in_conf_py
 from jaxbook.chinese import spaced
 from jaxbook.preflight import tex_language, unknown_language
 from jaxbook.sphinxext import PARALLEL_SAFE, _artwork, _chapters, book_texts
@@ -324,8 +325,7 @@ def credits_of(config: Config) -> Credits:
 def set_default(config: Config, name: str, value: object) -> None:
     """Set ``name`` to the editions' ``value`` unless ``conf.py`` (or ``-D``) set it: the
     book's own configuration wins, as it wins over Sphinx's defaults."""
-    # Sphinx has no public way to ask whether conf.py set a value: its namespace is kept here.
-    if name not in config.overrides and name not in config._raw_config:  # noqa: SLF001
+    if name not in config.overrides and not set_in_conf_py(config, name):
         config[name] = value
 
 
