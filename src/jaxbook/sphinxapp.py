@@ -23,7 +23,6 @@ import it without importing one another.
 
 from __future__ import annotations
 
-import gettext
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -32,11 +31,9 @@ from typing import IO, Any
 from docutils import nodes
 from sphinx import locale
 from sphinx.application import Sphinx
-
-# The doctest builder's own conditions (private to it): what it counts as a
-# ``>>>`` block depends on the docutils release.
-from sphinx.ext.doctest import _condition_default, _condition_with_doctest
 from sphinx.util.i18n import docname_to_domain
+
+from jaxbook._compat import doctest_condition, forget_gettext_files
 
 
 def application(
@@ -78,8 +75,7 @@ def application(
 def forget_catalogs() -> None:
     """Drop every catalog this process loaded, as a new process would start."""
     locale.translators.clear()
-    # gettext keeps its files by path, with no public way to read one again.
-    gettext._translations.clear()  # type: ignore[attr-defined]  # noqa: SLF001
+    forget_gettext_files()
 
 
 def read_pages(
@@ -117,9 +113,8 @@ def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
 def doctest_nodes_of(doctree: nodes.Element, config) -> list[nodes.Element]:
     """Every node the doctest builder tests under ``doctree``: the test nodes, and the
     ``>>>`` blocks too when ``doctest_test_doctest_blocks`` says so."""
-    condition = (
-        _condition_with_doctest if config.doctest_test_doctest_blocks else _condition_default
-    )
+    # The builder's own condition: what it counts as a ``>>>`` block depends on docutils.
+    condition = doctest_condition(config.doctest_test_doctest_blocks)
     # Every node either condition accepts is an Element (a literal block, comment or
     # doctest block).
     return [node for node in doctree.findall(nodes.Element) if condition(node)]
@@ -137,7 +132,7 @@ def forget_page_catalogs(app: Sphinx) -> None:
     """
     # Sphinx keeps its catalogs for the process (sphinx-doc/sphinx#12130, #13448), and
     # gettext its files by path: neither has a public way to read a catalog again.
-    gettext._translations.clear()  # type: ignore[attr-defined]  # noqa: SLF001
+    forget_gettext_files()
     pages = {docname_to_domain(docname, app.config.gettext_compact) for docname in app.env.all_docs}
     for namespace, catalog in list(locale.translators):
         if namespace == "general" and catalog in pages:

@@ -68,11 +68,11 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from jaxbook._compat import DOCTEST_EXCEPTION_RE
 from jaxbook.formats import Block, Page, RecordedBlock
 
-# Sphinx's pattern for an expected output that is a traceback.
-# No public name for it in the standard library (doctest.Example.exc_msg is its result).
-EXCEPTION = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]  # noqa: SLF001
+# Sphinx's pattern for an expected output that is a traceback (doctest's own).
+EXCEPTION = DOCTEST_EXCEPTION_RE
 FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
 
 

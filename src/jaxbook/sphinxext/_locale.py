@@ -27,7 +27,6 @@ items and 和 before the last, spaced from a Latin letter or digit beside it.
 from __future__ import annotations
 
 import functools
-import gettext
 import io
 import re
 import weakref
@@ -45,6 +44,7 @@ from sphinx.locale import get_translation, get_translator
 from sphinx.util import logging
 from sphinx.util.i18n import CatalogInfo, CatalogRepository, docname_to_domain, read_po
 
+from jaxbook._compat import forget_gettext_files, reload_sphinx_catalogs
 from jaxbook.chinese import spaced
 
 if TYPE_CHECKING:
@@ -139,8 +139,8 @@ def freshen_catalogs(app: Sphinx) -> None:
     if any(catalog.domain == "sphinx" for catalog in stale):
         # Sphinx loaded the theme's catalog before any extension: load the new one instead.
         locale.translators.pop(("general", "sphinx"), None)
-        gettext._translations.clear()  # type: ignore[attr-defined]  # noqa: SLF001
-        app._init_i18n()  # noqa: SLF001
+        forget_gettext_files()
+        reload_sphinx_catalogs(app)
 
 
 def add_catalog(app: Sphinx) -> None:

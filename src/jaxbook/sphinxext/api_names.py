@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
+from jaxbook._compat import jax_deprecations
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def name_problem(name: str) -> str | None:
     path = ALIASES.get(head, head)
     obj = jax if path == "jax" else importlib.import_module(path)
     for part in rest:
-        deprecations = getattr(obj, "_deprecations", {}) if isinstance(obj, type(jax)) else {}
+        deprecations = jax_deprecations(obj) if isinstance(obj, type(jax)) else {}
         if part in deprecations:
             message = deprecations[part][0]
             return f"{path}.{part} is deprecated in JAX {jax.__version__}: {message}"

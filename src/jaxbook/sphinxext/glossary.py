@@ -53,6 +53,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
+from jaxbook._compat import add_term_name
 from jaxbook.project import SOURCE_LANGUAGE, Term, glossary, glossary_files
 from jaxbook.sphinxext import PARALLEL_SAFE, search_terms, terms
 from jaxbook.sphinxext._locale import _, add_catalog, language_name, sentence
@@ -152,10 +153,8 @@ class BookGlossary(SphinxDirective):
             # A translated entry also answers to its source term (XLA is XLA in both).
             same = entry.source.casefold() == entry.name(language).casefold()
             if language != SOURCE_LANGUAGE and not same:
-                # No public way to give a term a second name (sphinx-doc/sphinx#8740
-                # calls _note_term internal; the request for synonyms is #152).
-                std = self.env.domains.standard_domain
-                std._note_term(entry.source, node_id, location=term)  # noqa: SLF001
+                # No public way to give a term a second name (see jaxbook._compat).
+                add_term_name(self.env.domains.standard_domain, entry.source, node_id, term)
             definition = nodes.definition()
             inline, messages = self.parse_inline(entry.definition(language), lineno=line)
             paragraph = nodes.paragraph("", "", *inline)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.builders.html import StandaloneHTMLBuilder
 
+from jaxbook._compat import search_index_entries
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
@@ -56,10 +57,10 @@ def restore_entries(app: Sphinx, builder: Builder) -> None:
     if not isinstance(builder, StandaloneHTMLBuilder) or not builder.search:
         return
     env = builder.env
-    # Sphinx's IndexBuilder keeps its index entries in this dict of the environment and has
-    # no public way to read or add them (sphinx-doc/sphinx#8152): it is used here, and only
-    # here. Sphinx never prunes it: a page removed since would break the index's freezing.
-    entries_of = env._search_index_index_entries  # noqa: SLF001
+    # Sphinx's IndexBuilder keeps its index entries in a private dict of the environment
+    # (see jaxbook._compat). Sphinx never prunes it: a page removed since would break the
+    # index's freezing.
+    entries_of = search_index_entries(env)
     for docname in set(entries_of).difference(env.all_docs):
         del entries_of[docname]
     path = builder.outdir / builder.searchindex_filename

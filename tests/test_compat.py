@@ -1,0 +1,200 @@
+"""Other projects' private names are read in ``jaxbook._compat`` only, each with its way out.
+
+A scan of the packages' syntax trees finds every read of an underscored name
+that belongs to another project: ``from sphinx.ext.doctest import _condition_default``,
+``gettext._translations``, ``config._raw_config`` (on an object Sphinx made),
+``getattr(module, "_deprecations")``. An underscored name counts as the
+package's own when some module of the packages defines it (a function, a class,
+an assignment, an attribute set on ``self``); any other is another project's,
+and may appear in ``jaxbook._compat`` alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from jaxbook import _compat
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = [ROOT / "src" / "jaxbook", ROOT / "src" / "jaxbook_lab"]
+COMPAT = Path(_compat.__file__)
+FIRST_PARTY = ("jaxbook", "jaxbook_lab")
+# Underscored names that are public by their own project's documentation.
+PUBLIC = {
+    "_": "sphinx.locale._, gettext's conventional name for translating a message",
+    "_exit": "os._exit, documented for a child process that must not run cleanup",
+}
+
+
+def private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def own_names(trees: list[ast.Module]) -> set[str]:
+    """Every underscored name the packages define themselves."""
+    names: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                # An attribute the package sets on its own objects (not on another's).
+                if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                    names.add(node.attr)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.split(".")[0] in FIRST_PARTY:
+                    names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level > 0:
+                names.update(alias.name for alias in node.names)
+    names.update(path.stem for package in PACKAGES for path in package.rglob("_*.py"))
+    return {name for name in names if private(name)}
+
+
+def foreign_private_reads(tree: ast.Module, own: set[str]) -> list[tuple[int, str]]:
+    """(line, what) for each read of another project's underscored name in ``tree``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] not in FIRST_PARTY:
+                found += [
+                    (node.lineno, f"from {node.module} import {alias.name}")
+                    for alias in node.names
+                    if private(alias.name) and alias.name not in PUBLIC
+                ]
+        elif isinstance(node, ast.Attribute) and private(node.attr):
+            base = node.value
+            if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+                continue
+            if node.attr not in own and node.attr not in PUBLIC:
+                found.append((node.lineno, ast.unparse(node)))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr", "setattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+            and private(node.args[1].value)
+            and node.args[1].value not in own
+        ):
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def modules() -> dict[Path, ast.Module]:
+    return {
+        path: ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for package in PACKAGES
+        for path in sorted(package.rglob("*.py"))
+    }
+
+
+def test_no_module_but_compat_reads_another_projects_private_names():
+    trees = modules()
+    own = own_names(list(trees.values()))
+    reads = {path: foreign_private_reads(tree, own) for path, tree in trees.items()}
+    assert reads[COMPAT], "the scan finds nothing even where the private names are"
+    outside = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path, found in reads.items()
+        if path != COMPAT
+        for line, what in found
+    ]
+    assert not outside, "move these into jaxbook._compat:\n" + "\n".join(outside)
+
+
+OWN = """
+class Cache:
+    def __init__(self):
+        self._entries = {}
+def _helper(cache):
+    return cache._entries, _helper
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from sphinx.ext.doctest import _condition_default", ["from sphinx.ext.doctest"]),
+        ("import gettext\ngettext._translations.clear()", ["gettext._translations"]),
+        ("def f(config):\n    return config._raw_config", ["config._raw_config"]),
+        ("def f(app):\n    app._init_i18n()", ["app._init_i18n"]),
+        ("import doctest\ndoctest.DocTestParser._EXCEPTION_RE", ["doctest.DocTestParser._EX"]),
+        ("def f(m):\n    return getattr(m, '_deprecations', {})", ["getattr(m, '_deprecations'"]),
+        ("from sphinx.locale import _\n_('x')", []),
+        ("import os\nos._exit(1)", []),
+        ("from jaxbook.sphinxext._locale import _, listed", []),
+        ("class A:\n    def f(self):\n        return self._x", []),
+        (OWN, []),
+        ("x = object().__class__", []),
+        ("def f(app):\n    app.builder._seen = True", ["app.builder._seen"]),
+    ],
+)
+def test_the_scan_tells_another_projects_private_names_from_the_packages_own(source, expected):
+    tree = ast.parse(source)
+    found = [what for _line, what in foreign_private_reads(tree, own_names([tree]))]
+    assert len(found) == len(expected)
+    for what, start in zip(found, expected, strict=True):
+        assert what.startswith(start)
+
+
+ENTRY_PARTS = ("Why:", "Upstream:", "Written against:", "Remove when:")
+
+
+def compat_entries() -> dict[str, str]:
+    """Each public function or constant of ``jaxbook._compat`` -> its documentation."""
+    source = COMPAT.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    entries = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            entries[node.name] = ast.get_docstring(node) or ""
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name) and not target.id.startswith("_"):
+                above = []
+                for line in reversed(lines[: node.lineno - 1]):
+                    if not line.startswith("#:"):
+                        break
+                    above.insert(0, line[2:].strip())
+                entries[target.id] = "\n".join(above)
+    return entries
+
+
+def test_each_compat_entry_says_why_where_for_what_release_and_when_it_goes():
+    entries = compat_entries()
+    assert len(entries) >= 8
+    missing = {
+        name: [part for part in ENTRY_PARTS if part not in text]
+        for name, text in entries.items()
+        if not all(part in text for part in ENTRY_PARTS)
+    }
+    assert not missing
+
+
+def test_the_releases_compat_was_written_against_are_the_locked_ones():
+    packages = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))["package"]
+    locked = {(p["name"], p["version"]) for p in packages}
+    named = {"Sphinx": "sphinx", "JAX": "jax"}
+    claims = set()
+    for text in compat_entries().values():
+        written = re.search(r"Written against: (.*?)(?:\n\S+:|\Z)", text, re.DOTALL)
+        assert written
+        for project_name, versions in re.findall(
+            r"\b(Sphinx|JAX) ((?:[\d.]+\d(?:,? and |, )?)+)", written.group(1)
+        ):
+            for number in re.findall(r"\d+(?:\.\d+)+", versions):
+                claims.add((named[project_name], number))
+    assert claims
+    assert claims <= locked, sorted(claims - locked)
