@@ -113,3 +113,25 @@ def test_the_books_number_titles_contents_and_references(built_editions, languag
     text = squeezed(pdf_text(pdf))
     # The reference keeps its page ("（第 73 页）", " (page 73)").
     assert re.search(re.escape(REFERENCES[language]) + r" ?[（(]", text)
+
+
+@pytest.mark.parametrize(
+    ("language", "page", "says"),
+    [
+        ("zh_CN", "answers", "For the problem, see “Exercise E1” in section 1.7."),
+        ("en", "answers", "题目见 1.7 节“练习 E1”。"),
+    ],
+)
+def test_the_parallel_text_says_a_section_reference_as_its_language_does(
+    built_site, language, page, says
+):
+    """Beside each passage, the other language's text names a section as that language's
+    pages do, never a label or a ``{number}`` to fill."""
+    soup = BeautifulSoup(
+        (built_site / language / "ch01" / f"{page}.html").read_text(encoding="utf-8"),
+        "html.parser",
+    )
+    texts = [" ".join(span.get_text().split()) for span in soup.select(".jb-parallel")]
+    assert says in texts
+    raw = [t for t in texts if re.search(r"\{number\}|\{name\}|\bch01-[a-z-]+\b", t)]
+    assert raw == []

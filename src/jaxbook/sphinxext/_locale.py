@@ -194,6 +194,12 @@ def catalog_entries(
     return merged
 
 
+def package_entries(language: str) -> dict[str, polib.POEntry]:
+    """The live entries of this package's own catalog of labels in ``language``."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{MESSAGE_CATALOG_NAME}.po"
+    return _entries(path, path.stat().st_mtime) if path.is_file() else {}
+
+
 def reviewed(entry: polib.POEntry) -> bool:
     """Whether ``entry`` is translated and not awaiting review (fuzzy)."""
     return bool(entry.msgstr or any(entry.msgstr_plural.values())) and not entry.fuzzy

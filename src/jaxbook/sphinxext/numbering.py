@@ -44,6 +44,7 @@ page moved to another chapter) are written again (``changed_pages``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
@@ -55,7 +56,7 @@ from sphinx.util.nodes import clean_astext, make_refnode
 
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
-from jaxbook.sphinxext._locale import _, add_catalog
+from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._settings import set_default
 
 if TYPE_CHECKING:
@@ -269,18 +270,10 @@ class BookDomain(Domain):
         node: addnodes.pending_xref,
         contnode: nodes.Element,
     ) -> nodes.reference | None:
-        std = env.domains.standard_domain
-        if target.lower() in std.anonlabels:
-            docname, labelid = std.anonlabels[target.lower()]
-            name = std.labels.get(target.lower(), ("", "", ""))[2]
-        else:
-            docname = docname_join(node.get("refdoc", fromdocname), target)
-            if docname not in env.titles:
-                return None
-            labelid, name = "", clean_astext(env.titles[docname])
-        # In words, as the PDF's bookmarks and the EPUB's contents have a title: "补充：查看
-        # jaxpr", not "🔍 补充：查看 jaxpr".
-        name = without_emoji(name)
+        found = section_target(env, target, node.get("refdoc", fromdocname))
+        if found is None:
+            return None
+        docname, labelid, name = found
         number = _chapters.page_number(env, docname)
         if not number:
             logger.warning(
@@ -292,17 +285,51 @@ class BookDomain(Domain):
                 subtype="numbering",
             )
             return None
-        if node.get("refexplicit"):
-            text = contnode.astext().format(number=number, name=name)
-        elif typ == "secnum":
-            # Translators: A reference to a section by its number alone: "see section 1.6".
-            text = str(_("section %(number)s")) % {"number": number}
-        else:
-            # Translators: A reference to a section by its number and its title: "see “Data
-            # placement” in section 1.6". The number is its page's.
-            text = str(_("“%(name)s” in section %(number)s")) % {"number": number, "name": name}
+        explicit = contnode.astext() if node.get("refexplicit") else None
+        text = section_text(typ, number, name, explicit)
         inner = nodes.inline(text, text, classes=["xref", "std", "std-ref"])
-        return make_refnode(builder, fromdocname, docname, labelid, inner, name or None)
+        # No title on the link: as a :ref:'s, its text names the target.
+        return make_refnode(builder, fromdocname, docname, labelid, inner)
+
+
+def section_target(env: BuildEnvironment, target: str, refdoc: str) -> tuple[str, str, str] | None:
+    """A section reference's target: its page, its label's id ("" for a page) and its
+    title in words, as the PDF's bookmarks and the EPUB's contents have a title ("补充：查看
+    jaxpr", not "🔍 补充：查看 jaxpr"); None where there is no such target."""
+    std = env.domains.standard_domain
+    if target.lower() in std.anonlabels:
+        docname, labelid = std.anonlabels[target.lower()]
+        name = std.labels.get(target.lower(), ("", "", ""))[2]
+    else:
+        docname = docname_join(refdoc, target)
+        if docname not in env.titles:
+            return None
+        labelid, name = "", clean_astext(env.titles[docname])
+    return docname, labelid, without_emoji(name)
+
+
+def section_text(
+    typ: str,
+    number: str,
+    name: str,
+    explicit: str | None,
+    words: Callable[[str], str] = lambda message: str(_(message)),
+) -> str:
+    """What a section reference says: its explicit text with ``{number}`` and ``{name}``
+    filled, else the number alone (``secnum``) or the title and the number, in ``words``
+    (the build's language; the parallel text gives the other language's)."""
+    if explicit is not None:
+        return explicit.format(number=number, name=name)
+    if typ == "secnum":
+        return words(SECTION) % {"number": number}
+    return words(NAMED_SECTION) % {"number": number, "name": name}
+
+
+# Translators: A reference to a section by its number alone: "see section 1.6".
+SECTION = gettext_noop("section %(number)s")
+# Translators: A reference to a section by its number and its title: "see “Data placement”
+# in section 1.6". The number is its page's.
+NAMED_SECTION = gettext_noop("“%(name)s” in section %(number)s")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -67,13 +67,16 @@ from sphinx.util.nodes import extract_messages
 
 from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
-from jaxbook.sphinxext import PARALLEL_SAFE, cjk
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, cjk, numbering
 from jaxbook.sphinxext._locale import (
+    MESSAGE_CATALOG_NAME,
     _,
     add_catalog,
     catalog_entries,
     catalog_paths,
+    package_entries,
     page_domain,
+    reviewed,
 )
 from jaxbook.sphinxext._nodes import measured_value
 from jaxbook.sphinxext.cjk import LATIN
@@ -209,9 +212,54 @@ def parse(
         return [nodes.Text(text)]
     for xref in list(found.findall(addnodes.pending_xref)):
         title = implicit_title(app, docname, xref)
+        if title is None:
+            title = section_reference(app, docname, xref)
         if title is not None:
             xref.replace_self(nodes.reference("", "", nodes.Text(title)))
     return plain(found.children, values)
+
+
+def section_reference(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> str | None:
+    """What a section reference (``:book:sec:``) in the other language's text says, as
+    that language says it: the section's number and its title there."""
+    if xref.get("refdomain") != "book":
+        return None
+    env = app.env
+    found = numbering.section_target(env, xref["reftarget"], docname)
+    number = found and _chapters.page_number(env, found[0])
+    if not found or not number:
+        return None
+    page, _label, title = found
+    explicit = xref.astext() if xref.get("refexplicit") else None
+    other = other_language(app.config)
+    return numbering.section_text(
+        xref["reftype"],
+        number,
+        other_title(app, page, title),
+        explicit,
+        words=lambda message: label_in(app, other, message),
+    )
+
+
+def other_language(config: Config) -> str:
+    """The language of the text beside the page's."""
+    languages = pair(config)
+    assert languages is not None
+    return languages[1] if config.language == languages[0] else languages[0]
+
+
+def label_in(app: Sphinx, language: str, message: str) -> str:
+    """One of this package's labels in ``language``: the book's catalog of it
+    (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, a translator's), else the
+    package's, where reviewed; else the message itself, which is English."""
+    for entries in (
+        catalog_entries(app.srcdir, app.config, MESSAGE_CATALOG_NAME, language),
+        package_entries(language),
+    ):
+        entry = entries.get(message)
+        if entry is not None and reviewed(entry):
+            return entry.msgstr
+    return message
 
 
 def implicit_title(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> str | None:
@@ -232,7 +280,12 @@ def implicit_title(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> st
         title = env.titles[target].astext()
     else:
         return None
-    # The title as the page's language has it; the other language's is its catalog entry's.
+    return other_title(app, target, title)
+
+
+def other_title(app: Sphinx, target: str, title: str) -> str:
+    """A title of the page ``target``, as the page's language has it, in the other language:
+    its catalog entry's (the title itself where the catalog has none)."""
     languages = pair(app.config)
     assert languages is not None
     entries = catalog(app, target, languages[1]).values()
