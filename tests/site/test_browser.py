@@ -251,6 +251,19 @@ def test_search_in_both_languages(browser, server):
     assert any(path.endswith("/ch01/what-is-jax.html") for path in en), en
 
 
+def test_a_listings_number_stands_apart_from_its_caption(browser, server):
+    """furo sets a listing's caption as a flex row, where the space after the number
+    collapsed: "Listing 1-1x64_startup.py"."""
+    browser.get(f"{server}/en/ch01/jax-vs-numpy.html")
+    gap = browser.execute_script(
+        "const c = document.querySelector('.code-block-caption');"
+        "const n = c.querySelector('.caption-number').getBoundingClientRect();"
+        "const t = c.querySelector('.caption-text').getBoundingClientRect();"
+        "return t.left - n.right;"
+    )
+    assert gap >= 6, gap
+
+
 def test_search_snippets_quote_the_pages_language_only(browser, server):
     """A Chinese page holds its English beside each passage (hidden, ``no-search``): a
     result's snippet quotes the Chinese text around the word, never that English."""
