@@ -186,6 +186,9 @@ class Cells:
             self.markdown(_markdown.table(node, self.link), quote)
         elif isinstance(node, nodes.literal_block):
             self.markdown(_markdown.fenced(node), quote)
+        elif isinstance(node, nodes.math_block):
+            # Before the TextElements below, which would make its LaTeX bold text.
+            self.markdown(_markdown.display_math(node, quote), quote)
         elif isinstance(node, nodes.Admonition):
             title = node.next_node(nodes.title)
             if title is None:  # a note or a warning: its label, in the page's language
@@ -218,6 +221,8 @@ class Cells:
                     parts.append(_markdown.fenced(child))
                 elif isinstance(child, nodes.paragraph):
                     parts.append(_markdown.inline(child, self.link))
+                elif isinstance(child, nodes.math_block):
+                    parts.append(_markdown.display_math(child))
                 elif isinstance(child, nodes.Element):
                     parts.append(child.astext())
             indent = "  " * depth
