@@ -22,6 +22,7 @@ import pytest
 from bs4 import BeautifulSoup
 from docutils import nodes
 from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from nbclient import NotebookClient
 
 from jaxbook.doctest.environment import doctest_environment
@@ -225,9 +226,12 @@ class PageProse(HTMLParser):
 
 
 def folded(text: str) -> str:
-    """Text with Markdown's marks, links' targets and all spacing taken out."""
+    """Text with Markdown's marks, links' targets, math, ``<sup>``/``<sub>`` tags and all
+    spacing taken out."""
     text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"\$\$.+?\$\$", "", text, flags=re.DOTALL)
     text = re.sub(r"\$[^$]+\$", "", text)
+    text = re.sub(r"</?su[bp]>", "", text)
     return re.sub(r"[\s*`#>|\[\]\\-]", "", text)
 
 
@@ -272,3 +276,53 @@ def test_the_prose_check_sees_a_dropped_table_cell():
     )
     markdown = folded("Kept `x`.")
     assert [block for block in parser.blocks if folded(block) not in markdown] == ["Dropped"]
+
+
+def rendered_cells(notebook: nbformat.NotebookNode) -> list[BeautifulSoup]:
+    """Each Markdown cell as Jupyter renders it: CommonMark, its raw HTML kept, and ``$...$``
+    and ``$$...$$`` taken out as math before the Markdown is read."""
+    md = MarkdownIt("commonmark").use(dollarmath_plugin)
+    return [
+        BeautifulSoup(md.render(cell.source), "html.parser")
+        for cell in notebook.cells
+        if cell.cell_type == "markdown"
+    ]
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_notebook_keeps_the_pages_math_and_superscripts(
+    built_site, built_doctrees, language, page
+):
+    """A page's ``.. math::`` is display math in its notebook (not its LaTeX as bold text),
+    its ``:math:`` inline math, and a ``:sup:``/``:sub:`` stays raised or lowered: "10<sup>6
+    </sup>", not "106"."""
+    with (built_doctrees / language / "ch01" / f"{page}.doctree").open("rb") as file:
+        doctree = pickle.load(file)
+    cells = rendered_cells(_notebook(built_site, language, page))
+    shown = [_spaced(div.get_text()) for cell in cells for div in cell.select("div.math.block")]
+    assert shown == [_spaced(node.astext()) for node in doctree.findall(nodes.math_block)]
+    inline = [span.get_text() for cell in cells for span in cell.select("span.math.inline")]
+    assert inline == [node.astext() for node in doctree.findall(nodes.math)]
+    for kind, tag in ((nodes.superscript, "sup"), (nodes.subscript, "sub")):
+        marked = [mark.get_text() for cell in cells for mark in cell.find_all(tag)]
+        assert marked == [node.astext() for node in doctree.findall(kind)]
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_no_notebook_shows_latex_or_rest_markup_as_text(built_site, language):
+    """Outside its math and code, a notebook's rendered text has no backslash (LaTeX left
+    as text, a Markdown escape gone wrong) and no reST role (``:sup:`6```)."""
+    leftovers = []
+    for path in sorted((built_site / language / "_notebooks").rglob("*.ipynb")):
+        for cell in rendered_cells(nbformat.read(path, as_version=4)):
+            for element in cell.select(".math, code, pre"):
+                element.decompose()
+            text = cell.get_text()
+            if "\\" in text or re.search(r":[a-z:]+:`", text):
+                leftovers.append(f"{path.name}: {text.strip()[:80]}")
+    assert leftovers == []

@@ -1,11 +1,13 @@
 """A page's prose as Jupyter Markdown: what the notebooks show between the code cells.
 
 Inline markup keeps its meaning (``code``, **strong**, *emphasis*, links,
-math); lists, tables (as GitHub tables), admonitions (as quotes under their
-title) and code that the page shows but does not run (shell commands, text
-blocks) are kept, the last as fenced blocks that the notebook does not
-execute. ``link`` turns a reference's URI into one that works from the
-notebook, or into ``""`` where none would: the reference is then its text alone.
+math as ``$...$``, superscripts and subscripts as ``<sup>``/``<sub>``, which
+Jupyter's and Colab's Markdown render); display math is a ``$$`` block;
+lists, tables (as GitHub tables), admonitions (as quotes under their title)
+and code that the page shows but does not run (shell commands, text blocks)
+are kept, the last as fenced blocks that the notebook does not execute.
+``link`` turns a reference's URI into one that works from the notebook, or
+into ``""`` where none would: the reference is then its text alone.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def inline(node: nodes.Node, link: Link) -> str:
     if isinstance(node, nodes.math):
         return f"${node.astext()}$"
     inner = "".join(inline(child, link) for child in node.children)
+    if isinstance(node, nodes.superscript):
+        return f"<sup>{inner}</sup>"  # "10<sup>6</sup>", not "106"
+    if isinstance(node, nodes.subscript):
+        return f"<sub>{inner}</sub>"
     if isinstance(node, nodes.strong):
         return f"**{inner}**" if inner.strip() else inner
     if isinstance(node, nodes.emphasis):
@@ -40,6 +46,25 @@ def inline(node: nodes.Node, link: Link) -> str:
         target = link(uri) if uri else ""
         return f"[{inner}]({target})" if target and inner.strip() else inner
     return inner
+
+
+def display_math(node: nodes.math_block, quoted: bool = False) -> str:
+    """A ``.. math::`` block as Jupyter's display math: ``$$`` on its own lines around the
+    LaTeX, written as the page's MathJax gets it (several equations aligned, one broken
+    with ``\\`` split), with no blank line inside, which would end the Markdown block.
+    In a quote (an admonition's body) it is one line: a quote's ``> `` before each line
+    would be read as part of the LaTeX."""
+    latex = node.astext()
+    if not node.get("no-wrap", node.get("nowrap", False)):
+        parts = [part.strip() for part in latex.split("\n\n") if part.strip()]
+        parts = [f"\\begin{{split}}{p}\\end{{split}}" if "\\\\" in p else p for p in parts]
+        latex = " \\\\\n".join(parts)
+        if len(parts) > 1:
+            latex = f"\\begin{{aligned}}\n{latex}\n\\end{{aligned}}"
+    lines = [line.strip() for line in latex.splitlines() if line.strip()]
+    if quoted:
+        return "$$ " + " ".join(lines) + " $$"
+    return "\n".join(["$$", *lines, "$$"])
 
 
 def table(node: nodes.table, link: Link) -> str:

@@ -1,8 +1,9 @@
 """Offer each page's code as a runnable Jupyter notebook, in the page's language.
 
 While the HTML pages are written, each page that holds code cells becomes
-``<outdir>/_notebooks/<page>.ipynb``: its headings and paragraphs as Markdown
-cells and its code as code cells, in page order. A script shown with
+``<outdir>/_notebooks/<page>.ipynb``: its headings (with the numbers the page
+prints, "1.5 ") and paragraphs as Markdown cells and its code as code cells, in
+page order. A script shown with
 ``.. snippet::`` becomes a ``%%writefile`` cell and a cell that runs it in
 a new Python process, on the CPU, as the doctest does. An exercise's
 self-check (:mod:`jaxbook.sphinxext.selfcheck`), which the page itself does
@@ -137,11 +138,17 @@ def install_cells(requirements: list[str], gpu: str) -> list[nbformat.NotebookNo
 class Cells:
     """The cells of one notebook, built by walking a page's doctree in reading order."""
 
-    def __init__(self, link: _markdown.Link, number: Number = lambda node: "") -> None:
+    def __init__(
+        self,
+        link: _markdown.Link,
+        number: Number = lambda node: "",
+        secnumber: Number = lambda section: "",
+    ) -> None:
         self.cells: list[nbformat.NotebookNode] = []
         self.last_code: nbformat.NotebookNode | None = None
         self.link = link
         self.number = number
+        self.secnumber = secnumber
 
     def markdown(self, text: str, quote: bool) -> None:
         from nbformat import v4
@@ -177,7 +184,10 @@ class Cells:
         if isinstance(node, nodes.section):
             self.walk(node, level + 1, quote)
         elif isinstance(node, nodes.title):
-            self.markdown(f"{'#' * max(level, 1)} {_markdown.inline(node, self.link)}", quote)
+            # With the number the page prints before it ("1.5 "), where it has one.
+            numbered = self.secnumber(node.parent) if isinstance(node.parent, nodes.section) else ""
+            text = numbered + _markdown.inline(node, self.link)
+            self.markdown(f"{'#' * max(level, 1)} {text}", quote)
         elif isinstance(node, nodes.paragraph):
             self.markdown(_markdown.inline(node, self.link), quote)
         elif isinstance(node, (nodes.bullet_list, nodes.enumerated_list)) and not runs_code:
@@ -186,6 +196,9 @@ class Cells:
             self.markdown(_markdown.table(node, self.link), quote)
         elif isinstance(node, nodes.literal_block):
             self.markdown(_markdown.fenced(node), quote)
+        elif isinstance(node, nodes.math_block):
+            # Before the TextElements below, which would make its LaTeX bold text.
+            self.markdown(_markdown.display_math(node, quote), quote)
         elif isinstance(node, nodes.Admonition):
             title = node.next_node(nodes.title)
             if title is None:  # a note or a warning: its label, in the page's language
@@ -218,6 +231,9 @@ class Cells:
                     parts.append(_markdown.fenced(child))
                 elif isinstance(child, nodes.paragraph):
                     parts.append(_markdown.inline(child, self.link))
+                elif isinstance(child, nodes.math_block):
+                    # After a blank line: a paragraph's lines would run on into it.
+                    parts.append("\n" + _markdown.display_math(child))
                 elif isinstance(child, nodes.Element):
                     parts.append(child.astext())
             indent = "  " * depth
@@ -258,8 +274,9 @@ def notebook_for(
     gpu: str = "",
     link: _markdown.Link = lambda uri: uri,
     number: Number = lambda node: "",
+    secnumber: Number = lambda section: "",
 ) -> nbformat.NotebookNode | None:
-    walker = Cells(link, number)
+    walker = Cells(link, number, secnumber)
     walker.walk(doctree, 0)
     cells = walker.cells
     has_code = any(cell.cell_type == "code" for cell in cells)
@@ -357,7 +374,19 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                     return app.config.numfig_format[kind] % ".".join(map(str, ids[node_id]))
         return ""
 
-    notebook = notebook_for(doctree, app.config.language, requirements, gpu, link, number)
+    secnumbers = app.env.toc_secnumbers.get(docname, {})
+
+    def secnumber(section: nodes.Element) -> str:
+        # As Sphinx's HTML writer finds a title's number: by the section's anchor, or for the
+        # page's title (which has no anchor in the contents) under "".
+        ids: list[str] = section.get("ids", [])
+        anchor = "#" + ids[0] if ids else ""
+        found = secnumbers.get(anchor if anchor in secnumbers else "")
+        return ".".join(map(str, found)) + app.config.html_secnumber_suffix if found else ""
+
+    notebook = notebook_for(
+        doctree, app.config.language, requirements, gpu, link, number, secnumber
+    )
     if notebook is None:
         return
     path = Path(app.outdir, NOTEBOOK_DIR, f"{docname}.ipynb")
