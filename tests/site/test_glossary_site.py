@@ -84,6 +84,19 @@ def test_key_as_an_adjective_is_not_linked_as_the_prng_key(built_site, page):
     assert not {"points", "places"} & set(linked), (page, linked)
 
 
+@pytest.mark.parametrize(
+    ("page", "said"),
+    [("ch01/summary", "lower by default"), ("ch01/transformations", "cannot lower it further")],
+)
+def test_lower_as_in_less_is_not_linked_as_lowering(built_site, page, said):
+    """"Lower" as "less" (a precision, a loss) is not the compiler's lowering; "lowers",
+    "lowered" and "lowering" are."""
+    soup = BeautifulSoup((built_site / "en" / f"{page}.html").read_text("utf-8"), "html.parser")
+    assert said in " ".join(soup.get_text().split()), page  # the page still says it
+    linked = [a.get_text() for a in soup.select('a[href$="#term-lowering"]')]
+    assert "lower" not in linked, (page, linked)
+
+
 @pytest.mark.parametrize(("language", "label"), [("zh_CN", "索引"), ("en", "Index")])
 def test_every_page_links_the_index_from_its_sidebar(built_site, language, label):
     pages = [p for p in (built_site / language).rglob("*.html") if "_static" not in p.parts]
