@@ -24,8 +24,9 @@ in reading order; the PDF gives the page numbers alone, in page order):
 A quiz's answer options are not indexed: a wrong option may name an API that
 does not exist. Nor is a contents table, whose every row opens with a
 reference to a page (the chapter's "本章内容"): it lists what the pages
-discuss, and a term there ("主机") would lead to the list, not the discussion. Nor is a page's mention of what the page indexes itself, as a
-main entry (``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
+discuss, and a term there ("主机") would lead to the list, not the discussion.
+Nor is a page's mention of what the page indexes itself, as a main entry
+(``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
 the page's own entry names the place, and says what the place says, where the
 mention would be one more bare page number (the PDF printed the page twice,
 "27, **27**"; an entry mentioned on many pages gave the reader a row of
