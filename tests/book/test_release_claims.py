@@ -120,3 +120,27 @@ def test_no_release_a_behavior_changed_in_is_typed_by_hand(language):
                 continue
             typed += [f"{catalog.name}: {m[0]}" for m in TYPED[language].finditer(text)]
     assert typed == []
+
+
+# The update notes' introduction says which releases the "Changed in" column was checked on;
+# no role gives the evidence file's range, so the sentence types it and this test holds it
+# to the file.
+CHECKED_RANGE = {
+    "zh_CN": re.compile(r"在 JAX (\S+) 到 (\S+) 之间的各个版本上运行检查这些说明的代码"),
+    "en": re.compile(r"on the releases from JAX (\S+) through (\d+(?:\.\d+)+)"),
+}
+
+
+@pytest.mark.parametrize("language", list(CHECKED_RANGE))
+def test_the_update_notes_name_the_range_the_evidence_checked(language):
+    import json
+
+    evidence = json.loads((ROOT / "docs/release-evidence.json").read_text(encoding="utf-8"))
+    catalog = polib.pofile(str(ROOT / "locale/en/LC_MESSAGES/ch01/update-notes.po"))
+    texts = [
+        " ".join((e.msgid if language == "zh_CN" else e.msgstr).split())
+        for e in catalog
+        if not e.obsolete
+    ]
+    [found] = [match for text in texts if (match := CHECKED_RANGE[language].search(text))]
+    assert [found[1], found[2]] == evidence["range"]

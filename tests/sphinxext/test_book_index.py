@@ -22,6 +22,7 @@ def test_a_literal_names_what_the_index_lists():
     assert api_names("random.no_such_function") == []
     assert api_names("np.zeros(3)") == []  # NumPy's, not JAX's
     assert api_names("np.dot") == []  # not an array's method either
+    assert api_names("np_arr.copy()") == []  # the pages' name for a NumPy array
     assert api_names("jax_no_such_option") == []
     # An option's context manager is the option: one entry, under the option's own name.
     assert api_names("jax.threefry_partitionable(False)") == ["jax_threefry_partitionable"]
@@ -59,6 +60,18 @@ def test_each_page_indexes_its_first_mentions_where_they_stand(built):
     # The home page is no chapter page; a name shown as old is not indexed.
     assert "index" not in index or not index["index"]
     assert "jax.tree_map" not in page
+
+
+@pytest.mark.sphinx("html", testroot="book-index")
+def test_a_contents_table_lists_and_is_not_indexed(built):
+    """A table whose rows open with a page's reference lists what the pages discuss: its
+    "密钥" and ``jax.grad`` are no places; the same words in another table are."""
+    index = built.app.env.domains.index_domain.entries
+    later = {entry[1].split("; ")[0]: entry[2] for entry in index["ch01/later"]}
+    assert set(later) == {"jax.jit", "jax.vmap", "密钥"}
+    doctree = built.app.env.get_doctree("ch01/later")
+    [mention] = [node for node in doctree.findall(nodes.Element) if later["密钥"] in node["ids"]]
+    assert mention.astext() == "jax.vmap 与密钥"
 
 
 @pytest.mark.sphinx("html", testroot="book-index")

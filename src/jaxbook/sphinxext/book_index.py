@@ -9,7 +9,8 @@ in reading order; the PDF gives the page numbers alone, in page order):
 - a JAX API in an inline literal (``jax.jit``, ``jnp.array(...)`` is
   ``jnp.array``), a method or attribute of ``jax.Array`` written on an array
   (``x.at[idx].set(v)`` is ``jax.Array.at``, ``x.device`` is
-  ``jax.Array.device``; ``np.dot`` is NumPy's, not an array's), a JAX
+  ``jax.Array.device``; ``np.dot`` is NumPy's, not an array's, and so is a
+  method of ``np_arr``, the pages' name for a NumPy array), a JAX
   configuration option (``jax_enable_x64``) and a
   JAX or XLA environment variable (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is
   ``XLA_PYTHON_CLIENT_PREALLOCATE``); a name the text shows as old
@@ -21,8 +22,11 @@ in reading order; the PDF gives the page numbers alone, in page order):
   entry for the term stays in the index too, marked as its definition.
 
 A quiz's answer options are not indexed: a wrong option may name an API that
-does not exist. Nor is a page's mention of what the page indexes itself, as a
-main entry (``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
+does not exist. Nor is a contents table, whose every row opens with a
+reference to a page (the chapter's "本章内容"): it lists what the pages
+discuss, and a term there ("主机") would lead to the list, not the discussion.
+Nor is a page's mention of what the page indexes itself, as a main entry
+(``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
 the page's own entry names the place, and says what the place says, where the
 mention would be one more bare page number (the PDF printed the page twice,
 "27, **27**"; an entry mentioned on many pages gave the reader a row of
@@ -79,6 +83,8 @@ ON_ARRAY = re.compile(r"^([a-z_][a-z0-9_]*)?\.([a-z_][a-z0-9_]*)")
 # Modules the pages import from JAX under a short name (``from jax import random``).
 JAX_MODULES = {"random": "jax.random", "lax": "jax.lax"}
 MODULES = {"np", "numpy", "jnp", "jax", "lax", "random", "math", "os", "sys", "plt", "time"}
+# The pages' name for a NumPy array (``np_arr.copy()``): its methods are NumPy's.
+NUMPY_ARRAY = "np_"
 QUESTION = "jb-question"
 BLOCKS = (nodes.paragraph, nodes.title, nodes.term, nodes.rubric)
 
@@ -98,7 +104,7 @@ def api_names(text: str) -> list[str]:
     owner, name = match[1] or "", match[2]
     if owner in JAX_MODULES and _module_attribute(JAX_MODULES[owner], name):
         found.append(f"{JAX_MODULES[owner]}.{name}")  # ``random.normal(key)``
-    elif owner not in MODULES and _array_attribute(name):
+    elif owner not in MODULES and not owner.startswith(NUMPY_ARRAY) and _array_attribute(name):
         found.append(f"jax.Array.{name}")
     return found
 
@@ -179,8 +185,31 @@ def _is_block(node: nodes.Node) -> TypeGuard[nodes.Element]:
     if not isinstance(node, BLOCKS) or isinstance(node.parent, nodes.term):
         return False
     return not any(
-        isinstance(parent, glossary.SKIP) or _is_option(parent) for parent in ancestors(node)
+        isinstance(parent, glossary.SKIP) or _is_option(parent) or _is_contents(parent)
+        for parent in ancestors(node)
     )
+
+
+# What a cell may hold beside its reference: an index entry, a link target.
+REFERENCE_MARKS = (addnodes.index, nodes.target)
+
+
+def _is_contents(node: nodes.Node) -> bool:
+    """A contents table: each row of its body opens with a cell that is a reference alone
+    (``:book:sec:``, ``:doc:``), unresolved while the page is read."""
+    if not isinstance(node, nodes.table):
+        return False
+    rows = [row for body in node.findall(nodes.tbody) for row in body.findall(nodes.row)]
+
+    def reference_alone(row: nodes.row) -> bool:
+        first = row.next_node(nodes.entry)
+        shown = [c for c in first.children if not isinstance(c, REFERENCE_MARKS)] if first else []
+        if len(shown) != 1 or not isinstance(shown[0], nodes.paragraph):
+            return False
+        words = [c for c in shown[0].children if not isinstance(c, REFERENCE_MARKS)]
+        return len(words) == 1 and isinstance(words[0], (addnodes.pending_xref, nodes.reference))
+
+    return bool(rows) and all(reference_alone(row) for row in rows)
 
 
 def _is_option(node: nodes.Node) -> bool:
