@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from jaxbook.chinese import HAN_RANGES
 
@@ -404,3 +405,12 @@ def test_search_and_copy_messages_speak_as_the_book(site):
         text = chinese_text(page.read_text("utf-8"))
         assert "您" not in text, page
         assert not re.search(r"\bnotebooks?\b", text), page
+
+
+def test_the_footer_states_the_copyright_without_reserving_rights(site):
+    """The text is offered under CC BY 4.0: the footer says "© 2026 …", not 版权所有
+    ("all rights reserved", as a Chinese reader takes it)."""
+    footer = BeautifulSoup(
+        (site / "ch01" / "arrays.html").read_text(encoding="utf-8"), "html.parser"
+    ).select_one("div.copyright")
+    assert " ".join(footer.get_text().split()).startswith("© 2026 ")
