@@ -336,11 +336,14 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     # Before Sphinx completes numfig_format with its own names (800).
     app.connect("config-inited", configure, priority=750)
-    # Around Sphinx's toctree collector (500), which numbers them through the book.
-    app.connect("env-get-updated", sphinx_numbers_back, priority=400)
-    app.connect("env-get-updated", number_per_chapter, priority=600)
-    app.connect("env-get-updated", sphinx_secnumbers_back, priority=400)
-    app.connect("env-get-updated", number_sections_in_chapter, priority=600)
+    # Around Sphinx's toctree collector (500), which numbers them through the book: its own
+    # last numbers put back before it, for it to compare with; ours after it.
+    for back, ours in (
+        (sphinx_numbers_back, number_per_chapter),
+        (sphinx_secnumbers_back, number_sections_in_chapter),
+    ):
+        app.connect("env-get-updated", back, priority=400)
+        app.connect("env-get-updated", ours, priority=600)
     app.connect("doctree-resolved", number_sections_on_paper)
     app.add_domain(BookDomain)
     # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
