@@ -158,6 +158,7 @@ def test_the_build_info_is_kept_beside_the_doctrees_not_in_the_site(tmp_path):
     from io import StringIO
 
     from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
 
     source, out, doctrees = tmp_path / "src", tmp_path / "out", tmp_path / "doctrees"
     source.mkdir()
@@ -168,10 +169,13 @@ def test_the_build_info_is_kept_beside_the_doctrees_not_in_the_site(tmp_path):
 
     def build(**overrides: str) -> str:
         status = StringIO()
-        Sphinx(
-            source, source, out, doctrees, "html", confoverrides=overrides, status=status,
-            warning=StringIO(),
-        ).build()  # fmt: skip
+        # Each application's directives and roles are registered with docutils for the
+        # process: in a namespace of its own, as sphinx-build has one process per build.
+        with docutils_namespace():
+            Sphinx(
+                source, source, out, doctrees, "html", confoverrides=overrides, status=status,
+                warning=StringIO(),
+            ).build()  # fmt: skip
         return (out / "index.html").read_text(encoding="utf-8")
 
     build(html_title="First")

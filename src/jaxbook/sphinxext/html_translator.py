@@ -102,16 +102,16 @@ class CodeFormatter(HtmlFormatter):
 
     def wrap(self, source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
         lines = [text for _kind, text in source]
-        blocks = ' class="jb-line-blocks"' if self.line_blocks else ""
-        yield 0, f'<pre tabindex="0"{blocks} style="--jb-lines: {len(lines)}">'
+        yield 0, f'<pre tabindex="0" style="--jb-lines: {len(lines)}">'
         # As Pygments' own <pre>: an empty span first keeps a leading empty line.
         lines[:1] = [f"<span></span>{line}" for line in lines[:1]]
         if self.line_blocks:
             # Pygments closes its spans at each line's end, so a line is whole markup; an
-            # empty line keeps its height with a space. The line feed stays, after the span:
-            # a reader without the stylesheet (or one that drops it) still sees the lines.
+            # empty line keeps its height with a space. The line feed stays, at the line's end
+            # (a block's last line feed adds no line): a reader that drops the stylesheet still
+            # sets the lines apart.
             lines = [
-                f'<span class="jb-line">{line.rstrip("\n") or " "}</span>\n' for line in lines
+                f'<span class="jb-line">{line.rstrip("\n") or " "}\n</span>' for line in lines
             ]
         yield from ((1, line) for line in lines)
         yield 0, "</pre>"
