@@ -89,7 +89,7 @@ def test_key_as_an_adjective_is_not_linked_as_the_prng_key(built_site, page):
     [("ch01/summary", "lower by default"), ("ch01/transformations", "cannot lower it further")],
 )
 def test_lower_as_in_less_is_not_linked_as_lowering(built_site, page, said):
-    """"Lower" as "less" (a precision, a loss) is not the compiler's lowering; "lowers",
+    """ "Lower" as "less" (a precision, a loss) is not the compiler's lowering; "lowers",
     "lowered" and "lowering" are."""
     soup = BeautifulSoup((built_site / "en" / f"{page}.html").read_text("utf-8"), "html.parser")
     assert said in " ".join(soup.get_text().split()), page  # the page still says it

@@ -110,9 +110,7 @@ class CodeFormatter(HtmlFormatter):
             # empty line keeps its height with a space. The line feed stays, at the line's end
             # (a block's last line feed adds no line): a reader that drops the stylesheet still
             # sets the lines apart.
-            lines = [
-                f'<span class="jb-line">{line.rstrip("\n") or " "}\n</span>' for line in lines
-            ]
+            lines = [f'<span class="jb-line">{line.rstrip("\n") or " "}\n</span>' for line in lines]
         yield from ((1, line) for line in lines)
         yield 0, "</pre>"
 
