@@ -573,19 +573,19 @@ def test_the_language_check_reads_a_compressed_catalog(tmp_path):
     assert catalog_languages(tmp_path / "a.pdf") == {"en-US"}
 
 
+def pdf_info(pdf: Path) -> dict[str, str]:
+    """The PDF's information dictionary, as pdfinfo prints it."""
+    printed = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    return dict(re.findall(r"^(\w+):\s+(.*)$", printed, re.M))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_pdf_says_its_language_title_authors_subject_and_keywords(built_editions, language):
     """In the edition's language: a screen reader picks its voice by /Lang, and a library
     lists the book by its information."""
     pdf = the_pdf(built_editions, language)
     assert catalog_languages(pdf) == {PDF_LANGUAGE[language]}
-    info = dict(
-        re.findall(
-            r"^(\w+):\s+(.*)$",
-            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
-            re.M,
-        )
-    )
+    info = pdf_info(pdf)
     metadata = package_of(built_editions, language).find(f"{OPF}metadata")
     assert info["Title"] == metadata.find(f"{DC}title").text
     assert info["Author"] == credits(language)["authors"]
@@ -638,13 +638,7 @@ def test_the_pdf_says_the_same_in_its_xmp_metadata(built_editions, language):
     PDF had no metadata stream."""
     pdf = the_pdf(built_editions, language)
     xmp = xmp_metadata(pdf)
-    info = dict(
-        re.findall(
-            r"^(\w+):\s+(.*)$",
-            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
-            re.M,
-        )
-    )
+    info = pdf_info(pdf)
     metadata = package_of(built_editions, language).find(f"{OPF}metadata")
     assert xmp.get(f"{DC}title") == [info["Title"]]
     assert xmp[f"{DC}creator"] == [credits(language)["authors"]]
