@@ -273,7 +273,10 @@ class BookDomain(Domain):
         found = section_target(env, target, node.get("refdoc", fromdocname))
         if found is None:
             return None
-        docname, labelid, name = found
+        docname, labelid, title = found
+        # In words, as the PDF's bookmarks and the EPUB's contents have a title: "补充：查看
+        # jaxpr", not "🔍 补充：查看 jaxpr".
+        name = without_emoji(title)
         number = _chapters.page_number(env, docname)
         if not number:
             logger.warning(
@@ -294,8 +297,8 @@ class BookDomain(Domain):
 
 def section_target(env: BuildEnvironment, target: str, refdoc: str) -> tuple[str, str, str] | None:
     """A section reference's target: its page, its label's id ("" for a page) and its
-    title in words, as the PDF's bookmarks and the EPUB's contents have a title ("补充：查看
-    jaxpr", not "🔍 补充：查看 jaxpr"); None where there is no such target."""
+    title as the page has it (an emoji and all, as its catalog has it too); None where
+    there is no such target."""
     std = env.domains.standard_domain
     if target.lower() in std.anonlabels:
         docname, labelid = std.anonlabels[target.lower()]
@@ -305,7 +308,7 @@ def section_target(env: BuildEnvironment, target: str, refdoc: str) -> tuple[str
         if docname not in env.titles:
             return None
         labelid, name = "", clean_astext(env.titles[docname])
-    return docname, labelid, without_emoji(name)
+    return docname, labelid, name
 
 
 def section_text(

@@ -63,7 +63,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import docname_join, get_filetype
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.fileutil import copy_asset_file
-from sphinx.util.nodes import clean_astext, extract_messages
+from sphinx.util.nodes import extract_messages
 
 from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
@@ -230,16 +230,13 @@ def section_reference(app: Sphinx, docname: str, xref: addnodes.pending_xref) ->
     number = found and _chapters.page_number(env, found[0])
     if not found or not number:
         return None
-    page, _label, _title = found
-    # The title as the catalog has it (an emoji and all), then in words as the reference says it.
-    target = xref["reftarget"].lower()
-    labels = env.domains.standard_domain.labels
-    title = labels[target][2] if target in labels else clean_astext(env.titles[page])
+    page, _label, title = found
     explicit = xref.astext() if xref.get("refexplicit") else None
     other = other_language(app.config)
     return numbering.section_text(
         xref["reftype"],
         number,
+        # In the other language as its catalog has it, then in words, as the page says it.
         without_emoji(other_title(app, page, title)),
         explicit,
         words=lambda message: label_in(app, other, message),
