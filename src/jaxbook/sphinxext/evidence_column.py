@@ -8,8 +8,8 @@ output, that output: ``:old: dot-value=10.811179161071777``
 evidence file that ``jaxbook-lab evidence`` writes, this extension gives:
 
 - the update-notes table a "Changed in" column, one short phrase a row:
-  "since 0.4.31" (the release since which the note's first probe, the one that
-  checks its main point, has given its present answer), "no change since
+  "since 0.4.31" (the latest release in which one of the note's probes changed
+  its answer: the note holds as a whole from there), "no change since
   0.4.13" where it never changed (the first release its probes were asked of:
   the note holds on every release of the file's range from there), and "—"
   where the note names no probe;
@@ -185,8 +185,9 @@ def column(app: Sphinx, table_doc: str) -> notes.Column | None:
         return None
 
     def cell(row: notes.Row) -> nodes.paragraph:
-        # The note holds as a whole from the latest release any of its probes changed in
-        # (note 1's "pmap is legacy" from 0.8.2, its "device_put_replicated is gone" from 0.10.0).
+        # The note holds as a whole from the latest release any of its probes changed in, so a
+        # note names as evidence only the probes of its main point: a side remark's release
+        # goes in its prose (:changed-in:), where it does not date the note.
         releases, known = changed_in(evidence, row.probes, row.old)
         if not known:  # no probe, or none the file has (a warning says so)
             return nodes.paragraph("", "—")
