@@ -290,6 +290,19 @@ def test_a_dotted_name_in_a_links_text_breaks_before_its_dots(make_app, tmp_path
     assert r"\section{jax.random.key 小节}" in tex  # a title itself is set whole
 
 
+def test_what_is_an_emoji_in_text_asks_no_font(monkeypatch):
+    """Section references and the parallel text leave emoji out of a title on the website,
+    whose build needs no emoji font: the answer comes from Unicode's data alone."""
+
+    def no_font() -> frozenset[int]:
+        raise AssertionError("the emoji font was asked")
+
+    monkeypatch.setattr(_artwork, "_emoji_characters", no_font)
+    assert _artwork.without_emoji("🔍 补充：查看 jaxpr") == "补充：查看 jaxpr"
+    assert _artwork.without_emoji("⚠️ Warning → ✅ done") == "Warning → done"
+    assert _artwork.without_emoji("1.5 使用 JAX 数组") == "1.5 使用 JAX 数组"
+
+
 def emoji_font_missing() -> str:
     try:
         _artwork.emoji_font()

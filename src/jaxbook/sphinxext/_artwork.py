@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -98,9 +99,18 @@ def _emoji_characters() -> frozenset[int]:
 
 
 def is_emoji(character: str) -> bool:
-    """Whether ``character`` is an emoji the PDF draws as a picture."""
+    """Whether ``character`` is a pictographic symbol of the emoji blocks, by Unicode's data
+    alone (a symbol, category So): what text without emoji leaves out, the same on any
+    machine, whatever fonts it has."""
     code = ord(character)
-    return any(low <= code <= high for low, high in EMOJI_BLOCKS) and (code in _emoji_characters())
+    return any(low <= code <= high for low, high in EMOJI_BLOCKS) and (
+        unicodedata.category(character) == "So"
+    )
+
+
+def drawn_as_picture(character: str) -> bool:
+    """Whether the PDF draws ``character`` as a picture: an emoji that the emoji font has."""
+    return is_emoji(character) and ord(character) in _emoji_characters()
 
 
 def draw_emoji(character: str, path: Path) -> None:

@@ -1134,7 +1134,7 @@ def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     lines = [rf"\ProvidesPackage{{{GLYPHS_STYLE}}}", r"\RequirePackage{newunicodechar}"]
     for character in used:
         code = ord(character)
-        if _artwork.is_emoji(character):
+        if _artwork.drawn_as_picture(character):
             picture = f"emoji-{code:x}.png"
             _artwork.draw_emoji(character, Path(app.outdir, picture))
             lines.append(rf"\newunicodechar{{{character}}}{{\jbemoji{{{picture}}}}}")
@@ -1155,11 +1155,11 @@ def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         for text in list(title.findall(nodes.Text)):
             pieces = _artwork.EMOJI_RUN.split(str(text))
-            if len(pieces) == 1 or not any(_artwork.is_emoji(c) for c in str(text)):
+            if len(pieces) == 1 or not any(_artwork.drawn_as_picture(c) for c in str(text)):
                 continue
             plain: list[nodes.Node] = []
             for at, piece in enumerate(pieces):
-                if at % 2 and any(_artwork.is_emoji(c) for c in piece):
+                if at % 2 and any(_artwork.drawn_as_picture(c) for c in piece):
                     latex = rf"\texorpdfstring{{{tex(piece)}}}{{}}"
                     plain.append(nodes.raw("", latex, format="latex"))
                 elif piece:
