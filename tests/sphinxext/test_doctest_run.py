@@ -165,3 +165,22 @@ def test_the_inputs_start_no_jax():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("] ")[1].strip() == "False"
+
+
+def test_the_run_inputs_are_worked_out_once_per_build(book, build, monkeypatch):
+    """Every page's key reads ``jaxbook_run_inputs``; a callable default would list the
+    packages and glob the devices again at each read. Sphinx itself evaluates the default
+    when it checks the value's type and when it logs the config; no page asks again."""
+    import traceback
+
+    stacks: list[str] = []
+    packages = doctest_run._packages  # noqa: SLF001 (counted where it is called)
+    monkeypatch.setattr(
+        doctest_run,
+        "_packages",
+        lambda: stacks.append("".join(traceback.format_stack())) or packages(),
+    )
+    _app, ran = build(book, "html")
+    assert sorted(ran) == ["first", "second"]
+    assert stacks
+    assert not [stack for stack in stacks if "in code_key" in stack]

@@ -141,8 +141,10 @@ def test_sphinx_numbers_afresh_and_compares_with_its_own_last_numbers(make_app, 
     where its own numbers of the last build have been put back. With nothing changed it
     names no page, and the numbers per chapter are made once ("1.1", "1-1"), not prefixed
     again."""
-    assert sphinx.version_info[:2] == (9, 2), (
-        f"numbering relies on Sphinx 9.2's TocTreeCollector.assign_section_numbers and "
+    # The lock installs 9.1.1 on Python 3.12 and 9.2.0 on 3.13, whose toctree collectors
+    # (sphinx/environment/collectors/toctree.py) are the same file.
+    assert sphinx.version_info[:2] in {(9, 1), (9, 2)}, (
+        f"numbering relies on Sphinx 9.1/9.2's TocTreeCollector.assign_section_numbers and "
         f"assign_figure_numbers (numbering afresh on env-get-updated, comparing with "
         f"env.toc_secnumbers/toc_fignumbers); this is Sphinx {sphinx.__version__}: check "
         f"numbering.py when upgrading, then this test"

@@ -5,9 +5,10 @@ readers kept, and each page is written the same.
 
 The project is made here: ten pages, each with an update note verified by the code it
 runs, index entries (by hand, by the API names and the glossary's terms), and a cell that
-prints, so that Sphinx reads them in parallel (it does from six pages on) and writes them
-in parallel. The two builds run in processes of their own, as ``make html`` runs them:
-Sphinx forks its readers, and a pytest worker may have started JAX already.
+prints, so that Sphinx reads them in parallel (in the chunks of
+``sphinx.util.parallel.make_chunks``) and writes them in parallel. The two builds run in
+processes of their own, as ``make html`` runs them: Sphinx forks its readers, and a pytest
+worker may have started JAX already.
 """
 
 from __future__ import annotations

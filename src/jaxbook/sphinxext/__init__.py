@@ -1,7 +1,7 @@
 """The course's own Sphinx extensions, one module per feature; ``conf.py`` lists them all.
 
 - :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
-- :mod:`jaxbook.sphinxext.backend_tabs`: CPU and GPU expected outputs shown as tabs.
+- :mod:`jaxbook.sphinxext.backend_tabs`: each backend's outputs (CPU, GPU, TPU) as tabs.
 - :mod:`jaxbook.sphinxext.book_index`: the general index, from where the prose mentions things.
 - :mod:`jaxbook.sphinxext.book_texts`: title, author and credit in each language, from catalogs.
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.

@@ -391,10 +391,17 @@ def warn(app: Sphinx, docname: str, record: PageRecord) -> None:
         )
 
 
+def settle_run_inputs(app: Sphinx, config: Config) -> None:
+    """Work out ``jaxbook_run_inputs`` once: Sphinx calls a callable default at every access,
+    and each page's key reads it (packages listed, devices globbed, files hashed)."""
+    config.jaxbook_run_inputs = config.jaxbook_run_inputs
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.add_config_value("jaxbook_run", True, "", types=frozenset({bool, list, tuple}))
     app.add_config_value("jaxbook_run_inputs", run_inputs, "env", types=frozenset({dict}))
+    app.connect("config-inited", settle_run_inputs)
     app.add_builder(VerdictBuilder)
     app.add_env_collector(PageRuns)
     # env_version 2: a page's record says what ran (its key)
