@@ -1239,6 +1239,27 @@ def test_epub_tables_break_code_only_between_its_parts_on_a_phone(
     assert found == {}
 
 
+def header_cell_rules(css: str) -> dict[str, str]:
+    """The declarations of the EPUB stylesheet's last rule for table header cells alone."""
+    rules = re.findall(r"table\.docutils th \{([^}]*)\}", css)
+    return dict(
+        (name.strip(), value.strip())
+        for rule in rules
+        for name, value in (d.split(":", 1) for d in rule.split(";") if ":" in d)
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_table_headers_wrap_only_between_words(built_editions, language):
+    """A header cell took the cells' overflow-wrap: anywhere, and wrapped inside a word with no
+    mark ("N" / "o.", "编" / "号"): it breaks between words only."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        [name] = [n for n in epub.namelist() if n.endswith("jaxbook-epub.css")]
+        rules = header_cell_rules(epub.read(name).decode("utf-8"))
+    assert rules.get("overflow-wrap") == "normal"
+    assert rules.get("word-break") == "keep-all"
+
+
 def test_the_table_break_check_sees_a_name_broken_between_letters(phone, tmp_path):
     page = tmp_path / "table.html"
     page.write_text(
