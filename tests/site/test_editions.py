@@ -348,11 +348,19 @@ def body_text(pdf: Path) -> str:
     return "\n".join(pages)
 
 
+# A name broken before an underscore with no mark: "jax" at a line's end, read as a whole
+# name, and "_enable_x64" at the next one's start. Inline code marks that break with the hook
+# of a code block's wrapped line (",→" as poppler reads it).
+UNMARKED_UNDERSCORE = re.compile(r"\S*[A-Za-z0-9]\n_[A-Za-z0-9]\S*")
+MARKED_UNDERSCORE = re.compile(r"[A-Za-z0-9]\n,\n?→_[A-Za-z0-9]")
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_identifier_breaks_without_a_mark(built_editions, language):
     raw = body_text(the_pdf(built_editions, language))
     assert UNMARKED_BREAK.findall(raw) == []
-    assert re.search(r"[A-Za-z0-9]\n_[A-Za-z]", raw)  # the book does break names, before "_"
+    assert UNMARKED_UNDERSCORE.findall(raw) == []
+    assert MARKED_UNDERSCORE.search(raw)  # the book does break names, before "_", marked
 
 
 def test_the_break_check_sees_an_unmarked_break():
@@ -360,6 +368,9 @@ def test_the_break_check_sees_an_unmarked_break():
         "jax.default_matmul_\nprecision"
     ]
     assert UNMARKED_BREAK.findall("jax.default_matmul\n_precision") == []
+    assert UNMARKED_UNDERSCORE.findall("such as jax\n_enable_x64. The") == ["jax\n_enable_x64."]
+    assert UNMARKED_UNDERSCORE.findall("such as jax\n,\n→_enable_x64. The") == []
+    assert MARKED_UNDERSCORE.search("such as jax\n,\n→_enable_x64. The")
 
 
 LOOSE_LINE = re.compile(
@@ -889,6 +900,30 @@ def test_a_page_is_left_short_only_where_a_chapter_ends(built_editions, language
     assert short == []
 
 
+# A footnote at a page's foot, as poppler reads it: its number and the address it gives.
+FOOTNOTE = re.compile(r"^\s*(\d+)\s+https?://", re.M)
+
+
+def footnote_numbers_by_chapter(pdf: Path) -> list[list[int]]:
+    """The footnotes' numbers, in reading order, in runs that each start at a page with text
+    and no running head: the preface's first page, or a chapter's."""
+    runs: list[list[int]] = [[]]
+    for text, head in zip(pdf_pages(pdf), has_running_head(pdf), strict=True):
+        if text.strip() and not head:
+            runs.append([])
+        runs[-1] += [int(number) for number in FOOTNOTE.findall(text)]
+    return [run for run in runs if run]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_footnotes_are_numbered_from_one_in_each_chapter(built_editions, language):
+    """The preface's footnotes went on into chapter 1 (its first footnote was 3): Sphinx
+    numbers them through the book, jaxbook.sty from 1 in each chapter."""
+    runs = footnote_numbers_by_chapter(the_pdf(built_editions, language))
+    assert len(runs) >= 2  # the preface's, and chapter 1's
+    assert [run for run in runs if run != list(range(1, len(run) + 1))] == []
+
+
 def code_texts(site: Path, pages: set[str]) -> str:
     """The code and outputs of the book's pages on the site, line by line."""
     texts = []
@@ -1202,6 +1237,27 @@ def test_epub_tables_break_code_only_between_its_parts_on_a_phone(
             found[page.name] = breaks
     assert tables > 5
     assert found == {}
+
+
+def header_cell_rules(css: str) -> dict[str, str]:
+    """The declarations of the EPUB stylesheet's last rule for table header cells alone."""
+    rules = re.findall(r"table\.docutils th \{([^}]*)\}", css)
+    return dict(
+        (name.strip(), value.strip())
+        for rule in rules
+        for name, value in (d.split(":", 1) for d in rule.split(";") if ":" in d)
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_table_headers_wrap_only_between_words(built_editions, language):
+    """A header cell took the cells' overflow-wrap: anywhere, and wrapped inside a word with no
+    mark ("N" / "o.", "编" / "号"): it breaks between words only."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        [name] = [n for n in epub.namelist() if n.endswith("jaxbook-epub.css")]
+        rules = header_cell_rules(epub.read(name).decode("utf-8"))
+    assert rules.get("overflow-wrap") == "normal"
+    assert rules.get("word-break") == "keep-all"
 
 
 def test_the_table_break_check_sees_a_name_broken_between_letters(phone, tmp_path):

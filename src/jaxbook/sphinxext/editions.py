@@ -1050,7 +1050,11 @@ def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
         if OUTPUT_LABELS & set(before["classes"]):
             return NEED_LABELLED
         if before.astext().rstrip().endswith(LEAD_IN):
-            return NEED_BLOCK + 2 + len(before.astext()) // 60
+            # A short block asks for no more than its own lines and frame: room for five
+            # lines under the lead-in of a two-line block left page 5 of the English edition
+            # a third empty ("The overall pipeline" went over with its lead-in and block).
+            own = min(NEED_BLOCK, block.astext().count("\n") + 2)
+            return own + 2 + len(before.astext()) // 60
     if isinstance(block, pair):
         return NEED_PAIR
     if isinstance(block, nodes.table) and "longtable" in block["classes"]:

@@ -69,7 +69,7 @@ logger = logging.getLogger(__name__)
 
 # Words with which a point says that an older release behaved otherwise.
 CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
-WIDTH = 34  # of 100: the three columns of jaxbook.sphinxext.notes take their narrow widths
+WIDTH = 30  # of 100: the three columns of jaxbook.sphinxext.notes take their narrow widths
 
 
 @functools.lru_cache(maxsize=4)

@@ -76,9 +76,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
-# Of 100: the three columns alone, and beside the columns that other extensions add.
+# Of 100: the three columns alone, and beside the columns that other extensions add. The
+# numbers' column is as wide as its Chinese header, 编号, set on one line (at 7 it wrapped,
+# "编" / "号", in the Chinese PDF).
 WIDTHS = [8, 55, 37]
-NARROW_WIDTHS = [7, 35, 24]
+NARROW_WIDTHS = [9, 35, 26]
 
 
 @dataclass(frozen=True)
