@@ -155,3 +155,29 @@ def test_the_site_holds_no_file_of_the_build(built_site, language):
     assert not (site / ".buildinfo").exists()
     assert not (site / ".buildinfo.bak").exists()
     assert not (site / "_sources").exists()
+
+
+# What the editors called too slight for an update note, and the page that says it as prose.
+PROSE = {
+    "what-is-jax": {"zh_CN": "docs.jax.dev", "en": "docs.jax.dev"},
+    "arrays": {"zh_CN": "import numpy as np", "en": "import numpy as np"},
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_trivial_points_are_prose_not_update_notes(built_site, language):
+    """Where the docs are and that NumPy code needs its import are said in the text: no row of
+    the table, no note box, and the text still says them."""
+    table = page(built_site, language, "update-notes").select_one("table.jb-update-notes")
+    rows = {row["id"].removeprefix("update-row-") for row in table.select("tbody tr")}
+    assert rows
+    assert not rows & {"docs-url", "import-numpy"}
+    for name, said in PROSE.items():
+        html = page(built_site, language, name)
+        paragraphs = [p for p in html.select("article p") if said[language] in text(p)]
+        assert paragraphs, name
+        prose = [p for p in paragraphs if not p.find_parent(class_="jb-update-note")]
+        assert prose, (name, [text(p) for p in paragraphs])
+        notes = [text(n) for n in html.select(".jb-update-note") if said[language] in text(n)]
+        assert notes == [], name
+
