@@ -181,3 +181,18 @@ def test_trivial_points_are_prose_not_update_notes(built_site, language):
         notes = [text(n) for n in html.select(".jb-update-note") if said[language] in text(n)]
         assert notes == [], name
 
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_table_scrolls_in_furos_wrapper(built_site, language):
+    """On a phone a wide table scrolls inside its own box (furo's ``div.table-wrapper``, which
+    its style sheet lets scroll sideways): every table of the chapter, list-tables and the
+    generated update-notes table alike."""
+    tables = 0
+    for path in sorted((built_site / language / "ch01").glob("*.html")):
+        html = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for table in html.select("article table"):
+            tables += 1
+            wrapper = table.parent
+            assert "table-wrapper" in wrapper.get("class", []), (path.name, table.get("class"))
+            assert wrapper.get("tabindex") == "0", path.name  # reachable from the keyboard
+    assert tables >= 9
