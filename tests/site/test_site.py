@@ -94,3 +94,15 @@ def test_exercises_have_answer_areas_and_their_self_checks_in_the_notebook(site)
         assert f"参考答案 E{n}" in answers
         assert f"自检：练习 E{n}" in notebook
         assert f"自检：练习 E{n}" not in exercises + answers
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_books_places_stay_out_of_the_published_site(built_site, language):
+    """``book-places.json`` is the guides' input, not a page for readers: the build keeps it
+    beside its doctrees, where the guides read it, and the site holds none."""
+    assert not list((built_site / language).rglob("book-places.json"))
+    # make test's build keeps its doctrees beside its site; a test's own build, inside it.
+    doctrees = next(
+        d for d in (built_site / "doctrees", built_site.parent / "doctrees") if d.is_dir()
+    )
+    assert (doctrees / language / "book-places.json").is_file()

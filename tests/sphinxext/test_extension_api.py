@@ -62,6 +62,7 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
         "jaxbook_book_build": ("../_build", "env"),
         "jaxbook_book_site": ("", "env"),
         "jaxbook_book_html": ("", "env"),
+        "jaxbook_book_places": ("", "env"),
         "jaxbook_book_root": ("index", "env"),
     },
     "languages": {"jaxbook_languages": ({}, "html"), "jaxbook_site_url": ("", "html")},
