@@ -153,3 +153,20 @@ def test_the_index_has_the_chapters_concepts_in_the_pages_language(
     if language == "en":
         chinese = [name for k, v in index.items() for name in [k, *v] if HAN.search(name)]
         assert chinese == []
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_glossary_term_is_linked_from_the_text(built_site, language):
+    """A term earns its place: some page of the text links its entry (主机, "host", too)."""
+    glossary = BeautifulSoup(
+        (built_site / language / "glossary.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    terms = {dt["id"] for dt in glossary.select("dl.glossary > dt[id]")}
+    linked = {
+        href.partition("#")[2]
+        for path in (built_site / language / "ch01").glob("*.html")
+        for href, _text in LINK.findall(path.read_text(encoding="utf-8"))
+    }
+    assert "term-host" in terms
+    assert terms - linked == set()
+
