@@ -1300,6 +1300,21 @@ def test_the_home_pages_heading_and_title_name_the_preface_and_the_book(built_si
     assert book.find("meta", property="og:title")["content"] == brand
 
 
+@pytest.mark.parametrize(("language", "other"), [("zh_CN", "en"), ("en", "zh_CN")])
+def test_the_preface_links_the_other_languages_edition(built_site, built_editions, language, other):
+    """The preface says where the edition in the other language is: a link in its text to
+    that site's root, as the language switcher links it (with no site address known, the
+    sibling directory); the EPUB, which holds one language, has no such link."""
+    page = BeautifulSoup((built_site / language / "index.html").read_text("utf-8"), "html.parser")
+    links = [a["href"] for a in page.select("article p a.jb-edition-language")]
+    assert links == [f"../{other}/index.html"]
+    assert (built_site / language / links[0]).resolve() == (built_site / other / "index.html")
+    [epub] = (built_editions / "epub").glob(f"*-{language}.epub")
+    with zipfile.ZipFile(epub) as book:
+        preface = book.read("index.xhtml").decode("utf-8")
+    assert f"{other}/index" not in preface
+
+
 def bookmark_titles(builddir: Path, language: str) -> list[str]:
     [out] = (builddir / "latex" / language).glob("*.out")
     return bookmarks(out.read_text(encoding="utf-8"))

@@ -96,6 +96,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "backend_tabs": ("backend_tabs", EVERY, ALL),
     "chrome": (None, NONE, ALL),  # a paragraph
     "drift_placeholder": ("drift_report", NONE, NONE),  # the unseen examples, once resolved
+    "edition_reference": ("languages", NONE, NONE),  # a link or words, once resolved
     "measured_value": ("measured", NONE, ALL),  # an inline, filled in from the page's run
     "notebook_address": ("notebooks", NONE, NONE),  # a link or words, once resolved
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's
