@@ -27,9 +27,13 @@ project = "JAX 入门"
 # Who wrote the book and who publishes it, in the source language; a translation names them
 # through its book.po (jaxbook.sphinxext.book_texts), and its translators are listed beside
 # its language in locale/languages.csv. The title page, the copyright page and the EPUB's
-# metadata take them from here.
-author = "《JAX 入门》双语版编写组"
-jaxbook_publisher = "《JAX 入门》双语版项目"
+# metadata take them from here. No person is named: the project wrote, translated and
+# publishes the book, and every credit names it the same way.
+author = "《JAX 入门》双语版项目"
+jaxbook_publisher = author
+# What this edition of the book holds, in the line under its title ("第 1 章：JAX 简介 · 适用于
+# JAX 0.12") on the title page, the cover and the website's sidebar.
+jaxbook_scope = "第 1 章：JAX 简介"
 # The copyright line claims only what the project owns; the course is credited beside it.
 copyright = f"2026 {author}"
 # The edition: its number and the month it came out. The copyright pages of the PDF and the
@@ -219,6 +223,7 @@ html_theme = "furo"
 html_sidebars = {
     "**": [
         "sidebar/brand.html",
+        "jaxbook-subtitle.html",
         "sidebar/search.html",
         "jaxbook-language.html",
         "jaxbook-editions.html",
@@ -257,8 +262,10 @@ if tags.has("guides"):  # noqa: F821  # Sphinx's tags, given to this file
     jaxbook_book_srcdir = "../docs"
     jaxbook_snippets_dir = "../snippets"
     jaxbook_release_evidence = "../docs/release-evidence.json"
-    # No download of the book: the guides' site holds no edition of it.
+    # No download of the book, nor its subtitle: the guides' site holds no edition of it.
     html_sidebars = {
-        pattern: [name for name in names if name != "jaxbook-editions.html"]
+        pattern: [
+            name for name in names if name not in {"jaxbook-editions.html", "jaxbook-subtitle.html"}
+        ]
         for pattern, names in html_sidebars.items()
     }

@@ -864,6 +864,13 @@ def test_a_course_link_keeps_its_target_and_translates_its_title():
     assert role_key("doc", "arrays") != role_key("doc", "devices")
 
 
+def test_a_link_to_the_other_edition_names_the_other_language():
+    """``:edition:`` links the other language's edition: the source's names the translation's
+    language, the translation's the source's; both are the one role."""
+    assert role_key("edition", "英文版 <en>") == role_key("edition", "Chinese edition <zh_CN>")
+    assert role_key("edition", "英文版 <en>") != role_key("doc", "英文版 <en>")
+
+
 # -- Every catalog, every language (the interface's catalogs, templates, Chinese left) --
 
 EXTENSIONS_ZH = ROOT / "src" / "jaxbook" / "sphinxext" / "locales" / "zh_CN" / "LC_MESSAGES"

@@ -486,6 +486,51 @@ def test_wide_outputs_scroll_inside_their_frames(browser, server, width):
     assert found == {}
 
 
+# What a table at a phone's width does wrong: its box leaves the article's column, it is cut
+# off where it is wider than its box, or it widens the page.
+TABLE_FAULTS = """
+const column = document.querySelector('article').getBoundingClientRect();
+const faults = [];
+let wide = 0;
+for (const table of document.querySelectorAll('article table')) {
+  const box = table.parentElement;
+  const frame = box.getBoundingClientRect();
+  const name = (table.className || 'table') + ' in ' + (box.className || box.tagName);
+  const out = Math.max(column.left - frame.left, frame.right - column.right);
+  if (out > 0.5) faults.push(`out of the column by ${out} px: ${name}`);
+  if (table.getBoundingClientRect().width > frame.width + 1) {
+    wide += 1;
+    if (!['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+      faults.push(`cut off: ${name}`);
+  }
+}
+const page = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+if (page > 0) faults.push(`the page scrolls sideways by ${page} px`);
+return {faults, wide};
+"""
+
+
+def test_wide_tables_scroll_inside_their_own_box_on_a_phone(browser, server, site):
+    """At 375 px (a phone) a table wider than the column scrolls inside furo's wrapper, never
+    the page: list-tables and the generated update-notes table alike."""
+    browser.set_window_size(375, 800)
+    try:
+        found, wide = {}, 0
+        for language in LANGUAGES:
+            for path in sorted((site / language / "ch01").glob("*.html")):
+                if "<table" not in path.read_text(encoding="utf-8"):
+                    continue
+                browser.get(f"{server}/{language}/ch01/{path.name}")
+                result = browser.execute_script(TABLE_FAULTS)
+                wide += result["wide"]
+                if result["faults"]:
+                    found[f"{language}/{path.name}"] = result["faults"][:3]
+    finally:
+        browser.set_window_size(1280, 900)
+    assert wide >= 4  # there are tables wider than a phone to check
+    assert found == {}
+
+
 def test_the_output_check_sees_a_broken_layout(browser, server):
     """Without the book's rule a flex item is as wide as its content, frame and all; and a
     wrapping output breaks its numbers."""

@@ -249,7 +249,6 @@ def test_the_title_page_names_the_authors_the_translators_and_the_publisher(
 ):
     names = credits(language)
     title_page = " ".join(pdf_pages(the_pdf(built_editions, language))[0].split())
-    assert names["authors"] != names["publisher"]
     assert names["authors"] in title_page
     assert names["publisher"] in title_page
     if language == project.SOURCE_LANGUAGE:
@@ -257,6 +256,45 @@ def test_the_title_page_names_the_authors_the_translators_and_the_publisher(
     else:
         assert names["translators"]
         assert names["translators"] in title_page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_credits_name_the_project_as_a_publishers_credits_would(built_editions, language):
+    """No person is named: the project wrote, translated and publishes the book, and every
+    credit (the title page, the copyright page, the EPUB's metadata) names it the same way,
+    as an organisation, not as a "team" or "编写组"."""
+    names = credits(language)
+    named = {name for name in names.values() if name}
+    assert len(named) == 1, names
+    assert not re.search(r"\bteam\b|组", " ".join(named), re.IGNORECASE), names
+    copyright_page = " ".join(pdf_pages(the_pdf(built_editions, language))[1].split())
+    assert f"© 2026 {names['authors']}" in copyright_page
+
+
+# The line under the title: what the edition holds, then the JAX series it is for.
+SUBTITLE = {
+    "zh_CN": "第 1 章：JAX 简介 · 适用于 JAX 0.12",
+    "en": "Chapter 1: Introduction to JAX · For JAX 0.12",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_subtitle_says_the_books_scope_on_the_web_in_the_pdf_and_the_epub(
+    built_site, built_editions, language
+):
+    title_page = " ".join(pdf_pages(the_pdf(built_editions, language))[0].split())
+    # xeCJK sets the dot between Chinese words with no space around it.
+    dot = re.compile(r"\s*·\s*")
+    assert dot.sub("·", SUBTITLE[language]) in dot.sub("·", title_page)
+    [epub] = (built_editions / "epub").glob(f"*-{language}.epub")
+    with zipfile.ZipFile(epub) as book:
+        copyright_page = book.read("copyright.xhtml").decode("utf-8")
+    assert SUBTITLE[language] in " ".join(BeautifulSoup(copyright_page, "html.parser").text.split())
+    for name in ("index.html", "ch01/arrays.html"):
+        page = BeautifulSoup((built_site / language / name).read_text("utf-8"), "html.parser")
+        subtitle = page.select_one(".sidebar-brand + .jb-subtitle")
+        assert subtitle is not None, name
+        assert " ".join(subtitle.text.split()) == SUBTITLE[language], name
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -1293,6 +1331,44 @@ def test_the_website_links_the_preface_by_its_name(built_site, language):
         (built_site / language / "ch01/index.html").read_text("utf-8"), "html.parser"
     )
     assert page.find("link", rel="prev")["title"] == PREFACE[language]
+
+
+def heading(page: BeautifulSoup) -> str:
+    """A page's heading as it reads: its number and title, without the link to it."""
+    h1 = page.select_one("article h1")
+    return " ".join(h1.get_text().replace(h1.select_one("a.headerlink").text, "").split())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_home_pages_heading_and_title_name_the_preface_and_the_book(built_site, language):
+    """The home page is the preface: its heading says so, as the books' contents and the
+    links to it do, and the browser's title is the preface's and the book's, as every other
+    page's is its own and the book's ("前言 - JAX 入门", "1.5 使用 JAX 数组 - JAX 入门")."""
+    book = BeautifulSoup((built_site / language / "index.html").read_text("utf-8"), "html.parser")
+    assert heading(book) == PREFACE[language]
+    brand = " ".join(book.select_one(".sidebar-brand-text").text.split())
+    assert book.title.string == f"{PREFACE[language]} - {brand}"
+    other = BeautifulSoup(
+        (built_site / language / "ch01/arrays.html").read_text("utf-8"), "html.parser"
+    )
+    assert other.title.string == f"{heading(other)} - {brand}"
+    # Link previews still show the book's title.
+    assert book.find("meta", property="og:title")["content"] == brand
+
+
+@pytest.mark.parametrize(("language", "other"), [("zh_CN", "en"), ("en", "zh_CN")])
+def test_the_preface_links_the_other_languages_edition(built_site, built_editions, language, other):
+    """The preface says where the edition in the other language is: a link in its text to
+    that site's root, as the language switcher links it (with no site address known, the
+    sibling directory); the EPUB, which holds one language, has no such link."""
+    page = BeautifulSoup((built_site / language / "index.html").read_text("utf-8"), "html.parser")
+    links = [a["href"] for a in page.select("article p a.jb-edition-language")]
+    assert links == [f"../{other}/index.html"]
+    assert (built_site / language / links[0]).resolve() == (built_site / other / "index.html")
+    [epub] = (built_editions / "epub").glob(f"*-{language}.epub")
+    with zipfile.ZipFile(epub) as book:
+        preface = book.read("index.xhtml").decode("utf-8")
+    assert f"{other}/index" not in preface
 
 
 def bookmark_titles(builddir: Path, language: str) -> list[str]:

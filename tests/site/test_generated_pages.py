@@ -155,3 +155,44 @@ def test_the_site_holds_no_file_of_the_build(built_site, language):
     assert not (site / ".buildinfo").exists()
     assert not (site / ".buildinfo.bak").exists()
     assert not (site / "_sources").exists()
+
+
+# What the editors called too slight for an update note, and the page that says it as prose.
+PROSE = {
+    "what-is-jax": {"zh_CN": "docs.jax.dev", "en": "docs.jax.dev"},
+    "arrays": {"zh_CN": "import numpy as np", "en": "import numpy as np"},
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_trivial_points_are_prose_not_update_notes(built_site, language):
+    """Where the docs are and that NumPy code needs its import are said in the text: no row of
+    the table, no note box, and the text still says them."""
+    table = page(built_site, language, "update-notes").select_one("table.jb-update-notes")
+    rows = {row["id"].removeprefix("update-row-") for row in table.select("tbody tr")}
+    assert rows
+    assert not rows & {"docs-url", "import-numpy"}
+    for name, said in PROSE.items():
+        html = page(built_site, language, name)
+        paragraphs = [p for p in html.select("article p") if said[language] in text(p)]
+        assert paragraphs, name
+        prose = [p for p in paragraphs if not p.find_parent(class_="jb-update-note")]
+        assert prose, (name, [text(p) for p in paragraphs])
+        notes = [text(n) for n in html.select(".jb-update-note") if said[language] in text(n)]
+        assert notes == [], name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_table_scrolls_in_furos_wrapper(built_site, language):
+    """On a phone a wide table scrolls inside its own box (furo's ``div.table-wrapper``, which
+    its style sheet lets scroll sideways): every table of the chapter, list-tables and the
+    generated update-notes table alike."""
+    tables = 0
+    for path in sorted((built_site / language / "ch01").glob("*.html")):
+        html = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for table in html.select("article table"):
+            tables += 1
+            wrapper = table.parent
+            assert "table-wrapper" in wrapper.get("class", []), (path.name, table.get("class"))
+            assert wrapper.get("tabindex") == "0", path.name  # reachable from the keyboard
+    assert tables >= 9

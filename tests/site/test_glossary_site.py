@@ -153,3 +153,57 @@ def test_the_index_has_the_chapters_concepts_in_the_pages_language(
     if language == "en":
         chinese = [name for k, v in index.items() for name in [k, *v] if HAN.search(name)]
         assert chinese == []
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_glossary_term_is_linked_from_the_text(built_site, language):
+    """A term earns its place: some page of the text links its entry (主机, "host", too)."""
+    glossary = BeautifulSoup(
+        (built_site / language / "glossary.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    terms = {dt["id"] for dt in glossary.select("dl.glossary > dt[id]")}
+    linked = {
+        href.partition("#")[2]
+        for path in (built_site / language / "ch01").glob("*.html")
+        for href, _text in LINK.findall(path.read_text(encoding="utf-8"))
+    }
+    assert "term-host" in terms
+    assert terms - linked == set()
+
+
+def bold_selectors(css: str) -> list[str]:
+    """The selectors of a style sheet's rules that set their text bold."""
+    return [
+        selector.strip()
+        for selectors, body in re.findall(
+            r"([^{}]+)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+        )
+        if re.search(r"font-weight:\s*(bold|[7-9]00)\b", body)
+        for selector in selectors.split(",")
+    ]
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_glossarys_headwords_are_bold_on_the_web_and_in_the_epub(
+    built_site, built_editions, language, tmp_path
+):
+    """Each glossary entry's headword is set bold by a style sheet the glossary page loads:
+    the website's page and the EPUB's, which carries the same style sheet."""
+    import zipfile
+
+    [epub] = (built_editions / "epub").glob(f"*-{language}.epub")
+    with zipfile.ZipFile(epub) as book:
+        book.extractall(tmp_path)
+    for page in (built_site / language / "glossary.html", tmp_path / "glossary.xhtml"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        headwords = soup.select("dl.glossary > dt")
+        assert len(headwords) == len(rows()), page
+        # The book's own style sheets ("_static/jaxbook.css?v=…" on the web).
+        sheets = [
+            (page.parent / href).read_text(encoding="utf-8")
+            for link in soup.select('link[rel~="stylesheet"]')
+            if "jaxbook" in (href := link["href"].partition("?")[0])
+        ]
+        selectors = [s for css in sheets for s in bold_selectors(css)]
+        bold = {id(dt) for selector in selectors for dt in soup.select(selector)}
+        assert all(id(dt) in bold for dt in headwords), (page, selectors)

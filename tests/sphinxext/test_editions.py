@@ -188,15 +188,40 @@ def test_an_edition_date_is_a_month(make_app, tmp_path):
         )
 
 
-def test_the_publisher_is_never_the_author(make_app, tmp_path):
+def test_the_publisher_is_named(make_app, tmp_path):
     from sphinx.errors import ConfigError
 
     with pytest.raises(ConfigError, match="jaxbook_publisher must name who publishes"):
         make_app(
             "latex",
             srcdir=book(tmp_path, "zh_CN"),
-            confoverrides={"jaxbook_publisher": "作者"},
+            confoverrides={"jaxbook_publisher": ""},
         )
+
+
+def test_authors_who_publish_their_book_are_named_once_on_its_title_page(latex):
+    """A project that writes and publishes its book (no person named, the project credited)
+    has no imprint under its name: the title page names it once, the copyright page says
+    it published the book."""
+    tex = latex("zh_CN", jaxbook_publisher="作者")[0]
+    assert macro(tex, "jbtitlepage").count("作者") == 1
+    assert "出版：作者" in macro(tex, "jbcopyrightpage")
+    assert "小书出版组" in macro(latex("zh_CN")[0], "jbtitlepage")  # another publisher's imprint
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [("zh_CN", "第 1 章：小书 · 适用于 JAX 1.0"), ("en", "第 1 章：小书 · For JAX 1.0")],
+)
+def test_the_subtitle_says_what_the_edition_holds_then_its_series(latex, epub, language, line):
+    """ "第 1 章：JAX 简介 · 适用于 JAX 0.12": the edition's scope (jaxbook_scope, translated
+    in book.po; the test book has no catalog of it) before the JAX series, on the title page,
+    the copyright pages and the EPUB's cover."""
+    tex = latex(language, jaxbook_scope="第 1 章：小书")[0]
+    assert line in macro(tex, "jbtitlepage")
+    assert line in macro(tex, "jbcopyrightpage")
+    app = epub(language, jaxbook_scope="第 1 章：小书")
+    assert line in (app.outdir / "copyright.xhtml").read_text(encoding="utf-8")
 
 
 def test_the_preface_is_listed_in_the_contents_with_roman_folios(latex):

@@ -36,6 +36,7 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
     "book_texts": {
         "jaxbook_credit": ("", "html"),
         "jaxbook_publisher": ("", "epub"),
+        "jaxbook_scope": ("", "env"),
         "jaxbook_translators": ({}, "epub"),
     },
     "discovery": {
@@ -62,6 +63,7 @@ CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
         "jaxbook_book_build": ("../_build", "env"),
         "jaxbook_book_site": ("", "env"),
         "jaxbook_book_html": ("", "env"),
+        "jaxbook_book_places": ("", "env"),
         "jaxbook_book_root": ("index", "env"),
     },
     "languages": {"jaxbook_languages": ({}, "html"), "jaxbook_site_url": ("", "html")},
@@ -94,6 +96,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "backend_tabs": ("backend_tabs", EVERY, ALL),
     "chrome": (None, NONE, ALL),  # a paragraph
     "drift_placeholder": ("drift_report", NONE, NONE),  # the unseen examples, once resolved
+    "edition_reference": ("languages", NONE, NONE),  # a link or words, once resolved
     "measured_value": ("measured", NONE, ALL),  # an inline, filled in from the page's run
     "notebook_address": ("notebooks", NONE, NONE),  # a link or words, once resolved
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's

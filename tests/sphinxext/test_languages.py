@@ -85,3 +85,61 @@ def test_the_editions_are_linked_from_every_page_at_its_depth(make_app, rootdir,
     seen = contexts(app)
     assert [e["url"] for e in seen["index"]["jaxbook_editions"]] == ["jaxbook-zh_CN.pdf"]
     assert [e["url"] for e in seen["ch1/chapter"]["jaxbook_editions"]] == ["../jaxbook-zh_CN.pdf"]
+
+
+@pytest.mark.parametrize(
+    ("builder", "overrides", "env", "links"),
+    [
+        # The other edition's site root, beside this one, from a page at any depth.
+        ("html", {}, {}, {"index": "../en/index.html", "ch1/page": "../../en/index.html"}),
+        ("dirhtml", {}, {}, {"ch1/page": "../../../en/index.html"}),
+        # A deploy build knows the site's address: the link is absolute, in every format.
+        (
+            "html",
+            {},
+            {"JAXBOOK_SITE_URL": "https://x.example/book"},
+            {"ch1/page": "https://x.example/book/en/"},
+        ),
+        (
+            "epub",
+            {},
+            {"JAXBOOK_SITE_URL": "https://x.example/book"},
+            {"index": "https://x.example/book/en/"},
+        ),
+        # A book without that address links no file outside itself: the words stay.
+        ("epub", {}, {}, {"index": None}),
+    ],
+)
+def test_an_edition_link_leads_to_the_other_languages_site_root(
+    make_app, rootdir, tmp_path, monkeypatch, builder, overrides, env, links
+):
+
+    monkeypatch.delenv("JAXBOOK_SITE_URL", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    srcdir = shutil.copytree(rootdir / "test-glossary", tmp_path / "book")
+    for page in ("index.rst", "ch1/page.rst"):
+        with (srcdir / page).open("a", encoding="utf-8") as f:
+            f.write("\n\n本书同时提供\\ :edition:`英文版 <en>`。\n")
+    app = make_app(
+        builder,
+        srcdir=srcdir,
+        confoverrides={
+            "extensions": ["jaxbook.sphinxext.languages", "jaxbook.sphinxext.glossary"],
+            "jaxbook_languages": LANGUAGES,
+            **overrides,
+        },
+    )
+    seen: dict[str, list] = {}
+
+    def keep(app, doctree, docname) -> None:
+        seen[docname] = [
+            (node.get("refuri"), node.astext())
+            for node in doctree.findall(lambda n: n.astext() == "英文版" and n.tagname != "#text")
+        ]
+
+    app.connect("doctree-resolved", keep, priority=900)
+    app.build()
+    assert "unknown" not in app.warning.getvalue()
+    for page, link in links.items():
+        assert seen[page] == [(link, "英文版")], page

@@ -21,13 +21,15 @@ from jaxbook.sphinxext import places
 
 
 def published(app):
-    return app.outdir / places.FILE
+    return app.doctreedir / places.FILE
 
 
 @pytest.mark.sphinx("html", testroot="places")
 def test_the_books_build_publishes_its_places_in_their_declared_format(built):
     assert built.warnings == ""
     data = formats.read_places(published(built.app))  # its schema's, or FormatError
+    # A file for the guides' build, not a page for readers: the site holds none.
+    assert not list(built.app.outdir.rglob(places.FILE))
     assert data["language"] == "en"
     assert [(p["docname"], p["title"], p["chapter"]) for p in data["pages"]] == [
         ("index", "Book", ""),

@@ -103,6 +103,9 @@ FORMAT_PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
 SCRIPT = re.compile(r"<\s*script", re.IGNORECASE)
 FREE_ROLES = {"zh"}
 TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
+# Roles whose target a translation changes: a link to "the other edition" names the source's
+# language in a translation (:edition:`Chinese edition <zh_CN>`), a translation's in the source.
+TRANSLATED_ROLE_TARGET = {"edition"}
 # Roles whose text is a title, translated; only their target must survive.
 TITLE_ROLES = {"course"}
 KINDS = ("inline code", "role", "link target", "footnote reference", "substitution")
@@ -112,7 +115,7 @@ EMPHASIS = {"strong": "strong emphasis (**…**)", "emphasis": "emphasis (*…*)
 def role_key(name: str, content: str) -> tuple[str, str] | None:
     if name in FREE_ROLES:
         return None
-    if TRANSLATED_ROLE_TEXT.match(name):
+    if TRANSLATED_ROLE_TEXT.match(name) or name in TRANSLATED_ROLE_TARGET:
         return (name, "")
     target = re.search(r"<([^<>]+)>\s*$", content)
     if name in TITLE_ROLES:

@@ -2,8 +2,9 @@
 from the catalogs.
 
 ``conf.py`` gives them once, in the source language: ``project`` (the root
-page's title), ``author``, ``jaxbook_publisher`` and ``jaxbook_credit`` (the
-credit in every page's footer). A build in another language takes
+page's title), ``author``, ``jaxbook_publisher``, ``jaxbook_scope`` (what the
+edition holds, in the line under the title) and ``jaxbook_credit`` (the credit
+in every page's footer). A build in another language takes
 
 - the title from the root page's catalog (``<locale>/<language>/LC_MESSAGES/
   index.po``), where it is that page's title, translated once;
@@ -20,7 +21,11 @@ languages here.
 Config values:
 
 ``jaxbook_publisher``
-   Who publishes the book (default ``""``); never the same as ``author``.
+   Who publishes the book (default ``""``): ``author`` where the authors publish
+   it themselves.
+``jaxbook_scope``
+   What the edition holds, said in the line under its title before the JAX
+   series it is for (default ``""``: the whole of a book): "第 1 章：JAX 简介".
 ``jaxbook_translators``
    Each translation's translators by language code (default ``{}``), written in
    that translation's language: the edition of a language names its own on its
@@ -50,7 +55,7 @@ if TYPE_CHECKING:
 # The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
 DOMAIN = "book"
 # conf.py's names of the texts in book.po, in the order the catalog lists them.
-TEXTS = ("author", "jaxbook_publisher", "jaxbook_credit")
+TEXTS = ("author", "jaxbook_publisher", "jaxbook_scope", "jaxbook_credit")
 
 
 def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
@@ -70,6 +75,7 @@ def localise(app: Sphinx, config: Config) -> None:
     config.project = config.html_title = title
     config.author = author
     config.jaxbook_publisher = texts.get(config.jaxbook_publisher, config.jaxbook_publisher)
+    config.jaxbook_scope = texts.get(config.jaxbook_scope, config.jaxbook_scope)
     credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
     if credit:
         credit %= {"course": course_url(config)}
@@ -104,6 +110,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # On the title page and in the EPUB's metadata only.
     app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))
     app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))
+    # What the edition holds, before the JAX series in the line under its title.
+    app.add_config_value("jaxbook_scope", "", "env", types=frozenset({str}))
     # Before the extensions that take the title and author (editions, discovery: 800).
     app.connect("config-inited", localise, priority=400)
     app.connect("builder-inited", extract)

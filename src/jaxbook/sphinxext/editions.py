@@ -198,6 +198,7 @@ class Credits:
     the copyright page, the EPUB's metadata and its cover say."""
 
     title: str
+    scope: str  # what the edition holds ("第 1 章：JAX 简介"); "" for the whole of a book
     authors: str
     translators: str  # none in the source language
     publisher: str
@@ -210,15 +211,16 @@ class Credits:
 
     @property
     def subtitle(self) -> str:
-        """The title page's line under the title, as a publisher words an edition: the JAX
-        series the book is for, from the release it runs on ("0.12" of "0.12.0.1"); none
-        for a book that names no release."""
-        if not self.release:
-            return ""
-        series = ".".join(map(str, Version(self.release).release[:2]))
+        """The line under the title, as a publisher words an edition: what it holds
+        (``jaxbook_scope``), then the JAX series it is for, from the release it runs on
+        ("0.12" of "0.12.0.1"): "第 1 章：JAX 简介 · 适用于 JAX 0.12". The PDF's title and
+        copyright pages, the EPUB's cover and copyright page and the website's sidebar show
+        it; each part is left out where the book names none."""
+        series = ".".join(map(str, Version(self.release).release[:2])) if self.release else ""
         # Translators: The line under the title on the PDF's title page, the EPUB's cover
         # and the copyright pages: "For JAX 0.12", the series of JAX releases the book is for.
-        return str(_("For JAX %s")) % series
+        for_series = str(_("For JAX %s")) % series if series else ""
+        return " · ".join(part for part in (self.scope, for_series) if part)
 
     def makers(self) -> tuple[str, str, str]:
         """Who wrote, translated ("" in the source language) and published the edition."""
@@ -306,6 +308,7 @@ def credits_of(config: Config) -> Credits:
     month = format_skeleton("yMMMM", edition_month(config), locale=config.language)
     return Credits(
         title=config.project,
+        scope=config.jaxbook_scope,
         authors=config.author,
         translators=config.jaxbook_translators.get(config.language, ""),
         publisher=config.jaxbook_publisher,
@@ -319,10 +322,10 @@ def credits_of(config: Config) -> Credits:
 
 
 def configure(app: Sphinx, config: Config) -> None:
-    if not config.jaxbook_publisher or config.jaxbook_publisher == config.author:
+    if not config.jaxbook_publisher:
         raise ConfigError(
             f"{Path(app.confdir, 'conf.py')}: jaxbook_publisher must name who publishes the "
-            f"book, not its authors ({config.author!r})"
+            "book (its authors, where they publish it themselves)"
         )
     # The edition is the JAX release it runs on: the title page and the copyright page say
     # it in a sentence, the EPUB's version is the number. (A test root has no
@@ -420,7 +423,11 @@ def front_matter(credits: Credits) -> str:
         rf"{{\Large {written}\par}}",
         rf"\vspace{{0.8em}}{{\large\mdseries {translated}\par}}" if translated else "",
         r"\vfill\vfill",
-        rf"{{\large\mdseries {tex(credits.publisher)}\par}}",
+        # The imprint at the foot, unless the authors publish the book themselves: the line
+        # above has named them.
+        rf"{{\large\mdseries {tex(credits.publisher)}\par}}"
+        if credits.publisher != credits.authors
+        else "",
     ]
     copyright_page = [
         r"\null\vfill{\small\raggedright\setlength{\parskip}{0.6\baselineskip}",
@@ -1545,9 +1552,12 @@ class BookEpubBuilder(Epub3Builder):
 
 
 def name_the_preface(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """In the EPUB the root page's heading names the preface, as its contents do (the title is
-    the cover's); the PDF sets its own heading (``\\jbprefacename``)."""
-    if app.builder.name != "epub" or docname != app.config.root_doc:
+    """In the EPUB and on the website the root page's heading names the preface, as their
+    contents and links do (the title is the cover's, and the website's sidebar's); the PDF
+    sets its own heading (``\\jbprefacename``)."""
+    if app.builder.name not in ("epub", "html") or docname != app.config.root_doc:
+        return
+    if "jaxbook.sphinxext.guides" in app.extensions:  # the guides' root is no preface
         return
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is not None and isinstance(section[0], nodes.title):
@@ -1564,6 +1574,12 @@ def preface_in_links(
     root = app.config.root_doc
     if app.builder.name == "epub" and pagename == root:
         context["title"] = html.escape(preface_name())
+    # The browser's title as every other page has it, "前言 - JAX 入门" (furo gives the root
+    # page the book's title alone, over a heading that says 前言); the link previews keep the
+    # book's title (context["title"]). The guides' root is no preface.
+    book = "jaxbook.sphinxext.guides" not in app.extensions
+    if app.builder.name == "html" and pagename == root and context.get("docstitle") and book:
+        context["jaxbook_page_title"] = preface_name()
     for key in ("prev", "next"):
         link = context.get(key)
         if link and link.get("link") == context["pathto"](root):
@@ -1593,8 +1609,11 @@ def add_site_links(
         {"label": labels[fmt], "url": context["pathto"](f"{name}.{fmt}", 1), "type": types[fmt]}
         for fmt in app.config.jaxbook_editions_held
     ]
+    credits = credits_of(app.config)
     # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
-    context["jaxbook_edition_line"] = credits_of(app.config).edition_line()
+    context["jaxbook_edition_line"] = credits.edition_line()
+    # Under the book's title in the sidebar, as under the title on the title page and cover.
+    context["jaxbook_subtitle"] = credits.subtitle
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

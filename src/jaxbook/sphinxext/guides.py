@@ -13,8 +13,8 @@ guides' link to the book:
 - a guide that is built before the book is an error;
 - the lab's report (:mod:`jaxbook_lab.sphinxext`, which sets this extension up)
   finds the book's sources, the places of its examples and notes that its build
-  publishes (``book-places.json``, :mod:`jaxbook.sphinxext.places`) and its site
-  through the values below.
+  keeps beside its doctrees (``book-places.json``, :mod:`jaxbook.sphinxext.places`)
+  and its site through the values below.
 
 Config values:
 
@@ -22,11 +22,16 @@ Config values:
    The book's source directory, relative to the guides' (``"../docs"``).
 ``jaxbook_book_build``
    The book's build directory (default ``"../_build"``, relative to the guides'
-   sources), which holds its site (``html/<language>``).
+   sources), which holds its site (``html/<language>``) and its doctrees
+   (``doctrees/<language>``).
 ``jaxbook_book_html``
    The book's site of the build's language, as built (default
-   ``<jaxbook_book_build>/html/<language>``): its pages, its inventory
-   (``objects.inv``) and its places (``book-places.json``).
+   ``<jaxbook_book_build>/html/<language>``): its pages and its inventory
+   (``objects.inv``).
+``jaxbook_book_places``
+   The book's places in the build's language (default
+   ``<jaxbook_book_build>/doctrees/<language>/book-places.json``), which its
+   build keeps out of the site it publishes.
 ``jaxbook_book_site``
    Where the book's site of the build's language is: a URL, or a path relative
    to the guides' site of that language. Default: the book's build's, relative
@@ -60,6 +65,11 @@ def configure(app: Sphinx, config: Config) -> None:
     language = config.language
     if not config.jaxbook_book_html:
         config.jaxbook_book_html = str(Path(config.jaxbook_book_build, "html", language))
+    if not config.jaxbook_book_places:
+        # Beside the book's doctrees of the language (jaxbook.sphinxext.places), not in its site.
+        config.jaxbook_book_places = str(
+            Path(config.jaxbook_book_build, "doctrees", language, "book-places.json")
+        )
     site = Path(app.srcdir, config.jaxbook_book_html)
     if not config.jaxbook_book_site:
         # The book's URL where the guides are deployed (jaxbook.site.build sets it).
@@ -95,6 +105,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_book_build", "../_build", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_site", "", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_html", "", "env", types=frozenset({str}))
+    app.add_config_value("jaxbook_book_places", "", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_root", "index", "env", types=frozenset({str}))
     # Before intersphinx reads its mapping (800).
     app.connect("config-inited", configure, priority=400)

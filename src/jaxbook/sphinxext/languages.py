@@ -6,6 +6,15 @@ in every language and the switcher can link a page to itself elsewhere. A page
 that only one build has (say, a search page of another theme) falls back to
 that language's home page.
 
+``:edition:`英文版 <en>``` links another language's edition of the book, at
+its site's root as the project publishes it: on the website the root of the
+sibling directory, as the switcher links it (``../en/index.html``), or
+``<site URL>/en/`` where the site's address is known (a deploy build,
+``jaxbook_site_url``); in the PDF and the EPUB, which hold one language, that
+address where it is known, and the text alone where it is not (a link out of the
+book to a file beside it would lead nowhere). A translation keeps the target and
+translates the text.
+
 A section with a label of its own (``.. _ch01-arrays-random:``) takes it as its
 anchor, the first of its ids: a Chinese title makes an anchor like ``#id3``,
 and a translated title another one, while the label is the same readable
@@ -26,12 +35,14 @@ Config values:
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
+from sphinx.util.docutils import ReferenceRole
 
 from jaxbook.project import bcp47
 from jaxbook.sphinxext import PARALLEL_SAFE
@@ -99,6 +110,54 @@ def add_language_links(
     context["metatags"] = context.get("metatags", "") + "\n".join(head) + "\n"
 
 
+class edition_reference(nodes.Inline, nodes.TextElement):
+    """A link to another language's edition, made a link or words for the builder that writes
+    it (:func:`address_editions`); no writer sees it."""
+
+
+class EditionRole(ReferenceRole):
+    """``:edition:`英文版 <en>```: the other edition's site root, by its language code."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        code = self.target.strip()
+        known = self.config.jaxbook_languages or {self.config.language: self.config.language}
+        if code not in known:
+            message = self.inliner.reporter.error(
+                f"no edition in {code!r}: the book's languages are {', '.join(known)}",
+                line=self.lineno,
+            )
+            return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
+        text = self.title if self.has_explicit_title else known[code]
+        node = edition_reference(self.rawtext, text, language=code)
+        return [node], []
+
+
+def edition_address(app: Sphinx, docname: str, code: str) -> str:
+    """Where ``docname``'s link to the edition in ``code`` leads: the site's root in that
+    language, absolute where the site's address is known; else, on the website, relative to
+    the page ("" in a book, which holds no other edition)."""
+    site = site_url(app.config)
+    if site:
+        return f"{site}/{code}/"
+    if app.builder.format != "html" or app.builder.name == "epub":
+        return ""
+    # Beside the page's own URL, whatever the builder makes it ("ch1/page.html", "ch1/page/").
+    here = posixpath.dirname(app.builder.get_target_uri(docname)) or "."
+    return posixpath.relpath(f"../{code}/index.html", here)
+
+
+def address_editions(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(edition_reference)):
+        address = edition_address(app, docname, node["language"])
+        if not address:
+            node.replace_self(nodes.inline(node.rawsource, node.astext()))
+            continue
+        link = nodes.reference(node.rawsource, "", *node.children, refuri=address)
+        if app.builder.format == "html":
+            link["classes"].append("jb-edition-language")
+        node.replace_self(link)
+
+
 class LabelsAsAnchors(SphinxTransform):
     """Put a section's label before the id its title made."""
 
@@ -122,6 +181,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_languages", {}, "html", types=frozenset({dict}))
     app.add_config_value("jaxbook_site_url", "", "html", types=frozenset({str}))
     app.add_transform(LabelsAsAnchors)
+    app.add_node(edition_reference)
+    app.add_role("edition", EditionRole())
+    app.connect("doctree-resolved", address_editions)
     app.connect("config-inited", add_templates)
     app.connect("html-page-context", add_language_links)
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -547,7 +547,14 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         if app.builder.format == "latex":
             # Longer than a page: let LaTeX break it and repeat the header.
             table["classes"].append("longtable")
-        placeholder.replace_self(table)
+            placeholder.replace_self(table)
+            continue
+        # On the web in furo's wrapper, as furo wraps every table that is there when its
+        # post-transform runs (this one is made after it): on a phone the table scrolls
+        # sideways inside its own box instead of widening the page.
+        wrapper = nodes.container(classes=["table-wrapper"])
+        wrapper += table
+        placeholder.replace_self(wrapper)
 
 
 def _pointer(

@@ -1,4 +1,4 @@
-"""The book's places, published beside its pages: ``book-places.json``.
+"""The book's places, kept beside its doctrees: ``book-places.json``.
 
 The lab's report (``guides/lab.rst``, :mod:`jaxbook_lab.sphinxext`) is a page of
 the guides, a Sphinx project apart from the book's, and shows what the book's
@@ -18,10 +18,11 @@ its own, which the guides read as any reader does, through its declared format
   order, each note's id, number, point, the row's anchor, the page and anchor of
   each place of the note, and its probes and old answers.
 
-The HTML build of the book writes it into its output directory, the site of its
-language (``<builddir>/html/<language>/book-places.json``), once the build has
-finished: the guides find it beside the pages they link, whatever builder made
-the doctrees, and a deploy publishes it with the site. The build of another
+The HTML build of the book writes it beside its doctrees, not into the site it
+publishes (``<builddir>/doctrees/<language>/book-places.json``: a file for the
+guides' build, no page for a reader), once the build has finished: the guides
+find it there (``jaxbook_book_places``, :mod:`jaxbook.sphinxext.guides`),
+whatever builder made the doctrees. The build of another
 builder, or of the guides (which load :mod:`jaxbook.sphinxext.guides`), writes
 none. The file's keys are sorted and it is written only when its text changes,
 so an unchanged book leaves the same bytes, and the same modification time, for
@@ -121,10 +122,11 @@ def text(data: formats.BookPlaces) -> str:
 
 
 def publish(app: Sphinx, exception: Exception | None) -> None:
-    """Write the places of the book's HTML build beside its pages, when they changed."""
+    """Write the places of the book's HTML build beside its doctrees, when they changed: the
+    site a deploy publishes holds only what readers read."""
     if exception is not None or app.builder.name != "html" or guides.__name__ in app.extensions:
         return
-    path = Path(app.outdir, FILE)
+    path = Path(app.doctreedir, FILE)
     data = book_places(app.env)
     if (problem := formats.problem(data, "places")) is not None:
         raise ExtensionError(f"{path}: not written, the places do not fit their schema ({problem})")

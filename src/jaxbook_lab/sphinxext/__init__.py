@@ -5,8 +5,8 @@ apart from the book (``make guides``, :mod:`jaxbook.sphinxext.guides`), built
 after the book. ``conf.py`` loads these extensions under the tag ``guides``:
 
 - :mod:`jaxbook_lab.sphinxext.book`: the book as the report sees it: its sources,
-  the places of its examples and update notes that its build published
-  (``book-places.json``, :mod:`jaxbook.sphinxext.places`), and its site, which the
+  the places of its examples and update notes that its build keeps beside its
+  doctrees (``book-places.json``, :mod:`jaxbook.sphinxext.places`), and its site, which the
   report links;
 - :mod:`jaxbook_lab.sphinxext.drift_report`: ``.. drift-report::``, what ran
   where and when of a chapter's drift data, and every difference;

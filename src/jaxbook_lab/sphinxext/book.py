@@ -3,8 +3,9 @@
 The guides are a Sphinx project apart from the book, built after it in the same
 language; :mod:`jaxbook.sphinxext.guides`, which this extension sets up, says
 where the book is (``jaxbook_book_srcdir``, ``jaxbook_book_html``,
-``jaxbook_book_site``). The report shows what the book's pages hold, which
-only the book's build has read: that build publishes it beside its pages, in
+``jaxbook_book_places``, ``jaxbook_book_site``). The report shows what the
+book's pages hold, which only the book's build has read: that build writes it
+beside its doctrees (not into the site it publishes), in
 ``book-places.json`` (:mod:`jaxbook.sphinxext.places`), a
 :class:`jaxbook.formats.BookPlaces` that :func:`of` reads and checks against its
 schema (once per change of the file). A page that shows the report depends on
@@ -32,7 +33,7 @@ from docutils import nodes
 from sphinx.errors import SphinxError
 
 from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_places
-from jaxbook.sphinxext import PARALLEL_SAFE, guides, places
+from jaxbook.sphinxext import PARALLEL_SAFE, guides
 from jaxbook.sphinxext.drift_report import Place
 
 if TYPE_CHECKING:
@@ -87,8 +88,8 @@ def srcdir(env: BuildEnvironment) -> Path:
 
 
 def places_file(srcdir: str | Path, config: Config) -> Path:
-    """The book's places, beside the pages of its site in this build's language."""
-    return Path(srcdir, config.jaxbook_book_html, places.FILE).resolve()
+    """The book's places, which its build of this language keeps beside its doctrees."""
+    return Path(srcdir, config.jaxbook_book_places).resolve()
 
 
 @functools.lru_cache(maxsize=4)

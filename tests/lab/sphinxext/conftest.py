@@ -1,5 +1,5 @@
 """A book and the lab's report of it, built as `make html` then `make guides` build them: the
-book's build publishes its places beside its pages, and the report, a project apart, reads
+book's build keeps its places beside its doctrees, and the report, a project apart, reads
 them there."""
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ class Report:
 
     @property
     def places(self) -> Path:
-        return self.book_html / "book-places.json"
+        # Beside the book's doctrees, out of its site (jaxbook.sphinxext.places).
+        return self.book / "_build" / "doctrees" / "book-places.json"
 
     def build_book(self, **overrides: Any):
         app = self.make_app(
@@ -50,6 +51,7 @@ class Report:
             "language": self.language,
             "jaxbook_book_srcdir": str(self.book),
             "jaxbook_book_html": str(self.book_html),
+            "jaxbook_book_places": str(self.places),
             "jaxbook_book_site": SITE.format(language=self.language),
         }
         return self.make_app(builder, srcdir=self.lab, confoverrides={**settings, **overrides})
