@@ -61,8 +61,8 @@ with jax.set_mesh(mesh):
     # 修正：先按 in_specs 切分输入（也可以用 jax.reshard）
     r_manual = float(manual(x_explicit))
 
-print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {r_manual}"
-      f"（单个设备上：{expected}）")
+print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {r_manual}")
+print(f"单个设备上的结果：{expected}")
 
 # 旧教程里与 pmap 配套的两个函数已经移除：访问它们会抛出 AttributeError
 for name in ["device_put_sharded", "device_put_replicated"]:
