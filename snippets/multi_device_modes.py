@@ -25,8 +25,8 @@ r_auto = float(jax.jit(sum_of_squares)(x_auto))
 # 矩阵按列切分，a @ a.T 求和的那一维就是切分的维：输出怎样切分由编译器决定
 by_column = NamedSharding(auto_mesh, jax.P(None, "x"))
 a = jax.device_put(jnp.ones((8, 8)), by_column)
-assert jnp.all(jax.jit(lambda m: m @ m.T)(a) == 8.0)
-print("自动并行：按列切分的 a，a @ a.T 正常运行")
+aat = jax.jit(lambda m: m @ m.T)(a)
+print(f"自动并行：按列切分的 a，a @ a.T 正常运行，其中的值只有 {jnp.unique(aat)}")
 
 # 2. 显式分片：jax.make_mesh 默认的轴类型，分片写进数组的类型
 mesh = jax.make_mesh((4,), ("x",))
@@ -62,8 +62,11 @@ with jax.set_mesh(mesh):
     r_manual = float(manual(x_explicit))
 
 print(f"三种方式的结果：自动 {r_auto}，显式 {r_explicit}，手动 {r_manual}")
-assert r_auto == r_explicit == r_manual == expected
+print(f"单个设备上的结果：{expected}")
 
-# 旧教程里与 pmap 配套的两个函数已经移除
-gone = not hasattr(jax, "device_put_sharded") and not hasattr(jax, "device_put_replicated")
-print(f"device_put_sharded、device_put_replicated 已移除：{gone}")
+# 旧教程里与 pmap 配套的两个函数已经移除：访问它们会抛出 AttributeError
+for name in ["device_put_sharded", "device_put_replicated"]:
+    try:
+        getattr(jax, name)
+    except AttributeError as e:
+        print(f"jax.{name}：{type(e).__name__}")
