@@ -14,7 +14,6 @@ import importlib
 import inspect
 import pkgutil
 import shutil
-from typing import Any
 
 import pytest
 from docutils import nodes
