@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -324,13 +325,19 @@ class DriftUnseenDirective(SphinxDirective):
 # -- writing ----------------------------------------------------------------------------
 
 
+# A page's number at the start of its numbered title ("1.2 Random numbers"): the lab's
+# report has the title alone, from the places the book's build published.
+SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
+
+
 def example_name(place: Place, title: str) -> str:
     """An example named by its section, as the update-notes table names one ("1.2 Random
-    numbers, example 2 of 3"); ``title`` is its page's."""
-    page = notes.page_label(title)
+    numbers, example 2 of 3"); ``title`` is its page's, numbered."""
+    match = SECTION_NUMBER.match(title)
+    page = match.group(1) if match else title
     if place.section == title:
         named = place.section
-    elif notes.SECTION_NUMBER.match(page + " "):
+    elif match:
         # Translators: An example named by where it is: the section's number and its title
         # ("1.2 Random numbers").
         named = _("%(page)s %(section)s") % {"page": page, "section": place.section}

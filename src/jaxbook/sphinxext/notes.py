@@ -49,7 +49,6 @@ Events:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -75,7 +74,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the three columns alone, and beside the columns that other extensions add.
 WIDTHS = [8, 55, 37]
 NARROW_WIDTHS = [7, 35, 24]
@@ -373,15 +371,9 @@ def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
                 warn_at(note, "update note %r: no label %r for its verifying block", label)
 
 
-def page_label(title: str) -> str:
-    """A page of this title as a table names it: its section number ("1.2"), or its title."""
-    match = SECTION_NUMBER.match(title)
-    return match.group(1) if match else title
-
-
 def section_label(env: BuildEnvironment, docname: str) -> str:
-    """A page as a table names it: its section number ("1.2"), or its title."""
-    return page_label(_chapters.numbered_title(env, docname))
+    """A page as a table names it: its section number ("1.2", Sphinx's), or its title."""
+    return _chapters.page_number(env, docname) or _chapters.numbered_title(env, docname)
 
 
 def row_anchor(note_id: str) -> str:
