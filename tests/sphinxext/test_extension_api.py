@@ -256,3 +256,29 @@ def test_every_extension_is_parallel_safe(registered, name):
     extension = app.extensions[f"jaxbook.sphinxext.{name}"]
     assert extension.parallel_read_safe is True
     assert extension.parallel_write_safe is True
+
+
+def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(registered):
+    """The notes' and the drift report's links are their domain's ``pending_xref`` nodes,
+    made before Sphinx resolves references; the PDF's layout reads the page after every
+    other post-transform of the package's has changed it, and is no handler."""
+    from sphinx.transforms.post_transforms import ReferencesResolver
+
+    app, _callers = registered
+    ours = {
+        transform.__name__: transform
+        for transform in app.registry.get_post_transforms()
+        if transform.__module__.startswith("jaxbook.")
+    }
+    for name in ("NumberNotes", "BuildTables", "UnseenExamples"):
+        assert ours[name].default_priority < ReferencesResolver.default_priority, name
+    layout = ours.pop("PaperLayout")
+    assert layout.builders == ("latex",)
+    later = {n for n, t in ours.items() if t.default_priority >= layout.default_priority}
+    assert later == {"NameThePreface"}  # the EPUB's, which the PDF never runs
+    handlers = {
+        (listener.handler.__module__.rpartition(".")[2], listener.handler.__name__)
+        for listener in app.events.listeners["doctree-resolved"]
+        if listener.handler.__module__ in {"jaxbook.sphinxext.notes", "jaxbook.sphinxext.editions"}
+    }
+    assert handlers == {("editions", "write_glyphs")}
