@@ -624,8 +624,6 @@ def test_an_epubs_code_wraps_and_its_output_reads_apart():
 def placed(language: str, *children) -> list[str]:
     """The paragraph ``children`` with each page reference placed, as (kind, text) pairs:
     "page" for the reference to the page ("page ”" where it carries the closing quote)."""
-    from types import SimpleNamespace
-
     from docutils import nodes
 
     from jaxbook.sphinxext.editions import add_page_references, page_reference
@@ -633,10 +631,7 @@ def placed(language: str, *children) -> list[str]:
     paragraph = nodes.paragraph("", "", *children)
     document = nodes.document(None, None)
     document += paragraph
-    app = SimpleNamespace(
-        builder=SimpleNamespace(name="latex"), config=SimpleNamespace(language=language)
-    )
-    add_page_references(app, document, "index")  # type: ignore[arg-type]
+    add_page_references(document, language)
     return [
         ("page " + child.get("quote", "")).strip()
         if isinstance(child, page_reference)

@@ -14,7 +14,6 @@ import importlib
 import inspect
 import pkgutil
 import shutil
-from typing import Any
 
 import pytest
 from docutils import nodes
@@ -29,57 +28,58 @@ EXTENSIONS = [
     for module in pkgutil.iter_modules(jaxbook.sphinxext.__path__)
     if not module.name.startswith("_")
 ]
-# What a config value's change makes Sphinx do again: "env" reads every page, "html" (or
-# "epub") writes them, "" nothing.
-CONFIG: dict[str, dict[str, tuple[Any, str]]] = {
-    "backend_tabs": {"jaxbook_recorded_on": ({}, "env")},
+# Each extension's config values, and what a change of one makes Sphinx do again: "env"
+# reads every page, "html" (or "epub") writes them, "" nothing. Their defaults are the
+# extensions' own, read from the application.
+CONFIG: dict[str, dict[str, str]] = {
+    "backend_tabs": {"jaxbook_recorded_on": "env"},
     "book_texts": {
-        "jaxbook_credit": ("", "html"),
-        "jaxbook_publisher": ("", "epub"),
-        "jaxbook_scope": ("", "env"),
-        "jaxbook_translators": ({}, "epub"),
+        "jaxbook_credit": "html",
+        "jaxbook_publisher": "epub",
+        "jaxbook_scope": "env",
+        "jaxbook_translators": "epub",
     },
     "discovery": {
-        "jaxbook_repo_branch": ("main", "html"),
-        "jaxbook_social_card_fonts": ([], "html"),
+        "jaxbook_repo_branch": "html",
+        "jaxbook_social_card_fonts": "html",
     },
-    "doctest": {"jaxbook_run": (True, ""), "jaxbook_run_inputs": (doctest.run_inputs, "env")},
-    "drift_report": {"jaxbook_pinned_release": ("", "env")},
+    "doctest": {"jaxbook_run": "", "jaxbook_run_inputs": "env"},
+    "drift_report": {"jaxbook_pinned_release": "env"},
     "editions": {
-        "jaxbook_editions_basename": ("jaxbook", "env"),
-        "jaxbook_symbol_font": ("Symbola", "env"),
-        "jaxbook_font_cache": ("", ""),
-        "jaxbook_editions_held": ([], "html"),
-        "jaxbook_edition": (1, "env"),
-        "jaxbook_edition_date": ("", "env"),
-        "jaxbook_book_url": ("", "env"),
+        "jaxbook_editions_basename": "env",
+        "jaxbook_symbol_font": "env",
+        "jaxbook_font_cache": "",
+        "jaxbook_editions_held": "html",
+        "jaxbook_edition": "env",
+        "jaxbook_edition_date": "env",
+        "jaxbook_book_url": "env",
     },
-    "evidence_column": {"jaxbook_release_evidence": ("", "env")},
-    "facts": {"jaxbook_course_url": ({}, "env")},
-    "fonts": {"jaxbook_fonts": ({}, "env")},
-    "glossary": {"jaxbook_glossary_pages": (["ch*/*"], "env")},
+    "evidence_column": {"jaxbook_release_evidence": "env"},
+    "facts": {"jaxbook_course_url": "env"},
+    "fonts": {"jaxbook_fonts": "env"},
+    "glossary": {"jaxbook_glossary_pages": "env"},
     "guides": {
-        "jaxbook_book_srcdir": ("", "env"),
-        "jaxbook_book_build": ("../_build", "env"),
-        "jaxbook_book_site": ("", "env"),
-        "jaxbook_book_html": ("", "env"),
-        "jaxbook_book_places": ("", "env"),
-        "jaxbook_book_root": ("index", "env"),
+        "jaxbook_book_srcdir": "env",
+        "jaxbook_book_build": "env",
+        "jaxbook_book_site": "env",
+        "jaxbook_book_html": "env",
+        "jaxbook_book_places": "env",
+        "jaxbook_book_root": "env",
     },
-    "languages": {"jaxbook_languages": ({}, "html"), "jaxbook_site_url": ("", "html")},
+    "languages": {"jaxbook_languages": "html", "jaxbook_site_url": "html"},
     "notebooks": {
-        "jaxbook_notebook_requirements": ([], "html"),
-        "jaxbook_notebook_gpu_extra": ("", "html"),
-        "jaxbook_repo_url": ("", "html"),
-        "jaxbook_notebooks_branch": ("notebooks", "html"),
+        "jaxbook_notebook_requirements": "html",
+        "jaxbook_notebook_gpu_extra": "html",
+        "jaxbook_repo_url": "html",
+        "jaxbook_notebooks_branch": "html",
     },
-    "parallel": {"jaxbook_parallel_languages": (("zh_CN", ""), "env")},
+    "parallel": {"jaxbook_parallel_languages": "env"},
     "search_terms": {
-        "jaxbook_glossary": ("", "html"),
-        "jaxbook_search_terms": (["函数变换", "异步派发", "即时编译", "纯函数"], "html"),
+        "jaxbook_glossary": "html",
+        "jaxbook_search_terms": "html",
     },
-    "snippets": {"jaxbook_snippets_dir": ("snippets", "env")},
-    "translation_status": {"jaxbook_draft_languages": ([], "html")},
+    "snippets": {"jaxbook_snippets_dir": "env"},
+    "translation_status": {"jaxbook_draft_languages": "html"},
 }
 
 # The builders a page is written by: the site, the EPUB (HTML's visitors), the PDF, text.
@@ -171,15 +171,21 @@ def monkeypatch_module():
 def test_each_extension_registers_its_config_values_with_their_defaults(registered):
     app, callers = registered
     found = {
-        name: (callers.get(("config", name)), option.default, option.rebuild)
+        name: (callers.get(("config", name)), option.rebuild)
         for name, option in app.config.values.items()
         if name.startswith("jaxbook_")
     }
     assert found == {
-        name: (module, default, rebuild)
+        name: (module, rebuild)
         for module, values in CONFIG.items()
-        for name, (default, rebuild) in values.items()
+        for name, rebuild in values.items()
     }
+    # Each default, as the extension gives it, is of a type it declares (a callable default is
+    # computed from the other values when the config is read).
+    for name in found:
+        option = app.config.values[name]
+        if not callable(option.default) and option.valid_types:
+            assert isinstance(option.default, tuple(option.valid_types)), name
 
 
 def package_nodes() -> dict[str, type[nodes.Node]]:
@@ -253,3 +259,29 @@ def test_every_extension_is_parallel_safe(registered, name):
     extension = app.extensions[f"jaxbook.sphinxext.{name}"]
     assert extension.parallel_read_safe is True
     assert extension.parallel_write_safe is True
+
+
+def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(registered):
+    """The notes' and the drift report's links are their domain's ``pending_xref`` nodes,
+    made before Sphinx resolves references; the PDF's layout reads the page after every
+    other post-transform of the package's has changed it, and is no handler."""
+    from sphinx.transforms.post_transforms import ReferencesResolver
+
+    app, _callers = registered
+    ours = {
+        transform.__name__: transform
+        for transform in app.registry.get_post_transforms()
+        if transform.__module__.startswith("jaxbook.")
+    }
+    for name in ("NumberNotes", "BuildTables", "UnseenExamples"):
+        assert ours[name].default_priority < ReferencesResolver.default_priority, name
+    layout = ours.pop("PaperLayout")
+    assert layout.builders == ("latex",)
+    later = {n for n, t in ours.items() if t.default_priority >= layout.default_priority}
+    assert later == {"NameThePreface"}  # the EPUB's, which the PDF never runs
+    handlers = {
+        (listener.handler.__module__.rpartition(".")[2], listener.handler.__name__)
+        for listener in app.events.listeners["doctree-resolved"]
+        if listener.handler.__module__ in {"jaxbook.sphinxext.notes", "jaxbook.sphinxext.editions"}
+    }
+    assert handlers == {("editions", "write_glyphs")}

@@ -40,12 +40,16 @@
 
 Modules whose names begin with ``_`` are shared helpers, not extensions.
 
-A change to the resolved tree is a ``SphinxPostTransform`` where it needs no more than
-the environment, the configuration and the builder's name or format (``builders``,
-``formats``); one that makes links needs the builder itself, which Sphinx 9 gives a
-transform no public way to reach (``SphinxTransform.app`` is deprecated,
-sphinx-doc/sphinx#14136), and so is a ``doctree-resolved`` handler, as is every change
-that must follow one: Sphinx runs every post-transform before the first handler.
+A change to the resolved tree is a ``SphinxPostTransform``: ``builders`` or ``formats``
+say where it applies and ``default_priority`` orders it. Sphinx 9 gives a transform no
+public way to reach the builder (``SphinxTransform.app`` is deprecated,
+sphinx-doc/sphinx#14136), which a link needs; so a transform that makes links makes
+``pending_xref`` nodes of its extension's domain before the references are resolved
+(priority below 10), and the domain's ``resolve_xref``, which Sphinx hands the builder,
+makes each link, as Sphinx's own domains do (the update notes'). A ``doctree-resolved``
+handler runs after every post-transform: one writes a file from the finished page (the
+PDF's glyphs, the notebooks); some still change the page (the site's page links, the
+parallel text), and a change that must see theirs is a handler after them.
 
 An extension's warnings are of type ``jaxbook`` and of its module's name as
 subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind

@@ -26,10 +26,11 @@ Config values: none.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from jaxbook.chinese import CHINESE_TEXT_RANGES, FULL_WIDTH_RANGES, HAN
 from jaxbook.sphinxext import PARALLEL_SAFE
@@ -147,10 +148,21 @@ class JoinCJKLines(SphinxTransform):
                 ]
 
 
-def space_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class SpaceLinks(SphinxPostTransform):
     """A space between a resolved link and the Chinese beside it, where the title has
-    Latin or a digit at that edge."""
-    latex = app.builder.format == "latex"
+    Latin or a digit at that edge. After the references are resolved (10) and the links
+    the other post-transforms add; before the PDF's layout (jaxbook.sphinxext.editions,
+    950), which puts a link's page after it."""
+
+    default_priority = 940
+    formats = ("latex",)  # where the space is a skip of its own (ecglue)
+
+    def apply(self, **kwargs: Any) -> None:
+        space_links(self.document, latex=self.is_supported())
+
+
+def space_links(doctree: nodes.Node, *, latex: bool) -> None:
+    """The links of ``doctree`` spaced from the Chinese beside them (see :class:`SpaceLinks`)."""
     for link in list(doctree.findall(nodes.reference)):
         parent = link.parent
         if parent is None or isinstance(parent, (nodes.FixedTextElement, nodes.literal)):
@@ -199,6 +211,5 @@ def ecglue() -> nodes.raw:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_transform(JoinCJKLines)
-    # A handler, not a post-transform: it spaces the links the notes' handler adds.
-    app.connect("doctree-resolved", space_links)
+    app.add_post_transform(SpaceLinks)
     return {"version": "1.0", **PARALLEL_SAFE}

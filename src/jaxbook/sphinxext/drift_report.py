@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ from docutils import nodes
 from packaging.version import Version
 from sphinx.domains import Domain
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
@@ -324,13 +326,19 @@ class DriftUnseenDirective(SphinxDirective):
 # -- writing ----------------------------------------------------------------------------
 
 
+# A page's number at the start of its numbered title ("1.2 Random numbers"): the lab's
+# report has the title alone, from the places the book's build published.
+SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
+
+
 def example_name(place: Place, title: str) -> str:
     """An example named by its section, as the update-notes table names one ("1.2 Random
-    numbers, example 2 of 3"); ``title`` is its page's."""
-    page = notes.page_label(title)
+    numbers, example 2 of 3"); ``title`` is its page's, numbered."""
+    match = SECTION_NUMBER.match(title)
+    page = match.group(1) if match else title
     if place.section == title:
         named = place.section
-    elif notes.SECTION_NUMBER.match(page + " "):
+    elif match:
         # Translators: An example named by where it is: the section's number and its title
         # ("1.2 Random numbers").
         named = _("%(page)s %(section)s") % {"page": page, "section": place.section}
@@ -367,29 +375,36 @@ def said_unseen(
     ]
 
 
-def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    env = app.env
-    for node in list(doctree.findall(drift_placeholder)):
-        path = Path(node["file"])
-        data = read(path)
-        if app.builder.name == "gettext" or not isinstance(data, dict):
-            # The catalogs never wait on the lab; without data, or with a file that does not
-            # fit (a warning said why), nothing.
-            node.replace_self([])
-            continue
-        chapter = path.parent.relative_to(env.srcdir).as_posix().removeprefix(".")
+class UnseenExamples(SphinxPostTransform):
+    """Each ``drift-unseen`` placeholder as the examples its data has not seen, each linked
+    (a link of the notes' domain, resolved with the references after this)."""
 
-        def caption(place: Place) -> nodes.Node:
-            named = nodes.Text(example_name(place, _chapters.numbered_title(env, place.docname)))
-            return notes.link(app.builder, fromdoc, place.docname, place.anchor, named)
+    default_priority = 5
+    builders = ("gettext",)  # the catalogs never wait on the lab
 
-        said = _(
-            "These examples have changed since the chapter last ran on other releases, "
-            "and what this page says has not been checked against them yet: %(examples)s."
-        )
-        node.replace_self(
-            said_unseen(said, data, chapter_places(env, chapter), caption, app.config.language)
-        )
+    def apply(self, **kwargs: Any) -> None:
+        env, gettext = self.env, self.is_supported()
+        for node in list(self.document.findall(drift_placeholder)):
+            path = Path(node["file"])
+            data = read(path)
+            if gettext or not isinstance(data, dict):
+                # Without data, or with a file that does not fit (a warning said why), nothing.
+                node.replace_self([])
+                continue
+            chapter = path.parent.relative_to(env.srcdir).as_posix().removeprefix(".")
+
+            def caption(place: Place) -> nodes.Node:
+                title = _chapters.numbered_title(env, place.docname)
+                named = nodes.Text(example_name(place, title))
+                return notes.place(place.docname, place.anchor, named)
+
+            said = _(
+                "These examples have changed since the chapter last ran on other releases, "
+                "and what this page says has not been checked against them yet: %(examples)s."
+            )
+            node.replace_self(
+                said_unseen(said, data, chapter_places(env, chapter), caption, self.config.language)
+            )
 
 
 def pinned_release(app: Sphinx, config: Config) -> None:
@@ -414,6 +429,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("drift-unseen", DriftUnseenDirective)
     app.connect("env-get-outdated", pages_changed)
     app.connect("env-check-consistency", check_files)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", resolve)
+    app.add_post_transform(UnseenExamples)
     return {"version": "3.0", "env_version": DriftDomain.data_version, **PARALLEL_SAFE}

@@ -783,7 +783,7 @@ def _in_brackets(parent: nodes.Element, reference: nodes.Node) -> bool:
     return before.count("（") + before.count("(") > before.count("）") + before.count(")")
 
 
-def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+def add_page_references(doctree: nodes.Node, language: str) -> None:
     """Each cross-reference within the book is followed by its page: "见 1.2 节（第 12
     页）". A glossary term's first-use link is not: the glossary is in alphabetical order.
 
@@ -791,9 +791,6 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
     follows the page, wherever the text had it: “阅读说明”（第 5 页）。, “How to read this
     book” (page v). In brackets, an edition that sets commas inside quotes puts the page's
     comma there: (see “Random numbers,” page 50)."""
-    if app.builder.name != "latex":
-        return
-    language = app.config.language
     for reference in list(doctree.findall(nodes.reference)):
         uri = reference.get("refuri", "")
         internal = uri.startswith("%") or (not uri and reference.get("refid"))
@@ -832,13 +829,11 @@ def add_page_references(app: Sphinx, doctree: nodes.document, docname: str) -> N
 LONG_TABLE = 900
 
 
-def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+def fit_table_cells(doctree: nodes.Node) -> None:
     """An index entry or a link target that heads a table cell goes into the cell's first
     paragraph: on a line of its own it pushed the cell's text below its neighbours' (the
     cheat sheet, the comparison table, the key/PRNGKey table), so that rows did not
     align."""
-    if app.builder.name != "latex":
-        return
     # A long table in the running text may break across pages (a longtable): kept whole,
     # the installation table ran past the foot of its page. A short one stays whole (the
     # chapter's ten-row contents had split after two rows), and one inside a box (an
@@ -863,7 +858,7 @@ def fit_table_cells(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label"}
 
 
-def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+def keep_code_together(doctree: nodes.Node) -> None:
     """On paper a code block or output starts at the foot of a page only if its first lines
     fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
     never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
@@ -871,8 +866,6 @@ def keep_code_together(app: Sphinx, doctree: nodes.document, docname: str) -> No
     there only if its title and first lines fit. Where such a block follows a heading, the
     room is asked for before the heading, which goes over with it ("The overall pipeline"
     ended page 5 of the English edition, its text on page 6)."""
-    if app.builder.name != "latex":
-        return
     depths = section_depths(doctree)
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
@@ -1100,14 +1093,12 @@ def need_room(node: nodes.Element, lines: int, depths: dict[int, int]) -> None:
 NAME_DOT = re.compile(r"(?<=[A-Za-z_])(?=\.[A-Za-z_])")
 
 
-def break_names_in_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+def break_names_in_links(doctree: nodes.Node) -> None:
     """A dotted name in a link's text ("1.5 jax.random.key 与 jax.random.PRNGKey") may break
     before a dot, as inline code does ("jax.random" / ".PRNGKey"): whole, it ran
     out of its table column, and in Chinese prose it left the line before it spread. A long
     CamelCase name in inline code, which has no dot or underscore to break at, may break
     before a hump ("Concretization" / "TypeError") for the same reason."""
-    if app.builder.name != "latex":
-        return
     for reference in doctree.findall(nodes.reference):
         for text in list(reference.findall(nodes.Text)):
             if any(isinstance(a, nodes.literal) for a in ancestors(text)):
@@ -1154,13 +1145,11 @@ def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     Path(app.outdir, f"{GLYPHS_STYLE}.sty").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+def plain_bookmarks(doctree: nodes.Node) -> None:
     """A heading's emoji is its picture on the page, in the contents and in the running head,
     but not in the PDF's bookmarks, which are plain text: "补充：查看 jaxpr", not "🔍 补充：
     查看 jaxpr" (``\\texorpdfstring`` with nothing for the bookmark, the space after the
     emoji included)."""
-    if app.builder.name != "latex":
-        return
     for title in list(doctree.findall(nodes.title)):
         if not isinstance(title.parent, nodes.section):
             continue
@@ -1177,6 +1166,25 @@ def plain_bookmarks(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                     plain.append(nodes.Text(piece))
             assert text.parent is not None
             text.parent.replace(text, plain)
+
+
+class PaperLayout(SphinxPostTransform):
+    """The PDF's rewrites of the resolved book, in this order: each cross-reference's page,
+    table cells that align, names that break in links, code and boxes kept together at a
+    page's foot, then headings' bookmarks without emoji. After every other post-transform
+    that changes what the PDF shows (the outputs' labels, the measured outputs and the
+    figures, at 920 and below; the notes' tables, 520; LaTeX's own, 750 and below), and
+    after the references are resolved (10), the notes' among them."""
+
+    builders = ("latex",)
+    default_priority = 950
+
+    def run(self, **kwargs: Any) -> None:
+        add_page_references(self.document, self.config.language)
+        fit_table_cells(self.document)
+        break_names_in_links(self.document)
+        keep_code_together(self.document)
+        plain_bookmarks(self.document)
 
 
 QUESTION = "jb-question"  # a quiz question's section (docs/ch01/quiz.rst)
@@ -1551,17 +1559,22 @@ class BookEpubBuilder(Epub3Builder):
         return metadata
 
 
-def name_the_preface(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class NameThePreface(SphinxPostTransform):
     """In the EPUB and on the website the root page's heading names the preface, as their
     contents and links do (the title is the cover's, and the website's sidebar's); the PDF
     sets its own heading (``\\jbprefacename``)."""
-    if app.builder.name not in ("epub", "html") or docname != app.config.root_doc:
-        return
-    if "jaxbook.sphinxext.guides" in app.extensions:  # the guides' root is no preface
-        return
-    section = next(iter(doctree.findall(nodes.section)), None)
-    if section is not None and isinstance(section[0], nodes.title):
-        section[0] = nodes.title("", preface_name())
+
+    builders = ("epub", "html")
+    default_priority = 950
+
+    def run(self, **kwargs: Any) -> None:
+        if self.env.current_document.docname != self.config.root_doc:
+            return
+        if "jaxbook.sphinxext.guides" in self.app.extensions:  # the guides' root is no preface
+            return
+        section = next(iter(self.document.findall(nodes.section)), None)
+        if section is not None and isinstance(section[0], nodes.title):
+            section[0] = nodes.title("", preface_name())
 
 
 def preface_in_links(
@@ -1636,20 +1649,16 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("builder-inited", warn_unknown_language)
     app.add_builder(BookEpubBuilder, override=True)
     app.add_post_transform(LabelDropdowns)
+    app.add_post_transform(PaperLayout)
+    app.add_post_transform(NameThePreface)
     # sphinx-design writes a badge's text alone in LaTeX: "Optional For readers who…".
     app.setup_extension("sphinx_design")
     app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.add_node(page_reference, latex=(visit_page_reference, None))
-    # After the extensions that add links while a page is resolved (the notes'): handlers,
-    # since they link with the builder, and so these are handlers too.
-    app.connect("doctree-resolved", add_page_references, priority=900)
-    app.connect("doctree-resolved", fit_table_cells, priority=900)
-    app.connect("doctree-resolved", break_names_in_links, priority=900)
-    app.connect("doctree-resolved", keep_code_together, priority=900)
+    # A handler: it writes a file into the builder's output, from every character of the
+    # finished tree.
     app.connect("doctree-resolved", write_glyphs, priority=900)
-    app.connect("doctree-resolved", plain_bookmarks, priority=910)
     app.connect("html-page-context", add_site_links)
     app.connect("html-page-context", preface_in_links)
-    app.connect("doctree-resolved", name_the_preface)
     app.connect("write-started", write_cjk_faces)
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -68,6 +68,7 @@ from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx.locale import admonitionlabels
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 
 from jaxbook.backends import backends_of
@@ -446,21 +447,32 @@ def notebook_role(
     return [notebook_address(rawtext, f"{docname}.ipynb", docname=docname)], []
 
 
-def resolve_notebook_addresses(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class NotebookAddresses(SphinxPostTransform):
     """Each ``:notebook:`` as the notebook's absolute address where the site is known (its
-    text too, so that paper prints it), and as its file otherwise (a link on the website)."""
-    site = site_url(app.config)
-    for node in list(doctree.findall(notebook_address)):
-        page = node["docname"]
-        if site:
-            address = f"{site}/{app.config.language}/{NOTEBOOK_DIR}/{page}.ipynb"
-            node.replace_self(nodes.reference(address, address, refuri=address))
-        elif app.builder.name == "html":
-            up = "../" * docname.count("/")
-            target = f"{up}{NOTEBOOK_DIR}/{page}.ipynb"
-            node.replace_self(nodes.reference("", f"{page}.ipynb", refuri=target))
-        else:
-            node.replace_self(nodes.literal("", f"{page}.ipynb"))
+    text too, so that paper prints it), and as its file otherwise (a link on the website).
+    Before the PDF's layout reads the links (jaxbook.sphinxext.editions)."""
+
+    default_priority = 100
+    builders = ("html",)  # the site, which holds the notebooks beside its pages
+
+    def apply(self, **kwargs: Any) -> None:
+        config, docname, on_site = (
+            self.config,
+            self.env.current_document.docname,
+            self.is_supported(),
+        )
+        site = site_url(config)
+        for node in list(self.document.findall(notebook_address)):
+            page = node["docname"]
+            if site:
+                address = f"{site}/{config.language}/{NOTEBOOK_DIR}/{page}.ipynb"
+                node.replace_self(nodes.reference(address, address, refuri=address))
+            elif on_site:
+                up = "../" * docname.count("/")
+                target = f"{up}{NOTEBOOK_DIR}/{page}.ipynb"
+                node.replace_self(nodes.reference("", f"{page}.ipynb", refuri=target))
+            else:
+                node.replace_self(nodes.literal("", f"{page}.ipynb"))
 
 
 def tag_site(app: Sphinx) -> None:
@@ -496,7 +508,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_role("notebook", notebook_role)
     app.add_node(notebook_address)
     app.connect("builder-inited", tag_site)
-    app.connect("doctree-resolved", resolve_notebook_addresses, priority=100)
+    app.add_post_transform(NotebookAddresses)
     # Last: the notebook takes the page as written, note numbers and measured figures included.
     app.connect("doctree-resolved", write_notebook, priority=900)
     app.connect("build-finished", zip_notebooks)

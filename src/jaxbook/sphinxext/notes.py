@@ -32,11 +32,15 @@ warnings are of type ``jaxbook`` and subtype ``notes``
 The shape follows ``sphinx.ext.todo``: a :class:`NotesDomain` keeps each
 page's notes (as :class:`Note` records, already translated) and the pages
 that hold a table, forgets a page's when it is read again and merges what
-parallel readers found; the placeholder node is replaced when the doctree is
-resolved. Each note and table node carries its own page's name, so a table
-lists its own chapter's notes in a builder that writes the whole book as one
-document (LaTeX, single HTML) as well. Other extensions read the notes
-through the typed queries :func:`rows`, :func:`table_docnames` and
+parallel readers found. When a page is resolved, post-transforms number its
+notes, write each repeat as a pointer and build each table, and every link
+they make is a ``pending_xref`` of the domain, which its ``resolve_xref``
+turns into a link with the builder (as the standard domain resolves a
+``:ref:``): ``row`` (a note's row in its table) and ``place`` (a note or a
+verifying block, ``docname#anchor``). Each note and table node carries its
+own page's name, so a table lists its own chapter's notes in a builder that
+writes the whole book as one document (LaTeX, single HTML) as well. Other
+extensions read the notes through the typed queries :func:`rows`, :func:`table_docnames` and
 :func:`table_of`.
 
 Events:
@@ -49,14 +53,15 @@ Events:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.domains import Domain
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
@@ -75,7 +80,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
 # Of 100: the three columns alone, and beside the columns that other extensions add. The
 # numbers' column is as wide as its Chinese header, 编号, set on one line (at 7 it wrapped,
 # "编" / "号", in the Chinese PDF).
@@ -294,6 +298,43 @@ class NotesDomain(Domain):
         if sections:
             self.sections[docname] = sections
 
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        """The links the post-transforms below make: ``row``, a note's row in the table that
+        lists its page (``node["notedoc"]``); ``place``, ``docname#anchor``."""
+        if typ == "row":
+            table_doc = table_of(env, node["notedoc"])
+            if table_doc is None:
+                return None
+            todoc, anchor = table_doc, row_anchor(target)
+        elif typ == "place":
+            todoc, _sep, anchor = target.partition("#")
+        else:
+            return None
+        reference = link(builder, fromdocname, todoc, anchor, contnode)
+        reference["classes"] += node["classes"]
+        return reference
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        # No role of the notes' for ``:any:`` to find.
+        return []
+
 
 def _domain(env: BuildEnvironment) -> NotesDomain:
     domain = env.domains[NotesDomain.name]
@@ -375,15 +416,9 @@ def check_notes(app: Sphinx, env: BuildEnvironment) -> None:
                 warn_at(note, "update note %r: no label %r for its verifying block", label)
 
 
-def page_label(title: str) -> str:
-    """A page of this title as a table names it: its section number ("1.2"), or its title."""
-    match = SECTION_NUMBER.match(title)
-    return match.group(1) if match else title
-
-
 def section_label(env: BuildEnvironment, docname: str) -> str:
-    """A page as a table names it: its section number ("1.2"), or its title."""
-    return page_label(_chapters.numbered_title(env, docname))
+    """A page as a table names it: its section number ("1.2", Sphinx's), or its title."""
+    return _chapters.page_number(env, docname) or _chapters.numbered_title(env, docname)
 
 
 def row_anchor(note_id: str) -> str:
@@ -410,10 +445,17 @@ def _cell(*children: nodes.Node) -> nodes.entry:
     return nodes.entry("", para)
 
 
-def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
-    env, builder = app.env, app.builder
+def place(docname: str, anchor: str, *children: nodes.Node) -> addnodes.pending_xref:
+    """A link to ``anchor`` on ``docname`` (a note, a verifying block), which the domain
+    resolves with the builder (:meth:`NotesDomain.resolve_xref`)."""
+    return addnodes.pending_xref(
+        "", *children, refdomain=NotesDomain.name, reftype="place", reftarget=f"{docname}#{anchor}"
+    )
+
+
+def build_table(env: BuildEnvironment, table_doc: str) -> nodes.table:
     std = env.domains.standard_domain
-    columns = [column for column in app.emit("update-notes-columns", table_doc) if column]
+    columns = [column for column in env.events.emit("update-notes-columns", table_doc) if column]
     headers = [
         # Translators: The header of the update notes' table's column of note numbers.
         _("No."),
@@ -468,10 +510,7 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             else:
                 name = f"{page} {section}"
             if name not in shown_in:
-                shown_in[name] = (
-                    docname,
-                    link(builder, fromdoc, docname, anchor, nodes.Text(name)),
-                )
+                shown_in[name] = (docname, place(docname, anchor, nodes.Text(name)))
         for name in whole_pages:
             docname = shown_in[name][0]
             if any(d == docname and n != name for n, (d, _node) in shown_in.items()):
@@ -486,9 +525,9 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
             if note.docname not in checked_pages:
                 # The page named in full ("1.5 Arrays"), as the other places are.
                 label = nodes.Text(_chapters.numbered_title(env, note.docname))
-                checks.append(link(builder, fromdoc, note.docname, note.anchor, label))
+                checks.append(place(note.docname, note.anchor, label))
         first = first_notes[0]
-        number = link(builder, fromdoc, first.docname, first.anchor, nodes.Text(str(row.number)))
+        number = place(first.docname, first.anchor, nodes.Text(str(row.number)))
         row_node = nodes.row(ids=[row_anchor(row.id)])
         row_node += nodes.entry("", nodes.paragraph("", "", number))
         row_node += nodes.entry("", point_para)
@@ -502,10 +541,23 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
     return table
 
 
-def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    env = app.env
+class NumberNotes(SphinxPostTransform):
+    """Each note numbered as its table numbers it: a note's title links to its row ("Update
+    note 5"), and a repeat becomes a pointer to the occurrence that gives its point ("See
+    update note 5."). Before the references are resolved: the links are the domain's."""
+
+    default_priority = 5
+    formats = ("latex",)  # where a warning's title draws its sign (the web's theme draws it)
+
+    def apply(self, **kwargs: Any) -> None:
+        number_notes(self.env, self.document, sign=self.is_supported())
+
+
+def number_notes(env: BuildEnvironment, doctree: nodes.Node, *, sign: bool) -> None:
+    """The notes of ``doctree`` numbered (see :class:`NumberNotes`); ``sign``: a warning's
+    title begins with its sign."""
     numbers: dict[str, dict[str, int]] = {}  # table -> note id -> its number there
-    for note in doctree.findall(update_note):
+    for note in list(doctree.findall(update_note)):
         table_doc = table_of(env, note["docname"])
         if table_doc is None:
             continue
@@ -520,59 +572,70 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             # note 5."
             named = nodes.Text(_("update note %s") % number)
             # Not replace_self(), which would give the pointer the note's classes.
-            note.parent.replace(note, _pointer(app, env, fromdoc, table_doc, note, named))
+            note.parent.replace(note, _pointer(env, table_doc, note, named))
             continue
         # A warning's title is "Warning · Update note 5" (a label, as a correction's
         # "Update note 5" is); a pointer in running text says "update note 5".
         # Translators: The title of an update note's box in the text, with its number: "Update note
         # 5".
         named = nodes.Text(_("Update note %s") % number)
-        backlink = link(app.builder, fromdoc, table_doc, row_anchor(note["note_id"]), named)
-        backlink["classes"].append("jb-note-backlink")
+        # Its row in the table, linked by the domain (``row``).
+        backlink = addnodes.pending_xref(
+            "",
+            named,
+            refdomain=NotesDomain.name,
+            reftype="row",
+            reftarget=note["note_id"],
+            notedoc=note["docname"],
+            classes=["jb-note-backlink"],
+        )
         if note.get("warning"):
             kind = title.children[:]
             title.clear()
-            if app.builder.format == "latex":  # the web's theme draws the sign itself
+            if sign:  # the web's theme draws the sign itself
                 kind.insert(0, nodes.Text("⚠ "))
             # Each language joins the two labels its own way (注意（更新说明 5）).
             # Translators: The title of a warning's box: the label "Warning", then "Update note 5".
             title += sentence(str(_("%(kind)s · %(note)s")), kind=kind, note=backlink)
         else:
             title += backlink
-    for placeholder in list(doctree.findall(update_notes_table)):
-        if app.builder.format not in {"html", "latex"}:
-            placeholder.parent.remove(placeholder)
-            continue
-        table = build_table(app, fromdoc, placeholder["docname"])
-        if app.builder.format == "latex":
-            # Longer than a page: let LaTeX break it and repeat the header.
-            table["classes"].append("longtable")
-            placeholder.replace_self(table)
-            continue
-        # On the web in furo's wrapper, as furo wraps every table that is there when its
-        # post-transform runs (this one is made after it): on a phone the table scrolls
-        # sideways inside its own box instead of widening the page.
-        wrapper = nodes.container(classes=["table-wrapper"])
-        wrapper += table
-        placeholder.replace_self(wrapper)
 
 
 def _pointer(
-    app: Sphinx,
-    env: BuildEnvironment,
-    fromdoc: str,
-    table_doc: str,
-    repeat: update_note,
-    named: nodes.Text,
+    env: BuildEnvironment, table_doc: str, repeat: update_note, named: nodes.Text
 ) -> nodes.paragraph:
     """A repeat of a note, as a pointer to the occurrence that gives its point."""
     [row] = [row for row in rows(env, table_doc=table_doc) if row.id == repeat["note_id"]]
     first = row.point or row.notes[0]
-    target = link(app.builder, fromdoc, first.docname, first.anchor, named)
+    target = place(first.docname, first.anchor, named)
     para = nodes.paragraph("", "", classes=["jb-note-pointer"], ids=repeat["ids"])
     # Translators: A pointer to an update note given earlier: "See update note 5."
     para += sentence(str(_("See %(note)s.")), note=target)
     return para
+
+
+class BuildTables(SphinxPostTransform):
+    """Each table in place of its placeholder, before the references are resolved (its links
+    are the domain's) and before the theme's post-transforms: on the web furo wraps it (at
+    500) as it wraps every table, so that on a phone it scrolls sideways inside its own box
+    instead of widening the page. The site and the PDF have the table, other builders
+    nothing."""
+
+    default_priority = 5
+    formats = ("html", "latex")
+
+    def apply(self, **kwargs: Any) -> None:
+        shown = self.is_supported()
+        latex = self.app.builder.format == "latex"
+        for placeholder in list(self.document.findall(update_notes_table)):
+            if not shown:
+                placeholder.parent.remove(placeholder)
+                continue
+            table = build_table(self.env, placeholder["docname"])
+            if latex:
+                # Longer than a page: let LaTeX break it and repeat the header.
+                table["classes"].append("longtable")
+            placeholder.replace_self(table)
 
 
 def visit_note_html(self: Any, node: update_note) -> None:
@@ -630,7 +693,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("update-notes-table", UpdateNotesTableDirective)
     app.connect("env-get-outdated", outdated_tables)
     app.connect("env-check-consistency", check_notes)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", resolve)
+    app.add_post_transform(NumberNotes)
+    app.add_post_transform(BuildTables)
     # What the domain keeps is versioned by its data_version.
     return {"version": "1.0", "env_version": NotesDomain.data_version, **PARALLEL_SAFE}

@@ -16,7 +16,7 @@ the same numbers the titles and captions show:
   the number to, and the HTML and EPUB writers print "1.5 " before the title, in the
   sidebar and in links. The chapter's own page and the back matter (a summary, a quiz,
   listed in an unnumbered toctree) have no number. On paper LaTeX numbers the sections
-  itself; ``number_sections_on_paper`` switches its numbers on for exactly the pages the
+  itself; ``SectionNumbersOnPaper`` switches its numbers on for exactly the pages the
   web numbers (``\\jbsectionnumbers``, which ``jaxbook.sty`` defines with the chapter's
   layout).
 - **References to a section** are the ``book`` domain's (``BookDomain``):
@@ -51,6 +51,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains import Domain
 from sphinx.roles import XRefRole
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
@@ -208,19 +209,22 @@ def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return changed_pages(before, renumbered)
 
 
-def number_sections_on_paper(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+class SectionNumbersOnPaper(SphinxPostTransform):
     """LaTeX numbers the PDF's sections itself (jaxbook.sty: a chapter's pages are its
     ``\\section``\\ s, "1.5", and nothing below them is numbered). Each page's start says
     whether its sections are numbered: those the web numbers ("1.5"), and not the back
     matter (the summary, the quiz), whose ``\\section`` is then unnumbered, in the contents,
     the bookmarks and the running head without a number, as ``\\section*`` with its line in
     the contents."""
-    if app.builder.name != "latex":
-        return
-    for page in doctree.findall(addnodes.start_of_file):
-        numbered = bool(_chapters.page_number(app.env, page["docname"]))
-        depth = nodes.raw("", rf"\jbsectionnumbers{{{int(numbered)}}}" + "\n", format="latex")
-        page.insert(0, depth)
+
+    builders = ("latex",)
+    default_priority = 945
+
+    def run(self, **kwargs: Any) -> None:
+        for page in self.document.findall(addnodes.start_of_file):
+            numbered = bool(_chapters.page_number(self.env, page["docname"]))
+            depth = nodes.raw("", rf"\jbsectionnumbers{{{int(numbered)}}}" + "\n", format="latex")
+            page.insert(0, depth)
 
 
 class SectionReference(XRefRole):
@@ -347,7 +351,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     ):
         app.connect("env-get-updated", back, priority=400)
         app.connect("env-get-updated", ours, priority=600)
-    app.connect("doctree-resolved", number_sections_on_paper)
+    app.add_post_transform(SectionNumbersOnPaper)
     app.add_domain(BookDomain)
     # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
     # each, and its section numbers begin with the chapter's ("1.2"); it keeps Sphinx's own
