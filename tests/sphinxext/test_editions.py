@@ -46,7 +46,10 @@ def latex(make_app, tmp_path, latex_builds):
     def build(language: str, **overrides) -> tuple[str, Path]:
         key = repr((language, sorted(overrides.items())))
         if key not in latex_builds:
-            srcdir = book(tmp_path, language)
+            # A directory per build: one test may build a language with two sets of values.
+            place = tmp_path / f"build-{len(latex_builds)}"
+            place.mkdir()
+            srcdir = book(place, language)
             confoverrides = {"language": language, **overrides}
             app = make_app("latex", srcdir=srcdir, confoverrides=confoverrides)
             app.build()
@@ -295,7 +298,7 @@ def test_inline_code_breaks_before_a_dot_or_an_underscore(latex):
     _tex, outdir = latex("zh_CN")
     style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
     assert r"\renewcommand*\sphinxbreaksbeforeactivelist{\do\.}" in style
-    assert r"\def\_{\discretionary{}{\textunderscore}{\textunderscore}}" in style
+    assert r"\def\_{\discretionary{}{\jbinlinecontinued\textunderscore}{\textunderscore}}" in style
     assert r"\textunderscore\allowbreak" not in style  # a break after the underscore
 
 

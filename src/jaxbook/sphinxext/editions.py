@@ -1570,7 +1570,7 @@ class NameThePreface(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         if self.env.current_document.docname != self.config.root_doc:
             return
-        if "jaxbook.sphinxext.guides" in self.app.extensions:  # the guides' root is no preface
+        if "jaxbook_book_root" in self.config:  # the guides' (jaxbook.sphinxext.guides): no preface
             return
         section = next(iter(self.document.findall(nodes.section)), None)
         if section is not None and isinstance(section[0], nodes.title):

@@ -614,6 +614,17 @@ def _pointer(
     return para
 
 
+class LongTables(SphinxPostTransform):
+    """In the PDF a table is longer than a page: LaTeX breaks it and repeats its header."""
+
+    default_priority = 4
+    formats = ("latex",)
+
+    def run(self, **kwargs: Any) -> None:
+        for placeholder in self.document.findall(update_notes_table):
+            placeholder["longtable"] = True
+
+
 class BuildTables(SphinxPostTransform):
     """Each table in place of its placeholder, before the references are resolved (its links
     are the domain's) and before the theme's post-transforms: on the web furo wraps it (at
@@ -626,14 +637,12 @@ class BuildTables(SphinxPostTransform):
 
     def apply(self, **kwargs: Any) -> None:
         shown = self.is_supported()
-        latex = self.app.builder.format == "latex"
         for placeholder in list(self.document.findall(update_notes_table)):
             if not shown:
                 placeholder.parent.remove(placeholder)
                 continue
             table = build_table(self.env, placeholder["docname"])
-            if latex:
-                # Longer than a page: let LaTeX break it and repeat the header.
+            if placeholder.get("longtable"):
                 table["classes"].append("longtable")
             placeholder.replace_self(table)
 
@@ -694,6 +703,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-get-outdated", outdated_tables)
     app.connect("env-check-consistency", check_notes)
     app.add_post_transform(NumberNotes)
+    app.add_post_transform(LongTables)
     app.add_post_transform(BuildTables)
     # What the domain keeps is versioned by its data_version.
     return {"version": "1.0", "env_version": NotesDomain.data_version, **PARALLEL_SAFE}
