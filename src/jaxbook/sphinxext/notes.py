@@ -257,7 +257,7 @@ class NotesDomain(Domain):
         return self.data["sections"]
 
     @property
-    def titles(self) -> dict[str, dict[str, nodes.title]]:
+    def titles(self) -> dict[str, dict[str, nodes.Element]]:
         """docname -> {label of a block on the page -> that section's title, as its nodes:
         the table sets a name of code in it as code}."""
         return self.data["titles"]
@@ -302,13 +302,16 @@ class NotesDomain(Domain):
         if found:
             self.notes[docname] = found
         # The table names a verifying block by the section it stands in.
-        sections, titles = {}, {}
+        sections: dict[str, str] = {}
+        titles: dict[str, nodes.Element] = {}
         for block in document.findall(nodes.literal_block):
             section = enclosing(block, nodes.section)
             if section is not None and section.children:
+                title = section[0]
                 for label in block["ids"]:
-                    sections[label] = section[0].astext()
-                    titles[label] = section[0].deepcopy()
+                    sections[label] = title.astext()
+                    if isinstance(title, nodes.Element):
+                        titles[label] = title.deepcopy()
         if sections:
             self.sections[docname] = sections
             self.titles[docname] = titles
@@ -534,8 +537,8 @@ def build_table(app: Sphinx, fromdoc: str, table_doc: str) -> nodes.table:
         for note in first_notes:
             if note.docname not in checked_pages:
                 # The page named in full ("1.5 Arrays"), as the other places are.
-                label = page_title(env, note.docname)
-                checks.append(link(builder, fromdoc, note.docname, note.anchor, *label))
+                whole = page_title(env, note.docname)
+                checks.append(link(builder, fromdoc, note.docname, note.anchor, *whole))
         first = first_notes[0]
         number = link(builder, fromdoc, first.docname, first.anchor, nodes.Text(str(row.number)))
         row_node = nodes.row(ids=[row_anchor(row.id)])
