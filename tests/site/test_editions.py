@@ -434,6 +434,72 @@ def test_no_chinese_line_is_letter_spaced(built_editions):
     assert loose_chinese_lines(log) == []
 
 
+# TeX's report of a loose line, with where its paragraph stands in the LaTeX source.
+LOOSE_LINE_AT = re.compile(
+    r"Underfull \\hbox \(badness (\d+)\) in paragraph at lines (\d+)--(\d+)\n(.*?)\n\n", re.S
+)
+# A line of Latin text spread to more than 1.6 times its spaces' stretch: visibly loose.
+LATIN_LOOSE = 400
+# Inline code as long as half a line: its spaces do not stretch, and where it holds no place
+# to break (a command with an address), the lines around it cannot be set well.
+LONG_CODE = 40
+
+
+def long_inline_code(source: str) -> bool:
+    """Whether LaTeX ``source`` holds inline code of ``LONG_CODE`` characters or more."""
+    for code in re.findall(r"\\sphinxupquote\{(.*?)\}\}", source):
+        text = re.sub(r"\\[A-Za-z]+(\{\})?|[{}]", "", code)
+        if len(text) >= LONG_CODE:
+            return True
+    return False
+
+
+def loose_latin_lines(log: str, tex: str) -> list[str]:
+    """The lines of an edition in a Latin script that TeX reports spread past ``LATIN_LOOSE``,
+    but in a paragraph with long inline code, which no setting of the text can make good."""
+    source = tex.splitlines()
+    return [
+        f"badness {badness}: {text[:80]}"
+        for badness, first, last, text in LOOSE_LINE_AT.findall(log)
+        if int(badness) > LATIN_LOOSE
+        and not long_inline_code("\n".join(source[int(first) - 1 : int(last)]))
+    ]
+
+
+def test_no_english_line_is_spread(built_editions):
+    """The summary's bullets were set loose ("Multi-device parallelism:   JAX 0.12 offers three
+    ways.   In", badness 3439): a glossary term's words, never hyphenated, and inline code that
+    breaks only before a dot or an underscore left the line before them nowhere to end. Such a
+    line now ends short, ragged (jaxbook.sty's \\jbraggedbreak), and a sentence takes one
+    space; the index and headings are ragged."""
+    [tex] = (built_editions / "latex" / "en").glob("*.tex")
+    log = latex_log(built_editions, "en")
+    assert "Underfull \\hbox" in log  # the log does report loose lines
+    assert loose_latin_lines(log, tex.read_text(encoding="utf-8")) == []
+
+
+def test_the_latin_loose_line_check_sees_a_spread_line():
+    tex = "\n".join(
+        [
+            r"\sphinxstylestrong{Multi\sphinxhyphen{}device parallelism}: JAX 0.12 offers",
+            r"Older tutorials: \sphinxcode{\sphinxupquote{pip install "
+            r"\sphinxhyphen{}\sphinxhyphen{}upgrade "
+            r'"jax{[}cuda11\_cudnn82{]}" \sphinxhyphen{}f https://storage.googleapis.com/jax}}',
+        ]
+    )
+    log = (
+        "Underfull \\hbox (badness 3439) in paragraph at lines 1--1\n"
+        "[]\\TU/NotoSerif(0)/b/n/10 Multi-device parallelism: JAX 0.12 offers\n\n"
+        "Underfull \\hbox (badness 3482) in paragraph at lines 2--3\n"
+        "[]\\TU/NotoSerif(0)/m/n/10 Older tutorials\n\n"
+        "Underfull \\hbox (badness 293) in paragraph at lines 1--1\n"
+        "[]\\TU/NotoSerif(0)/m/n/10 Update notes\n\n"
+    )
+    assert loose_latin_lines(log, tex) == [
+        "badness 3439: []\\TU/NotoSerif(0)/b/n/10 Multi-device parallelism: JAX 0.12 offers"
+    ]
+
+
 def test_the_loose_line_check_sees_a_spread_line():
     log = (
         "Underfull \\hbox (badness 1199) in paragraph at lines 2604--2609\n"
@@ -1632,3 +1698,412 @@ def test_the_quizs_answers_follow_its_questions_in_print(built_editions, languag
     seen = {"zh_CN": "见本测验末尾的", "en": "at the end of the quiz"}[language]
     between = "".join(pages[quiz : answers + 1])
     assert squeeze(between).count(squeeze(seen)) == 8
+
+
+# -- Set as a publisher sets a book ------------------------------------------------------
+
+
+@functools.cache
+def _pdf_xml(pdf: Path, _size: int, _mtime_ns: int) -> str:
+    return subprocess.run(
+        ["pdftohtml", "-xml", "-i", "-q", "-stdout", str(pdf)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def pdf_xml(pdf: Path) -> str:
+    """``pdftohtml -xml``'s reading of ``pdf`` (its texts with their fonts, italics as <i>),
+    made once per state of the file."""
+    status = pdf.stat()
+    return _pdf_xml(pdf.resolve(), status.st_size, status.st_mtime_ns)
+
+
+def inline_code_raw(site: Path, pages: set[str]) -> set[str]:
+    """The inline code of the book's pages on the site, as written (its spaces as one)."""
+    texts = set()
+    for name in sorted(pages):
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        texts |= {" ".join(code.get_text().split()) for code in soup.select("code.literal")}
+    return texts - {""}
+
+
+# Prose around a name of code at a line's start or end.
+PROSE_BEFORE = "(“‘"
+PROSE_AFTER = ".,;:”’)"
+
+
+def inline_code_breaks(text: str, codes: set[str]) -> list[str]:
+    """The line breaks of ``text`` inside inline code (the word that ends a line and the one
+    that starts the next, joined with nothing between them, are in one of ``codes``) at a
+    place inline code may not break: after an opening parenthesis or bracket, at a hyphen, or
+    inside a number ("2" / ".0")."""
+    found = []
+    for line, next_line in pairwise(text.splitlines()):
+        if not line.split() or not next_line.split():
+            continue
+        before, after = line.split()[-1].lstrip(PROSE_BEFORE), next_line.split()[0]
+        if not before or not after:
+            continue
+        bad = before[-1] in "([-" or (before[-1].isdigit() and re.match(r"\.\d", after))
+        if not bad:
+            continue
+        candidates = {after, after.rstrip(PROSE_AFTER), after[:-1] if len(after) > 1 else after}
+        if any(before + tail in code for tail in candidates for code in codes):
+            found.append(f"{before} / {after}")
+    return found
+
+
+def test_the_inline_code_break_check_sees_a_break_after_a_bracket():
+    codes = {"data[2:5]", "2.0", "jax.numpy", "jax.random.key(seed)", "jax[rocm7-local]"}
+    text = (
+        "slice data[\n2:5] and write 2\n.0 with jax\n.numpy, then call\n"
+        "jax.random.key(\nseed). Install jax[rocm7-\nlocal] or call f(\nx)"
+    )
+    assert inline_code_breaks(text, codes) == [
+        "data[ / 2:5]",
+        "2 / .0",
+        "jax.random.key( / seed).",
+        "jax[rocm7- / local]",
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_inline_code_breaks_only_before_a_dot_or_an_underscore_or_at_a_space(
+    built_site, built_editions, language
+):
+    """Never after "(" or "[" ("jax.random.key(" / "seed)", "devices[" / "1]"), at a hyphen
+    ("jax[rocm7-" / "local]") or inside a number ("write 2" / ".0")."""
+    pages = book_pages(built_editions, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    codes = inline_code_raw(built_site / language, pages)
+    text = body_text(the_pdf(built_editions, language))
+    assert inline_code_breaks(text, codes) == []
+
+
+# What a code block (or a table) broken over a page says at the break, as each edition
+# prints it.
+BLOCK_CONTINUES = re.compile(r"^[(（](continues on next page|续下页)[)）]$")
+BLOCK_CONTINUED = re.compile(r"^[(（](continued from previous page|接上页)[)）]$")
+
+
+def split_code_blocks(
+    pages: list[list[tuple[float, str]]], code: str
+) -> list[tuple[int, int, int]]:
+    """Each code block or output broken over a page, as (the page it starts on, its lines
+    there, its lines on the next page): the lines of code (by the site's code and outputs,
+    ``code`` squeezed; a wrapped line's second part too) above the page's "continues on next
+    page" and under the next page's "continued from previous page", each line counted once
+    (a comment beside the code is read apart). ``pages`` are ``page_lines``'. A table broken
+    over a page says the same, and has no lines of code there."""
+
+    def is_code(line: str) -> bool:
+        squeezed = squeeze(html.unescape(line).lstrip(",→ "))
+        return bool(squeezed) and squeezed in code
+
+    def run(lines: list[tuple[float, str]]) -> int:
+        heights = set()
+        for bottom, line in lines:
+            if not is_code(line):
+                break
+            heights.add(round(bottom, 3))
+        return len(heights)
+
+    found = []
+    for number, (page, next_page) in enumerate(pairwise(pages), start=1):
+        ends = [i for i, (_b, line) in enumerate(page) if BLOCK_CONTINUES.match(line.strip())]
+        starts = [
+            i for i, (_b, line) in enumerate(next_page) if BLOCK_CONTINUED.match(line.strip())
+        ]
+        if not ends or not starts:
+            continue
+        above, below = run(page[: ends[-1]][::-1]), run(next_page[starts[0] + 1 :])
+        if above and below:
+            found.append((number, above, below))
+    return found
+
+
+def test_the_split_block_check_counts_the_lines_on_each_side():
+    code = squeeze("x = jnp.zeros((2, 3))  # zeros\nprint(x)\n[[0. 0. 0.]\n [0. 0. 0.]]")
+    first = [(0.1, "Some text."), (0.2, "x = jnp.zeros((2, 3))"), (0.2, "# zeros")]
+    second = [(0.1, "(continued from previous page)"), (0.2, "[[0. 0. 0.]")]
+    pages = [
+        [*first, (0.3, "print(x)"), (0.4, "(continues on next page)")],
+        [*second, (0.3, " [0. 0. 0.]]"), (0.4, "More text.")],
+        [(0.1, "Rows of a table"), (0.2, "(continues on next page)")],
+        [(0.1, "(continued from previous page)"), (0.2, "Its next row")],
+    ]
+    assert split_code_blocks(pages, code) == [(1, 2, 2)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_code_block_breaks_over_a_page_only_with_three_lines_on_each_side(
+    built_site, built_editions, language
+):
+    """ "[0. 0. 0.]]" alone at the top of a page, a "print(...)" alone at a page's foot: a block
+    of twelve lines or fewer is never broken, a longer one keeps three lines on each side."""
+    pages = book_pages(built_editions, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    code = squeeze(code_texts(built_site / language, pages))
+    splits = split_code_blocks(page_lines(the_pdf(built_editions, language)), code)
+    assert splits  # long blocks do break over pages
+    assert [s for s in splits if min(s[1:]) < 3 or sum(s[1:]) <= 12] == []
+
+
+def layout_lines(pdf: Path) -> list[list[tuple[float, list[tuple[float, float, str]]]]]:
+    """Each page's lines in the type area (no running head or foot), top to bottom: the line's
+    foot as a share of the page's height, and its words with their left and right edges."""
+    page_tag = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
+    line_tag = re.compile(
+        r'<line xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', re.S
+    )
+    word_tag = re.compile(
+        r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>'
+    )
+    pages = []
+    for height, page in page_tag.findall(pdf_text(pdf, "-bbox-layout")):
+        lines = []
+        for top, bottom, words in line_tag.findall(page):
+            if float(top) / float(height) > 0.08 and float(bottom) / float(height) < 0.915:
+                found = [
+                    (float(x0), float(x1), html.unescape(w))
+                    for x0, x1, w in word_tag.findall(words)
+                ]
+                lines.append((float(bottom) / float(height), found))
+        pages.append(sorted(lines, key=lambda line: (line[0], line[1][0][0] if line[1] else 0)))
+    return pages
+
+
+INDEX_TITLE = {"zh_CN": "索引", "en": "Index"}
+
+
+def index_lines(pdf: Path, language: str) -> list[list[tuple[float, float, str]]]:
+    """The lines of the book's index: the pages from the one it begins on (its title the
+    page's first line) to the end."""
+    pages = layout_lines(pdf)
+    first = max(
+        i
+        for i, page in enumerate(pages)
+        if page and " ".join(w for *_x, w in page[0][1]) == INDEX_TITLE[language]
+    )
+    return [words for page in pages[first:] for _bottom, words in page[1:] if words]
+
+
+def widest_gaps(lines: list[list[tuple[float, float, str]]]) -> list[float]:
+    """The widest space between two words of each line, in points."""
+    return [
+        max(right[0] - left[1] for left, right in pairwise(words))
+        for words in lines
+        if len(words) > 2
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_index_is_ragged_right_and_never_hyphenated(built_editions, language):
+    """Justified, its narrow columns were spread and its words broken ("Ja-" / "cobian",
+    "multi-" / "device")."""
+    lines = index_lines(the_pdf(built_editions, language), language)
+    assert len(lines) > 100
+    assert [" ".join(w for *_x, w in words) for words in lines if words[-1][2].endswith("-")] == []
+    # Ragged: each space as wide as the font sets it (some 2.6 pt, a Latin space beside a
+    # Chinese character a little more), not spread to fill the column.
+    assert max(widest_gaps(lines)) < 4.5
+
+
+def test_the_gap_check_sees_a_spread_line():
+    assert widest_gaps([[(0, 10, "among"), (12.5, 20, "the"), (29, 40, "three")]]) == [9.0]
+
+
+def hyphenated_sans_lines(xml: str) -> list[str]:
+    """The lines of ``pdftohtml -xml``'s reading set in the sans-serif text face (a table's
+    header cells, headings, running heads and feet) that end with a hyphen: a word broken
+    ("Transforma-" / "tion")."""
+    fonts = dict(re.findall(r'<fontspec id="(\d+)"[^>]*family="([^"]+)"', xml))
+    return [
+        plain(inner)
+        for font, inner in re.findall(r'<text [^>]*font="(\d+)"[^>]*>(.*?)</text>', xml)
+        if re.search(r"NotoSans(?!Mono)", fonts[font]) and re.search(r"\w-$", plain(inner))
+    ]
+
+
+def test_the_header_check_sees_a_hyphenated_header():
+    xml = (
+        '<fontspec id="1" size="15" family="AB+NotoSans" color="#000000"/>\n'
+        '<fontspec id="2" size="15" family="AB+NotoSerif" color="#000000"/>\n'
+        '<text top="1" left="1" width="9" height="9" font="1"><b>Transforma-</b></text>\n'
+        '<text top="1" left="1" width="9" height="9" font="2">in-</text>\n'
+    )
+    assert hyphenated_sans_lines(xml) == ["Transforma-"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_table_header_is_hyphenated(built_editions, language):
+    """ "Transforma-" / "tion" over the table of transformations in the English edition: a
+    header cell (sans serif, as headings are) breaks between words only."""
+    assert hyphenated_sans_lines(pdf_xml(the_pdf(built_editions, language))) == []
+
+
+def footnote_marks_inside_quotes(pdf: Path) -> tuple[list[str], int]:
+    """The footnote marks of ``pdf``'s pages (the numbers of the footnotes at each page's foot)
+    set before a closing quote ("Bits7 ”"), and how many are set after one ("Bits”7")."""
+    inside, after = [], 0
+    for page in pdf_text(pdf, "-raw").split("\f"):
+        page_inside, page_after = footnote_marks_inside_quotes_of(page)
+        inside, after = inside + page_inside, after + page_after
+    return inside, after
+
+
+@pytest.mark.parametrize("language", ["en"])
+def test_a_footnotes_mark_follows_the_closing_quote(built_editions, language):
+    """Chicago 14.26: “The Sharp Bits”⁷, not “The Sharp Bits⁷ ”."""
+    inside, after = footnote_marks_inside_quotes(the_pdf(built_editions, language))
+    assert inside == []
+    assert after  # the book has such marks: "The Sharp Bits", quoted, is a link
+
+
+def test_the_footnote_check_sees_a_mark_inside_the_quotes():
+    page = "JAX’s “The Sharp Bits7\n” page\n7 https://docs.jax.dev/\n"
+    assert footnote_marks_inside_quotes_of(page) == (["Bits7\n”"], 0)
+    assert footnote_marks_inside_quotes_of(page.replace("Bits7\n”", "Bits”7")) == ([], 1)
+
+
+def footnote_marks_inside_quotes_of(page: str) -> tuple[list[str], int]:
+    """The same, on one page's text."""
+    inside, after = [], 0
+    for number in re.findall(r"^\s*(\d+)\s+https?://", page, re.M):
+        inside += re.findall(rf"\S*[A-Za-z]{number}\s?[”’]", page)
+        after += len(re.findall(rf"[”’][.,;:!?]?{number}\b", page))
+    return inside, after
+
+
+def sentence_space_ratios(lines: list[list[tuple[float, float, str]]]) -> list[float]:
+    """For each line of prose with a sentence's end in it (a word ending in "." or ":" before
+    one that begins with a capital): the space after that word over the line's narrowest
+    other space. A justified line spreads its spaces alike; TeX's sentence spacing set the
+    space after a full stop or a colon wider ("ways.   In")."""
+    ratios = []
+    for words in lines:
+        gaps = [(left[2], right[2], right[0] - left[1]) for left, right in pairwise(words)]
+        ends = [
+            gap for word, nxt, gap in gaps if re.search(r"[a-z][.:]$", word) and nxt[:1].isupper()
+        ]
+        others = [gap for word, _nxt, gap in gaps if not re.search(r"[.:!?]$", word) and gap > 0]
+        if ends and len(others) >= 3:
+            ratios.append(max(ends) / min(others))
+    return ratios
+
+
+def test_the_sentence_space_check_sees_a_wide_sentence_space():
+    line = [(0, 20, "three"), (22.5, 40, "ways."), (46, 50, "In"), (52.5, 60, "a"), (62.5, 70, "b")]
+    assert sentence_space_ratios([line]) == [6 / 2.5]
+
+
+@pytest.mark.parametrize("language", ["en"])
+def test_a_sentence_is_followed_by_one_space(built_editions, language):
+    """\\frenchspacing, as US house style sets an English book: one word space after a full
+    stop or a colon."""
+    lines = [
+        words for page in layout_lines(the_pdf(built_editions, language)) for _b, words in page
+    ]
+    ratios = sorted(sentence_space_ratios(lines))
+    assert len(ratios) > 100
+    # Each line's spaces alike: the median sentence space no wider than the others.
+    assert ratios[len(ratios) // 2] < 1.1
+
+
+ITALIC_TITLE = {"en": "Getting Started with JAX"}
+
+
+def course_titles(xml: str, title: str) -> tuple[int, int]:
+    """How many times ``pdftohtml -xml``'s reading of a PDF names the course ("the course
+    Getting Started with JAX", "Based on the course ...") and how many of them in italics."""
+    text = re.sub(r"<(?!/?i>)[^>]*>", "", xml.replace("\n", " "))
+    text = re.sub(r"</i>\s*<i>", " ", text)
+    named = len(re.findall(rf"course\s+(?:<i>)?{title}", text))
+    italic = len(re.findall(rf"course\s+<i>{title}", text))
+    return named, italic
+
+
+def test_the_italic_check_tells_italic_from_roman():
+    xml = '<text top="1">the course </text>\n<text top="1"><i>Getting Started</i></text>\n' + (
+        '<text top="2"><i>with JAX</i> by</text>'
+    )
+    assert course_titles(xml, "Getting Started with JAX") == (1, 1)
+    assert course_titles("the course Getting Started with JAX by", "Getting Started with JAX") == (
+        1,
+        0,
+    )
+
+
+def test_the_courses_title_is_italic_in_the_english_pdf_and_marked_in_the_chinese(built_editions):
+    """In the preface, on the copyright page and where the chapter begins, as on the web; the
+    Chinese edition's 《JAX 入门》 is set apart by its marks, upright."""
+    named, italic = course_titles(pdf_xml(the_pdf(built_editions, "en")), ITALIC_TITLE["en"])
+    assert named >= 3
+    assert italic == named
+    chinese = pdf_xml(the_pdf(built_editions, "zh_CN"))
+    assert "《JAX入门》" in squeeze(re.sub(r"<[^>]+>", "", chinese))
+    assert not re.search(r"<i>[^<]*JAX 入门", chinese)
+
+
+NOTES_HEADERS = {"zh_CN": ("参见", "版本变化"), "en": ("See", "Changed in")}
+
+
+def notes_table_pages(xml: str, language: str) -> list[str]:
+    """The pages of ``pdftohtml -xml``'s reading that hold the update-notes table: those with
+    its header row (repeated on each page it continues on)."""
+    see, changed = NOTES_HEADERS[language]
+    return [
+        page
+        for page in re.findall(r"<page .*?</page>", xml, re.S)
+        if re.search(rf">(<b>)?{see}(</b>)?</text>", page)
+        and re.search(rf">(<b>)?{changed}(</b>)?</text>", page)
+    ]
+
+
+def column_lefts(page: str, headers: tuple[str, ...]) -> list[int]:
+    """Where each of ``headers`` (a header row's cells) begins on ``page``."""
+    return [
+        int(
+            re.search(rf'<text top="\d+" left="(\d+)"[^>]*>(?:<b>)?{header}(?:</b>)?</text>', page)[
+                1
+            ]
+        )
+        for header in headers
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_update_notes_table_gives_its_see_column_the_room(built_editions, language):
+    """Its "See" cells (sections by number, title and page) ran eight to ten lines a row
+    beside a "Changed in" column of a release or a dash: "See" is at least twice as wide."""
+    pages = notes_table_pages(pdf_xml(the_pdf(built_editions, language)), language)
+    assert pages
+    for page in pages:
+        see, changed = column_lefts(page, NOTES_HEADERS[language])
+        # The type area's right edge: where the longest line (a row's, the folio) ends.
+        right = max(
+            int(left) + int(width)
+            for left, width in re.findall(r'<text top="\d+" left="(\d+)" width="(\d+)"', page)
+        )
+        assert changed - see >= 2 * (right - changed)
+
+
+def code_face_names(pages: list[str], fonts: dict[str, str], name: str) -> list[str]:
+    """The fonts in which ``pages`` set ``name``."""
+    return [
+        fonts[font]
+        for page in pages
+        for font, inner in re.findall(r'<text [^>]*font="(\d+)"[^>]*>(.*?)</text>', page)
+        if name in re.sub(r"<[^>]+>", "", inner)
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_update_notes_table_sets_code_in_a_title_as_code(built_editions, language):
+    """A section named in its "See" cells ("1.5 jax.random.key and ...") keeps its title's
+    code in the code face, not the text's."""
+    xml = pdf_xml(the_pdf(built_editions, language))
+    fonts = dict(re.findall(r'<fontspec id="(\d+)"[^>]*family="([^"]+)"', xml))
+    faces = code_face_names(notes_table_pages(xml, language), fonts, "jax.random.key")
+    assert faces
+    assert [face for face in faces if "Mono" not in face] == []

@@ -260,9 +260,11 @@ def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
 
 def test_links_are_black_and_figures_stay_where_the_text_has_them(latex):
     tex, _outdir = latex("zh_CN")
-    # And a code block starts at a page's foot only if five of its lines fit there.
+    # And a code block of twelve lines or fewer (here one) starts at a page's foot only if it
+    # fits there whole, with its frame; jaxbook.sty is told how many lines it has.
     block = tex.index(r"\begin{sphinxVerbatim}")
-    assert r"\needspace{5\baselineskip}" in tex[block - 300 : block]
+    assert r"\jbcodelines{1}" in tex[block - 300 : block]
+    assert r"\needspace{3\baselineskip}" in tex[block - 300 : block]
     assert "InnerLinkColor={rgb}{0,0,0}, OuterLinkColor={rgb}{0,0,0}" in tex
     assert r"\begin{figure}[H]" in tex
     assert r"\begin{figure}[htbp]" not in tex
@@ -297,7 +299,12 @@ def test_a_table_cell_starts_with_its_text_not_an_index_entry_or_a_target(latex)
 def test_inline_code_breaks_before_a_dot_or_an_underscore(latex):
     _tex, outdir = latex("zh_CN")
     style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
-    assert r"\renewcommand*\sphinxbreaksbeforeactivelist{\do\.}" in style
+    assert r"\renewcommand*\sphinxbreaksbeforeactivelist{\jb@namedot}" in style
+    # Not after "(" or "[", "," or "/", nor at a hyphen: Sphinx's defaults are gone.
+    assert r"\renewcommand*\sphinxbreaksafteractivelist{}" in style
+    assert r"\renewcommand*\sphinxhyphenininlineliteral[1]{\mbox{-}}" in style
+    # Before a dot only where a name goes on after it, never in a number ("2" / ".0").
+    assert r"\def\jb@dot{\ifcat\noexpand\jb@next a\jb@dotbreak" in style
     assert r"\def\_{\discretionary{}{\jbinlinecontinued\textunderscore}{\textunderscore}}" in style
     assert r"\textunderscore\allowbreak" not in style  # a break after the underscore
 
@@ -703,7 +710,8 @@ def test_a_heading_goes_over_with_the_code_under_it(latex):
     above it: asked for after it, a page break left the heading at the foot of its page."""
     tex, _outdir = latex("zh_CN")
     heading = tex.index(r"\section{代码小节}")
-    assert tex[:heading].rstrip().endswith(r"\needspace{8\baselineskip}")  # 5 + the heading's 3
+    # The one-line block's line and frame (3) and the heading's 3.
+    assert tex[:heading].rstrip().endswith(r"\needspace{6\baselineskip}")
     block = tex.index(r"\begin{sphinxVerbatim}", heading)
     assert r"\needspace" not in tex[heading:block]
     # A box starts at a page's foot only if its title and first lines fit there.
@@ -793,3 +801,71 @@ def test_the_books_own_settings_win_over_the_editions(make_app, tmp_path):
     assert config.latex_elements["maketitle"] == r"\jbmaketitle"
     assert config.numfig_format["code-block"] == "代码清单 %s"
     assert config.epub_tocscope == "includehidden"
+
+
+def _latex_app(language: str):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        builder=SimpleNamespace(name="latex"), config=SimpleNamespace(language=language)
+    )
+
+
+def _quoted_link_with_a_note(after: str):
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    document = new_document("test")
+    paragraph = nodes.paragraph()
+    reference = nodes.reference("", "The Sharp Bits", refuri="https://docs.jax.dev/")
+    note = nodes.footnote_reference("", "7", refid="fn7")
+    paragraph += [nodes.Text("JAX’s “"), reference, note, nodes.Text(after)]
+    document += paragraph
+    return document, paragraph
+
+
+@pytest.mark.parametrize(
+    ("after", "expected"),
+    [
+        ("” page (its list).", "JAX’s “The Sharp Bits”7 page (its list)."),
+        ("”.", "JAX’s “The Sharp Bits”.7"),
+        (" and more", "JAX’s “The Sharp Bits7 and more"),
+    ],
+)
+def test_a_notes_mark_follows_the_closing_quote_and_the_punctuation(after, expected):
+    """Chicago 14.26: “The Sharp Bits”⁷, where the mark sat inside the quotes, a space before
+    the closing one ("“The Sharp Bits7 ”")."""
+    from jaxbook.sphinxext.editions import marks_after_quotes
+
+    document, paragraph = _quoted_link_with_a_note(after)
+    marks_after_quotes(_latex_app("en"), document, "page")
+    assert paragraph.astext() == expected
+
+
+def test_a_chinese_notes_mark_stays_where_the_text_has_it():
+    from jaxbook.sphinxext.editions import marks_after_quotes
+
+    document, paragraph = _quoted_link_with_a_note("”页面")
+    marks_after_quotes(_latex_app("zh_CN"), document, "page")
+    assert paragraph.astext() == "JAX’s “The Sharp Bits7”页面"
+
+
+def test_the_english_edition_sets_one_space_after_a_sentence_and_may_end_a_line_short(latex):
+    tex, outdir = latex("en")
+    # polyglossia's English set TeX's wider space after a full stop or a colon.
+    assert r"\PolyglossiaSetup{english}{frenchspacing=true}" in tex
+    assert r"\setlength\emergencystretch{1.5em}" in tex
+    # A line may end short, ragged, before inline code that follows a space.
+    assert r"\jbraggedbreak{}\sphinxcode" in tex
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    assert r"\hskip\z@\@plus1fil\penalty200\hskip\z@\@plus-1fil" in style
+    zh_tex, _outdir = latex("zh_CN")
+    assert "frenchspacing" not in zh_tex
+
+
+def test_the_index_headings_and_header_cells_are_never_hyphenated(latex):
+    _tex, outdir = latex("en")
+    style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
+    assert r"\AtBeginEnvironment{theindex}{\raggedright\language\jb@nohyphenation" in style
+    assert r"\protected\def\sphinxstyletheadfamily{\sffamily\language\jb@nohyphenation" in style
+    assert r"\g@addto@macro\py@HeaderFamily{\language\jb@nohyphenation" in style

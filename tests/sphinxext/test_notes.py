@@ -230,3 +230,26 @@ def test_a_warning_a_correction_and_a_repeat_each_look_their_part(built):
     rows = [" ".join(_text(row).split()) for row in _rows(built.page("table"))]
     assert rows[0].startswith("1 注意：Reusing a key gives the same numbers")
     assert rows[1].startswith("2 The documentation moved")
+
+
+def test_a_see_cell_keeps_the_code_of_a_sections_title(make_app, tmp_path):
+    """ "1.5 jax.random.key and ..." in the PDF's table was set in the text face: the cell names
+    the section with its title's nodes, its code as code."""
+    srcdir = tmp_path / "notes"
+    shutil.copytree(Path(__file__).parents[1] / "roots" / "test-notes", srcdir)
+    first = srcdir / "first.rst"
+    first.write_text(
+        first.read_text(encoding="utf-8").replace(
+            "1.1 First section\n=================",
+            "1.1 First ``jax.random.key`` section\n====================================",
+        ),
+        encoding="utf-8",
+    )
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    one = _rows((app.outdir / "table.html").read_text(encoding="utf-8"))[0]
+    assert re.search(
+        r'1\.1 First <code class="[^"]*literal[^"]*"><span class="pre">jax\.random\.key</span>'
+        r"</code> section</a>",
+        one,
+    )

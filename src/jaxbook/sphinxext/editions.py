@@ -407,13 +407,21 @@ def front_matter(credits: Credits) -> str:
     """The title page and the copyright page on its back, as macros ``jaxbook.sty`` sets."""
     written, translated, published = (tex(line) for line in credits.makers())
     edition = tex(credits.edition_line())
-    credit, _links = linked_text(credits.credit)
+    credit, links = linked_text(credits.credit)
+    # The course's title (the credit's link) in italics, as the preface sets it; a Chinese
+    # title's own marks (《JAX 入门》) set it apart.
+    titles = {name for name, _address in links if not name.startswith("《")}
     addresses = r"\\".join(
         # Translators: A line of the PDF's copyright page: what an address is ("Website",
         # the course's title, a licence), then the address.
-        tex(str(_("%(name)s: %(url)s")) % {"name": name, "url": "\0"}).replace("\0", url(address))
+        tex(str(_("%(name)s: %(url)s")) % {"name": "\1", "url": "\0"})
+        .replace("\0", url(address))
+        .replace("\1", rf"\emph{{{tex(name)}}}" if name in titles else tex(name))
         for name, address in credits.addresses()
     )
+    credit = tex(credit)
+    for name in titles:
+        credit = credit.replace(tex(name), rf"\emph{{{tex(name)}}}")
     title_page = [
         r"\centering\py@HeaderFamily\vspace*{0.12\textheight}",
         rf"{{\fontsize{{32}}{{40}}\selectfont {tex(credits.title)}\par}}\vspace{{1.2em}}",
@@ -435,7 +443,7 @@ def front_matter(credits: Credits) -> str:
         r"\\".join(line for line in (written, translated, published) if line) + r"\par",
         rf"{edition}\\{tex(credits.release_line())}\par" if credits.release else rf"{edition}\par",
         rf"© {tex(credits.copyright)}\par",
-        rf"{tex(credit)}\par" if credit else "",
+        rf"{credit}\par" if credit else "",
         rf"{addresses}\par}}",
     ]
     return "\n".join(
@@ -559,6 +567,19 @@ CJK_PREAMBLE = r"""
 \renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
 \linespread{1.3}
 """
+
+
+def latin_preamble(language: str) -> str:
+    """An edition in a Latin script: a glossary term's words set whole (``\\jbwholeterms``);
+    one space after a full stop or a colon, as US house style sets it (polyglossia's English
+    set TeX's wider sentence space: "ways.   In"); and a paragraph that cannot be set within
+    TeX's tolerance (a long name of inline code, a term's unhyphenated words) spread a little
+    more rather than run a line into the margin (``\\emergencystretch``)."""
+    tex_lang = tex_language(language)
+    french = rf"\PolyglossiaSetup{{{tex_lang.name}}}{{frenchspacing=true}}" if tex_lang else ""
+    return "\n".join([r"\jbwholeterms", french, r"\setlength\emergencystretch{1.5em}"])
+
+
 # xeCJK treats the emoji blocks (_artwork.EMOJI_BLOCKS, one list for every use) as CJK
 # characters, so they are drawn with the CJK font's fallback (the symbol font) instead of
 # vanishing from a Latin font.
@@ -720,7 +741,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
                 rf"\newcommand\jbcaptionsep{{{r'\quad' if is_cjk else '. '}}}",
                 r"\usepackage{jaxbook}",
                 rf"\usepackage{{{GLYPHS_STYLE}}}",
-                CJK_PREAMBLE if is_cjk else r"\jbwholeterms",
+                CJK_PREAMBLE if is_cjk else latin_preamble(config.language),
             ]
         ),
         "maketitle": r"\jbmaketitle",
@@ -825,6 +846,35 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
             parent.insert(at, [nodes.Text(space + quote), page])
 
 
+# What a note's mark follows in an edition in a Latin script: a closing quote and the
+# punctuation that ends the clause, wherever the link it notes ends.
+AFTER_MARK = re.compile(r"^(?:[”’]+[.,;:!?]?|[.,;:!?]+)")
+
+
+def marks_after_quotes(doctree: nodes.document, language: str) -> None:
+    """In an edition in a Latin script, a footnote's mark (a link's address, on paper) follows
+    the closing quote and the punctuation after the link it notes, as Chicago (14.26) sets it:
+    “The Sharp Bits”⁷, not “The Sharp Bits⁷”. Chinese sets it where the text has it."""
+    if cjk_region(language) is not None:
+        return
+    for mark in list(
+        doctree.findall(lambda n: isinstance(n, (nodes.footnote, nodes.footnote_reference)))
+    ):
+        parent = mark.parent
+        if parent is None or isinstance(parent, (nodes.document, nodes.section)):
+            continue
+        at = parent.index(mark) + 1
+        after = parent[at] if at < len(parent) else None
+        if not isinstance(after, nodes.Text):
+            continue
+        found = AFTER_MARK.match(str(after))
+        if found is None:
+            continue
+        text = str(after)
+        parent[at] = nodes.Text(text[found.end() :])
+        parent.insert(parent.index(mark), nodes.Text(found.group(0)))
+
+
 # The characters of a table that may not fit one page whole.
 LONG_TABLE = 900
 
@@ -871,6 +921,9 @@ def keep_code_together(doctree: nodes.Node) -> None:
         parent = block.parent
         place = parent.index(block)
         label = parent[place - 1] if place else None
+        # How many lines it has, for the page break inside it (jaxbook.sty's \jbcodelines).
+        lines = rf"\jbcodelines{{{code_lines(block)}}}"
+        parent.insert(place, nodes.raw("", lines, format="latex"))
         if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
             # Room for the label and the block's first lines; nothing between them.
             need_room(label, block_room(block, label), depths)
@@ -887,7 +940,7 @@ def keep_code_together(doctree: nodes.Node) -> None:
                 keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
                 parent.insert(parent.index(label) + 1, keep)
         else:
-            need_room(block, NEED_BLOCK, depths)
+            need_room(block, block_room(block, None), depths)
     boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
     for box in boxes:
         if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
@@ -1014,11 +1067,11 @@ def heading_room(section: nodes.section) -> int:
     a pair, a table), the room the block asks for at a page's foot (from its lead-in or its
     label, if it has one). The lines are counted roughly: a box and a lead-in are given one
     more, and a heading ``HEADING_LINES``."""
-    headings, text, block = 0, 0, 0
+    headings, text, block, notes = 0, 0, 0, 0
     last: nodes.Node | None = None
 
     def count(section: nodes.section) -> None:
-        nonlocal headings, text, block, last
+        nonlocal headings, text, block, last, notes
         headings += 1
         for child in section.children:
             if block or text >= TEXT_UNDER_HEADING:
@@ -1026,7 +1079,14 @@ def heading_room(section: nodes.section) -> int:
             if isinstance(child, nodes.section):
                 count(child)
             elif isinstance(child, nodes.paragraph):
-                text += text_lines(child.astext())
+                # A link's address is a footnote at the page's foot: two lines of the room,
+                # apart from the text's.
+                footnotes = list(child.findall(nodes.footnote))
+                notes += 2 * len(footnotes)
+                words = child.astext()
+                for footnote in footnotes:
+                    words = words.replace(footnote.astext(), "")
+                text += text_lines(words)
                 last = child
             elif not isinstance(child, UNSEEN):
                 block = block_room(child, last)
@@ -1040,21 +1100,53 @@ def heading_room(section: nodes.section) -> int:
 
     count(section)
     room = headings * HEADING_LINES + (text + block if block else min(text, TEXT_UNDER_HEADING))
+    room += notes
     return min(room, PAGE_LINES)
+
+
+def code_lines(block: nodes.Element) -> int:
+    """About how many lines a code block or output takes on paper: each of its lines, and a
+    line too long for the page as the lines it wraps to (``CODE_LINE_WIDTH``, a wide Chinese
+    character as two)."""
+    return sum(
+        max(
+            1,
+            math.ceil(
+                sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+                / CODE_LINE_WIDTH
+            ),
+        )
+        for line in block.astext().split("\n")
+    )
+
+
+# The characters of a line of code that fit the page (86 in the English edition's, 92 in
+# the Chinese's); a long line wraps at a space, so a little fewer.
+CODE_LINE_WIDTH = 80
+
+
+# A code block or output of at most this many lines is never broken over a page, and a
+# longer one keeps at least ``CODE_LINES_APART`` lines on each side of the break (jaxbook.sty).
+WHOLE_CODE = 12
+CODE_LINES_APART = 3
 
 
 def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
     """The lines ``block`` asks for at the foot of a page (``keep_code_together``), with the
-    paragraph ``before`` it where that is its label or lead-in."""
-    if isinstance(block, nodes.literal_block) and isinstance(before, nodes.paragraph):
-        if OUTPUT_LABELS & set(before["classes"]):
-            return NEED_LABELLED
-        if before.astext().rstrip().endswith(LEAD_IN):
+    paragraph ``before`` it where that is its label or lead-in. A code block that is never
+    broken (``WHOLE_CODE`` lines or fewer) asks for its lines and frame; a longer one for its
+    first ``CODE_LINES_APART`` lines and frame, as a block of five."""
+    if isinstance(block, nodes.literal_block):
+        lines = code_lines(block)
+        own = lines + 2 if lines <= WHOLE_CODE else NEED_BLOCK
+        if isinstance(before, nodes.paragraph) and OUTPUT_LABELS & set(before["classes"]):
+            return max(NEED_LABELLED, own + 1)
+        if isinstance(before, nodes.paragraph) and before.astext().rstrip().endswith(LEAD_IN):
             # A short block asks for no more than its own lines and frame: room for five
             # lines under the lead-in of a two-line block left page 5 of the English edition
             # a third empty ("The overall pipeline" went over with its lead-in and block).
-            own = min(NEED_BLOCK, block.astext().count("\n") + 2)
             return own + 2 + len(before.astext()) // 60
+        return own
     if isinstance(block, pair):
         return NEED_PAIR
     if isinstance(block, nodes.table) and "longtable" in block["classes"]:
@@ -1110,6 +1202,49 @@ def break_names_in_links(doctree: nodes.Node) -> None:
                 if re.search(r"[a-z][A-Z]", word):
                     _breakable(text, CAMEL_HUMP)
                     break
+
+
+# Where a line may end before inline code: after a space, a Chinese character, or a Chinese
+# mark that may end a line.
+BEFORE_RAGGED = re.compile(r"[\s\u3400-\u9fff，、：；。！？）》”]$")
+# The brackets and quotes that open on inline code: a line may end before them.
+OPENING_BEFORE_CODE = re.compile(r"[（“《‘(\[]+$")
+
+
+def ragged_before_code(doctree: nodes.document) -> None:
+    """``\\jbraggedbreak`` before inline code in running text, and before a glossary term's
+    first use, where a line may end there: a line that cannot be set well (inline code breaks
+    only before a dot or an underscore, and a term's words are never hyphenated) ends short
+    there rather than spread (jaxbook.sty). Not in a title, which goes into the PDF's
+    bookmarks, and is set ragged anyway, nor in a link's text."""
+    terms = [
+        reference
+        for reference in doctree.findall(nodes.reference)
+        if any("jb-term" in child.get("classes", []) for child in reference.findall(nodes.inline))
+    ]
+    for literal in [*doctree.findall(nodes.literal), *terms]:
+        parent = literal.parent
+        if parent is None or any(
+            isinstance(a, (nodes.title, nodes.caption, nodes.reference)) for a in ancestors(literal)
+        ):
+            continue
+        at = parent.index(literal)
+        before = parent[at - 1] if at else None
+        if not isinstance(before, nodes.Text):
+            continue
+        text = str(before)
+        # Before the brackets or quotes that open on the code: "（" / "jnp.array(0.0)" may
+        # not part, but the line may end before "（".
+        opening = OPENING_BEFORE_CODE.search(text)
+        head = text[: opening.start()] if opening else text
+        if not BEFORE_RAGGED.search(head):
+            continue
+        ragged = nodes.raw("", r"\jbraggedbreak{}", format="latex")
+        if opening:
+            parent[at - 1] = nodes.Text(head)
+            parent.insert(at, [ragged, nodes.Text(opening.group(0))])
+        else:
+            parent.insert(at, ragged)
 
 
 # Where a CamelCase name may break: before a capital that follows a lower-case letter.
@@ -1171,7 +1306,8 @@ def plain_bookmarks(doctree: nodes.Node) -> None:
 class PaperLayout(SphinxPostTransform):
     """The PDF's rewrites of the resolved book, in this order: each cross-reference's page,
     table cells that align, names that break in links, code and boxes kept together at a
-    page's foot, then headings' bookmarks without emoji. After every other post-transform
+    page's foot, footnote marks after closing quotes, lines that may end short before inline
+    code, then headings' bookmarks without emoji. After every other post-transform
     that changes what the PDF shows (the outputs' labels, the measured outputs and the
     figures, at 920 and below; the notes' tables, 520; LaTeX's own, 750 and below), and
     after the references are resolved (10), the notes' among them."""
@@ -1184,6 +1320,8 @@ class PaperLayout(SphinxPostTransform):
         fit_table_cells(self.document)
         break_names_in_links(self.document)
         keep_code_together(self.document)
+        marks_after_quotes(self.document, self.config.language)
+        ragged_before_code(self.document)
         plain_bookmarks(self.document)
 
 

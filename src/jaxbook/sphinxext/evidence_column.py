@@ -69,7 +69,10 @@ logger = logging.getLogger(__name__)
 
 # Words with which a point says that an older release behaved otherwise.
 CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy", re.IGNORECASE)
-WIDTH = 30  # of 100: the three columns of jaxbook.sphinxext.notes take their narrow widths
+# Of 100: the three columns of jaxbook.sphinxext.notes take their narrow widths. A release
+# ("since 0.11.0") or a dash: at 30 the column stood mostly empty beside a "See" cell
+# of eight to ten lines in the English PDF.
+WIDTH = 18
 
 
 @functools.lru_cache(maxsize=4)

@@ -102,7 +102,12 @@ class CourseRole(ReferenceRole):
             return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
         path = self.target if self.has_explicit_title else ""
         url = base + (f"/{path.strip('/')}" if path else "")
-        return [nodes.reference(self.rawtext, self.title, refuri=url)], []
+        # A course is a work: its title in italics, as a book's is (US style), unless its own
+        # marks set it apart (Chinese 《JAX 入门》).
+        title: nodes.Node = nodes.Text(self.title)
+        if not self.title.startswith("《"):
+            title = nodes.emphasis(self.title, self.title)
+        return [nodes.reference(self.rawtext, "", title, refuri=url)], []
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

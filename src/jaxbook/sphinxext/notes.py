@@ -84,7 +84,9 @@ logger = logging.getLogger(__name__)
 # numbers' column is as wide as its Chinese header, 编号, set on one line (at 7 it wrapped,
 # "编" / "号", in the Chinese PDF).
 WIDTHS = [8, 55, 37]
-NARROW_WIDTHS = [9, 35, 26]
+# Beside them the "See" column is the widest: it names each section by number and title,
+# with its page.
+NARROW_WIDTHS = [9, 35, 38]
 
 
 @dataclass(frozen=True)
@@ -235,9 +237,14 @@ class NotesDomain(Domain):
 
     name = "jaxbook_notes"
     label = "Update notes"
-    initial_data: ClassVar[dict[str, Any]] = {"notes": {}, "tables": {}, "sections": {}}
+    initial_data: ClassVar[dict[str, Any]] = {
+        "notes": {},
+        "tables": {},
+        "sections": {},
+        "titles": {},
+    }
     # The shape of the records; a new shape takes the next number.
-    data_version = 4
+    data_version = 5
 
     @property
     def notes(self) -> dict[str, list[Note]]:
@@ -252,10 +259,17 @@ class NotesDomain(Domain):
         """docname -> {label of a block on the page -> the title of the section it is in}."""
         return self.data["sections"]
 
+    @property
+    def titles(self) -> dict[str, dict[str, nodes.Element]]:
+        """docname -> {label of a block on the page -> that section's title, as its nodes:
+        the table sets a name of code in it as code}."""
+        return self.data["titles"]
+
     def clear_doc(self, docname: str) -> None:
         self.notes.pop(docname, None)
         self.tables.pop(docname, None)
         self.sections.pop(docname, None)
+        self.titles.pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         for docname in docnames:
@@ -265,6 +279,8 @@ class NotesDomain(Domain):
                 self.tables[docname] = True
             if docname in otherdata["sections"]:
                 self.sections[docname] = otherdata["sections"][docname]
+            if docname in otherdata["titles"]:
+                self.titles[docname] = otherdata["titles"][docname]
 
     def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
         if any(True for _node in document.findall(update_notes_table)):
@@ -289,14 +305,19 @@ class NotesDomain(Domain):
         if found:
             self.notes[docname] = found
         # The table names a verifying block by the section it stands in.
-        sections = {}
+        sections: dict[str, str] = {}
+        titles: dict[str, nodes.Element] = {}
         for block in document.findall(nodes.literal_block):
             section = enclosing(block, nodes.section)
             if section is not None and section.children:
+                title = section[0]
                 for label in block["ids"]:
-                    sections[label] = section[0].astext()
+                    sections[label] = title.astext()
+                    if isinstance(title, nodes.Element):
+                        titles[label] = title.deepcopy()
         if sections:
             self.sections[docname] = sections
+            self.titles[docname] = titles
 
     def resolve_xref(
         self,
@@ -435,6 +456,34 @@ def link(builder: Builder, fromdoc: str, todoc: str, anchor: str, *children: nod
     return node
 
 
+# What of a title the table's cell keeps as it is: its text and its inline code, emphasis
+# and the like; anything else (a link, say) as its text.
+TITLE_PARTS = (nodes.Text, nodes.literal, nodes.emphasis, nodes.strong, nodes.inline)
+
+
+def title_parts(title: nodes.Element) -> list[nodes.Node]:
+    """A section's title as a cell names it: a name of code in it stays code ("1.5
+    ``jax.random.key`` and ...", set in the code face on paper too), without its targets
+    and index entries."""
+    parts: list[nodes.Node] = []
+    for child in title.children:
+        if isinstance(child, (nodes.target, addnodes.index)):
+            continue
+        parts.append(
+            child.deepcopy() if isinstance(child, TITLE_PARTS) else nodes.Text(child.astext())
+        )
+    return parts
+
+
+def page_title(env: BuildEnvironment, docname: str) -> list[nodes.Node]:
+    """A page's title with its number ("1.5 Arrays"), as :func:`title_parts` keeps it."""
+    title = env.titles.get(docname)
+    if title is None:
+        return [nodes.Text(_chapters.numbered_title(env, docname))]
+    number = _chapters.page_number(env, docname)
+    return [*([nodes.Text(f"{number} ")] if number else []), *title_parts(title)]
+
+
 def _cell(*children: nodes.Node) -> nodes.entry:
     para = nodes.paragraph()
     for i, child in enumerate(children):
@@ -499,18 +548,24 @@ def build_table(env: BuildEnvironment, table_doc: str) -> nodes.table:
                 continue
             docname, anchor = target
             section = domain.sections.get(docname, {}).get(anchor)
+            title = domain.titles.get(docname, {}).get(anchor)
             page = section_label(env, docname)
             if not section:
                 # Before the page's first section: the page, by its whole title (dropped
                 # below where a section of the page is named: one place per page is enough).
                 name = _chapters.numbered_title(env, docname)
                 whole_pages.add(name)
+                shown = page_title(env, docname)
             elif section.startswith(page):  # the page's own title: "1.1 ..."
                 name = section
+                shown = title_parts(title) if title is not None else [nodes.Text(name)]
             else:
                 name = f"{page} {section}"
+                shown = [nodes.Text(f"{page} ")]
+                shown += title_parts(title) if title is not None else [nodes.Text(section)]
             if name not in shown_in:
-                shown_in[name] = (docname, place(docname, anchor, nodes.Text(name)))
+                # One node: the resolver links a pending_xref's first child.
+                shown_in[name] = (docname, place(docname, anchor, nodes.inline("", "", *shown)))
         for name in whole_pages:
             docname = shown_in[name][0]
             if any(d == docname and n != name for n, (d, _node) in shown_in.items()):
@@ -524,8 +579,8 @@ def build_table(env: BuildEnvironment, table_doc: str) -> nodes.table:
         for note in first_notes:
             if note.docname not in checked_pages:
                 # The page named in full ("1.5 Arrays"), as the other places are.
-                label = nodes.Text(_chapters.numbered_title(env, note.docname))
-                checks.append(place(note.docname, note.anchor, label))
+                whole = page_title(env, note.docname)
+                checks.append(place(note.docname, note.anchor, nodes.inline("", "", *whole)))
         first = first_notes[0]
         number = place(first.docname, first.anchor, nodes.Text(str(row.number)))
         row_node = nodes.row(ids=[row_anchor(row.id)])
