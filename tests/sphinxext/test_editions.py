@@ -803,14 +803,6 @@ def test_the_books_own_settings_win_over_the_editions(make_app, tmp_path):
     assert config.epub_tocscope == "includehidden"
 
 
-def _latex_app(language: str):
-    from types import SimpleNamespace
-
-    return SimpleNamespace(
-        builder=SimpleNamespace(name="latex"), config=SimpleNamespace(language=language)
-    )
-
-
 def _quoted_link_with_a_note(after: str):
     from docutils import nodes
     from docutils.utils import new_document
@@ -838,7 +830,7 @@ def test_a_notes_mark_follows_the_closing_quote_and_the_punctuation(after, expec
     from jaxbook.sphinxext.editions import marks_after_quotes
 
     document, paragraph = _quoted_link_with_a_note(after)
-    marks_after_quotes(_latex_app("en"), document, "page")
+    marks_after_quotes(document, "en")
     assert paragraph.astext() == expected
 
 
@@ -846,7 +838,7 @@ def test_a_chinese_notes_mark_stays_where_the_text_has_it():
     from jaxbook.sphinxext.editions import marks_after_quotes
 
     document, paragraph = _quoted_link_with_a_note("”页面")
-    marks_after_quotes(_latex_app("zh_CN"), document, "page")
+    marks_after_quotes(document, "zh_CN")
     assert paragraph.astext() == "JAX’s “The Sharp Bits7”页面"
 
 

@@ -340,7 +340,11 @@ class NotesDomain(Domain):
             todoc, _sep, anchor = target.partition("#")
         else:
             return None
-        reference = link(builder, fromdocname, todoc, anchor, contnode)
+        # All the node's children: Sphinx passes only the first as ``contnode``, and a title
+        # with code in it is several.
+        reference = link(
+            builder, fromdocname, todoc, anchor, *(c.deepcopy() for c in node.children)
+        )
         reference["classes"] += node["classes"]
         return reference
 
@@ -564,8 +568,7 @@ def build_table(env: BuildEnvironment, table_doc: str) -> nodes.table:
                 shown = [nodes.Text(f"{page} ")]
                 shown += title_parts(title) if title is not None else [nodes.Text(section)]
             if name not in shown_in:
-                # One node: the resolver links a pending_xref's first child.
-                shown_in[name] = (docname, place(docname, anchor, nodes.inline("", "", *shown)))
+                shown_in[name] = (docname, place(docname, anchor, *shown))
         for name in whole_pages:
             docname = shown_in[name][0]
             if any(d == docname and n != name for n, (d, _node) in shown_in.items()):
@@ -580,7 +583,7 @@ def build_table(env: BuildEnvironment, table_doc: str) -> nodes.table:
             if note.docname not in checked_pages:
                 # The page named in full ("1.5 Arrays"), as the other places are.
                 whole = page_title(env, note.docname)
-                checks.append(place(note.docname, note.anchor, nodes.inline("", "", *whole)))
+                checks.append(place(note.docname, note.anchor, *whole))
         first = first_notes[0]
         number = place(first.docname, first.anchor, nodes.Text(str(row.number)))
         row_node = nodes.row(ids=[row_anchor(row.id)])
