@@ -14,6 +14,7 @@ import importlib
 import inspect
 import pkgutil
 import shutil
+import sys
 from typing import Any
 
 import pytest
@@ -142,7 +143,9 @@ def registered(rootdir, tmp_path_factory, monkeypatch_module):
         original = getattr(Sphinx, method)
 
         def register(self, what, *args, **kwargs):
-            caller = inspect.stack()[1].frame.f_globals["__name__"]
+            # The caller's frame alone: inspect.stack() reads every frame's source lines
+            # (about 15 s for the hundreds of registrations).
+            caller = sys._getframe(1).f_globals["__name__"]
             name = what if isinstance(what, str) else what.__name__
             if caller.startswith("jaxbook."):
                 callers.setdefault((KINDS[method], name), caller.rpartition(".")[2])
