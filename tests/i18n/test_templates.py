@@ -13,7 +13,6 @@ import polib
 import pytest
 
 from jaxbook import project
-from jaxbook.i18n import catalogs
 
 ROOT = project.find_root(Path(__file__).parent)
 assert ROOT is not None
@@ -33,12 +32,9 @@ def template_texts(pot_dir: Path) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory, book_copier) -> Path:
+def made(book_templates) -> Path:
     """The templates `make gettext` makes of a copy of the book, from scratch."""
-    book = book_copier(tmp_path_factory.mktemp("templates"))
-    fresh = book / "fresh"
-    assert catalogs.extract(book, fresh, "-q") == 0
-    return fresh
+    return book_templates
 
 
 def test_the_committed_templates_are_current(made):
