@@ -14,7 +14,6 @@ import importlib
 import inspect
 import pkgutil
 import shutil
-import sys
 from typing import Any
 
 import pytest
@@ -145,7 +144,10 @@ def registered(rootdir, tmp_path_factory, monkeypatch_module):
         def register(self, what, *args, **kwargs):
             # The caller's frame alone: inspect.stack() reads every frame's source lines
             # (about 15 s for the hundreds of registrations).
-            caller = sys._getframe(1).f_globals["__name__"]
+            frame = inspect.currentframe()
+            assert frame is not None
+            assert frame.f_back is not None
+            caller = frame.f_back.f_globals["__name__"]
             name = what if isinstance(what, str) else what.__name__
             if caller.startswith("jaxbook."):
                 callers.setdefault((KINDS[method], name), caller.rpartition(".")[2])
