@@ -124,23 +124,6 @@ def project_copy(tmp_path: Path) -> Path:
     return copy_book(tmp_path)
 
 
-@pytest.fixture(scope="session")
-def book_templates(tmp_path_factory) -> Path:
-    """The templates `make gettext` makes of a copy of the book, from scratch, made once for
-    the session, whichever worker asks first: tests/i18n/test_templates.py compares them
-    with the committed ones, tests/i18n/test_catalogs.py merges them into a copy's catalogs.
-    Read them only."""
-    from jaxbook.i18n import catalogs
-
-    def build(directory: Path) -> None:
-        book = directory / "book"
-        book.mkdir()
-        copy_book(book)
-        assert catalogs.extract(book, directory / "pot", "-q") == 0
-
-    return shared_build(tmp_path_factory, "templates", build) / "pot"
-
-
 JaxbookRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 

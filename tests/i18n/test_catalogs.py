@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shlex
 import shutil
 import subprocess
@@ -18,7 +16,6 @@ from jaxbook import cli
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.check import check_catalog, load_glossary
 from jaxbook.i18n.pofile import plural_forms, save_wrapped
-from jaxbook.project import catalog_dir, languages
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"
 SMALL_BOOK = Path(__file__).resolve().parents[1] / "roots" / "test-i18n-book"
@@ -75,23 +72,6 @@ def test_changed_and_removed_paragraphs_keep_their_english(small_book):
 
     # Not one English string of the page was dropped.
     assert {e.msgstr for e in before if e.msgstr} <= {e.msgstr for e in after}
-
-
-def catalog_bytes(project):
-    return {p.relative_to(project): p.read_bytes() for p in (project / "locale").rglob("*.po")}
-
-
-def test_update_po_on_the_unchanged_book_changes_no_catalog(project_copy, book_templates):
-    # The book itself: `make update-po` (and zh-lint-fix's merge) on every page. Its first
-    # step, the gettext build of the book, is the session's (book_templates, which
-    # tests/i18n/test_templates.py compares with the committed ones); the merge is here.
-    before = catalog_bytes(project_copy)
-    po_dirs = [catalog_dir(project_copy, language) for language in languages(project_copy)]
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert catalogs.update_all(book_templates, po_dirs) == 0
-    after = catalog_bytes(project_copy)
-    assert sorted(after) == sorted(before)
-    assert [path for path in before if after[path] != before[path]] == []
 
 
 def test_a_merge_into_the_existing_catalogs_creates_none_and_names_those_it_left(
