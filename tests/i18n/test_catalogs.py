@@ -74,19 +74,6 @@ def test_changed_and_removed_paragraphs_keep_their_english(small_book):
     assert {e.msgstr for e in before if e.msgstr} <= {e.msgstr for e in after}
 
 
-def catalog_bytes(project):
-    return {p.relative_to(project): p.read_bytes() for p in (project / "locale").rglob("*.po")}
-
-
-def test_update_po_on_the_unchanged_book_changes_no_catalog(project_copy):
-    # The book itself: `make update-po` (and zh-lint-fix's merge) on every page.
-    before = catalog_bytes(project_copy)
-    update_po(project_copy)
-    after = catalog_bytes(project_copy)
-    assert sorted(after) == sorted(before)
-    assert [path for path in before if after[path] != before[path]] == []
-
-
 def test_a_merge_into_the_existing_catalogs_creates_none_and_names_those_it_left(
     small_book, monkeypatch, capsys
 ):

@@ -6,6 +6,8 @@ without `make gettext` after it is a finding here, named by file.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
 
@@ -109,3 +111,17 @@ def test_each_short_label_of_the_extensions_says_where_it_appears():
         if len(re.findall(r"[^\W\d_]+", NOT_WORDS.sub(" ", entry.msgid))) < 4 and not entry.comment
     ]
     assert bare == []
+
+
+def test_update_po_on_the_unchanged_book_changes_no_catalog(made, book_copier, tmp_path):
+    """`make update-po` (and zh-lint-fix's merge) on every page of the book itself: its
+    gettext build is the module's (``made``, the templates compared above, made once), its
+    merge into a copy's catalogs changes none of them."""
+    book = book_copier(tmp_path)
+    po = {p.relative_to(book): p.read_bytes() for p in (book / "locale").rglob("*.po")}
+    po_dirs = [project.catalog_dir(book, language) for language in project.languages(book)]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert catalogs.update_all(made, po_dirs) == 0
+    after = {p.relative_to(book): p.read_bytes() for p in (book / "locale").rglob("*.po")}
+    assert sorted(after) == sorted(po)
+    assert [path for path in po if after[path] != po[path]] == []

@@ -145,7 +145,12 @@ def registered(rootdir, tmp_path_factory, monkeypatch_module):
         original = getattr(Sphinx, method)
 
         def register(self, what, *args, **kwargs):
-            caller = inspect.stack()[1].frame.f_globals["__name__"]
+            # The caller's frame alone: inspect.stack() reads every frame's source lines
+            # (about 15 s for the hundreds of registrations).
+            frame = inspect.currentframe()
+            assert frame is not None
+            assert frame.f_back is not None
+            caller = frame.f_back.f_globals["__name__"]
             name = what if isinstance(what, str) else what.__name__
             if caller.startswith("jaxbook."):
                 callers.setdefault((KINDS[method], name), caller.rpartition(".")[2])

@@ -129,6 +129,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", dest="formats", action="append", choices=FORMATS)
     parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
     parser.add_argument(
+        "--leave-site-pages",
+        action="store_true",
+        help="copy the books into the site but leave its pages as they are, for the next "
+        "format's run to write them once, linking every book (make pdf epub)",
+    )
+    parser.add_argument(
         "--site", type=Path, help="the site that holds <language>/ (default: <builddir>/html)"
     )
     parser.add_argument(
@@ -161,5 +167,7 @@ def run(args: argparse.Namespace) -> int:
     status = max(status for language_statuses in statuses.values() for status in language_statuses)
     if status:
         return status
+    if args.leave_site_pages:
+        return 0
     doctrees = (args.site_doctrees or builddir / "doctrees").resolve()
     return link_from_sites(root, site_root, doctrees, args.languages, extra)

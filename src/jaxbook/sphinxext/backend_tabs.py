@@ -41,7 +41,6 @@ Config values:
 
 from __future__ import annotations
 
-import copy
 import datetime
 import html
 from typing import TYPE_CHECKING, Any
@@ -204,8 +203,10 @@ class LabelOutputs(SphinxPostTransform):
                 used: set[int] = set()
                 for backend in ordered(set().union(*(b for _o, b in outputs))):
                     output = next(o for o, b in outputs if backend in b)
-                    # One output can hold on several backends: each tab shows it.
-                    tab = copy.deepcopy(output) if id(output) in used else output
+                    # One output can hold on several backends: each tab shows it. The node's
+                    # own deepcopy copies it and its children; copy.deepcopy followed its
+                    # parent too and copied the whole page (a third of a site's writing).
+                    tab = output.deepcopy() if id(output) in used else output
                     used.add(id(output))
                     tabs += nodes.container("", tab, jaxbook_backend=backend)
                 continue
