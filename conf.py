@@ -62,7 +62,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx_copybutton",
     "sphinx_design",
-    # Before jaxbook.sphinxext.myst_i18n, which replaces its parser.
+    # MyST Markdown pages (jaxbook.sphinxext.myst_i18n fixes how their messages translate).
     "myst_parser",
     # Link previews and the 404 page, configured by jaxbook.sphinxext.discovery.
     "sphinxext.opengraph",

@@ -138,3 +138,19 @@ def jax_deprecations(module: object) -> dict[str, Any]:
     """
     found: dict[str, Any] = getattr(module, "_deprecations", {})
     return found
+
+
+def jax_array_class() -> type:
+    """The class of JAX's arrays: what attributes an array has, without making one.
+
+    Why: the index names ``x.NAME`` where arrays have ``NAME``; the abstract ``jax.Array``
+    lacks some of them, and making an array to ask starts a backend (a TPU, which one
+    process at a time can hold) in a build that may run no code at all.
+    Upstream: JAX's arrays are ``jax._src.array.ArrayImpl``; ``jax.Array`` is its abstract
+    base, which declares fewer attributes.
+    Written against: JAX 0.12.0.1.
+    Remove when: ``jax.Array`` declares every attribute of its arrays.
+    """
+    from jax._src.array import ArrayImpl
+
+    return ArrayImpl

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from docutils import nodes
 
@@ -144,3 +147,17 @@ def argument(tex: str, start: int) -> str:
         if depth == 0:
             return tex[start:i]
     raise AssertionError("unbalanced braces")
+
+
+def test_asking_what_arrays_have_starts_no_backend():
+    """The index asks JAX's array class, not an array: making one starts a backend (a TPU,
+    which one process holds at a time) in a build that may run no code."""
+    code = (
+        "import sys\n"
+        "from jaxbook.sphinxext import book_index\n"
+        "print(book_index._array_attribute('sharding'), book_index._array_attribute('nope'),\n"
+        "      bool(sys.modules['jax._src.xla_bridge']._backends))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False", "False"]

@@ -65,6 +65,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.index_entries import split_index_msg
 
+from jaxbook._compat import jax_array_class
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, glossary
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.api_names import NAME, VARIABLE
@@ -138,10 +139,9 @@ def _options() -> set[str]:
 
 @cache
 def _array_attribute(name: str) -> bool:
-    """Whether arrays have ``name`` (the implementation has what the abstract class lacks)."""
-    import jax.numpy as jnp
-
-    return not name.startswith("_") and hasattr(jnp.zeros(()), name)
+    """Whether arrays have ``name`` (the implementation has what the abstract class lacks),
+    asked of their class: an array would start a backend."""
+    return not name.startswith("_") and hasattr(jax_array_class(), name)
 
 
 class IndexMentions(SphinxTransform):
