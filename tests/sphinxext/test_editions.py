@@ -305,7 +305,7 @@ def test_inline_code_breaks_before_a_dot_or_an_underscore(latex):
     assert r"\renewcommand*\sphinxhyphenininlineliteral[1]{\mbox{-}}" in style
     # Before a dot only where a name goes on after it, never in a number ("2" / ".0").
     assert r"\def\jb@dot{\ifcat\noexpand\jb@next a\jb@dotbreak" in style
-    assert r"\def\_{\discretionary{}{\jbinlinecontinued\textunderscore}{\textunderscore}}" in style
+    assert r"\def\_{\discretionary{}{\textunderscore}{\textunderscore}}" in style
     assert r"\textunderscore\allowbreak" not in style  # a break after the underscore
 
 
