@@ -246,7 +246,10 @@ def test_a_blank_page_has_no_running_head():
 @pytest.mark.parametrize(
     ("language", "page"),
     [
-        ("zh_CN", "（第\\CJKecglue{}\\pageref*{#1}\\CJKecglue{}页）"),
+        (
+            "zh_CN",
+            "（第\\nobreak\\CJKecglue\\nobreak{}\\pageref*{#1}\\nobreak\\CJKecglue\\nobreak{}页）",
+        ),
         ("en", "\\ (page~\\pageref*{#1})"),
     ],
 )
@@ -691,7 +694,7 @@ def test_a_page_reference_follows_the_quote_that_closes_a_quoted_title(
         (
             "zh_CN",
             "\\newcommand\\jbquotedinnerpagereference[2]{\\ifdim\\linewidth<6em#2\\else"
-            "，#2第\\CJKecglue{}\\pageref*{#1}\\CJKecglue{}页\\fi}",
+            "，#2第\\nobreak\\CJKecglue\\nobreak{}\\pageref*{#1}\\nobreak\\CJKecglue\\nobreak{}页\\fi}",
         ),
         (
             "en",

@@ -537,8 +537,9 @@ def page_reference_macro(inner: bool = False, quoted: bool = False) -> str:
     before, _sep, after = message.partition("%s")
     latin = before[:1].isascii()
     # "page~12" stays together, and may go to the next line; Chinese spaces the number with
-    # xeCJK's own glue on both sides ("第 12 页": xeCJK alone spaced only the side before).
-    space, tie = ("\\ ", "~") if latin else ("", r"\CJKecglue{}")
+    # xeCJK's own glue on both sides ("第 12 页": xeCJK alone spaced only the side before),
+    # and never breaks there either ("（第 51" / "页）" in the contents' table).
+    space, tie = ("\\ ", "~") if latin else ("", r"\nobreak\CJKecglue\nobreak{}")
     if quoted:
         # The comma (what the message has before its first letter) goes in the quotes.
         mark = before[: len(before) - len(before.lstrip(",，;； "))].rstrip()
