@@ -26,7 +26,8 @@ r_auto = float(jax.jit(sum_of_squares)(x_auto))
 by_column = NamedSharding(auto_mesh, jax.P(None, "x"))
 a = jax.device_put(jnp.ones((8, 8)), by_column)
 aat = jax.jit(lambda m: m @ m.T)(a)
-print(f"自动并行：按列切分的 a，a @ a.T 正常运行，其中的值只有 {jnp.unique(aat)}")
+values = jnp.unique(aat)
+print(f"自动并行：按列切分的 a，a @ a.T 正常运行，其中的值只有 {values}")
 
 # 2. 显式分片：jax.make_mesh 默认的轴类型，分片写进数组的类型
 mesh = jax.make_mesh((4,), ("x",))

@@ -4,7 +4,10 @@ import jax.numpy as jnp
 
 jax.config.update("jax_check_static_indices", True)
 a = jnp.arange(5)
-for name, read in [("a[10]", lambda v: v[10]), ("jit 下的 a[10]", jax.jit(lambda v: v[10]))]:
+for name, read in [
+    ("a[10]", lambda v: v[10]),
+    ("jit 下的 a[10]", jax.jit(lambda v: v[10])),
+]:
     try:
         read(a)
     except IndexError as e:

@@ -29,6 +29,7 @@ from bs4 import BeautifulSoup
 from sphinx.util.tags import Tags
 
 from jaxbook import project
+from jaxbook.sphinxext import editions
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["zh_CN", "en"]
@@ -780,6 +781,14 @@ def test_each_edition_has_its_trim_size(built_editions, language):
     ).stdout
     width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
     assert (round(width, 1), round(height, 1)) == tuple(round(v, 1) for v in TRIM[language])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_code_measure_is_the_columns_the_type_area_holds(built_editions, language):
+    # The measure that tests/site/test_code_width.py holds each listing's source lines to.
+    log = latex_log(built_editions, language)
+    textwidth = float(re.search(r"^\* \\textwidth=([\d.]+)pt$", log, re.M)[1])
+    assert int(textwidth / editions.CODE_COLUMN_PT) == editions.code_columns(language)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -176,6 +176,22 @@ TRIM = {
         "top=0.85in,bottom=0.95in,headsep=0.2in,footskip=0.45in",
     },
 }
+# The code measure: the columns of a line of code that fit the type area; LaTeX wraps a
+# longer one with a continuation mark, and a reader who types the code from the page gets
+# it wrong. A column is a character of the code font: Noto Sans Mono CJK's Latin at \small
+# (9 pt), scaled to Noto Serif's x-height, 4.44 pt wide; a Chinese character takes two. The
+# English type area is 392.1 pt wide, 88.3 columns. The Chinese one is 397.2 pt, 89.4
+# columns, not TRIM's 420 pt: Sphinx passes geometry its hmargin (1 in), which sets the
+# outer margin that TRIM leaves open. test_editions holds the measure to the width the
+# LaTeX log gives, and test_code_width every source line of a listing to the measure (an
+# output's lines may wrap).
+CODE_COLUMN_PT = 4.44
+CODE_COLUMNS = {"cjk": 89, "latin": 88}
+
+
+def code_columns(language: str) -> int:
+    """The code measure of ``language``'s PDF (``CODE_COLUMNS``), in half-width columns."""
+    return CODE_COLUMNS["cjk" if cjk_region(language) is not None else "latin"]
 
 
 def licences() -> list[tuple[str, str]]:
