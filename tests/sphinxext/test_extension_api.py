@@ -70,6 +70,7 @@ CONFIG: dict[str, dict[str, str]] = {
     "notebooks": {
         "jaxbook_notebook_requirements": "html",
         "jaxbook_notebook_gpu_extra": "html",
+        "jaxbook_notebook_tpu_extra": "html",
         "jaxbook_repo_url": "html",
         "jaxbook_notebooks_branch": "html",
     },
