@@ -157,5 +157,5 @@ def test_the_quote_check_sees_a_cell_without_its_comment():
     assert unexplained([('device info: cpu-1, 1 local devices"', code)]) == [
         'device info: cpu-1, 1 local devices"'
     ]
-    commented = "# The quote that ends the \"device info\" line is JAX's own.\n" + code
+    commented = '# The quote that ends the "device info" line is JAX\'s own.\n' + code
     assert unexplained([('device info: cpu-1, 1 local devices"', commented)]) == []

@@ -126,9 +126,7 @@ def _shown_output(node: nodes.Element) -> str | None:
     return node.astext()
 
 
-def install_cells(
-    requirements: list[str], gpu: str, tpu: str = ""
-) -> list[nbformat.NotebookNode]:
+def install_cells(requirements: list[str], gpu: str, tpu: str = "") -> list[nbformat.NotebookNode]:
     """The note on the pins, with what an NVIDIA GPU and a Cloud TPU install instead of jax,
     and the install cell."""
     from nbformat import v4
@@ -143,10 +141,13 @@ def install_cells(
             "install %(tpu)s."
         ) % {"gpu": gpu, "tpu": f"`{tpu}`"}
     else:
-        note = _(
-            "The outputs below were produced with these versions; other releases may print "
-            "otherwise. On an NVIDIA GPU, install %s instead of jax."
-        ) % gpu
+        note = (
+            _(
+                "The outputs below were produced with these versions; other releases may print "
+                "otherwise. On an NVIDIA GPU, install %s instead of jax."
+            )
+            % gpu
+        )
     install = v4.new_code_cell(
         "%pip install " + " ".join(requirements), metadata={"tags": [INSTALL_TAG]}
     )
