@@ -36,6 +36,7 @@ CONFIG: dict[str, dict[str, str]] = {
     "book_texts": {
         "jaxbook_credit": "html",
         "jaxbook_publisher": "epub",
+        "jaxbook_name_in_text": "epub",
         "jaxbook_scope": "env",
         "jaxbook_translators": "epub",
     },
