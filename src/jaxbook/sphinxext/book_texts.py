@@ -24,8 +24,10 @@ Config values:
    Who publishes the book (default ``""``): ``author`` where the authors publish
    it themselves.
 ``jaxbook_name_in_text``
-   How a sentence names the authors, translators or publisher (default
-   ``"%(name)s"``): the credit lines of the title page, the copyright pages and
+   How a sentence names the authors, translators or publisher, ``%(name)s``
+   standing for the name (default ``""``: the name alone, and no message in
+   ``book.pot``; a book sets ``"%(name)s"`` so that its translations may word
+   it): the credit lines of the title page, the copyright pages and
    the cover ("Written by %(authors)s") take the name through it, so that a
    language whose sentences need an article before the name gives it in its
    ``book.po`` ("the %(name)s": "Written by the Bilingual JAX Book Project");
@@ -121,8 +123,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # On the title page and in the EPUB's metadata only.
     app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))
     app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))
-    # How a credit line's sentence names them; "%(name)s" is the name.
-    app.add_config_value("jaxbook_name_in_text", "%(name)s", "epub", types=frozenset({str}))
+    # How a credit line's sentence names them; "%(name)s" is the name ("": the name alone).
+    app.add_config_value("jaxbook_name_in_text", "", "epub", types=frozenset({str}))
     # What the edition holds, before the JAX series in the line under its title.
     app.add_config_value("jaxbook_scope", "", "env", types=frozenset({str}))
     # Before the extensions that take the title and author (editions, discovery: 800).

@@ -210,12 +210,12 @@ class Credits:
     site: str  # the website's address, where a deploy build knows it; else ""
     # How a sentence names the authors, translators or publisher (``jaxbook_name_in_text``):
     # "the %(name)s" in English, whose credit lines read "Written by the ... Project".
-    in_text: str = "%(name)s"
+    in_text: str = ""  # "": the name alone
 
     def named(self, name: str) -> str:
         """``name`` as a credit line's sentence names it; the name alone stands on the
         cover's imprint, in the EPUB's metadata and in the copyright line."""
-        return self.in_text % {"name": name}
+        return (self.in_text or "%(name)s") % {"name": name}
 
     @property
     def subtitle(self) -> str:
