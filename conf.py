@@ -31,6 +31,11 @@ project = "JAX 入门"
 # publishes the book, and every credit names it the same way.
 author = "《JAX 入门》双语版项目"
 jaxbook_publisher = author
+# How a sentence (a credit line: "Written by the Bilingual JAX Book Project") names the authors,
+# the translators and the publisher; %(name)s is the name. A translation adds the article its
+# language puts before such a name, which the name alone (the imprint, the EPUB's metadata, the
+# copyright line) goes without.
+jaxbook_name_in_text = "%(name)s"
 # What this edition of the book holds, in the line under its title ("第 1 章：JAX 简介 · 适用于
 # JAX 0.12") on the title page, the cover and the website's sidebar.
 jaxbook_scope = "第 1 章：JAX 简介"

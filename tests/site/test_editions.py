@@ -272,6 +272,30 @@ def test_the_credits_name_the_project_as_a_publishers_credits_would(built_editio
     assert f"© 2026 {names['authors']}" in copyright_page
 
 
+# The English credit lines, as a publisher words them: a sentence names the project with its
+# article ("the ... Project"); the name alone is the EPUB's creator and the copyright line's.
+ENGLISH_CREDIT_LINES = {
+    "title": ["Written by the Bilingual JAX Book Project"],
+    "copyright": [
+        "Written by the Bilingual JAX Book Project",
+        "Translated by the Bilingual JAX Book Project",
+        "Published by the Bilingual JAX Book Project",
+        "© 2026 Bilingual JAX Book Project",
+    ],
+}
+
+
+def test_the_english_credit_lines_name_the_project_with_its_article(built_editions):
+    """The editor read "Written by Bilingual JAX Book Project" on the title page."""
+    pages = pdf_pages(the_pdf(built_editions, "en"))
+    title_page, copyright_page = (" ".join(page.split()) for page in pages[:2])
+    assert [line for line in ENGLISH_CREDIT_LINES["title"] if line not in title_page] == []
+    assert [line for line in ENGLISH_CREDIT_LINES["copyright"] if line not in copyright_page] == []
+    assert not re.search(r"\bby Bilingual\b", title_page + copyright_page)
+    metadata = package_of(built_editions, "en").find(f"{OPF}metadata")
+    assert [c.text for c in metadata.findall(f"{DC}creator")] == ["Bilingual JAX Book Project"]
+
+
 # The line under the title: what the edition holds, then the JAX series it is for.
 SUBTITLE = {
     "zh_CN": "第 1 章：JAX 简介 · 适用于 JAX 0.12",
@@ -291,6 +315,13 @@ def test_the_subtitle_says_the_books_scope_on_the_web_in_the_pdf_and_the_epub(
     with zipfile.ZipFile(epub) as book:
         copyright_page = book.read("copyright.xhtml").decode("utf-8")
     assert SUBTITLE[language] in " ".join(BeautifulSoup(copyright_page, "html.parser").text.split())
+    # A reader's library shows the scope beside the title: the package's subtitle.
+    metadata = package_of(built_editions, language).find(f"{OPF}metadata")
+    titles = {t.get("id"): t.text for t in metadata.findall(f"{DC}title")}
+    assert titles["subtitle"] == SUBTITLE[language]
+    kinds = {m.get("refines"): m.text for m in metadata.findall(f"{OPF}meta")}
+    assert kinds["#title"] == "main"
+    assert kinds["#subtitle"] == "subtitle"
     for name in ("index.html", "ch01/arrays.html"):
         page = BeautifulSoup((built_site / language / name).read_text("utf-8"), "html.parser")
         subtitle = page.select_one(".sidebar-brand + .jb-subtitle")

@@ -136,6 +136,60 @@ def test_the_web_and_epub_indexes_name_each_page_once_and_see_last(
         assert see_before_pages(entries) == []
 
 
+# A quiz locator's name in each language's index: "quiz question 3", "测验第 3 题".
+QUIZ_LOCATOR = re.compile(r"^(quiz question|测验第) \d+")
+
+
+def quiz_locators(index_html: str) -> list[tuple[str, str]]:
+    """Each quiz locator of the index, as its entry's name and the link's address."""
+    soup = BeautifulSoup(index_html, "html.parser")
+    found = []
+    for link in soup.select("table.indextable a[href]"):
+        if QUIZ_LOCATOR.match(" ".join(link.get_text(" ").split())):
+            entry = link.find_parent("ul").find_parent("li")
+            name = first_text(entry) if entry is not None else ""
+            found.append((f"{name}: {' '.join(link.get_text(' ').split())}", link["href"]))
+    return found
+
+
+def quiz_places_outside_answers(index_html: str, quiz_html: str, quiz: str) -> list[str]:
+    """Each quiz locator of the index (a subentry "quiz question N") whose place on the quiz
+    page is not inside a folded answer: every quiz locator leads to the answer, where the
+    topic is discussed, not to the question."""
+    quiz_page = BeautifulSoup(quiz_html, "html.parser")
+    found = []
+    for name, href in quiz_locators(index_html):
+        page, _, anchor = href.partition("#")
+        target = quiz_page.find(id=anchor) if page == quiz and anchor else None
+        if target is None or target.find_parent("details", class_="sd-dropdown") is None:
+            found.append(name)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_quiz_locator_leads_to_the_answer(built_site, language):
+    """The editor found "jnp.array … quiz question 3" led to the question, where every other
+    quiz locator led to the answer."""
+    site = built_site / language
+    index_html = (site / "genindex.html").read_text(encoding="utf-8")
+    quiz_html = (site / "ch01" / "quiz.html").read_text(encoding="utf-8")
+    assert len(quiz_locators(index_html)) >= 15
+    assert quiz_places_outside_answers(index_html, quiz_html, "ch01/quiz.html") == []
+
+
+def test_the_quiz_locator_check_sees_a_question_indexed():
+    index_html = """<table class="indextable"><tr><td><ul>
+      <li>jnp.array<ul><li><a href="ch01/quiz.html#index-1">quiz question 3</a></li></ul></li>
+      <li>XLA<ul><li><a href="ch01/quiz.html#index-2">quiz question 1</a></li></ul></li>
+    </ul></td></tr></table>"""
+    quiz_html = """<section><span id="index-1"></span><p>Question 3</p>
+      <details class="sd-dropdown"><summary>Answer</summary><span id="index-2"></span></details>
+    </section>"""
+    assert quiz_places_outside_answers(index_html, quiz_html, "ch01/quiz.html") == [
+        "jnp.array: quiz question 3"
+    ]
+
+
 def test_english_entries_are_lower_case_but_names_and_code(built_site):
     pages_named = titles(built_site / "en")
     found = [

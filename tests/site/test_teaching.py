@@ -100,3 +100,62 @@ def test_the_printed_book_prints_no_test_report(built_editions, language):
     ).stdout
     for line in REPORT_LINES:
         assert line not in text, line
+
+
+def unbalanced_quotes(page: Path) -> list[tuple[str, str]]:
+    """Each output line on ``page`` with an odd number of double quotes, and the code of the
+    cell that printed it (the code block before the output)."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    article = soup.select_one("article") or soup
+    found = []
+    for output in article.select("div.highlight-none pre"):
+        for line in output.get_text().splitlines():
+            if line.count('"') % 2:
+                code = output.find_previous("div", class_="highlight-python")
+                found.append((line, code.get_text() if code is not None else ""))
+    return found
+
+
+def unexplained(quotes: list[tuple[str, str]]) -> list[str]:
+    """The lines whose stray quote the code's comment does not explain: a reader would report
+    it as the book's erratum, where it is what the code prints."""
+    return [
+        line
+        for line, code in quotes
+        if not any(
+            line.split(":")[0] in comment and "JAX" in comment
+            for comment in (c for c in code.splitlines() if c.lstrip().startswith("#"))
+        )
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_stray_quote_in_an_output_is_said_to_be_jaxs_own(built_site, language):
+    """jax.print_environment_info() ends its "device info" line with a quote of its own (its
+    f-string has one too many); the cell's comment says so, in each language."""
+    quotes = [q for page in chapter_pages(built_site, language) for q in unbalanced_quotes(page)]
+    assert [line.split(":")[0] for line, _code in quotes] == ["device info"]
+    assert unexplained(quotes) == []
+
+
+def test_jax_prints_the_stray_quote_the_comment_explains():
+    """Where a JAX release no longer prints it, the comment goes (and the output changes)."""
+    import contextlib
+    import io
+
+    import jax
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        jax.print_environment_info()
+    [line] = [line for line in printed.getvalue().splitlines() if line.startswith("device info")]
+    assert line.endswith('local devices"')
+
+
+def test_the_quote_check_sees_a_cell_without_its_comment():
+    code = "jax.print_environment_info()\n"
+    assert unexplained([('device info: cpu-1, 1 local devices"', code)]) == [
+        'device info: cpu-1, 1 local devices"'
+    ]
+    commented = '# The quote that ends the "device info" line is JAX\'s own.\n' + code
+    assert unexplained([('device info: cpu-1, 1 local devices"', commented)]) == []

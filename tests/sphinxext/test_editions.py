@@ -152,6 +152,23 @@ def test_a_translations_title_page_names_its_translators(latex):
     assert "Translated by 小书译者" in title_page
 
 
+def test_a_credit_line_names_the_maker_as_the_languages_sentence_does(latex, epub):
+    """English writes "Written by the Bilingual JAX Book Project": the language's book.po
+    gives how a sentence names the makers (jaxbook_name_in_text), and the name stands alone
+    where no sentence holds it: the imprint and the EPUB's metadata (the copyright line's is
+    the real book's test, tests/site/test_editions.py)."""
+    in_text = {"jaxbook_name_in_text": "the %(name)s"}
+    tex = latex("en", **in_text)[0]
+    title_page, copyright_page = macro(tex, "jbtitlepage"), macro(tex, "jbcopyrightpage")
+    assert "Written by the 作者" in title_page
+    assert "Translated by the 小书译者" in title_page
+    assert "Published by the 小书出版组" in copyright_page
+    assert "the 小书出版组" not in title_page  # the imprint: the name alone
+    package = (epub("en", **in_text).outdir / "content.opf").read_text(encoding="utf-8")
+    assert '<dc:creator id="creator">作者</dc:creator>' in package
+    assert "<dc:publisher>小书出版组</dc:publisher>" in package
+
+
 def test_the_copyright_page_has_the_edition_the_credit_and_the_licences(latex):
     copyright_page = macro(latex("zh_CN")[0], "jbcopyrightpage")
     assert "适用于 JAX 1.0" in copyright_page  # the series of the release the book runs on
@@ -225,6 +242,10 @@ def test_the_subtitle_says_what_the_edition_holds_then_its_series(latex, epub, l
     assert line in macro(tex, "jbcopyrightpage")
     app = epub(language, jaxbook_scope="第 1 章：小书")
     assert line in (app.outdir / "copyright.xhtml").read_text(encoding="utf-8")
+    # A reader's library shows it beside the title: the package's second title, a subtitle.
+    package = (app.outdir / "content.opf").read_text(encoding="utf-8")
+    assert f'<dc:title id="subtitle">{line}</dc:title>' in package
+    assert '<meta refines="#subtitle" property="title-type">subtitle</meta>' in package
 
 
 def test_the_preface_is_listed_in_the_contents_with_roman_folios(latex):

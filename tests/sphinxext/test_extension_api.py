@@ -36,6 +36,7 @@ CONFIG: dict[str, dict[str, str]] = {
     "book_texts": {
         "jaxbook_credit": "html",
         "jaxbook_publisher": "epub",
+        "jaxbook_name_in_text": "epub",
         "jaxbook_scope": "env",
         "jaxbook_translators": "epub",
     },
@@ -70,6 +71,7 @@ CONFIG: dict[str, dict[str, str]] = {
     "notebooks": {
         "jaxbook_notebook_requirements": "html",
         "jaxbook_notebook_gpu_extra": "html",
+        "jaxbook_notebook_tpu_extra": "html",
         "jaxbook_repo_url": "html",
         "jaxbook_notebooks_branch": "html",
     },

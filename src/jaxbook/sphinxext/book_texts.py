@@ -23,6 +23,16 @@ Config values:
 ``jaxbook_publisher``
    Who publishes the book (default ``""``): ``author`` where the authors publish
    it themselves.
+``jaxbook_name_in_text``
+   How a sentence names the authors, translators or publisher, ``%(name)s``
+   standing for the name (default ``""``: the name alone, and no message in
+   ``book.pot``; a book sets ``"%(name)s"`` so that its translations may word
+   it): the credit lines of the title page, the copyright pages and
+   the cover ("Written by %(authors)s") take the name through it, so that a
+   language whose sentences need an article before the name gives it in its
+   ``book.po`` ("the %(name)s": "Written by the Bilingual JAX Book Project");
+   the name stands alone on the PDF's imprint, in the EPUB's metadata and in the
+   copyright line.
 ``jaxbook_scope``
    What the edition holds, said in the line under its title before the JAX
    series it is for (default ``""``: the whole of a book): "第 1 章：JAX 简介".
@@ -55,7 +65,7 @@ if TYPE_CHECKING:
 # The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
 DOMAIN = "book"
 # conf.py's names of the texts in book.po, in the order the catalog lists them.
-TEXTS = ("author", "jaxbook_publisher", "jaxbook_scope", "jaxbook_credit")
+TEXTS = ("author", "jaxbook_publisher", "jaxbook_name_in_text", "jaxbook_scope", "jaxbook_credit")
 
 
 def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
@@ -75,6 +85,9 @@ def localise(app: Sphinx, config: Config) -> None:
     config.project = config.html_title = title
     config.author = author
     config.jaxbook_publisher = texts.get(config.jaxbook_publisher, config.jaxbook_publisher)
+    config.jaxbook_name_in_text = texts.get(
+        config.jaxbook_name_in_text, config.jaxbook_name_in_text
+    )
     config.jaxbook_scope = texts.get(config.jaxbook_scope, config.jaxbook_scope)
     credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
     if credit:
@@ -110,6 +123,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # On the title page and in the EPUB's metadata only.
     app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))
     app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))
+    # How a credit line's sentence names them; "%(name)s" is the name ("": the name alone).
+    app.add_config_value("jaxbook_name_in_text", "", "epub", types=frozenset({str}))
     # What the edition holds, before the JAX series in the line under its title.
     app.add_config_value("jaxbook_scope", "", "env", types=frozenset({str}))
     # Before the extensions that take the title and author (editions, discovery: 800).

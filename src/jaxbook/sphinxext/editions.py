@@ -224,6 +224,14 @@ class Credits:
     copyright: str
     credit: str  # the course credit, as HTML (the website's footer has it)
     site: str  # the website's address, where a deploy build knows it; else ""
+    # How a sentence names the authors, translators or publisher (``jaxbook_name_in_text``):
+    # "the %(name)s" in English, whose credit lines read "Written by the ... Project".
+    in_text: str = ""  # "": the name alone
+
+    def named(self, name: str) -> str:
+        """``name`` as a credit line's sentence names it; the name alone stands on the
+        cover's imprint, in the EPUB's metadata and in the copyright line."""
+        return (self.in_text or "%(name)s") % {"name": name}
 
     @property
     def subtitle(self) -> str:
@@ -242,13 +250,13 @@ class Credits:
         """Who wrote, translated ("" in the source language) and published the edition."""
         return (
             # Translators: A line of the PDF's title page and the books' copyright page.
-            str(_("Written by %(authors)s")) % {"authors": self.authors},
+            str(_("Written by %(authors)s")) % {"authors": self.named(self.authors)},
             # Translators: A line of the PDF's title page and the books' copyright page.
-            str(_("Translated by %(translators)s")) % {"translators": self.translators}
+            str(_("Translated by %(translators)s")) % {"translators": self.named(self.translators)}
             if self.translators
             else "",
             # Translators: A line of the PDF's title page and the books' copyright page.
-            str(_("Published by %(publisher)s")) % {"publisher": self.publisher},
+            str(_("Published by %(publisher)s")) % {"publisher": self.named(self.publisher)},
         )
 
     def edition_line(self) -> str:
@@ -334,6 +342,7 @@ def credits_of(config: Config) -> Credits:
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
         site=site_url(config),
+        in_text=config.jaxbook_name_in_text,
     )
 
 
@@ -1612,19 +1621,16 @@ class BookEpubBuilder(Epub3Builder):
         # full width.
         is_cjk = cjk_region(self.config.language) is not None
         family = cjk_family(self.config.language, "Sans") if is_cjk else "Noto Sans"
+        written, translated, _published = credits.makers()
         _artwork.draw_cover(
             Path(self.outdir, COVER),
             family,
             [
                 ("title", credits.title),
                 ("edition", credits.subtitle),
-                ("authors", str(_("Written by %(authors)s")) % {"authors": credits.authors}),
-                (
-                    "translators",
-                    str(_("Translated by %(translators)s")) % {"translators": credits.translators}
-                    if credits.translators
-                    else "",
-                ),
+                ("authors", written),
+                ("translators", translated),
+                # The imprint: the name on its own.
                 ("publisher", credits.publisher),
             ],
         )
@@ -1636,6 +1642,9 @@ class BookEpubBuilder(Epub3Builder):
         # library compares the book's own versions: the edition's number.
         metadata["version"] = str(credits.edition)
         metadata["translators"] = html.escape(credits.translators)
+        # What the edition holds and the JAX series, as under the title on the cover: a
+        # reader's library shows the scope beside the title.
+        metadata["subtitle"] = html.escape(credits.subtitle)
         images = any(self.images) or bool(self.config.epub_cover)
         metadata["access_modes"] = ["textual", "visual"] if images else ["textual"]
         metadata["accessibility_features"] = [

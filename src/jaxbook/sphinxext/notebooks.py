@@ -45,6 +45,9 @@ Config values:
 ``jaxbook_notebook_gpu_extra``
    The requirement that replaces ``jax`` for an NVIDIA GPU (default: the
    ``cuda`` extra of ``pyproject.toml``, ``""`` if none).
+``jaxbook_notebook_tpu_extra``
+   The requirement that replaces ``jax`` for a Cloud TPU (default: the
+   ``tpu`` extra of ``pyproject.toml``, ``""`` if none: the note names none).
 ``jaxbook_repo_url``
    ``https://github.com/<owner>/<repo>`` (the ``JAXBOOK_REPO_URL``
    environment variable overrides it; default ``""``: no Colab link).
@@ -123,13 +126,28 @@ def _shown_output(node: nodes.Element) -> str | None:
     return node.astext()
 
 
-def install_cells(requirements: list[str], gpu: str) -> list[nbformat.NotebookNode]:
+def install_cells(requirements: list[str], gpu: str, tpu: str = "") -> list[nbformat.NotebookNode]:
+    """The note on the pins, with what an NVIDIA GPU and a Cloud TPU install instead of jax,
+    and the install cell."""
     from nbformat import v4
 
-    note = _(
-        "The outputs below were produced with these versions; other releases may print "
-        "otherwise. On an NVIDIA GPU, install %s instead of jax."
-    ) % (f"`{gpu}`" if gpu else "the CUDA build of jax")
+    gpu = f"`{gpu}`" if gpu else "the CUDA build of jax"
+    if tpu:
+        # Translators: A notebook's first cell, above the install cell; %(gpu)s and %(tpu)s
+        # are requirements, as `jax[cuda13]==0.12.0.1` and `jax[tpu]==0.12.0.1`.
+        note = _(
+            "The outputs below were produced with these versions; other releases may print "
+            "otherwise. On an NVIDIA GPU, install %(gpu)s instead of jax; on a Cloud TPU, "
+            "install %(tpu)s."
+        ) % {"gpu": gpu, "tpu": f"`{tpu}`"}
+    else:
+        note = (
+            _(
+                "The outputs below were produced with these versions; other releases may print "
+                "otherwise. On an NVIDIA GPU, install %s instead of jax."
+            )
+            % gpu
+        )
     install = v4.new_code_cell(
         "%pip install " + " ".join(requirements), metadata={"tags": [INSTALL_TAG]}
     )
@@ -276,6 +294,7 @@ def notebook_for(
     link: _markdown.Link = lambda uri: uri,
     number: Number = lambda node: "",
     secnumber: Number = lambda section: "",
+    tpu: str = "",
 ) -> nbformat.NotebookNode | None:
     walker = Cells(link, number, secnumber)
     walker.walk(doctree, 0)
@@ -286,7 +305,7 @@ def notebook_for(
     if requirements:
         # Right under the page title, before anything else.
         at = 1 if cells[0].cell_type == "markdown" and cells[0].source.startswith("# ") else 0
-        cells[at:at] = install_cells(requirements, gpu)
+        cells[at:at] = install_cells(requirements, gpu, tpu)
     for count, cell in enumerate((c for c in cells if c.cell_type == "code"), start=1):
         if cell.outputs:
             cell.execution_count = count
@@ -306,14 +325,16 @@ def notebook_for(
     return notebook
 
 
-def project_pins(confdir: str | os.PathLike[str]) -> tuple[list[str], str]:
-    """The ``[project]`` dependencies of pyproject.toml and its ``cuda`` extra's first entry."""
+def project_pins(confdir: str | os.PathLike[str]) -> tuple[list[str], str, str]:
+    """The ``[project]`` dependencies of pyproject.toml and the first entries of its ``cuda``
+    and ``tpu`` extras ("" where it has none)."""
     path = Path(confdir, "pyproject.toml")
     if not path.exists():
-        return [], ""
+        return [], "", ""
     project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
-    cuda = project.get("optional-dependencies", {}).get("cuda", [])
-    return list(project.get("dependencies", [])), cuda[0] if cuda else ""
+    extras = project.get("optional-dependencies", {})
+    cuda, tpu = extras.get("cuda", []), extras.get("tpu", [])
+    return list(project.get("dependencies", [])), cuda[0] if cuda else "", tpu[0] if tpu else ""
 
 
 def zip_name(app: Sphinx) -> str:
@@ -356,9 +377,10 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     # The website only: an e-book has no place for a download.
     if app.builder.name != "html":
         return
-    pins, gpu = project_pins(app.confdir)
+    pins, gpu, tpu = project_pins(app.confdir)
     requirements = app.config.jaxbook_notebook_requirements or pins
     gpu = app.config.jaxbook_notebook_gpu_extra or gpu
+    tpu = app.config.jaxbook_notebook_tpu_extra or tpu
     site = site_url(app.config)
     root = f"{site}/{app.config.language}/" if site else ""
 
@@ -386,7 +408,7 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return ".".join(map(str, found)) + app.config.html_secnumber_suffix if found else ""
 
     notebook = notebook_for(
-        doctree, app.config.language, requirements, gpu, link, number, secnumber
+        doctree, app.config.language, requirements, gpu, link, number, secnumber, tpu
     )
     if notebook is None:
         return
@@ -500,6 +522,7 @@ def zip_notebooks(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_notebook_requirements", [], "html", types=frozenset({list}))
     app.add_config_value("jaxbook_notebook_gpu_extra", "", "html", types=frozenset({str}))
+    app.add_config_value("jaxbook_notebook_tpu_extra", "", "html", types=frozenset({str}))
     app.add_config_value("jaxbook_repo_url", "", "html", types=frozenset({str}))
     app.add_config_value(
         "jaxbook_notebooks_branch", NOTEBOOKS_BRANCH, "html", types=frozenset({str})
