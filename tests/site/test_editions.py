@@ -1846,14 +1846,15 @@ def split_code_blocks(
     (a comment beside the code is read apart). ``pages`` are ``page_lines``'. A table broken
     over a page says the same, and has no lines of code there."""
 
-    def is_code(line: str) -> bool:
-        squeezed = squeeze(html.unescape(line).lstrip(",→ "))
-        return bool(squeezed) and squeezed in code
-
     def run(lines: list[tuple[float, str]]) -> int:
         heights = set()
         for bottom, line in lines:
-            if not is_code(line):
+            squeezed = squeeze(html.unescape(line).lstrip(",→ "))
+            if not squeezed:  # a wrapped line's hook, read on its own
+                continue
+            if squeezed not in code:
+                if round(bottom, 3) in heights:
+                    return 0  # text beside code on its line: a table's row, not a block
                 break
             heights.add(round(bottom, 3))
         return len(heights)
@@ -1881,8 +1882,22 @@ def test_the_split_block_check_counts_the_lines_on_each_side():
         [*second, (0.3, " [0. 0. 0.]]"), (0.4, "More text.")],
         [(0.1, "Rows of a table"), (0.2, "(continues on next page)")],
         [(0.1, "(continued from previous page)"), (0.2, "Its next row")],
+        # A table's row whose cell holds code: text beside it on its line.
+        [(0.1, "Its description"), (0.1, "print(x)"), (0.2, "(continues on next page)")],
+        [(0.1, "(continued from previous page)"), (0.2, "print(x)"), (0.2, "Prints it")],
     ]
     assert split_code_blocks(pages, code) == [(1, 2, 2)]
+    # A wrapped line's hook, read on a line of its own, does not end the block's lines.
+    hooked = [
+        [
+            (0.1, "x = jnp.zeros((2, 3))"),
+            (0.2, ", →"),
+            (0.3, "print(x)"),
+            (0.4, "(continues on next page)"),
+        ],
+        second,
+    ]
+    assert split_code_blocks(hooked, code) == [(1, 2, 1)]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -1934,7 +1949,22 @@ def index_lines(pdf: Path, language: str) -> list[list[tuple[float, float, str]]
         for i, page in enumerate(pages)
         if page and " ".join(w for *_x, w in page[0][1]) == INDEX_TITLE[language]
     )
-    return [words for page in pages[first:] for _bottom, words in page[1:] if words]
+    lines = [words for page in pages[first:] for _bottom, words in page[1:] if words]
+    # poppler reads the two columns' lines at one height as one line: part them where the
+    # right column's entries begin (the leftmost start of a line beyond the left column's).
+    left = min(words[0][0] for words in lines)
+    right = min(words[0][0] for words in lines if words[0][0] > left + 100)
+    parted = []
+    for words in lines:
+        parted += [
+            part
+            for part in (
+                [w for w in words if w[0] < right - 0.5],
+                [w for w in words if w[0] >= right - 0.5],
+            )
+            if part
+        ]
+    return parted
 
 
 def widest_gaps(lines: list[list[tuple[float, float, str]]]) -> list[float]:
