@@ -36,9 +36,9 @@ jaxbook_publisher = author
 # language puts before such a name, which the name alone (the imprint, the EPUB's metadata, the
 # copyright line) goes without.
 jaxbook_name_in_text = "%(name)s"
-# What this edition of the book holds, in the line under its title ("第 1 章：JAX 简介 · 适用于
-# JAX 0.12") on the title page, the cover and the website's sidebar.
-jaxbook_scope = "第 1 章：JAX 简介"
+# What this edition of the book holds, in the line under its title ("第 1 章 JAX 简介（适用于
+# JAX 0.12）") on the title page, the cover and the website's sidebar.
+jaxbook_scope = "第 1 章 JAX 简介"
 # The copyright line claims only what the project owns; the course is credited beside it.
 copyright = f"2026 {author}"
 # The edition: its number and the month it came out. The copyright pages of the PDF and the

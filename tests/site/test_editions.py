@@ -298,7 +298,7 @@ def test_the_english_credit_lines_name_the_project_with_its_article(built_editio
 
 # The line under the title: what the edition holds, then the JAX series it is for.
 SUBTITLE = {
-    "zh_CN": "第 1 章：JAX 简介 · 适用于 JAX 0.12",
+    "zh_CN": "第 1 章 JAX 简介（适用于 JAX 0.12）",
     "en": "Chapter 1: Introduction to JAX · For JAX 0.12",
 }
 

@@ -231,16 +231,16 @@ def test_authors_who_publish_their_book_are_named_once_on_its_title_page(latex):
 
 @pytest.mark.parametrize(
     ("language", "line"),
-    [("zh_CN", "第 1 章：小书 · 适用于 JAX 1.0"), ("en", "第 1 章：小书 · For JAX 1.0")],
+    [("zh_CN", "第 1 章 小书（适用于 JAX 1.0）"), ("en", "第 1 章 小书 · For JAX 1.0")],
 )
 def test_the_subtitle_says_what_the_edition_holds_then_its_series(latex, epub, language, line):
-    """ "第 1 章：JAX 简介 · 适用于 JAX 0.12": the edition's scope (jaxbook_scope, translated
+    """ "第 1 章 JAX 简介（适用于 JAX 0.12）": the edition's scope (jaxbook_scope, translated
     in book.po; the test book has no catalog of it) before the JAX series, on the title page,
     the copyright pages and the EPUB's cover."""
-    tex = latex(language, jaxbook_scope="第 1 章：小书")[0]
+    tex = latex(language, jaxbook_scope="第 1 章 小书")[0]
     assert line in macro(tex, "jbtitlepage")
     assert line in macro(tex, "jbcopyrightpage")
-    app = epub(language, jaxbook_scope="第 1 章：小书")
+    app = epub(language, jaxbook_scope="第 1 章 小书")
     assert line in (app.outdir / "copyright.xhtml").read_text(encoding="utf-8")
     # A reader's library shows it beside the title: the package's second title, a subtitle.
     package = (app.outdir / "content.opf").read_text(encoding="utf-8")

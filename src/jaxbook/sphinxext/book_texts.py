@@ -35,7 +35,7 @@ Config values:
    copyright line.
 ``jaxbook_scope``
    What the edition holds, said in the line under its title before the JAX
-   series it is for (default ``""``: the whole of a book): "第 1 章：JAX 简介".
+   series it is for (default ``""``: the whole of a book): "第 1 章 JAX 简介".
 ``jaxbook_translators``
    Each translation's translators by language code (default ``{}``), written in
    that translation's language: the edition of a language names its own on its

@@ -214,7 +214,7 @@ class Credits:
     the copyright page, the EPUB's metadata and its cover say."""
 
     title: str
-    scope: str  # what the edition holds ("第 1 章：JAX 简介"); "" for the whole of a book
+    scope: str  # what the edition holds ("第 1 章 JAX 简介"); "" for the whole of a book
     authors: str
     translators: str  # none in the source language
     publisher: str
@@ -237,14 +237,19 @@ class Credits:
     def subtitle(self) -> str:
         """The line under the title, as a publisher words an edition: what it holds
         (``jaxbook_scope``), then the JAX series it is for, from the release it runs on
-        ("0.12" of "0.12.0.1"): "第 1 章：JAX 简介 · 适用于 JAX 0.12". The PDF's title and
+        ("0.12" of "0.12.0.1"): "第 1 章 JAX 简介（适用于 JAX 0.12）". The PDF's title and
         copyright pages, the EPUB's cover and copyright page and the website's sidebar show
         it; each part is left out where the book names none."""
         series = ".".join(map(str, Version(self.release).release[:2])) if self.release else ""
         # Translators: The line under the title on the PDF's title page, the EPUB's cover
         # and the copyright pages: "For JAX 0.12", the series of JAX releases the book is for.
         for_series = str(_("For JAX %s")) % series if series else ""
-        return " · ".join(part for part in (self.scope, for_series) if part)
+        if self.scope and for_series:
+            # Translators: The line under the title: what the edition holds, then the JAX
+            # series it is for, "Chapter 1: Introduction to JAX · For JAX 0.12" (in Chinese
+            # the series in brackets: GB/T 15834 has no use of the middle dot between them).
+            return str(_("%(scope)s · %(series)s")) % {"scope": self.scope, "series": for_series}
+        return self.scope or for_series
 
     def makers(self) -> tuple[str, str, str]:
         """Who wrote, translated ("" in the source language) and published the edition."""
