@@ -885,3 +885,15 @@ def test_the_index_headings_and_header_cells_are_never_hyphenated(latex):
     assert r"\AtBeginEnvironment{theindex}{\raggedright\language\jb@nohyphenation" in style
     assert r"\protected\def\sphinxstyletheadfamily{\sffamily\language\jb@nohyphenation" in style
     assert r"\g@addto@macro\py@HeaderFamily{\language\jb@nohyphenation" in style
+
+
+def test_the_epub_leaves_out_the_last_builds_buildinfo(make_app, tmp_path):
+    """After an edit of conf.py, Sphinx 9 keeps the last build's ``.buildinfo`` as
+    ``.buildinfo.bak`` in the output; the EPUB builder warned of a file of unknown type."""
+    srcdir = book(tmp_path, "en")
+    app = make_app("epub", srcdir=srcdir, confoverrides={"language": "en"})
+    app.build()
+    app = make_app("epub", srcdir=srcdir, confoverrides={"language": "en", "copyright": "2027"})
+    app.build()
+    assert (app.outdir / ".buildinfo.bak").exists()
+    assert ".buildinfo.bak" not in app.warning.getvalue()

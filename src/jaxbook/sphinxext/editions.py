@@ -1492,6 +1492,10 @@ def configure_epub(config: Config, credits: Credits) -> None:
     config.epub_exclude_files = [
         *config.epub_exclude_files,
         *(f"_static/{name}" for name in sorted(WEB_ONLY_FILES)),
+        # Sphinx 9 keeps the last build's .buildinfo beside it when the config changed; its
+        # EPUB builder ignores .buildinfo only, and warned of an unknown file (which -W made
+        # fatal) at the first `make epub` after an edit of conf.py.
+        ".buildinfo.bak",
     ]
     # The reader's "contents" landmark opens the contents, not the front page.
     # Translators: The EPUB's contents page, as a reader's menu names it.
