@@ -18,6 +18,7 @@ from jaxbook.doctest.environment import doctest_environment
 from jaxbook.files import exclusive
 from jaxbook.project import BOOK_FILES, languages
 from jaxbook.site.build import html_command
+from jaxbook.sphinxapp import forget_catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 # The book's languages, the source first (locale/languages.csv): the builds the site's
@@ -423,6 +424,14 @@ class Built:
         assert tests, output
         assert failures, output
         return int(tests[1]), int(failures[1])
+
+
+@pytest.fixture(autouse=True)
+def fresh_catalogs() -> None:
+    """Each test starts with no catalogs loaded, as a new process does: Sphinx keeps the
+    translators it loaded for the process (``sphinx.locale.translators``), and one test
+    root's page catalog ("小书" -> "Tiny book") answered the next test's build."""
+    forget_catalogs()
 
 
 @pytest.fixture

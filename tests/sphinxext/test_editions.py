@@ -874,7 +874,10 @@ def test_the_english_edition_sets_one_space_after_a_sentence_and_may_end_a_line_
     # A line may end short, ragged, before inline code that follows a space.
     assert r"\jbraggedbreak{}\sphinxcode" in tex
     style = (outdir / "jaxbook.sty").read_text(encoding="utf-8")
-    assert r"\hskip\z@\@plus1fil\penalty200\hskip\z@\@plus-1fil" in style
+    assert r"\hskip\z@\@plus\jbraggedstretch\penalty200" in style
+    assert r"\providecommand\jbraggedstretch{3em}" in style  # English: at most 3 em short
+    chinese, _outdir = latex("zh_CN")
+    assert r"\def\jbraggedstretch{1fil}" in chinese  # Chinese: short rather than spread
     zh_tex, _outdir = latex("zh_CN")
     assert "frenchspacing" not in zh_tex
 

@@ -597,6 +597,7 @@ CJK_PREAMBLE = r"""
 \renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}
 \renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
 \linespread{1.3}
+\def\jbraggedstretch{1fil}
 """
 
 
