@@ -202,7 +202,10 @@ def test_an_errata_phrase_is_gone(site, phrase):
 
 def test_the_chapter_says_where_the_labelled_outputs_were_recorded(site):
     text = " ".join(reading_text((site / "ch01" / "index.html").read_text("utf-8")).split())
-    assert "the PDF and EPUB editions label each output with the devices it was recorded on" in text
+    assert (
+        "the PDF and EPUB editions label each device-dependent output with the devices it was "
+        "recorded on"
+    ) in text
 
 
 def test_the_english_pdf_reads_no_a_before_a_vowel(built_editions):
