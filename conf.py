@@ -27,11 +27,12 @@ project = "JAX 入门"
 # Who wrote the book and who publishes it, in the source language; a translation names them
 # through its book.po (jaxbook.sphinxext.book_texts), and its translators are listed beside
 # its language in locale/languages.csv. The title page, the copyright page and the EPUB's
-# metadata take them from here. No person is named: the project wrote, translated and
-# publishes the book, and every credit names it the same way.
-author = "《JAX 入门》双语版项目"
-jaxbook_publisher = author
-# How a sentence (a credit line: "Written by the Bilingual JAX Book Project") names the authors,
+# metadata take them from here. No person is named: the project's authors wrote the book,
+# its translators translated it, and the project publishes it (a creator who is not also
+# the publisher, as a publisher's metadata has them).
+author = "《JAX 入门》双语版作者"
+jaxbook_publisher = "《JAX 入门》双语版项目"
+# How a sentence (a credit line: "Published by the Bilingual JAX Book Project") names the authors,
 # the translators and the publisher; %(name)s is the name. A translation adds the article its
 # language puts before such a name, which the name alone (the imprint, the EPUB's metadata, the
 # copyright line) goes without.

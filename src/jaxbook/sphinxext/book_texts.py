@@ -30,7 +30,7 @@ Config values:
    it): the credit lines of the title page, the copyright pages and
    the cover ("Written by %(authors)s") take the name through it, so that a
    language whose sentences need an article before the name gives it in its
-   ``book.po`` ("the %(name)s": "Written by the Bilingual JAX Book Project");
+   ``book.po`` ("the %(name)s": "Published by the Bilingual JAX Book Project");
    the name stands alone on the PDF's imprint, in the EPUB's metadata and in the
    copyright line.
 ``jaxbook_scope``
