@@ -64,7 +64,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sphinx.domains import Domain
+
 if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx import addnodes
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 PARALLEL_SAFE: ExtensionMetadata = {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+class OwnRolesDomain(Domain):
+    """A domain whose references are made by its own roles alone: ``:any:`` finds none.
+
+    Sphinx asks every domain what an ``:any:`` reference could name, and one that has no
+    answer is asked role by role through ``resolve_xref``, with a warning
+    for a domain outside Sphinx; this one answers that it names nothing.
+    """
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        return []

@@ -60,13 +60,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
-from sphinx.domains import Domain
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
@@ -232,7 +231,7 @@ class UpdateNotesTableDirective(SphinxDirective):
 # -- collecting ------------------------------------------------------------
 
 
-class NotesDomain(Domain):
+class NotesDomain(OwnRolesDomain):
     """Each page's update notes, and the pages that hold a table of them."""
 
     name = "jaxbook_notes"
@@ -347,18 +346,6 @@ class NotesDomain(Domain):
         )
         reference["classes"] += node["classes"]
         return reference
-
-    def resolve_any_xref(
-        self,
-        env: BuildEnvironment,
-        fromdocname: str,
-        builder: Builder,
-        target: str,
-        node: addnodes.pending_xref,
-        contnode: nodes.Element,
-    ) -> list[tuple[str, nodes.reference]]:
-        # No role of the notes' for ``:any:`` to find.
-        return []
 
 
 def _domain(env: BuildEnvironment) -> NotesDomain:

@@ -49,13 +49,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.domains import Domain
 from sphinx.roles import XRefRole
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
-from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._settings import set_default
@@ -235,8 +234,9 @@ class SectionReference(XRefRole):
     text may hold ``{number}`` and ``{name}``: ``:book:sec:`{number} 节的对照示例 <label>```."""
 
 
-class BookDomain(Domain):
-    """The book's own cross-references: sections named by their numbers."""
+class BookDomain(OwnRolesDomain):
+    """The book's own cross-references: sections named by their numbers (``:any:`` finds a
+    section through the std domain's labels)."""
 
     name = "book"
     label = "Book"
@@ -251,18 +251,6 @@ class BookDomain(Domain):
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         pass
-
-    def resolve_any_xref(
-        self,
-        env: BuildEnvironment,
-        fromdocname: str,
-        builder: Builder,
-        target: str,
-        node: addnodes.pending_xref,
-        contnode: nodes.Element,
-    ) -> list[tuple[str, nodes.reference]]:
-        # ``:any:`` finds a section through the std domain's labels.
-        return []
 
     def resolve_xref(
         self,
