@@ -1,7 +1,7 @@
 """The source lines of a listing fit the printed page: the PDF wraps a longer line with a
 continuation mark, and a reader who types the code from the page gets it wrong. An
 output's lines may wrap. The measure is the edition's (``CODE_COLUMNS`` in
-``jaxbook.sphinxext.editions``, beside the type area that sets it)."""
+``jaxbook.sphinxext.editions.latex``, beside the type area that sets it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from jaxbook.project import find_root, languages
-from jaxbook.sphinxext.editions import code_columns
+from jaxbook.sphinxext.editions.latex import code_columns
 
 ROOT = find_root(Path(__file__).parent)
 LANGUAGES = list(languages(ROOT))  # locale/languages.csv

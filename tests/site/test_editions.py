@@ -29,7 +29,7 @@ from bs4 import BeautifulSoup
 from sphinx.util.tags import Tags
 
 from jaxbook import project
-from jaxbook.sphinxext import editions
+from jaxbook.sphinxext.editions.latex import CODE_COLUMN_PT, code_columns
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["zh_CN", "en"]
@@ -826,7 +826,7 @@ def test_the_code_measure_is_the_columns_the_type_area_holds(built_editions, lan
     # The measure that tests/site/test_code_width.py holds each listing's source lines to.
     log = latex_log(built_editions, language)
     textwidth = float(re.search(r"^\* \\textwidth=([\d.]+)pt$", log, re.M)[1])
-    assert int(textwidth / editions.CODE_COLUMN_PT) == editions.code_columns(language)
+    assert int(textwidth / CODE_COLUMN_PT) == code_columns(language)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

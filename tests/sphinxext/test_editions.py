@@ -13,7 +13,7 @@ import pytest
 
 from jaxbook.preflight import unknown_language
 from jaxbook.sphinxext import _artwork
-from jaxbook.sphinxext.editions import STYLE
+from jaxbook.sphinxext.editions.latex import STYLE
 
 ROOT = Path(__file__).parent.parent / "roots" / "test-editions"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -648,7 +648,7 @@ def test_an_epub_declares_each_pages_language(epub):
 
 
 def test_an_epubs_code_wraps_and_its_output_reads_apart():
-    from jaxbook.sphinxext.editions import EPUB_STYLE
+    from jaxbook.sphinxext.editions.epub import EPUB_STYLE
 
     css = EPUB_STYLE.read_text(encoding="utf-8")
     assert "white-space: pre-wrap" in css
@@ -660,7 +660,7 @@ def placed(language: str, *children) -> list[str]:
     "page" for the reference to the page ("page ”" where it carries the closing quote)."""
     from docutils import nodes
 
-    from jaxbook.sphinxext.editions import add_page_references, page_reference
+    from jaxbook.sphinxext.editions.layout import add_page_references, page_reference
 
     paragraph = nodes.paragraph("", "", *children)
     document = nodes.document(None, None)
@@ -851,7 +851,7 @@ def _quoted_link_with_a_note(after: str):
 def test_a_notes_mark_follows_the_closing_quote_and_the_punctuation(after, expected):
     """Chicago 14.26: “The Sharp Bits”⁷, where the mark sat inside the quotes, a space before
     the closing one ("“The Sharp Bits7 ”")."""
-    from jaxbook.sphinxext.editions import marks_after_quotes
+    from jaxbook.sphinxext.editions.layout import marks_after_quotes
 
     document, paragraph = _quoted_link_with_a_note(after)
     marks_after_quotes(document, "en")
@@ -859,7 +859,7 @@ def test_a_notes_mark_follows_the_closing_quote_and_the_punctuation(after, expec
 
 
 def test_a_chinese_notes_mark_stays_where_the_text_has_it():
-    from jaxbook.sphinxext.editions import marks_after_quotes
+    from jaxbook.sphinxext.editions.layout import marks_after_quotes
 
     document, paragraph = _quoted_link_with_a_note("”页面")
     marks_after_quotes(document, "zh_CN")

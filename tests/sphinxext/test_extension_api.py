@@ -20,8 +20,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 import jaxbook.sphinxext
-from jaxbook.sphinxext import doctest, editions, html_translator, notes, numbering, pinyin_index
+from jaxbook.sphinxext import doctest, html_translator, notes, numbering, pinyin_index
 from jaxbook.sphinxext import drift_report as drift
+from jaxbook.sphinxext.editions.epub import BookEpubBuilder
 
 EXTENSIONS = [
     module.name
@@ -119,7 +120,7 @@ DOMAINS = {
     "jaxbook_drift": ("drift_report", drift.DriftDomain),
     "book": ("numbering", numbering.BookDomain),  # section references by their numbers
 }
-BUILDERS = {"epub": editions.BookEpubBuilder, "verdict": doctest.VerdictBuilder}
+BUILDERS = {"epub": BookEpubBuilder, "verdict": doctest.VerdictBuilder}
 TRANSLATORS = {
     **dict.fromkeys(("html", "dirhtml", "singlehtml", "epub"), html_translator.BookHTMLTranslator),
     "latex": pinyin_index.PinyinLaTeXTranslator,
@@ -196,10 +197,11 @@ def test_each_extension_registers_its_config_values_with_their_defaults(register
 
 
 def package_nodes() -> dict[str, type[nodes.Node]]:
-    """Every node class defined in the package's modules."""
+    """Every node class defined in the package's modules, those of an extension that is a
+    package (``editions``) among them."""
     found: dict[str, type[nodes.Node]] = {}
-    for module in pkgutil.iter_modules(jaxbook.sphinxext.__path__):
-        imported = importlib.import_module(f"jaxbook.sphinxext.{module.name}")
+    for module in pkgutil.walk_packages(jaxbook.sphinxext.__path__, "jaxbook.sphinxext."):
+        imported = importlib.import_module(module.name)
         for name, value in vars(imported).items():
             if (
                 inspect.isclass(value)
@@ -286,9 +288,11 @@ def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(regist
     assert layout.builders == ("latex",)
     later = {n for n, t in ours.items() if t.default_priority >= layout.default_priority}
     assert later == {"NameThePreface"}  # the EPUB's, which the PDF never runs
+    # The module under jaxbook.sphinxext ("editions.latex": the editions are a package).
     handlers = {
-        (listener.handler.__module__.rpartition(".")[2], listener.handler.__name__)
+        (listener.handler.__module__.removeprefix("jaxbook.sphinxext."), listener.handler.__name__)
         for listener in app.events.listeners["doctree-resolved"]
-        if listener.handler.__module__ in {"jaxbook.sphinxext.notes", "jaxbook.sphinxext.editions"}
+        if listener.handler.__module__.removeprefix("jaxbook.sphinxext.").split(".")[0]
+        in {"notes", "editions"}
     }
-    assert handlers == {("editions", "write_glyphs")}
+    assert handlers == {("editions.latex", "write_glyphs")}

@@ -116,7 +116,7 @@ def test_the_pdf_is_set_in_the_cjk_faces_of_its_language(language, region):
     """Each face from a file of its own, named as the face is (the build writes the files)."""
     from types import SimpleNamespace
 
-    from jaxbook.sphinxext.editions import fonts as pdf_fonts
+    from jaxbook.sphinxext.editions.latex import fonts as pdf_fonts
 
     config = SimpleNamespace(
         language=language, jaxbook_symbol_font="Symbola", jaxbook_font_cache=""

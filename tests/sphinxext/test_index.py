@@ -4,6 +4,7 @@ theirs that conf.py loads, and no other."""
 from __future__ import annotations
 
 import ast
+import pkgutil
 import re
 from pathlib import Path
 
@@ -47,8 +48,11 @@ def index_loaded_and_modules(package) -> tuple[set[str], set[str], set[str]]:
     prefix = f"{package.__name__.partition('.')[0]}."
     loaded = {e for e in loaded_by_conf_py() if e.startswith(prefix)}
     listed = set(re.findall(rf":mod:`({re.escape(prefix)}[\w.]+)`", package.__doc__))
+    # A module or a package of modules (editions), not a shared helper (_nodes).
     modules = {
-        f"{package.__name__}.{path.stem}" for path in Path(package.__file__).parent.glob("[!_]*.py")
+        f"{package.__name__}.{module.name}"
+        for module in pkgutil.iter_modules(package.__path__)
+        if not module.name.startswith("_")
     }
     return listed, loaded, modules
 

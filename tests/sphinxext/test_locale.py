@@ -22,7 +22,8 @@ def msgids_in_code() -> set[str]:
     """Every ``_("...")`` of the modules that translate through this catalog: the book's
     extensions, and the lab's report in the guides."""
     found = {label for _symbol, label in HALVES.values()} | {BROKEN}  # looked up as _(label)
-    modules = [*PACKAGE.glob("*.py"), *interface.LAB_EXTENSIONS.glob("*.py")]
+    # rglob: an extension may be a package of modules (editions).
+    modules = [*PACKAGE.rglob("*.py"), *interface.LAB_EXTENSIONS.glob("*.py")]
     assert any(module.parent == interface.LAB_EXTENSIONS for module in modules)
     for module in modules:
         source = module.read_text(encoding="utf-8")

@@ -34,10 +34,17 @@ def test_suppress_warnings_silences_one_kind_and_not_another(built):
     assert GUARDS in built.warnings
 
 
+def extension_of(path: Path) -> str:
+    """The extension whose code ``path`` is: its module's name, or its package's (the
+    modules of ``editions/`` are the extension ``editions``)."""
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
 def warning_calls() -> list[tuple[str, int, dict[str, object]]]:
-    """(module, line, keyword constants) of every ``logger.warning`` call in the extensions."""
+    """(extension, line, keyword constants) of every ``logger.warning`` call in the
+    extensions."""
     calls = []
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
@@ -48,7 +55,7 @@ def warning_calls() -> list[tuple[str, int, dict[str, object]]]:
                 keywords = {
                     k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)
                 }
-                calls.append((path.stem, node.lineno, keywords))
+                calls.append((extension_of(path), node.lineno, keywords))
     return calls
 
 
@@ -72,15 +79,13 @@ KEEPS_STATE = re.compile(
 
 
 def test_an_extension_that_keeps_state_on_env_declares_its_version():
-    keeping = {
-        path.stem
-        for path in PACKAGE.glob("[!_]*.py")
-        if KEEPS_STATE.search(path.read_text(encoding="utf-8"))
-    }
+    sources: dict[str, str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if not extension_of(path).startswith("_"):
+            sources[extension_of(path)] = sources.get(extension_of(path), "") + path.read_text(
+                encoding="utf-8"
+            )
+    keeping = {name for name, source in sources.items() if KEEPS_STATE.search(source)}
     assert "translation_status" in keeping
-    undeclared = {
-        name
-        for name in keeping
-        if '"env_version"' not in (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
-    }
+    undeclared = {name for name in keeping if '"env_version"' not in sources[name]}
     assert not undeclared

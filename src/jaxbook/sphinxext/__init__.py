@@ -8,7 +8,7 @@
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
 - :mod:`jaxbook.sphinxext.drift_report`: the releases a chapter's note names, from its drift data.
-- :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions.
+- :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions (a package: a module to each part).
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.
 - :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.

@@ -1,7 +1,7 @@
 """Pictures the editions draw at build time with Pillow: the EPUB's cover and the emoji.
 
 - ``draw_cover``: the cover of an EPUB, from the book's title, edition, authors,
-  translators and publisher (``jaxbook.sphinxext.editions.Credits``), in the
+  translators and publisher (``jaxbook.sphinxext.editions.credits.Credits``), in the
   Noto Sans CJK of the edition's script, so that its text comes from the one
   place each name is set.
 - ``draw_emoji``: an emoji as a picture from Noto Color Emoji, whose glyphs are
@@ -197,8 +197,8 @@ def without_emoji(text: str) -> str:
 
 
 # A character that may be an emoji (the variation selector after it, and the space after
-# that): a heading's bookmark drops them (editions.plain_bookmarks), and a section reference's title
-# (numbering).
+# that): a heading's bookmark drops them (editions.layout.plain_bookmarks), and a section
+# reference's title (numbering).
 EMOJI_RUN = re.compile(
     "([" + "".join(f"{chr(first)}-{chr(last)}" for first, last in EMOJI_BLOCKS) + "]\ufe0f? ?)"
 )

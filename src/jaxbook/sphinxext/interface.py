@@ -124,7 +124,8 @@ def extensions_catalog(outdir: Path) -> Catalog:
         msgid_bugs_address="",
         fuzzy=False,
     )
-    for module in sorted((PACKAGE / "sphinxext").glob("*.py")):
+    # rglob: an extension may be a package of modules (editions).
+    for module in sorted((PACKAGE / "sphinxext").rglob("*.py")):
         if module.name != "chrome.py":  # the theme's domain, below
             add_extracted(catalog, "python", module, relative(module, outdir))
     for module in sorted(LAB_EXTENSIONS.glob("*.py")):

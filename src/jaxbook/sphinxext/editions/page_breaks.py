@@ -1,0 +1,297 @@
+"""Where the PDF's pages may break (``keep_code_together``, which ``PaperLayout`` runs): a code
+block or a box begun at a page's foot only if its first lines fit there, an output's label
+and a lead-in kept with the block under them, a heading kept with the text or block under
+it. Each asks, before the node, for the lines it needs (``need_room``: ``\\needspace``, as
+``jaxbook.sty`` sets it), counted roughly from the text, since the tree cannot know how
+LaTeX will set it. ``jaxbook.sty`` breaks a code block from its count of lines
+(``\\jbcodelines``), and never between a label or a lead-in and its block
+(``\\jbkeepwithnext``).
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+
+from docutils import nodes
+from sphinx import addnodes
+
+from jaxbook.sphinxext._nodes import ancestors
+from jaxbook.sphinxext.pairs import pair, pair_half
+
+# The paragraphs that say where the output under them comes from ("CPU 上的输出：",
+# "Output on CPU:", "Measured on: ..."): jaxbook.sphinxext.backend_tabs and measured.
+OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label"}
+
+
+def keep_code_together(doctree: nodes.Node) -> None:
+    """On paper a code block or output starts at the foot of a page only if its first lines
+    fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
+    never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
+    English edition, its output on page 38). A box (an update note, a quiz's answer) starts
+    there only if its title and first lines fit. Where such a block follows a heading, the
+    room is asked for before the heading, which goes over with it ("The overall pipeline"
+    ended page 5 of the English edition, its text on page 6)."""
+    depths = section_depths(doctree)
+    for block in list(doctree.findall(nodes.literal_block)):
+        parent = block.parent
+        place = parent.index(block)
+        label = parent[place - 1] if place else None
+        # How many lines it has, for the page break inside it (jaxbook.sty's \jbcodelines).
+        lines = rf"\jbcodelines{{{code_lines(block)}}}"
+        parent.insert(place, nodes.raw("", lines, format="latex"))
+        if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
+            # Room for the label and the block's first lines; nothing between them.
+            need_room(label, block_room(block, label), depths)
+            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
+        elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
+            # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
+            # room for its lines and the block's first lines before it. Not with a block in a
+            # box that takes most of a page, which cannot break there: the box would go over
+            # whole from a page left short (the ✅ box of "运行 NumPy 对照代码" left page 66
+            # of the Chinese edition a third full); the box breaks above the block instead.
+            need_room(label, block_room(block, label), depths)
+            boxed = any(isinstance(a, (nodes.Admonition, pair_half)) for a in ancestors(block))
+            if not boxed or block.astext().count("\n") + 1 < BOX_LINES - NEED_BLOCK:
+                keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
+                parent.insert(parent.index(label) + 1, keep)
+        else:
+            need_room(block, block_room(block, None), depths)
+    boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
+    for box in boxes:
+        if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
+            need_room(box, NEED_BLOCK, depths)
+    # A pair's title (a bold line) stays with its first box, and that box's title with its
+    # first lines ("显式指定 float64" ended page 16 of the Chinese edition, its ❌ box on page
+    # 17): the room for all three is asked for before the title, and no page breaks after it;
+    # its second box asks for room of its own.
+    for twin in list(doctree.findall(pair)):
+        if any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(twin)):
+            continue
+        need_room(twin, NEED_PAIR, depths)
+        halves = [child for child in twin.children if isinstance(child, pair_half)]
+        if halves and twin.index(halves[0]) == 1:
+            twin.insert(1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
+        for half in halves[1:]:
+            need_room(half, box_room(half), depths)
+    # A table that may break over pages starts at a page's foot only if its header and first
+    # rows fit there: the chapter's contents broke after its first row at the foot of page 2
+    # of the English edition. (Over its rubric too: need_room.)
+    for table in list(doctree.findall(nodes.table)):
+        inside = any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(table))
+        if "longtable" in table["classes"] and not inside:
+            need_room(table, NEED_TABLE, depths)
+    # A heading starts at a page's foot only with room for the first lines of its text too,
+    # through a short paragraph to the heading under it: the quiz's title ended page 105 of
+    # the Chinese edition with the two lines that introduce it, "问题 1" on the next page.
+    # LaTeX kept a heading with as little as one line. A section that opens its parent's text
+    # has its room asked for with its parent's.
+    for section in list(doctree.findall(nodes.section)):
+        parent = section.parent
+        if depths.get(id(section), 0) < 3 or (
+            isinstance(parent, nodes.section)
+            and depths.get(id(parent), 0) >= 3
+            and all(isinstance(c, UNSEEN) for c in parent.children[: parent.index(section)])
+        ):
+            continue
+        need_room(section, heading_room(section), depths)
+
+
+def box_room(box: nodes.Element) -> int:
+    """The lines a pair's second box needs at the foot of a page: where a code block follows
+    its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
+    frame; with less room the box breaks above the block (jaxbook.sty), and its title and
+    lead-in stood alone at the page's foot. Not more than ``BOX_LINES``: a box whose block
+    is longer breaks above it where it must, rather than leave the page before it short
+    (a ❌ box of 11 lines, then white, on page 66 of the Chinese edition, its ✅ box's 24
+    lines of code on the next). Else its title and first lines."""
+    room = 2
+    for child in box.children[:5]:
+        if isinstance(child, UNSEEN):
+            continue
+        if isinstance(child, nodes.paragraph):
+            room += 1 + len(child.astext()) // 40
+        elif isinstance(child, nodes.literal_block) or (
+            isinstance(child, nodes.container) and child.get("literal_block")
+        ):
+            block = next(child.findall(nodes.literal_block))
+            return min(room + 2 + block.astext().count("\n") + 1, BOX_LINES)
+    return NEED_BLOCK
+
+
+# What \needspace may ask for at most: a box longer than a page breaks wherever it must.
+PAGE_LINES = 30
+# What a pair's second box may ask for: two thirds of a page.
+BOX_LINES = 24
+
+
+# A paragraph ending so introduces the code block after it.
+LEAD_IN = ("：", ":")
+# After an output's label or a lead-in: no page break before the block (jaxbook.sty).
+KEEP_WITH_NEXT = r"\jbkeepwithnext"
+
+
+# The lines a code block (or a box) needs at the foot of a page, and a labelled output (the
+# label's line more); and the lines a heading takes, with the space around it.
+NEED_BLOCK = 5
+NEED_LABELLED = 7
+# A pair's title, its first box's title, and that box's first lines.
+NEED_PAIR = 8
+# A table's header and its first rows.
+NEED_TABLE = 8
+HEADING_LINES = 3
+# The lines of text a heading needs under it at the foot of a page.
+TEXT_UNDER_HEADING = 4
+# A line of text, in half the width of a Chinese character: 40 characters of the Chinese
+# edition's line; a Latin letter (with its share of the spaces) is a little narrower than
+# half of one, some 85 to the English edition's line.
+LINE_WIDTHS = 80
+LATIN_WIDTH = 0.9
+# What stands between a heading and the text under it without a line of its own: labels,
+# index entries, comments, and the LaTeX that the PDF's layout adds.
+UNSEEN = (nodes.title, nodes.target, addnodes.index, nodes.comment, nodes.raw)
+
+
+def section_depths(doctree: nodes.Node) -> dict[int, int]:
+    """How deep each section of the book lies (by ``id``): 1 for the root page's (the book's
+    title, never printed), 2 for a chapter's, 3 for a section's. Counted from the top: in the
+    book's tree, a page's nodes still name their own page's document as their parent."""
+    depths: dict[int, int] = {}
+
+    def walk(node: nodes.Node, depth: int) -> None:
+        for child in node.children if isinstance(node, nodes.Element) else ():
+            if isinstance(child, nodes.section):
+                depths[id(child)] = depth + 1
+                walk(child, depth + 1)
+            else:
+                walk(child, depth)
+
+    walk(doctree, 0)
+    return depths
+
+
+def text_lines(text: str) -> int:
+    """About how many lines ``text`` takes, a wide (Chinese) character as two halves."""
+    widths = sum(2 if unicodedata.east_asian_width(c) in "WF" else LATIN_WIDTH for c in text)
+    return max(1, math.ceil(widths / LINE_WIDTHS))
+
+
+def heading_room(section: nodes.section) -> int:
+    """The lines a section's heading needs at the foot of a page: its own and the first
+    ``TEXT_UNDER_HEADING`` lines of text under it; where a short paragraph is followed by
+    another heading, that heading's too, and where text is followed by a block (code, a box,
+    a pair, a table), the room the block asks for at a page's foot (from its lead-in or its
+    label, if it has one). The lines are counted roughly: a box and a lead-in are given one
+    more, and a heading ``HEADING_LINES``."""
+    headings, text, block, notes = 0, 0, 0, 0
+    last: nodes.Node | None = None
+
+    def count(section: nodes.section) -> None:
+        nonlocal headings, text, block, last, notes
+        headings += 1
+        for child in section.children:
+            if block or text >= TEXT_UNDER_HEADING:
+                return
+            if isinstance(child, nodes.section):
+                count(child)
+            elif isinstance(child, nodes.paragraph):
+                # A link's address is a footnote at the page's foot: two lines of the room,
+                # apart from the text's.
+                footnotes = list(child.findall(nodes.footnote))
+                notes += 2 * len(footnotes)
+                words = child.astext()
+                for footnote in footnotes:
+                    words = words.replace(footnote.astext(), "")
+                text += text_lines(words)
+                last = child
+            elif not isinstance(child, UNSEEN):
+                block = block_room(child, last)
+                if last is not None and block != block_room(child, None):
+                    # The label's or lead-in's lines are the block's, and a line more: with
+                    # the space above its block, the lead-in of the quiz's imports took more
+                    # than its lines.
+                    text -= text_lines(last.astext()) - 1
+                elif isinstance(child, (nodes.Admonition, pair)):
+                    block += 1  # a box's frame and title take more than their lines
+
+    count(section)
+    room = headings * HEADING_LINES + (text + block if block else min(text, TEXT_UNDER_HEADING))
+    room += notes
+    return min(room, PAGE_LINES)
+
+
+def code_lines(block: nodes.Element) -> int:
+    """About how many lines a code block or output takes on paper: each of its lines, and a
+    line too long for the page as the lines it wraps to (``CODE_LINE_WIDTH``, a wide Chinese
+    character as two)."""
+    return sum(
+        max(
+            1,
+            math.ceil(
+                sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+                / CODE_LINE_WIDTH
+            ),
+        )
+        for line in block.astext().split("\n")
+    )
+
+
+# The characters of a line of code that fit the page (86 in the English edition's, 92 in
+# the Chinese's); a long line wraps at a space, so a little fewer.
+CODE_LINE_WIDTH = 80
+
+
+# A code block or output of at most this many lines is never broken over a page, and a
+# longer one keeps at least ``CODE_LINES_APART`` lines on each side of the break (jaxbook.sty).
+WHOLE_CODE = 12
+CODE_LINES_APART = 3
+
+
+def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
+    """The lines ``block`` asks for at the foot of a page (``keep_code_together``), with the
+    paragraph ``before`` it where that is its label or lead-in. A code block that is never
+    broken (``WHOLE_CODE`` lines or fewer) asks for its lines and frame; a longer one for its
+    first ``CODE_LINES_APART`` lines and frame, as a block of five."""
+    if isinstance(block, nodes.literal_block):
+        lines = code_lines(block)
+        own = lines + 2 if lines <= WHOLE_CODE else NEED_BLOCK
+        if isinstance(before, nodes.paragraph) and OUTPUT_LABELS & set(before["classes"]):
+            return max(NEED_LABELLED, own + 1)
+        if isinstance(before, nodes.paragraph) and before.astext().rstrip().endswith(LEAD_IN):
+            # A short block asks for no more than its own lines and frame: room for five
+            # lines under the lead-in of a two-line block left page 5 of the English edition
+            # a third empty ("The overall pipeline" went over with its lead-in and block).
+            return own + 2 + len(before.astext()) // 60
+        return own
+    if isinstance(block, pair):
+        return NEED_PAIR
+    if isinstance(block, nodes.table) and "longtable" in block["classes"]:
+        return NEED_TABLE
+    return NEED_BLOCK
+
+
+def need_room(node: nodes.Element, lines: int, depths: dict[int, int]) -> None:
+    """A page break before ``node`` if fewer than ``lines`` lines are left on the page
+    (``\\needspace``, as jaxbook.sty sets it). Right after a heading the room is asked for
+    before the heading, for the heading's lines too: a break between them would leave the
+    heading alone at the foot of its page. A rubric ("本章内容", a heading outside the
+    sections) counts as one. Not before a chapter's heading, which starts a page of its
+    own."""
+    while True:
+        parent = node.parent
+        assert parent is not None
+        before = parent.children[: parent.index(node)]
+        seen = [child for child in before if not isinstance(child, UNSEEN)]
+        if seen and isinstance(seen[-1], nodes.rubric):
+            node, lines = seen[-1], lines + HEADING_LINES
+            continue
+        section = node.parent
+        if not isinstance(section, nodes.section) or depths.get(id(section), 0) < 3:
+            break
+        before = section.children[: section.index(node)]
+        if not all(isinstance(child, UNSEEN) for child in before):
+            break
+        node, lines = section, lines + HEADING_LINES
+    need = nodes.raw("", rf"\needspace{{{lines}\baselineskip}}", format="latex")
+    assert node.parent is not None
+    node.parent.insert(node.parent.index(node), need)

@@ -1,0 +1,87 @@
+"""What the EPUB's and the website's pages (Sphinx's HTML writer) say of the editions: the root
+page's heading and the links to it name the preface, as the PDF's contents do; and each page
+of a site links the PDF and the EPUB of its language that the site holds (``jaxbook
+editions`` copies them there and writes the pages again), with the edition statement under
+its copyright line.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from jaxbook.sphinxext._locale import _
+from jaxbook.sphinxext.editions.credits import credits_of, edition_name, preface_name
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+class NameThePreface(SphinxPostTransform):
+    """In the EPUB and on the website the root page's heading names the preface, as their
+    contents and links do (the title is the cover's, and the website's sidebar's); the PDF
+    sets its own heading (``\\jbprefacename``)."""
+
+    builders = ("epub", "html")
+    default_priority = 950
+
+    def run(self, **kwargs: Any) -> None:
+        if self.env.current_document.docname != self.config.root_doc:
+            return
+        if "jaxbook_book_root" in self.config:  # the guides' (jaxbook.sphinxext.guides): no preface
+            return
+        section = next(iter(self.document.findall(nodes.section)), None)
+        if section is not None and isinstance(section[0], nodes.title):
+            section[0] = nodes.title("", preface_name())
+
+
+def preface_in_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """A page's links to the root page name the preface, as the books' contents do: the
+    website's "previous" link, the EPUB's root page's own title."""
+    if app.builder.name not in ("html", "epub"):
+        return
+    root = app.config.root_doc
+    if app.builder.name == "epub" and pagename == root:
+        context["title"] = html.escape(preface_name())
+    # The browser's title as every other page has it, "前言 - JAX 入门" (furo gives the root
+    # page the book's title alone, over a heading that says 前言); the link previews keep the
+    # book's title (context["title"]). The guides' root is no preface.
+    book = "jaxbook.sphinxext.guides" not in app.extensions
+    if app.builder.name == "html" and pagename == root and context.get("docstitle") and book:
+        context["jaxbook_page_title"] = preface_name()
+    for key in ("prev", "next"):
+        link = context.get(key)
+        if link and link.get("link") == context["pathto"](root):
+            context[key] = {**link, "title": html.escape(preface_name())}
+
+
+def add_site_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """On the website: the PDF and EPUB the site holds, and the edition statement."""
+    if app.builder.name != "html":
+        return
+    name = edition_name(app.config)
+    labels = {
+        # Translators: A link in the website's sidebar, under "Download the book".
+        "pdf": _("Book as PDF"),
+        # Translators: A link in the website's sidebar, under "Download the book".
+        "epub": _("Book as EPUB"),
+    }
+    types = {"pdf": "application/pdf", "epub": "application/epub+zip"}
+    # Translators: The heading, in the website's sidebar, of the links to the book's PDF and EPUB.
+    context["jaxbook_editions_label"] = _("Download the book")
+    context["jaxbook_editions"] = [
+        {"label": labels[fmt], "url": context["pathto"](f"{name}.{fmt}", 1), "type": types[fmt]}
+        for fmt in app.config.jaxbook_editions_held
+    ]
+    credits = credits_of(app.config)
+    # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
+    context["jaxbook_edition_line"] = credits.edition_line()
+    # Under the book's title in the sidebar, as under the title on the title page and cover.
+    context["jaxbook_subtitle"] = credits.subtitle
