@@ -330,6 +330,8 @@ def test_the_subtitle_says_the_books_scope_on_the_web_in_the_pdf_and_the_epub(
         subtitle = page.select_one(".sidebar-brand + .jb-subtitle")
         assert subtitle is not None, name
         assert " ".join(subtitle.text.split()) == SUBTITLE[language], name
+        # The sidebar's narrow column never breaks the release's name.
+        assert "JAX\N{NO-BREAK SPACE}0.12" in subtitle.text, name
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -70,13 +70,18 @@ class Credits:
         return (self.in_text or "%(name)s") % {"name": name}
 
     @property
+    def series(self) -> str:
+        """The JAX series the book is for, "0.12" of the release "0.12.0.1" ("" if none)."""
+        return ".".join(map(str, Version(self.release).release[:2])) if self.release else ""
+
+    @property
     def subtitle(self) -> str:
         """The line under the title, as a publisher words an edition: what it holds
         (``jaxbook_scope``), then the JAX series it is for, from the release it runs on
         ("0.12" of "0.12.0.1"): "第 1 章 JAX 简介（适用于 JAX 0.12）". The PDF's title and
         copyright pages, the EPUB's cover and copyright page and the website's sidebar show
         it; each part is left out where the book names none."""
-        series = ".".join(map(str, Version(self.release).release[:2])) if self.release else ""
+        series = self.series
         # Translators: The line under the title on the PDF's title page, the EPUB's cover
         # and the copyright pages: "For JAX 0.12", the series of JAX releases the book is for.
         for_series = str(_("For JAX %s")) % series if series else ""

@@ -84,4 +84,8 @@ def add_site_links(
     # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
     context["jaxbook_edition_line"] = credits.edition_line()
     # Under the book's title in the sidebar, as under the title on the title page and cover.
-    context["jaxbook_subtitle"] = credits.subtitle
+    # The sidebar's narrow column may break the line, but not inside "JAX 0.12".
+    series = f"JAX {credits.series}"
+    context["jaxbook_subtitle"] = credits.subtitle.replace(
+        series, series.replace(" ", "\N{NO-BREAK SPACE}")
+    )
