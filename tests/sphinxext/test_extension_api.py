@@ -117,6 +117,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
 DOMAINS = {
     "jaxbook_notes": ("notes", notes.NotesDomain),
     "jaxbook_drift": ("drift_report", drift.DriftDomain),
+    "jaxbook_runs": ("doctest", doctest.RunsDomain),  # each page's run, every builder's source
     "book": ("numbering", numbering.BookDomain),  # section references by their numbers
 }
 BUILDERS = {"epub": editions.BookEpubBuilder, "verdict": doctest.VerdictBuilder}
