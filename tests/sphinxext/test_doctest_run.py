@@ -4,6 +4,7 @@ renders that run, and a failure fails the build at its line every time."""
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from sphinx.util.docutils import docutils_namespace
 
-from jaxbook.doctest.pages import records
+from jaxbook.doctest.pages import PageRecord, records
 from jaxbook.sphinxapp import forget_catalogs
 from jaxbook.sphinxext import doctest as doctest_run
 
@@ -115,12 +116,43 @@ def test_html_after_another_builder_read_a_page_again_shows_the_new_translation(
 
 def test_without_writing_again_the_page_would_keep_the_old_translation(book, build, monkeypatch):
     """The check above fails when pages read by another builder are not written again."""
-    monkeypatch.setattr(doctest_run.PageRuns, "get_updated_docs", lambda self, app, env: [])
+    monkeypatch.setattr(doctest_run, "written_again", lambda app, env: [])
     site, _ran = build(book, "html")
     edit(book / "locale/en/LC_MESSAGES/index.po", "First paragraph.", "The first paragraph.")
     build(book, "verdict")
     build(book, "html")
     assert "First paragraph." in (site.outdir / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_environment_whose_runs_are_of_an_older_shape_is_read_again(book, build):
+    """Sphinx discards a pickled environment whose runs domain is of another
+    ``data_version`` (records of an older shape): every page is read, and run, again,
+    instead of every builder rendering records the code can no longer read."""
+    app, ran = build(book, "html")
+    assert sorted(ran) == ["first", "second"]
+    pickled = Path(app.doctreedir) / "environment.pickle"
+
+    def repickle(version: int) -> None:
+        with pickled.open("rb") as f:
+            env = pickle.load(f)
+        data = env.domaindata[doctest_run.RunsDomain.name]
+        data["version"] = version
+        if version != doctest_run.RunsDomain.data_version:
+            data["records"] = {docname: {"got": "42\n"} for docname in data["records"]}
+        with pickled.open("wb") as f:
+            pickle.dump(env, f, pickle.HIGHEST_PROTOCOL)
+
+    repickle(doctest_run.RunsDomain.data_version)
+    app, ran = build(book, "html")
+    assert ran == []  # the same shape, pickled again: the environment is taken back
+    repickle(doctest_run.RunsDomain.data_version - 1)
+    app, ran = build(book, "html")
+    assert sorted(ran) == ["first", "second"]
+    assert not app.warning.getvalue()
+    assert {page: type(r) for page, r in records(app.env).items()} == {
+        "first": PageRecord,
+        "second": PageRecord,
+    }
 
 
 READ_SIDE_BY_SIDE = """

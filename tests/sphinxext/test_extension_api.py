@@ -1,7 +1,8 @@
 """Each extension's contract with Sphinx, as one application with all of them registers it:
 its config values (default and what a change rebuilds), its nodes (the builders it gives
-visitors, and those that can write them), its domains, builders and translators, and its
-parallel safety. Removing a config value or a visitor, or adding one undeclared, fails here.
+visitors, and those that can write them), its domains, builders and translators, the order
+of its handlers where it matters, and its parallel safety. Removing a config value or a
+visitor, or adding one undeclared, fails here.
 
 That no module reads another's private names is ruff's ``SLF001`` (``make lint``);
 that every extension keeping state on ``env`` declares an ``env_version`` is
@@ -118,6 +119,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
 DOMAINS = {
     "jaxbook_notes": ("notes", notes.NotesDomain),
     "jaxbook_drift": ("drift_report", drift.DriftDomain),
+    "jaxbook_runs": ("doctest", doctest.RunsDomain),  # each page's run, every builder's source
     "book": ("numbering", numbering.BookDomain),  # section references by their numbers
 }
 BUILDERS = {"epub": BookEpubBuilder, "verdict": doctest.VerdictBuilder}
@@ -296,3 +298,28 @@ def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(regist
         in {"notes", "editions"}
     }
     assert handlers == {("editions.latex", "write_glyphs")}
+
+
+def test_a_page_runs_after_every_other_handler_has_read_it(registered):
+    """The page's run is a plain ``doctree-read`` handler (its records are its domain's data,
+    no collector's), after every other one: the snippets' staging and the backend tabs'
+    conditions have finished the page's doctest nodes. Pages that another builder of the
+    doctree directory read are written again (``env-get-updated``)."""
+    from sphinx.environment.collectors import EnvironmentCollector
+
+    app, _callers = registered
+    reading = {(one.handler, one.priority) for one in app.events.listeners["doctree-read"]}
+    assert (doctest.run_at_read, 900) in reading
+    others = {priority for handler, priority in reading if handler is not doctest.run_at_read}
+    assert others
+    assert max(others) < 900
+    updating = {one.handler for one in app.events.listeners["env-get-updated"]}
+    assert doctest.written_again in updating
+    ours = {
+        one.handler
+        for listeners in app.events.listeners.values()
+        for one in listeners
+        if getattr(one.handler, "__module__", "").startswith("jaxbook.")
+    }
+    assert doctest.run_at_read in ours
+    assert not [h for h in ours if isinstance(getattr(h, "__self__", None), EnvironmentCollector)]

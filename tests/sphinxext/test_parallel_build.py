@@ -148,7 +148,7 @@ def test_two_processes_write_every_page_as_one_does(built):
 
 
 def test_runs_kept_for_pages_read_again_in_parallel_are_spent(tmp_path):
-    """A page read again gets its run kept in the main process (the collector's clear_doc),
+    """A page read again gets its run kept in the main process (the runs domain's clear_doc),
     which the reader that reads it takes back or replaces: none is left in the environment
     after the readers' data is merged."""
     import pickle

@@ -9,7 +9,8 @@ JSON to run them elsewhere.
 
 A build runs each page once, while it reads it (the extension
 :mod:`jaxbook.sphinxext.doctest`), and keeps a :class:`PageRecord` of the run
-in its environment, one per page with code; :func:`records` is that store.
+in its environment, one per page with code: the data of the extension's domain,
+which :func:`records` reads.
 ``make doctest``'s verdict, ``jaxbook refresh`` and the extensions that show
 outputs read it; nothing runs the page again.
 """
@@ -94,29 +95,21 @@ class PageRecord:
         return self.run.broken > 0 or bool(self.run.reports)
 
 
-ATTRIBUTE = "jaxbook_page_records"
+# The domain of the extension (``RunsDomain`` of :mod:`jaxbook.sphinxext.doctest`) whose
+# data, in ``env.domaindata``, holds the records: Sphinx pickles it with the environment,
+# and discards an environment whose data is of another ``data_version``.
+RUNS = "jaxbook_runs"
 
 
 def records(env: Any) -> dict[str, PageRecord]:
-    """The build environment's record of each page's run, by docname (pickled with it)."""
-    store = getattr(env, ATTRIBUTE, None)
-    if store is None:
-        store = {}
-        setattr(env, ATTRIBUTE, store)
-    return store
-
-
-KEPT = "jaxbook_kept_records"
+    """The build environment's record of each page's run, by docname (the runs domain's)."""
+    return env.domaindata[RUNS]["records"]
 
 
 def kept_records(env: Any) -> dict[str, PageRecord]:
     """The runs of the pages being read again, by docname, until each is read: a page whose
     tested code is unchanged takes its run back instead of running again."""
-    store = getattr(env, KEPT, None)
-    if store is None:
-        store = {}
-        setattr(env, KEPT, store)
-    return store
+    return env.domaindata[RUNS]["kept"]
 
 
 def owners(doctree: nodes.Element, docname: str) -> dict[int, str]:

@@ -4,16 +4,22 @@ MyST-NB's model. At the end of reading a page (a ``doctree-read`` handler at
 priority 900, after the extensions that add or change doctest nodes: the
 snippets' staging, the backend tabs' conditions), the page's doctest nodes run
 with the one engine (:mod:`jaxbook.doctest.engine`), as ``sphinx.ext.doctest``'s
-builder would run them. The build keeps a record of that run in its
-environment (:class:`jaxbook.doctest.pages.PageRecord`: the builder's counts,
-what each example printed and whether it passed, each failure's report at its
-page line, the values the ``:measured:`` roles show, the ``testplot`` figures
-and where it ran), and every builder renders from it: the measured outputs and
-figures of the site, the PDF and the EPUB (:mod:`jaxbook.sphinxext.measured`,
-:mod:`jaxbook.sphinxext.testplot`), ``make doctest``'s verdict (the
-``verdict`` builder below) and ``jaxbook refresh``. No builder runs code
-again: the HTML, LaTeX and EPUB builders and the verdict of one language share
-one doctree directory, and so one run.
+builder would run them. The build keeps a record of that run in its environment
+(:class:`jaxbook.doctest.pages.PageRecord`: the builder's counts, what each
+example printed and whether it passed, each failure's report at its page line,
+the values the ``:measured:`` roles show, the ``testplot`` figures and where it
+ran), as the data of the extension's domain, :class:`RunsDomain`
+(``jaxbook_runs``; :func:`jaxbook.doctest.pages.records` reads it). Sphinx
+pickles that data with the environment, clears a page's record when the page is
+read again and merges the records of pages read in parallel; it discards a
+pickled environment whose records are of another shape (the domain's
+``data_version``), and so reads, and runs, every page again. Every builder
+renders from the records: the measured outputs and figures of the site, the PDF
+and the EPUB (:mod:`jaxbook.sphinxext.measured`,
+:mod:`jaxbook.sphinxext.testplot`), ``make doctest``'s verdict (the ``verdict``
+builder below) and ``jaxbook refresh``. No builder runs code again: the HTML,
+LaTeX and EPUB builders and the verdict of one language share one doctree
+directory, and so one run.
 
 Sphinx's dependency tracking decides when a page is read, and so run, again:
 when its source, an included file, a script it shows or its catalog changed
@@ -33,8 +39,9 @@ in its verdict, instead.
 Sphinx's HTML builder writes a page again only when the page's own file is
 newer than its output. A page read again by another builder of the same
 doctree directory (the verdict, LaTeX) because a dependency changed (its
-catalog, an included file) is therefore written again here: the next HTML
-build writes every page read since its output was written.
+catalog, an included file) is therefore written again (an ``env-get-updated``
+handler): the next HTML build writes every page read since its output was
+written.
 
 The figures of ``testplot`` cells are PNG files in ``<doctreedir>/figures/``,
 registered as the page's images, so each builder copies them as it copies any
@@ -72,17 +79,16 @@ import sys
 import sysconfig
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx.builders.dummy import DummyBuilder
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
 from jaxbook.doctest import pages
-from jaxbook.doctest.pages import PageRecord, kept_records, records
+from jaxbook.doctest.pages import PageRecord
 from jaxbook.sphinxapp import doctest_nodes_of
-from jaxbook.sphinxext import PARALLEL_SAFE
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain
 from jaxbook.sphinxext._nodes import measured_value
 
 if TYPE_CHECKING:
@@ -118,6 +124,9 @@ ENVIRONMENT_NAMES = frozenset({"JAXBOOK_PAGE_TIMEOUT", "JAXBOOK_RUN_UNRECORDED"}
 # sets the other when it is imported, if it is unset (a cloud query).
 ENVIRONMENT_IGNORED = frozenset({"JAX_COMPILATION_CACHE_DIR", "TPU_SKIP_MDS_QUERY"})
 FIGURES = "figures"
+# The page runs after every other doctree-read handler (Sphinx's default priority is 500):
+# its doctest nodes are final (the snippets' staging, the backend tabs' conditions).
+RUN_PRIORITY = 900
 DPI = 144  # of the testplot figures
 
 
@@ -215,81 +224,102 @@ def runs(app: Sphinx, docname: str) -> bool:
     return chosen if isinstance(chosen, bool) else docname in chosen
 
 
-class PageRuns(EnvironmentCollector):
-    """The run of each page, made at the end of its reading and kept in the environment."""
+class RunsDomain(OwnRolesDomain):
+    """The run of each page, made at the end of its reading (:func:`run_at_read`), and the
+    runs of the pages being read again, until each is read. It has no directives or roles:
+    its data is the store, in the environment, of what every builder renders."""
 
-    def enable(self, app: Sphinx) -> None:
-        super().enable(app)
-        assert self.listener_ids is not None
-        # After every other handler of the event: the page's doctest nodes are final.
-        app.disconnect(self.listener_ids["doctree-read"])
-        self.listener_ids["doctree-read"] = app.connect(
-            "doctree-read", self.process_doc, priority=900
-        )
+    name = pages.RUNS
+    label = "Page runs"
+    initial_data: ClassVar[dict[str, Any]] = {"records": {}, "kept": {}}
+    # The shape of a record (PageRecord); a new shape takes the next number, so that Sphinx
+    # reads, and runs, every page again instead of taking back records it cannot read.
+    # 2: a record says what ran (its key); 3: the records are this domain's data.
+    data_version = 3
 
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        record = records(env).pop(docname, None)
-        if record is not None and record.key and not record.failed:
+    @property
+    def records(self) -> dict[str, PageRecord]:
+        """docname -> the record of the page's run."""
+        return self.data["records"]
+
+    @property
+    def kept(self) -> dict[str, PageRecord]:
+        """docname -> the passing run of a page being read again, until it is read."""
+        return self.data["kept"]
+
+    def clear_doc(self, docname: str) -> None:
+        record = self.records.pop(docname, None)
+        if (
+            record is not None
+            and record.key
+            and not record.failed
+            and docname in self.env.found_docs  # Sphinx clears a page that is gone, too
+        ):
             # A page read again for its prose alone (its translation, the glossary, the text
             # shown beside it) takes this run back if its tested code is the same.
-            kept_records(env)[docname] = record
+            self.kept[docname] = record
 
-    def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-    ) -> None:
-        theirs = records(other)
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        theirs = otherdata["records"]
         for docname in docnames:
             # The reader took the page's kept run back or ran the page again: either way the
             # run kept when the page was cleared (here, in the main process) is spent.
-            kept_records(env).pop(docname, None)
+            self.kept.pop(docname, None)
             if docname in theirs:
-                records(env)[docname] = theirs[docname]
+                self.records[docname] = theirs[docname]
 
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        env = app.env
-        docname = env.docname
-        tested = doctest_nodes_of(doctree, app.config)
-        if not tested:
-            kept_records(env).pop(docname, None)  # the page has no code any more
-            return
-        for index, node in enumerate(tested):
-            node["jaxbook_block"] = index  # how the builders find the node's outcome
-        key = code_key(app.config, doctree, tested)
-        earlier = kept_records(env).pop(docname, None)
-        if earlier is not None and earlier.key == key and figures_kept(app, earlier):
-            records(env)[docname] = earlier
-            for paths in earlier.figures.values():
-                for path in paths:
-                    env.images.add_file(docname, path)  # cleared with the page's other images
-            return
-        if not runs(app, docname):
-            env.note_reread()  # read, not run: the next build runs it
-            return
-        record = run_page(app, docname, doctree, tested)
-        record.key = key
-        records(env)[docname] = record
-        if record.failed:
-            env.note_reread()  # every build reports it until it is fixed
-            if not isinstance(app.builder, VerdictBuilder):
-                warn(app, docname, record)
 
-    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        """The pages read since this builder last wrote them (by another builder of the
-        same doctree directory): written again. The kept run of a page that is gone is
-        forgotten: only a page read again takes one back."""
-        kept = kept_records(env)
-        for docname in set(kept) - env.found_docs:
-            del kept[docname]
-        outfilename = getattr(app.builder, "get_outfilename", None)
-        if outfilename is None:
-            return []
-        stale = []
-        for docname, read_at in env.all_docs.items():
-            page = Path(outfilename(docname))
-            # all_docs holds when each page was read, in microseconds.
-            if page.is_file() and read_at > page.stat().st_mtime_ns // 1000:
-                stale.append(docname)
-        return stale
+def _domain(env: BuildEnvironment) -> RunsDomain:
+    domain = env.domains[RunsDomain.name]
+    assert isinstance(domain, RunsDomain), "setup() adds the domain under its name"
+    return domain
+
+
+def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
+    """Run the page just read, or take its earlier run back if its tested code is the same
+    (``doctree-read``, after every other handler: the page's doctest nodes are final)."""
+    env = app.env
+    docname = env.docname
+    domain = _domain(env)
+    tested = doctest_nodes_of(doctree, app.config)
+    if not tested:
+        domain.kept.pop(docname, None)  # the page has no code any more
+        return
+    for index, node in enumerate(tested):
+        node["jaxbook_block"] = index  # how the builders find the node's outcome
+    key = code_key(app.config, doctree, tested)
+    earlier = domain.kept.pop(docname, None)
+    if earlier is not None and earlier.key == key and figures_kept(app, earlier):
+        domain.records[docname] = earlier
+        for paths in earlier.figures.values():
+            for path in paths:
+                env.images.add_file(docname, path)  # cleared with the page's other images
+        return
+    if not runs(app, docname):
+        env.note_reread()  # read, not run: the next build runs it
+        return
+    record = run_page(app, docname, doctree, tested)
+    record.key = key
+    domain.records[docname] = record
+    if record.failed:
+        env.note_reread()  # every build reports it until it is fixed
+        if not isinstance(app.builder, VerdictBuilder):
+            warn(app, docname, record)
+
+
+def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages read since this builder last wrote them (by another builder of the same
+    doctree directory): written again (``env-get-updated``)."""
+    outfilename = getattr(app.builder, "get_outfilename", None)
+    if outfilename is None:
+        return []
+    stale = []
+    for docname, read_at in env.all_docs.items():
+        page = Path(outfilename(docname))
+        # all_docs holds when each page was read, in microseconds.
+        if page.is_file() and read_at > page.stat().st_mtime_ns // 1000:
+            stale.append(docname)
+    return stale
 
 
 def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element]) -> str:
@@ -403,6 +433,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_run_inputs", run_inputs, "env", types=frozenset({dict}))
     app.connect("config-inited", settle_run_inputs)
     app.add_builder(VerdictBuilder)
-    app.add_env_collector(PageRuns)
-    # env_version 2: a page's record says what ran (its key)
-    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}
+    app.add_domain(RunsDomain)
+    app.connect("doctree-read", run_at_read, priority=RUN_PRIORITY)
+    app.connect("env-get-updated", written_again)
+    # What the domain keeps is versioned by its data_version.
+    return {"version": "1.0", "env_version": RunsDomain.data_version, **PARALLEL_SAFE}
