@@ -111,6 +111,9 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
     # A link title that ends in a full-width mark at a line end: its message joins the
     # lines with no space, and the link still reads as its title, not as reST.
     assert "见《标准》。</span>" in html
+    # A formula is a formula in the other language too, as the page's math renderer sets it.
+    formula = re.escape(r"\(\frac{1}{N}\sum_i e_i^2\)")
+    assert re.search(rf'lang="zh-CN">均方误差是 <span class="math[^"]*">{formula}</span>。', html)
     assert built.warnings == ""
 
 
@@ -118,7 +121,7 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
 def test_every_inserted_element_is_marked_hidden_and_left_out_of_search(built, language):
     html = built.page()
     inserted = pairs(html).inserted
-    assert len(inserted) == 13
+    assert len(inserted) == 14
     for element in inserted:
         assert element["attrs"]["lang"] in {"zh-CN", "en"}
         assert "hidden" in element["attrs"]

@@ -25,7 +25,7 @@ whose entry is missing or empty shows "not yet translated", a fuzzy one
 source (a name, a number) shows nothing beside it.
 
 The other-language message is parsed as its page's source is (reStructuredText
-or MyST) and kept to its text, code, emphasis and strong text (and ``:zh:``
+or MyST) and kept to its text, code, math, emphasis and strong text (and ``:zh:``
 mentions); references and roles become their text (spaced from Chinese as a
 link is), so no cross-reference is left to resolve, and a measured figure
 shows the value the page's run gave. A ``:ref:`` or ``:doc:`` without a title of its own shows its
@@ -306,7 +306,7 @@ DROPPED = (nodes.Invisible, nodes.system_message, nodes.footnote_reference, node
 
 
 def plain(children: list[nodes.Node], values: dict[str, object]) -> list[nodes.Node]:
-    """Text, code, emphasis and ``:zh:`` mentions kept; a measured figure as the page's run
+    """Text, code, math, emphasis and ``:zh:`` mentions kept; a measured figure as the page's run
     gave it (``values``); every other element its text, a link's spaced from Chinese as a
     link is (``jaxbook.sphinxext.cjk``)."""
     out: list[nodes.Node] = []
@@ -317,7 +317,7 @@ def plain(children: list[nodes.Node], values: dict[str, object]) -> list[nodes.N
         elif isinstance(child, DROPPED):
             continue
         elif isinstance(child, nodes.math):
-            out.append(nodes.literal("", child.astext()))
+            out.append(child.deepcopy())  # set by the page's math renderer, as the text's
         elif isinstance(child, measured_value):
             out.append(nodes.Text(figure(child, values)))
         elif isinstance(child, KEPT) or (
