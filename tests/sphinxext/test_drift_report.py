@@ -251,6 +251,11 @@ def test_the_pages_that_show_the_data_are_written_again_when_a_page_changes(buil
     app.build()
     assert shown["ch1/note"].stat().st_mtime_ns != before["ch1/note"]
     assert shown["ch2/page"].stat().st_mtime_ns == before["ch2/page"]
+    # Another chapter's edit reads, and writes, the chapter's note again no more.
+    before = shown["ch1/note"].stat().st_mtime_ns
+    edit(app.srcdir / "ch2" / "page.rst", "=\n", "=\n\nAn edit.\n")
+    app.build()
+    assert shown["ch1/note"].stat().st_mtime_ns == before
 
 
 @pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-again", freshenv=True)

@@ -117,14 +117,16 @@ def check_files(app: Sphinx, env: BuildEnvironment) -> None:
 def pages_changed(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
-    """The pages that show drift data are read again when a page changes (what the data has
-    seen, and the examples' links, may have), or when a file they show appears."""
+    """A page that shows drift data is read again when a page of its chapter changes (what
+    the data has seen, and the examples' links, may have), or when a file it shows appears;
+    another chapter's edit leaves it as it is."""
+    touched = added | changed | removed
     return [
         doc
         for doc, meta in env.metadata.items()
         if SHOWS in meta
         and (
-            added | changed | removed
+            any(_chapters.covers(doc, page) for page in touched)
             or any(Path(f).is_file() != was for f, was in meta[SHOWS].items())
         )
     ]
