@@ -117,6 +117,9 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     ignore = shutil.ignore_patterns("*.mo", "__pycache__", CHAPTERS)
     shutil.copytree(root / "docs", dest / "docs", ignore=ignore)
     shutil.copytree(root / "locale", dest / "locale", ignore=ignore)
+    # conf.py reads the recorded outputs of other backends (records/<backend>/<lang>.json).
+    if (root / "records").is_dir():
+        shutil.copytree(root / "records", dest / "records")
     (dest / "snippets").mkdir()
     labels, snippets = _names(root / "docs" / CHAPTER)
     catalogs = sorted((root / "locale").glob(f"*/LC_MESSAGES/{CHAPTER}"))
@@ -131,6 +134,10 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
             target = dest / "docs" / name / page.name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(rename(page.read_text(encoding="utf-8")), encoding="utf-8")
+        # The files beside the pages that they name (the exercises' self-checks).
+        for extra in sorted((root / "docs" / CHAPTER).iterdir()):
+            if extra.is_file() and extra not in pages(root / "docs" / CHAPTER):
+                shutil.copy2(extra, dest / "docs" / name / extra.name)
         for catalog_dir in catalogs:
             target_dir = dest / catalog_dir.relative_to(root).parent / name
             target_dir.mkdir(parents=True, exist_ok=True)
