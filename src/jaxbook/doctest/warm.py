@@ -168,7 +168,10 @@ def runs(
         if run is not None:
             answered[language] = run
 
-    threads = [threading.Thread(target=ask_one, args=(language,)) for language in languages]
+    # Daemon threads: Ctrl+C ends the run at once (the servers finish their builds alone).
+    threads = [
+        threading.Thread(target=ask_one, args=(language,), daemon=True) for language in languages
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
