@@ -328,11 +328,10 @@ NEXT_LEVER = {
         "about two thirds of it"
     ),
     "doctest after one page edit / its floor": (
-        "the page is read and run alone, so the rest is the new process of each language: "
-        "Python, Sphinx and the extensions (sphinxext-opengraph's social cards import "
-        "matplotlib), JAX and the pickled environment, about 2.5 s of CPU against a page "
-        "floor of about 1 s; a process that stays alive between runs, as make livehtml's "
-        "does (its verdict row), or extensions that import what they need when they need it"
+        "answered by the warm processes (jaxbook.doctest.warm), the rest is Sphinx reading "
+        "the edited page and the pages that depend on it in each language, and the first "
+        "edit's imports and compiles in the process: read fewer dependent pages again, or "
+        "check that the run was warm (a line on stderr says when it was not)"
     ),
     "doctest after one page edit / --force": (
         "more pages than the edited one are read again: see which (sphinx-build -v names why "
