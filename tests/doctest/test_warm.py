@@ -220,3 +220,26 @@ def test_a_server_that_dies_or_hangs_while_building_leaves_the_run_to_a_cold_one
     ]
     for server in servers:
         assert server.wait(timeout=10) == -signal.SIGKILL  # killed: by the page, or the client
+
+
+def test_warm_processes_are_off_under_ci_or_when_turned_off():
+    assert warm.enabled({})
+    assert not warm.enabled({warm.KNOB: "0"})
+    assert not warm.enabled({"CI": "true"})
+
+
+def test_a_build_directory_too_deep_for_a_socket_runs_cold_with_a_notice(
+    books, servers, doctest, monkeypatch
+):
+    warm_book, cold_book = books
+    monkeypatch.setattr(warm, "SOCKET_PATH_MAX", 10)
+
+    ok, output, err = doctest(warm_book, True)
+
+    assert (ok, output) == doctest(cold_book, False)[:2]
+    assert sorted(err.splitlines()) == [
+        f"{warm_book / '_build/doctest'}/{language}.sock: too long a path for a warm "
+        f"process's socket; running {language} cold"
+        for language in ("en", "zh_CN")
+    ]
+    assert servers == []
