@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import pickle
+import signal
 import socket
 import subprocess
 import sys
@@ -198,7 +199,9 @@ def ask(
     except NoServer:
         pass
     except Stale:
-        # It was started with other sources or settings, and now stops.
+        # It was started with other sources or settings, and now stops. Its socket file
+        # goes first, so that the new server's is the only one to wait for.
+        path.unlink(missing_ok=True)
         notice(f"doctest: the {language} sources or settings changed; a new warm process")
     except Failed as failed:
         notice(f"doctest: the warm {language} process {failed}; running {language} cold")
@@ -244,9 +247,10 @@ def answer(name: str, request: dict[str, Any], printing: threading.Lock) -> Lang
         try:
             done = read_line(lines, "stopped answering", heartbeats=True)
         except Failed:
-            # Hung: it would hold the doctree directory the cold run needs.
+            # Hung: it would hold the doctree directory the cold run needs. Its session's
+            # process group (start) holds the processes it started too.
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, 9)
+                os.killpg(pid, signal.SIGKILL)
             raise
     with printing:
         sys.stdout.write(done["stdout"])
@@ -491,6 +495,11 @@ def printed(files: tuple[Path, Path]) -> Iterator[Callable[[], tuple[str, str]]]
 
 
 def main(argv: list[str]) -> None:
+    import multiprocessing
+
+    # As jaxbook's command does: a process the build starts (sphinx-sitemap's queue
+    # manager) comes from a fork server, not forked from a process that runs JAX.
+    multiprocessing.set_start_method("forkserver", force=True)
     arguments = json.loads(argv[0])
     spec = Spec(
         Path(arguments["root"]),
