@@ -328,10 +328,10 @@ NEXT_LEVER = {
         "about two thirds of it"
     ),
     "doctest after one page edit / its floor": (
-        "answered by the warm processes (jaxbook.doctest.warm), the rest is Sphinx reading "
-        "the edited page and the pages that depend on it in each language, and the first "
-        "edit's imports and compiles in the process: read fewer dependent pages again, or "
-        "check that the run was warm (a line on stderr says when it was not)"
+        "answered by the warm processes (jaxbook.doctest.warm), the rest is Sphinx's: the "
+        "pages read, and run, again with the edited one (every chapter's, at 16 chapters), "
+        "and the figure numbering, which unpickles every doctree after any page is read; "
+        "read fewer dependent pages again, then number only what changed"
     ),
     "doctest after one page edit / --force": (
         "more pages than the edited one are read again: see which (sphinx-build -v names why "
