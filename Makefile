@@ -17,6 +17,8 @@ PAGES       ?= $(wildcard docs/ch*/*.rst docs/ch*/*.md)
 ONLY        ?=
 TEST_JOBS   ?= 3
 FORCE       ?=
+# WARM=0: make doctest leaves no process alive to answer the next run (jaxbook.doctest.warm).
+WARM        ?=
 EXTRAS      ?=
 REMOTE      ?=
 
@@ -132,18 +134,25 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 ##@ Checking the book
 
 # The builds log each run of a page (tests/book/test_one_run.py reads the log): the site,
-# the books and the doctests of a language share one run.
+# the books and the doctests of a language share one run. No doctest process is left alive.
 .PHONY: test
 test: ## Everything that checks the project (warning-free builds of the book and the guides included)
 	@$(PREFLIGHT) test
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
-	JAXBOOK_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html guides pdf epub doctest check-po
-	$(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
+	JAXBOOK_DOCTEST_WARM=0 JAXBOOK_RUN_LOG=$(abspath $(BUILDDIR))/runs.log \
+	  $(MAKE) html guides pdf epub doctest check-po
+	JAXBOOK_DOCTEST_WARM=0 $(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
+# Each language's process stays alive for 10 minutes to answer the next run at the cost
+# of the pages it runs (jaxbook.doctest.warm); WARM=0 leaves none, make doctest-stop stops them.
 .PHONY: doctest
-doctest: $(SYNCED) ## The verdict of every code cell of every language, run once as the build reads it (ONLY=ch01/index FORCE=1)
-	$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
+doctest: $(SYNCED) ## The verdict of every code cell of every language, run once as the build reads it (ONLY=ch01/index FORCE=1 WARM=0)
+	$(if $(filter 0,$(WARM)),JAXBOOK_DOCTEST_WARM=0 )$(JAXBOOK) doctest --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" \
 	  $(if $(filter-out 0,$(FORCE)),--force) $(foreach page,$(ONLY),--only $(page)) $(LANGUAGES)
+
+.PHONY: doctest-stop
+doctest-stop: $(SYNCED) ## Stop the processes make doctest left alive to answer the next run
+	$(JAXBOOK) doctest --stop --builddir $(BUILDDIR)
 
 .PHONY: refresh-outputs
 refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's run (source and catalogs): PAGES=docs/ch01/x.rst or "docs/ch02/*"
@@ -317,7 +326,7 @@ publish-notebooks: $(SYNCED) ## Push the built notebooks to the branch "open in 
 ##@ Cleaning up
 
 .PHONY: clean
-clean: ## Remove build output (keeps .venv)
+clean: ## Remove build output (keeps .venv); make doctest's warm processes exit with their sockets
 	rm -rf $(BUILDDIR)
 
 .PHONY: distclean

@@ -21,6 +21,10 @@ from jaxbook.site.build import html_command
 from jaxbook.sphinxapp import forget_catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
+# `make doctest` leaves each language's process alive to answer the next run
+# (jaxbook.doctest.warm): not from the tests, which start many, in directories that go away.
+# Its own tests turn it on where they test it.
+os.environ["JAXBOOK_DOCTEST_WARM"] = "0"
 # The book's languages, the source first (locale/languages.csv): the builds the site's
 # tests read are of every one.
 LANGUAGES = list(languages(ROOT))

@@ -161,3 +161,16 @@ def test_make_help_says_where_the_translators_guide_is_in_english():
     section = result.stdout[result.stdout.index("Translating") :].split("\n\n")[0]
     assert "_build/guides/en/translating.html after make html guides" in section
     assert "guides/en/translating.html on the site" in section
+
+
+def test_make_doctest_warm_0_leaves_no_process_and_make_test_never_does():
+    """WARM=0 turns the warm processes off (jaxbook.doctest.warm); make test and its
+    pytest leave none behind."""
+    assert "JAXBOOK_DOCTEST_WARM" not in dry_run_all("doctest")
+    assert dry_run_all("doctest", "WARM=0").startswith("JAXBOOK_DOCTEST_WARM=0 ")
+    # Each of make test's own makes (its builds, doctest among them; then pytest and lint).
+    test = dry_run_all("test").replace("\\\n", "").splitlines()
+    makes = [line for line in test if re.search(r"\bmake (html|pytest) ", line)]
+    assert len(makes) == 2, test
+    assert all(line.startswith("JAXBOOK_DOCTEST_WARM=0 ") for line in makes), makes
+    assert dry_run("doctest-stop").endswith("doctest --stop --builddir _build")

@@ -14,7 +14,9 @@ preview (:mod:`jaxbook.site.live`) all start Sphinx here:
   as the tools and the extensions run them and as the doctest builder does;
 - ``forget_catalogs`` and ``forget_page_catalogs``: what a new application,
   and one that lives on, must do before they read, so that a recompiled
-  ``.mo`` is read.
+  ``.mo`` is read;
+- ``LiveApplication``: an application kept alive and brought up to date again
+  and again (the live preview's, and the warm ``make doctest``'s).
 
 The module imports Sphinx and docutils and nothing of jaxbook: everything
 that runs Sphinx (the extensions, the doctest tools, the site, the bench) may
@@ -23,6 +25,7 @@ import it without importing one another.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -137,3 +140,58 @@ def forget_page_catalogs(app: Sphinx) -> None:
     for namespace, catalog in list(locale.translators):
         if namespace == "general" and catalog in pages:
             del locale.translators[namespace, catalog]
+
+
+class LiveApplication:
+    """The book's application in one language, kept alive to build what changed again and again.
+
+    Each build drops the page catalogs first (``forget_page_catalogs``), so that a saved
+    ``.po`` shows, and returns its own warnings; ``read`` is the pages it read (and so,
+    with the doctest extension, ran).
+    """
+
+    def __init__(
+        self,
+        srcdir: Path,
+        confdir: Path | str,
+        outdir: Path,
+        doctreedir: Path,
+        builder: str,
+        language: str,
+        *,
+        status: IO[str] | None,
+        confoverrides: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+        tags: Iterable[str] = (),
+        freshenv: bool = False,
+    ) -> None:
+        self.warnings = io.StringIO()
+        self.app = application(
+            srcdir,
+            confdir,
+            outdir,
+            doctreedir,
+            builder,
+            language,
+            status=status,
+            warning=self.warnings,
+            confoverrides=confoverrides,
+            tags=tags,
+            freshenv=freshenv,
+        )
+        self.read: list[str] = []
+        self._reported = 0
+        self.app.connect("env-before-read-docs", self._reading)
+
+    def build(self) -> str:
+        """Build what changed since the last build; return the warnings of this build (the
+        first's with those of starting the application)."""
+        self.read = []
+        forget_page_catalogs(self.app)
+        self.app.build()
+        self.warnings.seek(self._reported)
+        warnings = self.warnings.read()
+        self._reported = self.warnings.tell()
+        return warnings
+
+    def _reading(self, app: Sphinx, env: object, docnames: list[str]) -> None:
+        self.read = list(docnames)

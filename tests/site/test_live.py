@@ -19,6 +19,7 @@ import pytest
 import sphinx.locale
 from sphinx.util.docutils import docutils_namespace
 
+from jaxbook import sphinxapp
 from jaxbook.site import live
 
 
@@ -56,7 +57,7 @@ def test_without_dropping_the_catalogs_the_old_text_would_stay(book, tmp_path, m
     """The check above fails when the catalog caches are not dropped (the mechanism it guards)."""
     # A registry of its own: none of the catalogs that other tests in this process loaded.
     monkeypatch.setattr(sphinx.locale, "translators", defaultdict(NullTranslations))
-    monkeypatch.setattr(live, "forget_page_catalogs", lambda app: None)
+    monkeypatch.setattr(sphinxapp, "forget_page_catalogs", lambda app: None)
     out = tmp_path / "html"
     with docutils_namespace():
         builder = live.LiveBuilder(book, "en", out, tmp_path / "doctrees")

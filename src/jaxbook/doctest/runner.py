@@ -2,6 +2,7 @@
 
     jaxbook doctest [--builddir _build] [--sphinxopts "..."] [--force]
                     [--only docs/ch01/quiz.rst ...] [--record FILE] zh_CN [en ...]
+    jaxbook doctest --stop [--builddir _build] [zh_CN ...]
 
 Each language runs in a process of its own, side by side, as ``make html``
 builds them. A language's process builds with Sphinx's ``verdict`` builder
@@ -25,13 +26,17 @@ non-zero when anything failed. What every example printed, passed or not, is
 written to ``<builddir>/doctest/record.json`` (a run record,
 :class:`jaxbook.formats.Record`, as the lab's bundle runs write), page by page
 in each language.
+
+Each language's process stays alive after it answers, to answer the next run
+at the cost of the pages it runs (:mod:`jaxbook.doctest.warm`; the verdict
+is the same); ``JAXBOOK_DOCTEST_WARM=0`` or ``CI`` leaves none, ``--stop``
+stops them.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import io
 import multiprocessing
 import os
 import re
@@ -48,6 +53,8 @@ from jaxbook.doctest.engine import PageRun, Report
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
+    from jaxbook.sphinxapp import LiveApplication
 
 # The extension that runs each page as it is read, and gives the verdict builder.
 EXTENSION = "jaxbook.sphinxext.doctest"
@@ -82,6 +89,10 @@ class LanguageRun:
 
 def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str, **rest: Any) -> Spec:
     """Honour the ``-D name=value`` and ``-t tag`` options that ``SPHINXOPTS`` can carry."""
+    if not sphinxopts.strip():
+        # Without options, no need of Sphinx's parser: a warm run answers in less time than
+        # importing Sphinx takes (0.1 s).
+        return Spec(root, builddir, **rest)
     from sphinx.cmd.build import get_parser as sphinx_build_parser
 
     options = sphinx_build_parser().parse_args([*shlex.split(sphinxopts), "docs", "out"])
@@ -113,19 +124,15 @@ def run_language(spec: Spec, language: str) -> LanguageRun:
         return _run_language(spec, language)
 
 
-def read(
-    spec: Spec, language: str, warning: IO[str], only: tuple[str, ...] = ()
-) -> tuple[Sphinx, list[str]]:
-    """The book's application in ``language`` after its ``verdict`` build, and the pages it
-    read: those that changed since the last build of its doctrees, each run (``only``: run
-    those alone). One build at a time holds the doctree directory."""
-    from jaxbook.files import holding
-    from jaxbook.sphinxapp import application
+def verdict_application(spec: Spec, language: str, only: tuple[str, ...] = ()) -> LiveApplication:
+    """The book's application in ``language`` with the ``verdict`` builder, over the
+    language's doctree directory (``only``: run those pages alone)."""
+    from jaxbook.sphinxapp import LiveApplication
 
     overrides: dict[str, Any] = dict(spec.confoverrides)
     if only:
         overrides["jaxbook_run"] = list(only)
-    app = application(
+    return LiveApplication(
         spec.root / "docs",
         spec.root,
         spec.builddir / "doctest" / language,
@@ -133,42 +140,65 @@ def read(
         "verdict",
         language,
         status=None,
-        warning=warning,
         confoverrides=overrides,
         tags=spec.tags,
         freshenv=spec.force,
     )
-    read_now: list[str] = []
-    app.connect("env-before-read-docs", lambda app, env, docnames: read_now.extend(docnames))
+
+
+def read(
+    spec: Spec, language: str, warning: IO[str], only: tuple[str, ...] = ()
+) -> tuple[Sphinx, list[str]]:
+    """The book's application in ``language`` after its ``verdict`` build, and the pages it
+    read: those that changed since the last build of its doctrees, each run (``only``: run
+    those alone)."""
+    built = verdict_application(spec, language, only)
+    warning.write(build(spec, language, built))
+    return built.app, built.read
+
+
+def build(spec: Spec, language: str, built: LiveApplication) -> str:
+    """Bring ``built`` up to date; its warnings. One build at a time holds the doctree
+    directory, and only while it builds."""
+    from jaxbook.files import holding
+
     with holding(spec.builddir / "doctrees" / language):
-        app.build()
-    return app, read_now
+        return built.build()
 
 
 def _run_language(spec: Spec, language: str) -> LanguageRun:
+    return language_run(spec, language)[0]
+
+
+def language_run(
+    spec: Spec, language: str, built: LiveApplication | None = None
+) -> tuple[LanguageRun, LiveApplication | None]:
+    """``language``'s verdict after a build by ``built`` (by default a new application);
+    and the application, for a process that lives on to build again (None if it failed)."""
     from jaxbook.doctest.pages import records
 
     result = LanguageRun(language)
-    warning = io.StringIO()
     try:
-        app, read_now = read(spec, language, warning, spec.only)
+        if built is None:
+            built = verdict_application(spec, language, spec.only)
+        warned = build(spec, language, built)
     except Exception as error:
         # A broken conf.py, an extension's exception, or no verdict builder to build with.
         hint = f"; conf.py must list {EXTENSION}" if "name verdict" in str(error) else ""
         result.errors.append(f"docs: the {language} pages could not be read: {error}{hint}")
-        return result
-    if warning.getvalue():
-        result.errors.append(f"docs: reading the {language} pages warned:\n{warning.getvalue()}")
-    env = app.env
+        return result, None
+    if warned:
+        result.errors.append(f"docs: reading the {language} pages warned:\n{warned}")
+    env = built.app.env
     for name in spec.only:
         if name not in env.found_docs:
             result.errors.append(f"{project.page_name(spec.root, name)}: no such page")
     kept = records(env)
-    result.ran = len(kept.keys() & set(read_now))
+    result.ran = len(kept.keys() & set(built.read))
     for docname, record in sorted(kept.items()):
         if not spec.only or docname in spec.only:
             result.pages.append(record.run)
-    return result
+    return result, built
 
 
 def start_language_process(variables: dict[str, str]) -> None:
@@ -188,13 +218,31 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
-def run_languages(spec: Spec, languages: list[str], side_by_side: bool = True) -> list[LanguageRun]:
+def run_languages(
+    spec: Spec, languages: list[str], side_by_side: bool = True, warm: bool | None = None
+) -> list[LanguageRun]:
     """Each language in a process of its own, side by side; or, for one language or without
-    ``side_by_side``, one after the other in this process."""
+    ``side_by_side``, one after the other in this process. ``warm`` (by default unless
+    ``JAXBOOK_DOCTEST_WARM=0`` or ``CI``): each language's process stays alive to answer
+    the next run, and answers this one if it is alive (:mod:`jaxbook.doctest.warm`); a
+    language it does not answer runs cold."""
     variables = {
         language: environment.doctest_environment(os.environ, spec.root, language)
         for language in languages
     }
+    if warm is None:
+        from jaxbook.doctest.warm import enabled
+
+        warm = enabled(os.environ)
+    if warm:
+        from jaxbook.doctest.warm import runs as warm_runs
+
+        answered = warm_runs(spec, languages, variables)
+        cold = [language for language in languages if language not in answered]
+        ran = dict(zip(cold, run_languages(spec, cold, side_by_side, warm=False), strict=True))
+        return [answered[lang] if lang in answered else ran[lang] for lang in languages]
+    if not languages:
+        return []
     if len(languages) == 1 or not side_by_side:
         before = dict(os.environ)
         runs = []
@@ -292,11 +340,15 @@ def write_record(path: Path, runs: list[LanguageRun]) -> None:
 
 
 def check(
-    spec: Spec, languages: list[str], record: Path | None = None, side_by_side: bool = True
+    spec: Spec,
+    languages: list[str],
+    record: Path | None = None,
+    side_by_side: bool = True,
+    warm: bool | None = None,
 ) -> bool:
     """One run: the languages side by side, the verdict printed, the record written."""
     start = time.perf_counter()
-    runs = run_languages(spec, languages, side_by_side)
+    runs = run_languages(spec, languages, side_by_side, warm)
     took = time.perf_counter() - start
     ran = sum(run.ran for run in runs)
     how = " side by side" if len(languages) > 1 and side_by_side else ""
@@ -308,7 +360,7 @@ def check(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("languages", nargs="+")
+    parser.add_argument("languages", nargs="*")
     parser.add_argument("--builddir", type=Path, default=Path("_build"))
     parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options (-D, -t)")
     parser.add_argument(
@@ -320,9 +372,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--record", type=Path, help="where to write what every example printed (JSON)"
     )
+    parser.add_argument(
+        "--stop", action="store_true", help="stop the warm processes (of the languages named)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.stop:
+        from jaxbook.doctest.warm import stop
+
+        stop(args.builddir.resolve(), args.languages)
+        return 0
+    if not args.languages:
+        raise SystemExit("jaxbook doctest: name the languages to test (or --stop)")
     root = project.root()
     only = tuple(docname_of(root, page) for page in args.only)
     spec = spec_from_sphinxopts(

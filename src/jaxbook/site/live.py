@@ -50,10 +50,10 @@ from pathlib import Path
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from jaxbook.sphinxapp import application, forget_page_catalogs
+from jaxbook.sphinxapp import LiveApplication
 
 
-class LiveBuilder:
+class LiveBuilder(LiveApplication):
     """An HTML build of one language of the book that can be brought up to date again and again.
 
     With ``doctests``, each build after the first prints the verdict of the pages it
@@ -70,8 +70,7 @@ class LiveBuilder:
         quiet: bool = True,
         doctests: bool = False,
     ) -> None:
-        self.warnings = io.StringIO()
-        self.app = application(
+        super().__init__(
             root / "docs",
             root,
             outdir,
@@ -79,29 +78,20 @@ class LiveBuilder:
             "html",
             language,
             status=io.StringIO() if quiet else sys.stdout,
-            warning=self.warnings,
         )
         self.language = language
         self.doctests = doctests
         self.built = False
-        self.read: list[str] = []
         self.started = time.perf_counter()
-        self.app.connect("env-before-read-docs", self._reading)
         self.app.connect("env-updated", self._print_verdicts)
 
     def build(self, started: float | None = None) -> str:
         """Build what changed since the last build (seen at ``started``, a perf_counter
         time, from which the verdict's seconds count); return the warnings of this build."""
         self.started = time.perf_counter() if started is None else started
-        start = self.warnings.tell()
-        forget_page_catalogs(self.app)
-        self.app.build()
+        warnings = super().build()
         self.built = True
-        self.warnings.seek(start)
-        return self.warnings.read()
-
-    def _reading(self, app, env, docnames: list[str]) -> None:
-        self.read = list(docnames)
+        return warnings
 
     def _print_verdicts(self, app, env) -> None:
         if not (self.doctests and self.built):

@@ -106,17 +106,22 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
     for name in project.CONFIG_FILES:
         shutil.copy2(root / name, dest / name)
     # The renamed snippets change the code of the cells that run them, so the book's drift
-    # data no longer matches those cells: true, and beside the point of a timing.
+    # data no longer matches those cells: true, and beside the point of a timing. Each copy
+    # of chapter 1 indexes its entries again, which the book's index check refuses.
     with (dest / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write(
-            "\n# A synthetic course (jaxbook_lab.bench.course): its cells are not the drift data's."
+            "\n# A synthetic course (jaxbook_lab.bench.course): its cells are not the drift data's,"
+            "\n# and its chapters, copies of one, index the same entries."
             "\n"
             "suppress_warnings = [*globals().get('suppress_warnings', []),"
-            " 'jaxbook.drift_report']\n"
+            " 'jaxbook.drift_report', 'jaxbook.book_index']\n"
         )
     ignore = shutil.ignore_patterns("*.mo", "__pycache__", CHAPTERS)
     shutil.copytree(root / "docs", dest / "docs", ignore=ignore)
     shutil.copytree(root / "locale", dest / "locale", ignore=ignore)
+    # conf.py reads the recorded outputs of other backends (records/<backend>/<lang>.json).
+    if (root / "records").is_dir():
+        shutil.copytree(root / "records", dest / "records")
     (dest / "snippets").mkdir()
     labels, snippets = _names(root / "docs" / CHAPTER)
     catalogs = sorted((root / "locale").glob(f"*/LC_MESSAGES/{CHAPTER}"))
@@ -131,6 +136,10 @@ def write(dest: Path, chapters: int, root: Path | None = None) -> Path:
             target = dest / "docs" / name / page.name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(rename(page.read_text(encoding="utf-8")), encoding="utf-8")
+        # The files beside the pages that they name (the exercises' self-checks).
+        for extra in sorted((root / "docs" / CHAPTER).iterdir()):
+            if extra.is_file() and extra not in pages(root / "docs" / CHAPTER):
+                shutil.copy2(extra, dest / "docs" / name / extra.name)
         for catalog_dir in catalogs:
             target_dir = dest / catalog_dir.relative_to(root).parent / name
             target_dir.mkdir(parents=True, exist_ok=True)

@@ -328,11 +328,10 @@ NEXT_LEVER = {
         "about two thirds of it"
     ),
     "doctest after one page edit / its floor": (
-        "the page is read and run alone, so the rest is the new process of each language: "
-        "Python, Sphinx and the extensions (sphinxext-opengraph's social cards import "
-        "matplotlib), JAX and the pickled environment, about 2.5 s of CPU against a page "
-        "floor of about 1 s; a process that stays alive between runs, as make livehtml's "
-        "does (its verdict row), or extensions that import what they need when they need it"
+        "answered by the warm processes (jaxbook.doctest.warm), the rest is Sphinx's: the "
+        "pages read, and run, again with the edited one (every chapter's, at 16 chapters), "
+        "and the figure numbering, which unpickles every doctree after any page is read; "
+        "read fewer dependent pages again, then number only what changed"
     ),
     "doctest after one page edit / --force": (
         "more pages than the edited one are read again: see which (sphinx-build -v names why "

@@ -1,0 +1,245 @@
+"""A warm `make doctest` answers as a cold one would, and only while it is the right process:
+each run here is compared with the same run, cold, on a copy of the book given the same edits."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from jaxbook.doctest import runner, warm
+
+LANGUAGES = ["zh_CN", "en"]
+
+
+@pytest.fixture
+def books(rootdir: Path, tmp_path_factory) -> tuple[Path, Path]:
+    """Two copies of the tiny book, one run warm, one cold; short paths: a socket's path is
+    at most about a hundred bytes."""
+    base = tmp_path_factory.mktemp("w")
+    return (
+        Path(shutil.copytree(rootdir / "test-book", base / "warm")),
+        Path(shutil.copytree(rootdir / "test-book", base / "cold")),
+    )
+
+
+@pytest.fixture
+def servers(books, monkeypatch) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """The servers this test starts; once it is over, every one is stopped and has exited."""
+    monkeypatch.setenv(warm.IDLE, "120")  # should one outlive the test after all
+    monkeypatch.setattr(warm, "started", [])
+    yield warm.started
+    warm.stop(books[0] / "_build", [])
+    left = []
+    for server in warm.started:
+        os.kill(server.pid, signal.SIGCONT) if server.poll() is None else None  # one stopped
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+            left.append(server.pid)
+    assert not left, f"servers left running after the test: {left}"
+
+
+Run = Callable[..., tuple[bool, str, str]]
+
+
+@pytest.fixture
+def doctest(capsys) -> Run:
+    """``make doctest`` of both languages side by side, warm or cold: whether it passed,
+    its output (the seconds left out) and its stderr."""
+
+    def run(root: Path, warmly: bool, **options) -> tuple[bool, str, str]:
+        spec = runner.Spec(root, root / "_build", **options)
+        capsys.readouterr()
+        ok = runner.check(spec, LANGUAGES, side_by_side=True, warm=warmly)
+        captured = capsys.readouterr()
+        return ok, re.sub(r" in [\d.]+ s ", " in N s ", captured.out), captured.err
+
+    return run
+
+
+def both(books: tuple[Path, Path], change: Callable[[Path], object]) -> None:
+    for book in books:
+        change(book)
+
+
+def edit(old: str, new: str, page: str = "docs/printing.rst") -> Callable[[Path], None]:
+    def change(book: Path) -> None:
+        path = book / page
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, old
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    return change
+
+
+def append(text: str, page: str) -> Callable[[Path], None]:
+    def change(book: Path) -> None:
+        with (book / page).open("a", encoding="utf-8") as file:
+            file.write(text)
+
+    return change
+
+
+def alive(server: subprocess.Popen[bytes]) -> bool:
+    return server.poll() is None
+
+
+def test_a_second_run_is_answered_by_the_same_processes_as_a_cold_run_prints_it(
+    books, servers, doctest
+):
+    warm_book, cold_book = books
+    first = doctest(warm_book, True)
+    assert first[:2] == doctest(cold_book, False)[:2]
+    assert first[0], first[1]
+    assert list(map(alive, servers)) == [True, True]
+    assert sorted(p.name for p in (warm_book / "_build/doctest").glob("*.sock")) == [
+        "en.sock",
+        "zh_CN.sock",
+    ]
+
+    second = doctest(warm_book, True)
+
+    assert second == doctest(cold_book, False)
+    assert second[1].startswith("doctest: 0 pages run in N s (zh_CN, en side by side)\n")
+    assert second[2] == ""  # no notice: answered warm
+    assert list(map(alive, servers)) == [True, True]  # by the processes of the first run
+
+
+def test_an_edited_page_runs_again_warm_and_fails_at_its_line(books, servers, doctest):
+    warm_book, cold_book = books
+    doctest(warm_book, True)
+    doctest(cold_book, False)
+    both(books, edit("   你好\n", "   再见\n"))
+
+    ok, output, err = doctest(warm_book, True)
+
+    assert (ok, output, err) == doctest(cold_book, False)
+    assert not ok
+    assert output.startswith("doctest: 2 pages run in N s")
+    assert "docs/printing.rst:4: doctest failed [zh_CN]\nExpected:\n    再见\nGot:\n    你好\n" in (
+        output
+    )
+    assert output.splitlines()[-1] == "8 passed, 2 failed"
+    assert list(map(alive, servers)) == [True, True]
+
+
+@pytest.mark.parametrize("change", ["conf.py", "environment"])
+def test_a_changed_fingerprint_stops_the_server_and_runs_cold(
+    books, servers, doctest, monkeypatch, change
+):
+    warm_book, cold_book = books
+    doctest(warm_book, True)
+    doctest(cold_book, False)
+    first = list(servers)
+    if change == "conf.py":
+        # A new config value: a server that kept its application would not know it.
+        both(books, append("\ndoctest_show_successes = 0\n", "conf.py"))
+    else:
+        monkeypatch.setenv("JAXBOOK_TINY_SWITCH", "1")
+
+    ok, output, err = doctest(warm_book, True)
+
+    assert (ok, output) == doctest(cold_book, False)[:2]
+    # The languages are asked side by side: their notices come in either order.
+    assert sorted(err.splitlines()) == [
+        f"doctest: the {language} sources or settings changed; a new warm process"
+        for language in sorted(LANGUAGES)
+    ]
+    for server in first:
+        assert server.wait(timeout=10) is not None  # told it is stale, it stopped
+    assert list(map(alive, servers[2:])) == [True, True]  # new ones, for the next run
+
+
+def test_a_build_beside_the_server_makes_it_read_the_doctrees_again(books, servers, doctest):
+    warm_book, cold_book = books
+    doctest(warm_book, True)
+    doctest(cold_book, False)
+    page = "\nNew\n===\n\n>>> 1 + 1\n2\n"
+    both(books, lambda book: (book / "docs/new.rst").write_text(page, encoding="utf-8"))
+    both(books, edit("   prose\n", "   prose\n   new\n", "docs/index.rst"))
+    # Another build reads the new page into the doctrees the server built.
+    doctest(warm_book, False)
+    doctest(cold_book, False)
+
+    result = doctest(warm_book, True)
+
+    # A server that kept its own environment would read the new page again (2 pages run).
+    assert result == doctest(cold_book, False)
+    assert result[1].startswith("doctest: 0 pages run")
+    assert list(map(alive, servers)) == [True, True]  # the same processes
+
+
+def test_only_and_force_answered_warm_are_what_they_are_cold(books, servers, doctest):
+    warm_book, cold_book = books
+    doctest(warm_book, True)
+    doctest(cold_book, False)
+    both(books, edit("   你好\n", "   再见\n"))
+
+    assert doctest(warm_book, True, only=("fence",)) == doctest(cold_book, False, only=("fence",))
+    forced = doctest(warm_book, True, force=True)
+    assert forced == doctest(cold_book, False, force=True)
+    assert forced[1].startswith("doctest: 4 pages run")  # every page with code, in each language
+    assert doctest(warm_book, True) == doctest(cold_book, False)
+    assert list(map(alive, servers)) == [True, True]
+
+
+@pytest.mark.parametrize("how", ["killed", "hung"])
+def test_a_server_that_dies_or_hangs_while_building_leaves_the_run_to_a_cold_one(
+    books, servers, doctest, monkeypatch, how
+):
+    warm_book, cold_book = books
+    doctest(warm_book, True)
+    doctest(cold_book, False)
+    monkeypatch.setattr(warm, "SILENCE_S", 3.0)
+    pids = {server.pid for server in servers}
+    # A page that kills, or stops, the process that runs it when that is a server.
+    what = "signal.SIGKILL" if how == "killed" else "signal.SIGSTOP"
+    code = (
+        f"\n.. testcode::\n\n   import os, signal\n\n"
+        f"   if os.getpid() in {pids}:\n       os.kill(os.getpid(), {what})\n"
+    )
+    both(books, append(code, "docs/prose.rst"))
+
+    ok, output, err = doctest(warm_book, True)
+
+    assert (ok, output) == doctest(cold_book, False)[:2]
+    assert ok, output
+    said = "died" if how == "killed" else "stopped answering"
+    assert sorted(err.splitlines()) == [
+        f"doctest: the warm {language} process {said}; running {language} cold"
+        for language in ("en", "zh_CN")
+    ]
+    for server in servers:
+        assert server.wait(timeout=10) == -signal.SIGKILL  # killed: by the page, or the client
+
+
+def test_warm_processes_are_off_under_ci_or_when_turned_off():
+    assert warm.enabled({})
+    assert not warm.enabled({warm.KNOB: "0"})
+    assert not warm.enabled({"CI": "true"})
+
+
+def test_a_build_directory_too_deep_for_a_socket_runs_cold_with_a_notice(
+    books, servers, doctest, monkeypatch
+):
+    warm_book, cold_book = books
+    monkeypatch.setattr(warm, "SOCKET_PATH_MAX", 10)
+
+    ok, output, err = doctest(warm_book, True)
+
+    assert (ok, output) == doctest(cold_book, False)[:2]
+    assert sorted(err.splitlines()) == [
+        f"{warm_book / '_build/doctest'}/{language}.sock: too long a path for a warm "
+        f"process's socket; running {language} cold"
+        for language in ("en", "zh_CN")
+    ]
+    assert servers == []
