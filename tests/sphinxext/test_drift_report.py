@@ -243,6 +243,7 @@ def test_the_pages_that_show_the_data_are_written_again_when_a_page_changes(buil
     app = built.app
     shown = {name: app.outdir / f"{name}.html" for name in ("ch1/note", "ch2/page")}
     before = {name: path.stat().st_mtime_ns for name, path in shown.items()}
+    read_at = dict(app.env.all_docs)
     edit(
         app.srcdir / "ch1" / "page.rst",
         "1.1 A page\n==========",
@@ -250,12 +251,28 @@ def test_the_pages_that_show_the_data_are_written_again_when_a_page_changes(buil
     )
     app.build()
     assert shown["ch1/note"].stat().st_mtime_ns != before["ch1/note"]
+    # Written again, not read: its list of unseen examples is made as it is written.
+    assert app.env.all_docs["ch1/note"] == read_at["ch1/note"]
+    assert app.env.all_docs["ch1/page"] != read_at["ch1/page"]
     assert shown["ch2/page"].stat().st_mtime_ns == before["ch2/page"]
     # Another chapter's edit reads, and writes, the chapter's note again no more.
     before = shown["ch1/note"].stat().st_mtime_ns
     edit(app.srcdir / "ch2" / "page.rst", "=\n", "=\n\nAn edit.\n")
     app.build()
     assert shown["ch1/note"].stat().st_mtime_ns == before
+
+
+@pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-other", freshenv=True)
+def test_a_page_read_by_another_builder_rewrites_the_note_on_the_site(app, make_app):
+    """make doctest (another builder of the doctree directory) reads the edited page; the
+    next make html reads nothing, and writes the note, whose list it changes, again."""
+    app.build()
+    note = app.outdir / "ch1" / "note.html"
+    before = note.stat().st_mtime_ns
+    edit(app.srcdir / "ch1" / "page.rst", "1.1 A page\n==========", "1.1 Paged\n=========")
+    make_app("dummy", srcdir=app.srcdir).build()
+    make_app("html", srcdir=app.srcdir).build()
+    assert note.stat().st_mtime_ns != before
 
 
 @pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-again", freshenv=True)

@@ -117,6 +117,7 @@ def test_each_chapter_has_its_own_table(built):
 def test_an_edit_rewrites_its_chapters_table_only(built):
     app = built.app
     written = {n: (app.outdir / f"ch{n}/update-notes.html").stat().st_mtime_ns for n in (1, 2)}
+    read_at = dict(app.env.all_docs)
     page = app.srcdir / "ch1" / "page.rst"
     page.write_text(
         page.read_text(encoding="utf-8").replace("Point of chapter 1", "Edited point", 1),
@@ -126,6 +127,24 @@ def test_an_edit_rewrites_its_chapters_table_only(built):
     assert "Edited point" in _text(_rows(built.page("ch1/update-notes"))[0])
     assert (app.outdir / "ch1/update-notes.html").stat().st_mtime_ns != written[1]
     assert (app.outdir / "ch2/update-notes.html").stat().st_mtime_ns == written[2]
+    # Written again, not read: the table is made as it is written.
+    assert app.env.all_docs["ch1/update-notes"] == read_at["ch1/update-notes"]
+
+
+@pytest.mark.sphinx("html", testroot="notes-chapters", srcdir="notes-other-builder", freshenv=True)
+def test_a_page_read_by_another_builder_rewrites_its_table_on_the_site(app, make_app):
+    """make doctest (another builder of the doctree directory) reads the edited page; the
+    next make html reads nothing, and writes the page's table again."""
+    app.build()
+    page = app.srcdir / "ch1" / "page.rst"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("Point of chapter 1", "Edited point", 1),
+        encoding="utf-8",
+    )
+    make_app("dummy", srcdir=app.srcdir).build()
+    make_app("html", srcdir=app.srcdir).build()
+    table = (app.outdir / "ch1" / "update-notes.html").read_text(encoding="utf-8")
+    assert "Edited point" in _text(_rows(table)[0])
 
 
 @pytest.mark.sphinx("html", testroot="notes-order")

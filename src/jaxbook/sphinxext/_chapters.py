@@ -8,9 +8,13 @@ writes it (one file per page, or the whole book as one document).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 
@@ -84,3 +88,26 @@ def nearest(pages: list[str], docname: str) -> str | None:
     """Of the chapter pages, the one that speaks of ``docname``: the deepest that covers it."""
     covering = [page for page in pages if covers(page, docname)]
     return max(covering, key=lambda page: page.count("/")) if covering else None
+
+
+def written_before_their_chapter(
+    app: Sphinx, env: BuildEnvironment, pages: Iterable[str]
+) -> list[str]:
+    """Of the chapter ``pages``, those that a page of their chapter was read since this
+    builder last wrote them (in this build, or by another builder of the doctree directory):
+    for ``env-get-updated``, so that a page made as it is written from what every page of its
+    chapter holds is written again, never read again. A builder that writes every page, or
+    none, has none to write again; one not written yet is written anyway."""
+    outfilename = getattr(app.builder, "get_outfilename", None)
+    if outfilename is None:
+        return []
+    stale = []
+    for page in pages:
+        output = Path(outfilename(page))
+        if not output.is_file():
+            continue
+        # all_docs holds when each page was read, in microseconds.
+        written = output.stat().st_mtime_ns // 1000
+        if any(covers(page, doc) and at > written for doc, at in env.all_docs.items()):
+            stale.append(page)
+    return stale

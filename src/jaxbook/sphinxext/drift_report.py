@@ -117,19 +117,31 @@ def check_files(app: Sphinx, env: BuildEnvironment) -> None:
 def pages_changed(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
-    """A page that shows drift data is read again when a page of its chapter changes (what
-    the data has seen, and the examples' links, may have), or when a file it shows appears;
-    another chapter's edit leaves it as it is."""
-    touched = added | changed | removed
+    """A page that shows drift data is read again when a file it shows appears or goes
+    (while the file did not exist it was no dependency of the page), and when a page of its
+    chapter comes or goes. A page edited is :func:`unseen_lists_changed`'s."""
+    come_or_gone = added | removed
     return [
         doc
         for doc, meta in env.metadata.items()
         if SHOWS in meta
         and (
-            any(_chapters.covers(doc, page) for page in touched)
+            any(_chapters.covers(doc, page) for page in come_or_gone)
             or any(Path(f).is_file() != was for f, was in meta[SHOWS].items())
         )
     ]
+
+
+def _domain(env: BuildEnvironment) -> DriftDomain:
+    domain = env.domains[DriftDomain.name]
+    assert isinstance(domain, DriftDomain), "setup() adds the domain under its name"
+    return domain
+
+
+def unseen_lists_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages that list a chapter's unseen examples, written again when a page of their
+    chapter was read: the list is made as they are written (:class:`UnseenExamples`)."""
+    return _chapters.written_before_their_chapter(app, env, _domain(env).data["unseen"])
 
 
 # -- the examples on the pages ------------------------------------------------------
@@ -171,17 +183,22 @@ class DriftDomain(Domain):
 
     name = "jaxbook_drift"
     label = "Drift report"
-    initial_data: ClassVar[dict[str, Any]] = {"places": {}}
-    data_version = 5
+    # places: docname -> its examples; unseen: the pages that list the unseen examples.
+    initial_data: ClassVar[dict[str, Any]] = {"places": {}, "unseen": {}}
+    data_version = 6
 
     def clear_doc(self, docname: str) -> None:
         self.data["places"].pop(docname, None)
+        self.data["unseen"].pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        for docname in docnames & otherdata["places"].keys():
-            self.data["places"][docname] = otherdata["places"][docname]
+        for key in ("places", "unseen"):
+            for docname in docnames & otherdata[key].keys():
+                self.data[key][docname] = otherdata[key][docname]
 
     def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        if next(document.findall(drift_placeholder), None) is not None:
+            self.data["unseen"][docname] = True
         blocks = [b for b in doctest_nodes_of(document, env.config) if "jaxbook_code" in b]
         sections = [enclosing(block, nodes.section) for block in blocks]
         seen: Counter[int] = Counter()
@@ -430,6 +447,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_role("drift", DriftRole())
     app.add_directive("drift-unseen", DriftUnseenDirective)
     app.connect("env-get-outdated", pages_changed)
+    app.connect("env-get-updated", unseen_lists_changed)
     app.connect("env-check-consistency", check_files)
     app.add_post_transform(UnseenExamples)
     return {"version": "3.0", "env_version": DriftDomain.data_version, **PARALLEL_SAFE}

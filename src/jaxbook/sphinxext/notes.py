@@ -367,11 +367,15 @@ def table_of(env: BuildEnvironment, docname: str) -> str | None:
 def outdated_tables(
     app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
 ) -> list[str]:
-    """Rebuild the tables that list a changed page's notes (all of them when pages come or go)."""
-    tables = table_docnames(env)
-    if added or removed:
-        return tables
-    return [table for table in tables if any(_chapters.covers(table, d) for d in changed)]
+    """Read the tables again when pages come or go (an edited page's table is
+    :func:`tables_changed`'s)."""
+    return table_docnames(env) if added or removed else []
+
+
+def tables_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The tables that list the notes of a page read since they were written, written again:
+    each is made as it is written (:class:`BuildTables`), so it need not be read again."""
+    return _chapters.written_before_their_chapter(app, env, table_docnames(env))
 
 
 # -- resolving ---------------------------------------------------------------
@@ -746,6 +750,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("update-note", UpdateNoteDirective)
     app.add_directive("update-notes-table", UpdateNotesTableDirective)
     app.connect("env-get-outdated", outdated_tables)
+    app.connect("env-get-updated", tables_changed)
     app.connect("env-check-consistency", check_notes)
     app.add_post_transform(NumberNotes)
     app.add_post_transform(LongTables)
