@@ -341,8 +341,8 @@ def measure_course(tmp: Path, chapters: int, runs: int, serial: bool) -> dict:
     # The same edit in a new process per language (once), as without warm processes.
     page.write_text(text + "\n.. edited cold\n", encoding="utf-8")
     seconds, output = doctest_run(root, root / "_b")
-    # The pages that depend on the edited one are read again too, warm as cold (in the
-    # 1-chapter course: its update notes, its other releases and jax-vs-numpy).
+    # Warm as cold, the same pages are read: the edited one alone (the chapter's update-notes
+    # table and its list of unseen examples are written again, not read).
     assert first_lines == {pages_run(output)}, (first_lines, output[-2000:])
     figures["doctest_after_edit_cold_s"] = [seconds]
     # The same edit, every page read and run again (once: at 16 chapters, minutes).
