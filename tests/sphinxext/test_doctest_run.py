@@ -72,12 +72,17 @@ def test_the_builders_of_one_doctree_directory_share_one_run(book, build):
     assert records(app.env)["second"].run.printed[0]["got"] == "3\n"
 
 
-def test_a_block_moved_by_prose_above_it_runs_again(book, build):
-    """A run's reports name lines: a page whose tested blocks moved is run again."""
-    build(book, "html")
+def test_a_block_moved_by_prose_above_it_keeps_its_run_at_its_new_line(book, build):
+    """Prose added above a cell moves it and changes nothing it prints: the run is taken
+    back, and what the page printed names the blocks' new lines (a failed run, whose report
+    names its line, is never taken back)."""
+    app, _ran = build(book, "html")
+    lines = [block["line"] for block in records(app.env)["second"].run.printed]
     edit(book / "second.rst", "Second\n======\n", "Second\n======\n\nA new paragraph.\n")
-    _app, ran = build(book, "html")
-    assert ran == ["second"]
+    app, ran = build(book, "html")
+    assert ran == []
+    moved = [block["line"] for block in records(app.env)["second"].run.printed]
+    assert moved == [line + 2 for line in lines]
 
 
 def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build):

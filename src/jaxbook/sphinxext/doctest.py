@@ -27,10 +27,10 @@ when its source, an included file, a script it shows or its catalog changed
 shows, :mod:`jaxbook.sphinxext.parallel`); when ``jaxbook_run_inputs``
 changed (every page); and, always, when its run failed or did not happen, so
 that every build reports a failure until it is fixed. A page read again whose
-tested code is the same (each block's kind, text, options and line, the names its
+tested code is the same (each block's kind, text, options and file, the names its
 ``:measured:`` roles show, the run's inputs: ``code_key``), as when only its
 prose, its translation's prose or the glossary changed, takes its earlier
-passing run back instead of running again. A failure is a warning
+passing run back, at its blocks' new lines, instead of running again. A failure is a warning
 at its page line (type ``jaxbook``, subtype ``doctest``, with doctest's
 report), so a build with ``--fail-on-warning`` never publishes a page with an
 output its code does not print; the verdict builder reports failures itself,
@@ -290,6 +290,9 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
     key = code_key(app.config, doctree, tested)
     earlier = domain.kept.pop(docname, None)
     if earlier is not None and earlier.key == key and figures_kept(app, earlier):
+        # The same code, perhaps moved by the prose above it: the run, at the blocks' lines.
+        for recorded, outcome in zip(earlier.run.printed, earlier.run.outcomes, strict=True):
+            recorded["line"] = tested[outcome.block].line
         domain.records[docname] = earlier
         for paths in earlier.figures.values():
             for path in paths:
@@ -323,14 +326,15 @@ def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element]) -> str:
-    """What a page's run depends on: each tested block (its kind, text, options and place),
-    the names its ``:measured:`` roles show, and the run's inputs (``jaxbook_run_inputs``)."""
+    """What a page's run depends on: each tested block (its kind, text, options and file),
+    the names its ``:measured:`` roles show, and the run's inputs (``jaxbook_run_inputs``).
+    Not the blocks' lines: prose added above a cell moves it, and changes nothing it prints
+    (a run taken back takes the blocks' new lines)."""
     blocks = [
         (
             node.tagname,
             node.astext(),
             node.source,
-            node.line,
             sorted((name, repr(value)) for name, value in node.attributes.items()),
         )
         for node in tested
