@@ -99,6 +99,17 @@ def test_english_page_shows_the_translated_code(built):
     assert "# Code on a reST page" in "\n".join(code_blocks(built.page("rest")))
 
 
+@pytest.mark.sphinx("html", testroot="myst", srcdir="myst-adopted-en", confoverrides=ENGLISH)
+def test_the_translated_page_keeps_no_node_of_another_document(built):
+    """Each translated message is parsed as a document of its own: its nodes are moved into
+    the page, and none keeps its message's document (which holds the application and the
+    build environment, and would be pickled with the page's doctree)."""
+    doctree = built.app.env.get_doctree("index")
+    strays = [n for n in doctree.findall(nodes.Node) if n.document is not doctree]
+    assert doctree.get("translation_progress", {}).get("translated")
+    assert strays == []
+
+
 @pytest.mark.sphinx("html", testroot="myst", srcdir="myst-doctree-en", confoverrides=ENGLISH)
 def test_each_block_holds_exactly_its_translation(built):
     for docname, count in (("index", BLOCKS), ("rest", 2)):

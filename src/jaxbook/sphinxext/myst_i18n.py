@@ -18,6 +18,16 @@ written for. The translated block then gets exactly the text it would get on a
 reST page; everything else, and every reST page, is parsed as before.
 ``myst_i18n.patch`` beside this module is the same fix for MyST-Parser itself.
 
+The nodes MyST-Parser makes of a translated message belong to the page
+(``AdoptTranslatedNodes``). MyST-Parser gives every node it makes the document it
+parses; Sphinx parses each message as a document of its own and moves the nodes
+into the page, so they kept their message's document, and through its reader the
+application and the whole build environment, which pickling the page's doctree
+then wrote into it: an English MyST page's doctree was 1.2 MB against 61 KB for
+its Chinese source, grew with the book (17 MB at 16 chapters), and Sphinx's figure
+numbering, which unpickles every doctree after any page is read, spent 23 s on
+them.
+
 The fix relies on how these releases of Sphinx and MyST-Parser work
 (``WRITTEN_FOR``, the versions in ``uv.lock``; a test keeps the two equal).
 With any other installed version (as the packages' metadata says) the build
@@ -36,14 +46,15 @@ from __future__ import annotations
 from importlib.metadata import version
 from typing import TYPE_CHECKING
 
+from docutils import nodes
 from docutils.parsers.rst import Parser as RstParser
 from myst_parser.parsers.sphinx_ import MystParser
+from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
-    from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
@@ -98,10 +109,22 @@ def check_versions(app: Sphinx, config: Config) -> None:
         )
 
 
+class AdoptTranslatedNodes(SphinxTransform):
+    """Every node of the page, translated ones included, belongs to the page's document."""
+
+    default_priority = 21  # after Sphinx's Locale (20), which moves the translated nodes in
+
+    def apply(self, **kwargs: object) -> None:
+        for node in self.document.findall(nodes.Node):
+            if node.document is not self.document:
+                node.document = self.document
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     # Once the configuration is read, so that suppress_warnings applies to the warning.
     app.connect("config-inited", check_versions)
     # Loaded first, so that its own registration of the parser comes before the override.
     app.setup_extension("myst_parser")
     app.add_source_parser(TranslatableMystParser, override=True)
+    app.add_transform(AdoptTranslatedNodes)
     return {"version": "1.0", **PARALLEL_SAFE}
