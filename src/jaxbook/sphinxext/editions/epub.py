@@ -23,6 +23,7 @@ from sphinx.locale import _ as sphinx_
 from sphinx.util.fileutil import copy_asset_file
 
 from jaxbook import project
+from jaxbook._compat import BUILD_INFO_BACKUP
 from jaxbook.sphinxext import _artwork, _chapters
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._settings import set_default
@@ -87,7 +88,7 @@ def configure_epub(config: Config, credits: Credits) -> None:
         # Sphinx 9 keeps the last build's .buildinfo beside it when the config changed; its
         # EPUB builder ignores .buildinfo only, and warned of an unknown file (which -W made
         # fatal) at the first `make epub` after an edit of conf.py.
-        ".buildinfo.bak",
+        BUILD_INFO_BACKUP,
     ]
     # The reader's "contents" landmark opens the contents, not the front page.
     # Translators: The EPUB's contents page, as a reader's menu names it.
