@@ -437,6 +437,14 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
     is_cjk = cjk_region(config.language) is not None
     trim = TRIM["cjk" if is_cjk else "latin"]
     set_default(config, "latex_engine", "xelatex")
+    if config.latex_engine != "xelatex":
+        # conf.py's engine is kept, but the preamble below is xelatex's (xeCJK, fontspec).
+        logger.warning(
+            "latex_engine is %r: the editions' preamble is xelatex's",
+            config.latex_engine,
+            type="jaxbook",
+            subtype="editions",
+        )
     # Sphinx's default for Japanese is jsbook, a class for (u)pLaTeX, not xelatex.
     set_default(config, "latex_docclass", {})
     set_default(
