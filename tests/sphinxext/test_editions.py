@@ -822,7 +822,6 @@ def test_the_books_own_settings_win_over_the_editions(make_app, tmp_path):
     # What the book left alone is the editions', beside its own keys.
     assert config.latex_elements["maketitle"] == r"\jbmaketitle"
     assert config.numfig_format["code-block"] == "代码清单 %s"
-    assert config.epub_tocscope == "includehidden"
 
 
 def _quoted_link_with_a_note(after: str):
