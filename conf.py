@@ -80,7 +80,8 @@ extensions = [
     "sphinx_design",
     # MyST Markdown pages (jaxbook.sphinxext.myst_i18n fixes how their messages translate).
     "myst_parser",
-    # Link previews and the 404 page, configured by jaxbook.sphinxext.discovery.
+    # Link previews and the 404 page: set below, and in each language by
+    # jaxbook.sphinxext.discovery.
     "sphinxext.opengraph",
     "notfound.extension",
     "jaxbook.sphinxext.api_names",

@@ -2,7 +2,8 @@
 
 Configures well-kept extensions, which ``conf.py`` lists, for a book built in
 several languages side by side (``<site>/<language>/``) and adds what they
-lack:
+lack. ``conf.py`` writes their settings; this module sets only those that
+depend on the build's language (``configure``), and none that ``conf.py`` set:
 
 - ``sphinx_sitemap``: ``sitemap.xml`` in each language's root, each page
   with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so only
@@ -175,14 +176,15 @@ def configure(app: Sphinx, config: Config) -> None:
     set_default(config, "ogp_site_name", config.project)
     set_default(config, "html_last_updated_fmt", date_format(language))
     if site:
-        if config.site_url != f"{site}/":
+        # getattr: sphinx_sitemap's, which conf.py loads (a deploy build's sitemap).
+        if getattr(config, "site_url", None) != f"{site}/":
             # Not html_baseurl: Sphinx would write a second canonical link, without the
             # language; jaxbook.sphinxext.languages writes the right one.
             logger.warning(
                 "the site is %s/, but site_url (the sitemap's address) is %r: set it in "
                 "conf.py from the same address",
                 site,
-                config.site_url,
+                getattr(config, "site_url", None),
                 type="jaxbook",
                 subtype="discovery",
             )
