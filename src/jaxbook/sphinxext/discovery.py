@@ -178,8 +178,6 @@ def configure(app: Sphinx, config: Config) -> None:
     if site:
         # getattr: sphinx_sitemap's, which conf.py loads (a deploy build's sitemap).
         if getattr(config, "site_url", None) != f"{site}/":
-            # Not html_baseurl: Sphinx would write a second canonical link, without the
-            # language; jaxbook.sphinxext.languages writes the right one.
             logger.warning(
                 "the site is %s/, but site_url (the sitemap's address) is %r: set it in "
                 "conf.py from the same address",
