@@ -62,7 +62,6 @@ from jaxbook._compat import renumber_section_nodes, replace_figure_numbers, repl
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
-from jaxbook.sphinxext._settings import set_default
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -88,12 +87,14 @@ def configure_numbering(config: Config) -> None:
     to one names it by its number, in these words: the PDF through LaTeX's counters, the
     website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
     (``number_per_chapter``)."""
-    set_default(config, "numfig", True)
-    # Sphinx numbers the figures through the book, whatever the sections' numbers (the
-    # numbers per chapter are number_per_chapter's).
-    set_default(config, "numfig_secnum_depth", 0)
-    # "1.5 使用 JAX 数组": a space after a section's number, no full stop.
-    set_default(config, "html_secnumber_suffix", " ")
+    # conf.py sets numfig (and numfig_secnum_depth = 0: the numbers per chapter are
+    # number_per_chapter's); the words are the build's language's.
+    if not config.numfig:
+        logger.warning(
+            "numfig is off: no figure, table or listing is numbered",
+            type="jaxbook",
+            subtype="numbering",
+        )
     config.numfig_format = {
         # Translators: The caption of a code listing and a reference to it, with its number
         # ("Listing 1-3"), on the website, in the PDF and in the EPUB.
