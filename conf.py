@@ -6,6 +6,12 @@ listed in ``locale/languages.csv`` (``jaxbook.project``); the texts below are
 the source's, and a translation's come from its catalogs
 (``jaxbook.sphinxext.book_texts``).
 
+Every setting of Sphinx and of the extensions it loads is written here. Only the values
+that depend on what a build is given after this file runs (its language, ``-D
+language=<code>``, and the texts translated for it; its output and doctree directories)
+are the extensions' to compute, and each gives way to a value set here: the list of them
+is in dev/how-it-works.md ("Where the settings live").
+
 The guides (``guides/``: how the book is made, the author's and the translator's
 guides, the lab's report) are a site of their own, built after the book with the
 tag ``guides`` (``make guides``, ``jaxbook.site.build``): the same settings but
@@ -15,10 +21,11 @@ those at the end of this file.
 from __future__ import annotations
 
 import doctest
+import os
 from pathlib import Path
 
 from jaxbook.formats import recorded_on
-from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages
+from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages, pinned_release
 
 # -- Project information -----------------------------------------------------
 
@@ -47,6 +54,9 @@ copyright = f"2026 {author}"
 # 年 12 月"); the EPUB's version is its number, and its identifier is the edition's
 # (jaxbook.sphinxext.editions). A corrected build of an edition keeps both.
 jaxbook_edition = 1
+# ... and the JAX release it runs on: the title page and the copyright page say it in a
+# sentence, the EPUB's version is the number.
+release = version = pinned_release(Path(__file__).resolve().parent)
 jaxbook_edition_date = "2026-12"
 # The course the book is drawn from, in each language it is published in
 # (the :course: role of jaxbook.sphinxext.facts links to a page of it).
@@ -70,7 +80,8 @@ extensions = [
     "sphinx_design",
     # MyST Markdown pages (jaxbook.sphinxext.myst_i18n fixes how their messages translate).
     "myst_parser",
-    # Link previews and the 404 page, configured by jaxbook.sphinxext.discovery.
+    # Link previews and the 404 page: set below, and in each language by
+    # jaxbook.sphinxext.discovery.
     "sphinxext.opengraph",
     "notfound.extension",
     "jaxbook.sphinxext.api_names",
@@ -127,6 +138,11 @@ source_suffix = SOURCE_SUFFIX
 exclude_patterns = ["_build", "**/_*.rst", "**/_*.md"]
 templates_path = ["docs/_templates"]
 nitpicky = True
+# Figures, tables and code listings are numbered, through the book whatever the sections'
+# numbers (jaxbook.sphinxext.numbering numbers them per chapter, as the PDF does, and names
+# them in the build's language: numfig_format is its).
+numfig = True
+numfig_secnum_depth = 0
 
 # -- Internationalisation ----------------------------------------------------
 
@@ -248,8 +264,55 @@ html_search_options = {}
 html_title = project
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxbook.css"]
-html_last_updated_fmt = None
+# html_last_updated_fmt is left to jaxbook.sphinxext.discovery: a day as the build's
+# language writes it ("2026 年 12 月 6 日", "December 6, 2026").
 html_copy_source = False
+# "1.5 使用 JAX 数组": a space after a section's number, no full stop.
+html_secnumber_suffix = " "
+
+# -- Link previews, sitemap, last-updated dates ------------------------------
+# jaxbook.sphinxext.discovery sets what depends on the build's language: notfound_urls_prefix
+# and notfound_context (the 404 page), ogp_site_name (the translated title), ogp_site_url and
+# ogp_social_cards, html_last_updated_fmt.
+
+# The description meta tag too, from the page's opening paragraph.
+ogp_enable_meta_description = True
+# sphinx_last_updated_by_git (loaded above in a checkout): a page's date as a meta tag.
+git_last_updated_metatags = True
+# A deploy build's address (jaxbook.sphinxext.languages reads the same variable): the
+# sitemap lists each page with its other languages' under <site>/<language>/.
+SITE = os.environ.get("JAXBOOK_SITE_URL", "").rstrip("/")
+if SITE:
+    # Not html_baseurl: Sphinx would write a second canonical link, without the language;
+    # jaxbook.sphinxext.languages writes the right one.
+    site_url = f"{SITE}/"
+    sitemap_url_scheme = "{lang}{link}"
+    sitemap_locales = list(jaxbook_languages)
+    sitemap_excludes = ["search.html", "genindex.html", "404.html"]
+
+# -- LaTeX (PDF) and EPUB ----------------------------------------------------
+# jaxbook.sphinxext.editions sets what depends on the build's language and its translated
+# texts (latex_documents, latex_elements' keys this file does not set, the epub_* names,
+# copyright, language, identifier, description, pre_files, guide, css_files) and adds its
+# style files to latex_additional_files and its web-only files to epub_exclude_files.
+
+# xeCJK and the Noto CJK fonts; Sphinx's default class for Japanese, jsbook, is (u)pLaTeX's.
+latex_engine = "xelatex"
+latex_docclass = {}
+latex_show_urls = "footnote"
+latex_domain_indices = False
+# makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index gives each
+# Chinese entry its pinyin as the sort key.
+latex_use_xindy = False
+epub_show_urls = "no"
+# The chapters list their sections in a hidden toctree (each chapter page has its own table
+# of contents); the e-reader's contents must list them.
+epub_tocscope = "includehidden"
+# The identifier's XML id (the package's unique-identifier); the NCX's dtb:uid is the
+# identifier itself, as EPUBCheck holds it.
+epub_uid = "bookid"
+# The cover (drawn by jaxbook.sphinxext.editions) and its page, a template of the extension.
+epub_cover = ("_static/jaxbook-cover.png", "jaxbook-epub-cover.html")
 
 # -- The guides --------------------------------------------------------------
 # sphinx-build -t guides ... guides/ (make guides): a project of its own, whose pages link

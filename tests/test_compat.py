@@ -1,4 +1,5 @@
-"""Other projects' private names are read in ``jaxbook._compat`` only, each with its way out.
+"""Other projects' private names are read, and Sphinx's own state changed, in
+``jaxbook._compat`` only, each with its way out.
 
 A scan of the packages' syntax trees finds every read of an underscored name
 that belongs to another project: ``from sphinx.ext.doctest import _condition_default``,
@@ -7,6 +8,14 @@ that belongs to another project: ``from sphinx.ext.doctest import _condition_def
 package's own when some module of the packages defines it (a function, a class,
 an assignment, an attribute set on ``self``); any other is another project's,
 and may appear in ``jaxbook._compat`` alone.
+
+A second scan finds every change to what Sphinx or docutils keep for themselves, public
+names or not: an attribute set on (or ``setattr`` to) the environment, the application or
+the builder (``env.toc_fignumbers = ...``, ``app.builder.copysource = False``; the
+settings, ``app.config.x = ...``, are the extensions' to set), a module's state changed
+(``locale.translators.clear()``), a ``secnumber`` set on a node, Sphinx's files in the
+output directory named (``.buildinfo``), and the time a page was read
+(``env.all_docs.items()``), whose unit Sphinx does not document.
 """
 
 from __future__ import annotations
@@ -198,3 +207,150 @@ def test_the_releases_compat_was_written_against_are_the_locked_ones():
                 claims.add((named[project_name], number))
     assert claims
     assert claims <= locked, sorted(claims - locked)
+
+
+# Whose attributes are Sphinx's: a chain that starts at one of ROOTS, or passes through one
+# of OWNED (``self.env.x``, ``app.builder.x``), but not through ``config``.
+ROOTS = {"env", "app"}
+OWNED = {"env", "app", "builder"}
+# The projects whose modules' state no module but _compat changes.
+STATEFUL = ("sphinx", "docutils")
+MUTATORS = {"append", "add", "clear", "discard", "extend", "insert", "pop", "popitem"}
+MUTATORS |= {"remove", "setdefault", "update"}
+# Node attributes Sphinx sets for its writers.
+NODE_KEYS = {"secnumber"}
+# The files Sphinx keeps for itself in an output directory.
+SPHINX_FILES = {".buildinfo", ".buildinfo.bak"}
+
+
+def chain(node: ast.expr) -> list[str] | None:
+    """``a.b.c`` -> ["a", "b", "c"]; None where it does not start at a name."""
+    names = []
+    while isinstance(node, ast.Attribute):
+        names.insert(0, node.attr)
+        node = node.value
+    return [node.id, *names] if isinstance(node, ast.Name) else None
+
+
+def sphinx_owned(names: list[str] | None) -> bool:
+    if not names or "config" in names:
+        return False
+    return names[0] in ROOTS or any(name in OWNED for name in names[1:])
+
+
+def read_all_docs(node: ast.expr) -> bool:
+    """Whether ``node`` is ``<...>.all_docs``, Sphinx's dict of when each page was read."""
+    return (chain(node) or [""])[-1] == "all_docs"
+
+
+def imported_modules(tree: ast.Module) -> set[str]:
+    """The names ``tree`` binds to a module (or a name of one) of STATEFUL's projects."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in STATEFUL:
+                    names.add(alias.asname or alias.name.split(".")[0])
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] in STATEFUL
+        ):
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def sphinx_state_writes(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, what) for each change of Sphinx's (or docutils') own state in ``tree``."""
+    modules_ = imported_modules(tree)
+
+    def module_state(target: ast.expr) -> bool:
+        names = chain(target)
+        return bool(names) and len(names) >= 2 and names[0] in modules_
+
+    # A part of an f-string names a file of the book's own (``f"{name}.buildinfo"``).
+    in_fstrings = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in node.values
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value in SPHINX_FILES:
+            if id(node) not in in_fstrings:
+                found.append((node.lineno, repr(node.value)))
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            if sphinx_owned(chain(node.value)) or module_state(node):
+                found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            key = node.slice
+            if module_state(node.value) or (
+                isinstance(key, ast.Constant) and key.value in NODE_KEYS
+            ):
+                found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method, owner = node.func.attr, node.func.value
+            # A module's state changed in place, or the times all_docs holds read.
+            changes = method in MUTATORS and module_state(owner)
+            read_times = method in ("items", "values", "get") and read_all_docs(owner)
+            if changes or read_times:
+                found.append((node.lineno, ast.unparse(node)))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "delattr")
+            and node.args
+        ):
+            names = chain(node.args[0])
+            if sphinx_owned(names) or (names and names[0] in modules_):
+                found.append((node.lineno, ast.unparse(node)))
+        if isinstance(node, ast.Subscript) and read_all_docs(node.value):
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_module_but_compat_changes_sphinxs_own_state():
+    writes = {path: sphinx_state_writes(tree) for path, tree in modules().items()}
+    assert writes[COMPAT], "the scan finds nothing even where Sphinx's state is changed"
+    outside = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path, found in writes.items()
+        if path != COMPAT
+        for line, what in found
+    ]
+    assert not outside, "move these into jaxbook._compat:\n" + "\n".join(outside)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def f(env):\n    env.toc_fignumbers = {}", ["env.toc_fignumbers"]),
+        ("def f(env):\n    setattr(env, 'jaxbook_numbers', {})", ["setattr(env,"]),
+        ("def f(app):\n    app.builder.copysource = False", ["app.builder.copysource"]),
+        ("def f(app):\n    app.builder.highlighter.formatter = 1", ["app.builder.highl"]),
+        ("def f(self):\n    self.env.temp = 1", ["self.env.temp"]),
+        ("from sphinx import locale\nlocale.translators.clear()", ["locale.translators.clear"]),
+        ("from sphinx import locale\ndel locale.translators['a', 'b']", ["locale.translators["]),
+        ("import sphinx.locale\nsphinx.locale.translators = {}", ["sphinx.locale.translators"]),
+        ("def f(title):\n    title['secnumber'] = [1]", ["title['secnumber']"]),
+        ("def f(env):\n    return env.all_docs.items()", ["env.all_docs.items()"]),
+        ("def f(env, d):\n    return env.all_docs[d]", ["env.all_docs[d]"]),
+        ("def f(out):\n    (out / '.buildinfo').unlink()", ["'.buildinfo'"]),
+        ("def f(builder):\n    return f'{builder}.buildinfo'", []),
+        # What is the extensions' own to change, or to read.
+        ("def f(app):\n    app.config.html_context = {}", []),
+        ("def f(env, d):\n    env.metadata[d]['x'] = 1", []),
+        ("def f(env):\n    return set(env.all_docs)", []),
+        ("def f(builder):\n    builder.at = 3", []),
+        ("class A:\n    def f(self, env):\n        self.env = env", []),
+        ("import os\nos.environ.update({})", []),
+        ("from sphinx import locale\nlocale.init([], 'en')", []),
+    ],
+)
+def test_the_scan_finds_changes_of_sphinxs_own_state(source, expected):
+    found = [what for _line, what in sphinx_state_writes(ast.parse(source))]
+    assert len(found) == len(expected), found
+    for what, start in zip(found, expected, strict=True):
+        assert what.startswith(start)

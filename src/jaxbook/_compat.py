@@ -13,10 +13,12 @@ them, so that importing this module costs no more than the standard library.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import gettext
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -154,3 +156,219 @@ def jax_array_class() -> type:
     from jax._src.array import ArrayImpl
 
     return ArrayImpl
+
+
+# -- Sphinx's state, changed --------------------------------------------------------------
+#
+# Below, the places where the book changes what Sphinx keeps for itself (its environment's
+# numbers, its builder's settings, its files, its process-wide catalogs) or reads it with a
+# meaning Sphinx does not document: each in one named function, with its way out.
+
+
+def replace_figure_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> None:
+    """Put ``numbers`` (docname -> kind -> figure id -> number) where Sphinx keeps its
+    figure numbers, for the writers and for its next comparison.
+
+    Why: the book numbers figures, tables and listings per chapter ("1-2"), as the PDF
+    does; and before Sphinx numbers them again its own numbers of the last build go back,
+    for it to compare with (else every numbered page would be written at every build).
+    Upstream: Sphinx's ``TocTreeCollector`` sets ``BuildEnvironment.toc_fignumbers`` on
+    ``env-get-updated`` (priority 500) and names the pages whose numbers differ from the
+    ones it found there; the writers read the numbers from it. numfig has no numbering per
+    chapter.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx numbers figures per chapter, or lets an extension give the numbers.
+    """
+    env.toc_fignumbers = numbers
+
+
+def replace_section_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> None:
+    """Put ``numbers`` (docname -> anchor -> section number) where Sphinx keeps its
+    section numbers, for the writers and for its next comparison.
+
+    Why: a chapter's ``:numbered:`` toctree numbers its pages from 1; the book puts the
+    chapter's number first ("1.5"), and before Sphinx numbers them again its own numbers
+    of the last build go back, for it to compare with.
+    Upstream: Sphinx's ``TocTreeCollector`` sets ``BuildEnvironment.toc_secnumbers`` on
+    ``env-get-updated`` (priority 500), compares with what it found there, and the
+    writers read the numbers from it; a numbered toctree cannot start at another number.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: a numbered toctree can take its parent's number as a prefix.
+    """
+    env.toc_secnumbers = numbers
+
+
+def renumber_section_nodes(
+    env: BuildEnvironment, docname: str, renumber: Callable[[list[int]], list[int]]
+) -> None:
+    """Give each section number Sphinx set on ``docname``'s contents entries and title
+    the new number ``renumber`` makes of it.
+
+    Why: the HTML and EPUB writers print a title's number, in the sidebar and in links,
+    from the nodes, not from ``toc_secnumbers`` (see ``replace_section_numbers``).
+    Upstream: Sphinx's ``TocTreeCollector.assign_section_numbers`` sets a ``secnumber``
+    list on the references of ``env.tocs`` and on the titles of ``env.titles``, afresh in
+    every build (one list shared by a title and its entry: each gets a new one here).
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``replace_section_numbers``.
+    """
+    from docutils import nodes
+
+    toc = env.tocs.get(docname)
+    for reference in toc.findall(nodes.reference) if toc is not None else ():
+        if reference.get("secnumber"):
+            reference["secnumber"] = renumber(reference["secnumber"])
+    title = env.titles.get(docname)
+    if title is not None and title.get("secnumber"):
+        title["secnumber"] = renumber(title["secnumber"])
+
+
+def pages_read_at(env: BuildEnvironment) -> dict[str, int]:
+    """When each page of the environment was last read: docname -> nanoseconds since the
+    epoch, to compare with a file's ``st_mtime_ns``.
+
+    Why: a page made as it is written from other pages (a chapter's tables, a run's
+    figures) is written again when one of those was read since it was written, also by
+    another builder of the same doctrees.
+    Upstream: Sphinx's ``BuildEnvironment.all_docs`` maps each read page to the time it
+    was read, in microseconds (``time.time_ns() // 1000``); only its keys are documented
+    in use (the pages read).
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx tells an extension when a page was read, or which pages a
+    builder has not written since.
+    """
+    return {docname: read_at * 1000 for docname, read_at in env.all_docs.items()}
+
+
+def use_code_formatter(builder: Any, formatter: type) -> None:
+    """Have the HTML builder ``builder`` format its highlighted code with the Pygments
+    formatter class ``formatter``.
+
+    Why: the book's code blocks carry their number of lines (and, in the EPUB, each line
+    as a block of its own), which Pygments' ``HtmlFormatter`` does not write.
+    Upstream: Sphinx's ``PygmentsBridge`` takes its formatter class as the attribute
+    ``formatter``, which ``StandaloneHTMLBuilder.init_highlighter`` makes with the class
+    default; no setting or registry names it.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx lets an extension choose the Pygments formatter.
+    """
+    builder.highlighter.formatter = formatter
+
+
+def copy_no_sources(builder: Any) -> None:
+    """Have the HTML builder ``builder`` make no ``_sources/`` directory.
+
+    Why: with ``html_copy_source`` off Sphinx still makes an empty ``_sources/`` in the
+    site, nothing a reader's site should carry.
+    Upstream: ``StandaloneHTMLBuilder`` makes the directory whenever its attribute
+    ``copysource`` is true (its class default), whatever ``html_copy_source`` says.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx makes no ``_sources/`` with ``html_copy_source`` off.
+    """
+    builder.copysource = False
+
+
+def forget_sphinx_catalogs(
+    which: Callable[[str, str], bool] = lambda namespace, catalog: True,
+) -> None:
+    """Drop the catalogs Sphinx has loaded for this process whose ``(namespace, catalog)``
+    ``which`` accepts (all of them by default), so that the next ``sphinx.locale.init``
+    loads them again as the primary catalog.
+
+    Why: the book builds several languages, and compiles catalogs again, in one process
+    (the live server, the tests, ``jaxbook editions``).
+    Upstream: Sphinx keeps its loaded catalogs process-wide in ``sphinx.locale.translators``
+    and adds a catalog loaded later only as a fallback of the first
+    (sphinx-doc/sphinx#12130, #13448); it has no public way to drop one.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx keeps catalogs per application, or offers a way to reload one.
+    """
+    from sphinx import locale
+
+    for namespace, catalog in list(locale.translators):
+        if which(namespace, catalog):
+            del locale.translators[namespace, catalog]
+
+
+#: The name of Sphinx's build info in an HTML output directory, and of the backup of it
+#: that Sphinx keeps there when the settings changed.
+#:
+#: Why: the build info is a file of the build, not of the site or the EPUB: the book keeps
+#: it beside the doctrees between builds (``keep_build_info``), drops the backup, and
+#: leaves it out of the EPUB.
+#: Upstream: ``StandaloneHTMLBuilder`` writes ``.buildinfo`` and compares it with its
+#: settings to know the pages to write again; Sphinx 9 keeps the last one as
+#: ``.buildinfo.bak`` when they differ; neither name is public.
+#: Written against: Sphinx 9.1.1 and 9.2.0.
+#: Remove when: Sphinx keeps its build info outside the output directory.
+BUILD_INFO, BUILD_INFO_BACKUP = ".buildinfo", ".buildinfo.bak"
+
+
+def keep_build_info(outdir: Path, kept: Path) -> None:
+    """Move Sphinx's build info out of the output directory ``outdir``, to ``kept``.
+
+    Why: the site, which is deployed as the output directory is, should not carry a file
+    of the build; yet the next build needs it to write only the pages that changed
+    (``restore_build_info`` puts it back).
+    Upstream: ``StandaloneHTMLBuilder`` reads ``outdir/.buildinfo`` when it looks for
+    the outdated pages, and writes it at the end of a build; no setting moves it.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``BUILD_INFO``.
+    """
+    info = outdir / BUILD_INFO
+    if info.is_file():
+        info.replace(kept)
+
+
+def restore_build_info(outdir: Path, kept: Path) -> None:
+    """Put the build info ``keep_build_info`` kept back in ``outdir`` (before the builder
+    reads it), unless a build info is already there.
+
+    Why: as ``keep_build_info``.
+    Upstream: as ``keep_build_info``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``BUILD_INFO``.
+    """
+    info = outdir / BUILD_INFO
+    if kept.is_file() and not info.exists():
+        kept.replace(info)
+
+
+def drop_build_info_backup(outdir: Path) -> None:
+    """Remove the backup of the build info Sphinx left in ``outdir``.
+
+    Why: a site written again with other settings (``jaxbook editions`` adds the books'
+    links) leaves it beside its pages: a file of the build, not of the site.
+    Upstream: Sphinx 9's ``StandaloneHTMLBuilder`` keeps the last ``.buildinfo`` as
+    ``.buildinfo.bak`` when the settings changed.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``BUILD_INFO``.
+    """
+    (outdir / BUILD_INFO_BACKUP).unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def docutils_markup_lookup(
+    directive: Callable[..., Any], role: Callable[..., Any]
+) -> Iterator[None]:
+    """While in the block, have docutils find every directive with ``directive`` and every
+    role with ``role`` (each called as docutils' own lookup function is).
+
+    Why: the catalogs' checks parse a translated message as reStructuredText, where every
+    directive and role is read generically, whatever the book's extensions register.
+    Upstream: docutils looks a name up through the module functions
+    ``docutils.parsers.rst.directives.directive`` and ``roles.role``, with no hook to
+    replace them; Sphinx's ``sphinx.util.docutils.sphinx_domains`` swaps them the same way.
+    Written against: docutils 0.22.4 (with Sphinx 9.1.1 and 9.2.0).
+    Remove when: docutils lets a parser take its own directive and role lookups.
+    """
+    from docutils.parsers.rst import directives, roles
+
+    saved = directives.directive, roles.role
+    directives.directive = directive
+    # types-docutils has a role function return only references; docutils takes any nodes.
+    roles.role = role
+    try:
+        yield
+    finally:
+        directives.directive, roles.role = saved

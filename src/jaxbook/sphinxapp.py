@@ -32,11 +32,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from docutils import nodes
-from sphinx import locale
 from sphinx.application import Sphinx
 from sphinx.util.i18n import docname_to_domain
 
-from jaxbook._compat import doctest_condition, forget_gettext_files
+from jaxbook._compat import doctest_condition, forget_gettext_files, forget_sphinx_catalogs
 
 
 def application(
@@ -77,7 +76,7 @@ def application(
 
 def forget_catalogs() -> None:
     """Drop every catalog this process loaded, as a new process would start."""
-    locale.translators.clear()
+    forget_sphinx_catalogs()
     forget_gettext_files()
 
 
@@ -137,9 +136,7 @@ def forget_page_catalogs(app: Sphinx) -> None:
     # gettext its files by path: neither has a public way to read a catalog again.
     forget_gettext_files()
     pages = {docname_to_domain(docname, app.config.gettext_compact) for docname in app.env.all_docs}
-    for namespace, catalog in list(locale.translators):
-        if namespace == "general" and catalog in pages:
-            del locale.translators[namespace, catalog]
+    forget_sphinx_catalogs(lambda namespace, catalog: namespace == "general" and catalog in pages)
 
 
 class LiveApplication:

@@ -169,3 +169,11 @@ def test_sphinx_numbers_afresh_and_compares_with_its_own_last_numbers(make_app, 
     assert env.toc_fignumbers["section"]["figure"] == {
         next(iter(env.toc_fignumbers["section"]["figure"])): ("1-2",)
     }
+
+
+@pytest.mark.sphinx("html", testroot="numbering", confoverrides={"numfig": False})
+def test_a_book_that_turns_numfig_off_is_told_that_nothing_is_numbered(app, warning):
+    # The book's conf.py is kept (numbering sets no Sphinx setting of its own), and warned of.
+    assert app.config.numfig is False
+    assert "numfig is off" in warning.getvalue()
+    assert "[jaxbook.numbering]" in warning.getvalue()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import configparser
 import contextlib
 import io
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from docutils import frontend, nodes, utils
 from docutils.parsers import rst
-from docutils.parsers.rst import Directive, directives, roles
+from docutils.parsers.rst import Directive, directives
 from docutils.parsers.rst.states import Inliner
 from docutils.utils import Reporter
 from markdown_it import MarkdownIt
@@ -39,6 +39,7 @@ from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.directives import parse_directive_text
 from myst_parser.parsers.mdit import create_md_parser
 
+from jaxbook._compat import docutils_markup_lookup
 from jaxbook.project import find_root
 
 # Directives whose content is code, an output, or not the page's text: it is
@@ -155,17 +156,9 @@ def _role(
     return _generic_role, []
 
 
-@contextlib.contextmanager
-def _generic_markup() -> Iterator[None]:
+def _generic_markup() -> contextlib.AbstractContextManager[None]:
     """Read every directive and role generically (as Sphinx swaps in its domains)."""
-    saved = directives.directive, roles.role
-    directives.directive = _directive
-    # types-docutils has a role function return only references; docutils takes any nodes.
-    roles.role = _role  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        directives.directive, roles.role = saved
+    return docutils_markup_lookup(_directive, _role)
 
 
 @cache

@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jaxbook._compat import pages_read_at
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -102,12 +104,12 @@ def written_before_their_chapter(
     if outfilename is None:
         return []
     stale = []
+    read_at = pages_read_at(env)
     for page in pages:
         output = Path(outfilename(page))
         if not output.is_file():
             continue
-        # all_docs holds when each page was read, in microseconds.
-        written = output.stat().st_mtime_ns // 1000
-        if any(covers(page, doc) and at > written for doc, at in env.all_docs.items()):
+        written = output.stat().st_mtime_ns
+        if any(covers(page, doc) and at > written for doc, at in read_at.items()):
             stale.append(page)
     return stale

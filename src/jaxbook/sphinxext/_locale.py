@@ -44,7 +44,11 @@ from sphinx.locale import get_translation, get_translator
 from sphinx.util import logging
 from sphinx.util.i18n import CatalogInfo, CatalogRepository, docname_to_domain, read_po
 
-from jaxbook._compat import forget_gettext_files, reload_sphinx_catalogs
+from jaxbook._compat import (
+    forget_gettext_files,
+    forget_sphinx_catalogs,
+    reload_sphinx_catalogs,
+)
 from jaxbook.chinese import spaced
 
 if TYPE_CHECKING:
@@ -138,7 +142,9 @@ def freshen_catalogs(app: Sphinx) -> None:
         catalog.write_mo(language, fuzzy)
     if any(catalog.domain == "sphinx" for catalog in stale):
         # Sphinx loaded the theme's catalog before any extension: load the new one instead.
-        locale.translators.pop(("general", "sphinx"), None)
+        forget_sphinx_catalogs(
+            lambda namespace, catalog: (namespace, catalog) == ("general", "sphinx")
+        )
         forget_gettext_files()
         reload_sphinx_catalogs(app)
 
@@ -159,7 +165,9 @@ def add_catalog(app: Sphinx) -> None:
     # Sphinx keeps one registry of catalogs per process, not per application, and
     # adds a new language's catalog only as a fallback of the one loaded first: an
     # English build after a Chinese one in the same process would show Chinese labels.
-    locale.translators.pop(("general", MESSAGE_CATALOG_NAME), None)
+    forget_sphinx_catalogs(
+        lambda namespace, catalog: (namespace, catalog) == ("general", MESSAGE_CATALOG_NAME)
+    )
     locale.init([*book_dirs, str(package_catalog(app))], language, MESSAGE_CATALOG_NAME)
 
 

@@ -57,7 +57,7 @@ from bs4 import BeautifulSoup
 from jinja2.ext import Extension
 from sphinx.locale import get_translation
 
-from jaxbook import project
+from jaxbook import _compat, project
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import catalog_entries, reviewed
 
@@ -204,7 +204,7 @@ def set_up_builder(app: Sphinx) -> None:
     # Sphinx makes an empty _sources/ whenever its builder could copy sources, even with
     # html_copy_source off: nothing a reader's site should carry.
     if not app.config.html_copy_source:
-        app.builder.copysource = False  # type: ignore[attr-defined]
+        _compat.copy_no_sources(app.builder)
     entries = project_catalog(app)
     script = search_messages(app, entries)
     if script:
@@ -255,7 +255,7 @@ def drop_build_info_backup(app: Sphinx, exception: Exception | None) -> None:
     leaves Sphinx's backup of the old build info beside its pages: a file of the build, not
     of the site."""
     if exception is None and app.builder.format == "html":
-        (Path(app.outdir) / ".buildinfo.bak").unlink(missing_ok=True)
+        _compat.drop_build_info_backup(Path(app.outdir))
 
 
 def kept_build_info(app: Sphinx) -> Path:
@@ -269,15 +269,13 @@ def keep_build_info(app: Sphinx, exception: Exception | None) -> None:
     file of the build, not of the site, which deployed it: it goes beside the doctrees when
     the build ends, and back when the next build begins, so that a build writes only the
     pages that changed."""
-    info = Path(app.outdir) / ".buildinfo"
-    if exception is None and app.builder.format == "html" and info.is_file():
-        info.replace(kept_build_info(app))
+    if exception is None and app.builder.format == "html":
+        _compat.keep_build_info(Path(app.outdir), kept_build_info(app))
 
 
 def restore_build_info(app: Sphinx) -> None:
-    kept, info = kept_build_info(app), Path(app.outdir) / ".buildinfo"
-    if app.builder.format == "html" and kept.is_file() and not info.exists():
-        kept.replace(info)
+    if app.builder.format == "html":
+        _compat.restore_build_info(Path(app.outdir), kept_build_info(app))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

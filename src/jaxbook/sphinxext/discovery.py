@@ -2,7 +2,8 @@
 
 Configures well-kept extensions, which ``conf.py`` lists, for a book built in
 several languages side by side (``<site>/<language>/``) and adds what they
-lack:
+lack. ``conf.py`` writes their settings; this module sets only those that
+depend on the build's language (``configure``), and none that ``conf.py`` set:
 
 - ``sphinx_sitemap``: ``sitemap.xml`` in each language's root, each page
   with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so only
@@ -46,12 +47,14 @@ from urllib.parse import quote, urlparse
 
 from babel import Locale
 from docutils import nodes
+from sphinx.util import logging
 
 from jaxbook.chinese import spaced
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxext import PARALLEL_SAFE, languages, notebooks
 from jaxbook.sphinxext._locale import _, add_catalog, catalog_paths, page_domain
 from jaxbook.sphinxext._nodes import after_title, ancestors, chrome
+from jaxbook.sphinxext._settings import set_default
 from jaxbook.sphinxext.fonts import book_fonts
 from jaxbook.sphinxext.languages import site_url
 
@@ -59,6 +62,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
 
 # A date's fields as CLDR's patterns write them, and as Sphinx's format_date takes them.
 DATE_FIELDS = {"y": "%Y", "MMMM": "%B", "MMM": "%b", "MM": "%m", "M": "%-m", "dd": "%d", "d": "%-d"}
@@ -155,33 +160,44 @@ def not_found_body(home: str) -> str:
 
 
 def configure(app: Sphinx, config: Config) -> None:
+    """The settings of the extensions above that conf.py cannot write: each depends on the
+    language a build is given (``-D language=...``, after conf.py ran), on its translated
+    title, or on its doctree directory. conf.py writes the rest; a value it sets is kept."""
     site = site_url(config)
     language = config.language
     base_path = urlparse(site).path.rstrip("/") if site else ""
-    config.notfound_urls_prefix = f"{base_path}/{language}/"
-    config.notfound_context = {
-        "title": _("Page not found"),
-        "body": not_found_body(config.notfound_urls_prefix),
-    }
-    config.ogp_site_name = config.project
-    config.ogp_enable_meta_description = True
-    config.html_last_updated_fmt = date_format(language)
-    config.git_last_updated_metatags = True
+    set_default(config, "notfound_urls_prefix", f"{base_path}/{language}/")
+    set_default(
+        config,
+        "notfound_context",
+        {"title": _("Page not found"), "body": not_found_body(config.notfound_urls_prefix)},
+    )
+    # The title as jaxbook.sphinxext.book_texts translated it.
+    set_default(config, "ogp_site_name", config.project)
+    set_default(config, "html_last_updated_fmt", date_format(language))
     if site:
-        # Not html_baseurl: Sphinx would write a second canonical link, without
-        # the language; jaxbook.sphinxext.languages writes the right one.
-        config.site_url = f"{site}/"
-        config.ogp_site_url = f"{site}/{language}/"
-        config.sitemap_url_scheme = "{lang}{link}"
-        config.sitemap_locales = list(config.jaxbook_languages)
-        config.sitemap_excludes = ["search.html", "genindex.html", "404.html"]
-        config.ogp_social_cards = {
-            "font": list(config.jaxbook_social_card_fonts or book_fonts(language)),
-            "image_mini": str(draw_mark(Path(app.doctreedir) / "social-card-mark.png")),
-        }
+        # getattr: sphinx_sitemap's, which conf.py loads (a deploy build's sitemap).
+        if getattr(config, "site_url", None) != f"{site}/":
+            logger.warning(
+                "the site is %s/, but site_url (the sitemap's address) is %r: set it in "
+                "conf.py from the same address",
+                site,
+                getattr(config, "site_url", None),
+                type="jaxbook",
+                subtype="discovery",
+            )
+        set_default(config, "ogp_site_url", f"{site}/{language}/")
+        set_default(
+            config,
+            "ogp_social_cards",
+            {
+                "font": list(config.jaxbook_social_card_fonts or book_fonts(language)),
+                "image_mini": str(draw_mark(Path(app.doctreedir) / "social-card-mark.png")),
+            },
+        )
     else:
         # An image link must be absolute to be of use to a link preview.
-        config.ogp_social_cards = {"enable": False}
+        set_default(config, "ogp_social_cards", {"enable": False})
 
 
 def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:

@@ -85,6 +85,7 @@ from docutils import nodes
 from sphinx.builders.dummy import DummyBuilder
 from sphinx.util import logging
 
+from jaxbook._compat import pages_read_at
 from jaxbook.doctest import pages
 from jaxbook.doctest.pages import PageRecord
 from jaxbook.sphinxapp import doctest_nodes_of
@@ -317,10 +318,9 @@ def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if outfilename is None:
         return []
     stale = []
-    for docname, read_at in env.all_docs.items():
+    for docname, read_at in pages_read_at(env).items():
         page = Path(outfilename(docname))
-        # all_docs holds when each page was read, in microseconds.
-        if page.is_file() and read_at > page.stat().st_mtime_ns // 1000:
+        if page.is_file() and read_at > page.stat().st_mtime_ns:
             stale.append(docname)
     return stale
 

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 from sphinx.errors import ConfigError
 
 from jaxbook.sphinxext import PARALLEL_SAFE
+from jaxbook.sphinxext._settings import set_default
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -79,9 +80,13 @@ def configure(app: Sphinx, config: Config) -> None:
         config.jaxbook_book_site = f"{url}/{language}" if url else local
     inventory = site / "objects.inv"
     if inventory.is_file():
-        config.intersphinx_mapping = {"book": (config.jaxbook_book_site, str(inventory))}
+        # Beside conf.py's own projects, whose names win.
+        config.intersphinx_mapping = {
+            "book": (config.jaxbook_book_site, str(inventory)),
+            **config.intersphinx_mapping,
+        }
         # Plain :doc: links to the book's pages too (Sphinx sends only :external: by default).
-        config.intersphinx_disabled_reftypes = []
+        set_default(config, "intersphinx_disabled_reftypes", [])
     else:
         # The catalogs' templates need no book, and link nothing; a site does (need_the_book).
         config.suppress_warnings = [*config.suppress_warnings, "ref.doc", "ref.term", "ref.ref"]

@@ -36,6 +36,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
+from jaxbook._compat import use_code_formatter
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._nodes import ancestors
 
@@ -122,7 +123,7 @@ class EpubCodeFormatter(CodeFormatter):
 def use_formatter(app: Sphinx) -> None:
     if isinstance(app.builder, StandaloneHTMLBuilder) and app.builder.name in BUILDERS:
         epub = app.builder.name == "epub"
-        app.builder.highlighter.formatter = EpubCodeFormatter if epub else CodeFormatter
+        use_code_formatter(app.builder, EpubCodeFormatter if epub else CodeFormatter)
 
 
 class WrapperWithoutIds(SphinxPostTransform):

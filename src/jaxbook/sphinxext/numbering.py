@@ -38,13 +38,17 @@ sections and figures afresh at every build (``assign_section_numbers``,
 (``sphinx_numbers_back``, ``sphinx_secnumbers_back``); otherwise every numbered page would
 differ from the numbers per chapter and be written at every build. After it (600) the
 numbers are rewritten per chapter, and the pages whose numbers per chapter changed (a
-page moved to another chapter) are written again (``changed_pages``).
+page moved to another chapter) are written again (``changed_pages``). Sphinx's own numbers
+and those the pages were written with are kept between builds in the ``book`` domain's
+data (``BookDomain.initial_data``); each change to Sphinx's numbers and nodes is a
+function of ``jaxbook._compat``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
@@ -54,10 +58,10 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
+from jaxbook._compat import renumber_section_nodes, replace_figure_numbers, replace_section_numbers
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
-from jaxbook.sphinxext._settings import set_default
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -83,12 +87,14 @@ def configure_numbering(config: Config) -> None:
     to one names it by its number, in these words: the PDF through LaTeX's counters, the
     website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
     (``number_per_chapter``)."""
-    set_default(config, "numfig", True)
-    # Sphinx numbers the figures through the book, whatever the sections' numbers (the
-    # numbers per chapter are number_per_chapter's).
-    set_default(config, "numfig_secnum_depth", 0)
-    # "1.5 使用 JAX 数组": a space after a section's number, no full stop.
-    set_default(config, "html_secnumber_suffix", " ")
+    # conf.py sets numfig (and numfig_secnum_depth = 0: the numbers per chapter are
+    # number_per_chapter's); the words are the build's language's.
+    if not config.numfig:
+        logger.warning(
+            "numfig is off: no figure, table or listing is numbered",
+            type="jaxbook",
+            subtype="numbering",
+        )
     config.numfig_format = {
         # Translators: The caption of a code listing and a reference to it, with its number
         # ("Listing 1-3"), on the website, in the PDF and in the EPUB.
@@ -105,18 +111,24 @@ def configure_numbering(config: Config) -> None:
     }
 
 
-# Sphinx's own numbers of the last build (through the book), on the environment: Sphinx
-# compares this build's with them to know the pages to write again.
-SPHINX_NUMBERS = "jaxbook_sphinx_fignumbers"
+# Sphinx's own numbers of the last build (through the book), in the book domain's data:
+# Sphinx compares this build's with them to know the pages to write again.
+SPHINX_NUMBERS = "sphinx_fignumbers"
 # And the numbers per chapter the pages were written with.
-NUMBERS_SHOWN = "jaxbook_chapter_fignumbers"
+NUMBERS_SHOWN = "chapter_fignumbers"
+
+
+def kept(env: BuildEnvironment) -> dict[str, Any]:
+    """The numbers this extension keeps between builds: the book domain's data."""
+    data: dict[str, Any] = env.domains[BookDomain.name].data
+    return data
 
 
 def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Before Sphinx numbers the figures again: its own numbers of the last build in their
     place, for it to compare with (the numbers per chapter would differ from its own on
     every page that has one, and each such page would be written at every build)."""
-    env.toc_fignumbers = getattr(env, SPHINX_NUMBERS, {})
+    replace_figure_numbers(env, kept(env)[SPHINX_NUMBERS])
     return []
 
 
@@ -133,8 +145,8 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
     one string, which Sphinx writes as it is. The pages to write again are those whose
     numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
-    before = getattr(env, NUMBERS_SHOWN, {})
-    setattr(env, SPHINX_NUMBERS, env.toc_fignumbers)
+    before = kept(env)[NUMBERS_SHOWN]
+    kept(env)[SPHINX_NUMBERS] = env.toc_fignumbers
     chapters = _chapters.chapter_numbers(env)
     found = sorted(
         (numbers, docname, kind, figure_id)
@@ -149,8 +161,8 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
         counted[kind, chapter] += 1
         number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
         renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
-    env.toc_fignumbers = renumbered
-    setattr(env, NUMBERS_SHOWN, renumbered)
+    replace_figure_numbers(env, renumbered)
+    kept(env)[NUMBERS_SHOWN] = renumbered
     return changed_pages(before, renumbered)
 
 
@@ -160,16 +172,16 @@ def configure(app: Sphinx, config: Config) -> None:
 
 # -- Sections, numbered --------------------------------------------------------------------
 
-# Sphinx's own section numbers of the last build, and those the pages were written with, on
-# the environment (as the figures' above).
-SPHINX_SECNUMBERS = "jaxbook_sphinx_secnumbers"
-SECNUMBERS_SHOWN = "jaxbook_chapter_secnumbers"
+# Sphinx's own section numbers of the last build, and those the pages were written with, in
+# the book domain's data (as the figures' above).
+SPHINX_SECNUMBERS = "sphinx_secnumbers"
+SECNUMBERS_SHOWN = "chapter_secnumbers"
 
 
 def sphinx_secnumbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Before Sphinx numbers the sections again: its own numbers of the last build in their
     place, for it to compare with (as ``sphinx_numbers_back`` does for the figures)."""
-    env.toc_secnumbers = getattr(env, SPHINX_SECNUMBERS, {})
+    replace_section_numbers(env, kept(env)[SPHINX_SECNUMBERS])
     return []
 
 
@@ -185,8 +197,8 @@ def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in the
     sidebar and in the links to the page. The pages to write again are those whose numbers
     changed while Sphinx's did not (a chapter moved)."""
-    before = getattr(env, SECNUMBERS_SHOWN, {})
-    setattr(env, SPHINX_SECNUMBERS, env.toc_secnumbers)
+    before = kept(env)[SECNUMBERS_SHOWN]
+    kept(env)[SPHINX_SECNUMBERS] = env.toc_secnumbers
     chapters = _chapters.chapter_numbers(env)
     renumbered: dict[str, dict[str, tuple[int, ...]]] = {}
     for docname, anchors in env.toc_secnumbers.items():
@@ -196,15 +208,9 @@ def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
         }
         # Sphinx numbered these nodes afresh in this build (one list for the title and its
         # entry in the contents): each gets a list of its own.
-        toc = env.tocs.get(docname)
-        for reference in toc.findall(nodes.reference) if toc is not None else ():
-            if reference.get("secnumber"):
-                reference["secnumber"] = _with_chapter(reference["secnumber"], chapter)
-        title = env.titles.get(docname)
-        if title is not None and title.get("secnumber"):
-            title["secnumber"] = _with_chapter(title["secnumber"], chapter)
-    env.toc_secnumbers = renumbered
-    setattr(env, SECNUMBERS_SHOWN, renumbered)
+        renumber_section_nodes(env, docname, partial(_with_chapter, chapter=chapter))
+    replace_section_numbers(env, renumbered)
+    kept(env)[SECNUMBERS_SHOWN] = renumbered
     return changed_pages(before, renumbered)
 
 
@@ -240,6 +246,18 @@ class BookDomain(OwnRolesDomain):
 
     name = "book"
     label = "Book"
+    # The numbers ``number_per_chapter`` and ``number_sections_in_chapter`` keep between
+    # builds: Sphinx's own of the last build and those the pages were written with. They
+    # are the whole book's, made after every page is read: no page's to clear or merge.
+    initial_data: ClassVar[dict[str, Any]] = {
+        SPHINX_NUMBERS: {},
+        NUMBERS_SHOWN: {},
+        SPHINX_SECNUMBERS: {},
+        SECNUMBERS_SHOWN: {},
+    }
+    # 1: the numbers above moved here from attributes of the environment. Sphinx discards
+    # an environment whose domain data is of another version, and reads every page again.
+    data_version = 1
     roles: ClassVar[dict[str, Any]] = {
         "sec": SectionReference(warn_dangling=True),
         "secnum": SectionReference(warn_dangling=True),
@@ -342,6 +360,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(SectionNumbersOnPaper)
     app.add_domain(BookDomain)
     # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
-    # each, and its section numbers begin with the chapter's ("1.2"); it keeps Sphinx's own
-    # beside both. (Version 2 as it was when jaxbook.sphinxext.editions kept them.)
+    # each, and its section numbers begin with the chapter's ("1.2"); the book domain keeps
+    # Sphinx's own beside both (its data_version says where). (Version 2 as it was when
+    # jaxbook.sphinxext.editions kept them; the search index writes it, so it stays.)
     return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

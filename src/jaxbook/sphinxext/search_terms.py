@@ -6,8 +6,9 @@ it leaves Chinese out of the index). jieba's own dictionary cuts 向量化 into
 *quantization*: the very confusion the chapter warns about. This module
 writes the glossary's Chinese terms, plus any extra terms, to a jieba user
 dictionary in the doctree directory and points ``html_search_options["dict"]``
-at it, so the index keeps each term whole. jieba's search mode would still add
-a term's known sub-words (量化 from 向量化), so the Chinese splitter is
+at it (unless ``conf.py`` names a dictionary there: then it warns), so the index
+keeps each term whole. jieba's search mode would still add a term's known
+sub-words (量化 from 向量化), so the Chinese splitter is
 replaced by one that indexes a glossary term whole and nothing inside it.
 
 Config values:
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import jieba
 from sphinx.search.zh import SearchChinese
+from sphinx.util import logging
 
 from jaxbook.project import glossary
 from jaxbook.sphinxext import PARALLEL_SAFE
@@ -33,6 +35,8 @@ from jaxbook.sphinxext import PARALLEL_SAFE
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
 
 # Large frequencies make jieba prefer these words over its own splits.
 FREQUENCY = 100000
@@ -50,8 +54,19 @@ def write_dictionary(app: Sphinx) -> None:
         return
     path = Path(app.doctreedir, "jieba-dict.txt")
     path.parent.mkdir(parents=True, exist_ok=True)
+    options = app.config.html_search_options
+    if "dict" in options:
+        # conf.py's dictionary wins; jieba takes one.
+        logger.warning(
+            "html_search_options sets jieba's dictionary: the glossary's terms are not kept "
+            "whole in the search index",
+            type="jaxbook",
+            subtype="search_terms",
+        )
+        return
     path.write_text("".join(f"{word} {FREQUENCY} n\n" for word in terms(app)), encoding="utf-8")
-    app.config.html_search_options["dict"] = str(path)
+    # A new dict: conf.py's stays as conf.py wrote it.
+    app.config.html_search_options = {**options, "dict": str(path)}
 
 
 class GlossaryAwareChinese(SearchChinese):

@@ -6,3 +6,7 @@ project = "小书"
 author = "作者"
 release = version = "1.0"
 copyright = "2026, 作者"  # the EPUB must name one
+# The book's numbering settings (its conf.py's).
+numfig = True
+numfig_secnum_depth = 0
+html_secnumber_suffix = " "

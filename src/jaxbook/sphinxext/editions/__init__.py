@@ -56,10 +56,8 @@ from typing import TYPE_CHECKING
 from sphinx.errors import ConfigError
 from sphinx_design.badges_buttons import sd_badge
 
-from jaxbook import project
 from jaxbook.sphinxext import PARALLEL_SAFE, book_texts, numbering
 from jaxbook.sphinxext._locale import add_catalog
-from jaxbook.sphinxext._settings import set_default
 from jaxbook.sphinxext.editions.credits import credits_of, edition_name
 from jaxbook.sphinxext.editions.dropdowns import LabelDropdowns
 from jaxbook.sphinxext.editions.epub import BookEpubBuilder, configure_epub
@@ -91,13 +89,6 @@ def configure(app: Sphinx, config: Config) -> None:
             f"{Path(app.confdir, 'conf.py')}: jaxbook_publisher must name who publishes the "
             "book (its authors, where they publish it themselves)"
         )
-    # The edition is the JAX release it runs on: the title page and the copyright page say
-    # it in a sentence, the EPUB's version is the number. (A test root has no
-    # pyproject.toml, and keeps its own release.)
-    if (Path(app.confdir) / "pyproject.toml").is_file():
-        pinned = project.pinned_release(Path(app.confdir))
-        set_default(config, "release", pinned)
-        set_default(config, "version", pinned)
     # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]

@@ -23,6 +23,7 @@ from sphinx.locale import _ as sphinx_
 from sphinx.util.fileutil import copy_asset_file
 
 from jaxbook import project
+from jaxbook._compat import BUILD_INFO_BACKUP
 from jaxbook.sphinxext import _artwork, _chapters
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._settings import set_default
@@ -50,6 +51,8 @@ COVER = "_static/jaxbook-cover.png"
 
 
 def configure_epub(config: Config, credits: Credits) -> None:
+    """The EPUB's settings that depend on the build's language and its translated texts;
+    conf.py writes the rest (epub_show_urls, epub_tocscope, epub_uid, epub_cover)."""
     name = edition_name(config)
     set_default(config, "epub_basename", name)
     set_default(config, "epub_title", credits.title)
@@ -68,16 +71,8 @@ def configure_epub(config: Config, credits: Credits) -> None:
     ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
     set_default(config, "epub_copyright", epub_copyright)
     set_default(config, "epub_language", project.bcp47(config.language))
-    set_default(config, "epub_show_urls", "no")
-    # The chapters list their sections in a hidden toctree (each chapter page has its own
-    # table of contents); the e-reader's contents must list them.
-    set_default(config, "epub_tocscope", "includehidden")
     set_default(config, "epub_description", description())
     set_default(config, "epub_identifier", identifier(config))
-    # The identifier's XML id (the package's unique-identifier); the NCX's dtb:uid is the
-    # identifier itself (templates/epub3/toc.ncx.jinja), as EPUBCheck holds it.
-    set_default(config, "epub_uid", "bookid")
-    set_default(config, "epub_cover", (COVER, "jaxbook-epub-cover.html"))
     # The copyright page, after the cover, as the PDF has it on the title page's back.
     # Translators: The EPUB's copyright page, as a reader's table of contents names it.
     set_default(config, "epub_pre_files", [(COPYRIGHT_PAGE, str(_("Copyright")))])
@@ -87,7 +82,7 @@ def configure_epub(config: Config, credits: Credits) -> None:
         # Sphinx 9 keeps the last build's .buildinfo beside it when the config changed; its
         # EPUB builder ignores .buildinfo only, and warned of an unknown file (which -W made
         # fatal) at the first `make epub` after an edit of conf.py.
-        ".buildinfo.bak",
+        BUILD_INFO_BACKUP,
     ]
     # The reader's "contents" landmark opens the contents, not the front page.
     # Translators: The EPUB's contents page, as a reader's menu names it.

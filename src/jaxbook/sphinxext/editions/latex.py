@@ -436,15 +436,21 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
     name = edition_name(config)
     is_cjk = cjk_region(config.language) is not None
     trim = TRIM["cjk" if is_cjk else "latin"]
-    set_default(config, "latex_engine", "xelatex")
-    # Sphinx's default for Japanese is jsbook, a class for (u)pLaTeX, not xelatex.
-    set_default(config, "latex_docclass", {})
+    # The book's conf.py writes the LaTeX settings that do not depend on the language
+    # (latex_engine, latex_docclass, latex_show_urls, latex_domain_indices, latex_use_xindy).
+    if config.latex_engine != "xelatex":
+        # conf.py's engine is kept, but the preamble below is xelatex's (xeCJK, fontspec).
+        logger.warning(
+            "latex_engine is %r: the editions' preamble is xelatex's",
+            config.latex_engine,
+            type="jaxbook",
+            subtype="editions",
+        )
     set_default(
         config,
         "latex_documents",
         [(config.root_doc, f"{name}.tex", credits.title, credits.authors, "manual", False)],
     )
-    set_default(config, "latex_show_urls", "footnote")
     config.latex_additional_files = [*config.latex_additional_files, str(STYLE)]
     # conf.py's keys win, as they win over Sphinx's own defaults.
     config.latex_elements = {
@@ -496,10 +502,6 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
         r"verbatimvisiblespace={}, verbatimcontinued=\jbverbatimcontinued",
         **config.latex_elements,
     }
-    set_default(config, "latex_domain_indices", False)
-    # makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index
-    # gives each Chinese entry its pinyin as the sort key.
-    set_default(config, "latex_use_xindy", False)
 
 
 def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
