@@ -18,10 +18,11 @@ itself is extracted with):
   ``N_()`` (singular and plural) and ``gettext_noop()`` (a label kept in data)
   of the package's extensions and of the lab's report in the guides
   (``jaxbook_lab/sphinxext/``, whose labels this catalog translates), and the
-  phrases of the release notes (``jaxbook_lab/releases/sentences.py``); the lab's
-  files are read as files (the extensions show the phrases from the evidence
-  file, and import nothing of the lab). Each message with ``%(name)s`` or ``{name}`` is flagged
-  ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
+  phrases of the release notes (``PROBE_PHRASES`` in ``jaxbook/formats.py``, which
+  the lab writes into the evidence file the extensions show them from). The lab's
+  report in the guides has a catalog of its own, whose template its extension
+  writes with :func:`add_package_template`. Each message with ``%(name)s`` or
+  ``{name}`` is flagged ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
   holds a translation's placeholders to the message's.
 
 A template is written only when more than its date changed, as Sphinx writes
@@ -61,8 +62,9 @@ SPHINX = Path(sphinx.__file__).resolve().parent
 # Babel's gettext keywords (a template's {% trans %} is gettext); the package's N_() marks a
 # count's singular and plural, where the usual N_() marks one message.
 KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "N_": (1, 2), "gettext_noop": None}
-# The release notes' phrases (read as a file: the extensions import nothing of the lab).
-PHRASES = LAB / "releases" / "sentences.py"
+# The release notes' phrases: the assignment PHRASES_NAME of the book's formats module.
+PHRASES = PACKAGE / "formats.py"
+PHRASES_NAME = "PROBE_PHRASES"
 # The lab's report in the guides, whose labels are the extensions' catalog's (read as files).
 LAB_EXTENSIONS = LAB / "sphinxext"
 JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
@@ -83,10 +85,17 @@ PHRASE_COMMENT = (
 def extract_phrases(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """A Babel extraction method: every string of ``SENTENCES``' values."""
+    """A Babel extraction method: every string of ``PROBE_PHRASES``' values."""
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        named = any(isinstance(t, ast.Name) and t.id == PHRASES_NAME for t in targets)
+        if named and isinstance(node.value, ast.Dict):
             for phrases in node.value.values:
                 for value in getattr(phrases, "values", []):
                     if isinstance(value, ast.Constant) and isinstance(value.value, str):
@@ -105,7 +114,7 @@ def add_extracted(catalog: Catalog, method: Any, path: Path, shown: str, **optio
 
 def relative(path: Path, outdir: Path) -> str:
     """A source as a template names it: a file of the package or of Sphinx from its package
-    (``jaxbook/sphinxext/notes.py``, ``jaxbook_lab/releases/sentences.py``), the book's from
+    (``jaxbook/sphinxext/notes.py``, ``jaxbook/formats.py``), the book's from
     the book, as the pages' are."""
     for package in (PACKAGE, LAB, SPHINX):
         if path.is_relative_to(package):
