@@ -25,10 +25,13 @@
 - ``catalog_dir()``: where a translation's catalogs are, ``catalog_language()``,
   the language of such a directory, and ``catalog_place()``, where a catalog file
   stands; ``TEMPLATES``, the committed templates (``.pot``) they are merged from.
-- The interface's two catalogs, whose messages are English (``INTERFACE_SOURCE``):
-  the theme's (``sphinx.po``, Sphinx's own domain) and the extensions' labels
-  (``jaxbook.po``); ``interface_catalog()`` finds a language's, in its catalog
-  directory or, for a language the package itself translates, beside the package.
+- The interface's catalogs, whose messages are English (``INTERFACE_SOURCE``):
+  the theme's (``sphinx.po``, Sphinx's own domain), the extensions' labels
+  (``jaxbook.po``), and those of another package of the distribution whose
+  extensions have a catalog of their own, which ``pyproject.toml`` declares
+  (``[tool.jaxbook] package-catalogs``: ``package_catalog_dirs()``, whose domains
+  ``interface_domains()`` adds); ``interface_catalog()`` finds a language's, in its
+  catalog directory or, for a language a package itself translates, beside the package.
 - ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
 - ``sphinx_build()``: the ``sphinx-build`` call that builds the book's pages, or
   its guides, with one builder (``make html``, ``make gettext``).
@@ -47,6 +50,7 @@ before ``.venv`` exists.
 from __future__ import annotations
 
 import csv
+import functools
 import re
 import sys
 from dataclasses import dataclass, field
@@ -59,11 +63,15 @@ LANGUAGE_LIST = LOCALE / "languages.csv"
 TEMPLATES = LOCALE / "pot"
 THEME_DOMAIN = "sphinx"
 EXTENSION_DOMAIN = "jaxbook"
+# The book's own interface domains; interface_domains() adds those of the package catalogs.
 INTERFACE_DOMAINS = (THEME_DOMAIN, EXTENSION_DOMAIN)
 # The language the interface's messages are written in: it needs no catalog of them.
 INTERFACE_SOURCE = "en"
 # The extensions' own catalogs, which travel with the package (its Chinese labels).
 PACKAGE_CATALOGS = Path(__file__).resolve().parent / "sphinxext" / "locales"
+# The checkout the package is installed from (editable): its pyproject.toml declares the
+# catalogs of the distribution's other packages (package_catalog_dirs()).
+DISTRIBUTION = PACKAGE_CATALOGS.parents[3]
 GLOSSARY = LOCALE / "glossary.csv"
 # A page is reStructuredText or MyST Markdown (conf.py's source_suffix).
 SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
@@ -155,12 +163,56 @@ def catalog_dir(root: Path, language: str) -> Path:
     return root / LOCALE / language / "LC_MESSAGES"
 
 
+@functools.cache
+def package_catalog_dirs() -> tuple[Path, ...]:
+    """The directories of catalogs that travel with a package (``<language>/LC_MESSAGES/
+    <domain>.po`` under each): this package's own, then those the distribution's
+    ``pyproject.toml`` names in ``[tool.jaxbook] package-catalogs`` (relative to it), where
+    the package is installed from a checkout that has them. The book never imports those
+    packages: they name their catalogs here, and register them with Sphinx themselves."""
+    import tomllib  # Python 3.11: this module also runs where the bundle does
+
+    found = [PACKAGE_CATALOGS]
+    pyproject = DISTRIBUTION / "pyproject.toml"
+    if pyproject.is_file():
+        config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        for name in config.get("tool", {}).get("jaxbook", {}).get("package-catalogs", []):
+            directory = (DISTRIBUTION / name).resolve()
+            if directory.is_dir() and directory not in found:
+                found.append(directory)
+    return tuple(found)
+
+
+@functools.cache
+def interface_domains() -> tuple[str, ...]:
+    """Every domain of the interface's catalogs: the book's (``INTERFACE_DOMAINS``), then
+    each that a package catalog directory holds in some language (``jaxbook_lab``)."""
+    found = dict.fromkeys(INTERFACE_DOMAINS)
+    for directory in package_catalog_dirs():
+        found |= dict.fromkeys(sorted(po.stem for po in directory.glob("*/LC_MESSAGES/*.po")))
+    return tuple(found)
+
+
+def package_catalog(language: str, domain: str) -> Path | None:
+    """``language``'s catalog of ``domain`` that travels with a package, if one does."""
+    for directory in package_catalog_dirs():
+        path = directory / language / "LC_MESSAGES" / f"{domain}.po"
+        if path.is_file():
+            return path
+    return None
+
+
+def is_package_catalog_dir(po_dir: Path) -> bool:
+    """Whether ``po_dir`` is a language's directory of catalogs that travel with a package."""
+    return po_dir.resolve().parent.parent in package_catalog_dirs()
+
+
 def interface_catalog(root: Path, language: str, domain: str) -> Path:
     """``language``'s catalog of the interface's ``domain``: the book's, or where the book has
-    none and the package has one, the package's (the path the book's would have otherwise)."""
+    none and a package has one, the package's (the path the book's would have otherwise)."""
     book = catalog_dir(root, language) / f"{domain}.po"
-    package = PACKAGE_CATALOGS / language / "LC_MESSAGES" / f"{domain}.po"
-    return package if not book.is_file() and package.is_file() else book
+    package = package_catalog(language, domain)
+    return package if not book.is_file() and package is not None else book
 
 
 def bcp47(language: str) -> str:

@@ -1,4 +1,4 @@
-"""The extensions' labels, and the sentences the probes declare, all have a Chinese text."""
+"""The extensions' labels, and the phrases of the probes' answers, all have a Chinese text."""
 
 from __future__ import annotations
 
@@ -12,32 +12,35 @@ from types import SimpleNamespace
 import polib
 import pytest
 
+from jaxbook.formats import PROBE_PHRASES
 from jaxbook.sphinxext import _locale, interface
 from jaxbook.sphinxext.pairs import BROKEN, HALVES
 
 PACKAGE = Path(_locale.__file__).parent
+# gettext_noop: a label kept in data (the edition statements), looked up as _().
+TRANSLATING = ("_", "ngettext", "N_", "gettext_noop")
 
 
-def msgids_in_code() -> set[str]:
-    """Every ``_("...")`` of the modules that translate through this catalog: the book's
-    extensions, and the lab's report in the guides."""
-    found = {label for _symbol, label in HALVES.values()} | {BROKEN}  # looked up as _(label)
-    # rglob: an extension may be a package of modules (editions).
-    modules = [*PACKAGE.rglob("*.py"), *interface.LAB_EXTENSIONS.glob("*.py")]
-    assert any(module.parent == interface.LAB_EXTENSIONS for module in modules)
+def labels_in(modules: list[Path], catalog_module: str) -> set[str]:
+    """Every ``_("...")`` (``ngettext``, ``N_``, ``gettext_noop``) of those ``modules`` that
+    take their translating names from ``catalog_module`` (or are it)."""
+    found = set()
     for module in modules:
-        source = module.read_text(encoding="utf-8")
-        if (
-            module != PACKAGE / "_locale.py"
-            and "from jaxbook.sphinxext._locale import" not in source
-        ):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        own = module.with_suffix("").parts[-len(catalog_module.split(".")) :]
+        imports = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == catalog_module
+            for alias in node.names
+        }
+        if own != tuple(catalog_module.split(".")) and not imports & set(TRANSLATING):
             continue
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                # gettext_noop: a label kept in data (the edition statements), looked up as _().
-                and node.func.id in ("_", "ngettext", "N_", "gettext_noop")
+                and node.func.id in TRANSLATING
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
@@ -45,11 +48,20 @@ def msgids_in_code() -> set[str]:
     return found
 
 
+def msgids_in_code() -> set[str]:
+    """Every label of the book's extensions, which translate through this catalog (the lab's
+    report has a catalog of its own: tests/lab/sphinxext/test_locale.py)."""
+    found = {label for _symbol, label in HALVES.values()} | {BROKEN}  # looked up as _(label)
+    # rglob: an extension may be a package of modules (editions).
+    return found | labels_in(sorted(PACKAGE.rglob("*.py")), "jaxbook.sphinxext._locale")
+
+
 def probe_sentences() -> set[str]:
-    """The lab's phrases, read as the extensions' template reads them (never imported)."""
+    """The probes' phrases, read as the extensions' template reads them."""
     with interface.PHRASES.open("rb") as source:
         found = {text for _line, _m, text, _c in interface.extract_phrases(source, {}, (), {})}
-    assert len(found) > 10  # the file is where the template looks for it
+    # The template finds every phrase the lab writes into the evidence file, and only those.
+    assert found == {text for phrases in PROBE_PHRASES.values() for text in phrases.values()}
     return found
 
 

@@ -176,18 +176,23 @@ def update_translations(root: Path, pot_dir: Path, *options: str, quiet: bool = 
 
 
 def is_interface_template(name: Path) -> bool:
-    """Whether a template (named from its directory) is the interface's: sphinx.pot, jaxbook.pot."""
-    return name.parent == Path() and name.stem in project.INTERFACE_DOMAINS
+    """Whether a template (named from its directory) is the interface's: sphinx.pot, jaxbook.pot,
+    and a package catalog's (jaxbook_lab.pot)."""
+    return name.parent == Path() and name.stem in project.interface_domains()
 
 
 def target_catalog(po_dir: Path, name: Path, language: str) -> Path | None:
     """The catalog of ``language`` that the template ``name`` is merged into, or None where
     the language needs none: the source has no page catalogs, and the interface's own
-    language (English) no interface catalogs. An interface catalog the package holds for
-    the language (its Chinese labels) is merged where it is."""
+    language (English) no interface catalogs. An interface catalog a package holds for
+    the language (its Chinese labels) is merged where it is; a package's own directory
+    takes only the catalogs it holds (the lab's, its own domain's, not the book's)."""
     if is_interface_template(name):
         if project.speaks_interface_source(language):
             return None
+        if project.is_package_catalog_dir(po_dir):
+            held = po_dir / name.with_suffix(".po")
+            return held if held.is_file() else None
         root = project.find_root(po_dir)
         if root is not None and po_dir.resolve() == project.catalog_dir(root, language).resolve():
             return project.interface_catalog(root, language, name.stem)

@@ -110,6 +110,8 @@ TRANSLATED_ROLE_TARGET = {"edition"}
 TITLE_ROLES = {"course"}
 KINDS = ("inline code", "role", "link target", "footnote reference", "substitution")
 EMPHASIS = {"strong": "strong emphasis (**…**)", "emphasis": "emphasis (*…*)"}
+# What a finding calls each of the book's interface catalogs; a package's is "<domain> extensions".
+INTERFACE_NAMES = {project.THEME_DOMAIN: "theme", project.EXTENSION_DOMAIN: "extensions"}
 
 
 def role_key(name: str, content: str) -> tuple[str, str] | None:
@@ -678,7 +680,7 @@ def template_of(path: Path) -> Path | None:
     locale, _language, domain = place
     name = f"{domain}.pot"
     template = locale / project.TEMPLATES.name / name
-    if locale == project.PACKAGE_CATALOGS:
+    if locale in project.package_catalog_dirs():
         root = find_root(locale)
         template = root / project.TEMPLATES / name if root else template
     return template if template.is_file() else None
@@ -1201,11 +1203,11 @@ def missing_interface(po_dir: Path, language: str, paths: list[Path]) -> list[Fi
         Finding(
             po_dir / f"{domain}.po",
             1,
-            f"no catalog of the {'theme' if domain == project.THEME_DOMAIN else 'extensions'}'s "
+            f"no catalog of the {INTERFACE_NAMES.get(domain, domain + ' extensions')}'s "
             f"labels, which show in English: 'make update-po' creates it from "
             f"{shown(project.TEMPLATES / domain)}.pot",
         )
-        for domain in project.INTERFACE_DOMAINS
+        for domain in project.interface_domains()
         if domain not in have
     ]
 

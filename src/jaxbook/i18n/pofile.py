@@ -225,24 +225,25 @@ def msgid_line(lines: list[str], start: int) -> int:
 
 
 def is_interface(path: Path) -> bool:
-    """Whether ``path`` is one of the interface's catalogs (the theme's, the extensions'),
-    whose messages are English and may be format strings."""
-    return path.stem in project.INTERFACE_DOMAINS and path.parent.name == "LC_MESSAGES"
+    """Whether ``path`` is one of the interface's catalogs (the theme's, the extensions', a
+    package catalog's), whose messages are English and may be format strings."""
+    return path.stem in project.interface_domains() and path.parent.name == "LC_MESSAGES"
 
 
 def catalog_files(po_dir: Path) -> list[Path]:
     """Every catalog of a language: those under its directory (``locale/<language>/
-    LC_MESSAGES``), and the extensions' catalog that the package holds for it, where the
-    book has none of its own."""
+    LC_MESSAGES``), and each interface catalog that a package holds for it (the extensions'
+    labels, the lab's), where the book has none of its own."""
     found = sorted(po_dir.rglob("*.po"))
     root = project.find_root(po_dir)
     if root is not None and po_dir.name == "LC_MESSAGES":
         language = project.catalog_language(po_dir)
-        extension = project.interface_catalog(root, language, project.EXTENSION_DOMAIN)
-        if extension.is_file() and extension.resolve() not in {f.resolve() for f in found}:
-            found.append(
-                Path(os.path.relpath(extension)) if po_dir.is_absolute() is False else extension
-            )
+        for domain in project.interface_domains():
+            extension = project.interface_catalog(root, language, domain)
+            if extension.is_file() and extension.resolve() not in {f.resolve() for f in found}:
+                found.append(
+                    Path(os.path.relpath(extension)) if po_dir.is_absolute() is False else extension
+                )
     return found
 
 

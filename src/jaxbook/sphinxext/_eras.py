@@ -2,7 +2,7 @@
 
 ``jaxbook-lab evidence`` records, for every probe, its eras (the releases that
 gave the same answer, the *key*) and what the visited releases showed; with
-each probe come its phrases (``jaxbook_lab.releases.sentences``), English msgids
+each probe come its phrases (``jaxbook.formats.PROBE_PHRASES``), English msgids
 that this package's catalog translates. A cell says, per probe that changed,
 what holds since the release of its last change and, newest first, what held
 in the releases before, a sentence each (``Since JAX 0.4.31, …. In JAX

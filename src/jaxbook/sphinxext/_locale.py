@@ -72,9 +72,10 @@ def N_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """A label with a count, in the form the language gives that count."""
-    return get_translator(MESSAGE_CATALOG_NAME).ngettext(singular, plural, n)
+def ngettext(singular: str, plural: str, n: int, domain: str = MESSAGE_CATALOG_NAME) -> str:
+    """A label with a count, in the form the language gives that count (of ``domain``'s
+    catalog: this package's, or the lab's)."""
+    return get_translator(domain).ngettext(singular, plural, n)
 
 
 def repositories(app: Sphinx) -> list[CatalogRepository]:
@@ -83,18 +84,23 @@ def repositories(app: Sphinx) -> list[CatalogRepository]:
     return [CatalogRepository(str(app.srcdir), book_dirs, app.config.language, "utf-8")]
 
 
-_compiled: weakref.WeakSet[Sphinx] = weakref.WeakSet()
+# The domains each application has compiled (package_catalog).
+_compiled: weakref.WeakKeyDictionary[Sphinx, set[str]] = weakref.WeakKeyDictionary()
 
 
-def package_catalog(app: Sphinx) -> Path:
-    """The directory of this package's labels compiled for the build: ``.mo`` files under
-    the doctree directory, compiled from the package's ``.po`` where they differ from it."""
+def package_catalog(
+    app: Sphinx, domain: str = MESSAGE_CATALOG_NAME, locale_dir: Path = LOCALE_DIR
+) -> Path:
+    """The directory of a package's labels compiled for the build (this package's, or
+    ``domain``'s under ``locale_dir``: the lab's): ``.mo`` files under the doctree directory,
+    compiled from the package's ``.po`` where they differ from it."""
     compiled_dir = Path(app.doctreedir, "jaxbook-locales")
-    if app in _compiled:  # each extension registers the catalog; it is compiled once
+    done = _compiled.setdefault(app, set())
+    if domain in done:  # each extension registers the catalog; it is compiled once
         return compiled_dir
-    _compiled.add(app)
+    done.add(domain)
     language = app.config.language
-    catalog = CatalogInfo(str(LOCALE_DIR / language / "LC_MESSAGES"), MESSAGE_CATALOG_NAME, "utf-8")
+    catalog = CatalogInfo(str(locale_dir / language / "LC_MESSAGES"), domain, "utf-8")
     if Path(catalog.po_path).is_file():
         mo = compiled_dir / language / "LC_MESSAGES" / catalog.mo_file
         data = compiled(catalog, language, app.config.gettext_allow_fuzzy_translations)
@@ -149,26 +155,28 @@ def freshen_catalogs(app: Sphinx) -> None:
         reload_sphinx_catalogs(app)
 
 
-def add_catalog(app: Sphinx) -> None:
+def add_catalog(
+    app: Sphinx, domain: str = MESSAGE_CATALOG_NAME, locale_dir: Path = LOCALE_DIR
+) -> None:
     """Compile the labels' catalogs for the build language and register them: the book's
     (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, which a translator of a new
     language writes), before this package's own (``package_catalog``). Every catalog of
     the book in the build's language is compiled again first where its ``.mo`` is not its
-    ``.po``'s (``freshen_catalogs``)."""
+    ``.po``'s (``freshen_catalogs``). Another package's extensions register their own
+    catalog the same way (``domain``, with its ``.po`` files under ``locale_dir``: the
+    lab's report, ``jaxbook_lab``)."""
     freshen_catalogs(app)
     language = app.config.language
     book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
     for repo in repositories(app):
         for catalog in repo.catalogs:
-            if catalog.domain == MESSAGE_CATALOG_NAME and catalog.is_outdated():
+            if catalog.domain == domain and catalog.is_outdated():
                 catalog.write_mo(language)
     # Sphinx keeps one registry of catalogs per process, not per application, and
     # adds a new language's catalog only as a fallback of the one loaded first: an
     # English build after a Chinese one in the same process would show Chinese labels.
-    forget_sphinx_catalogs(
-        lambda namespace, catalog: (namespace, catalog) == ("general", MESSAGE_CATALOG_NAME)
-    )
-    locale.init([*book_dirs, str(package_catalog(app))], language, MESSAGE_CATALOG_NAME)
+    forget_sphinx_catalogs(lambda namespace, catalog: (namespace, catalog) == ("general", domain))
+    locale.init([*book_dirs, str(package_catalog(app, domain, locale_dir))], language, domain)
 
 
 def page_domain(config: Config, docname: str) -> str:

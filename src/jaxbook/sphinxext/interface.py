@@ -2,7 +2,7 @@
 
 The gettext builder writes one template per page, and ``book.pot``
 (``jaxbook.sphinxext.book_texts``). After it, this extension writes the
-templates of the two catalogs that translate the interface, whose messages
+templates of the catalogs that translate the interface, whose messages
 are English, into the same directory, with Babel's extractors (the ones Sphinx
 itself is extracted with):
 
@@ -16,13 +16,17 @@ itself is extracted with):
   ``make check-po`` says which.
 - ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()`` and
   ``N_()`` (singular and plural) and ``gettext_noop()`` (a label kept in data)
-  of the package's extensions and of the lab's report in the guides
-  (``jaxbook_lab/sphinxext/``, whose labels this catalog translates), and the
-  phrases of the release notes (``jaxbook_lab/releases/sentences.py``); the lab's
-  files are read as files (the extensions show the phrases from the evidence
-  file, and import nothing of the lab). Each message with ``%(name)s`` or ``{name}`` is flagged
-  ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
-  holds a translation's placeholders to the message's.
+  of the package's extensions, and the phrases of the release notes
+  (``PROBE_PHRASES`` in ``jaxbook/formats.py``, which the lab writes into the
+  evidence file the extensions show them from).
+- a package catalog's template: the labels of another package's extensions, which
+  have a domain of their own and name their modules with
+  :func:`add_package_template` (the lab's report in the guides: ``jaxbook_lab.pot``);
+  this extension reads only the files they name, and imports nothing of theirs.
+
+Each message of the extensions' templates with ``%(name)s`` or ``{name}`` is
+flagged ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
+holds a translation's placeholders to the message's.
 
 A template is written only when more than its date changed, as Sphinx writes
 the pages'; a page's template that the build no longer makes (its page is
@@ -35,7 +39,9 @@ from __future__ import annotations
 
 import ast
 import io
+import weakref
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -55,16 +61,13 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 PACKAGE = Path(__file__).resolve().parents[1]
-# The lab, beside the book in the one distribution: some of its files are read, never imported.
-LAB = PACKAGE.parent / "jaxbook_lab"
 SPHINX = Path(sphinx.__file__).resolve().parent
 # Babel's gettext keywords (a template's {% trans %} is gettext); the package's N_() marks a
 # count's singular and plural, where the usual N_() marks one message.
 KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "N_": (1, 2), "gettext_noop": None}
-# The release notes' phrases (read as a file: the extensions import nothing of the lab).
-PHRASES = LAB / "releases" / "sentences.py"
-# The lab's report in the guides, whose labels are the extensions' catalog's (read as files).
-LAB_EXTENSIONS = LAB / "sphinxext"
+# The release notes' phrases: the assignment PHRASES_NAME of the book's formats module.
+PHRASES = PACKAGE / "formats.py"
+PHRASES_NAME = "PROBE_PHRASES"
 JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLabels"
 
 
@@ -83,10 +86,17 @@ PHRASE_COMMENT = (
 def extract_phrases(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """A Babel extraction method: every string of ``SENTENCES``' values."""
+    """A Babel extraction method: every string of ``PROBE_PHRASES``' values."""
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        named = any(isinstance(t, ast.Name) and t.id == PHRASES_NAME for t in targets)
+        if named and isinstance(node.value, ast.Dict):
             for phrases in node.value.values:
                 for value in getattr(phrases, "values", []):
                     if isinstance(value, ast.Constant) and isinstance(value.value, str):
@@ -103,11 +113,11 @@ def add_extracted(catalog: Catalog, method: Any, path: Path, shown: str, **optio
         catalog.add(message, None, [(shown, line)], auto_comments=joined, context=context)
 
 
-def relative(path: Path, outdir: Path) -> str:
-    """A source as a template names it: a file of the package or of Sphinx from its package
-    (``jaxbook/sphinxext/notes.py``, ``jaxbook_lab/releases/sentences.py``), the book's from
-    the book, as the pages' are."""
-    for package in (PACKAGE, LAB, SPHINX):
+def relative(path: Path, outdir: Path, packages: tuple[Path, ...] = ()) -> str:
+    """A source as a template names it: a file of the package, of Sphinx or of one of
+    ``packages`` from its package (``jaxbook/sphinxext/notes.py``, ``jaxbook/formats.py``),
+    the book's from the book, as the pages' are."""
+    for package in (PACKAGE, SPHINX, *packages):
         if path.is_relative_to(package):
             return f"{package.name}/{path.relative_to(package).as_posix()}"
     root = project.find_root(outdir)
@@ -128,9 +138,50 @@ def extensions_catalog(outdir: Path) -> Catalog:
     for module in sorted((PACKAGE / "sphinxext").rglob("*.py")):
         if module.name != "chrome.py":  # the theme's domain, below
             add_extracted(catalog, "python", module, relative(module, outdir))
-    for module in sorted(LAB_EXTENSIONS.glob("*.py")):
-        add_extracted(catalog, "python", module, relative(module, outdir))
     add_extracted(catalog, extract_phrases, PHRASES, relative(PHRASES, outdir))
+    return catalog
+
+
+@dataclass(frozen=True)
+class PackageTemplate:
+    """A catalog of another package's extensions: its domain, its modules, and the package
+    they are named from in the template."""
+
+    domain: str
+    modules: tuple[Path, ...]
+    package: Path
+    header: str
+
+
+# The package catalogs each application's extensions added (add_package_template).
+_package_templates: weakref.WeakKeyDictionary[Sphinx, dict[str, PackageTemplate]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def add_package_template(
+    app: Sphinx, domain: str, modules: list[Path], package: Path, header: str
+) -> None:
+    """Have the gettext build write ``<domain>.pot``, the labels (``_()``, ``ngettext()``,
+    ``N_()``, ``gettext_noop()``) of ``modules``, named from ``package``: the template of a
+    package whose extensions have a catalog of their own. Called by that package's
+    extension as it is set up; again with the same domain, it replaces the first."""
+    app.setup_extension(__name__)
+    found = tuple(sorted(Path(module).resolve() for module in modules))
+    template = PackageTemplate(domain, found, Path(package).resolve(), header)
+    _package_templates.setdefault(app, {})[domain] = template
+
+
+def package_catalog(template: PackageTemplate, outdir: Path) -> Catalog:
+    catalog = Catalog(
+        project=template.domain,
+        header_comment=f"{template.header}\n# Written by make gettext "
+        "(jaxbook.sphinxext.interface).",
+        msgid_bugs_address="",
+        fuzzy=False,
+    )
+    for module in template.modules:
+        add_extracted(catalog, "python", module, relative(module, outdir, (template.package,)))
     return catalog
 
 
@@ -188,9 +239,12 @@ def write_templates(app: Sphinx, exception: Exception | None) -> None:
     outdir = Path(app.outdir)
     write_template(theme_catalog(app, outdir), outdir / f"{project.THEME_DOMAIN}.pot")
     write_template(extensions_catalog(outdir), outdir / f"{project.EXTENSION_DOMAIN}.pot")
+    packages = _package_templates.get(app, {})
+    for domain, package in packages.items():
+        write_template(package_catalog(package, outdir), outdir / f"{domain}.pot")
     # The pages this build has are the templates it wrote: any other is a page's that is gone.
     made = {f"{domain}.pot" for domain in getattr(app.builder, "catalogs", {})}
-    made |= {f"{domain}.pot" for domain in project.INTERFACE_DOMAINS}
+    made |= {f"{domain}.pot" for domain in [*project.INTERFACE_DOMAINS, *packages]}
     for template in outdir.rglob("*.pot"):
         if template.relative_to(outdir).as_posix() not in made:
             template.unlink()

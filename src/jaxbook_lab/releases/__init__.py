@@ -7,8 +7,8 @@
 - :mod:`jaxbook_lab.releases.evidence`: ``jaxbook-lab evidence``, a bisection over real
   releases for where each noted behavior changed (``docs/release-evidence.json``);
 - :mod:`jaxbook_lab.releases.probes`: what a release answers to each probe, run inside
-  that release's environment, and :mod:`jaxbook_lab.releases.sentences`, what the
-  answers mean, for the pages.
+  that release's environment (what the answers mean, for the pages, is the book's:
+  :data:`jaxbook.formats.PROBE_PHRASES`).
 
 It is the lab: it runs :mod:`jaxbook.doctest`'s bundle and writes files whose
 shapes :mod:`jaxbook.formats` declares, which the book's extensions read without

@@ -52,6 +52,7 @@ from packaging.version import InvalidVersion, Version
 from jaxbook import project
 from jaxbook.formats import (
     EVIDENCE_FORMAT,
+    PROBE_PHRASES,
     Answer,
     Era,
     Evidence,
@@ -250,7 +251,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jaxbook_lab.releases import probes, sentences
+    from jaxbook_lab.releases import probes
 
     root = project.root()
     work = args.work.resolve()
@@ -287,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
         "probes": {
             name: {
                 "question": questions[name],
-                "sentences": sentences.SENTENCES[name],
+                "sentences": PROBE_PHRASES[name],
                 "eras": probe_eras[name],
             }
             for name in names

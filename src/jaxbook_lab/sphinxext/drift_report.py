@@ -36,9 +36,10 @@ from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.formats import OUTCOMES, FormatError
 from jaxbook.sphinxext import PARALLEL_SAFE, drift_report
-from jaxbook.sphinxext._locale import N_, _, join_list, ngettext, sentence
+from jaxbook.sphinxext._locale import join_list, sentence
 from jaxbook.sphinxext.drift_report import CHAPTER_FILE, Place, load, read, warn
 from jaxbook_lab.sphinxext import book
+from jaxbook_lab.sphinxext._locale import N_, _, ngettext, setup_catalog
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -341,6 +342,7 @@ def depart_fold_html(self: Any, node: drift_fold) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(drift_report.__name__)
     app.setup_extension(book.__name__)
+    setup_catalog(app)
     app.add_node(drift_report_placeholder)
     app.add_node(drift_fold, html=(visit_fold_html, depart_fold_html))
     app.add_directive("drift-report", DriftReportDirective)

@@ -26,8 +26,9 @@ from sphinx.util import docname_join
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook.sphinxext import PARALLEL_SAFE, _eras, evidence_column
-from jaxbook.sphinxext._locale import _, sentence
+from jaxbook.sphinxext._locale import sentence
 from jaxbook_lab.sphinxext import book
+from jaxbook_lab.sphinxext._locale import _, setup_catalog
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -86,6 +87,7 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(evidence_column.__name__)
     app.setup_extension(book.__name__)
+    setup_catalog(app)
     app.add_node(evidence_report)
     app.add_directive("evidence-report", EvidenceReportDirective)
     # A handler, not a post-transform: it links with the builder.

@@ -15,10 +15,10 @@ from types import SimpleNamespace
 import pytest
 from packaging.version import Version
 
+from jaxbook.formats import PROBE_PHRASES as SENTENCES
 from jaxbook.project import find_root
 from jaxbook_lab.releases import evidence
 from jaxbook_lab.releases.environments import CannotInstall
-from jaxbook_lab.releases.sentences import SENTENCES
 
 EVIDENCE = find_root(Path(__file__).parent) / "docs" / "release-evidence.json"
 
@@ -95,7 +95,7 @@ def test_runs_split_where_the_text_changes():
 def test_every_probe_has_sentences_and_importing_them_leaves_jax_alone():
     """The probes set XLA_FLAGS when imported; the sentences are read without them."""
     code = (
-        "import os, sys; from jaxbook_lab.releases.sentences import SENTENCES; "
+        "import os, sys; from jaxbook.formats import PROBE_PHRASES as SENTENCES; "
         "assert 'XLA_FLAGS' not in os.environ and 'jax' not in sys.modules; "
         "from jaxbook_lab.releases.probes import PROBES; "
         "assert set(PROBES) == set(SENTENCES), set(PROBES) ^ set(SENTENCES)"
