@@ -147,34 +147,11 @@ class LiveApplication:
     with the doctest extension, ran).
     """
 
-    def __init__(
-        self,
-        srcdir: Path,
-        confdir: Path | str,
-        outdir: Path,
-        doctreedir: Path,
-        builder: str,
-        language: str,
-        *,
-        status: IO[str] | None,
-        confoverrides: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
-        tags: Iterable[str] = (),
-        freshenv: bool = False,
-    ) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """:func:`application`'s arguments, less ``warning``: the application's warnings
+        are kept here, and each build returns its own."""
         self.warnings = io.StringIO()
-        self.app = application(
-            srcdir,
-            confdir,
-            outdir,
-            doctreedir,
-            builder,
-            language,
-            status=status,
-            warning=self.warnings,
-            confoverrides=confoverrides,
-            tags=tags,
-            freshenv=freshenv,
-        )
+        self.app = application(*args, warning=self.warnings, **kwargs)
         self.read: list[str] = []
         self._reported = 0
         self.app.connect("env-before-read-docs", self._reading)

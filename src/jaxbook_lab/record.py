@@ -39,8 +39,8 @@ from jaxbook.backends import KNOWN, backends_of, condition
 from jaxbook.formats import FormatError, read_record
 from jaxbook.i18n import catalogs
 from jaxbook.i18n.pofile import save_wrapped
-from jaxbook.myst import FENCE, OPTION, fence_body, fence_end
 from jaxbook.project import SOURCE_LANGUAGE
+from jaxbook_lab.myst import FENCE, OPTION, fence_body, fence_end
 
 CODE_DIRECTIVES = ("testcode", "testplot")
 RST_DIRECTIVE = re.compile(r"^(\s*)\.\. ([\w-]+)::")

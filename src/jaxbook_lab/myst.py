@@ -1,4 +1,4 @@
-"""The few facts about MyST Markdown source that the tools read lines by: code fences.
+"""The few facts about MyST Markdown source that the lab's recording reads lines by: fences.
 
 A fence opens with three or more backticks, tildes or colons, optionally a
 directive name in braces and an argument (```` ```{testoutput} ````,
@@ -6,8 +6,9 @@ directive name in braces and an argument (```` ```{testoutput} ````,
 the same mark at least as long. A directive's options follow its opening
 line, as ``:name: value`` lines or a ``---`` YAML block.
 
-Only :mod:`jaxbook.doctest.record` reads fences by lines; the other tools locate
-a page's directives with :func:`jaxbook.i18n.parsers.located`, on markdown-it.
+Only :mod:`jaxbook_lab.record` reads fences by lines, to write a run's outputs back
+into a page; the book's tools locate a page's directives with
+:func:`jaxbook.i18n.parsers.located`, on markdown-it.
 """
 
 from __future__ import annotations
