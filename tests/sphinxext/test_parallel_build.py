@@ -3,9 +3,12 @@ builds: the claim of every extension's ``parallel_read_safe`` and ``parallel_wri
 
 The project is made here, small, with the book's own ``conf.py``: every extension and
 setting it loads for the book (a new extension there is loaded here too, and
-:func:`test_the_project_loads_every_extension_of_the_book` fails if one is not), only the
-paths of the sources and what the doctests import (the book's runtime starts JAX) being
-the project's. Its chapter's pages hold what each extension keeps on the environment while
+:func:`test_the_project_loads_every_extension_of_the_book` fails if one is not), as a
+deploy's build (a site URL: the sitemap, the canonical links). Only the paths of the
+sources are the project's, and three settings that cost seconds without bearing on which
+process does what: the doctests' setup (the book's runtime starts JAX), the social cards
+(matplotlib loads a CJK font) and jieba's Chinese search (the search index is fed in the
+main process). Its chapter's pages hold what each extension keeps on the environment while
 pages are read (update notes and their table, each page's run, measured outputs and
 figures, hand-made and generated index entries, glossary links, numbered sections, figures
 and tables, the drift data's examples, the parallel text's catalog, self-checks,
@@ -19,8 +22,11 @@ in processes of their own, as ``make html`` runs them (a pytest worker may have 
 JAX, which a fork would inherit), and the project's ``conf.py`` records which process read
 and wrote each page, so that a build that silently fell back to one process (an extension
 whose flag is false) fails here instead of passing vacuously. What they wrote is compared
-parsed (the pages' trees, the search index, the notebooks, the places file) and so is
-every domain's data in the pickled environment.
+parsed (the pages' trees, the search index, the notebooks, the sitemap, the places file)
+and so is every domain's data in the pickled environment.
+
+A page read again in parallel is the runs domain's own case, tested with that extension
+alone: what the main process kept for it when clearing it is spent once it is merged.
 """
 
 from __future__ import annotations
@@ -39,17 +45,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The chapter's sections: with the other pages, three chunks for the two readers.
+SITE = "https://book.example.org/jax"
+# The chapter's sections: with the other pages, a chunk of several pages for each reader.
 PAGES = 6
 
 CONF = """\
 # The book's conf.py, for this project: every extension and setting it loads, the paths of
 # the sources being this project's (the same layout: docs/, locale/, snippets/).
-import dataclasses
 import json
 import os
 import runpy
-import sys
 from pathlib import Path
 
 book = runpy.run_path({book_conf!r}, init_globals={{"tags": tags}})
@@ -60,6 +65,9 @@ locale_dirs = [str(Path(__file__).resolve().parent / "locale")]
 # The book's runtime starts JAX for each reader; these pages need only its names.
 doctest_global_setup = {setup!r}
 doctest_global_cleanup = ""
+# A deploy's build (JAXBOOK_SITE_URL): its sitemap, canonical and alternate links, but not
+# its social cards, whose CJK font takes matplotlib seconds to load in each writer.
+ogp_social_cards = {{"enable": False}}
 # Not jieba's Chinese search, whose dictionary takes seconds to load in each build: the
 # search index is fed in the main process (Sphinx's write_doc_serialized), never a fork.
 html_search_language = "en"
@@ -78,7 +86,6 @@ def setup(app):
 
     def loaded(app, exception):
         note("main", sorted(app.extensions))
-        note("jax", "jax" in sys.modules)
 
     app.connect("build-finished", loaded)
     return {{"parallel_read_safe": True, "parallel_write_safe": True}}
@@ -252,6 +259,30 @@ else:
     assert answer() == 42, "answer() 应返回 42"
 """
 
+# A MyST Markdown section (as the chapter's first page is in the book).
+MYST = """\
+# MyST 的一节
+
+这一节用 MyST Markdown 写成，也说到密钥。
+
+```{index} single: MyST 的话题
+```
+
+:::{update-note}
+:id: note-shared
+
+每一节都提到的说明。
+:::
+
+```{testcode}
+print("MyST")
+```
+
+```{testoutput}
+MyST
+```
+"""
+
 OTHER_RELEASES = """\
 其他版本
 ========
@@ -338,6 +369,7 @@ def make_book(root: Path) -> Path:
         for n, page in enumerate(pages, start=1)
     ]
     (chapter / "release-drift.json").write_text(json.dumps(drift_data(ran)), encoding="utf-8")
+    (chapter / "myst.md").write_text(MYST, encoding="utf-8")
     (chapter / "other-releases.rst").write_text(OTHER_RELEASES, encoding="utf-8")
     (chapter / "update-notes.rst").write_text(
         "更新说明\n========\n\n.. update-notes-table::\n", encoding="utf-8"
@@ -345,7 +377,7 @@ def make_book(root: Path) -> Path:
     sections = "\n".join(f"   {page.removeprefix('ch01/')}" for page in pages)
     (chapter / "index.rst").write_text(
         "第 1 章\n=======\n\n.. toctree::\n   :numbered: 1\n\n"
-        f"{sections}\n\n.. toctree::\n\n   other-releases\n   update-notes\n",
+        f"{sections}\n   myst\n\n.. toctree::\n\n   other-releases\n   update-notes\n",
         encoding="utf-8",
     )
     (docs / "glossary.rst").write_text("术语表\n======\n\n.. book-glossary::\n", "utf-8")
@@ -385,7 +417,7 @@ def build(root: Path, out: Path, *options: str) -> list[list]:
         text=True,
         timeout=300,
         check=False,
-        env={**os.environ, "JAXBOOK_PROCESS_LOG": str(log)},
+        env={**os.environ, "JAXBOOK_PROCESS_LOG": str(log), "JAXBOOK_SITE_URL": SITE},
     )
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
@@ -441,10 +473,24 @@ def search_index(path: Path) -> object:
     return json.loads(text[text.index("(") + 1 : text.rindex(")")])
 
 
+def sitemap(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """Each address of the sitemap and its other languages': in the order the writers gave
+    them, which is no order a reader reads."""
+    from xml.etree import ElementTree
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    return {
+        url.findtext("s:loc", namespaces=ns): sorted(
+            (link.get("hreflang"), link.get("href")) for link in url.findall("x:link", ns)
+        )
+        for url in ElementTree.parse(path).getroot().findall("s:url", ns)
+    }
+
+
 def written(out: Path) -> dict[str, object]:
     """Every file a build wrote, each as its reader reads it: a page's tree, the search index's,
-    a notebook's and the places file's data, an archive's files (not the times it holds); any
-    other file's bytes."""
+    a notebook's and the places file's data, the sitemap's addresses, an archive's files (not
+    the times it holds); any other file's bytes."""
     files: dict[str, object] = {}
     for path in sorted((out / "html").rglob("*")):
         name = path.relative_to(out).as_posix()
@@ -456,6 +502,8 @@ def written(out: Path) -> dict[str, object]:
             files[name] = search_index(path)
         elif path.suffix in {".ipynb", ".json"}:
             files[name] = json.loads(path.read_text(encoding="utf-8"))
+        elif path.name == "sitemap.xml":
+            files[name] = sitemap(path)
         elif path.suffix == ".zip":
             with zipfile.ZipFile(path) as archive:
                 files[name] = {member: archive.read(member) for member in archive.namelist()}
@@ -552,3 +600,35 @@ def test_runs_kept_for_pages_read_again_in_parallel_are_spent(tmp_path):
         env = pickle.load(f)
     assert kept_records(env) == {}
     assert sorted(records(env)) == pages  # each taken back
+
+
+def test_what_the_readers_kept_is_on_the_pages(built):
+    """Not a vacuous comparison: the parallel build's pages show what both readers kept."""
+    from bs4 import BeautifulSoup
+
+    out, processes = built["parallel"]
+    readers: dict[int, set[str]] = {}
+    for kind, docname, pid in processes:
+        if kind == "read":
+            readers.setdefault(pid, set()).add(docname)
+    first, last = "ch01/p01", f"ch01/p{PAGES:02d}"
+    assert not any({first, last} <= pages for pages in readers.values()), readers
+
+    def text(page: str) -> str:
+        html = (out / "html" / page).read_text(encoding="utf-8")
+        return BeautifulSoup(html, "html.parser").get_text(" ", strip=True)
+
+    sections = range(1, PAGES + 1)
+    notes = text("ch01/update-notes.html")
+    assert all(f"第 {n} 节的第 {n} 条说明" in notes for n in sections), notes
+    index = text("genindex.html")
+    assert all(f"第 {n} 节的话题" in index for n in sections), index
+    assert "MyST 的话题" in index
+    # The drift data's examples of every page, unseen since it was made: in one list.
+    unseen = text("ch01/other-releases.html")
+    assert all(f"1.{n} 第 {n} 节" in unseen for n in sections), unseen
+    page = text("ch01/p01.html")
+    assert "Section 1" in page  # the parallel text, from the English catalog
+    assert "用了 1.5 毫秒" in page  # the measured output, from the run
+    assert "1.2 节“第 2 节”" in page  # a section's number through the chapter
+    assert (out / "html" / "_images" / "figure-ch01-p01-1.png").is_file()
