@@ -57,7 +57,8 @@ subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind
 build environment says so with an ``env_version`` in its ``setup()``
 metadata, which Sphinx compares with the pickled environment's. Every
 extension reads and writes pages in parallel (``sphinx-build -j``): its
-metadata says so with ``PARALLEL_SAFE``.
+metadata says so with ``PARALLEL_SAFE``, and ``tests/sphinxext/test_parallel_build.py``
+builds every extension of ``conf.py`` with ``-j 2`` and ``-j 1`` to hold it.
 """
 
 from __future__ import annotations
