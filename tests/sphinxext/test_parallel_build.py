@@ -385,7 +385,8 @@ def make_book(root: Path) -> Path:
         "书\n==\n\n.. toctree::\n\n   ch01/index\n   glossary\n", encoding="utf-8"
     )
     # A checkout, as the book's build is: the pages' dates are their commit's.
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(root)]
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    git += ["-C", str(root)]
     dated = {
         **os.environ,
         "GIT_AUTHOR_DATE": "2026-12-01T00:00:00Z",
