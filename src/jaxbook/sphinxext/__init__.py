@@ -62,6 +62,7 @@ metadata says so with ``PARALLEL_SAFE``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sphinx.domains import Domain
@@ -76,13 +77,45 @@ if TYPE_CHECKING:
 PARALLEL_SAFE: ExtensionMetadata = {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
+@dataclass(frozen=True)
+class Xref:
+    """A reference Sphinx asks a domain to make: ``resolve_xref``'s arguments, handed whole
+    to the method of its role (the environment is the domain's own, ``Domain.env``)."""
+
+    fromdocname: str
+    builder: Builder
+    typ: str
+    target: str
+    node: addnodes.pending_xref
+    contnode: nodes.Element
+
+
 class OwnRolesDomain(Domain):
     """A domain whose references are made by its own roles alone: ``:any:`` finds none.
 
     Sphinx asks every domain what an ``:any:`` reference could name, and one that has no
     answer is asked role by role through ``resolve_xref``, with a warning
     for a domain outside Sphinx; this one answers that it names nothing.
+
+    A reference of the role type ``typ`` is made by the domain's method
+    ``_resolve_<typ>_xref(xref)``, as Sphinx's ``StandardDomain`` dispatches to
+    ``_resolve_ref_xref`` and the like; a type without one resolves to nothing.
     """
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        resolver = getattr(self, f"_resolve_{typ}_xref", None)
+        if resolver is None:
+            return None
+        return resolver(Xref(fromdocname, builder, typ, target, node, contnode))
 
     def resolve_any_xref(
         self,
