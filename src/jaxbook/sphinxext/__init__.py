@@ -63,6 +63,7 @@ metadata says so with ``PARALLEL_SAFE``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.domains import Domain
@@ -70,11 +71,30 @@ from sphinx.domains import Domain
 if TYPE_CHECKING:
     from docutils import nodes
     from sphinx import addnodes
+    from sphinx.application import Sphinx
     from sphinx.builders import Builder
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 PARALLEL_SAFE: ExtensionMetadata = {"parallel_read_safe": True, "parallel_write_safe": True}
+
+# The extensions' templates, beside their modules: the sidebar's language switcher
+# (languages), the editions' downloads and subtitle, the EPUB's cover page and documents and
+# LaTeX's long table (editions).
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def add_templates(app: Sphinx) -> None:
+    """Put the extensions' templates (:data:`TEMPLATES`) in ``templates_path``, after the
+    book's own, for the book's settings to name them (``html_sidebars``, ``epub_cover``):
+    from the ``setup()`` of each extension whose templates they are; once is enough."""
+    app.connect("config-inited", _extend_templates_path)
+
+
+def _extend_templates_path(app: Sphinx, config: Config) -> None:
+    if str(TEMPLATES) not in config.templates_path:
+        config.templates_path = [*config.templates_path, str(TEMPLATES)]
 
 
 @dataclass(frozen=True)
