@@ -245,3 +245,26 @@ def test_sphinx_build_builds_the_pages_or_the_guides_with_the_books_conf(tmp_pat
     assert guides[-2:] == [str(tmp_path / "guides"), str(tmp_path / "out")]
     assert "-q" in pages
     assert "-q" in guides
+
+
+@pytest.mark.parametrize("command", ["html", "editions", "doctest"])
+def test_the_commands_that_build_take_the_languages_builddir_and_sphinx_options_alike(command):
+    from jaxbook import cli
+
+    def parsed(*arguments: str):
+        return cli.parser_for([command]).parse_args([command, *arguments])
+
+    given = parsed("--builddir", "out", "--sphinxopts", "-D a='b c' -t x", "en", "zh_CN")
+    assert given.languages == ["en", "zh_CN"]
+    assert given.builddir == Path("out")
+    # Split as the shell splits SPHINXOPTS, once, for every command: a quoted value stays one.
+    assert given.sphinxopts == ["-D", "a=b c", "-t", "x"]
+    assert parsed("en").sphinxopts == []  # the default, split too
+    assert parsed("en").builddir == Path("_build")
+
+
+def test_make_gettext_passes_its_sphinx_options_split():
+    from jaxbook import cli
+
+    args = cli.parser_for(["po"]).parse_args(["po", "gettext", "--sphinxopts", "-q -t x"])
+    assert args.sphinxopts == ["-q", "-t", "x"]
