@@ -69,6 +69,19 @@ def test_conf_py_takes_the_languages_and_keeps_no_text_per_language():
     assert "jaxbook.sphinxext.book_texts" in conf["extensions"]
 
 
+@pytest.mark.parametrize("book", [".", "tests/roots/test-editions"])
+def test_the_book_and_its_test_book_of_the_editions_build_with_the_same_sphinx_settings(book):
+    from jaxbook import sphinx_settings
+
+    settings = {
+        name: value for name, value in vars(sphinx_settings).items() if not name.startswith("_")
+    }
+    settings.pop("annotations")  # the module's own __future__ import
+    conf = runpy.run_path(str(ROOT / book / "conf.py"), {"tags": Tags()})
+    assert {name: conf.get(name) for name in settings} == settings
+    assert settings["latex_engine"] == "xelatex"  # the editions' preamble is xelatex's
+
+
 def test_the_glossary_reads_every_column(tmp_path):
     terms = {term.source: term for term in project.glossary(ROOT / project.GLOSSARY)}
     assert terms["向量化"].name("en") == "vectorization"
