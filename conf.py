@@ -27,6 +27,23 @@ from pathlib import Path
 from jaxbook.formats import recorded_on
 from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages, pinned_release
 
+# The settings of Sphinx that hold in every language, which the test books under tests/roots
+# share: each is set here by this import, and said why beside its value there.
+from jaxbook.sphinx_settings import (  # noqa: F401  # settings, which Sphinx reads
+    epub_cover,
+    epub_show_urls,
+    epub_tocscope,
+    epub_uid,
+    html_secnumber_suffix,
+    latex_docclass,
+    latex_domain_indices,
+    latex_engine,
+    latex_show_urls,
+    latex_use_xindy,
+    numfig,
+    numfig_secnum_depth,
+)
+
 # -- Project information -----------------------------------------------------
 
 # The root page's title; a translation's is that title's, from the root page's catalog.
@@ -138,11 +155,8 @@ source_suffix = SOURCE_SUFFIX
 exclude_patterns = ["_build", "**/_*.rst", "**/_*.md"]
 templates_path = ["docs/_templates"]
 nitpicky = True
-# Figures, tables and code listings are numbered, through the book whatever the sections'
-# numbers (jaxbook.sphinxext.numbering numbers them per chapter, as the PDF does, and names
-# them in the build's language: numfig_format is its).
-numfig = True
-numfig_secnum_depth = 0
+# Figures, tables and code listings are numbered (numfig, numfig_secnum_depth) as the
+# settings imported above from jaxbook.sphinx_settings say.
 
 # -- Internationalisation ----------------------------------------------------
 
@@ -267,8 +281,7 @@ html_css_files = ["jaxbook.css"]
 # html_last_updated_fmt is left to jaxbook.sphinxext.discovery: a day as the build's
 # language writes it ("2026 年 12 月 6 日", "December 6, 2026").
 html_copy_source = False
-# "1.5 使用 JAX 数组": a space after a section's number, no full stop.
-html_secnumber_suffix = " "
+# html_secnumber_suffix: jaxbook.sphinx_settings's, imported above.
 
 # -- Link previews, sitemap, last-updated dates ------------------------------
 # jaxbook.sphinxext.discovery sets what depends on the build's language: notfound_urls_prefix
@@ -295,24 +308,9 @@ if SITE:
 # texts (latex_documents, latex_elements' keys this file does not set, the epub_* names,
 # copyright, language, identifier, description, pre_files, guide, css_files) and adds its
 # style files to latex_additional_files and its web-only files to epub_exclude_files.
-
-# xeCJK and the Noto CJK fonts; Sphinx's default class for Japanese, jsbook, is (u)pLaTeX's.
-latex_engine = "xelatex"
-latex_docclass = {}
-latex_show_urls = "footnote"
-latex_domain_indices = False
-# makeindex, not xindy (another TeX Live package): jaxbook.sphinxext.pinyin_index gives each
-# Chinese entry its pinyin as the sort key.
-latex_use_xindy = False
-epub_show_urls = "no"
-# The chapters list their sections in a hidden toctree (each chapter page has its own table
-# of contents); the e-reader's contents must list them.
-epub_tocscope = "includehidden"
-# The identifier's XML id (the package's unique-identifier); the NCX's dtb:uid is the
-# identifier itself, as EPUBCheck holds it.
-epub_uid = "bookid"
-# The cover (drawn by jaxbook.sphinxext.editions) and its page, a template of the extension.
-epub_cover = ("_static/jaxbook-cover.png", "jaxbook-epub-cover.html")
+# The rest, the same in every language (latex_engine xelatex, latex_docclass,
+# latex_show_urls, latex_domain_indices, latex_use_xindy, epub_show_urls, epub_tocscope,
+# epub_uid, epub_cover), is jaxbook.sphinx_settings's, imported above.
 
 # -- The guides --------------------------------------------------------------
 # sphinx-build -t guides ... guides/ (make guides): a project of its own, whose pages link

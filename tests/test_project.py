@@ -69,6 +69,19 @@ def test_conf_py_takes_the_languages_and_keeps_no_text_per_language():
     assert "jaxbook.sphinxext.book_texts" in conf["extensions"]
 
 
+@pytest.mark.parametrize("book", [".", "tests/roots/test-editions"])
+def test_the_book_and_its_test_book_of_the_editions_build_with_the_same_sphinx_settings(book):
+    from jaxbook import sphinx_settings
+
+    settings = {
+        name: value for name, value in vars(sphinx_settings).items() if not name.startswith("_")
+    }
+    settings.pop("annotations")  # the module's own __future__ import
+    conf = runpy.run_path(str(ROOT / book / "conf.py"), {"tags": Tags()})
+    assert {name: conf.get(name) for name in settings} == settings
+    assert settings["latex_engine"] == "xelatex"  # the editions' preamble is xelatex's
+
+
 def test_the_glossary_reads_every_column(tmp_path):
     terms = {term.source: term for term in project.glossary(ROOT / project.GLOSSARY)}
     assert terms["向量化"].name("en") == "vectorization"
@@ -245,3 +258,26 @@ def test_sphinx_build_builds_the_pages_or_the_guides_with_the_books_conf(tmp_pat
     assert guides[-2:] == [str(tmp_path / "guides"), str(tmp_path / "out")]
     assert "-q" in pages
     assert "-q" in guides
+
+
+@pytest.mark.parametrize("command", ["html", "editions", "doctest"])
+def test_the_commands_that_build_take_the_languages_builddir_and_sphinx_options_alike(command):
+    from jaxbook import cli
+
+    def parsed(*arguments: str):
+        return cli.parser_for([command]).parse_args([command, *arguments])
+
+    given = parsed("--builddir", "out", "--sphinxopts", "-D a='b c' -t x", "en", "zh_CN")
+    assert given.languages == ["en", "zh_CN"]
+    assert given.builddir == Path("out")
+    # Split as the shell splits SPHINXOPTS, once, for every command: a quoted value stays one.
+    assert given.sphinxopts == ["-D", "a=b c", "-t", "x"]
+    assert parsed("en").sphinxopts == []  # the default, split too
+    assert parsed("en").builddir == Path("_build")
+
+
+def test_make_gettext_passes_its_sphinx_options_split():
+    from jaxbook import cli
+
+    args = cli.parser_for(["po"]).parse_args(["po", "gettext", "--sphinxopts", "-q -t x"])
+    assert args.sphinxopts == ["-q", "-t", "x"]

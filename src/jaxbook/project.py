@@ -35,6 +35,8 @@
 - ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
 - ``sphinx_build()``: the ``sphinx-build`` call that builds the book's pages, or
   its guides, with one builder (``make html``, ``make gettext``).
+- ``add_build_arguments()``: the arguments of every command that runs ``sphinx-build``
+  (the languages, ``--builddir``, ``--sphinxopts`` split into a list).
 - ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
   (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
   the prose names them through ``jaxbook.sphinxext.facts``.
@@ -49,9 +51,11 @@ before ``.venv`` exists.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import functools
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -487,6 +491,29 @@ def source_file(root: Path, docname: str) -> Path:
 def page_name(root: Path, docname: str) -> str:
     """``docs/<docname>.rst`` or ``docs/<docname>.md``, as messages name a page."""
     return page_file(root / BOOK_SOURCES, docname).relative_to(root).as_posix()
+
+
+def add_build_arguments(
+    parser: argparse.ArgumentParser, nargs: str = "+", languages_help: str | None = None
+) -> None:
+    """The arguments of a command that runs ``sphinx-build`` for some of the book's languages
+    (``jaxbook html``, ``editions``, ``doctest``): the languages, the build directory, and
+    :func:`add_sphinxopts`."""
+    parser.add_argument("languages", nargs=nargs, help=languages_help)
+    parser.add_argument("--builddir", type=Path, default=Path("_build"))
+    add_sphinxopts(parser)
+
+
+def add_sphinxopts(parser: argparse.ArgumentParser) -> None:
+    """``--sphinxopts "-D name=value -t tag"`` (the Makefile's ``SPHINXOPTS``): options
+    passed on to ``sphinx-build``, split as a shell splits them (``args.sphinxopts`` is a
+    list)."""
+    parser.add_argument(
+        "--sphinxopts",
+        type=shlex.split,
+        default="",
+        help="extra sphinx-build options (-D name=value, -t tag, ...)",
+    )
 
 
 def sphinx_build(

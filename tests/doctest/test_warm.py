@@ -66,6 +66,16 @@ def doctest(capsys) -> Run:
     return run
 
 
+def run_once(books: tuple[Path, Path], doctest: Run) -> tuple[Path, Path]:
+    """Each book run once, the warm one by the servers it starts: where a test begins that
+    asks them again. Not a fixture: pytest names the phase it is in (setup, call) in the
+    environment (PYTEST_CURRENT_TEST), and a server started in another phase would be stale."""
+    warm_book, cold_book = books
+    doctest(warm_book, True)
+    doctest(cold_book, False)
+    return books
+
+
 def both(books: tuple[Path, Path], change: Callable[[Path], object]) -> None:
     for book in books:
         change(book)
@@ -115,9 +125,7 @@ def test_a_second_run_is_answered_by_the_same_processes_as_a_cold_run_prints_it(
 
 
 def test_an_edited_page_runs_again_warm_and_fails_at_its_line(books, servers, doctest):
-    warm_book, cold_book = books
-    doctest(warm_book, True)
-    doctest(cold_book, False)
+    warm_book, cold_book = run_once(books, doctest)
     both(books, edit("   你好\n", "   再见\n"))
 
     ok, output, err = doctest(warm_book, True)
@@ -136,9 +144,7 @@ def test_an_edited_page_runs_again_warm_and_fails_at_its_line(books, servers, do
 def test_a_changed_fingerprint_stops_the_server_and_runs_cold(
     books, servers, doctest, monkeypatch, change
 ):
-    warm_book, cold_book = books
-    doctest(warm_book, True)
-    doctest(cold_book, False)
+    warm_book, cold_book = run_once(books, doctest)
     first = list(servers)
     if change == "conf.py":
         # A new config value: a server that kept its application would not know it.
@@ -160,9 +166,7 @@ def test_a_changed_fingerprint_stops_the_server_and_runs_cold(
 
 
 def test_a_build_beside_the_server_makes_it_read_the_doctrees_again(books, servers, doctest):
-    warm_book, cold_book = books
-    doctest(warm_book, True)
-    doctest(cold_book, False)
+    warm_book, cold_book = run_once(books, doctest)
     page = "\nNew\n===\n\n>>> 1 + 1\n2\n"
     both(books, lambda book: (book / "docs/new.rst").write_text(page, encoding="utf-8"))
     both(books, edit("   prose\n", "   prose\n   new\n", "docs/index.rst"))
@@ -179,9 +183,7 @@ def test_a_build_beside_the_server_makes_it_read_the_doctrees_again(books, serve
 
 
 def test_only_and_force_answered_warm_are_what_they_are_cold(books, servers, doctest):
-    warm_book, cold_book = books
-    doctest(warm_book, True)
-    doctest(cold_book, False)
+    warm_book, cold_book = run_once(books, doctest)
     both(books, edit("   你好\n", "   再见\n"))
 
     assert doctest(warm_book, True, only=("fence",)) == doctest(cold_book, False, only=("fence",))
@@ -196,9 +198,7 @@ def test_only_and_force_answered_warm_are_what_they_are_cold(books, servers, doc
 def test_a_server_that_dies_or_hangs_while_building_leaves_the_run_to_a_cold_one(
     books, servers, doctest, monkeypatch, how
 ):
-    warm_book, cold_book = books
-    doctest(warm_book, True)
-    doctest(cold_book, False)
+    warm_book, cold_book = run_once(books, doctest)
     monkeypatch.setattr(warm, "SILENCE_S", 3.0)
     pids = {server.pid for server in servers}
     # A page that kills, or stops, the process that runs it when that is a server.

@@ -10,7 +10,7 @@ JSON to run them elsewhere.
 A build runs each page once, while it reads it (the extension
 :mod:`jaxbook.sphinxext.doctest`), and keeps a :class:`PageRecord` of the run
 in its environment, one per page with code: the data of the extension's domain,
-which :func:`records` reads.
+which :func:`records` reads, and :class:`TreeRuns` for the nodes of a resolved tree.
 ``make doctest``'s verdict, ``jaxbook refresh`` and the extensions that show
 outputs read it; nothing runs the page again.
 """
@@ -129,3 +129,27 @@ def owners(doctree: nodes.Element, docname: str) -> dict[int, str]:
         found[id(node)] = page
         stack += [(child, page) for child in node.children if isinstance(child, nodes.Element)]
     return found
+
+
+class TreeRuns:
+    """The runs of the pages a resolved tree holds, for the extensions that show what a run
+    did: an HTML or EPUB tree is one page, the LaTeX tree the whole book (:func:`owners`)."""
+
+    def __init__(self, env: Any, doctree: nodes.Element) -> None:
+        self._page_of = owners(doctree, env.docname)
+        self._records = records(env)
+
+    def page(self, node: nodes.Element) -> str:
+        """The page ``node`` is from."""
+        return self._page_of[id(node)]
+
+    def record(self, node: nodes.Element) -> PageRecord | None:
+        """The run of the page ``node`` is from; None where this build ran none
+        (``jaxbook_run``)."""
+        return self._records.get(self.page(node))
+
+    def cell(self, node: nodes.Element) -> tuple[PageRecord, int] | None:
+        """The run of the code cell ``node``, and the cell's block in it; None where this
+        build did not run the cell."""
+        record, block = self.record(node), node.get("jaxbook_block")
+        return None if record is None or block is None else (record, block)

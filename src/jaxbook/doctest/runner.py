@@ -40,7 +40,6 @@ import concurrent.futures
 import multiprocessing
 import os
 import re
-import shlex
 import threading
 import time
 from dataclasses import dataclass, field
@@ -87,15 +86,15 @@ class LanguageRun:
     ran: int = 0  # pages whose code ran in this run
 
 
-def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: str, **rest: Any) -> Spec:
+def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: list[str], **rest: Any) -> Spec:
     """Honour the ``-D name=value`` and ``-t tag`` options that ``SPHINXOPTS`` can carry."""
-    if not sphinxopts.strip():
+    if not sphinxopts:
         # Without options, no need of Sphinx's parser: a warm run answers in less time than
         # importing Sphinx takes (0.1 s).
         return Spec(root, builddir, **rest)
     from sphinx.cmd.build import get_parser as sphinx_build_parser
 
-    options = sphinx_build_parser().parse_args([*shlex.split(sphinxopts), "docs", "out"])
+    options = sphinx_build_parser().parse_args([*sphinxopts, "docs", "out"])
     overrides = tuple(tuple(define.partition("=")[::2]) for define in options.define or [])
     return Spec(root, builddir, overrides, tuple(options.tags or ()), **rest)
 
@@ -360,9 +359,7 @@ def check(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("languages", nargs="*")
-    parser.add_argument("--builddir", type=Path, default=Path("_build"))
-    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options (-D, -t)")
+    project.add_build_arguments(parser, nargs="*")
     parser.add_argument(
         "--only", action="append", default=[], metavar="PAGE", help="test only this page"
     )

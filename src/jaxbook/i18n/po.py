@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 from pathlib import Path
 
 from jaxbook import project
@@ -52,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "gettext", help="write every catalog's template (.pot) into locale/pot and POT_DIR"
     )
     gettext_parser.add_argument("pot_dir", type=Path, nargs="?", default=project.TEMPLATES)
-    gettext_parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
+    project.add_sphinxopts(gettext_parser)
     update_parser = sub.add_parser("update", help="merge the .pot templates into the catalogs")
     update_parser.add_argument(
         "pot_dir", type=Path, help="the templates (make gettext: locale/pot)"
@@ -75,7 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "gettext":
-        return catalogs.extract(project.root(), args.pot_dir, *shlex.split(args.sphinxopts))
+        return catalogs.extract(project.root(), args.pot_dir, *args.sphinxopts)
     po_dirs = args.po_dirs or every_language()
     if args.action == "update":
         return catalogs.update_all(args.pot_dir, po_dirs, create=not args.existing)

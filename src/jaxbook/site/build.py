@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shlex
 import subprocess
 from pathlib import Path
 
@@ -59,15 +58,13 @@ def html_command(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("languages", nargs="+", help="the first is the landing page's default")
-    parser.add_argument("--builddir", type=Path, default=Path("_build"))
-    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
+    project.add_build_arguments(parser, languages_help="the first is the landing page's default")
 
 
 def run(args: argparse.Namespace) -> int:
     root = project.root()
     builddir = args.builddir.resolve()
-    extra = ["--fail-on-warning", "--keep-going", *shlex.split(args.sphinxopts)]
+    extra = ["--fail-on-warning", "--keep-going", *args.sphinxopts]
     if args.command == "guides":
         return build_guides(root, builddir, args.languages, extra)
     with contextlib.ExitStack() as held:

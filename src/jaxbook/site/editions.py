@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -124,10 +123,8 @@ def _errors(log: Path) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("languages", nargs="+")
-    parser.add_argument("--builddir", type=Path, default=Path("_build"))
+    project.add_build_arguments(parser)
     parser.add_argument("--format", dest="formats", action="append", choices=FORMATS)
-    parser.add_argument("--sphinxopts", default="", help="extra sphinx-build options")
     parser.add_argument(
         "--leave-site-pages",
         action="store_true",
@@ -150,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     root = project.root()
     builddir = args.builddir.resolve()
     site_root = (args.site or builddir / "html").resolve()
-    extra = ["--fail-on-warning", "--keep-going", "-q", *shlex.split(args.sphinxopts)]
+    extra = ["--fail-on-warning", "--keep-going", "-q", *args.sphinxopts]
     formats = args.formats or list(FORMATS)
 
     def build(language: str) -> list[int]:

@@ -63,6 +63,8 @@ builds every extension of ``conf.py`` with ``-j 2`` and ``-j 1`` to hold it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.domains import Domain
@@ -70,11 +72,43 @@ from sphinx.domains import Domain
 if TYPE_CHECKING:
     from docutils import nodes
     from sphinx import addnodes
+    from sphinx.application import Sphinx
     from sphinx.builders import Builder
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 PARALLEL_SAFE: ExtensionMetadata = {"parallel_read_safe": True, "parallel_write_safe": True}
+
+# The extensions' templates, beside their modules: the sidebar's language switcher
+# (languages), the editions' downloads and subtitle, the EPUB's cover page and documents and
+# LaTeX's long table (editions).
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def add_templates(app: Sphinx) -> None:
+    """Put the extensions' templates (:data:`TEMPLATES`) in ``templates_path``, after the
+    book's own, for the book's settings to name them (``html_sidebars``, ``epub_cover``):
+    from the ``setup()`` of each extension whose templates they are; once is enough."""
+    app.connect("config-inited", _extend_templates_path)
+
+
+def _extend_templates_path(app: Sphinx, config: Config) -> None:
+    if str(TEMPLATES) not in config.templates_path:
+        config.templates_path = [*config.templates_path, str(TEMPLATES)]
+
+
+@dataclass(frozen=True)
+class Xref:
+    """A reference Sphinx asks a domain to make: ``resolve_xref``'s arguments, handed whole
+    to the method of its role (the environment is the domain's own, ``Domain.env``)."""
+
+    fromdocname: str
+    builder: Builder
+    typ: str
+    target: str
+    node: addnodes.pending_xref
+    contnode: nodes.Element
 
 
 class OwnRolesDomain(Domain):
@@ -83,7 +117,26 @@ class OwnRolesDomain(Domain):
     Sphinx asks every domain what an ``:any:`` reference could name, and one that has no
     answer is asked role by role through ``resolve_xref``, with a warning
     for a domain outside Sphinx; this one answers that it names nothing.
+
+    A reference of the role type ``typ`` is made by the domain's method
+    ``_resolve_<typ>_xref(xref)``, as Sphinx's ``StandardDomain`` dispatches to
+    ``_resolve_ref_xref`` and the like; a type without one resolves to nothing.
     """
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        resolver = getattr(self, f"_resolve_{typ}_xref", None)
+        if resolver is None:
+            return None
+        return resolver(Xref(fromdocname, builder, typ, target, node, contnode))
 
     def resolve_any_xref(
         self,

@@ -3,7 +3,8 @@
 A chapter is a directory of the source: a page that lists the chapter's
 notes or examples speaks of the pages in its own directory and below, so a
 book of many chapters has one such page per chapter, whatever builder
-writes it (one file per page, or the whole book as one document).
+writes it (one file per page, or the whole book as one document). Such a page is written
+again, never read again, when a page it is made from was read since (``written_before``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 from jaxbook._compat import pages_read_at
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -92,24 +93,32 @@ def nearest(pages: list[str], docname: str) -> str | None:
     return max(covering, key=lambda page: page.count("/")) if covering else None
 
 
-def written_before_their_chapter(
-    app: Sphinx, env: BuildEnvironment, pages: Iterable[str]
-) -> list[str]:
-    """Of the chapter ``pages``, those that a page of their chapter was read since this
-    builder last wrote them (in this build, or by another builder of the doctree directory):
-    for ``env-get-updated``, so that a page made as it is written from what every page of its
-    chapter holds is written again, never read again. A builder that writes every page, or
-    none, has none to write again; one not written yet is written anyway."""
+def written_before(app: Sphinx, changed_at: Mapping[str, int]) -> list[str]:
+    """Of the pages ``changed_at`` names, those that this builder last wrote before the time
+    it gives each (nanoseconds since the epoch, as :func:`pages_read_at`): for
+    ``env-get-updated``, so that a page made as it is written from other pages is written
+    again, never read again, also after another builder of the doctree directory read them.
+    A builder that writes every page, or none, has none to write again; a page not written
+    yet is written anyway."""
     outfilename = getattr(app.builder, "get_outfilename", None)
     if outfilename is None:
         return []
     stale = []
-    read_at = pages_read_at(env)
-    for page in pages:
+    for page, at in changed_at.items():
         output = Path(outfilename(page))
-        if not output.is_file():
-            continue
-        written = output.stat().st_mtime_ns
-        if any(covers(page, doc) and at > written for doc, at in read_at.items()):
+        if output.is_file() and at > output.stat().st_mtime_ns:
             stale.append(page)
     return stale
+
+
+def written_before_their_chapter(
+    app: Sphinx, env: BuildEnvironment, pages: Iterable[str]
+) -> list[str]:
+    """Of the chapter ``pages``, those that a page of their chapter was read since this
+    builder last wrote them (:func:`written_before`)."""
+    read_at = pages_read_at(env)
+    last_read = {
+        page: max((at for doc, at in read_at.items() if covers(page, doc)), default=0)
+        for page in pages
+    }
+    return written_before(app, last_read)

@@ -89,7 +89,7 @@ from jaxbook._compat import pages_read_at
 from jaxbook.doctest import pages
 from jaxbook.doctest.pages import PageRecord
 from jaxbook.sphinxapp import doctest_nodes_of
-from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
 from jaxbook.sphinxext._nodes import measured_value
 
 if TYPE_CHECKING:
@@ -314,15 +314,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
 def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages read since this builder last wrote them (by another builder of the same
     doctree directory): written again (``env-get-updated``)."""
-    outfilename = getattr(app.builder, "get_outfilename", None)
-    if outfilename is None:
-        return []
-    stale = []
-    for docname, read_at in pages_read_at(env).items():
-        page = Path(outfilename(docname))
-        if page.is_file() and read_at > page.stat().st_mtime_ns:
-            stale.append(docname)
-    return stale
+    return _chapters.written_before(app, pages_read_at(env))
 
 
 def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element]) -> str:

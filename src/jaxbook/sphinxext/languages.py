@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
@@ -45,14 +44,12 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import ReferenceRole
 
 from jaxbook.project import bcp47
-from jaxbook.sphinxext import PARALLEL_SAFE
+from jaxbook.sphinxext import PARALLEL_SAFE, add_templates
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
-
-TEMPLATES = Path(__file__).parent / "templates"
 
 
 def site_url(config: Config) -> str:
@@ -172,18 +169,13 @@ class LabelsAsAnchors(SphinxTransform):
             section["ids"] = [i for i in ids if i in labels] + [i for i in ids if i not in labels]
 
 
-def add_templates(app: Sphinx, config: Config) -> None:
-    """Make the switcher template (``jaxbook-language.html``) available to html_sidebars."""
-    config.templates_path = [*config.templates_path, str(TEMPLATES)]
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_languages", {}, "html", types=frozenset({dict}))
     app.add_config_value("jaxbook_site_url", "", "html", types=frozenset({str}))
+    add_templates(app)  # the switcher, jaxbook-language.html, for html_sidebars
     app.add_transform(LabelsAsAnchors)
     app.add_node(edition_reference)
     app.add_role("edition", EditionRole())
     app.connect("doctree-resolved", address_editions)
-    app.connect("config-inited", add_templates)
     app.connect("html-page-context", add_language_links)
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -54,7 +54,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxbook.doctest.pages import owners, records
+from jaxbook.doctest.pages import TreeRuns
 from jaxbook.sphinxext import PARALLEL_SAFE, doctest
 from jaxbook.sphinxext._locale import _, add_catalog
 from jaxbook.sphinxext._nodes import measured_value
@@ -127,20 +127,19 @@ class ShowMeasurements(SphinxPostTransform):
     formats = ("html", "latex")
 
     def run(self, **kwargs: Any) -> None:
-        env, doctree, docname = self.env, self.document, self.env.docname
+        doctree = self.document
         measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
         values = list(doctree.findall(measured_value))
         if not (measured or values):
             return
-        page_of = owners(doctree, docname)
-        kept = records(env)
+        runs = TreeRuns(self.env, doctree)
         # Pages whose code this build read without running it (jaxbook_run) keep the roles' text.
-        with_code = {page_of[id(n)] for n in doctree.findall(nodes.Element) if "jaxbook_block" in n}
+        with_code = {runs.page(n) for n in doctree.findall(nodes.Element) if "jaxbook_block" in n}
         for node in measured:
-            record = kept.get(page_of[id(node)])
-            block = node.get("jaxbook_block")
-            if record is None or block is None:
+            ran = runs.cell(node)
+            if ran is None:
                 continue  # not run by this build (jaxbook_run): the expected output stays
+            record, block = ran
             if block in record.run.skipped:
                 # Its :skipif: says why it does not run here (say, another Python): the page
                 # keeps the expected output, marked as not measured.
@@ -150,10 +149,10 @@ class ShowMeasurements(SphinxPostTransform):
             if outcome is not None and outcome.passed:
                 show_output(node, outcome.got.rstrip("\n"), label(record.where))
         for value in values:
-            record = kept.get(page_of[id(value)])
-            if record is not None:
-                show_value(value, record.run.values)
-            elif page_of[id(value)] not in with_code:
+            page_run = runs.record(value)
+            if page_run is not None:
+                show_value(value, page_run.run.values)
+            elif runs.page(value) not in with_code:
                 logger.warning(
                     "measured: the page has no code to run",
                     location=value,

@@ -65,7 +65,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
 from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
 
@@ -318,33 +318,27 @@ class NotesDomain(OwnRolesDomain):
             self.sections[docname] = sections
             self.titles[docname] = titles
 
-    def resolve_xref(
-        self,
-        env: BuildEnvironment,
-        fromdocname: str,
-        builder: Builder,
-        typ: str,
-        target: str,
-        node: addnodes.pending_xref,
-        contnode: nodes.Element,
-    ) -> nodes.reference | None:
-        """The links the post-transforms below make: ``row``, a note's row in the table that
-        lists its page (``node["notedoc"]``); ``place``, ``docname#anchor``."""
-        if typ == "row":
-            table_doc = table_of(env, node["notedoc"])
-            if table_doc is None:
-                return None
-            todoc, anchor = table_doc, row_anchor(target)
-        elif typ == "place":
-            todoc, _sep, anchor = target.partition("#")
-        else:
+    # The links the post-transforms below make (OwnRolesDomain.resolve_xref dispatches).
+
+    def _resolve_row_xref(self, xref: Xref) -> nodes.reference | None:
+        """A note's row in the table that lists its page (``node["notedoc"]``)."""
+        table_doc = table_of(self.env, xref.node["notedoc"])
+        if table_doc is None:
             return None
+        return self._link(xref, table_doc, row_anchor(xref.target))
+
+    def _resolve_place_xref(self, xref: Xref) -> nodes.reference:
+        """``docname#anchor``: a note, a verifying block (:func:`place`)."""
+        todoc, _sep, anchor = xref.target.partition("#")
+        return self._link(xref, todoc, anchor)
+
+    @staticmethod
+    def _link(xref: Xref, todoc: str, anchor: str) -> nodes.reference:
         # All the node's children: Sphinx passes only the first as ``contnode``, and a title
         # with code in it is several.
-        reference = link(
-            builder, fromdocname, todoc, anchor, *(c.deepcopy() for c in node.children)
-        )
-        reference["classes"] += node["classes"]
+        children = (child.deepcopy() for child in xref.node.children)
+        reference = link(xref.builder, xref.fromdocname, todoc, anchor, *children)
+        reference["classes"] += xref.node["classes"]
         return reference
 
 

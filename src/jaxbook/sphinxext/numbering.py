@@ -59,7 +59,7 @@ from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
 from jaxbook._compat import renumber_section_nodes, replace_figure_numbers, replace_section_numbers
-from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 
@@ -67,7 +67,6 @@ if TYPE_CHECKING:
     from collections.abc import Set
 
     from sphinx.application import Sphinx
-    from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
@@ -270,17 +269,9 @@ class BookDomain(OwnRolesDomain):
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         pass
 
-    def resolve_xref(
-        self,
-        env: BuildEnvironment,
-        fromdocname: str,
-        builder: Builder,
-        typ: str,
-        target: str,
-        node: addnodes.pending_xref,
-        contnode: nodes.Element,
-    ) -> nodes.reference | None:
-        found = section_target(env, target, node.get("refdoc", fromdocname))
+    def _resolve_sec_xref(self, xref: Xref) -> nodes.reference | None:
+        env, target, node = self.env, xref.target, xref.node
+        found = section_target(env, target, node.get("refdoc", xref.fromdocname))
         if found is None:
             return None
         docname, labelid, title = found
@@ -298,11 +289,14 @@ class BookDomain(OwnRolesDomain):
                 subtype="numbering",
             )
             return None
-        explicit = contnode.astext() if node.get("refexplicit") else None
-        text = section_text(typ, number, name, explicit)
+        explicit = xref.contnode.astext() if node.get("refexplicit") else None
+        text = section_text(xref.typ, number, name, explicit)
         inner = nodes.inline(text, text, classes=["xref", "std", "std-ref"])
         # No title on the link: as a :ref:'s, its text names the target.
-        return make_refnode(builder, fromdocname, docname, labelid, inner)
+        return make_refnode(xref.builder, xref.fromdocname, docname, labelid, inner)
+
+    # The number alone: section_text tells the two apart by the role's type.
+    _resolve_secnum_xref = _resolve_sec_xref
 
 
 def section_target(env: BuildEnvironment, target: str, refdoc: str) -> tuple[str, str, str] | None:

@@ -29,7 +29,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from jaxbook.doctest.pages import owners, records
+from jaxbook.doctest.pages import TreeRuns
 from jaxbook.sphinxext import PARALLEL_SAFE, doctest
 from jaxbook.sphinxext.backend_tabs import backend_tabs
 
@@ -101,21 +101,19 @@ class ShowFigures(SphinxPostTransform):
     formats = ("html", "latex")
 
     def run(self, **kwargs: Any) -> None:
-        env, doctree, docname = self.env, self.document, self.env.docname
-        plots = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_plot")]
+        plots = [n for n in self.document.findall(nodes.literal_block) if n.get("jaxbook_plot")]
         if not plots:
             return
-        page_of = owners(doctree, docname)
-        kept = records(env)
+        runs = TreeRuns(self.env, self.document)
         for node in plots:
             placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
             assert placeholder is not None, "TestplotDirective puts a figure after its code"
-            record = kept.get(page_of[id(node)])
-            block = node.get("jaxbook_block")
+            ran = runs.cell(node)
             # Not run by this build (jaxbook_run), or its :skipif: says why it does not run here.
-            if record is None or block in record.run.skipped:
+            if ran is None or ran[1] in ran[0].run.skipped:
                 placeholder.parent.remove(placeholder)
                 continue
+            record, block = ran
             images = record.figures.get(block, [])
             if not images:
                 failed = "; the page's code failed" if record.failed else ""

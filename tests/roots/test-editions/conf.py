@@ -1,4 +1,21 @@
 # The editions' LaTeX and EPUB set up for a small book, in the language a test asks for.
+
+# The book's settings of Sphinx that do not depend on the language (its conf.py's too).
+from jaxbook.sphinx_settings import (  # noqa: F401  # settings, which Sphinx reads
+    epub_cover,
+    epub_show_urls,
+    epub_tocscope,
+    epub_uid,
+    html_secnumber_suffix,
+    latex_docclass,
+    latex_domain_indices,
+    latex_engine,
+    latex_show_urls,
+    latex_use_xindy,
+    numfig,
+    numfig_secnum_depth,
+)
+
 extensions = ["jaxbook.sphinxext.editions"]
 language = "zh_CN"
 project = "小书"
@@ -8,16 +25,3 @@ jaxbook_translators = {"en": "小书译者"}
 jaxbook_credit = '整理自课程<a href="https://example.org/course">《课程》</a>。'
 release = version = "1.0"
 jaxbook_edition_date = "2026-12"
-# The book's settings of Sphinx that do not depend on the language (its conf.py's).
-numfig = True
-numfig_secnum_depth = 0
-html_secnumber_suffix = " "
-latex_engine = "xelatex"
-latex_docclass = {}
-latex_show_urls = "footnote"
-latex_domain_indices = False
-latex_use_xindy = False
-epub_show_urls = "no"
-epub_tocscope = "includehidden"
-epub_uid = "bookid"
-epub_cover = ("_static/jaxbook-cover.png", "jaxbook-epub-cover.html")

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 from sphinx.errors import ConfigError
 from sphinx_design.badges_buttons import sd_badge
 
-from jaxbook.sphinxext import PARALLEL_SAFE, book_texts, numbering
+from jaxbook.sphinxext import PARALLEL_SAFE, add_templates, book_texts, numbering
 from jaxbook.sphinxext._locale import add_catalog
 from jaxbook.sphinxext.editions.credits import credits_of, edition_name
 from jaxbook.sphinxext.editions.dropdowns import LabelDropdowns
@@ -77,9 +77,6 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
-# The extensions' templates (the EPUB's cover page, the LaTeX's long table), beside this
-# package.
-TEMPLATES = Path(__file__).parents[1] / "templates"
 FORMATS = ("pdf", "epub")
 
 
@@ -89,9 +86,6 @@ def configure(app: Sphinx, config: Config) -> None:
             f"{Path(app.confdir, 'conf.py')}: jaxbook_publisher must name who publishes the "
             "book (its authors, where they publish it themselves)"
         )
-    # The EPUB's cover page (languages also adds the directory, for the sidebar's templates).
-    if str(TEMPLATES) not in config.templates_path:
-        config.templates_path = [*config.templates_path, str(TEMPLATES)]
     configure_latex(app, config, credits_of(config))
     configure_epub(config, credits_of(config))
     config.jaxbook_editions_held = [
@@ -101,6 +95,7 @@ def configure(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
+    add_templates(app)  # the EPUB's cover page, the sidebar's downloads and subtitle
     app.setup_extension(book_texts.__name__)
     # The numbers of sections, figures, tables and listings, and the words of a reference to
     # one, are the web's and the PDF's alike.

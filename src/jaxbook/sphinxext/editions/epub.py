@@ -24,7 +24,7 @@ from sphinx.util.fileutil import copy_asset_file
 
 from jaxbook import project
 from jaxbook._compat import BUILD_INFO_BACKUP
-from jaxbook.sphinxext import _artwork, _chapters
+from jaxbook.sphinxext import TEMPLATES, _artwork, _chapters
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._settings import set_default
 from jaxbook.sphinxext.editions.credits import (
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 # The templates of the EPUB's package and navigation, and its style sheet: in the extensions'
 # directory, above this package.
-EPUB_TEMPLATES = Path(__file__).parents[1] / "templates" / "epub3"
+EPUB_TEMPLATES = TEMPLATES / "epub3"
 EPUB_STYLE = Path(__file__).parents[1] / "static" / "jaxbook-epub.css"
 COVER = "_static/jaxbook-cover.png"
 
