@@ -3,6 +3,8 @@ depends on changed, or when it failed; and never reports a stale run as a pass."
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from jaxbook.sphinxext import doctest as doctest_run
@@ -100,6 +102,25 @@ def test_only_runs_the_page_asked_and_leaves_the_others_to_the_next_build(book, 
     assert verdict.output.splitlines()[0].startswith("doctest: 1 page run")
     # The other page with code was read, not run: the next build runs it.
     assert doctest(book, "zh_CN").output.splitlines()[0].startswith("doctest: 1 page run")
+
+
+def read_at(book) -> dict[str, int]:
+    """When the Chinese build last read each page (Sphinx's environment)."""
+    with (book / "_build/doctrees/zh_CN/environment.pickle").open("rb") as file:
+        return dict(pickle.load(file).all_docs)
+
+
+def test_a_page_read_without_its_run_is_not_read_again_by_a_build_that_would_not_run_it(
+    book, doctest
+):
+    """Only the next build that runs it reads it again: the same ``--only`` again reads
+    nothing (the walk of a new chapter, tests/book/test_new_chapter.py, ran every build of
+    its copy so, and read chapter 1's pages again in each)."""
+    assert doctest(book, "zh_CN", only=("fence",)).ok
+    read = read_at(book)
+    verdict = doctest(book, "zh_CN", only=("fence",))
+    assert verdict.ok
+    assert read_at(book) == read
 
 
 def test_the_inputs_name_the_machine_the_releases_and_the_variables_that_reach_the_code(

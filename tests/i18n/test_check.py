@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -239,6 +240,17 @@ def test_catalog_not_wrapped_at_the_project_width_is_named_at_its_line(tmp_path,
     assert po_command("wrap", path.parent).returncode == 0
     assert path.read_text(encoding="utf-8") == wrapped
     assert check(path) == []
+
+
+def test_wrap_po_leaves_a_wrapped_catalog_untouched(tmp_path, po_command):
+    """Not even its time: the pages shown beside its translation depend on the file, and
+    each would be read again at the next build of every language."""
+    path = write_catalog(tmp_path, po_text(ENTRIES))
+    assert po_command("wrap", path.parent).returncode == 0
+    past = path.stat().st_mtime_ns - 10**9
+    os.utime(path, ns=(past, past))
+    assert po_command("wrap", path.parent).returncode == 0
+    assert path.stat().st_mtime_ns == past
 
 
 def crlf(data: bytes) -> bytes:

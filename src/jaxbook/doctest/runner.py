@@ -13,7 +13,7 @@ the one engine (:mod:`jaxbook.doctest.engine`); after ``make html`` nothing
 is read or run. The verdict is what the environment then holds of every
 page's run. ``--force`` reads, and runs, every page again; ``--only`` reports
 those pages alone, and runs no other (a page read without its run is read
-again by the next build).
+again by the next build that runs it).
 
 The verdict: every failure as ``docs/<page>.rst:<line>: doctest failed
 [<lang>]`` (``.md`` on a MyST page; ``unexpected <Warning>: <message>`` for a

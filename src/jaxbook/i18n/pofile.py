@@ -37,8 +37,10 @@ import io
 import itertools
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +50,7 @@ from babel.messages.plurals import get_plural
 from powrap import powrap
 
 from jaxbook import project
+from jaxbook.files import write_text_atomically
 
 # GNU gettext's default width, at which powrap (msgcat) and msgmerge write catalogs.
 WIDTH = 79
@@ -264,9 +267,18 @@ def normalise(path: Path) -> str | None:
 
 
 def wrap(po: Path) -> None:
-    """Wrap ``po`` as powrap does (``msgcat`` at its default width, ``WIDTH``)."""
-    if powrap.fix_style([str(po)], quiet=True):
-        sys.exit(f"{po}: powrap could not wrap it")
+    """Wrap ``po`` as powrap does (``msgcat`` at its default width, ``WIDTH``), writing it only
+    if that changes it: every page shown beside its translation depends on the catalog's
+    file, and a catalog rewritten as it was (its time changed, not its text) had each such
+    page of every language read again at the next build."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wrapped = Path(tmp) / po.name
+        shutil.copyfile(po, wrapped)
+        if powrap.fix_style([str(wrapped)], quiet=True):
+            sys.exit(f"{po}: powrap could not wrap it")
+        text = wrapped.read_text(encoding="utf-8")
+    if text != po.read_text(encoding="utf-8"):
+        write_text_atomically(po, text)
 
 
 def wrap_faults(path: Path) -> list[Finding]:

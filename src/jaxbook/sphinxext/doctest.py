@@ -57,7 +57,11 @@ Config values:
 ``jaxbook_run``
    ``True`` (default): run every page read; ``False``: none; a list of
    docnames: those alone (``make doctest ONLY=...``). A page read without its
-   run is read again at the next build.
+   run is read again by the next build that would run it (an ``env-get-outdated``
+   handler); a build that would not (the same list, the gettext builder) leaves it
+   be. (Read again at every next build, chapter 1's pages with code were read again
+   by each build of the new chapter's walk, and every page with code by each
+   ``make gettext``.)
 ``jaxbook_run_inputs``
    Computed, never set: what outside the pages changes what their code
    prints (Python and every installed package's release, the accelerators the
@@ -232,7 +236,7 @@ class RunsDomain(OwnRolesDomain):
 
     name = pages.RUNS
     label = "Page runs"
-    initial_data: ClassVar[dict[str, Any]] = {"records": {}, "kept": {}}
+    initial_data: ClassVar[dict[str, Any]] = {"records": {}, "kept": {}, "unrun": set()}
     # The shape of a record (PageRecord); a new shape takes the next number, so that Sphinx
     # reads, and runs, every page again instead of taking back records it cannot read.
     # 2: a record says what ran (its key); 3: the records are this domain's data.
@@ -248,7 +252,15 @@ class RunsDomain(OwnRolesDomain):
         """docname -> the passing run of a page being read again, until it is read."""
         return self.data["kept"]
 
+    @property
+    def unrun(self) -> set[str]:
+        """The pages with code read without their run (``jaxbook_run``, a builder that runs
+        nothing): :func:`unrun_outdated` reads them again for the first build that runs them."""
+        # setdefault: an environment pickled before the set was kept has none, and is as good.
+        return self.data.setdefault("unrun", set())
+
     def clear_doc(self, docname: str) -> None:
+        self.unrun.discard(docname)
         record = self.records.pop(docname, None)
         if (
             record is not None
@@ -268,6 +280,8 @@ class RunsDomain(OwnRolesDomain):
             self.kept.pop(docname, None)
             if docname in theirs:
                 self.records[docname] = theirs[docname]
+            if docname in otherdata.get("unrun", ()):
+                self.unrun.add(docname)
 
 
 def _domain(env: BuildEnvironment) -> RunsDomain:
@@ -300,7 +314,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
                 env.images.add_file(docname, path)  # cleared with the page's other images
         return
     if not runs(app, docname):
-        env.note_reread()  # read, not run: the next build runs it
+        domain.unrun.add(docname)  # read, not run: the next build that runs it reads it again
         return
     record = run_page(app, docname, doctree, tested)
     record.key = key
@@ -309,6 +323,14 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
         env.note_reread()  # every build reports it until it is fixed
         if not isinstance(app.builder, VerdictBuilder):
             warn(app, docname, record)
+
+
+def unrun_outdated(
+    app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str], removed: Set[str]
+) -> list[str]:
+    """The pages read without their run that this build runs: read, and run, again
+    (``env-get-outdated``). A build that would not run them either reads nothing again."""
+    return sorted(doc for doc in _domain(env).unrun if doc in env.found_docs and runs(app, doc))
 
 
 def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -428,6 +450,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_run", True, "", types=frozenset({bool, list, tuple}))
     app.add_config_value("jaxbook_run_inputs", run_inputs, "env", types=frozenset({dict}))
     app.connect("config-inited", settle_run_inputs)
+    app.connect("env-get-outdated", unrun_outdated)
     app.add_builder(VerdictBuilder)
     app.add_domain(RunsDomain)
     app.connect("doctree-read", run_at_read, priority=RUN_PRIORITY)
