@@ -58,7 +58,13 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
-from jaxbook._compat import renumber_section_nodes, replace_figure_numbers, replace_section_numbers
+from jaxbook._compat import (
+    pause_figure_numbering,
+    renumber_section_nodes,
+    replace_figure_numbers,
+    replace_section_numbers,
+    resume_figure_numbering,
+)
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
@@ -124,10 +130,26 @@ def kept(env: BuildEnvironment) -> dict[str, Any]:
     return data
 
 
+def writes_numbers(builder: Builder) -> bool:
+    """Whether ``builder`` writes figure numbers: not one that writes no page and resolves no
+    reference, as ``make doctest``'s ``verdict`` builder (its ``writes_numbers`` attribute
+    says so, ``jaxbook.sphinxext.doctest``)."""
+    return bool(getattr(builder, "writes_numbers", True))
+
+
 def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Before Sphinx numbers the figures again: its own numbers of the last build in their
     place, for it to compare with (the numbers per chapter would differ from its own on
-    every page that has one, and each such page would be written at every build)."""
+    every page that has one, and each such page would be written at every build).
+
+    For a builder that writes no numbers Sphinx numbers nothing: its numbering unpickles
+    every page's doctree after any page is read, after a one-page edit of a book of 16
+    chapters several times the cost of running that page (dev/performance.md). The
+    numbers stay those of the last build that wrote them, and so does what the next one
+    compares with: it writes again every page whose numbers changed since."""
+    if not writes_numbers(app.builder):
+        pause_figure_numbering(env.config)
+        return []
     replace_figure_numbers(env, kept(env)[SPHINX_NUMBERS])
     return []
 
@@ -144,7 +166,13 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
     whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
     one string, which Sphinx writes as it is. The pages to write again are those whose
-    numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
+    numbers per chapter changed while Sphinx's did not (a page moved to another chapter).
+    For a builder that writes no numbers Sphinx numbered nothing (``sphinx_numbers_back``):
+    the numbers of the last build that wrote them go back in their place."""
+    if not writes_numbers(app.builder):
+        resume_figure_numbering(env.config)
+        replace_figure_numbers(env, kept(env)[NUMBERS_SHOWN])
+        return []
     before = kept(env)[NUMBERS_SHOWN]
     kept(env)[SPHINX_NUMBERS] = env.toc_fignumbers
     chapters = _chapters.chapter_numbers(env)
