@@ -5,7 +5,8 @@ The website, the EPUB and the PDF number alike, and ``:numref:`` and ``:book:sec
 the same numbers the titles and captions show:
 
 - **Figures, tables and listings** are numbered per chapter, as LaTeX's counters number
-  them in the PDF (``texinputs/jaxbook.sty``): Sphinx's numfig for every builder, with one
+  them in the PDF (``texinputs/jaxbook.sty``): Sphinx's numfig for every builder that
+  writes numbers (``writes_numbers``: not ``make doctest``'s verdict builder), with one
   set of names for them in the build's language (``configure_numbering``), numbers through
   the book (``numfig_secnum_depth`` 0), and ``number_per_chapter`` counts them again per
   chapter, the chapter being the page's entry in the root page's toctree.
@@ -41,7 +42,10 @@ numbers are rewritten per chapter, and the pages whose numbers per chapter chang
 page moved to another chapter) are written again (``changed_pages``). Sphinx's own numbers
 and those the pages were written with are kept between builds in the ``book`` domain's
 data (``BookDomain.initial_data``); each change to Sphinx's numbers and nodes is a
-function of ``jaxbook._compat``.
+function of ``jaxbook._compat``. For a builder that writes no numbers, ``numfig`` is off
+while the collector runs (its figure numbering, which unpickles every page's doctree,
+numbers nothing), and the numbers of the last build that wrote them stay, Sphinx's own
+kept too: the next build that writes numbers compares with those.
 """
 
 from __future__ import annotations
