@@ -17,6 +17,7 @@ import contextlib
 import doctest
 import gettext
 import re
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,6 +181,48 @@ def replace_figure_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> No
     Remove when: Sphinx numbers figures per chapter, or lets an extension give the numbers.
     """
     env.toc_fignumbers = numbers
+
+
+# The settings whose figure numbering ``pause_figure_numbering`` turned off in this build.
+_numbering_paused: weakref.WeakSet[Config] = weakref.WeakSet()
+
+
+def pause_figure_numbering(config: Config) -> None:
+    """Have Sphinx's figure numbering, which is about to run, number nothing in this build
+    (``resume_figure_numbering`` turns it back on once it ran).
+
+    Why: the numbering unpickles every page's doctree after any page is read, the largest
+    cost of ``make doctest`` after a one-page edit of a long book; the verdict builder
+    writes no page and resolves no reference, so it has no number to write, and the next
+    builder that writes numbers numbers the book afresh.
+    Upstream: Sphinx's ``TocTreeCollector.assign_figure_numbers`` runs on
+    ``env-get-updated`` (priority 500) at every build, whatever the builder, and when
+    ``numfig`` is on walks every page's doctree from the root page (``env.get_doctree``,
+    an unpickling each; sphinx-doc/sphinx#11474); with ``numfig`` off it sets
+    ``toc_fignumbers`` empty and names no page. ``numfig`` is an ``env`` setting: off for
+    the whole build it would be pickled with the environment, and the next builder of the
+    same doctrees would read every page again.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx numbers only the pages read, or only for builders that write
+    numbers.
+    """
+    if config.numfig:
+        config.numfig = False
+        _numbering_paused.add(config)
+
+
+def resume_figure_numbering(config: Config) -> None:
+    """Turn Sphinx's figure numbering back on after ``pause_figure_numbering`` (before the
+    environment is pickled with its settings, which the next build compares with its own).
+
+    Why: as ``pause_figure_numbering``.
+    Upstream: as ``pause_figure_numbering``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``pause_figure_numbering``.
+    """
+    if config in _numbering_paused:
+        _numbering_paused.discard(config)
+        config.numfig = True
 
 
 def replace_section_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> None:

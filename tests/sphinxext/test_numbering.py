@@ -177,3 +177,55 @@ def test_a_book_that_turns_numfig_off_is_told_that_nothing_is_numbered(app, warn
     assert app.config.numfig is False
     assert "numfig is off" in warning.getvalue()
     assert "[jaxbook.numbering]" in warning.getvalue()
+
+
+def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afresh(
+    make_app, tmp_path, monkeypatch
+):
+    """``make doctest``'s verdict builder writes no page: Sphinx's figure numbering, which
+    unpickles every page's doctree after any page is read (dev/performance.md, the one-page
+    edit), does not run for it. The numbers stay those the pages were written with, so the
+    next HTML build compares with them and writes again a page whose numbers changed
+    meanwhile, though the verdict, not it, read the page that changed them."""
+    from PIL import Image
+    from sphinx.environment import BuildEnvironment
+
+    srcdir = shutil.copytree(ROOT, tmp_path / "book")
+    Image.new("RGB", (40, 30), "white").save(srcdir / "plot.png")
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('extensions.append("jaxbook.sphinxext.doctest")\n')
+
+    def build(builder: str):
+        app = make_app(builder, srcdir=srcdir, confoverrides={"language": "zh_CN"})
+        # Set up again in this process, the extensions warn that their directives are
+        # registered already; the build itself warns of nothing.
+        setup = len(app.warning.getvalue())
+        app.build()
+        assert "WARNING" not in app.warning.getvalue()[setup:], app.warning.getvalue()[setup:]
+        return app
+
+    site = build("html")
+    assert captions(page(site, "section")) == ["图 1-2"]
+    # A figure first in chapter 1: the section page's becomes 1-3, its own page unread.
+    one = srcdir / "one.rst"
+    text = one.read_text(encoding="utf-8")
+    figure = ".. figure:: plot.png"
+    one.write_text(text.replace(figure, f"{figure}\n\n   新的图\n\n{figure}", 1), encoding="utf-8")
+    unpickled: list[str] = []
+    get_doctree = BuildEnvironment.get_doctree
+
+    def counted(env, docname):
+        unpickled.append(docname)
+        return get_doctree(env, docname)
+
+    monkeypatch.setattr(BuildEnvironment, "get_doctree", counted)
+    verdict = build("verdict")
+    assert verdict.env.all_docs.keys() == {"index", "one", "section", "two"}
+    # Sphinx's section numbering reads the pages that hold a numbered toctree, the
+    # chapters' own; its figure numbering, which reads every page, did not run.
+    assert unpickled == ["one"]
+    monkeypatch.undo()
+
+    site = build("html")
+    assert captions(page(site, "one")) == ["图 1-1", "图 1-2", "代码清单 1-1", "表 1-1"]
+    assert captions(page(site, "section")) == ["图 1-3"]

@@ -5,7 +5,8 @@ The website, the EPUB and the PDF number alike, and ``:numref:`` and ``:book:sec
 the same numbers the titles and captions show:
 
 - **Figures, tables and listings** are numbered per chapter, as LaTeX's counters number
-  them in the PDF (``texinputs/jaxbook.sty``): Sphinx's numfig for every builder, with one
+  them in the PDF (``texinputs/jaxbook.sty``): Sphinx's numfig for every builder that
+  writes numbers (``writes_numbers``: not ``make doctest``'s verdict builder), with one
   set of names for them in the build's language (``configure_numbering``), numbers through
   the book (``numfig_secnum_depth`` 0), and ``number_per_chapter`` counts them again per
   chapter, the chapter being the page's entry in the root page's toctree.
@@ -41,7 +42,10 @@ numbers are rewritten per chapter, and the pages whose numbers per chapter chang
 page moved to another chapter) are written again (``changed_pages``). Sphinx's own numbers
 and those the pages were written with are kept between builds in the ``book`` domain's
 data (``BookDomain.initial_data``); each change to Sphinx's numbers and nodes is a
-function of ``jaxbook._compat``.
+function of ``jaxbook._compat``. For a builder that writes no numbers, ``numfig`` is off
+while the collector runs (its figure numbering, which unpickles every page's doctree,
+numbers nothing), and the numbers of the last build that wrote them stay, Sphinx's own
+kept too: the next build that writes numbers compares with those.
 """
 
 from __future__ import annotations
@@ -58,7 +62,13 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
-from jaxbook._compat import renumber_section_nodes, replace_figure_numbers, replace_section_numbers
+from jaxbook._compat import (
+    pause_figure_numbering,
+    renumber_section_nodes,
+    replace_figure_numbers,
+    replace_section_numbers,
+    resume_figure_numbering,
+)
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
@@ -123,10 +133,26 @@ def kept(env: BuildEnvironment) -> dict[str, Any]:
     return data
 
 
+def writes_numbers(builder: Builder) -> bool:
+    """Whether ``builder`` writes figure numbers: not one that writes no page and resolves no
+    reference, as ``make doctest``'s ``verdict`` builder (its ``writes_numbers`` attribute
+    says so, ``jaxbook.sphinxext.doctest``)."""
+    return bool(getattr(builder, "writes_numbers", True))
+
+
 def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Before Sphinx numbers the figures again: its own numbers of the last build in their
     place, for it to compare with (the numbers per chapter would differ from its own on
-    every page that has one, and each such page would be written at every build)."""
+    every page that has one, and each such page would be written at every build).
+
+    For a builder that writes no numbers Sphinx numbers nothing: its numbering unpickles
+    every page's doctree after any page is read, after a one-page edit of a book of 16
+    chapters several times the cost of running that page (dev/performance.md). The
+    numbers stay those of the last build that wrote them, and so does what the next one
+    compares with: it writes again every page whose numbers changed since."""
+    if not writes_numbers(app.builder):
+        pause_figure_numbering(env.config)
+        return []
     replace_figure_numbers(env, kept(env)[SPHINX_NUMBERS])
     return []
 
@@ -143,7 +169,13 @@ def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
     does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
     whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
     one string, which Sphinx writes as it is. The pages to write again are those whose
-    numbers per chapter changed while Sphinx's did not (a page moved to another chapter)."""
+    numbers per chapter changed while Sphinx's did not (a page moved to another chapter).
+    For a builder that writes no numbers Sphinx numbered nothing (``sphinx_numbers_back``):
+    the numbers of the last build that wrote them go back in their place."""
+    if not writes_numbers(app.builder):
+        resume_figure_numbering(env.config)
+        replace_figure_numbers(env, kept(env)[NUMBERS_SHOWN])
+        return []
     before = kept(env)[NUMBERS_SHOWN]
     kept(env)[SPHINX_NUMBERS] = env.toc_fignumbers
     chapters = _chapters.chapter_numbers(env)
