@@ -9,13 +9,15 @@ package's own when some module of the packages defines it (a function, a class,
 an assignment, an attribute set on ``self``); any other is another project's,
 and may appear in ``jaxbook._compat`` alone.
 
-A second scan finds every change to what Sphinx or docutils keep for themselves, public
-names or not: an attribute set on (or ``setattr`` to) the environment, the application or
-the builder (``env.toc_fignumbers = ...``, ``app.builder.copysource = False``; the
-settings, ``app.config.x = ...``, are the extensions' to set), a module's state changed
-(``locale.translators.clear()``), a ``secnumber`` set on a node, Sphinx's files in the
-output directory named (``.buildinfo``), and the time a page was read
-(``env.all_docs.items()``), whose unit Sphinx does not document.
+A second scan finds every change to what Sphinx, docutils or the standard library's
+doctest (whose ``compile`` the engine shadows, as Sphinx's builder does) keep for
+themselves, public names or not: an attribute set on (or ``setattr`` to) the
+environment, the application or the builder (``env.toc_fignumbers = ...``,
+``app.builder.copysource = False``; the settings, ``app.config.x = ...``, are the
+extensions' to set), a module's state changed (``locale.translators.clear()``), a
+``secnumber`` set on a node, Sphinx's files in the output directory named
+(``.buildinfo``), and the time a page was read (``env.all_docs.items()``), whose unit
+Sphinx does not document.
 """
 
 from __future__ import annotations
@@ -214,7 +216,7 @@ def test_the_releases_compat_was_written_against_are_the_locked_ones():
 ROOTS = {"env", "app"}
 OWNED = {"env", "app", "builder"}
 # The projects whose modules' state no module but _compat changes.
-STATEFUL = ("sphinx", "docutils")
+STATEFUL = ("sphinx", "docutils", "doctest")
 MUTATORS = {"append", "add", "clear", "discard", "extend", "insert", "pop", "popitem"}
 MUTATORS |= {"remove", "setdefault", "update"}
 # Node attributes Sphinx sets for its writers.
@@ -334,6 +336,8 @@ def test_no_module_but_compat_changes_sphinxs_own_state():
         ("from sphinx import locale\nlocale.translators.clear()", ["locale.translators.clear"]),
         ("from sphinx import locale\ndel locale.translators['a', 'b']", ["locale.translators["]),
         ("import sphinx.locale\nsphinx.locale.translators = {}", ["sphinx.locale.translators"]),
+        ("import doctest\ndoctest.compile = compile", ["doctest.compile"]),
+        ("import doctest\ndel doctest.compile", ["doctest.compile"]),
         ("def f(title):\n    title['secnumber'] = [1]", ["title['secnumber']"]),
         ("def f(env):\n    return env.all_docs.items()", ["env.all_docs.items()"]),
         ("def f(env, d):\n    return env.all_docs[d]", ["env.all_docs[d]"]),

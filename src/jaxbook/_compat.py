@@ -41,6 +41,29 @@ if TYPE_CHECKING:
 DOCTEST_EXCEPTION_RE: re.Pattern[str] = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]  # noqa: SLF001
 
 
+@contextlib.contextmanager
+def doctest_compiles_with(compile_: Callable[..., Any]) -> Iterator[None]:
+    """Have ``doctest`` compile its examples with ``compile_`` while the context lasts.
+
+    Why: doctest compiles every example as ``single``; the engine of ``jaxbook.doctest``
+    compiles a ``testcode`` block as ``exec``, as Sphinx's doctest builder does.
+    Upstream: ``doctest.DocTestRunner`` calls the ``compile`` it finds in its module's
+    globals and has no hook for the mode; ``sphinx.ext.doctest`` shadows it the same way
+    (``doctest.compile = self.compile`` in its builder's ``init``).
+    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13); Sphinx 9.1.1.
+    Remove when: doctest lets a runner choose how an example is compiled.
+    """
+    before = doctest.__dict__.get("compile")
+    doctest.compile = compile_  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if before is None:
+            del doctest.compile  # type: ignore[attr-defined]
+        else:
+            doctest.compile = before  # type: ignore[attr-defined]
+
+
 def doctest_condition(test_doctest_blocks: bool) -> Callable[[nodes.Node], bool]:
     """Which nodes Sphinx's doctest builder tests: its own condition for the setting
     ``doctest_test_doctest_blocks``.

@@ -18,9 +18,10 @@ preview (:mod:`jaxbook.site.live`) all start Sphinx here:
 - ``LiveApplication``: an application kept alive and brought up to date again
   and again (the live preview's, and the warm ``make doctest``'s).
 
-The module imports Sphinx and docutils and nothing of jaxbook: everything
-that runs Sphinx (the extensions, the doctest tools, the site, the bench) may
-import it without importing one another.
+The module imports Sphinx, docutils and, of jaxbook, only the fence around
+Sphinx's internals (``jaxbook._compat``): everything that runs Sphinx (the
+extensions, the doctest tools, the site, the bench) may import it without
+importing one another.
 """
 
 from __future__ import annotations

@@ -63,12 +63,12 @@ import os
 import sys
 import textwrap
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from jaxbook._compat import DOCTEST_EXCEPTION_RE
+from jaxbook._compat import DOCTEST_EXCEPTION_RE, doctest_compiles_with
 from jaxbook.formats import Block, Page, RecordedBlock
 
 # Sphinx's pattern for an expected output that is a traceback (doctest's own).
@@ -295,20 +295,6 @@ class _Mode:
     def compile(self, source, filename, mode, flags, dont_inherit):
         return compile(source, filename, self.mode, flags, dont_inherit)
 
-    @contextlib.contextmanager
-    def installed(self) -> Iterator[None]:
-        # doctest compiles every example as 'single'; like sphinx.ext.doctest, shadow its
-        # compile() so that a testcode block compiles as 'exec'.
-        before = doctest.__dict__.get("compile")
-        doctest.compile = self.compile  # type: ignore[attr-defined]
-        try:
-            yield
-        finally:
-            if before is None:
-                del doctest.compile  # type: ignore[attr-defined]
-            else:
-                doctest.compile = before  # type: ignore[attr-defined]
-
 
 def _options(names: dict[str, bool]) -> dict[int, bool]:
     return {doctest.OPTIONFLAGS_BY_NAME[name]: value for name, value in names.items()}
@@ -358,7 +344,7 @@ class _Run:
         return groups
 
     def run(self) -> PageRun:
-        with self.mode.installed():
+        with doctest_compiles_with(self.mode.compile):
             for name, group in self.groups().items():
                 self.run_group(name, group)
         result = self.result

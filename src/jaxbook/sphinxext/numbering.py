@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from collections.abc import Set
 
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
