@@ -19,7 +19,6 @@ import gettext
 import re
 import weakref
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -356,61 +355,17 @@ def forget_sphinx_catalogs(
             del locale.translators[namespace, catalog]
 
 
-#: The name of Sphinx's build info in an HTML output directory, and of the backup of it
-#: that Sphinx keeps there when the settings changed.
+#: The name of the backup of Sphinx's build info that Sphinx 9 keeps in an HTML output
+#: directory when the settings changed.
 #:
-#: Why: the build info is a file of the build, not of the site or the EPUB: the book keeps
-#: it beside the doctrees between builds (``keep_build_info``), drops the backup, and
-#: leaves it out of the EPUB.
+#: Why: the build info is a file of the build, not of the EPUB: the EPUB leaves out the
+#: backup, which Sphinx's EPUB builder would pack as a file of unknown type.
 #: Upstream: ``StandaloneHTMLBuilder`` writes ``.buildinfo`` and compares it with its
 #: settings to know the pages to write again; Sphinx 9 keeps the last one as
 #: ``.buildinfo.bak`` when they differ; neither name is public.
 #: Written against: Sphinx 9.1.1 and 9.2.0.
 #: Remove when: Sphinx keeps its build info outside the output directory.
-BUILD_INFO, BUILD_INFO_BACKUP = ".buildinfo", ".buildinfo.bak"
-
-
-def keep_build_info(outdir: Path, kept: Path) -> None:
-    """Move Sphinx's build info out of the output directory ``outdir``, to ``kept``.
-
-    Why: the site, which is deployed as the output directory is, should not carry a file
-    of the build; yet the next build needs it to write only the pages that changed
-    (``restore_build_info`` puts it back).
-    Upstream: ``StandaloneHTMLBuilder`` reads ``outdir/.buildinfo`` when it looks for
-    the outdated pages, and writes it at the end of a build; no setting moves it.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: as ``BUILD_INFO``.
-    """
-    info = outdir / BUILD_INFO
-    if info.is_file():
-        info.replace(kept)
-
-
-def restore_build_info(outdir: Path, kept: Path) -> None:
-    """Put the build info ``keep_build_info`` kept back in ``outdir`` (before the builder
-    reads it), unless a build info is already there.
-
-    Why: as ``keep_build_info``.
-    Upstream: as ``keep_build_info``.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: as ``BUILD_INFO``.
-    """
-    info = outdir / BUILD_INFO
-    if kept.is_file() and not info.exists():
-        kept.replace(info)
-
-
-def drop_build_info_backup(outdir: Path) -> None:
-    """Remove the backup of the build info Sphinx left in ``outdir``.
-
-    Why: a site written again with other settings (``jaxbook editions`` adds the books'
-    links) leaves it beside its pages: a file of the build, not of the site.
-    Upstream: Sphinx 9's ``StandaloneHTMLBuilder`` keeps the last ``.buildinfo`` as
-    ``.buildinfo.bak`` when the settings changed.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: as ``BUILD_INFO``.
-    """
-    (outdir / BUILD_INFO_BACKUP).unlink(missing_ok=True)
+BUILD_INFO_BACKUP = ".buildinfo.bak"
 
 
 @contextlib.contextmanager

@@ -170,3 +170,28 @@ def test_the_deploy_publishes_what_it_links(workflow):
     assert job["permissions"]["contents"] == "write"
     assert any("make publish-notebooks" in str(step.get("run", "")) for step in job["steps"])
     assert "lighthouse" in job["needs"]
+
+
+def test_the_deploy_uploads_no_file_of_the_build(workflow, tmp_path):
+    """Sphinx's build info (``.buildinfo``, and the backup Sphinx 9 keeps when the books'
+    links change the settings) tells the next build what to write again; the site is
+    uploaded without it. The deploy's own steps before the upload run here on a site."""
+    steps = workflow["jobs"]["build-and-deploy"]["steps"]
+    upload = next(
+        i for i, step in enumerate(steps) if "upload-pages-artifact" in str(step.get("uses"))
+    )
+    cleaning = [
+        str(step["run"]) for step in steps[:upload] if ".buildinfo" in str(step.get("run", ""))
+    ]
+    assert cleaning, "no step before the upload leaves out Sphinx's build info"
+    site = tmp_path / "_build" / "html"
+    for language in ("zh_CN", "en"):
+        (site / language).mkdir(parents=True)
+        for name in ("index.html", ".buildinfo", ".buildinfo.bak"):
+            (site / language / name).write_text("x", encoding="utf-8")
+    for command in cleaning:
+        subprocess.run(command, shell=True, check=True, cwd=tmp_path)
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) == [
+        "en/index.html",
+        "zh_CN/index.html",
+    ]

@@ -48,7 +48,6 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polib
@@ -250,39 +249,8 @@ def quiet_style_plugins() -> None:
         root.handlers[:] = handlers
 
 
-def drop_build_info_backup(app: Sphinx, exception: Exception | None) -> None:
-    """A site written again with other settings (``jaxbook editions`` adds the books' links)
-    leaves Sphinx's backup of the old build info beside its pages: a file of the build, not
-    of the site."""
-    if exception is None and app.builder.format == "html":
-        _compat.drop_build_info_backup(Path(app.outdir))
-
-
-def kept_build_info(app: Sphinx) -> Path:
-    """Where the build keeps Sphinx's build info between builds: beside the doctrees, one
-    file per builder (the site's and the EPUB's share their doctrees)."""
-    return Path(app.doctreedir) / f"{app.builder.name}.buildinfo"
-
-
-def keep_build_info(app: Sphinx, exception: Exception | None) -> None:
-    """Sphinx's build info (``.buildinfo``: the settings the pages were written with) is a
-    file of the build, not of the site, which deployed it: it goes beside the doctrees when
-    the build ends, and back when the next build begins, so that a build writes only the
-    pages that changed."""
-    if exception is None and app.builder.format == "html":
-        _compat.keep_build_info(Path(app.outdir), kept_build_info(app))
-
-
-def restore_build_info(app: Sphinx) -> None:
-    if app.builder.format == "html":
-        _compat.restore_build_info(Path(app.outdir), kept_build_info(app))
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     quiet_style_plugins()
-    app.connect("build-finished", drop_build_info_backup)
-    app.connect("build-finished", keep_build_info)
-    app.connect("builder-inited", restore_build_info)
     app.connect("builder-inited", set_up_builder)
     # After furo's own handler (priority 500), which makes the navigation tree.
     app.connect("html-page-context", translate_navigation, priority=600)
