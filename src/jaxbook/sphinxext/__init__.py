@@ -38,7 +38,13 @@
 - :mod:`jaxbook.sphinxext.testplot`: a doctested code cell shown with the figure it drew.
 - :mod:`jaxbook.sphinxext.translation_status`: notices of what is not translated, and drafts.
 
-Modules whose names begin with ``_`` are shared helpers, not extensions.
+Modules whose names begin with ``_`` are shared helpers, not extensions, and the book's
+alone. Another package's extensions (the lab's report in the guides) use the public modules
+only: the extensions whose data they show (:mod:`jaxbook.sphinxext.drift_report`,
+:func:`jaxbook.sphinxext.evidence_column.sentences`, :mod:`jaxbook.sphinxext.places`), and
+:mod:`jaxbook.sphinxext.interface` for their labels (its ``__all__``: their catalog, and the
+helpers that write a translated sentence or list); an import-linter contract in
+``pyproject.toml`` forbids the lab every private module of the book.
 
 A change to the resolved tree is a ``SphinxPostTransform``: ``builders`` or ``formats``
 say where it applies and ``default_priority`` orders it. Sphinx 9 gives a transform no

@@ -17,7 +17,7 @@ evidence file that ``jaxbook-lab evidence`` writes, this extension gives:
   probes has given its present answer (they must agree), for prose that
   names it;
 - the lab's report in the guides the detail: for each note with probes, in
-  plain sentences (``jaxbook.sphinxext._eras``), since when its behavior
+  plain sentences (:func:`sentences`), since when its behavior
   holds, what held before, and whether a release gives its old output
   (``.. evidence-report::`` of :mod:`jaxbook_lab.sphinxext.evidence_report`,
   which reads the notes from the places the book's build publishes,
@@ -92,6 +92,17 @@ def load_evidence(app: Sphinx | BuildEnvironment) -> dict[str, Any] | FormatErro
         return None
     path = Path(app.srcdir, name)
     return _read(path, path.stat().st_mtime if path.exists() else None)
+
+
+def sentences(
+    evidence: dict[str, Any], probes: list[str], old: dict[str, str], language: str | None
+) -> list[list[nodes.Node]]:
+    """A note's evidence in plain sentences in ``language``, each a list of nodes, in order
+    (none where the file holds no
+    answers of the note's probes): what the lab's report shows of each note,
+    from the data :func:`load_evidence` gives. An answer the file has no phrase for is shown
+    as it is; the book's build warns about it at the note (:func:`check_evidence`)."""
+    return _eras.cell(evidence, probes, old, language, lambda _probe, _key: None)
 
 
 def _warn(note: notes.Note, message: str, *args: Any) -> None:

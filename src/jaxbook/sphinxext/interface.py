@@ -24,6 +24,18 @@ itself is extracted with):
   :func:`add_package_template` (the lab's report in the guides: ``jaxbook_lab.pot``);
   this extension reads only the files they name, and imports nothing of theirs.
 
+Another package's extensions (the lab's report in the guides) label their output through
+this module, the book's surface for their labels (its ``__all__``), and never through the
+shared helpers of the book's extensions (``_``-prefixed modules, which import-linter keeps
+from the lab): :func:`add_catalog` registers their catalog (``domain``, its ``.po`` files
+under ``locale_dir``) as the book's extensions register theirs, :func:`add_package_template`
+has the gettext build write its template, ``N_()`` marks a label with a count and
+:func:`ngettext` translates it (with ``domain``), :func:`sentence` makes a translated
+message with ``%(name)s`` placeholders nodes, and :func:`join_list` and :func:`listed`
+join words or nodes as the build's language lists them. These are the book's own
+helpers (``jaxbook.sphinxext._locale``), named here so that another package depends on
+this module's names alone.
+
 Each message of the extensions' templates with ``%(name)s`` or ``{name}`` is
 flagged ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
 holds a translation's placeholders to the message's.
@@ -55,10 +67,23 @@ from jaxbook import project
 from jaxbook.i18n.catalogs import same_but_template_date
 from jaxbook.i18n.pofile import WIDTH
 from jaxbook.sphinxext import PARALLEL_SAFE, chrome
+from jaxbook.sphinxext._locale import N_, add_catalog, join_list, listed, ngettext, sentence
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
+
+# The surface of the book's labels for another package's extensions (see above).
+__all__ = [
+    "N_",
+    "add_catalog",
+    "add_package_template",
+    "join_list",
+    "listed",
+    "ngettext",
+    "sentence",
+    "setup",
+]
 
 PACKAGE = Path(__file__).resolve().parents[1]
 SPHINX = Path(sphinx.__file__).resolve().parent
