@@ -17,5 +17,7 @@ They read the book's files through their declared formats (:mod:`jaxbook.formats
 and show them with the book's own helpers (:mod:`jaxbook.sphinxext.drift_report`,
 :mod:`jaxbook.sphinxext.evidence_column`), whose catalog (``jaxbook.pot``) holds
 their labels too: :mod:`jaxbook.sphinxext.interface` reads these modules as files.
+They use only the book's public modules, the labels' helpers through
+:mod:`jaxbook.sphinxext.interface` (import-linter forbids them the book's ``_`` modules).
 The book's package never imports them.
 """

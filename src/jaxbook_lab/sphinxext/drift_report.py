@@ -36,8 +36,8 @@ from jaxbook import project
 from jaxbook.chinese import spaced
 from jaxbook.formats import OUTCOMES, FormatError
 from jaxbook.sphinxext import PARALLEL_SAFE, drift_report
-from jaxbook.sphinxext._locale import join_list, sentence
 from jaxbook.sphinxext.drift_report import CHAPTER_FILE, Place, load, read, warn
+from jaxbook.sphinxext.interface import join_list, sentence
 from jaxbook_lab.sphinxext import book
 from jaxbook_lab.sphinxext._locale import N_, _, ngettext, setup_catalog
 

@@ -3,10 +3,10 @@
 ``.. evidence-report:: ch01/update-notes`` (the book's page of a chapter's
 update-notes table, relative to this page as if it stood among the book's
 pages) gives, for each note of that table that names probes, in plain
-sentences (:mod:`jaxbook.sphinxext._eras`), since when its behavior holds,
-what held before, and whether a release gives its old output; each note is
-named by its number and point, and links its row of the table on the book's
-site.
+sentences (:func:`jaxbook.sphinxext.evidence_column.sentences`, the book's),
+since when its behavior holds, what held before, and whether a release gives
+its old output; each note is named by its number and point, and links its row
+of the table on the book's site.
 
 The notes, their numbers and points come from the places the book's build
 published (:mod:`jaxbook_lab.sphinxext.book`), the evidence from the file the
@@ -25,8 +25,8 @@ from docutils import nodes
 from sphinx.util import docname_join
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook.sphinxext import PARALLEL_SAFE, _eras, evidence_column
-from jaxbook.sphinxext._locale import sentence
+from jaxbook.sphinxext import PARALLEL_SAFE, evidence_column
+from jaxbook.sphinxext.interface import sentence
 from jaxbook_lab.sphinxext import book
 from jaxbook_lab.sphinxext._locale import _, setup_catalog
 
@@ -59,8 +59,8 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             continue
         items = nodes.definition_list(classes=["jb-evidence-report"])
         for row in book.of(app.env).rows(node["table"]):
-            said = _eras.cell(
-                evidence, row["probes"], row["old"], app.config.language, lambda p, k: None
+            said = evidence_column.sentences(
+                evidence, row["probes"], row["old"], app.config.language
             )
             if not said:
                 continue
