@@ -608,11 +608,7 @@ LINE_TAG = re.compile(
 
 def inline_code_texts(site: Path, pages: set[str]) -> set[str]:
     """The inline code of the book's pages on the site, squeezed."""
-    texts = set()
-    for name in sorted(pages):
-        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
-        texts |= {squeeze(code.get_text()) for code in soup.select("code.literal")}
-    return texts
+    return {squeeze(text) for name in sorted(pages) for text in page_code(site / name)[1]}
 
 
 def unframed_code_lines(
@@ -1088,11 +1084,22 @@ def test_footnotes_are_numbered_from_one_in_each_chapter(built_editions, languag
 
 def code_texts(site: Path, pages: set[str]) -> str:
     """The code and outputs of the book's pages on the site, line by line."""
-    texts = []
-    for name in sorted(pages):
-        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
-        texts += [pre.get_text() for pre in soup.select("div.highlight pre")]
-    return "\n".join(texts)
+    return "\n".join(text for name in sorted(pages) for text in page_code(site / name)[0])
+
+
+def page_code(page: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The texts of a page's code blocks and outputs, and of its inline code. Three tests
+    of each language read them, and one the inline code too: each page is parsed once per
+    state of its file, as ``pdf_text`` reads each PDF (1.2-1.8 s a language each time)."""
+    status = page.stat()
+    return _page_code(page.resolve(), status.st_size, status.st_mtime_ns)
+
+
+@functools.cache
+def _page_code(page: Path, _size: int, _mtime_ns: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    blocks = tuple(pre.get_text() for pre in soup.select("div.highlight pre"))
+    return blocks, tuple(code.get_text() for code in soup.select("code.literal"))
 
 
 # A line of code or output that goes on past a break (poppler reads the hook at the start of

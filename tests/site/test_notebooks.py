@@ -11,6 +11,7 @@ import importlib.metadata
 import os
 import pickle
 import re
+import shutil
 import tomllib
 import zipfile
 from html.parser import HTMLParser
@@ -96,13 +97,21 @@ def test_every_notebook_runs_top_to_bottom(built_site, tmp_path):
         cells += [nbformat.v4.new_code_cell(source) for source in code]
     combined = nbformat.v4.new_notebook(cells=cells)
     # Raises CellExecutionError, naming the cell, on any exception or failed assert. The
-    # kernel has the doctests' environment: their compilation cache spares it the compiles.
+    # kernel has the English doctests' environment, and a copy of their compilation cache
+    # (the English build's, _build/jax-cache/en), which spares it most compiles: it had a
+    # cache of its own, empty on a fresh clone, and compiled every program again. A copy:
+    # what only the notebooks compile is written there, not into the cache the builds read.
+    built_cache = Path(doctest_environment(os.environ, ROOT, "en")["JAX_COMPILATION_CACHE_DIR"])
+    cache = tmp_path / "jax-cache" / "en"
+    if built_cache.is_dir():
+        shutil.copytree(built_cache, cache)
+    environment = doctest_environment({**os.environ, "JAX_COMPILATION_CACHE_DIR": str(cache)}, ROOT)
     NotebookClient(
         combined,
         timeout=300,
         kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},
-    ).execute(env=doctest_environment(os.environ, ROOT))
+    ).execute(env=environment)
     errors = [o for cell in combined.cells for o in cell.outputs if o.output_type == "error"]
     assert not errors
     assert sum(1 for cell in combined.cells if cell.outputs) > 20
