@@ -201,6 +201,24 @@ def test_only_and_force_answered_warm_are_what_they_are_cold(books, servers, doc
     assert list(map(alive, servers)) == [True, True]
 
 
+def test_what_a_failing_test_wrote_reaches_the_terminal_warm_as_cold(books, servers, doctest):
+    """A failing test's own stderr is shown after its report (jaxbook.sphinxext.snippets); a
+    warm process prints it into its own files, and the client must forward it."""
+    warm_book, cold_book = run_once(books, doctest)
+    code = (
+        "\n.. testcode::\n\n   import sys\n\n   print('written to stderr', file=sys.stderr)\n"
+        "   print(1)\n\n.. testoutput::\n\n   2\n"
+    )
+    both(books, append(code, "docs/prose.rst"))
+
+    ok, output, err = doctest(warm_book, True)
+
+    assert (ok, output, err) == doctest(cold_book, False)
+    assert not ok
+    assert "written to stderr" in output + err
+    assert list(map(alive, servers)) == [True, True]
+
+
 @pytest.mark.parametrize("how", ["killed", "hung"])
 def test_a_server_that_dies_or_hangs_while_building_leaves_the_run_to_a_cold_one(
     books, servers, doctest, monkeypatch, how
