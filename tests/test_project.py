@@ -76,7 +76,6 @@ def test_the_book_and_its_test_book_of_the_editions_build_with_the_same_sphinx_s
     settings = {
         name: value for name, value in vars(sphinx_settings).items() if not name.startswith("_")
     }
-    settings.pop("annotations")  # the module's own __future__ import
     conf = runpy.run_path(str(ROOT / book / "conf.py"), {"tags": Tags()})
     assert {name: conf.get(name) for name in settings} == settings
     assert settings["latex_engine"] == "xelatex"  # the editions' preamble is xelatex's

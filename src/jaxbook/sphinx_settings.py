@@ -1,17 +1,16 @@
 """The book's settings of Sphinx that hold in every language: numbering, the PDF, the EPUB.
 
-``conf.py`` imports each by its name, and so do the test books under
-``tests/roots`` that number figures or build the editions, so that they build as the
-book does without reading the book's ``conf.py`` (its pages, languages and
-extensions). What depends on the build's language or its translated texts is not
-here: ``jaxbook.sphinxext.numbering`` and ``jaxbook.sphinxext.editions`` compute it,
-and warn where a setting here is changed to one they cannot honour (``numfig`` off,
-a ``latex_engine`` other than xelatex).
+``conf.py`` imports each by its name, for a reader of it to see them; the test books
+under ``tests/roots`` that number figures or build the editions take those they need
+(the editions' every one), so that they build as the book does without reading the
+book's ``conf.py`` (its pages, languages and extensions). What depends on the build's
+language or its translated texts is not here: ``jaxbook.sphinxext.numbering`` and
+``jaxbook.sphinxext.editions`` compute it, and warn where a setting here is changed to
+one they cannot honour (``numfig`` off, a ``latex_engine`` other than xelatex).
 
-The module uses the standard library only and imports nothing.
+The module imports nothing: its public names are the settings alone, so that a test book
+takes every one with ``from jaxbook.sphinx_settings import *``.
 """
-
-from __future__ import annotations
 
 # -- Numbering (jaxbook.sphinxext.numbering) ------------------------------------------------
 

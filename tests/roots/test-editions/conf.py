@@ -1,20 +1,7 @@
 # The editions' LaTeX and EPUB set up for a small book, in the language a test asks for.
 
 # The book's settings of Sphinx that do not depend on the language (its conf.py's too).
-from jaxbook.sphinx_settings import (  # noqa: F401  # settings, which Sphinx reads
-    epub_cover,
-    epub_show_urls,
-    epub_tocscope,
-    epub_uid,
-    html_secnumber_suffix,
-    latex_docclass,
-    latex_domain_indices,
-    latex_engine,
-    latex_show_urls,
-    latex_use_xindy,
-    numfig,
-    numfig_secnum_depth,
-)
+from jaxbook.sphinx_settings import *  # noqa: F403  # every one: settings, which Sphinx reads
 
 extensions = ["jaxbook.sphinxext.editions"]
 language = "zh_CN"
