@@ -32,6 +32,7 @@ alone: what the main process kept for it when clearing it is spent once it is me
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import pickle
@@ -43,6 +44,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from docutils import nodes
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://book.example.org/jax"
@@ -558,6 +560,35 @@ def test_every_domain_keeps_what_one_process_keeps(built):
     assert serial.keys() == parallel.keys()
     different = [name for name in serial if serial[name] != parallel[name]]
     assert not different, different
+
+
+class _Documents(pickle.Pickler):
+    """A pickler that counts the documents what it pickles holds."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), pickle.HIGHEST_PROTOCOL)
+        self.found = 0
+
+    def persistent_id(self, obj: object) -> None:
+        if isinstance(obj, nodes.document):
+            self.found += 1
+        return None
+
+
+def test_no_domain_keeps_a_whole_page(built):
+    """What a domain keeps of a page is pickled with the environment, which every build
+    loads first: a node kept as it was in its tree (a ``deepcopy`` keeps the node's
+    document) takes its whole page with it."""
+    out, _processes = built["serial"]
+    with (out / "doctrees" / "environment.pickle").open("rb") as f:
+        env = pickle.load(f)
+    holding = {}
+    for name, data in env.domaindata.items():
+        pickler = _Documents()
+        pickler.dump(data)
+        if pickler.found:
+            holding[name] = pickler.found
+    assert not holding, holding
 
 
 def test_runs_kept_for_pages_read_again_in_parallel_are_spent(tmp_path):

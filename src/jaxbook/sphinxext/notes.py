@@ -67,7 +67,7 @@ from sphinx.util.nodes import make_refnode
 
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, _chapters
 from jaxbook.sphinxext._locale import _, add_catalog, sentence
-from jaxbook.sphinxext._nodes import PASSTHROUGH, enclosing
+from jaxbook.sphinxext._nodes import PASSTHROUGH, detached, enclosing
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -243,7 +243,7 @@ class NotesDomain(OwnRolesDomain):
         "titles": {},
     }
     # The shape of the records; a new shape takes the next number.
-    data_version = 5
+    data_version = 6  # 6: points and titles kept without their pages
 
     @property
     def notes(self) -> dict[str, list[Note]]:
@@ -294,7 +294,7 @@ class NotesDomain(OwnRolesDomain):
                     anchor=node["ids"][0],
                     position=position,
                     line=node.line,
-                    point=points[0].deepcopy() if points else None,
+                    point=detached(points[0]) if points else None,
                     verified_by=tuple(node["verified_by"]),
                     evidence=tuple(node.get("evidence", [])),
                     old=node.get("old"),
@@ -313,7 +313,7 @@ class NotesDomain(OwnRolesDomain):
                 for label in block["ids"]:
                     sections[label] = title.astext()
                     if isinstance(title, nodes.Element):
-                        titles[label] = title.deepcopy()
+                        titles[label] = detached(title)
         if sections:
             self.sections[docname] = sections
             self.titles[docname] = titles
