@@ -14,7 +14,8 @@ from potodo import potodo
 
 from jaxbook import cli
 from jaxbook.i18n import catalogs
-from jaxbook.i18n.check import check_catalog, load_glossary
+from jaxbook.i18n.check import check_catalog
+from jaxbook.i18n.glossary import load_glossary
 from jaxbook.i18n.pofile import plural_forms, save_wrapped
 
 CHANGED = "JAX 不会强迫你写纯函数，但如果函数不纯，变换后的行为可能出乎"

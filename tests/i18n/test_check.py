@@ -15,17 +15,11 @@ import polib
 import pytest
 
 from jaxbook.i18n import po
-from jaxbook.i18n.check import (
-    check_catalog,
-    codespell,
-    dictionary,
-    hunspell,
-    inconsistent_translations,
-    load_glossary,
-    role_key,
-    term_pattern,
-)
+from jaxbook.i18n.check import check_catalog, inconsistent_translations
+from jaxbook.i18n.glossary import load_glossary, term_pattern
+from jaxbook.i18n.parity import role_key
 from jaxbook.i18n.pofile import plural_forms
+from jaxbook.i18n.style import codespell, dictionary, hunspell
 from jaxbook.project import Term, find_root, languages
 from jaxbook.sphinxext.glossary import rules_for, uses
 

@@ -21,7 +21,9 @@ import pytest
 from docutils import nodes
 from sphinx.util.tags import Tags
 
-from jaxbook.i18n.check import check_catalog, check_code, load_glossary
+from jaxbook.i18n.check import check_catalog
+from jaxbook.i18n.glossary import load_glossary
+from jaxbook.i18n.parity import check_code
 from jaxbook.sphinxext import myst_i18n
 
 PROJECT = Path(__file__).resolve().parents[2]

@@ -53,34 +53,51 @@ And over all the catalogs of the directory: a message that several pages say
 is translated one way; a second translation is a finding at its entry, naming
 the first.
 
+This module reads the catalogs, runs the checks and reports them; the checks of one
+entry live by what they guard: :mod:`jaxbook.i18n.parity` (markup, code, placeholders,
+nothing smuggled in), :mod:`jaxbook.i18n.glossary` (the terms) and
+:mod:`jaxbook.i18n.style` (the English house style and spelling).
+
 Exit status 1 if there is any finding.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import difflib
 import functools
-import io
-import os
 import re
-import shutil
-import subprocess
 import sys
-import tokenize
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 
 import polib
 from babel.core import get_global
-from docutils import nodes
 
 from jaxbook import project
 from jaxbook.chinese import HAN, HAN_RANGES
 from jaxbook.i18n import parsers
+from jaxbook.i18n.glossary import (
+    Term,
+    check_glossary,
+    glossary_gaps,
+    glossary_to_translate,
+    load_glossary,
+)
+from jaxbook.i18n.parity import (
+    CODE_SPAN,
+    MYST,
+    Reading,
+    check_code,
+    check_markup,
+    check_placeholders,
+    check_smuggling,
+    entry_syntax,
+    is_python,
+    page_syntax,
+    source_page,
+)
 from jaxbook.i18n.pofile import (
     Finding,
     catalog_files,
@@ -89,490 +106,23 @@ from jaxbook.i18n.pofile import (
     foreign_marks,
     is_interface,
     msgid_line,
+    msgstr_line,
     plural_forms,
     readable,
+    shown,
     wrap_faults,
 )
-from jaxbook.project import find_root, source_file
+from jaxbook.i18n.style import (
+    check_style,
+    codespell,
+    hunspell,
+    is_html_message,
+    is_literal,
+    language_tags,
+)
+from jaxbook.project import find_root
 
-HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
-# A named placeholder that the build fills (book.po's credit: ``%(course)s``, the course's
-# address); a tag is compared with its placeholders' names aside, which the check of the
-# placeholders names.
-FORMAT_PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
-SCRIPT = re.compile(r"<\s*script", re.IGNORECASE)
-FREE_ROLES = {"zh"}
-TRANSLATED_ROLE_TEXT = re.compile(r"bdg(-[\w-]+)?$")
-# Roles whose target a translation changes: a link to "the other edition" names the source's
-# language in a translation (:edition:`Chinese edition <zh_CN>`), a translation's in the source.
-TRANSLATED_ROLE_TARGET = {"edition"}
-# Roles whose text is a title, translated; only their target must survive.
-TITLE_ROLES = {"course"}
-KINDS = ("inline code", "role", "link target", "footnote reference", "substitution")
-EMPHASIS = {"strong": "strong emphasis (**…**)", "emphasis": "emphasis (*…*)"}
-# What a finding calls each of the book's interface catalogs; a package's is "<domain> extensions".
 INTERFACE_NAMES = {project.THEME_DOMAIN: "theme", project.EXTENSION_DOMAIN: "extensions"}
-
-
-def role_key(name: str, content: str) -> tuple[str, str] | None:
-    if name in FREE_ROLES:
-        return None
-    if TRANSLATED_ROLE_TEXT.match(name) or name in TRANSLATED_ROLE_TARGET:
-        return (name, "")
-    target = re.search(r"<([^<>]+)>\s*$", content)
-    if name in TITLE_ROLES:
-        return (name, target[1] if target else "")
-    return (name, target[1] if target else content)
-
-
-@dataclass
-class Reading:
-    """A message as its page's parser reads it: the markup that must survive
-    translation, the text for the style and glossary checks, and what could be
-    smuggled in (raw HTML, directives, raw roles, front matter)."""
-
-    markup: dict[str, Counter] = field(default_factory=lambda: {k: Counter() for k in KINDS})
-    prose: list[str] = field(default_factory=list)  # code and roles as "X"
-    english: list[str] = field(default_factory=list)  # all text but the zh mentions
-    html: Counter = field(default_factory=Counter)
-    directives: Counter = field(default_factory=Counter)
-    raw_roles: Counter = field(default_factory=Counter)
-    front_matter: bool = False
-    # Strong and plain emphasis, counted: an unmatched ``**`` leaves one less.
-    emphasis: Counter = field(default_factory=Counter)
-    # What the parser warned about (reST: an inline start-string without its end).
-    warnings: Counter = field(default_factory=Counter)
-
-    def text(self, text: str) -> None:
-        self.prose.append(text)
-        self.english.append(text)
-
-    def end_block(self) -> None:
-        self.text("\n")
-
-    def code(self, text: str) -> None:
-        self.markup["inline code"][text] += 1
-        self.prose.append("X")
-        self.english.append(text)
-
-    def role(self, name: str, content: str) -> None:
-        if not name:
-            self.text(content)  # `text` with the default role: emphasized text
-            return
-        key = role_key(name, content)
-        if key is not None:
-            self.markup["role"][key] += 1
-        if name.startswith("raw"):
-            self.raw_roles[name] += 1
-        self.prose.append("X")
-        self.english.append("" if name in FREE_ROLES else content)
-
-    def merge(self, other: Reading) -> None:
-        for kind in KINDS:
-            self.markup[kind] += other.markup[kind]
-        self.html += other.html
-        self.directives += other.directives
-        self.raw_roles += other.raw_roles
-        self.emphasis += other.emphasis
-        self.warnings += other.warnings
-
-
-def link_target(reference: nodes.reference) -> str:
-    """Where a reference points; in a message whose "text <URL>" lost its space
-    (the spacing extension joins a line break after a full-width mark), the URL."""
-    if reference.get("refuri"):
-        return reference["refuri"]
-    target = reference.get("refname") or reference.get("name", "")
-    embedded = re.search(r"<([^<>\s]+)>\s*$", target)
-    return embedded[1] if embedded else target
-
-
-def read_rest(text: str) -> Reading:
-    """``text`` read by docutils (every directive and role generic: nothing runs)."""
-    reading = Reading()
-    _rest_nodes(parsers.rest_document(text), reading)
-    return reading
-
-
-def _rest_nodes(node: nodes.Node, reading: Reading) -> None:
-    for child in node.children:
-        if isinstance(child, nodes.Text):
-            reading.text(str(child))
-            reading.html.update(HTML_TAG.findall(str(child)))
-        elif isinstance(child, nodes.literal):
-            reading.code(child.astext())
-        elif isinstance(child, parsers.role):
-            reading.role(child["name"], child.astext())
-        elif isinstance(child, (nodes.footnote_reference, nodes.citation_reference)):
-            reading.markup["footnote reference"][child.rawsource] += 1
-        elif isinstance(child, nodes.substitution_reference):
-            reading.markup["substitution"][child.rawsource] += 1
-        elif isinstance(child, parsers.directive):
-            reading.directives[f".. {child['name']}::"] += 1
-            _rest_nodes(child, reading)
-        elif isinstance(child, nodes.system_message):
-            if child["level"] >= 2:
-                reading.warnings[child.children[0].astext() if child.children else ""] += 1
-            continue
-        elif isinstance(child, nodes.comment):
-            continue
-        elif isinstance(child, nodes.problematic):
-            reading.text(child.astext())
-        else:
-            if isinstance(child, nodes.reference):
-                reading.markup["link target"][link_target(child)] += 1
-            if isinstance(child, (nodes.strong, nodes.emphasis)):
-                reading.emphasis[EMPHASIS[child.tagname]] += 1
-            if isinstance(child, nodes.FixedTextElement):
-                reading.text(child.astext())
-            else:
-                _rest_nodes(child, reading)
-            if isinstance(child, nodes.TextElement) and not isinstance(child, nodes.Inline):
-                reading.end_block()
-
-
-def read_myst(text: str) -> Reading:
-    """``text`` read by myst-parser's markdown-it."""
-    reading = Reading()
-    env: dict = {}
-    tokens = parsers.markdown().parse(text, env)
-    _myst_tokens(tokens, reading)
-    for label, reference in env.get("references", {}).items():
-        reading.markup["link target"][reference.get("href", label)] += 1
-    return reading
-
-
-def _myst_tokens(tokens: list, reading: Reading) -> None:
-    for token in tokens:
-        kind = token.type
-        if kind == "inline":
-            _myst_tokens(token.children or [], reading)
-            reading.end_block()
-        elif kind in ("text", "softbreak"):
-            reading.text(token.content or " ")
-        elif kind == "code_inline":
-            reading.code(token.content)
-        elif kind in ("strong_open", "em_open"):
-            reading.emphasis[EMPHASIS["strong" if kind == "strong_open" else "emphasis"]] += 1
-        elif kind == "myst_role":
-            reading.role(token.meta.get("name", ""), token.content)
-        elif kind in ("link_open", "image"):
-            reading.markup["link target"][
-                token.attrGet("href" if kind == "link_open" else "src")
-            ] += 1
-            if kind == "image":
-                _myst_tokens(token.children or [], reading)
-        elif kind == "footnote_ref":
-            reading.markup["footnote reference"][f"[^{token.meta.get('label')}]"] += 1
-        elif kind in ("substitution_inline", "substitution_block"):
-            reading.markup["substitution"][f"{{{{ {' '.join(token.content.split())} }}}}"] += 1
-        elif kind in ("html_inline", "html_block"):
-            reading.html[token.content.strip()] += 1
-        elif kind in ("fence", "colon_fence"):
-            named = parsers.fence_directive(token)
-            if named is None:
-                reading.text(token.content)
-                reading.end_block()
-                continue
-            reading.directives[f"{token.markup}{{{named[0]}}}"] += 1
-            body, _, _ = parsers.fence_body(token)
-            inner = read_rest if named[0] == "eval-rst" else read_myst
-            if named[0] not in parsers.LITERAL_DIRECTIVES or named[0] == "eval-rst":
-                reading.merge(inner("\n".join(body)))
-        elif kind == "front_matter":
-            reading.front_matter = True
-        elif kind in ("code_block", "math_inline", "math_block"):
-            reading.text(token.content)
-            if kind != "math_inline":
-                reading.end_block()
-
-
-@dataclass(frozen=True)
-class Syntax:
-    """How a page's source format is read: its parser, and its blocks."""
-
-    read: Callable[[str], Reading]
-    markdown: bool
-
-
-REST = Syntax(read=read_rest, markdown=False)
-MYST = Syntax(read=read_myst, markdown=True)
-
-
-def check_markup(msgid: Reading, msgstr: Reading) -> list[str]:
-    """The markup's node multisets of the message and its translation are equal, as are
-    their counts of emphasis; the parser finds nothing wrong with the translation that
-    it did not find with the source."""
-    problems = [
-        f"the markup is broken: {warning.rstrip('.')}"
-        for warning in msgstr.warnings - msgid.warnings
-    ]
-    problems += [] if problems else unclosed_backticks(msgid, msgstr)
-    # A translation may add emphasis (a title in italics where Chinese uses 《》), but
-    # one it loses is most often a delimiter left unmatched.
-    for kind in EMPHASIS.values():
-        if msgid.emphasis[kind] > msgstr.emphasis[kind]:
-            problems.append(
-                f"{kind}: the source has {msgid.emphasis[kind]}, the translation "
-                f"{msgstr.emphasis[kind]}; is a '*' missing or unmatched?"
-            )
-    for kind in KINDS:
-        missing = msgid.markup[kind] - msgstr.markup[kind]
-        extra = msgstr.markup[kind] - msgid.markup[kind]
-        if missing:
-            problems.append(f"{kind} missing from the translation: {', '.join(map(repr, missing))}")
-        if extra:
-            problems.append(f"{kind} not in the source: {', '.join(map(repr, extra))}")
-    return problems
-
-
-BACKTICKS = re.compile(r"`+")
-
-
-def unclosed_backticks(msgid: Reading, msgstr: Reading) -> list[str]:
-    """Backticks the parser left in the translation's text that the source's text does not
-    have: inline code (or a role) opened and never closed. MyST's parser reads an unclosed
-    ``\\`\\``` as plain text without a word, and docutils does the same where the
-    start-string is followed by a space."""
-    text = "".join(msgstr.prose)
-    extra = Counter(BACKTICKS.findall(text)) - Counter(BACKTICKS.findall("".join(msgid.prose)))
-    if not extra:
-        return []
-    opened = next(match for match in BACKTICKS.finditer(text) if match[0] in extra)
-    shown = text[opened.start() : opened.start() + 30].split("\n")[0].rstrip()
-    return [
-        f"the markup is broken: {shown!r} opens inline code that is not closed; end it "
-        f"with {opened[0]!r}"
-    ]
-
-
-def is_python(text: str) -> bool:
-    if "\n" not in text.strip() and not re.search(r"[=(#]", text):
-        return False
-    try:
-        ast.parse(text)
-        names = [
-            t.string
-            for t in tokenize.generate_tokens(io.StringIO(text).readline)
-            if t.type == tokenize.NAME
-        ]
-    except (SyntaxError, ValueError, tokenize.TokenError):
-        return False
-    # Chinese words are valid identifiers; the book's code only uses ASCII ones.
-    return all(name.isascii() for name in names)
-
-
-def code_tokens(text: str) -> list[tuple[str, str, int]]:
-    """Tokens that must survive translation, with their line numbers."""
-    kept = []
-    depth = 0
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        kind = tokenize.tok_name[token.type]
-        if kind in {"COMMENT", "NL", "ENCODING", "ENDMARKER"}:
-            continue
-        if kind == "STRING":
-            letters = re.match(r"[A-Za-z]*", token.string)
-            assert letters, "a pattern that matches the empty string matches every string"
-            prefix = letters[0]
-            kept.append(("STRING", prefix + token.string[len(prefix)], token.start[0]))
-            continue
-        if kind == "FSTRING_START":
-            depth = 0
-        if kind == "OP" and token.string in "{}":
-            depth += 1 if token.string == "{" else -1
-        if kind == "FSTRING_MIDDLE" and depth <= 0:
-            continue  # the text of an f-string is the translator's
-        kept.append((kind, token.string, token.start[0]))
-    return kept
-
-
-def check_code(msgid: str, msgstr: str) -> str | None:
-    try:
-        translated = code_tokens(msgstr)
-    except (tokenize.TokenError, SyntaxError, IndentationError) as exc:
-        return f"translated code does not tokenize: {exc}"
-    source = code_tokens(msgid)
-    for (kind, text, line), (kind2, text2, _) in zip(source, translated, strict=False):
-        if (kind, text) != (kind2, text2):
-            return (
-                f"translated code differs from the source at its line {line}: "
-                f"expected {text!r}, found {text2!r}"
-            )
-    if len(source) != len(translated):
-        return f"translated code has {len(translated)} tokens, the source {len(source)}"
-    return None
-
-
-SPACED_SLASH = re.compile(r"(?<=[\w)]) / (?=[\w(])")
-
-
-def check_style(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[str]:
-    """The English house style, in prose (code and inline markup aside)."""
-    prose = "".join(strs.prose)
-    problems = []
-    if SPACED_SLASH.search(prose):
-        problems.append(
-            "a spaced slash in prose: write a list ('CPU, GPU, or TPU') or an unspaced "
-            "pair ('CPU/GPU')"
-        )
-    if re.search(r"\b(e\.g|i\.e)\.(?!,)", prose):
-        problems.append("write 'e.g.,' and 'i.e.,' with a comma")
-    if "..." in prose and "..." not in "".join(ids.prose):
-        problems.append("write an ellipsis as '\u2026', not '...'")
-    if msgid.rstrip().endswith("；") and msgstr.rstrip().endswith(";"):
-        problems.append("the list item ends with a semicolon: end it with a period")
-    return problems
-
-
-def check_placeholders(msgid: str, msgstr: str) -> list[str]:
-    """The named placeholders of the message (``%(course)s``), each kept as written: the
-    build fills them by name, so a translated or lost name loses the value."""
-    source = Counter(FORMAT_PLACEHOLDER.findall(msgid))
-    translation = Counter(FORMAT_PLACEHOLDER.findall(msgstr))
-    missing, extra = source - translation, translation - source
-    problems = []
-    if extra:
-        names = ", ".join(f"'%({name})s'" for name in extra)
-        keep = ", ".join(f"'%({name})s'" for name in missing) or "the source's"
-        problems.append(
-            f"placeholder {names} not in the source: a placeholder's name is not translated; "
-            f"write {keep} as the source does"
-        )
-    elif missing:
-        names = ", ".join(f"'%({name})s'" for name in missing)
-        problems.append(
-            f"placeholder {names} missing from the translation: the build puts its value "
-            "there; keep it as the source writes it"
-        )
-    return problems
-
-
-def tags(html: Counter) -> Counter:
-    """The tags of ``html`` with their placeholders' names aside."""
-    found: Counter = Counter()
-    for tag, count in html.items():
-        found[FORMAT_PLACEHOLDER.sub("%(…)s", tag)] += count
-    return found
-
-
-def check_smuggling(msgid: str, msgstr: str, ids: Reading, strs: Reading) -> list[str]:
-    """Nothing that runs or changes the page where the source has none of it."""
-    problems = []
-    if SCRIPT.search(msgstr) and not SCRIPT.search(msgid):
-        problems.append("<script> in the translation")
-    extra_tags = tags(strs.html) - tags(ids.html)
-    if extra_tags:
-        problems.append(f"raw HTML not in the source: {', '.join(map(repr, extra_tags))}")
-    extra_directives = strs.directives - ids.directives
-    if extra_directives:
-        problems.append(f"directive not in the source: {', '.join(extra_directives)}")
-    extra_roles = strs.raw_roles - ids.raw_roles
-    if extra_roles:
-        problems.append(f"{', '.join(extra_roles)} role in the translation")
-    if strs.front_matter and not ids.front_matter:
-        problems.append("front matter in the translation")
-    return problems
-
-
-@dataclass
-class Term:
-    """A glossary term as the check of one language uses it: its pattern compiled."""
-
-    source: str
-    name: str
-    pattern: re.Pattern[str]
-    exclusive: bool
-    source_pattern: re.Pattern[str]
-
-
-def term_pattern(pattern: str) -> re.Pattern[str]:
-    """A glossary's ``pattern_<language>`` as the check searches a translation with it:
-    case aside, anywhere in the text (the translator's guide explains how to write one)."""
-    return re.compile(pattern, re.IGNORECASE)
-
-
-def load_glossary(path: Path, language: str) -> list[Term]:
-    """The glossary's terms as ``language``'s catalogs are checked against them (none
-    where the glossary has none in it: ``glossary_gaps`` says so of a finished language)."""
-    terms = [
-        Term(
-            term.source,
-            term.names[language],
-            term_pattern(term.patterns[language]),
-            term.exclusive,
-            term.source_pattern,
-        )
-        for term in project.glossary(path)
-        if language in term.patterns
-    ]
-    return sorted(terms, key=lambda t: len(t.source), reverse=True)
-
-
-def glossary_gaps(path: Path, language: str) -> list[Finding]:
-    """What a finished language lacks in the glossary: its columns, or, where it has them,
-    its cells of each term it has not translated (its translations are checked against
-    its terms, and its readers' glossary shows them)."""
-    if language not in project.glossary_columns(path):
-        own = project.language_glossary(path, language)
-        return [
-            Finding(
-                path,
-                1,
-                f"no glossary terms for {language}: write {own} with the columns "
-                f"{','.join([project.SOURCE_LANGUAGE, *project.language_columns(language)])}, "
-                f"a row for each Chinese term of {path}",
-            )
-        ]
-    findings = []
-    for term in project.glossary(path):
-        if language in term.names:
-            continue
-        cells = ", ".join(project.language_columns(language)).replace(", d", " and d")
-        file, line = term.places.get(language, (path, term.line))
-        if project.language_glossary(path, language).is_file() and language not in term.places:
-            file, line = project.language_glossary(path, language), 1
-            cells = f"add its row and fill its {cells}"
-        else:
-            cells = f"fill its {cells}"
-        findings.append(
-            Finding(file, line, f"glossary: {term.source} has no {language} term: {cells}")
-        )
-    return findings
-
-
-def glossary_to_translate(path: Path, language: str) -> str:
-    """How many of the glossary's terms a draft language has still to translate."""
-    terms = project.glossary(path)
-    if language not in project.glossary_columns(path):
-        return f"the glossary has no columns for {language} yet ({path})"
-    left = sum(language not in term.names for term in terms)
-    own = project.language_glossary(path, language)
-    where = f"{own}, where its translator fills them" if own.is_file() else str(path)
-    return f"{left} of the glossary's {len(terms)} terms to translate ({where})"
-
-
-def check_glossary(terms: list[Term], msgid: str, strs: Reading) -> list[str]:
-    problems = []
-    masked = msgid
-    present = set()
-    for term in terms:  # longest first: 向量化 must not count as 量化
-        if term.source_pattern.search(masked):
-            present.add(term.source)
-            masked = term.source_pattern.sub("\0" * len(term.source), masked)
-    translated = "".join(strs.english)
-    for term in terms:
-        if term.source in present and not term.pattern.search(translated):
-            problems.append(f"glossary: {term.source} must be translated as {term.name!r}")
-        if (
-            term.exclusive
-            and term.source not in present
-            and term.pattern.search(translated)
-            and not term.pattern.search(msgid)
-        ):
-            problems.append(
-                f"glossary: {term.name!r} is only for {term.source}, which the source does not say"
-            )
-    return problems
 
 
 def check_headers(path: Path, po: polib.POFile, language: str) -> list[Finding]:
@@ -591,56 +141,6 @@ def check_headers(path: Path, po: polib.POFile, language: str) -> list[Finding]:
     if "charset=utf-8" not in meta.get("Content-Type", "").lower():
         findings.append(Finding(path, 1, "header Content-Type must declare charset=UTF-8"))
     return findings
-
-
-def msgstr_line(lines: list[str], start: int) -> int:
-    """The line of an entry's msgstr (what a translator edits), counted from 1."""
-    for number in range(max(start, 1), len(lines) + 1):
-        if lines[number - 1].startswith("msgstr"):
-            return number
-    return start
-
-
-def source_page(path: Path) -> Path | None:
-    """The Chinese page whose catalog ``path`` is (``locale/<lang>/LC_MESSAGES/<page>.po``)."""
-    place = project.catalog_place(path)
-    if place is None:
-        return None
-    locale, _language, domain = place
-    # The book whose locale/ holds the catalog, not one that only encloses it (a test's
-    # small book inside the project).
-    if not (locale.parent / "conf.py").is_file():
-        return None
-    page = source_file(locale.parent, domain)
-    return page if page.is_file() else None
-
-
-def page_syntax(page: Path | None) -> Syntax:
-    return MYST if page is not None and page.suffix == ".md" else REST
-
-
-def entry_syntax(page: Path | None) -> Callable[[polib.POEntry], Syntax]:
-    """How an entry's message is written: the page's syntax, or reST for the
-    content of a MyST page's ``{eval-rst}`` (found by the entry's line); where the
-    page is not found, the syntax its occurrences name (``index.md:12``: MyST)."""
-    if page is None:
-        return lambda entry: (
-            MYST if any(file.endswith(".md") for file, _line in entry.occurrences) else REST
-        )
-    syntax = page_syntax(page)
-    if syntax is REST:
-        return lambda entry: syntax
-    rest_lines = parsers.eval_rst_lines(page.read_text(encoding="utf-8"))
-
-    def of(entry: polib.POEntry) -> Syntax:
-        lines = {
-            int(line)
-            for file, line in entry.occurrences
-            if file.endswith(page.name) and line.isdigit()
-        }
-        return REST if lines & rest_lines else MYST
-
-    return of
 
 
 def squashed(text: str) -> str:
@@ -684,14 +184,6 @@ def template_of(path: Path) -> Path | None:
         root = find_root(locale)
         template = root / project.TEMPLATES / name if root else template
     return template if template.is_file() else None
-
-
-def shown(path: Path) -> str:
-    """``path`` as a finding names it: relative to the current directory where it can be."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def message_key(entry: polib.POEntry) -> tuple[str, str]:
@@ -838,9 +330,6 @@ def review_state(entry: polib.POEntry) -> str | None:
     return None if translated else "untranslated"
 
 
-CODE_SPAN = re.compile(r"``(.+?)``")
-
-
 def check_interface(path: Path, po: polib.POFile, lines: list[str]) -> list[Finding]:
     """An interface catalog's translations keep their code spans (``code``), which the
     extensions set as code; placeholders and plural forms are msgfmt's (``msgfmt_check``)."""
@@ -966,177 +455,6 @@ def inconsistent_translations(paths: list[Path], terms: Sequence[Term] = ()) -> 
                     )
                 )
     return findings
-
-
-def codespell(paths: list[Path], words: Path) -> list[Finding]:
-    """US spelling (the JAX and Python docs'): codespell's British-to-American list."""
-    if not paths:
-        return []
-    command = [
-        sys.executable,
-        "-m",
-        "codespell_lib",
-        "--builtin",
-        "clear,rare,en-GB_to_en-US",
-        *(["--ignore-words", str(words)] if words.is_file() else []),
-        *map(str, paths),
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    findings = []
-    for line in result.stdout.splitlines():
-        match = re.match(r"(.+?):(\d+): (.*)", line)
-        if match:
-            findings.append(Finding(Path(match[1]), int(match[2]), f"spelling: {match[3]}"))
-    return findings
-
-
-# Where Debian's hunspell dictionaries are (hunspell-en-us, hunspell-es, ...); DICPATH first.
-DICTIONARY_DIRS = ("/usr/share/hunspell", "/usr/share/myspell", "/usr/share/myspell/dicts")
-# A word, without a possessive's "'s" (which a word list's entries do not take).
-WORD = re.compile(r"[^\W\d_]+(?:['’](?![sS]\b)[^\W\d_]+)*")
-PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]|%[sdr]|\{\w*\}")
-
-
-def dictionary(language: str) -> Path | None:
-    """``language``'s hunspell dictionary (``es`` is ``es_ES``, as CLDR's likely subtags
-    say), or None where none is installed."""
-    base = language.split("_")[0]
-    region = get_global("likely_subtags").get(base, base).split("_")[-1]
-    names = dict.fromkeys([language, f"{base}_{region}", base])
-    places = [*filter(None, os.environ.get("DICPATH", "").split(os.pathsep)), *DICTIONARY_DIRS]
-    for name in names:
-        for place in places:
-            if Path(place, f"{name}.dic").is_file() and Path(place, f"{name}.aff").is_file():
-                return Path(place, name)
-    return None
-
-
-def code_text(code: str) -> str:
-    """What a translator writes in code: its comments and the text of its strings."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return ""
-    kinds = {"COMMENT", "STRING", "FSTRING_MIDDLE"}
-    text = "\n".join(t.string for t in tokens if tokenize.tok_name[t.type] in kinds)
-    return re.sub(r"\\[ntr]", " ", text)  # "\njax" is a line break before "jax"
-
-
-def is_literal(msgid: str) -> bool:
-    """Whether a message is a literal block other than code (an output, an example of
-    markup): Sphinx joins a paragraph's lines, and keeps a literal block's."""
-    return "\n" in msgid.strip() and not is_python(msgid)
-
-
-# A token with a name's punctuation inside (block_until_ready, jax.numpy, x=1) is no word.
-NAME_LIKE = re.compile(r"\S*\w[_.=/\\@]\w\S*")
-# Nor is code in backquotes (`xs`, ``jax.jit``), in prose or in a code block's comment.
-BACKQUOTED = re.compile(r"(`+)[^`\n]+?\1")
-
-
-def code_names(code: str) -> set[str]:
-    """The names a code block uses (``xs``, ``in_axes``, its keywords): a comment or a
-    string that names one of them names the code, not a word."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return set()
-    return {token.string for token in tokens if token.type == tokenize.NAME}
-
-
-# What markup spells that no dictionary need know: an HTML entity's name (&ndash;).
-HTML_ENTITY = re.compile(r"&#?\w+;")
-# A phrase in another language, marked as HTML marks one (the book's texts, MyST pages): the
-# browser and screen readers read it in that language, and no dictionary spells it.
-LANGUAGE_SPAN = re.compile(r'<span lang="[\w-]+">(.*?)</span>', re.DOTALL)
-
-
-def is_html_message(entry: polib.POEntry) -> bool:
-    """Whether a message is one of ``conf.py``'s texts (``book.po``: the footer's credit),
-    which the templates insert as HTML."""
-    files = [Path(file).name for file, _line in entry.occurrences]
-    return bool(files) and set(files) == {"conf.py"}
-
-
-def language_tags(msgstr: str) -> Counter:
-    """The tags of the foreign phrases a translation marks (``LANGUAGE_SPAN``)."""
-    opened = [re.match(r"<[^<>]*>", span[0]) for span in LANGUAGE_SPAN.finditer(msgstr)]
-    return Counter(tag[0] for tag in opened if tag) + Counter({"</span>": len(opened)})
-
-
-def spelled_words(entry: polib.POEntry, syntax: Syntax | None) -> set[str]:
-    """The words of a translation that its language's dictionary must know: its prose (code,
-    roles and links aside), or a code block's comments and strings (the code's own names
-    aside); not the names of its placeholders, HTML tags and entities, nor a phrase marked
-    as another language's, nor a word the message itself has (English the Chinese source
-    quotes, or every word of an interface message, which is English); names written with
-    capitals inside (NumPy, XLA) are names, not words, and so is anything in backquotes."""
-    names: set[str] = set()
-    msgstr = LANGUAGE_SPAN.sub(" ", entry.msgstr)
-    if syntax is None:  # an interface message: plain text with code spans and placeholders
-        text = CODE_SPAN.sub(" ", msgstr)
-    elif is_python(entry.msgid):
-        text = code_text(msgstr)
-        names = code_names(msgstr)
-    elif HAN.search(entry.msgid) and not is_literal(entry.msgid):
-        text = "".join(syntax.read(msgstr).prose)
-    else:
-        return set()  # an output, an example or a name: nothing the translator wrote
-    text = HTML_ENTITY.sub(" ", HTML_TAG.sub(" ", PLACEHOLDER.sub(" ", text)))
-    # A word as the translator typed it, outside backquotes: a parser may join a name's
-    # pieces (count_labels read as a reference to count_).
-    typed = set(WORD.findall(NAME_LIKE.sub(" ", BACKQUOTED.sub(" ", msgstr))))
-    quoted = {word.casefold() for word in WORD.findall(entry.msgid)}
-    return {
-        word
-        for word in WORD.findall(NAME_LIKE.sub(" ", text))
-        if word in typed
-        and word not in names
-        and word.casefold() not in quoted
-        and len(word) > 1
-        and not HAN.search(word)
-        and not any(c.isupper() for c in word[1:])
-    }
-
-
-def hunspell(paths: list[Path], language: str, words: Path) -> tuple[list[Finding], str | None]:
-    """Each word of the translations that ``language``'s hunspell dictionary and the word
-    list ``words`` do not know, at its entry; or, without a dictionary, why nothing was."""
-    found = dictionary(language)
-    if found is None or shutil.which("hunspell") is None:
-        base = language.split("_")[0]
-        return [], (
-            f"{language}: spelling unchecked: no hunspell dictionary for {language} is "
-            f"installed (Debian/Ubuntu: 'apt-cache search hunspell-{base}' names it)"
-        )
-    where: dict[str, list[tuple[Path, int]]] = {}
-    for path in readable(paths):
-        po = polib.pofile(str(path))
-        lines = path.read_text(encoding="utf-8").splitlines()
-        syntax_of = None if is_interface(path) else entry_syntax(source_page(path))
-        for entry in po:
-            if entry.obsolete or entry.fuzzy or not entry.msgstr:
-                continue
-            line = msgstr_line(lines, entry_line(entry))
-            for word in spelled_words(entry, syntax_of(entry) if syntax_of else None):
-                where.setdefault(word, []).append((path, line))
-    command = ["hunspell", "-d", str(found), "-i", "UTF-8", "-l"]
-    if words.is_file():
-        command += ["-p", str(words)]
-    result = subprocess.run(
-        command, input="\n".join(sorted(where)), capture_output=True, text=True, encoding="utf-8"
-    )
-    unknown = sorted(set(result.stdout.split()) & set(where))
-    return [
-        Finding(
-            path,
-            line,
-            f"spelling: {word!r} is not in the {found.name} dictionary: correct it, or, if it "
-            f"is right, add it to {shown(words)}",
-        )
-        for word in unknown
-        for path, line in where[word]
-    ], None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

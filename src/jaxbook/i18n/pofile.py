@@ -336,3 +336,19 @@ def tidy(path: Path) -> str | None:
         entry.flags = [flag for flag in entry.flags if flag not in FORMAT_FLAGS]
     po.save(str(path))
     return f"removed what another merge tool wrote ({len(marks)} mark(s): {marks[0][1]}, ...)"
+
+
+def msgstr_line(lines: list[str], start: int) -> int:
+    """The line of an entry's msgstr (what a translator edits), counted from 1."""
+    for number in range(max(start, 1), len(lines) + 1):
+        if lines[number - 1].startswith("msgstr"):
+            return number
+    return start
+
+
+def shown(path: Path) -> str:
+    """``path`` as a finding names it: relative to the current directory where it can be."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
