@@ -170,3 +170,15 @@ def test_what_a_page_prints_to_stderr_reaches_the_builds_stderr(capsys):
     assert answer.run.reports[0].where == "p.rst:3"
     # A failing test's stderr is shown (jaxbook.sphinxext.snippets): where the build shows it.
     assert "to stderr" in capsys.readouterr().err
+
+
+def test_the_kernel_imports_no_sphinx_and_nothing_of_the_project():
+    """The generic part another book could take: its process starts without the docs
+    toolchain (import-linter keeps it off jaxbook's own Sphinx modules)."""
+    code = (
+        "import sys\nimport jaxbook.doctest.kernel\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sphinx', 'docutils', 'jax'}),"
+        " 'jaxbook.project' in sys.modules)"
+    )
+    imported = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert imported.stdout.split("\n")[0] == "[] False", imported.stderr
