@@ -300,13 +300,11 @@ class _Printed(io.TextIOBase):
     """What the page's code writes to ``sys.stdout`` or ``sys.stderr``, sent to the build,
     which writes it to its own: where a page run in the build's process wrote it."""
 
+    encoding = "utf-8"
+
     def __init__(self, send: Callable[[object], None], fd: int) -> None:
         self.send = send
         self.fd = fd
-
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
 
     def writable(self) -> bool:
         return True
