@@ -194,7 +194,6 @@ doctest_default_flags = (
 )
 doctest_global_setup = """
 from jaxbook.doctest.runtime import *
-start_page_timer()
 watch_warnings()
 check_key_reuse()
 """
@@ -202,7 +201,6 @@ doctest_global_cleanup = """
 stop_checking_key_reuse()
 close_figures()
 unwatch_warnings()
-stop_page_timer()
 """
 doctest_test_doctest_blocks = "default"
 

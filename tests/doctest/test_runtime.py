@@ -1,11 +1,7 @@
 from __future__ import annotations
 
 import sys
-import threading
-import time
 from pathlib import Path
-
-import pytest
 
 from jaxbook.doctest import runtime as doctest_runtime
 
@@ -28,33 +24,6 @@ def test_a_cell_recorded_for_other_backends_only_is_skipped_here_saying_why(monk
     )
     monkeypatch.setattr(doctest_runtime, "RUN_UNRECORDED", True)
     assert doctest_runtime.unrecorded_here(("cpu", "gpu")) is False
-
-
-def test_page_timer_turns_a_hang_into_an_error(monkeypatch):
-    monkeypatch.setattr(doctest_runtime, "PAGE_TIMEOUT_S", 1)
-    doctest_runtime.start_page_timer()
-    try:
-        with pytest.raises(doctest_runtime.PageTimeout, match="longer than 1 s"):
-            time.sleep(5)
-    finally:
-        doctest_runtime.stop_page_timer()
-
-
-def test_a_page_run_outside_the_main_thread_has_no_timer_and_no_error():
-    """The live preview runs pages in a thread, where Python refuses to set a signal."""
-    errors = []
-
-    def page() -> None:
-        try:
-            doctest_runtime.start_page_timer()
-            doctest_runtime.stop_page_timer()
-        except ValueError as error:
-            errors.append(error)
-
-    thread = threading.Thread(target=page)
-    thread.start()
-    thread.join()
-    assert errors == []
 
 
 def test_outputs_are_recorded_on_the_python_of_python_version():

@@ -226,11 +226,12 @@ def test_a_server_that_dies_or_hangs_while_building_leaves_the_run_to_a_cold_one
     warm_book, cold_book = run_once(books, doctest)
     monkeypatch.setattr(warm, "SILENCE_S", 3.0)
     pids = {server.pid for server in servers}
-    # A page that kills, or stops, the process that runs it when that is a server.
+    # A page that kills, or stops, the process that started the kernel running it when that
+    # is a server.
     what = "signal.SIGKILL" if how == "killed" else "signal.SIGSTOP"
     code = (
         f"\n.. testcode::\n\n   import os, signal\n\n"
-        f"   if os.getpid() in {pids}:\n       os.kill(os.getpid(), {what})\n"
+        f"   if os.getppid() in {pids}:\n       os.kill(os.getppid(), {what})\n"
     )
     both(books, append(code, "docs/prose.rst"))
 

@@ -2,6 +2,7 @@
 
 :func:`run` is the one function that runs a page's code. A build runs each
 page with it once, while the page is read (:mod:`jaxbook.sphinxext.doctest`),
+in a process of its own (:mod:`jaxbook.doctest.kernel`),
 and every builder and tool reports or renders what that run recorded: ``make
 doctest`` (its verdict), ``jaxbook refresh`` (the outputs it writes), the
 measured outputs and the ``testplot`` figures, the live preview's verdict.
@@ -37,7 +38,9 @@ passed, the exception it raised) and a :class:`~jaxbook.formats.RecordedBlock`
 (the same, by page and line), each failure a :class:`Report` at its page line.
 ``names`` reads variables of the namespaces before the cleanup deletes them
 (what the ``:measured:`` figures need), and ``after`` is called after each
-test with its namespace (what ``testplot`` draws its figures from).
+test with its namespace (what ``testplot`` draws its figures from); ``started``
+before each test, setup and cleanup code included, with its file and line (where
+:mod:`jaxbook.doctest.kernel` says a page that never finished was).
 
 What a test writes to ``sys.stderr`` is shown (written there after it) only if
 the test failed: a snippet that fails as its page says (a ❌ example printing its
@@ -78,6 +81,8 @@ FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()
 
 # Called after each test that ran, with the index of its code block and its namespace.
 After = Callable[[int, dict[str, Any]], None]
+# Called before each test, setup and cleanup code included, with its file and line.
+Started = Callable[[str, int], None]
 
 
 @dataclass(frozen=True)
@@ -313,12 +318,18 @@ def is_skipped(block: Block, settings: Settings) -> bool:
 
 class _Run:
     def __init__(
-        self, page: Page, settings: Settings, names: Iterable[str], after: After | None
+        self,
+        page: Page,
+        settings: Settings,
+        names: Iterable[str],
+        after: After | None,
+        started: Started | None,
     ) -> None:
         self.blocks = page["blocks"]
         self.settings = settings
         self.names = tuple(names)
         self.after = after
+        self.started = started
         self.result = PageRun()
         self.mode = _Mode()
         reports = self.result.reports
@@ -387,6 +398,8 @@ class _Run:
             example = doctest.Example(source, "", lineno=0)
             test = doctest.DocTest([example], ns, f"{name} ({what} code)", file, line, None)
             test.globs = ns
+            if self.started is not None:
+                self.started(file, line)
             runner.run_capturing(test)
         return runner.failures <= failures
 
@@ -459,6 +472,8 @@ class _Run:
         runner = self.test_runner
         runner.exception = runner.failed_at = None
         failures = runner.failures
+        if self.started is not None:
+            self.started(code["file"], code["line"] or 0)
         got = runner.run_capturing(doc)
         self.result.outcomes.append(
             Outcome(
@@ -482,6 +497,7 @@ def run(
     names: Iterable[str] = (),
     after: After | None = None,
     unit: str = "",
+    started: Started | None = None,
 ) -> PageRun:
     """Run one page's blocks as the doctest builder runs them (see the module's docstring)."""
     if os.environ.get(RUN_LOG):
@@ -489,4 +505,4 @@ def run(
             log.write(
                 json.dumps({"unit": unit, "page": page["docname"], "pid": os.getpid()}) + "\n"
             )
-    return _Run(page, settings, names, after).run()
+    return _Run(page, settings, names, after, started).run()

@@ -1,4 +1,4 @@
-"""What the doctest global setup imports: backend flags and a page time limit.
+"""What the doctest global setup imports: backend flags, warnings as errors, checked keys.
 
 Every page's doctests start with ``from jaxbook.doctest.runtime import *``
 (see ``doctest_global_setup`` in ``conf.py``), which gives:
@@ -51,21 +51,13 @@ closes every pyplot figure the page opened. A process runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
 warns, and the warning failed the page that opened it.
 
-The page time limit (``PAGE_TIMEOUT_S`` seconds, default 300, or the
-``JAXBOOK_PAGE_TIMEOUT`` environment variable) turns a page that hangs into a
-doctest failure at the line that was running, instead of a stuck build. It is
-a signal, so it holds where pages run in a process's main thread: every build,
-the live preview's among them, and the bundle.
-
 Config values: none (this module is not a Sphinx extension).
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 import warnings
 
 import jax
@@ -78,9 +70,7 @@ __all__ = [
     "check_key_reuse",
     "close_figures",
     "other_python",
-    "start_page_timer",
     "stop_checking_key_reuse",
-    "stop_page_timer",
     "unrecorded_here",
     "unrecorded_on",
     "unwatch_warnings",
@@ -91,7 +81,6 @@ BACKEND = os.environ.get("JAXBOOK_BACKEND") or jax.default_backend()
 ON_CPU = BACKEND == "cpu"
 ON_GPU = BACKEND == "gpu"
 ON_TPU = BACKEND == "tpu"
-PAGE_TIMEOUT_S = int(os.environ.get("JAXBOOK_PAGE_TIMEOUT", "300"))
 RUN_UNRECORDED = os.environ.get("JAXBOOK_RUN_UNRECORDED") == "1"
 # The minor version of .python-version, on which the outputs were recorded.
 RECORDED_PYTHON = (3, 13)
@@ -130,31 +119,6 @@ def other_python(reason: str) -> bool:
     major, minor = sys.version_info[:2]
     print(f"skipped on Python {major}.{minor}: {reason}", file=sys.stderr)
     return True
-
-
-class PageTimeout(Exception):
-    """Raised in a page's doctests when the page runs past its time limit."""
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise PageTimeout(f"page ran longer than {PAGE_TIMEOUT_S} s; the code here does not finish")
-
-
-def _timed() -> bool:
-    # Signals go to the main thread only: a page run in another thread (every build runs
-    # pages in its main thread) runs without a time limit.
-    return hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
-
-
-def start_page_timer() -> None:
-    if _timed():
-        signal.signal(signal.SIGALRM, _on_alarm)
-        signal.alarm(PAGE_TIMEOUT_S)
-
-
-def stop_page_timer() -> None:
-    if _timed():
-        signal.alarm(0)
 
 
 _watching: list[warnings.catch_warnings] = []

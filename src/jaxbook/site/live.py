@@ -11,9 +11,9 @@ verdict of each page it ran before it writes the pages::
 (the seconds since the watcher saw the change); each failure is among the
 build's warnings, at its ``file:line``, with its expected and actual output.
 So an author who edits a page reads its verdict at about the cost of running
-that page. The builds run in the process's main thread, where the page time
-limit of the global setup (:mod:`jaxbook.doctest.runtime`, a signal) holds:
-a page that hangs fails at the line that was running.
+that page. The pages run in the build's kernel (:mod:`jaxbook.doctest.kernel`),
+under the page time limit: a page that hangs fails at the line that was running,
+and one that crashes its process fails at its line, while the preview goes on.
 
 A fresh ``sphinx-build`` per edit pays about 1.4 s before it does anything
 (start Python, import Sphinx and the extensions, load the pickled

@@ -4,7 +4,10 @@ MyST-NB's model. At the end of reading a page (a ``doctree-read`` handler at
 priority 900, after the extensions that add or change doctest nodes: the
 snippets' staging, the backend tabs' conditions), the page's doctest nodes run
 with the one engine (:mod:`jaxbook.doctest.engine`), as ``sphinx.ext.doctest``'s
-builder would run them. The build keeps a record of that run in its environment
+builder would run them, in a process of their own (:mod:`jaxbook.doctest.kernel`):
+the build's process never imports JAX, and a page that crashes the process running
+it or runs past its time limit fails at its line while the build goes on. The
+build keeps a record of that run in its environment
 (:class:`jaxbook.doctest.pages.PageRecord`: the builder's counts, what each
 example printed and whether it passed, each failure's report at its page line,
 the values the ``:measured:`` roles show, the ``testplot`` figures and where it
@@ -66,7 +69,7 @@ Config values:
    Computed, never set: what outside the pages changes what their code
    prints (Python and every installed package's release, the accelerators the
    machine shows, its processor, the doctest settings of ``conf.py``, the
-   engine and the runtime the global setup imports, and the environment
+   engine, the kernel and the runtime the global setup imports, and the environment
    variables that reach the code, ``JAX_PLATFORMS`` among them). It is a
    config value with rebuild ``"env"``, so a change reads, and runs, every
    page again.
@@ -79,7 +82,6 @@ import importlib.util
 import os
 import platform
 import re
-import sys
 import sysconfig
 from functools import cache
 from pathlib import Path
@@ -90,7 +92,7 @@ from sphinx.builders.dummy import DummyBuilder
 from sphinx.util import logging
 
 from jaxbook._compat import pages_read_at
-from jaxbook.doctest import pages
+from jaxbook.doctest import engine, kernel, pages
 from jaxbook.doctest.pages import PageRecord
 from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
@@ -132,7 +134,6 @@ FIGURES = "figures"
 # The page runs after every other doctree-read handler (Sphinx's default priority is 500):
 # its doctest nodes are final (the snippets' staging, the backend tabs' conditions).
 RUN_PRIORITY = 900
-DPI = 144  # of the testplot figures
 
 
 class VerdictBuilder(DummyBuilder):
@@ -151,25 +152,6 @@ class VerdictBuilder(DummyBuilder):
 
     def write_documents(self, docnames: Set[str]) -> None:
         """Nothing to write, and so nothing to resolve."""
-
-
-@cache
-def processor() -> str:
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("model name"):
-                return " ".join(line.split(":", 1)[1].split())
-    return platform.processor() or platform.machine()
-
-
-def where() -> dict[str, str]:
-    """Where this process runs JAX: its backend, device and release."""
-    import jax  # only a page that shows a measurement asks
-
-    backend = jax.default_backend()
-    device = processor() if backend == "cpu" else jax.devices()[0].device_kind
-    return {"backend": backend, "device": device, "version": jax.__version__}
 
 
 @cache
@@ -209,14 +191,16 @@ def run_inputs(config: Config) -> dict[str, Any]:
         "python": platform.python_version(),
         "packages": _packages(),
         "accelerators": _accelerators(),
-        "processor": processor(),
+        "processor": kernel.processor(),
         "doctest": [
             config.doctest_default_flags,
             config.doctest_global_setup,
             config.doctest_global_cleanup,
             config.doctest_test_doctest_blocks,
         ],
-        "code": [_digest("jaxbook.doctest.engine"), _digest("jaxbook.doctest.runtime")],
+        "code": [
+            _digest(f"jaxbook.doctest.{module}") for module in ("engine", "kernel", "runtime")
+        ],
         "environment": sorted(
             (name, value)
             for name, value in os.environ.items()
@@ -373,58 +357,30 @@ def figures_kept(app: Sphinx, record: PageRecord) -> bool:
 def run_page(
     app: Sphinx, docname: str, doctree: nodes.document, tested: list[nodes.Element]
 ) -> PageRecord:
-    """Run the page once: its values for the ``:measured:`` roles, its figures after each
-    ``testplot`` cell, and where it ran if it shows a measurement."""
-    names = {value["variable"] for value in doctree.findall(measured_value)}
-    plots = [i for i, node in enumerate(tested) if node.get("jaxbook_plot")]
-    figures: dict[int, list[str]] = {}
-    after = None
-    if plots:
-        after = figure_saver(app, docname, plots, figures)
-    run, _nodes = pages.run(app, docname, doctree, names, after, unit=str(app.doctreedir))
-    run.values = {name: _plain(value) for name, value in run.values.items()}
-    measures = names or any(node.get("jaxbook_measured") for node in tested)
-    return PageRecord(run, where() if measures else {}, figures)
+    """Run the page once, in this process's kernel (:mod:`jaxbook.doctest.kernel`): its
+    values for the ``:measured:`` roles, its figures after each ``testplot`` cell, and where
+    it ran if it shows a measurement."""
+    names = sorted({value["variable"] for value in doctree.findall(measured_value)})
+    page = pages.page_of(docname, tested, app.config, app.confdir, app.env.doc2path(docname))
+    request = kernel.Request(
+        page,
+        engine.Settings.of(app.config),
+        names,
+        plots=[i for i, node in enumerate(tested) if node.get("jaxbook_plot")],
+        figures=str(Path(app.doctreedir, FIGURES, image_stem(docname))),
+        measures=bool(names) or any(node.get("jaxbook_measured") for node in tested),
+        unit=str(app.doctreedir),
+    )
+    answer = kernel.run_page(request)
+    for paths in answer.figures.values():
+        for path in paths:
+            app.env.images.add_file(docname, path)  # each builder copies it
+    return PageRecord(answer.run, answer.where, answer.figures)
 
 
-def _plain(value: object) -> object:
-    """A figure as the environment can keep it: a NumPy or JAX scalar as Python's."""
-    if getattr(value, "shape", None) == () and hasattr(value, "item"):
-        value = value.item()
-    return value if isinstance(value, (bool, int, float, complex, str)) else str(value)
-
-
-def image_name(docname: str, number: int) -> str:
-    return f"figure-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}-{number}.png"
-
-
-def figure_saver(app: Sphinx, docname: str, plots: list[int], figures: dict[int, list[str]]):
-    """After each ``testplot`` cell: every pyplot figure open and not shown by an earlier one,
-    saved as the page's image."""
-    directory = Path(app.doctreedir) / FIGURES
-    shown: set[int] = set()
-    # Another page's figures are not this page's (the book's global cleanup closes them).
-    pyplot = sys.modules.get("matplotlib.pyplot")
-    if pyplot is not None:
-        pyplot.close("all")
-
-    def save(block: int, namespace: dict) -> None:
-        if block not in plots:
-            return
-        from matplotlib import pyplot
-
-        figures[block] = []
-        for number in pyplot.get_fignums():
-            if number in shown:
-                continue
-            shown.add(number)
-            path = directory / image_name(docname, len(shown))
-            path.parent.mkdir(parents=True, exist_ok=True)
-            pyplot.figure(number).savefig(path, dpi=DPI)
-            app.env.images.add_file(docname, str(path))
-            figures[block].append(str(path))
-
-    return save
+def image_stem(docname: str) -> str:
+    """The figures of ``docname`` are ``<stem>-1.png``, ``<stem>-2.png``...: one name per page."""
+    return f"figure-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}"
 
 
 def warn(app: Sphinx, docname: str, record: PageRecord) -> None:

@@ -1,0 +1,355 @@
+"""Run pages' code in a process of its own, the kernel, as MyST-NB runs a notebook's.
+
+A build never runs a page's code in its own process: each process that runs a
+page (a build, each reader a parallel build forks, the live preview, a warm
+``make doctest`` server) starts one long-lived child on its first page,
+``python -m jaxbook.doctest.kernel``, and sends it every page to run
+(:func:`run_page`). The kernel runs it with the one engine
+(:func:`jaxbook.doctest.engine.run`) and answers the run, its values made plain
+(a NumPy or JAX scalar as Python's), the figures saved after its ``testplot``
+cells and, if asked, where it ran. So the build process never imports JAX, and
+a page that crashes the process running it (a segfault, memory exhausted) or
+runs past its time limit (``JAXBOOK_PAGE_TIMEOUT`` seconds, default 300,
+measured here in any thread, the live preview's among them) loses its kernel,
+not the build: the kernel is killed, the page fails at the line that was
+running with one sentence saying why, and the next page starts a fresh kernel.
+
+The protocol is pickled frames (a length, then the pickle) over two pipes of
+the kernel's own, passed as file descriptors, so nothing the page's code prints
+gets into it: what it writes to ``sys.stdout`` and ``sys.stderr`` is sent to the
+build, which writes it to its own, as a page run in its process did (what is
+written below Python goes to the standard output and error the kernel shares
+with the build). Each request carries the build process's working directory,
+``sys.path`` and environment, which the kernel takes before running the page,
+as the page had run in the build's process. Before each test the kernel says
+where it is (file and line), so a page that never answers fails at the test
+that was running. The kernel reads its requests in a thread of its own: when
+the process that started it ends, however it ends (its pipe closes; an
+``atexit`` handler closes it first when it can), the kernel exits at once,
+even in the middle of a page.
+
+This module imports the standard library and the engine only, no Sphinx and
+nothing of the book's project: another book could take it as it is.
+
+    python -m jaxbook.doctest.kernel REQUESTS_FD ANSWERS_FD   (started by run_page)
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import io
+import os
+import pickle
+import platform
+import queue
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jaxbook.doctest import engine
+
+TIMEOUT = "JAXBOOK_PAGE_TIMEOUT"
+TIMEOUT_S = 300.0
+# How long a kernel told to stop may take before it is killed.
+STOP_S = 5.0
+DPI = 144  # of the testplot figures
+_HEADER = struct.Struct("!Q")
+
+
+@dataclass
+class Request:
+    """A page to run, and what to keep of its run besides the engine's result."""
+
+    page: engine.Page
+    settings: engine.Settings
+    names: list[str] = field(default_factory=list)  # the :measured: variables
+    plots: list[int] = field(default_factory=list)  # the testplot blocks
+    figures: str = ""  # where their figures go: a path to which "-<n>.png" is added
+    measures: bool = False  # whether to say where the page ran
+    unit: str = ""  # engine.run's unit (the run log's)
+    cwd: str = ""
+    path: list[str] = field(default_factory=list)
+    environ: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Answer:
+    run: engine.PageRun
+    figures: dict[int, list[str]] = field(default_factory=dict)  # block -> image files
+    where: dict[str, str] = field(default_factory=dict)  # backend, device, JAX release
+
+
+# -- frames ----------------------------------------------------------------------------------
+
+
+def _send(fd: int, message: object) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class _Frames:
+    """The frames arriving on ``fd``, each read by a deadline (None: wait as long as it takes)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+
+    def _fill(self, size: int, deadline: float | None) -> None:
+        while len(self.buffer) < size:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                    raise TimeoutError
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise EOFError
+            self.buffer += chunk
+
+    def read(self, deadline: float | None = None) -> Any:
+        self._fill(_HEADER.size, deadline)
+        (size,) = _HEADER.unpack_from(self.buffer)
+        self._fill(_HEADER.size + size, deadline)
+        data = bytes(self.buffer[_HEADER.size : _HEADER.size + size])
+        del self.buffer[: _HEADER.size + size]
+        return pickle.loads(data)
+
+
+# -- the build's side ------------------------------------------------------------------------
+
+
+class Kernel:
+    """One kernel process, and the pipes to it, owned by the process that started it."""
+
+    def __init__(self) -> None:
+        requests_in, self.requests = os.pipe()
+        answers, answers_out = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "jaxbook.doctest.kernel", str(requests_in), str(answers_out)],
+            stdin=subprocess.DEVNULL,
+            pass_fds=(requests_in, answers_out),
+        )
+        os.close(requests_in)
+        os.close(answers_out)
+        self.answers = _Frames(answers)
+        self.owner = os.getpid()
+
+    def run(self, request: Request, timeout_s: float) -> Answer:
+        """The kernel's answer; a failed run, the kernel stopped, where it died or hung."""
+        sys.stdout.flush()  # what the build printed comes before what the page prints
+        sys.stderr.flush()
+        at: tuple[str, int] | None = None
+        deadline = time.monotonic() + timeout_s
+        try:
+            _send(self.requests, request)
+            while True:
+                kind, *message = self.answers.read(deadline)
+                if kind == "at":
+                    at = (message[0], message[1])
+                elif kind == "printed":
+                    stream = sys.stdout if message[0] == 1 else sys.stderr
+                    stream.write(message[1])
+                    stream.flush()
+                else:
+                    return message[0]
+        except TimeoutError:
+            self.stop(kill=True)
+            why = f"the page's code did not finish within {timeout_s:g} s"
+        except (EOFError, BrokenPipeError):
+            self.stop()  # it is ending: its exit status says how
+            status = self.process.returncode
+            why = "the page's code stopped the process running it: " + (
+                f"signal {-status}" if status < 0 else f"exit status {status}"
+            )
+        blocks = request.page["blocks"]
+        if at is None and blocks:
+            at = (blocks[0]["file"], blocks[0]["line"] or 0)
+        file, line = at or ("<global_setup>", 0)
+        report = engine.Report(file, line, why, "The next page runs in a new process.\n")
+        return Answer(engine.PageRun(failures=1, reports=[report]))
+
+    def alive(self) -> bool:
+        return self.process.returncode is None and self.process.poll() is None
+
+    def stop(self, kill: bool = False) -> None:
+        """Close its pipe, which ends it; kill it if it does not end (or at once)."""
+        if kill:
+            self.process.kill()
+        for fd in (self.requests, self.answers.fd):
+            with contextlib.suppress(OSError):  # closed already
+                os.close(fd)
+        try:
+            self.process.wait(timeout=STOP_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+_kernel: Kernel | None = None
+
+
+def timeout_s() -> float:
+    return float(os.environ.get(TIMEOUT) or TIMEOUT_S)
+
+
+def run_page(request: Request) -> Answer:
+    """Run a page in this process's kernel, started on the first page and again after one
+    died or hung. The request takes this process's directory, path and environment."""
+    global _kernel
+    request.cwd = os.getcwd()
+    request.path = list(sys.path)
+    request.environ = dict(os.environ)
+    if _kernel is None or _kernel.owner != os.getpid() or not _kernel.alive():
+        # A forked process (a parallel build's reader) starts its own: the one it inherited
+        # is its parent's.
+        if _kernel is None:
+            atexit.register(_stop)
+        _kernel = Kernel()
+    return _kernel.run(request, timeout_s())
+
+
+def _stop() -> None:
+    if _kernel is not None and _kernel.owner == os.getpid():
+        _kernel.stop()
+
+
+# -- the kernel's side -----------------------------------------------------------------------
+
+
+@cache
+def processor() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return " ".join(line.split(":", 1)[1].split())
+    return platform.processor() or platform.machine()
+
+
+def where() -> dict[str, str]:
+    """Where this process runs JAX: its backend, device and release."""
+    import jax  # only a page that shows a measurement asks
+
+    backend = jax.default_backend()
+    device = processor() if backend == "cpu" else jax.devices()[0].device_kind
+    return {"backend": backend, "device": device, "version": jax.__version__}
+
+
+def plain(value: object) -> object:
+    """A value as the build can keep it: a NumPy or JAX scalar as Python's, else text."""
+    if getattr(value, "shape", None) == () and hasattr(value, "item"):
+        value = value.item()
+    return value if isinstance(value, (bool, int, float, complex, str)) else str(value)
+
+
+def figure_saver(request: Request, figures: dict[int, list[str]]) -> engine.After:
+    """After each ``testplot`` cell: every pyplot figure open and not saved after an earlier
+    one, saved as the page's image."""
+    shown: set[int] = set()
+    # Another page's figures are not this page's (the book's global cleanup closes them).
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
+
+    def save(block: int, namespace: dict) -> None:
+        if block not in request.plots:
+            return
+        from matplotlib import pyplot
+
+        figures[block] = []
+        for number in pyplot.get_fignums():
+            if number in shown:
+                continue
+            shown.add(number)
+            path = Path(f"{request.figures}-{len(shown)}.png")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pyplot.figure(number).savefig(path, dpi=DPI)
+            figures[block].append(str(path))
+
+    return save
+
+
+def answer(request: Request, started: engine.Started) -> Answer:
+    """Run the page, in this process, as the build asked."""
+    if os.environ != request.environ:
+        os.environ.clear()
+        os.environ.update(request.environ)
+    if sys.path != request.path:
+        sys.path[:] = request.path
+    if request.cwd:
+        os.chdir(request.cwd)
+    figures: dict[int, list[str]] = {}
+    after = figure_saver(request, figures) if request.plots else None
+    run = engine.run(request.page, request.settings, request.names, after, request.unit, started)
+    run.values = {name: plain(value) for name, value in run.values.items()}
+    return Answer(run, figures, where() if request.measures else {})
+
+
+class _Printed(io.TextIOBase):
+    """What the page's code writes to ``sys.stdout`` or ``sys.stderr``, sent to the build,
+    which writes it to its own: where a page run in the build's process wrote it."""
+
+    encoding = "utf-8"
+
+    def __init__(self, send: Callable[[object], None], fd: int) -> None:
+        self.send = send
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text:
+            self.send(("printed", self.fd, text))
+        return len(text)
+
+    def fileno(self) -> int:
+        return self.fd  # code that writes below Python (faulthandler) writes to the real one
+
+
+def main(argv: list[str]) -> None:
+    requests, answers = _Frames(int(argv[0])), int(argv[1])
+    sending = threading.Lock()  # the page's threads print, too
+
+    def send(message: object) -> None:
+        with sending:
+            _send(answers, message)
+
+    sys.stdout = _Printed(send, 1)
+    sys.stderr = _Printed(send, 2)
+    # A signal the build's process group gets (Ctrl-C) is the build's to handle: the kernel
+    # ends when the build's end closes its pipe.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    incoming: queue.Queue[Request] = queue.Queue()
+
+    def listen() -> None:
+        try:
+            while True:
+                incoming.put(requests.read())
+        except (EOFError, OSError):
+            os._exit(0)  # the build ended, or stopped this kernel: so does the page
+
+    threading.Thread(target=listen, name="requests", daemon=True).start()
+    while True:
+        request = incoming.get()  # pages run in the main thread, as JAX and signals like
+        done = answer(request, lambda file, line: send(("at", file, line)))
+        send(("done", done))
+
+
+if __name__ == "__main__":
+    # As the module of its name, not __main__: the classes of its answers are the ones the
+    # build unpickles them as.
+    from jaxbook.doctest import kernel
+
+    kernel.main(sys.argv[1:])
