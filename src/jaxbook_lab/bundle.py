@@ -17,7 +17,9 @@ which groups and runs the blocks the way ``sphinx.ext.doctest`` does (one
 namespace per group and page, the global setup first, ``testcode`` compiled
 as ``exec``, the same option flags), reports each failure as
 ``docs/<page>.rst:<line>: doctest failed`` (``.md`` for a MyST page) with doctest's expected/got
-report, and ends with ``N passed, N failed, N skipped``. It first says where it
+report, and ends with ``N passed, N failed, N skipped``. A page that runs past its time
+limit (``JAXBOOK_PAGE_TIMEOUT``, as in a build) fails at the example it was running, and the
+next page runs. It first says where it
 runs: the backend, the device, the plugin that runs it, Python, JAX and
 jaxlib. ``--record`` writes that, the verdict and what every block printed
 (with its code), so that outputs for a new backend come from a real run. A
@@ -35,14 +37,16 @@ sentence that names it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from jaxbook import formats, project
-from jaxbook.doctest import engine
+from jaxbook.doctest import engine, kernel
 from jaxbook.doctest.engine import FLAG_NAMES, Settings
 from jaxbook.formats import (
     BUNDLE_FORMAT,
@@ -128,6 +132,30 @@ def machine(verdict: str) -> Machine:
     }
 
 
+class PageTimeout(Exception):
+    """A page's code ran past the page's time limit."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """The page's time limit (``JAXBOOK_PAGE_TIMEOUT``, as in a build). A build runs pages in
+    a kernel, which it kills at the limit; the bundle runs them in its own process, which
+    holds the accelerator (one process at a time can hold a TPU) and says where it runs. So
+    here a timer signal interrupts the example that is running, and the engine reports it
+    at that example's line."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise PageTimeout(f"the page's code did not finish within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_bundles(paths: list[Path], record: Path | None) -> int:
     from jaxbook.doctest import environment
 
@@ -147,7 +175,8 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
         language = bundle["language"]
         settings = Settings.named(bundle["flags"], bundle["global_setup"], bundle["global_cleanup"])
         for page in bundle["pages"]:
-            result = engine.run(page, settings, unit=f"bundle {path}")
+            with time_limit(kernel.timeout_s()):
+                result = engine.run(page, settings, unit=f"bundle {path}")
             for report in result.reports:
                 print(f"[{language}] {report}")
             passed += result.tries - result.failures

@@ -85,6 +85,29 @@ def test_a_failing_example_inside_a_doctest_block_is_reported_at_its_own_line(
     assert f"[en] index.rst:{block['line'] + 2}: doctest failed" in result.stdout
 
 
+def test_a_page_that_hangs_fails_at_its_line_and_the_next_page_runs(
+    run_bundle, exported: Path, tmp_path: Path, monkeypatch
+) -> None:
+    bundle = json.loads(exported.read_text(encoding="utf-8"))
+    [page] = bundle["pages"]
+    hanging = {**CODE, "code": "import time\ntime.sleep(60)", "line": 7, "groups": ["default"]}
+    hanging["skipif"] = None
+    bundle["pages"] = [{"docname": "hangs", "blocks": [hanging]}, page]
+    broken = tmp_path / "hangs.json"
+    broken.write_text(json.dumps(bundle), encoding="utf-8")
+    monkeypatch.setenv("JAXBOOK_PAGE_TIMEOUT", "2")
+
+    result = run_bundle("run", str(broken))
+
+    assert result.returncode == 1
+    assert "[en] docs/index.rst:7: " in result.stdout, result.stdout
+    assert "did not finish within 2 s" in result.stdout
+    # The page after it ran, and passed.
+    tries = result.stdout.strip().splitlines()[-1]
+    assert tries.endswith(" passed, 1 failed, 1 skipped"), tries
+    assert not tries.startswith("0 "), tries
+
+
 BUNDLE = {
     "format": 1,
     "language": "en",
