@@ -7,7 +7,7 @@ page (a build, each reader a parallel build forks, the live preview, a warm
 (:func:`run_page`). The kernel runs it with the one engine
 (:func:`jaxbook.doctest.engine.run`) and answers the run, its values made plain
 (a NumPy or JAX scalar as Python's), the figures saved after its ``testplot``
-cells and, if asked, where it ran. So the build process never imports JAX, and
+cells and, if asked, where it ran. So the build process runs no page code, and
 a page that crashes the process running it (a segfault, memory exhausted) or
 runs past its time limit (``JAXBOOK_PAGE_TIMEOUT`` seconds, default 300,
 measured here in any thread, the live preview's among them) loses its kernel,
