@@ -182,3 +182,32 @@ def test_the_kernel_imports_no_sphinx_and_nothing_of_the_project():
     )
     imported = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert imported.stdout.split("\n")[0] == "[] False", imported.stderr
+
+
+def test_the_kernel_answers_a_question_in_the_process_where_pages_run(monkeypatch):
+    """``ask``: a function called by name in the kernel, with the build's environment, its
+    plain answer sent back; what the build never imports (JAX) is asked there."""
+    block = {
+        "type": "testcode",
+        "code": "import os\n\nprint(os.getpid())",
+        "file": "p.rst",
+        "line": 1,
+        "options": {},
+        "groups": ["default"],
+        "skipif": None,
+    }
+    ran = kernel.run_page(kernel.Request({"docname": "p", "blocks": [block]}, engine.Settings()))
+    monkeypatch.setenv("JAXBOOK_ASKED", "here")
+
+    assert kernel.ask("os", "getpid") == int(ran.run.outcomes[0].got) != os.getpid()
+    assert kernel.ask("os", "getenv", "JAXBOOK_ASKED") == "here"
+    assert kernel.ask("jaxbook.doctest.jax_names", "name_problem", "jax.jit") is None
+
+
+def test_a_question_that_fails_says_why_and_the_kernel_answers_the_next():
+    pid = kernel.ask("os", "getpid")
+    with pytest.raises(kernel.AskFailed, match="JSONDecodeError"):
+        kernel.ask("json", "loads", "{")
+    with pytest.raises(kernel.AskFailed, match="pickle"):
+        kernel.ask("threading", "Lock")  # not a plain value
+    assert kernel.ask("os", "getpid") == pid

@@ -151,11 +151,12 @@ def argument(tex: str, start: int) -> str:
 
 def test_asking_what_arrays_have_starts_no_backend():
     """The index asks JAX's array class, not an array: making one starts a backend (a TPU,
-    which one process holds at a time) in a build that may run no code."""
+    which one process holds at a time) in a build that may run no code. The build's kernel
+    answers it with ``jax_names``, as this process does."""
     code = (
         "import sys\n"
-        "from jaxbook.sphinxext import book_index\n"
-        "print(book_index._array_attribute('sharding'), book_index._array_attribute('nope'),\n"
+        "from jaxbook.doctest import jax_names\n"
+        "print(jax_names.array_attribute('sharding'), jax_names.array_attribute('nope'),\n"
         "      bool(sys.modules['jax._src.xla_bridge']._backends))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -2,7 +2,7 @@
 
 A build never runs a page's code in its own process: each process that runs a
 page (a build, each reader a parallel build forks, the live preview, a warm
-``make doctest`` server) starts one long-lived child on its first page,
+``make doctest`` server) starts one long-lived child on its first request,
 ``python -m jaxbook.doctest.kernel``, and sends it every page to run
 (:func:`run_page`). The kernel runs it with the one engine
 (:func:`jaxbook.doctest.engine.run`) and answers the run, its values made plain
@@ -14,14 +14,20 @@ measured here in any thread, the live preview's among them) loses its kernel,
 not the build: the kernel is killed, the page fails at the line that was
 running with one sentence saying why, and the next page starts a fresh kernel.
 
+Nor does the build import JAX: what it must know of the installed JAX (is a
+name the prose gives current, which option a literal names) it asks the same
+kernel (:func:`ask`: a function of a module, by name, called there with plain
+arguments, its plain answer sent back; :mod:`jaxbook.doctest.jax_names`). A
+build that runs no page but checks names starts a kernel for its questions.
+
 The protocol is pickled frames (a length, then the pickle) over two pipes of
 the kernel's own, passed as file descriptors, so nothing the page's code prints
 gets into it: what it writes to ``sys.stdout`` and ``sys.stderr`` is sent to the
 build, which writes it to its own, as a page run in its process did (what is
 written below Python goes to the standard output and error the kernel shares
 with the build). Each request carries the build process's working directory,
-``sys.path`` and environment, which the kernel takes before running the page,
-as the page had run in the build's process. Before each test the kernel says
+``sys.path`` and environment, which the kernel takes before running the page
+or answering, as the page had run in the build's process. Before each test the kernel says
 where it is (file and line), so a page that never answers fails at the test
 that was running. The kernel reads its requests in a thread of its own: when
 the process that started it ends, however it ends (its pipe closes; an
@@ -29,15 +35,17 @@ the process that started it ends, however it ends (its pipe closes; an
 even in the middle of a page.
 
 This module imports the standard library and the engine only, no Sphinx and
-nothing of the book's project: another book could take it as it is.
+nothing of the book's project (a question imports the module it names): another
+book could take it as it is.
 
-    python -m jaxbook.doctest.kernel REQUESTS_FD ANSWERS_FD   (started by run_page)
+    python -m jaxbook.doctest.kernel REQUESTS_FD ANSWERS_FD   (started by run_page or ask)
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib
 import io
 import os
 import pickle
@@ -50,6 +58,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -77,6 +86,19 @@ class Request:
     figures: str = ""  # where their figures go: a path to which "-<n>.png" is added
     measures: bool = False  # whether to say where the page ran
     unit: str = ""  # engine.run's unit (the run log's)
+    cwd: str = ""
+    path: list[str] = field(default_factory=list)
+    environ: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Ask:
+    """A question for the kernel's process: ``function`` of ``module``, called with ``args``
+    (plain values, as its answer must be)."""
+
+    module: str
+    function: str
+    args: tuple[object, ...] = ()
     cwd: str = ""
     path: list[str] = field(default_factory=list)
     environ: dict[str, str] = field(default_factory=dict)
@@ -144,40 +166,67 @@ class Kernel:
         os.close(answers_out)
         self.answers = _Frames(answers)
         self.owner = os.getpid()
+        # One exchange at a time: the frames of two would interleave.
+        self.exchanging = threading.Lock()
 
-    def run(self, request: Request, timeout_s: float) -> Answer:
-        """The kernel's answer; a failed run, the kernel stopped, where it died or hung."""
+    def _exchange(self, request: Request | Ask, timeout_s: float, at: list) -> tuple[str, Any]:
+        """Send ``request``; the kernel's answer (its kind, "done" or "failed", and what it
+        holds), what the kernel prints written here meanwhile, and in ``at`` the file and line
+        it last said it ran. TimeoutError past ``timeout_s``; EOFError or BrokenPipeError when
+        the kernel ended."""
         sys.stdout.flush()  # what the build printed comes before what the page prints
         sys.stderr.flush()
-        at: tuple[str, int] | None = None
         deadline = time.monotonic() + timeout_s
-        try:
+        with self.exchanging:
             _send(self.requests, request)
             while True:
                 kind, *message = self.answers.read(deadline)
                 if kind == "at":
-                    at = (message[0], message[1])
+                    at[:] = message
                 elif kind == "printed":
                     stream = sys.stdout if message[0] == 1 else sys.stderr
                     stream.write(message[1])
                     stream.flush()
                 else:
-                    return message[0]
+                    return kind, message[0]
+
+    def _ended(self) -> str:
+        self.stop()  # it is ending: its exit status says how
+        status = self.process.returncode
+        return f"signal {-status}" if status < 0 else f"exit status {status}"
+
+    def run(self, request: Request, timeout_s: float) -> Answer:
+        """The kernel's answer; a failed run, the kernel stopped, where it died or hung."""
+        where: list = []
+        try:
+            return self._exchange(request, timeout_s, where)[1]
         except TimeoutError:
             self.stop(kill=True)
             why = f"the page's code did not finish within {timeout_s:g} s"
         except (EOFError, BrokenPipeError):
-            self.stop()  # it is ending: its exit status says how
-            status = self.process.returncode
-            why = "the page's code stopped the process running it: " + (
-                f"signal {-status}" if status < 0 else f"exit status {status}"
-            )
+            why = f"the page's code stopped the process running it: {self._ended()}"
+        at: tuple[str, int] | None = (where[0], where[1]) if where else None
         blocks = request.page["blocks"]
         if at is None and blocks:
             at = (blocks[0]["file"], blocks[0]["line"] or 0)
         file, line = at or ("<global_setup>", 0)
         report = engine.Report(file, line, why, "The next page runs in a new process.\n")
         return Answer(engine.PageRun(failures=1, reports=[report]))
+
+    def ask(self, question: Ask, timeout_s: float) -> Any:
+        """The kernel's answer to ``question``; AskFailed where the call raised, or the kernel
+        died or hung (stopped, the next question starts a fresh one)."""
+        asked = f"{question.module}.{question.function}{question.args!r}"
+        try:
+            kind, answer = self._exchange(question, timeout_s, [])
+        except TimeoutError:
+            self.stop(kill=True)
+            raise AskFailed(f"the kernel did not answer {asked} within {timeout_s:g} s") from None
+        except (EOFError, BrokenPipeError):
+            raise AskFailed(f"the kernel ended ({self._ended()}), asked {asked}") from None
+        if kind == "failed":
+            raise AskFailed(f"{asked} failed in the kernel:\n{answer}")
+        return answer
 
     def alive(self) -> bool:
         return self.process.returncode is None and self.process.poll() is None
@@ -203,20 +252,42 @@ def timeout_s() -> float:
     return float(os.environ.get(TIMEOUT) or TIMEOUT_S)
 
 
-def run_page(request: Request) -> Answer:
-    """Run a page in this process's kernel, started on the first page and again after one
-    died or hung. The request takes this process's directory, path and environment."""
+class AskFailed(RuntimeError):
+    """A question the kernel could not answer: the call raised, or the kernel died or hung."""
+
+
+def _this_kernel() -> Kernel:
+    """This process's kernel, started on the first request and again after one died or hung."""
     global _kernel
-    request.cwd = os.getcwd()
-    request.path = list(sys.path)
-    request.environ = dict(os.environ)
     if _kernel is None or _kernel.owner != os.getpid() or not _kernel.alive():
         # A forked process (a parallel build's reader) starts its own: the one it inherited
         # is its parent's.
         if _kernel is None:
             atexit.register(_stop)
         _kernel = Kernel()
-    return _kernel.run(request, timeout_s())
+    return _kernel
+
+
+def _from_here[R: (Request, Ask)](request: R) -> R:
+    """``request`` with this process's directory, path and environment, which the kernel
+    takes before it runs or asks anything: as if it ran in this process."""
+    request.cwd = os.getcwd()
+    request.path = list(sys.path)
+    request.environ = dict(os.environ)
+    return request
+
+
+def run_page(request: Request) -> Answer:
+    """Run a page in this process's kernel."""
+    return _this_kernel().run(_from_here(request), timeout_s())
+
+
+def ask(module: str, function: str, *args: object) -> Any:
+    """``function`` of ``module`` called with ``args`` in this process's kernel, where the
+    pages run, and its answer: how the build asks about a library it never imports itself
+    (JAX, :mod:`jaxbook.doctest.jax_names`). Arguments and answer are plain values; the
+    caller keeps the answers it needs again."""
+    return _this_kernel().ask(_from_here(Ask(module, function, args)), timeout_s())
 
 
 def _stop() -> None:
@@ -280,8 +351,8 @@ def figure_saver(request: Request, figures: dict[int, list[str]]) -> engine.Afte
     return save
 
 
-def answer(request: Request, started: engine.Started) -> Answer:
-    """Run the page, in this process, as the build asked."""
+def take(request: Request | Ask) -> None:
+    """Take the build's directory, path and environment, which the request carries."""
     if os.environ != request.environ:
         os.environ.clear()
         os.environ.update(request.environ)
@@ -289,11 +360,26 @@ def answer(request: Request, started: engine.Started) -> Answer:
         sys.path[:] = request.path
     if request.cwd:
         os.chdir(request.cwd)
+
+
+def answer(request: Request, started: engine.Started) -> Answer:
+    """Run the page, in this process, as the build asked."""
+    take(request)
     figures: dict[int, list[str]] = {}
     after = figure_saver(request, figures) if request.plots else None
     run = engine.run(request.page, request.settings, request.names, after, request.unit, started)
     run.values = {name: plain(value) for name, value in run.values.items()}
     return Answer(run, figures, where() if request.measures else {})
+
+
+def reply(question: Ask) -> tuple[str, object]:
+    """("done", what the function asked returns) or ("failed", the traceback of its error)."""
+    take(question)
+    try:
+        function = getattr(importlib.import_module(question.module), question.function)
+        return "done", function(*question.args)
+    except Exception:
+        return "failed", traceback.format_exc()
 
 
 class _Printed(io.TextIOBase):
@@ -331,7 +417,7 @@ def main(argv: list[str]) -> None:
     # A signal the build's process group gets (Ctrl-C) is the build's to handle: the kernel
     # ends when the build's end closes its pipe.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    incoming: queue.Queue[Request] = queue.Queue()
+    incoming: queue.Queue[Request | Ask] = queue.Queue()
 
     def listen() -> None:
         try:
@@ -343,6 +429,13 @@ def main(argv: list[str]) -> None:
     threading.Thread(target=listen, name="requests", daemon=True).start()
     while True:
         request = incoming.get()  # pages run in the main thread, as JAX and signals like
+        if isinstance(request, Ask):
+            kind, result = reply(request)
+            try:
+                send((kind, result))
+            except (pickle.PicklingError, TypeError, AttributeError):  # not a plain value
+                send(("failed", traceback.format_exc()))
+            continue
         done = answer(request, lambda file, line: send(("at", file, line)))
         send(("done", done))
 

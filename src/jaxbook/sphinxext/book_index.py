@@ -49,6 +49,10 @@ bfloat16 [1]"), as it names no page there. A subentry written on two pages (or
 twice on one) is a warning, at each place after the first, so that each place
 gets a subentry of its own.
 
+What the installed JAX has (its options, a module's or an array's attributes)
+is asked of the build's kernel (:func:`jaxbook.doctest.kernel.ask`,
+:mod:`jaxbook.doctest.jax_names`): the build's own process never imports JAX.
+
 Config values: none of its own (``jaxbook_glossary_pages``).
 """
 
@@ -65,10 +69,10 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.index_entries import split_index_msg
 
-from jaxbook._compat import jax_array_class
+from jaxbook.doctest import kernel
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, glossary
 from jaxbook.sphinxext._nodes import ancestors
-from jaxbook.sphinxext.api_names import NAME, VARIABLE
+from jaxbook.sphinxext.api_names import JAX_NAMES, NAME, VARIABLE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -110,38 +114,28 @@ def api_names(text: str) -> list[str]:
     return found
 
 
+# What JAX has, asked of the build's kernel (jaxbook.doctest.jax_names): the build's process
+# never imports JAX. Each answer is kept for the process.
+
+
 @cache
 def _module_attribute(module: str, name: str) -> bool:
-    import importlib
-
-    return not name.startswith("_") and hasattr(importlib.import_module(module), name)
+    return kernel.ask(JAX_NAMES, "module_attribute", module, name)
 
 
 @cache
 def _option_of(name: str) -> str | None:
-    """The configuration option that ``name`` is the context manager of (JAX 0.12's
-    ``jax.threefry_partitionable`` is the option ``jax_threefry_partitionable``), or None."""
-    import jax
-
-    head, *rest = name.split(".")
-    if head != "jax" or len(rest) != 1:
-        return None
-    option = getattr(getattr(jax, rest[0], None), "name", None)
-    return option if isinstance(option, str) and option in _options() else None
+    return kernel.ask(JAX_NAMES, "option_of", name)
 
 
 @cache
 def _options() -> set[str]:
-    import jax
-
-    return set(jax.config.values)
+    return kernel.ask(JAX_NAMES, "options")
 
 
 @cache
 def _array_attribute(name: str) -> bool:
-    """Whether arrays have ``name`` (the implementation has what the abstract class lacks),
-    asked of their class: an array would start a backend."""
-    return not name.startswith("_") and hasattr(jax_array_class(), name)
+    return kernel.ask(JAX_NAMES, "array_attribute", name)
 
 
 class IndexMentions(SphinxTransform):

@@ -5,8 +5,9 @@ priority 900, after the extensions that add or change doctest nodes: the
 snippets' staging, the backend tabs' conditions), the page's doctest nodes run
 with the one engine (:mod:`jaxbook.doctest.engine`), as ``sphinx.ext.doctest``'s
 builder would run them, in a process of their own (:mod:`jaxbook.doctest.kernel`):
-the build's process runs no page code, and a page that crashes the process running
-it or runs past its time limit fails at its line while the build goes on. The
+the build's process runs no page code and never imports JAX (the names' checks ask
+the same kernel), and a page that crashes the process running it or runs past its
+time limit fails at its line while the build goes on. The
 build keeps a record of that run in its environment
 (:class:`jaxbook.doctest.pages.PageRecord`: the builder's counts, what each
 example printed and whether it passed, each failure's report at its page line,
