@@ -6,7 +6,9 @@ listed in ``locale/languages.csv`` (``jaxbook.project``); the texts below are
 the source's, and a translation's come from its catalogs
 (``jaxbook.sphinxext.book_texts``).
 
-Every setting of Sphinx and of the extensions it loads is written here. Only the values
+Every setting of Sphinx and of the extensions it loads is written here, or, for the
+settings that hold in every language and that the tests' small books share, imported
+by name from ``jaxbook.sphinx_settings`` (one place for each). Only the values
 that depend on what a build is given after this file runs (its language, ``-D
 language=<code>``, and the texts translated for it; its output and doctree directories)
 are the extensions' to compute, and each gives way to a value set here: the list of them

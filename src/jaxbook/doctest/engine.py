@@ -51,8 +51,9 @@ Where the environment variable ``JAXBOOK_RUN_LOG`` names a file, every run
 appends one line to it, the page and the ``unit`` its caller names (a build's
 doctree directory, the bundle): how the tests count the runs of a build.
 
-This module imports the standard library only (and :mod:`jaxbook.formats`, which
-declares a page's blocks); JAX is the pages' own import.
+This module imports the standard library, :mod:`jaxbook.formats` (which declares
+a page's blocks) and :mod:`jaxbook._compat` (doctest's exception pattern and its
+``compile``); JAX is the pages' own import.
 """
 
 from __future__ import annotations
