@@ -81,6 +81,31 @@ def doctest_condition(test_doctest_blocks: bool) -> Callable[[nodes.Node], bool]
     return sphinx_doctest._condition_default  # noqa: SLF001
 
 
+def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
+    """A node that Sphinx's doctest builder (and ``jaxbook.doctest``) tests as a block of
+    ``kind`` (``testsetup``, ``testcode``, ``testoutput``, ``testcleanup``, ``doctest``)
+    in the group ``default``, as the directive of that name makes it: hidden (a comment)
+    or shown (a literal block).
+
+    Why: the book adds code of its own to a page's tests (a snippet's run, its setup and
+    cleanup, a self-check's file), which no directive of the page writes.
+    Upstream: ``sphinx.ext.doctest``'s ``TestDirective`` marks an ordinary docutils node
+    with the attributes ``testnodetype``, ``groups``, ``options`` and ``language``, and
+    its builder finds the nodes to test by them (see ``doctest_condition``); neither the
+    attributes nor a way to make such a node is documented.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx documents its test nodes or offers a function that makes one.
+    """
+    from docutils import nodes
+
+    node_class = nodes.comment if hidden else nodes.literal_block
+    node = node_class(code, code, testnodetype=kind, groups=["default"], options={})
+    language = {"doctest": "pycon", "testcode": "python", "testoutput": "none"}.get(kind)
+    if language is not None:
+        node["language"] = language
+    return node
+
+
 def forget_gettext_files() -> None:
     """Drop every catalog file Python's ``gettext`` has loaded, so that the next
     ``gettext.translation`` reads the file again.
