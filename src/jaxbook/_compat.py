@@ -19,6 +19,7 @@ import gettext
 import re
 import weakref
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -104,6 +105,52 @@ def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
     if language is not None:
         node["language"] = language
     return node
+
+
+@contextlib.contextmanager
+def doctest_output_copied(
+    runner: doctest.DocTestRunner, copy: Callable[[str], object]
+) -> Iterator[None]:
+    """While in the block, also give ``copy`` each piece of text that the examples
+    ``runner`` runs print.
+
+    Why: the engine of ``jaxbook.doctest`` records what a block printed (the output a
+    refresh writes to its page, the one the book renders), whether or not doctest found
+    it right.
+    Upstream: ``doctest.DocTestRunner.run`` points ``sys.stdout`` at the runner's private
+    ``_fakeout`` while the examples run, and hands a hook (``report_failure``) only a
+    failing example's output; Sphinx's doctest builder shares one runner's ``_fakeout``
+    with its others the same way.
+    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13).
+    Remove when: doctest hands every example's output to its runner.
+    """
+    spoof = runner._fakeout  # type: ignore[attr-defined]  # noqa: SLF001
+    real_write = spoof.write
+
+    def tee(text: str) -> int:
+        copy(text)
+        written: int = real_write(text)
+        return written
+
+    spoof.write = tee
+    try:
+        yield
+    finally:
+        spoof.write = real_write
+
+
+def html_static_dir(builder: Any) -> Path:
+    """Where the HTML (or EPUB) builder ``builder`` copies its static files.
+
+    Why: the EPUB's own stylesheet goes with the website's, where the pages link it.
+    Upstream: ``StandaloneHTMLBuilder`` keeps the directory in the private attribute
+    ``_static_dir`` (``outdir / "_static"``), which its ``copy_static_files`` fills;
+    the name ``_static`` is documented (``html_static_path``), the attribute is not.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: the builder's static directory is public.
+    """
+    directory: Path = builder._static_dir  # noqa: SLF001
+    return directory
 
 
 def forget_gettext_files() -> None:
