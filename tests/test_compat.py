@@ -116,9 +116,13 @@ def foreign_imports(tree: ast.Module) -> set[str]:
             for alias in node.names:
                 if alias.name.split(".")[0] not in FIRST_PARTY:
                     names.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.split(".")[0] not in FIRST_PARTY:
-                names.update(alias.asname or alias.name for alias in node.names)
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] not in FIRST_PARTY
+        ):
+            names.update(alias.asname or alias.name for alias in node.names)
     return names
 
 
@@ -238,6 +242,25 @@ class Builder(StandaloneHTMLBuilder):
     def f(self):
 """
 
+# doctest's runner, imported under another name, on cls.
+RUNNER = """
+import doctest as d
+class R(d.DocTestRunner):
+    def f(cls):
+        cls._fakeout
+"""
+# A class of the packages' whose base (BUILDER's Builder) is Sphinx's.
+SUBCLASS = """
+class Ours(Builder):
+    def g(self):
+        self._static_dir
+"""
+# A class inside a method: its self is its own.
+INNER = """
+            def g(self):
+                return self._y
+"""
+
 
 OWN = """
 class Cache:
@@ -268,10 +291,10 @@ def _helper(cache):
         (BUILDER + "        return self._static_dir", ["self._static_dir"]),
         (BUILDER + "        return self._lines\n    def g(self):\n        self._lines = []", []),
         (BUILDER + "        return self._lines()\n    def _lines(self):\n        pass", []),
-        ("import doctest as d\nclass R(d.DocTestRunner):\n    def f(cls):\n        cls._fakeout", ["cls._fakeout"]),
-        (BUILDER + "        pass\nclass Ours(Builder):\n    def g(self):\n        self._static_dir", ["self._static_dir"]),
+        (RUNNER, ["cls._fakeout"]),
+        (BUILDER + "        pass\n" + SUBCLASS, ["self._static_dir"]),
         ("class A:\n    _x = 1\nclass B(A):\n    def f(self):\n        return self._x", []),
-        (BUILDER + "        class Inner:\n            def g(self):\n                return self._y", []),
+        (BUILDER + "        class Inner:\n" + INNER, []),
     ],
 )
 def test_the_scan_tells_another_projects_private_names_from_the_packages_own(source, expected):
