@@ -7,7 +7,11 @@ that belongs to another project: ``from sphinx.ext.doctest import _condition_def
 ``getattr(module, "_deprecations")``. An underscored name counts as the
 package's own when some module of the packages defines it (a function, a class,
 an assignment, an attribute set on ``self``); any other is another project's,
-and may appear in ``jaxbook._compat`` alone.
+and may appear in ``jaxbook._compat`` alone. On ``self`` (or ``cls``) in a method,
+an underscored name is the class's own only where the class, or an ancestor the
+packages define, defines it: one that comes from another project's base class
+(a Sphinx builder's ``self._static_dir``, a doctest runner's ``self._fakeout``)
+is that project's.
 
 A second scan finds every change to what Sphinx, docutils or the standard library's
 doctest (whose ``compile`` the engine shadows, as Sphinx's builder does) keep for
@@ -25,6 +29,7 @@ from __future__ import annotations
 import ast
 import re
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,8 +77,109 @@ def own_names(trees: list[ast.Module]) -> set[str]:
     return {name for name in names if private(name)}
 
 
-def foreign_private_reads(tree: ast.Module, own: set[str]) -> list[tuple[int, str]]:
-    """(line, what) for each read of another project's underscored name in ``tree``."""
+def class_nodes(cls: ast.ClassDef) -> Iterator[ast.AST]:
+    """The nodes of ``cls``'s body, but not those of a class defined inside it."""
+    todo: list[ast.AST] = list(cls.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def defined_by(cls: ast.ClassDef) -> set[str]:
+    """The names ``cls`` defines itself: its methods and class attributes, and what its
+    methods set on ``self`` or ``cls``."""
+    names = set()
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    for node in class_nodes(cls):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+        ):
+            names.add(node.attr)
+    return names
+
+
+def foreign_imports(tree: ast.Module) -> set[str]:
+    """The names ``tree`` binds by importing from another project (or the standard library)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] not in FIRST_PARTY:
+                    names.add(alias.asname or alias.name.split(".")[0])
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] not in FIRST_PARTY
+        ):
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def class_defs(trees: list[ast.Module]) -> dict[str, list[ast.ClassDef]]:
+    """Each class the packages define, by name (a name several modules define: each)."""
+    found: dict[str, list[ast.ClassDef]] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(node)
+    return found
+
+
+def inherited(
+    cls: ast.ClassDef, imported: set[str], classes: dict[str, list[ast.ClassDef]]
+) -> tuple[set[str], bool]:
+    """What ``cls`` and its ancestors among the packages' classes define, and whether an
+    ancestor is another project's class (whose private names are not the packages')."""
+    names, foreign = set(), False
+    seen: set[int] = set()
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        names |= defined_by(current)
+        for base in current.bases:
+            while isinstance(base, ast.Subscript):  # Generic[T]
+                base = base.value
+            parts = chain(base)
+            if not parts or parts == ["object"]:
+                continue
+            if parts[0] in imported or parts[-1] not in classes:
+                foreign = True
+            else:
+                todo.extend(classes[parts[-1]])
+    return names, foreign
+
+
+def foreign_private_reads(
+    tree: ast.Module, own: set[str], classes: dict[str, list[ast.ClassDef]] | None = None
+) -> list[tuple[int, str]]:
+    """(line, what) for each read of another project's underscored name in ``tree``.
+
+    ``self._name`` (or ``cls._name``) in a method is the class's own when the class, or
+    one of its ancestors among the packages' classes (``classes``), defines ``_name``;
+    else it is the base class's, another project's when a base is (a Sphinx builder's
+    ``self._static_dir``)."""
+    classes = class_defs([tree]) if classes is None else classes
+    imported = foreign_imports(tree)
+    # The innermost class around each node of a method.
+    enclosing: dict[int, ast.ClassDef] = {}
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        # A nested class's body is not its outer class's (class_nodes stops there).
+        for node in class_nodes(cls):
+            enclosing[id(node)] = cls
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -85,7 +191,11 @@ def foreign_private_reads(tree: ast.Module, own: set[str]) -> list[tuple[int, st
                 ]
         elif isinstance(node, ast.Attribute) and private(node.attr):
             base = node.value
-            if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+            cls = enclosing.get(id(node))
+            if isinstance(base, ast.Name) and base.id in ("self", "cls") and cls is not None:
+                names, foreign = inherited(cls, imported, classes)
+                if foreign and node.attr not in names and node.attr not in PUBLIC:
+                    found.append((node.lineno, ast.unparse(node)))
                 continue
             if node.attr not in own and node.attr not in PUBLIC:
                 found.append((node.lineno, ast.unparse(node)))
@@ -114,7 +224,8 @@ def modules() -> dict[Path, ast.Module]:
 def test_no_module_but_compat_reads_another_projects_private_names():
     trees = modules()
     own = own_names(list(trees.values()))
-    reads = {path: foreign_private_reads(tree, own) for path, tree in trees.items()}
+    classes = class_defs(list(trees.values()))
+    reads = {path: foreign_private_reads(tree, own, classes) for path, tree in trees.items()}
     assert reads[COMPAT], "the scan finds nothing even where the private names are"
     outside = [
         f"{path.relative_to(ROOT)}:{line}: {what}"
@@ -123,6 +234,32 @@ def test_no_module_but_compat_reads_another_projects_private_names():
         for line, what in found
     ]
     assert not outside, "move these into jaxbook._compat:\n" + "\n".join(outside)
+
+
+BUILDER = """
+from sphinx.builders.html import StandaloneHTMLBuilder
+class Builder(StandaloneHTMLBuilder):
+    def f(self):
+"""
+
+# doctest's runner, imported under another name, on cls.
+RUNNER = """
+import doctest as d
+class R(d.DocTestRunner):
+    def f(cls):
+        cls._fakeout
+"""
+# A class of the packages' whose base (BUILDER's Builder) is Sphinx's.
+SUBCLASS = """
+class Ours(Builder):
+    def g(self):
+        self._static_dir
+"""
+# A class inside a method: its self is its own.
+INNER = """
+            def g(self):
+                return self._y
+"""
 
 
 OWN = """
@@ -150,6 +287,14 @@ def _helper(cache):
         (OWN, []),
         ("x = object().__class__", []),
         ("def f(app):\n    app.builder._seen = True", ["app.builder._seen"]),
+        # A private attribute a base class of another project's defines, read on self.
+        (BUILDER + "        return self._static_dir", ["self._static_dir"]),
+        (BUILDER + "        return self._lines\n    def g(self):\n        self._lines = []", []),
+        (BUILDER + "        return self._lines()\n    def _lines(self):\n        pass", []),
+        (RUNNER, ["cls._fakeout"]),
+        (BUILDER + "        pass\n" + SUBCLASS, ["self._static_dir"]),
+        ("class A:\n    _x = 1\nclass B(A):\n    def f(self):\n        return self._x", []),
+        (BUILDER + "        class Inner:\n" + INNER, []),
     ],
 )
 def test_the_scan_tells_another_projects_private_names_from_the_packages_own(source, expected):

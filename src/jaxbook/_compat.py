@@ -19,6 +19,7 @@ import gettext
 import re
 import weakref
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -79,6 +80,77 @@ def doctest_condition(test_doctest_blocks: bool) -> Callable[[nodes.Node], bool]
     if test_doctest_blocks:
         return sphinx_doctest._condition_with_doctest  # noqa: SLF001
     return sphinx_doctest._condition_default  # noqa: SLF001
+
+
+def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
+    """A node that Sphinx's doctest builder (and ``jaxbook.doctest``) tests as a block of
+    ``kind`` (``testsetup``, ``testcode``, ``testoutput``, ``testcleanup``, ``doctest``)
+    in the group ``default``, as the directive of that name makes it: hidden (a comment)
+    or shown (a literal block).
+
+    Why: the book adds code of its own to a page's tests (a snippet's run, its setup and
+    cleanup, a self-check's file), which no directive of the page writes.
+    Upstream: ``sphinx.ext.doctest``'s ``TestDirective`` marks an ordinary docutils node
+    with the attributes ``testnodetype``, ``groups``, ``options`` and ``language``, and
+    its builder finds the nodes to test by them (see ``doctest_condition``); neither the
+    attributes nor a way to make such a node is documented.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx documents its test nodes or offers a function that makes one.
+    """
+    from docutils import nodes
+
+    node_class = nodes.comment if hidden else nodes.literal_block
+    node = node_class(code, code, testnodetype=kind, groups=["default"], options={})
+    language = {"doctest": "pycon", "testcode": "python", "testoutput": "none"}.get(kind)
+    if language is not None:
+        node["language"] = language
+    return node
+
+
+@contextlib.contextmanager
+def doctest_output_copied(
+    runner: doctest.DocTestRunner, copy: Callable[[str], object]
+) -> Iterator[None]:
+    """While in the block, also give ``copy`` each piece of text that the examples
+    ``runner`` runs print.
+
+    Why: the engine of ``jaxbook.doctest`` records what a block printed (the output a
+    refresh writes to its page, the one the book renders), whether or not doctest found
+    it right.
+    Upstream: ``doctest.DocTestRunner.run`` points ``sys.stdout`` at the runner's private
+    ``_fakeout`` while the examples run, and hands a hook (``report_failure``) only a
+    failing example's output; Sphinx's doctest builder shares one runner's ``_fakeout``
+    with its others the same way.
+    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13).
+    Remove when: doctest hands every example's output to its runner.
+    """
+    spoof = runner._fakeout  # type: ignore[attr-defined]  # noqa: SLF001
+    real_write = spoof.write
+
+    def tee(text: str) -> int:
+        copy(text)
+        written: int = real_write(text)
+        return written
+
+    spoof.write = tee
+    try:
+        yield
+    finally:
+        spoof.write = real_write
+
+
+def html_static_dir(builder: Any) -> Path:
+    """Where the HTML (or EPUB) builder ``builder`` copies its static files.
+
+    Why: the EPUB's own stylesheet goes with the website's, where the pages link it.
+    Upstream: ``StandaloneHTMLBuilder`` keeps the directory in the private attribute
+    ``_static_dir`` (``outdir / "_static"``), which its ``copy_static_files`` fills;
+    the name ``_static`` is documented (``html_static_path``), the attribute is not.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: the builder's static directory is public.
+    """
+    directory: Path = builder._static_dir  # noqa: SLF001
+    return directory
 
 
 def forget_gettext_files() -> None:

@@ -72,7 +72,11 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from jaxbook._compat import DOCTEST_EXCEPTION_RE, doctest_compiles_with
+from jaxbook._compat import (
+    DOCTEST_EXCEPTION_RE,
+    doctest_compiles_with,
+    doctest_output_copied,
+)
 from jaxbook.formats import Block, Page, RecordedBlock
 
 # Sphinx's pattern for an expected output that is a traceback (doctest's own).
@@ -228,22 +232,13 @@ class _Runner(doctest.DocTestRunner):
         """
         printed = io.StringIO()
         errors = io.StringIO()
-        real_write = self._fakeout.write  # type: ignore[attr-defined]
         failures = self.failures
-
-        def tee(text: str) -> int:
-            printed.write(text)
-            return real_write(text)
-
-        self._fakeout.write = tee  # type: ignore[attr-defined]
         try:
-            with contextlib.redirect_stderr(errors):
+            with doctest_output_copied(self, printed.write), contextlib.redirect_stderr(errors):
                 self.run(test, out=lambda text: None, clear_globs=False)
         except BaseException:
             sys.stderr.write(errors.getvalue())
             raise
-        finally:
-            self._fakeout.write = real_write  # type: ignore[attr-defined]
         if self.failures > failures:
             sys.stderr.write(errors.getvalue())
         return printed.getvalue()

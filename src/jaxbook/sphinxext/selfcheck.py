@@ -36,6 +36,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook._compat import doctest_node
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
@@ -64,13 +65,12 @@ class SelfcheckDirective(SphinxDirective):
             raise self.error(f"selfcheck {name!r}: no Python file of that name beside the page")
         self.env.note_dependency(relative)
         code = Path(absolute).read_text(encoding="utf-8").rstrip("\n")
-        block = nodes.literal_block(code, code, language="python")
-        self.set_source_info(block)
         if "doctest" in self.options:
             # What sphinx.ext.doctest's testcode directive makes, with no testoutput after it.
-            block["testnodetype"] = "testcode"
-            block["groups"] = ["default"]
-            block["options"] = {}
+            block = doctest_node("testcode", code, hidden=False)
+        else:
+            block = nodes.literal_block(code, code, language="python")
+        self.set_source_info(block)
         wrapper = selfcheck("", block, classes=["no-search"])
         self.set_source_info(wrapper)
         return [wrapper]

@@ -48,6 +48,7 @@ from docutils.parsers.rst import directives
 from sphinx.directives.code import LiteralInclude
 from sphinx.util import logging, rst
 
+from jaxbook._compat import doctest_node
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class SnippetDirective(LiteralInclude):
             return result  # literalinclude's own warning says what went wrong
         blocks[0]["jaxbook_snippet"] = name
         code = RUN_CODE.format(name=name, timeout=timeout)
-        runs = nodes.comment(code, code, testnodetype="testcode", groups=["default"])
+        runs = doctest_node("testcode", code, hidden=True)
         runs.source, runs.line = self.get_source_info()
         runs["translatable"] = False
         return [*result, runs]
@@ -149,7 +150,7 @@ def stage_snippets(app: Sphinx, doctree: nodes.document) -> None:
     if not scripts:
         return
     for nodetype, code in (("testsetup", _setup_code(scripts)), ("testcleanup", _CLEANUP_CODE)):
-        node = nodes.comment(code, code, testnodetype=nodetype, groups=["default"])
+        node = doctest_node(nodetype, code, hidden=True)
         node.source, node.line = doctree["source"], 1
         node["translatable"] = False
         doctree += node
