@@ -19,7 +19,6 @@ import gettext
 import re
 import weakref
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -137,20 +136,6 @@ def doctest_output_copied(
         yield
     finally:
         spoof.write = real_write
-
-
-def html_static_dir(builder: Any) -> Path:
-    """Where the HTML (or EPUB) builder ``builder`` copies its static files.
-
-    Why: the EPUB's own stylesheet goes with the website's, where the pages link it.
-    Upstream: ``StandaloneHTMLBuilder`` keeps the directory in the private attribute
-    ``_static_dir`` (``outdir / "_static"``), which its ``copy_static_files`` fills;
-    the name ``_static`` is documented (``html_static_path``), the attribute is not.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: the builder's static directory is public.
-    """
-    directory: Path = builder._static_dir  # noqa: SLF001
-    return directory
 
 
 def forget_gettext_files() -> None:

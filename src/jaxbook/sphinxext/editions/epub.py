@@ -23,7 +23,7 @@ from sphinx.locale import _ as sphinx_
 from sphinx.util.fileutil import copy_asset_file
 
 from jaxbook import project
-from jaxbook._compat import BUILD_INFO_BACKUP, html_static_dir
+from jaxbook._compat import BUILD_INFO_BACKUP
 from jaxbook.sphinxext import TEMPLATES, _artwork, _chapters
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._settings import set_default
@@ -208,7 +208,8 @@ class BookEpubBuilder(Epub3Builder):
 
     def copy_static_files(self) -> None:
         super().copy_static_files()
-        copy_asset_file(EPUB_STYLE, html_static_dir(self), force=True)
+        # The directory html_static_path documents (the builder keeps it privately).
+        copy_asset_file(EPUB_STYLE, Path(self.outdir, "_static"), force=True)
         credits = credits_of(self.config)
         Path(self.outdir, COPYRIGHT_PAGE).write_text(
             copyright_page(credits, self.config.language), encoding="utf-8"
