@@ -120,6 +120,7 @@ extensions = [
     "jaxbook.sphinxext.html_translator",
     "jaxbook.sphinxext.interface",
     "jaxbook.sphinxext.languages",
+    "jaxbook.sphinxext.latex_translator",
     "jaxbook.sphinxext.mathml",
     "jaxbook.sphinxext.measured",
     "jaxbook.sphinxext.myst_i18n",

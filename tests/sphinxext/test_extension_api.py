@@ -21,7 +21,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 import jaxbook.sphinxext
-from jaxbook.sphinxext import doctest, html_translator, notes, numbering, pinyin_index
+from jaxbook.sphinxext import doctest, html_translator, latex_translator, notes, numbering
 from jaxbook.sphinxext import drift_report as drift
 from jaxbook.sphinxext.editions.epub import BookEpubBuilder
 
@@ -125,7 +125,7 @@ DOMAINS = {
 BUILDERS = {"epub": BookEpubBuilder, "verdict": doctest.VerdictBuilder}
 TRANSLATORS = {
     **dict.fromkeys(("html", "dirhtml", "singlehtml", "epub"), html_translator.BookHTMLTranslator),
-    "latex": pinyin_index.PinyinLaTeXTranslator,
+    "latex": latex_translator.BookLaTeXTranslator,
 }
 
 

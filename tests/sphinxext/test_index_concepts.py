@@ -20,7 +20,6 @@ from sphinx import addnodes
 from sphinx.writers.latex import LaTeXWriter
 
 from jaxbook.chinese import HAN
-from jaxbook.sphinxext.pinyin_index import PinyinLaTeXTranslator
 
 
 def headings(html: str) -> list[str]:
@@ -192,7 +191,8 @@ def test_an_entry_that_latex_escapes_with_braces_is_keyed_and_set_as_any_other(
     app.builder.init_document_data()
     document = new_document("", get_default_settings(LaTeXWriter))
     document["docclass"] = "manual"
-    writer = PinyinLaTeXTranslator(document, app.builder, app.builder.themes.get("manual"))
+    # The translator the build registers: pinyin_index's mixin in the book's LaTeX translator.
+    writer = app.builder.create_translator(document, app.builder, app.builder.themes.get("manual"))
     with pytest.raises(nodes.SkipNode):
         writer.visit_index(addnodes.index(entries=[("single", entry, "id1", "", None)]))
     assert writer.body[-1] == written

@@ -19,6 +19,7 @@
 - :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
 - :mod:`jaxbook.sphinxext.interface`: the templates of the theme's and the extensions' labels.
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
+- :mod:`jaxbook.sphinxext.latex_translator`: the PDF's LaTeX translator, a mixin per feature.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
 - :mod:`jaxbook.sphinxext.measured`: timing outputs shown as the page's run measured them.
 - :mod:`jaxbook.sphinxext.myst_i18n`: translated code blocks on MyST Markdown pages stay code.

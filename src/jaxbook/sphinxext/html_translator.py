@@ -1,5 +1,8 @@
 """The book's HTML translator: what the web pages and the EPUB need beyond Sphinx's own.
 
+Its counterpart for the PDF is ``latex_translator`` (one mixin per feature there, since
+several extensions change the LaTeX).
+
 - A region that can scroll sideways takes the keyboard's focus
   (``tabindex="0"``, WCAG 2.1.1): every ``<pre>``, whose long code lines
   scroll, and furo's wrapper of each table and displayed formula

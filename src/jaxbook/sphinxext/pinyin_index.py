@@ -42,7 +42,7 @@ from sphinx import package_dir
 from sphinx.locale import _ as sphinx_
 from sphinx.util import logging
 from sphinx.util.index_entries import split_index_msg
-from sphinx.writers.latex import CR, EXTRA_RE, LaTeXTranslator
+from sphinx.writers.latex import CR, EXTRA_RE
 
 from jaxbook.chinese import HAN
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
+    from sphinx.writers.latex import LaTeXTranslator
 
 logger = logging.getLogger(__name__)
 
@@ -220,37 +221,24 @@ SPHINX_LEVELS: dict[str, Callable[..., list[tuple[str, ...]]]] = {
 }
 
 
-class PinyinLaTeXTranslator(LaTeXTranslator):
-    """Sphinx's LaTeX writer, with a Chinese index entry sorted by its pinyin, a term set
-    in the text's type (Sphinx sets every entry in code type), hyphens as hyphens, a
-    glossary term's entry written after its label, as the text's entries are written, and a
-    "see" entry written where the index begins, after every page number; and
-    what a cell prints set apart from its code, on white under a dark frame, as the web and
-    the EPUB set it apart."""
+if TYPE_CHECKING:
+    # A mixin's methods reach the translator's through super(); mypy sees its base.
+    _Translator = LaTeXTranslator
+else:
+    _Translator = object
+
+
+class IndexEntries(_Translator):
+    """The index entries of the book's LaTeX translator (``jaxbook.sphinxext.latex_translator``):
+    a Chinese entry sorted by its pinyin, a term set in the text's type (Sphinx sets every
+    entry in code type), hyphens as hyphens, a glossary term's entry written after its label,
+    as the text's entries are written, and a "see" entry written where the index begins,
+    after every page number."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.term_entries: list[str] = []
         self.see_entries: list[str] = []
-
-    def visit_literal_block(self, node: Any) -> None:
-        if node.get("testnodetype") == "testoutput":
-            self.body.append(
-                "\n\\begingroup\\sphinxsetup{VerbatimColor={rgb}{1,1,1}, "
-                "VerbatimBorderColor={rgb}{0.34,0.38,0.42}}"
-            )
-            try:
-                super().visit_literal_block(node)
-            except nodes.SkipNode:
-                self.body.append("\\endgroup\n")
-                raise
-        else:
-            super().visit_literal_block(node)
-
-    def depart_literal_block(self, node: Any) -> None:
-        super().depart_literal_block(node)
-        if node.get("testnodetype") == "testoutput":
-            self.body.append("\\endgroup\n")
 
     def visit_index(self, node: Any) -> None:
         """Sphinx's ``\\index{key@shown!...}``, each level keyed and set as the book sets it."""
@@ -361,5 +349,4 @@ def chinese_separators(app: Sphinx) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", order_index)
     app.connect("builder-inited", chinese_separators)
-    app.set_translator("latex", PinyinLaTeXTranslator, override=True)
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -2,6 +2,8 @@
 extensions = [
     "jaxbook.sphinxext.api_names",
     "jaxbook.sphinxext.book_index",
+    # The index entries' LaTeX: pinyin_index's mixin of the book's LaTeX translator.
+    "jaxbook.sphinxext.latex_translator",
     "jaxbook.sphinxext.pinyin_index",
 ]
 language = "zh_CN"

@@ -10,7 +10,8 @@ The extension, one module per concern:
 - ``credits``: which edition this is and who made it, as every edition and the
   website say it (title, names, edition statement, licences, identifier);
 - ``latex``: the PDF's settings (trim size, front matter, metadata, language,
-  fonts, preamble) and the characters its fonts lack;
+  fonts, preamble), the characters its fonts lack, and a cell's output set apart
+  (``OutputFrame``, a mixin of ``jaxbook.sphinxext.latex_translator``);
 - ``layout``: the PDF's rewrites of the resolved book (``PaperLayout``): page
   references, marks after quotes, table cells, names that break, ragged
   breaks, bookmarks;

@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
+    from sphinx.writers.latex import LaTeXTranslator
 
 logger = logging.getLogger(__name__)
 
@@ -521,6 +522,38 @@ def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         elif MATH_SYMBOLS[0] <= code <= MATH_SYMBOLS[1]:
             lines.append(rf'\newunicodechar{{{character}}}{{\jbglyph{{"{code:04X}}}}}')
     Path(app.outdir, f"{GLYPHS_STYLE}.sty").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if TYPE_CHECKING:
+    # A mixin's methods reach the translator's through super(); mypy sees its base.
+    _Translator = LaTeXTranslator
+else:
+    _Translator = object
+
+
+class OutputFrame(_Translator):
+    """The output frame of the book's LaTeX translator (``jaxbook.sphinxext.latex_translator``):
+    what a cell prints (a ``testoutput`` block) set apart from its code, on white under a dark
+    frame, as the web and the EPUB set it apart; code keeps ``sphinxsetup``'s grey."""
+
+    def visit_literal_block(self, node: Any) -> None:
+        if node.get("testnodetype") == "testoutput":
+            self.body.append(
+                "\n\\begingroup\\sphinxsetup{VerbatimColor={rgb}{1,1,1}, "
+                "VerbatimBorderColor={rgb}{0.34,0.38,0.42}}"
+            )
+            try:
+                super().visit_literal_block(node)
+            except nodes.SkipNode:
+                self.body.append("\\endgroup\n")
+                raise
+        else:
+            super().visit_literal_block(node)
+
+    def depart_literal_block(self, node: Any) -> None:
+        super().depart_literal_block(node)
+        if node.get("testnodetype") == "testoutput":
+            self.body.append("\\endgroup\n")
 
 
 def visit_badge_latex(self: Any, node: nodes.Element) -> None:
