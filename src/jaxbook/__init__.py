@@ -12,10 +12,12 @@
   the PDF and EPUB editions, the live preview, the notebooks' publication);
 - :mod:`jaxbook.formats`: the JSON files that pass between the book and the lab, each
   validated against its JSON Schema (``formats.schema.json``);
+- :mod:`jaxbook.blocks`: a page's code as the engine runs it (its blocks, what each
+  printed), which the doctest bundle and its record hold;
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
 
 Each imports only what lies below it: ``project``, ``files``, ``myst``,
-``preflight``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
+``preflight``, ``blocks``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
 then ``i18n``, ``doctest``, ``sphinxext``, ``site``, and ``cli`` on top;
 ``make lint`` holds the package to it (import-linter's contracts in
 ``pyproject.toml``, dev/layers.md).

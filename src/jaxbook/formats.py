@@ -33,7 +33,10 @@ without the file.
 
 The ``TypedDict`` of each definition, of the same name, is what the code that
 reads or writes a file is typed with (mypy); ``tests/test_formats.py`` holds
-each to its schema: the same keys, the same required ones.
+each to its schema: the same keys, the same required ones. Those of a page's
+code (``Block``, ``Page``, ``RecordedBlock``), which the bundle and the record
+hold, are declared in :mod:`jaxbook.blocks`, where the engine takes them from
+without this module.
 
 Nothing here imports more than the standard library at import time, and it
 runs where the bundle runs: on the Python of an old JAX release (3.9 and
@@ -52,6 +55,10 @@ import tokenize
 from pathlib import Path
 from typing import Any, Literal, TypedDict, Union, get_args
 
+# A page's code, as the bundle carries it and the record answers it (jaxbook.blocks). Not under
+# TYPE_CHECKING: get_type_hints() resolves Bundle and Record in this module.
+from jaxbook.blocks import Page, RecordedBlock
+
 # The definitions of every file's shape, read where jsonschema checks one.
 SCHEMA_FILE = Path(__file__).with_name("formats.schema.json")
 
@@ -59,23 +66,6 @@ SCHEMA_FILE = Path(__file__).with_name("formats.schema.json")
 
 BUNDLE_FORMAT = 1
 RECORD_FORMAT = 2
-
-
-class Block(TypedDict):
-    """One doctest directive of a page, as ``sphinx.ext.doctest`` collected it."""
-
-    type: Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
-    code: str
-    file: str  # relative to the project, as messages name it
-    line: int | None
-    options: dict[str, bool]  # doctest option flag name -> on or off
-    groups: list[str]
-    skipif: str | None  # the condition, evaluated where the page runs
-
-
-class Page(TypedDict):
-    docname: str
-    blocks: list[Block]
 
 
 class Bundle(TypedDict):
@@ -87,22 +77,6 @@ class Bundle(TypedDict):
     global_setup: str
     global_cleanup: str
     pages: list[Page]
-
-
-class _RecordedDetail(TypedDict, total=False):
-    failed_at: str  # the line of its code that raised, when an assert failed
-
-
-class RecordedBlock(_RecordedDetail):
-    """What one testcode or doctest block printed where the bundle ran."""
-
-    file: str
-    line: int | None
-    code: str  # the block's code, as the page's language has it
-    want: str | None  # the page's expected output (None for a doctest block)
-    got: str
-    passed: bool
-    exception: str | None  # the last line of an exception it raised
 
 
 class Machine(TypedDict):

@@ -34,7 +34,7 @@ The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
 ``cleanup_failures``. ``tests/doctest/test_engine.py`` holds them, and the
 expected and actual output of every failure, equal to the builder's on a root
 made of every case. Each test leaves an :class:`Outcome` (what it printed, whether it
-passed, the exception it raised) and a :class:`~jaxbook.formats.RecordedBlock`
+passed, the exception it raised) and a :class:`~jaxbook.blocks.RecordedBlock`
 (the same, by page and line), each failure a :class:`Report` at its page line.
 ``names`` reads variables of the namespaces before the cleanup deletes them
 (what the ``:measured:`` figures need), and ``after`` is called after each
@@ -51,7 +51,7 @@ Where the environment variable ``JAXBOOK_RUN_LOG`` names a file, every run
 appends one line to it, the page and the ``unit`` its caller names (a build's
 doctree directory, the bundle): how the tests count the runs of a build.
 
-This module imports the standard library, :mod:`jaxbook.formats` (which declares
+This module imports the standard library, :mod:`jaxbook.blocks` (which declares
 a page's blocks) and :mod:`jaxbook._compat` (doctest's exception pattern and its
 ``compile``); JAX is the pages' own import.
 """
@@ -77,7 +77,7 @@ from jaxbook._compat import (
     doctest_compiles_with,
     doctest_output_copied,
 )
-from jaxbook.formats import Block, Page, RecordedBlock
+from jaxbook.blocks import Block, Page, RecordedBlock
 
 # Sphinx's pattern for an expected output that is a traceback (doctest's own).
 EXCEPTION = DOCTEST_EXCEPTION_RE

@@ -2,7 +2,7 @@
 
 :func:`page_of` turns the nodes the doctest builder would test (translated,
 with their options, groups and ``:skipif:`` conditions) into a
-:class:`jaxbook.formats.Page`; block ``i`` is node ``i``, so a caller maps
+:class:`jaxbook.blocks.Page`; block ``i`` is node ``i``, so a caller maps
 the engine's outcomes back to its nodes. A build sends that page to its kernel
 (:mod:`jaxbook.doctest.kernel`), which runs it with the engine
 (:mod:`jaxbook.doctest.engine`); :func:`run` runs it with the engine in this
