@@ -36,6 +36,7 @@ EXTENSIONS = [
 CONFIG: dict[str, dict[str, str]] = {
     "backend_tabs": {"jaxbook_recorded_on": "env"},
     "book_texts": {
+        "jaxbook_basename": "env",
         "jaxbook_credit": "html",
         "jaxbook_publisher": "epub",
         "jaxbook_name_in_text": "epub",
@@ -49,7 +50,6 @@ CONFIG: dict[str, dict[str, str]] = {
     "doctest": {"jaxbook_run": "", "jaxbook_run_inputs": "env"},
     "drift_report": {"jaxbook_pinned_release": "env"},
     "editions": {
-        "jaxbook_editions_basename": "env",
         "jaxbook_symbol_font": "env",
         "jaxbook_font_cache": "",
         "jaxbook_editions_held": "html",

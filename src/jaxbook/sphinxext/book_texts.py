@@ -1,5 +1,5 @@
 """The book's title, authors, translators, publisher and credit in the build's language,
-from the catalogs.
+from the catalogs, and the book's file name stem.
 
 ``conf.py`` gives them once, in the source language: ``project`` (the root
 page's title), ``author``, ``jaxbook_publisher``, ``jaxbook_scope`` (what the
@@ -20,6 +20,12 @@ languages here.
 
 Config values:
 
+``jaxbook_basename``
+   The book's file name stem, in no catalog (default ``"jaxbook"``): the PDF and
+   EPUB are ``<basename>-<language>.pdf`` and ``.epub``
+   (``jaxbook.sphinxext.editions``), the zip of a language's notebooks
+   ``<basename>-notebooks-<language>.zip`` (``jaxbook.sphinxext.notebooks``). It
+   is here, where both set it up, so that neither sets up the other.
 ``jaxbook_publisher``
    Who publishes the book (default ``""``): ``author`` where the authors publish
    it themselves.
@@ -120,6 +126,8 @@ def extract(app: Sphinx) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(facts.__name__)
     app.add_config_value("jaxbook_credit", "", "html", types=frozenset({str}))
+    # The files' names: the PDF's and the EPUB's (editions), the notebooks' zip (notebooks).
+    app.add_config_value("jaxbook_basename", "jaxbook", "env", types=frozenset({str}))
     # On the title page and in the EPUB's metadata only.
     app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))
     app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))

@@ -37,7 +37,8 @@ site's address (``JAXBOOK_SITE_URL``, ``jaxbook_site_url``): then the tag
 notebook's absolute address. Without a site the role writes the notebook's
 file name, and on the website its link.
 
-Config values:
+Config values (the zip's name stem, ``jaxbook_basename``, is
+``jaxbook.sphinxext.book_texts``'s, which this extension sets up):
 
 ``jaxbook_notebook_requirements``
    The packages the install cell pins (default: the ``[project]``
@@ -75,7 +76,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 
 from jaxbook.backends import backends_of
-from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, editions
+from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, book_texts
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.languages import site_url
@@ -338,7 +339,7 @@ def project_pins(confdir: str | os.PathLike[str]) -> tuple[list[str], str, str]:
 
 
 def zip_name(app: Sphinx) -> str:
-    return f"{app.config.jaxbook_editions_basename}-notebooks-{app.config.language}.zip"
+    return f"{app.config.jaxbook_basename}-notebooks-{app.config.language}.zip"
 
 
 def colab_url(app: Sphinx, docname: str) -> str | None:
@@ -527,7 +528,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(
         "jaxbook_notebooks_branch", NOTEBOOKS_BRANCH, "html", types=frozenset({str})
     )
-    app.setup_extension(editions.__name__)
+    # The zip's name stem, the PDF's and EPUB's too: from the book's texts, not from the
+    # editions, whose PDF and EPUB machinery a site's notebooks do not need.
+    app.setup_extension(book_texts.__name__)
     app.add_role("notebook", notebook_role)
     app.add_node(notebook_address)
     app.connect("builder-inited", tag_site)

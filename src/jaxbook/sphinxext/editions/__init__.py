@@ -24,11 +24,9 @@ The extension, one module per concern:
 This module sets them up and declares their config values; ``configure`` makes the
 settings of both editions once ``conf.py``'s texts are localised.
 
-Config values:
+Config values (the files' name stem, ``jaxbook_basename``, is
+``jaxbook.sphinxext.book_texts``'s: ``<basename>-<language>.pdf`` and ``.epub``):
 
-``jaxbook_editions_basename``
-   File name stem of the PDF and EPUB (default ``"jaxbook"``): the files are
-   ``<basename>-<language>.pdf`` and ``.epub``.
 ``jaxbook_symbol_font``
    Font for the symbols the text fonts lack (default ``"Symbola"``).
 ``jaxbook_font_cache``
@@ -97,12 +95,11 @@ def configure(app: Sphinx, config: Config) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     add_templates(app)  # the EPUB's cover page, the sidebar's downloads and subtitle
-    app.setup_extension(book_texts.__name__)
+    app.setup_extension(book_texts.__name__)  # the texts, and the files' name stem
     # The numbers of sections, figures, tables and listings, and the words of a reference to
     # one, are the web's and the PDF's alike.
     app.setup_extension(numbering.__name__)
     app.setup_extension("sphinx.builders.epub3")
-    app.add_config_value("jaxbook_editions_basename", "jaxbook", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_font_cache", "", "", types=frozenset({str}))
     app.add_config_value("jaxbook_editions_held", [], "html", types=frozenset({list}))

@@ -41,7 +41,7 @@ def licences() -> list[tuple[str, str]]:
 
 
 def edition_name(config: Config) -> str:
-    return f"{config.jaxbook_editions_basename}-{config.language}"
+    return f"{config.jaxbook_basename}-{config.language}"
 
 
 @dataclass(frozen=True)
@@ -239,6 +239,6 @@ def identifier(config: Config) -> str:
     """The EPUB's ``dc:identifier``: a name-based UUID (version 5) of the book's address,
     the language and the edition. A rebuild keeps it, so that a reader's library sees the
     same book; a translation or a new edition is another book."""
-    book = (config.jaxbook_book_url or f"jaxbook:{config.jaxbook_editions_basename}").rstrip("/")
+    book = (config.jaxbook_book_url or f"jaxbook:{config.jaxbook_basename}").rstrip("/")
     name = f"{book}/{config.language}/edition-{config.jaxbook_edition}"
     return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, name)}"
