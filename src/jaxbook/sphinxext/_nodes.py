@@ -13,9 +13,10 @@ def detached[E: nodes.Element](node: E) -> E:
 
     docutils gives every node of a tree its document (``setup_child``), and ``deepcopy``
     copies that reference, so a copy kept in a domain's data pickles the whole page with
-    it: the update notes' points and titles made the environment five times its size, and
-    loading it, at the start of every build, a hundred times slower. The copy is looked at
-    and copied again when a page is written, never as part of its page."""
+    it: the update notes' points and titles made the environment four times its size
+    (1.4 MB against 315 KB), and loading it, at the start of every build, a hundred times
+    slower. The copy is looked at and copied again when a page is written, never as part
+    of its page."""
     copy = node.deepcopy()
     for part in copy.findall():
         part.document = None  # type: ignore[assignment]  # docutils's default, typed as never None
