@@ -25,6 +25,13 @@ whose flag is false) fails here instead of passing vacuously. What they wrote is
 parsed (the pages' trees, the search index, the notebooks, the sitemap, the places file)
 and so is every domain's data in the pickled environment.
 
+The guides are built the same way, twice, from the same ``conf.py`` with the tag ``guides``
+(as ``make guides`` builds them), after the book: the book's extensions and the guides' four
+(:mod:`jaxbook.sphinxext.guides`, which links the book's pages through its inventory, and the
+lab's report, :mod:`jaxbook_lab.sphinxext`: the book's places, ``drift-report``,
+``evidence-report``). Their pages link the book's and each other, and the lab's two reports
+stand on pages of their own, read by different readers.
+
 A page read again in parallel is the runs domain's own case, tested with that extension
 alone: what the main process kept for it when clearing it is spent once it is merged.
 """
@@ -308,6 +315,38 @@ msgstr "A subsection of section {n}"
 """
 
 
+# A guide's page (``make guides``' source, guides/): links to the book's pages (through its
+# inventory) and to the other guides' pages, an index entry, a fact and a glossary term.
+GUIDE = """\
+.. _guide-{n}:
+
+指南第 {n} 节
+=============
+
+本书的 :doc:`ch01/p{n:02d}` 说到 :zh:`密钥`，见 :ref:`guide-{next}` 和 :doc:`ch01/update-notes`。
+书中的输出来自 JAX :fact:`jax`。
+
+.. index::
+   single: 指南第 {n} 节的话题
+
+{extra}
+"""
+
+# The lab's two reports, on pages of their own (the first and the last: different readers).
+GUIDE_EXTRA = {
+    1: """\
+第 1 章的运行见 :doc:`ch01/other-releases`。
+
+.. drift-report:: ch01/release-drift.json
+""",
+    PAGES: """\
+“\\ :doc:`ch01/update-notes`\\ ”一表中说明的依据：
+
+.. evidence-report:: ch01/update-notes
+""",
+}
+
+
 def drift_data(pages: list[tuple[str, str, str]]) -> dict:
     """The chapter's drift data: each page's first example ran on two releases, one older."""
     from jaxbook.formats import code_digest
@@ -336,7 +375,8 @@ def drift_data(pages: list[tuple[str, str, str]]) -> dict:
 
 
 def make_book(root: Path) -> Path:
-    """The project: the book's layout, a chapter of ``PAGES`` sections and its back matter."""
+    """The project: the book's layout, a chapter of ``PAGES`` sections and its back matter,
+    and its guides (``guides/``, ``PAGES`` pages and their root)."""
     docs = root / "docs"
     chapter = docs / "ch01"
     chapter.mkdir(parents=True)
@@ -386,6 +426,16 @@ def make_book(root: Path) -> Path:
     (docs / "index.rst").write_text(
         "书\n==\n\n.. toctree::\n\n   ch01/index\n   glossary\n", encoding="utf-8"
     )
+    guides = root / "guides"
+    guides.mkdir()
+    for n in range(1, PAGES + 1):
+        text = GUIDE.format(n=n, next=n % PAGES + 1, extra=GUIDE_EXTRA.get(n, ""))
+        (guides / f"g{n:02d}.rst").write_text(text, encoding="utf-8")
+    toctree = "\n".join(f"   g{n:02d}" for n in range(1, PAGES + 1))
+    # The guides' root page (conf.py's root_doc under the tag guides).
+    (guides / "contributing.rst").write_text(
+        f"指南\n====\n\n本书见 :doc:`index`。\n\n.. toctree::\n\n{toctree}\n", encoding="utf-8"
+    )
     # A checkout, as the book's build is: the pages' dates are their commit's.
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
     git += ["-C", str(root)]
@@ -399,9 +449,10 @@ def make_book(root: Path) -> Path:
     return root
 
 
-def build(root: Path, out: Path, *options: str) -> list[list]:
-    """Build the project's HTML into ``out/html`` (doctrees in ``out/doctrees``) in a process
-    of its own, each warning an error; the processes that read and wrote its pages."""
+def build(root: Path, out: Path, *options: str, sources: str = "docs", **env: str) -> list[list]:
+    """Build the project's HTML (the book's, or ``sources="guides"``) into ``out/html``
+    (doctrees in ``out/doctrees``) in a process of its own, each warning an error, with
+    ``env`` added to the environment; the processes that read and wrote its pages."""
     log = out / "processes.jsonl"
     out.mkdir()
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going"]
@@ -413,53 +464,93 @@ def build(root: Path, out: Path, *options: str) -> list[list]:
             str(root),
             "-d",
             str(out / "doctrees"),
-            str(root / "docs"),
+            str(root / sources),
             str(out / "html"),
         ],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
-        env={**os.environ, "JAXBOOK_PROCESS_LOG": str(log), "JAXBOOK_SITE_URL": SITE},
+        env={
+            **os.environ,
+            "JAXBOOK_PROCESS_LOG": str(log),
+            "JAXBOOK_SITE_URL": SITE,
+            **env,
+        },
     )
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
+PROJECTS = ("book", "guides")
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, tuple[Path, list[list]]]:
+def built(tmp_path_factory) -> dict[str, dict[str, tuple[Path, list[list]]]]:
+    """Each project's serial and parallel builds: the book's, then the guides' (as ``make
+    guides`` builds them, a deploy's: ``jaxbook.site.build``), which link the book's serial
+    build, its site and the places it kept."""
     root = make_book(tmp_path_factory.mktemp("book"))
     out = tmp_path_factory.mktemp("out")
-    return {
+    book = {
         "serial": (out / "serial", build(root, out / "serial")),
         "parallel": (out / "parallel", build(root, out / "parallel", "-j", "2")),
     }
+    guides_options = [
+        *("-t", "guides"),
+        *("-D", f"jaxbook_book_html={out / 'serial' / 'html'}"),
+        *("-D", f"jaxbook_book_places={out / 'serial' / 'doctrees' / 'book-places.json'}"),
+    ]
+    deploy = {"JAXBOOK_SITE_URL": f"{SITE}/guides", "JAXBOOK_BOOK_URL": SITE}
+    guides = {
+        mode: (
+            out / f"guides-{mode}",
+            build(root, out / f"guides-{mode}", *guides_options, *jobs, sources="guides", **deploy),
+        )
+        for mode, jobs in (("serial", []), ("parallel", ["-j", "2"]))
+    }
+    return {"book": book, "guides": guides}
 
 
-def book_extensions() -> list[str]:
-    """The extensions the book's conf.py loads for the book (not the guides' tag)."""
+def conf_extensions(*tags: str) -> list[str]:
+    """The extensions the book's conf.py loads with ``tags`` (none: the book's)."""
 
-    class NoTags:
+    class Tags:
         def has(self, tag: str) -> bool:
-            return False
+            return tag in tags
 
-    return runpy.run_path(str(ROOT / "conf.py"), init_globals={"tags": NoTags()})["extensions"]
+    return runpy.run_path(str(ROOT / "conf.py"), init_globals={"tags": Tags()})["extensions"]
 
 
-def test_the_project_loads_every_extension_of_the_book(built):
-    """Whatever the book's conf.py lists, both builds loaded, and the parallel one forked its
-    readers and its writer: no extension made Sphinx fall back to one process."""
-    for name, (_out, processes) in built.items():
+GUIDES_EXTENSIONS = {
+    "jaxbook.sphinxext.guides",
+    "jaxbook_lab.sphinxext.book",
+    "jaxbook_lab.sphinxext.drift_report",
+    "jaxbook_lab.sphinxext.evidence_report",
+}
+
+
+def test_the_guides_are_the_book_and_four_extensions():
+    """The guides' builds here load what the tag ``guides`` adds: the four tested with them."""
+    assert set(conf_extensions("guides")) - set(conf_extensions()) == GUIDES_EXTENSIONS
+
+
+@pytest.mark.parametrize("project", PROJECTS)
+def test_the_project_loads_every_extension_of_the_book(built, project):
+    """Whatever the book's conf.py lists for the project, both builds loaded, and the parallel
+    one forked its readers and its writer: no extension made Sphinx fall back to one process."""
+    extensions = conf_extensions(*{"guides": ["guides"]}.get(project, []))
+    for name, (_out, processes) in built[project].items():
         (loaded,) = [entry for kind, entry, _pid in processes if kind == "main"]
-        assert set(book_extensions()) <= set(loaded), name
-    _out, processes = built["parallel"]
+        assert set(extensions) <= set(loaded), name
+    _out, processes = built[project]["parallel"]
     main = next(pid for kind, _entry, pid in processes if kind == "main")
     readers = {pid for kind, _docname, pid in processes if kind == "read"}
     writers = {pid for kind, _page, pid in processes if kind == "write"}
     assert main not in readers, processes
     assert len(readers) >= 2, processes
     assert writers - {main}, processes
-    _out, processes = built["serial"]
+    _out, processes = built[project]["serial"]
     assert {pid for _kind, _entry, pid in processes} == {processes[0][2]}
 
 
@@ -492,7 +583,7 @@ def sitemap(path: Path) -> dict[str, list[tuple[str, str]]]:
 
 def written(out: Path) -> dict[str, object]:
     """Every file a build wrote, each as its reader reads it: a page's tree, the search index's,
-    a notebook's and the places file's data, the sitemap's addresses, an archive's files (not
+    a notebook's and the book's places file's data, the sitemap's addresses, an archive's files (not
     the times it holds); any other file's bytes."""
     files: dict[str, object] = {}
     for path in sorted((out / "html").rglob("*")):
@@ -513,12 +604,14 @@ def written(out: Path) -> dict[str, object]:
         else:
             files[name] = path.read_bytes()
     places = out / "doctrees" / "book-places.json"
-    files[places.name] = json.loads(places.read_text(encoding="utf-8"))
+    if places.is_file():  # the book's build's (the guides keep none)
+        files[places.name] = json.loads(places.read_text(encoding="utf-8"))
     return files
 
 
-def test_two_processes_write_every_file_as_one_does(built):
-    serial, parallel = (written(out) for out, _processes in built.values())
+@pytest.mark.parametrize("project", PROJECTS)
+def test_two_processes_write_every_file_as_one_does(built, project):
+    serial, parallel = (written(out) for out, _processes in built[project].values())
     assert serial.keys() == parallel.keys()
     different = [name for name in serial if serial[name] != parallel[name]]
     assert not different, different
@@ -555,8 +648,9 @@ def domain_data(out: Path) -> dict[str, object]:
     return {name: plain(data, out) for name, data in env.domaindata.items()}
 
 
-def test_every_domain_keeps_what_one_process_keeps(built):
-    serial, parallel = (domain_data(out) for out, _processes in built.values())
+@pytest.mark.parametrize("project", PROJECTS)
+def test_every_domain_keeps_what_one_process_keeps(built, project):
+    serial, parallel = (domain_data(out) for out, _processes in built[project].values())
     assert serial.keys() == parallel.keys()
     different = [name for name in serial if serial[name] != parallel[name]]
     assert not different, different
@@ -575,11 +669,12 @@ class _Documents(pickle.Pickler):
         return None
 
 
-def test_no_domain_keeps_a_whole_page(built):
+@pytest.mark.parametrize("project", PROJECTS)
+def test_no_domain_keeps_a_whole_page(built, project):
     """What a domain keeps of a page is pickled with the environment, which every build
     loads first: a node kept as it was in its tree (a ``deepcopy`` keeps the node's
     document) takes its whole page with it."""
-    out, _processes = built["serial"]
+    out, _processes = built[project]["serial"]
     with (out / "doctrees" / "environment.pickle").open("rb") as f:
         env = pickle.load(f)
     holding = {}
@@ -638,7 +733,7 @@ def test_what_the_readers_kept_is_on_the_pages(built):
     """Not a vacuous comparison: the parallel build's pages show what both readers kept."""
     from bs4 import BeautifulSoup
 
-    out, processes = built["parallel"]
+    out, processes = built["book"]["parallel"]
     readers: dict[int, set[str]] = {}
     for kind, docname, pid in processes:
         if kind == "read":
@@ -664,3 +759,31 @@ def test_what_the_readers_kept_is_on_the_pages(built):
     assert "用了 1.5 毫秒" in page  # the measured output, from the run
     assert "1.2 节“第 2 节”" in page  # a section's number through the chapter
     assert (out / "html" / "_images" / "figure-ch01-p01-1.png").is_file()
+
+
+def test_what_the_guides_readers_kept_is_on_their_pages(built):
+    """Not a vacuous comparison: the guides' parallel build read the lab's two reports in
+    different readers, and its pages show them and link the book's site."""
+    from bs4 import BeautifulSoup
+
+    out, processes = built["guides"]["parallel"]
+    readers: dict[int, set[str]] = {}
+    for kind, docname, pid in processes:
+        if kind == "read":
+            readers.setdefault(pid, set()).add(docname)
+    drift, evidence = "g01", f"g{PAGES:02d}"
+    assert not any({drift, evidence} <= pages for pages in readers.values()), readers
+
+    def page(name: str) -> BeautifulSoup:
+        return BeautifulSoup((out / "html" / name).read_text(encoding="utf-8"), "html.parser")
+
+    # The drift report: every page's example, from the places the book's build kept.
+    report = page("g01.html").get_text(" ", strip=True)
+    assert all(f"第 {n} 节" in report for n in range(1, PAGES + 1)), report
+    # The evidence report: the note that names probes, in sentences.
+    report = page(f"{evidence}.html").get_text(" ", strip=True)
+    assert "x.device()" in report, report
+    # Each page links its section of the book on the book's site (a deploy's: its URL).
+    links = {a["href"] for a in page("g02.html").find_all("a", href=True)}
+    assert f"{SITE}/zh_CN/ch01/p02.html" in links, links
+    assert "g03.html#guide-3" in links, links

@@ -72,9 +72,8 @@ def variable_problem(variable: str) -> str | None:
     import jax
 
     quoted = re.compile(rf"""['"]{variable}['"]""")
-    # Only the files that hold the name are split and searched line by line: a regex search
-    # of each of JAX's 450,000 lines took a second of each build process that reads the
-    # book's pages (seven variables), and splitting them half a second more.
+    # Only the files that hold the name are split and searched line by line: a search of
+    # each of JAX's lines would cost every build process that reads the book's pages.
     readings = [
         line
         for text in _sources()

@@ -90,7 +90,7 @@ def spec_from_sphinxopts(root: Path, builddir: Path, sphinxopts: list[str], **re
     """Honour the ``-D name=value`` and ``-t tag`` options that ``SPHINXOPTS`` can carry."""
     if not sphinxopts:
         # Without options, no need of Sphinx's parser: a warm run answers in less time than
-        # importing Sphinx takes (0.1 s).
+        # importing Sphinx takes.
         return Spec(root, builddir, **rest)
     from sphinx.cmd.build import get_parser as sphinx_build_parser
 

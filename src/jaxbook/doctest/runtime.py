@@ -49,7 +49,7 @@ error and prints it.
 A page leaves no figure behind: ``close_figures()`` (the global cleanup)
 closes every pyplot figure the page opened. A process runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
-warns, and the warning failed the page that opened it.
+warns, and the warning would fail the page that opened it.
 
 Config values: none (this module is not a Sphinx extension).
 """

@@ -1,9 +1,8 @@
 """A warm ``make doctest``: each language's verdict process stays alive to answer the next run.
 
-After a one-page edit, ``make doctest`` ran that page in each language, but
-first started a process per language: Python, Sphinx and the extensions,
-JAX and the pickled environment, several times the page's own run. As
-Gradle's daemon and mypy's dmypy do, each language's process now stays
+A cold run starts a process per language (Python, Sphinx and the extensions, JAX
+and the pickled environment), several times a one-page edit's own run. As
+Gradle's daemon and mypy's dmypy do, each language's process stays
 alive after it answers, for ``JAXBOOK_DOCTEST_WARM_IDLE`` seconds (600),
 listening on a Unix socket, ``<builddir>/doctest/<language>.sock``; the next
 ``jaxbook doctest`` of the same book asks it instead of starting one. It

@@ -269,8 +269,8 @@ def normalise(path: Path) -> str | None:
 def wrap(po: Path) -> None:
     """Wrap ``po`` as powrap does (``msgcat`` at its default width, ``WIDTH``), writing it only
     if that changes it: every page shown beside its translation depends on the catalog's
-    file, and a catalog rewritten as it was (its time changed, not its text) had each such
-    page of every language read again at the next build."""
+    file, and a catalog rewritten as it was (its time changed, not its text) would have
+    each such page of every language read again at the next build."""
     with tempfile.TemporaryDirectory() as tmp:
         wrapped = Path(tmp) / po.name
         shutil.copyfile(po, wrapped)

@@ -15,9 +15,9 @@ that page. The pages run in the build's kernel (:mod:`jaxbook.doctest.kernel`),
 under the page time limit: a page that hangs fails at the line that was running,
 and one that crashes its process fails at its line, while the preview goes on.
 
-A fresh ``sphinx-build`` per edit pays about 1.4 s before it does anything
-(start Python, import Sphinx and the extensions, load the pickled
-environment); sphinx-autobuild starts one per change. Here the application
+A fresh ``sphinx-build`` per edit starts Python, imports Sphinx and the
+extensions and loads the pickled environment before it does anything;
+sphinx-autobuild starts one per change. Here the application
 stays alive: on a change under ``docs/``, ``locale/`` or ``snippets/`` it
 builds again incrementally in the same process. A saved ``.po`` is compiled
 to its ``.mo`` by Sphinx as usual, but gettext caches the catalogs it has

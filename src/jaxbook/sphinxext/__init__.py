@@ -65,7 +65,8 @@ build environment says so with an ``env_version`` in its ``setup()``
 metadata, which Sphinx compares with the pickled environment's. Every
 extension reads and writes pages in parallel (``sphinx-build -j``): its
 metadata says so with ``PARALLEL_SAFE``, and ``tests/sphinxext/test_parallel_build.py``
-builds every extension of ``conf.py`` with ``-j 2`` and ``-j 1`` to hold it.
+builds every extension of ``conf.py`` (the book's and, under the tag ``guides``, the
+guides') with ``-j 2`` and ``-j 1`` to hold it.
 """
 
 from __future__ import annotations

@@ -187,8 +187,8 @@ class LabelOutputs(SphinxPostTransform):
     """Tabs on the web; elsewhere (PDF, EPUB) each output once, under the backends it
     holds on."""
 
-    # After the measured outputs and the figures (900, 910), as when this was a
-    # doctree-resolved handler; before the other readers of the resolved tree.
+    # After the measured outputs and the figures (900, 910), before the other readers of
+    # the resolved tree.
     default_priority = 920
     builders = ("html",)  # the builders that show tabs: every other one labels the outputs
 
@@ -204,8 +204,8 @@ class LabelOutputs(SphinxPostTransform):
                 for backend in ordered(set().union(*(b for _o, b in outputs))):
                     output = next(o for o, b in outputs if backend in b)
                     # One output can hold on several backends: each tab shows it. The node's
-                    # own deepcopy copies it and its children; copy.deepcopy followed its
-                    # parent too and copied the whole page (a third of a site's writing).
+                    # own deepcopy copies it and its children; copy.deepcopy would follow its
+                    # parent too and copy the whole page.
                     tab = output.deepcopy() if id(output) in used else output
                     used.add(id(output))
                     tabs += nodes.container("", tab, jaxbook_backend=backend)
@@ -234,5 +234,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the guards look at testcode/testoutput pairs.
     app.connect("doctree-read", group_outputs, priority=400)
     app.add_post_transform(LabelOutputs)
-    # env_version 2: a cell's condition names the backends it has outputs for
+    # env_version: raised whenever what a read page keeps changes (a cell's condition
+    # names the backends it has outputs for).
     return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

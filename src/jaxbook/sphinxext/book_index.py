@@ -28,14 +28,12 @@ discuss, and a term there ("主机") would lead to the list, not the discussion.
 Nor is a page's mention of what the page indexes itself, as a main entry
 (``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
 the page's own entry names the place, and says what the place says, where the
-mention would be one more bare page number (the PDF printed the page twice,
-"27, **27**"; an entry mentioned on many pages gave the reader a row of
-numbers and no way in). The entries are made after the page
+mention would be one more bare page number (in the PDF, the page twice:
+"27, **27**"). The entries are made after the page
 is translated and before Sphinx collects the index, so each language's index
 names the places in its own words, and are no messages for the catalogs.
 In the PDF an API is set in code type and a term in the text's type,
-and a term's entry is one entry however LaTeX read it (the glossary's and the
-text's mentions of "warm-up" were two).
+and a term's entry is one entry, the glossary's and the text's mentions alike.
 
 Beside these, a page names its concepts by hand with Sphinx's ``index``
 directive (MyST's ``{index}``), where the text discusses them: an entry with its
@@ -298,7 +296,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(glossary.__name__)
     app.add_transform(IndexMentions)
     app.connect("env-check-consistency", check_one_place)
-    # env_version 2: the entries are marked for the PDF (``jaxbook_mentions``); 4: and hold
-    # no messages (``raw_entries``); 5: an option's context manager is the option, and a
-    # page's main entry stands for its mention; 6: so does any entry of the page's own.
+    # env_version: raised whenever the entries a read page keeps change, so that an
+    # environment of another version reads every page again.
     return {"version": "1.0", "env_version": 6, **PARALLEL_SAFE}

@@ -114,8 +114,8 @@ class JoinCJKLines(SphinxTransform):
             if "\n" in node.rawsource:
                 node.rawsource = join_cjk_source(node.rawsource)
             # By position: docutils finds a Text node by equality (``index``, ``replace``,
-            # ``remove``), and MyST's line breaks are many equal "\n" nodes, so the second
-            # break's run was joined against the first break's neighbours, and replaced it.
+            # ``remove``), and MyST's line breaks are many equal "\n" nodes: by equality the
+            # second break's run would be joined against the first break's neighbours.
             children = list(node.children)
             runs: list[list[int]] = [[]]
             for i, child in enumerate(children):

@@ -85,7 +85,7 @@ def warn(message: str, *args: Any, location: Any) -> None:
 
 
 # One entry per file and change: a long-lived process (the warm doctest, the live preview)
-# validates each chapter's file once, not at every build (0.2 s a file at 16 chapters).
+# validates each chapter's file once, not at every build.
 @functools.cache
 def _read(path: Path, stamp: float) -> dict[str, Any] | FormatError:
     try:

@@ -264,5 +264,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("update-notes-columns", column)
     app.connect("doctree-read", depend_on_evidence)
     app.connect("env-check-consistency", check_evidence)
-    # env_version 2: no page shows the evidence report (the lab's report does, in the guides)
+    # env_version: raised whenever what a read page keeps changes.
     return {"version": "2.0", "env_version": 2, **PARALLEL_SAFE}

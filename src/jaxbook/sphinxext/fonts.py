@@ -24,8 +24,8 @@ PDF (``jaxbook.sphinxext.editions``) and the social cards
 The PDF embeds each face under the name its font program gives it, and Noto CJK
 is installed as collections (``NotoSansCJK-Regular.ttc``) whose faces, JP, KR,
 SC, TC and HK, share one CFF font program named after the first,
-``NotoSansCJKjp-Regular``: a book set in the SC face listed "NotoSansCJKjp" in
-``pdffonts`` and in a printer's preflight, though every glyph was SC's. So the
+``NotoSansCJKjp-Regular``: a book set in the SC face would list "NotoSansCJKjp" in
+``pdffonts`` and in a printer's preflight, though every glyph is SC's. So the
 PDF takes each CJK face from a file of its own (``cjk_face_file()``): the face
 out of its collection, its font program named as the face is
 (``NotoSansCJKsc-Regular``), written once into a cache

@@ -370,6 +370,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("book-glossary", BookGlossary)
     app.connect("doctree-read", note_glossary)
     app.add_transform(LinkFirstUses)
-    # env_version 2: the first uses are references in the read page, no longer links the
-    # writer adds.
+    # env_version: raised whenever what a read page keeps changes (the first uses are
+    # references in the read page), so that an older environment reads every page again.
     return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

@@ -13,17 +13,17 @@ several extensions change the LaTeX).
 - Each highlighted code block's ``<pre>`` carries its number of lines
   (``--jb-lines``). The stylesheet defers the layout of a page's later code
   blocks (``content-visibility: auto``) and gives each placeholder that many
-  lines' height; one height for every block put each off by up to 700 px, so
-  a link to a later section landed short of it and the page moved under the
-  reader as blocks came into view.
+  lines' height: with one height for every block, a link to a later section
+  would land short of it, and the page would move under the reader as blocks
+  came into view.
 - In the EPUB, each line of a highlighted code block is a block of its own
   (``jb-line``), which the EPUB's stylesheet sets with a hanging indent: on a
   phone a wrapped line goes on indented under its start, never at the left
   edge where it would read as a new statement.
 - In the EPUB, inline code in a table cell may break where the PDF breaks it
   (``<wbr />``): before a dot or an underscore, after an opening bracket or a
-  comma. A narrow column on a phone broke a name between two letters
-  ("random_array.de" / "vices", "jax_debu" / "g_key_reuse").
+  comma: a narrow column on a phone would otherwise break a name between two
+  letters ("jax_debu" / "g_key_reuse").
 
 Config values: none.
 """

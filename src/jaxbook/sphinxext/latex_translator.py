@@ -9,7 +9,10 @@ what it adds, and ``BookLaTeXTranslator`` is made of them:
   after its label, the "see" entries where the index begins), a Chinese one sorted by its
   pinyin;
 - ``editions.latex.OutputFrame``: what a cell prints set apart from its code
-  (``visit_literal_block``).
+  (``visit_literal_block``);
+- ``editions.latex.BoxedBadges``: a sphinx-design badge boxed apart from the sentence it
+  opens (``dispatch_visit``: sphinx-design's visitors of the badge are the translator
+  object's own, set by ``add_node``, which a class's method does not override).
 
 A feature adds its mixin to the bases below, before ``LaTeXTranslator``; a method it overrides
 calls ``super()``, so that two mixins that override the same method both take effect. This
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING
 from sphinx.writers.latex import LaTeXTranslator
 
 from jaxbook.sphinxext import PARALLEL_SAFE
-from jaxbook.sphinxext.editions.latex import OutputFrame
+from jaxbook.sphinxext.editions.latex import BoxedBadges, OutputFrame
 from jaxbook.sphinxext.pinyin_index import IndexEntries
 
 if TYPE_CHECKING:
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
-class BookLaTeXTranslator(IndexEntries, OutputFrame, LaTeXTranslator):
+class BookLaTeXTranslator(IndexEntries, OutputFrame, BoxedBadges, LaTeXTranslator):
     pass
 
 

@@ -6,8 +6,8 @@ transform translates a literal block (a code fence, the content of a
 translation in reStructuredText's literal-block syntax (``::``, a blank line,
 the text indented by three spaces) and parsing that with the page's own
 parser. MyST-Parser reads it as Markdown, a paragraph reading ``::``, so every
-translated block of a MyST page showed ``::`` instead of its code and the
-English doctests failed with a ``SyntaxError`` (MyST-Parser issue #444; the
+translated block of a MyST page would show ``::`` instead of its code, and its
+doctest would fail with a ``SyntaxError`` (MyST-Parser issue #444; the
 transform speaks reST to every parser, Sphinx issue #8852).
 
 This extension replaces MyST-Parser's Sphinx parser with a subclass that
@@ -15,18 +15,16 @@ recognises that string when Sphinx's translation step hands it over (the
 document is named ``<page>:<line>:<translated>`` and the text starts with
 ``::`` and a blank line) and reads it with the reStructuredText parser it was
 written for. The translated block then gets exactly the text it would get on a
-reST page; everything else, and every reST page, is parsed as before.
+reST page; everything else, and every reST page, is MyST-Parser's or docutils'.
 ``myst_i18n.patch`` beside this module is the same fix for MyST-Parser itself.
 
 The nodes MyST-Parser makes of a translated message belong to the page
 (``AdoptTranslatedNodes``). MyST-Parser gives every node it makes the document it
 parses; Sphinx parses each message as a document of its own and moves the nodes
-into the page, so they kept their message's document, and through its reader the
-application and the whole build environment, which pickling the page's doctree
-then wrote into it: an English MyST page's doctree was 1.2 MB against 61 KB for
-its Chinese source, grew with the book (17 MB at 16 chapters), and Sphinx's figure
-numbering, which unpickles every doctree after any page is read, spent 23 s on
-them.
+into the page, so they would keep their message's document, and through its reader
+the application and the whole build environment, which pickling the page's doctree
+would write into it: a translated MyST page's doctree would grow with the book, and
+Sphinx's figure numbering unpickles every doctree after any page is read.
 
 The fix relies on how these releases of Sphinx and MyST-Parser work
 (``WRITTEN_FOR``, the versions in ``uv.lock``; a test keeps the two equal).

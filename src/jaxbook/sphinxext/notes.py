@@ -243,7 +243,7 @@ class NotesDomain(OwnRolesDomain):
         "titles": {},
     }
     # The shape of the records; a new shape takes the next number.
-    data_version = 6  # 6: points and titles kept without their pages
+    data_version = 6
 
     @property
     def notes(self) -> dict[str, list[Note]]:

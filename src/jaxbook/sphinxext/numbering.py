@@ -287,8 +287,8 @@ class BookDomain(OwnRolesDomain):
         SPHINX_SECNUMBERS: {},
         SECNUMBERS_SHOWN: {},
     }
-    # 1: the numbers above moved here from attributes of the environment. Sphinx discards
-    # an environment whose domain data is of another version, and reads every page again.
+    # Sphinx discards an environment whose domain data is of another version, and reads
+    # every page again: a new shape of the data above takes the next number.
     data_version = 1
     roles: ClassVar[dict[str, Any]] = {
         "sec": SectionReference(warn_dangling=True),
@@ -386,8 +386,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         app.connect("env-get-updated", ours, priority=600)
     app.add_post_transform(SectionNumbersOnPaper)
     app.add_domain(BookDomain)
-    # env_version 2: the environment's figure numbers are per chapter ("1-2"), one string
+    # env_version: the environment's figure numbers are per chapter ("1-2"), one string
     # each, and its section numbers begin with the chapter's ("1.2"); the book domain keeps
-    # Sphinx's own beside both (its data_version says where). (Version 2 as it was when
-    # jaxbook.sphinxext.editions kept them; the search index writes it, so it stays.)
+    # Sphinx's own beside both (its data_version says where). Raised when that changes.
     return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}

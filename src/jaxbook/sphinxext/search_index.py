@@ -4,14 +4,15 @@ An incremental HTML build loads the previous ``searchindex.js`` and feeds it
 only the pages it writes again. Sphinx (9.2; sphinx-doc/sphinx#12599, open)
 restores the titles and words of the other pages from that file but not their
 index entries, and the environment it pickles before writing has none either:
-after a plain ``make html`` on an unchanged book the index lost all 27 of the
-Chinese site's entries, the glossary's terms among them, which the search
-ranks above a word's mere mention. When the builder starts writing
+a plain ``make html`` on an unchanged book would lose every entry of the
+index, the glossary's terms among them, which the search ranks above a word's
+mere mention. When the builder starts writing
 (``write-started``), before it loads the file, this module puts the file's
 entries where the builder's index keeps them; a page written again is indexed
 again, and its entries replaced. It also drops the entries of pages removed
 since: Sphinx never prunes them, and in a long-lived application (``make
-livehtml``) the entries of a removed page broke the next build's search index.
+livehtml``) the entries of a removed page would break the next build's search
+index.
 
 The search page's snippets leave out what the index leaves out: Sphinx's
 ``searchtools.js`` quotes a found page's text around the word, all of it but its

@@ -71,7 +71,7 @@ def renamed_refs(text: str, prefix: str, labels: list[str]) -> str:
 def renamer(number: int, labels: list[str], snippets: list[str]):
     prefix = f"c{number:02d}"
     # One pattern per kind of name, each matching any label: a catalog has thousands of
-    # messages, and a pattern per label made a course take seconds per chapter.
+    # messages, and a pattern per label would take seconds per chapter.
     names = _any_of(labels)
     anchor = re.compile(rf"(\.\. _)({names}):")
     myst_anchor = re.compile(rf"^(\s*\()({names})(\)=)", re.M)

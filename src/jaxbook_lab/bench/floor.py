@@ -30,10 +30,9 @@ def seconds(root: Path, only: str | None = None) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp), {"jaxbook_run": False})
         docnames = [only] if only else sorted(app.env.found_docs)
-        # What reading left (1.4 million objects at 16 chapters) is no part of the run: a
-        # build runs pages in a kernel of their own (jaxbook.doctest.kernel), where the
-        # collector does not walk them. Unfrozen, full collections over them tripled a
-        # one-page floor (0.70 s to 2.0 s) or not, as the collector's counts fell.
+        # What reading left is no part of the run: a build runs pages in a kernel of their
+        # own (jaxbook.doctest.kernel), where the collector does not walk them. Unfrozen, full
+        # collections over it would add to the floor, or not, as the collector's counts fall.
         gc.freeze()
         start = time.perf_counter()
         for docname in docnames:

@@ -3,7 +3,9 @@
 # The book's settings of Sphinx that do not depend on the language (its conf.py's too).
 from jaxbook.sphinx_settings import *  # noqa: F403  # every one: settings, which Sphinx reads
 
-extensions = ["jaxbook.sphinxext.editions"]
+# The book's LaTeX translator, as the book loads it: its mixins set the PDF's output frames
+# and badges (sphinx-design's, for the page's :bdg-secondary:).
+extensions = ["sphinx_design", "jaxbook.sphinxext.editions", "jaxbook.sphinxext.latex_translator"]
 language = "zh_CN"
 project = "小书"
 author = "作者"

@@ -10,8 +10,9 @@ The extension, one module per concern:
 - ``credits``: which edition this is and who made it, as every edition and the
   website say it (title, names, edition statement, licences, identifier);
 - ``latex``: the PDF's settings (trim size, front matter, metadata, language,
-  fonts, preamble), the characters its fonts lack, and a cell's output set apart
-  (``OutputFrame``, a mixin of ``jaxbook.sphinxext.latex_translator``);
+  fonts, preamble), the characters its fonts lack, and two mixins of
+  ``jaxbook.sphinxext.latex_translator``: a cell's output set apart (``OutputFrame``)
+  and a sphinx-design badge boxed (``BoxedBadges``);
 - ``layout``: the PDF's rewrites of the resolved book (``PaperLayout``): page
   references, marks after quotes, table cells, names that break, ragged
   breaks, bookmarks;
@@ -53,7 +54,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.errors import ConfigError
-from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook.sphinxext import PARALLEL_SAFE, add_templates, book_texts, numbering
 from jaxbook.sphinxext._locale import add_catalog
@@ -62,8 +62,6 @@ from jaxbook.sphinxext.editions.dropdowns import LabelDropdowns
 from jaxbook.sphinxext.editions.epub import BookEpubBuilder, configure_epub
 from jaxbook.sphinxext.editions.latex import (
     configure_latex,
-    depart_badge_latex,
-    visit_badge_latex,
     warn_unknown_language,
     write_cjk_faces,
     write_glyphs,
@@ -114,9 +112,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(LabelDropdowns)
     app.add_post_transform(PaperLayout)
     app.add_post_transform(NameThePreface)
-    # sphinx-design writes a badge's text alone in LaTeX: "Optional For readers who…".
-    app.setup_extension("sphinx_design")
-    app.add_node(sd_badge, override=True, latex=(visit_badge_latex, depart_badge_latex))
     app.add_node(page_reference, latex=(visit_page_reference, None))
     # A handler: it writes a file into the builder's output, from every character of the
     # finished tree.

@@ -80,8 +80,8 @@ def configure_epub(config: Config, credits: Credits) -> None:
         *config.epub_exclude_files,
         *(f"_static/{name}" for name in sorted(WEB_ONLY_FILES)),
         # Sphinx 9 keeps the last build's .buildinfo beside it when the config changed; its
-        # EPUB builder ignores .buildinfo only, and warned of an unknown file (which -W made
-        # fatal) at the first `make epub` after an edit of conf.py.
+        # EPUB builder ignores .buildinfo only, and would warn of an unknown file (fatal
+        # under -W) at the first `make epub` after an edit of conf.py.
         BUILD_INFO_BACKUP,
     ]
     # The reader's "contents" landmark opens the contents, not the front page.

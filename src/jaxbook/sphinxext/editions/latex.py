@@ -38,7 +38,9 @@
   next line starting with a small grey hook; inline code that breaks with no
   mark.
 
-What the PDF changes in the resolved book is ``layout``'s.
+What the PDF changes in the resolved book is ``layout``'s. Two mixins of the book's LaTeX
+translator (``jaxbook.sphinxext.latex_translator``) are here: a cell's output set apart
+(``OutputFrame``) and a badge boxed (``BoxedBadges``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from docutils import nodes
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_
 from sphinx.util import logging, texescape
+from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.preflight import tex_language, unknown_language
@@ -556,9 +559,24 @@ class OutputFrame(_Translator):
             self.body.append("\\endgroup\n")
 
 
-def visit_badge_latex(self: Any, node: nodes.Element) -> None:
-    self.body.append(r"\jbbadge{")
+class BoxedBadges(_Translator):
+    """The badges of the book's LaTeX translator (``jaxbook.sphinxext.latex_translator``): a
+    sphinx-design badge (``:bdg-secondary:`选读```) boxed apart from the sentence it opens
+    (``\\jbbadge``), where sphinx-design writes its text alone ("选读 适合…", one run of text).
 
+    sphinx-design offers no setting for a badge's LaTeX, and registers its visitors with
+    ``add_node``, which Sphinx sets on each translator object over the class's methods: a
+    ``visit_sd_badge`` here would never be called. The badge is taken where the translator
+    dispatches a node, before that lookup; every other node goes on to it."""
 
-def depart_badge_latex(self: Any, node: nodes.Element) -> None:
-    self.body.append("}")
+    def dispatch_visit(self, node: nodes.Node) -> None:
+        if isinstance(node, sd_badge):
+            self.body.append(r"\jbbadge{")
+        else:
+            super().dispatch_visit(node)
+
+    def dispatch_departure(self, node: nodes.Node) -> None:
+        if isinstance(node, sd_badge):
+            self.body.append("}")
+        else:
+            super().dispatch_departure(node)

@@ -146,13 +146,12 @@ LONG_TABLE = 900
 
 def fit_table_cells(doctree: nodes.Node) -> None:
     """An index entry or a link target that heads a table cell goes into the cell's first
-    paragraph: on a line of its own it pushed the cell's text below its neighbours' (the
-    cheat sheet, the comparison table, the key/PRNGKey table), so that rows did not
-    align."""
-    # A long table in the running text may break across pages (a longtable): kept whole,
-    # the installation table ran past the foot of its page. A short one stays whole (the
-    # chapter's ten-row contents had split after two rows), and one inside a box (an
-    # admonition, a list) stays a tabulary, which LaTeX can set there.
+    paragraph: on a line of its own it would push the cell's text below its neighbours',
+    and the rows would not align."""
+    # A long table in the running text may break across pages (a longtable): kept whole, it
+    # would run past the foot of its page. A short one stays whole (not split after two
+    # rows), and one inside a box (an admonition, a list) stays a tabulary, which LaTeX can
+    # set there.
     for table in doctree.findall(nodes.table):
         long = len(table.astext()) > LONG_TABLE
         if long and isinstance(table.parent, (nodes.section, nodes.document)):

@@ -26,12 +26,11 @@ OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label"}
 
 def keep_code_together(doctree: nodes.Node) -> None:
     """On paper a code block or output starts at the foot of a page only if its first lines
-    fit there ("import sys" alone above "(续下页)" opened chapter 1), and an output's label
-    never ends a page: it goes over with the output ("Output on CPU:" ended page 37 of the
-    English edition, its output on page 38). A box (an update note, a quiz's answer) starts
+    fit there (not "import sys" alone above "(续下页)"), and an output's label never ends a
+    page: it goes over with the output. A box (an update note, a quiz's answer) starts
     there only if its title and first lines fit. Where such a block follows a heading, the
-    room is asked for before the heading, which goes over with it ("The overall pipeline"
-    ended page 5 of the English edition, its text on page 6)."""
+    room is asked for before the heading, which goes over with it: a heading never ends a
+    page with its text on the next."""
     depths = section_depths(doctree)
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
@@ -48,8 +47,7 @@ def keep_code_together(doctree: nodes.Node) -> None:
             # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
             # room for its lines and the block's first lines before it. Not with a block in a
             # box that takes most of a page, which cannot break there: the box would go over
-            # whole from a page left short (the ✅ box of "运行 NumPy 对照代码" left page 66
-            # of the Chinese edition a third full); the box breaks above the block instead.
+            # whole and leave the page before it short; the box breaks above the block instead.
             need_room(label, block_room(block, label), depths)
             boxed = any(isinstance(a, (nodes.Admonition, pair_half)) for a in ancestors(block))
             if not boxed or block.astext().count("\n") + 1 < BOX_LINES - NEED_BLOCK:
@@ -62,9 +60,8 @@ def keep_code_together(doctree: nodes.Node) -> None:
         if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
             need_room(box, NEED_BLOCK, depths)
     # A pair's title (a bold line) stays with its first box, and that box's title with its
-    # first lines ("显式指定 float64" ended page 16 of the Chinese edition, its ❌ box on page
-    # 17): the room for all three is asked for before the title, and no page breaks after it;
-    # its second box asks for room of its own.
+    # first lines: the room for all three is asked for before the title, and no page breaks
+    # after it; its second box asks for room of its own.
     for twin in list(doctree.findall(pair)):
         if any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(twin)):
             continue
@@ -75,17 +72,16 @@ def keep_code_together(doctree: nodes.Node) -> None:
         for half in halves[1:]:
             need_room(half, box_room(half), depths)
     # A table that may break over pages starts at a page's foot only if its header and first
-    # rows fit there: the chapter's contents broke after its first row at the foot of page 2
-    # of the English edition. (Over its rubric too: need_room.)
+    # rows fit there, never with one row at the foot and the rest overleaf. (Over its rubric
+    # too: need_room.)
     for table in list(doctree.findall(nodes.table)):
         inside = any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(table))
         if "longtable" in table["classes"] and not inside:
             need_room(table, NEED_TABLE, depths)
     # A heading starts at a page's foot only with room for the first lines of its text too,
-    # through a short paragraph to the heading under it: the quiz's title ended page 105 of
-    # the Chinese edition with the two lines that introduce it, "问题 1" on the next page.
-    # LaTeX kept a heading with as little as one line. A section that opens its parent's text
-    # has its room asked for with its parent's.
+    # through a short paragraph to the heading under it (LaTeX alone keeps a heading with as
+    # little as one line). A section that opens its parent's text has its room asked for
+    # with its parent's.
     for section in list(doctree.findall(nodes.section)):
         parent = section.parent
         if depths.get(id(section), 0) < 3 or (
@@ -101,10 +97,9 @@ def box_room(box: nodes.Element) -> int:
     """The lines a pair's second box needs at the foot of a page: where a code block follows
     its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
     frame; with less room the box breaks above the block (jaxbook.sty), and its title and
-    lead-in stood alone at the page's foot. Not more than ``BOX_LINES``: a box whose block
-    is longer breaks above it where it must, rather than leave the page before it short
-    (a ❌ box of 11 lines, then white, on page 66 of the Chinese edition, its ✅ box's 24
-    lines of code on the next). Else its title and first lines."""
+    lead-in would stand alone at the page's foot. Not more than ``BOX_LINES``: a box whose
+    block is longer breaks above it where it must, rather than leave the page before it
+    short. Else its title and first lines."""
     room = 2
     for child in box.children[:5]:
         if isinstance(child, UNSEEN):
@@ -208,8 +203,7 @@ def heading_room(section: nodes.section) -> int:
                 block = block_room(child, last)
                 if last is not None and block != block_room(child, None):
                     # The label's or lead-in's lines are the block's, and a line more: with
-                    # the space above its block, the lead-in of the quiz's imports took more
-                    # than its lines.
+                    # the space above its block, a lead-in takes more than its lines.
                     text -= text_lines(last.astext()) - 1
                 elif isinstance(child, (nodes.Admonition, pair)):
                     block += 1  # a box's frame and title take more than their lines
@@ -258,9 +252,9 @@ def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
         if isinstance(before, nodes.paragraph) and OUTPUT_LABELS & set(before["classes"]):
             return max(NEED_LABELLED, own + 1)
         if isinstance(before, nodes.paragraph) and before.astext().rstrip().endswith(LEAD_IN):
-            # A short block asks for no more than its own lines and frame: room for five
-            # lines under the lead-in of a two-line block left page 5 of the English edition
-            # a third empty ("The overall pipeline" went over with its lead-in and block).
+            # A short block asks for no more than its own lines and frame: asking for more
+            # would send a short block and its lead-in overleaf, with room enough for both
+            # left empty at the page's foot.
             return own + 2 + len(before.astext()) // 60
         return own
     if isinstance(block, pair):
