@@ -47,7 +47,7 @@ CONFIG: dict[str, dict[str, str]] = {
         "jaxbook_repo_branch": "html",
         "jaxbook_social_card_fonts": "html",
     },
-    "doctest": {"jaxbook_run": "", "jaxbook_run_inputs": "env"},
+    "doctest": {"pagerun_run": "", "pagerun_run_inputs": "env"},
     "drift_report": {"jaxbook_pinned_release": "env"},
     "editions": {
         "jaxbook_symbol_font": "env",
