@@ -25,7 +25,7 @@ Config values:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -109,9 +109,8 @@ class ShowFigures(SphinxPostTransform):
         if not plots:
             return
         runs = TreeRuns(self.env, self.document)
-        printed_nodes: tuple[type, ...] = tuple(
-            called(name) for name in self.config.pagerun_printed_nodes
-        )
+        # Each "module:Class" of pagerun_printed_nodes, a node class.
+        printed_nodes = tuple(cast(type, called(n)) for n in self.config.pagerun_printed_nodes)
         for node in plots:
             placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
             assert placeholder is not None, "TestplotDirective puts a figure after its code"
