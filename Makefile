@@ -139,7 +139,7 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 test: ## Everything that checks the project (warning-free builds of the book and the guides included)
 	@$(PREFLIGHT) test
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
-	JAXBOOK_DOCTEST_WARM=0 JAXBOOK_RUN_LOG=$(abspath $(BUILDDIR))/runs.log \
+	JAXBOOK_DOCTEST_WARM=0 PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log \
 	  $(MAKE) html guides pdf epub doctest check-po
 	JAXBOOK_DOCTEST_WARM=0 $(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 

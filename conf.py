@@ -122,7 +122,7 @@ extensions = [
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.latex_translator",
     "jaxbook.sphinxext.mathml",
-    "jaxbook.sphinxext.measured",
+    "pagerun.sphinxext.measured",
     "jaxbook.sphinxext.myst_i18n",
     "jaxbook.sphinxext.search_index",
     "jaxbook.sphinxext.search_terms",
@@ -134,11 +134,11 @@ extensions = [
     "jaxbook.sphinxext.notebooks",
     "jaxbook.sphinxext.notes",
     "jaxbook.sphinxext.numbering",
-    "jaxbook.sphinxext.doctest",
+    "pagerun.sphinxext.run",
     "jaxbook.sphinxext.parallel",
     "jaxbook.sphinxext.snippets",
     "jaxbook.sphinxext.terms",
-    "jaxbook.sphinxext.testplot",
+    "pagerun.sphinxext.testplot",
     "jaxbook.sphinxext.translation_status",
     # A sitemap holds absolute URLs: only a deploy build (JAXBOOK_SITE_URL set) writes one.
     # Loaded for every build all the same, so that a deploy's build reads (and runs)
@@ -206,6 +206,23 @@ close_figures()
 unwatch_warnings()
 """
 doctest_test_doctest_blocks = "default"
+
+# -- pagerun: each page's code run once, while it is read (dev/how-it-works.md) -----
+
+# Where a page that shows a measurement ran: JAX's backend, device and release.
+pagerun_where = "jaxbook.doctest.runtime:where"
+# ... and the label that says so over each measured output, in the page's language.
+pagerun_measured_label = "jaxbook.sphinxext.backend_tabs:measured_label"
+# A testplot's figure goes after the tabs of its cell's outputs per backend.
+pagerun_printed_nodes = ["jaxbook.sphinxext.backend_tabs:backend_tabs"]
+# What changes what the pages print, besides Python and the installed packages: the runtime
+# the global setup imports, and the variables of JAX, XLA, the CUDA and TPU stacks, and the
+# book's own switch (the book's other variables, such as the deploy's URLs, change nothing).
+pagerun_input_modules = ["jaxbook.doctest.runtime"]
+pagerun_environment = ["JAX_", "XLA_", "CUDA", "NVIDIA", "TPU", "JAXBOOK_RUN_UNRECORDED"]
+# Where compiled programs are kept changes how fast the pages run, not what they print; JAX
+# sets the other when it is imported, if it is unset (a cloud query).
+pagerun_environment_ignored = ["JAX_COMPILATION_CACHE_DIR", "TPU_SKIP_MDS_QUERY"]
 
 # -- jaxbook ----------------------------------------------------------------
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from jaxbook.doctest.engine import RUN_LOG
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.files import exclusive
 from jaxbook.project import BOOK_FILES, languages
 from jaxbook.site.build import html_command
 from jaxbook.sphinxapp import forget_catalogs
+from pagerun.engine import RUN_LOG
 
 ROOT = Path(__file__).resolve().parent.parent
 # `make doctest` leaves each language's process alive to answer the next run
@@ -198,7 +198,7 @@ def html_builder() -> Callable[[Path, str, Path], Path]:
 # `make test` builds the site and the editions just before it runs pytest, and names its build
 # directory here, so that the site's tests check what it built instead of building it again.
 TESTED_BUILD = "JAXBOOK_TESTED_BUILD"
-# Where the builds log each run of a page (jaxbook.doctest.engine), as `make test` has them.
+# Where the builds log each run of a page (pagerun.engine), as `make test` has them.
 RUNS = "runs.log"
 
 

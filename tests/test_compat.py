@@ -35,11 +35,15 @@ from pathlib import Path
 import pytest
 
 from jaxbook import _compat
+from pagerun import _compat as pagerun_compat
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = [ROOT / "src" / "jaxbook", ROOT / "src" / "jaxbook_lab"]
+PACKAGES = [ROOT / "src" / "jaxbook", ROOT / "src" / "jaxbook_lab", ROOT / "src" / "pagerun"]
 COMPAT = Path(_compat.__file__)
-FIRST_PARTY = ("jaxbook", "jaxbook_lab")
+# pagerun, a package of its own that imports nothing of the book, keeps its own.
+PAGERUN_COMPAT = Path(pagerun_compat.__file__)
+COMPATS = (COMPAT, PAGERUN_COMPAT)
+FIRST_PARTY = ("jaxbook", "jaxbook_lab", "pagerun")
 # Underscored names that are public by their own project's documentation.
 PUBLIC = {
     "_": "sphinx.locale._, gettext's conventional name for translating a message",
@@ -226,14 +230,14 @@ def test_no_module_but_compat_reads_another_projects_private_names():
     own = own_names(list(trees.values()))
     classes = class_defs(list(trees.values()))
     reads = {path: foreign_private_reads(tree, own, classes) for path, tree in trees.items()}
-    assert reads[COMPAT], "the scan finds nothing even where the private names are"
+    assert all(reads[compat] for compat in COMPATS), "the scan finds nothing where they are"
     outside = [
         f"{path.relative_to(ROOT)}:{line}: {what}"
         for path, found in reads.items()
-        if path != COMPAT
+        if path not in COMPATS
         for line, what in found
     ]
-    assert not outside, "move these into jaxbook._compat:\n" + "\n".join(outside)
+    assert not outside, "move these into the package's _compat:\n" + "\n".join(outside)
 
 
 BUILDER = """
@@ -309,8 +313,16 @@ ENTRY_PARTS = ("Why:", "Upstream:", "Written against:", "Remove when:")
 
 
 def compat_entries() -> dict[str, str]:
-    """Each public function or constant of ``jaxbook._compat`` -> its documentation."""
-    source = COMPAT.read_text(encoding="utf-8")
+    """Each public function or constant of ``jaxbook._compat`` and ``pagerun._compat`` ->
+    its documentation."""
+    entries = {}
+    for compat in COMPATS:
+        entries.update(compat_entries_of(compat))
+    return entries
+
+
+def compat_entries_of(compat: Path) -> dict[str, str]:
+    source = compat.read_text(encoding="utf-8")
     lines = source.splitlines()
     entries = {}
     for node in ast.parse(source).body:
@@ -464,10 +476,10 @@ def test_no_module_but_compat_changes_sphinxs_own_state():
     outside = [
         f"{path.relative_to(ROOT)}:{line}: {what}"
         for path, found in writes.items()
-        if path != COMPAT
+        if path not in COMPATS
         for line, what in found
     ]
-    assert not outside, "move these into jaxbook._compat:\n" + "\n".join(outside)
+    assert not outside, "move these into the package's _compat:\n" + "\n".join(outside)
 
 
 @pytest.mark.parametrize(

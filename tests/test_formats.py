@@ -11,7 +11,8 @@ from typing import get_args, get_type_hints
 
 import pytest
 
-from jaxbook import blocks, formats
+from jaxbook import formats
+from pagerun import blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -237,7 +238,7 @@ def test_each_typed_declaration_has_the_keys_of_its_schema(name):
 
 
 def test_the_bundle_and_the_record_hold_the_engines_page_code():
-    """formats names a page's code as jaxbook.blocks declares it, which the schema checks."""
+    """formats names a page's code as pagerun.blocks declares it, which the schema checks."""
     assert {"Block", "Page", "RecordedBlock"} <= set(OBJECTS)
     assert get_type_hints(formats.Bundle)["pages"] == list[blocks.Page]
     assert get_type_hints(formats.Record)["blocks"] == dict[str, list[blocks.RecordedBlock]]

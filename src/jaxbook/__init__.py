@@ -3,8 +3,8 @@
 - :mod:`jaxbook.sphinxapp`: the book's Sphinx application, as the tools start it in
   their own process and read it;
 - :mod:`jaxbook.sphinxext`: the Sphinx extensions, one module per feature;
-- :mod:`jaxbook.doctest`: running the pages' code (the one engine, ``make doctest``
-  on it, runtime, output refresh, backend records);
+- :mod:`jaxbook.doctest`: the book's tools on the pages' runs (``make doctest``, the
+  runtime the pages import, output refresh, backend records);
 - :mod:`jaxbook.i18n`: the translators' workflow (templates and catalog merge,
   checks, the markup parsers and source locator they read pages with, the Chinese
   copy lint);
@@ -12,12 +12,10 @@
   the PDF and EPUB editions, the live preview, the notebooks' publication);
 - :mod:`jaxbook.formats`: the JSON files that pass between the book and the lab, each
   validated against its JSON Schema (``formats.schema.json``);
-- :mod:`jaxbook.blocks`: a page's code as the engine runs it (its blocks, what each
-  printed), which the doctest bundle and its record hold;
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
 
 Each imports only what lies below it: ``project``, ``files``, ``myst``,
-``preflight``, ``blocks``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
+``preflight``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
 then ``i18n``, ``doctest``, ``sphinxext``, ``site``, and ``cli`` on top;
 ``make lint`` holds the package to it (import-linter's contracts in
 ``pyproject.toml``, dev/layers.md).
@@ -27,4 +25,9 @@ backend's outputs, speed, Lighthouse and the headless browser) is a package of
 its own in the same distribution, :mod:`jaxbook_lab`, with its own command,
 ``jaxbook-lab``. It imports the book; nothing here imports it. What the book
 shows of its findings it reads from the data files the lab writes.
+
+What runs the pages while they are read (the engine, the kernel, the ``run``,
+``measured`` and ``testplot`` extensions) is a third package, :mod:`pagerun`, which
+imports neither; ``conf.py`` configures it with the book's policy (its ``pagerun_*``
+settings).
 """

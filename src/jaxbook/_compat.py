@@ -14,9 +14,7 @@ them, so that importing this module costs no more than the standard library.
 from __future__ import annotations
 
 import contextlib
-import doctest
 import gettext
-import re
 import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -28,61 +26,9 @@ if TYPE_CHECKING:
     from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
-#: The pattern by which doctest recognises an expected output that is a traceback.
-#:
-#: Why: the doctest runner of ``jaxbook.doctest`` compares outputs as Sphinx's doctest
-#: builder does, and that builder relies on ``doctest.DocTestParser`` for it.
-#: Upstream: CPython's ``doctest`` keeps it as the class attribute ``_EXCEPTION_RE``;
-#: only its result is public (``doctest.Example.exc_msg``).
-#: Written against: Python 3.12 and 3.13 (``.python-version``: 3.13).
-#: Remove when: CPython makes the pattern public, or the book copies it (at the
-#: cost of no longer following CPython's changes to it).
-DOCTEST_EXCEPTION_RE: re.Pattern[str] = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]  # noqa: SLF001
-
-
-@contextlib.contextmanager
-def doctest_compiles_with(compile_: Callable[..., Any]) -> Iterator[None]:
-    """Have ``doctest`` compile its examples with ``compile_`` while the context lasts.
-
-    Why: doctest compiles every example as ``single``; the engine of ``jaxbook.doctest``
-    compiles a ``testcode`` block as ``exec``, as Sphinx's doctest builder does.
-    Upstream: ``doctest.DocTestRunner`` calls the ``compile`` it finds in its module's
-    globals and has no hook for the mode; ``sphinx.ext.doctest`` shadows it the same way
-    (``doctest.compile = self.compile`` in its builder's ``init``).
-    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13); Sphinx 9.1.1.
-    Remove when: doctest lets a runner choose how an example is compiled.
-    """
-    before = doctest.__dict__.get("compile")
-    doctest.compile = compile_  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        if before is None:
-            del doctest.compile  # type: ignore[attr-defined]
-        else:
-            doctest.compile = before  # type: ignore[attr-defined]
-
-
-def doctest_condition(test_doctest_blocks: bool) -> Callable[[nodes.Node], bool]:
-    """Which nodes Sphinx's doctest builder tests: its own condition for the setting
-    ``doctest_test_doctest_blocks``.
-
-    Why: the book's runner must test exactly the nodes the builder tests, and what
-    the builder counts as a ``>>>`` block depends on the docutils release.
-    Upstream: Sphinx's ``sphinx.ext.doctest`` keeps them as the module-private
-    functions ``_condition_default`` and ``_condition_with_doctest``.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: Sphinx exposes the builder's node condition publicly.
-    """
-    from sphinx.ext import doctest as sphinx_doctest
-
-    if test_doctest_blocks:
-        return sphinx_doctest._condition_with_doctest  # noqa: SLF001
-    return sphinx_doctest._condition_default  # noqa: SLF001
-
 
 def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
-    """A node that Sphinx's doctest builder (and ``jaxbook.doctest``) tests as a block of
+    """A node that Sphinx's doctest builder (and ``pagerun``) tests as a block of
     ``kind`` (``testsetup``, ``testcode``, ``testoutput``, ``testcleanup``, ``doctest``)
     in the group ``default``, as the directive of that name makes it: hidden (a comment)
     or shown (a literal block).
@@ -91,8 +37,8 @@ def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
     cleanup, a self-check's file), which no directive of the page writes.
     Upstream: ``sphinx.ext.doctest``'s ``TestDirective`` marks an ordinary docutils node
     with the attributes ``testnodetype``, ``groups``, ``options`` and ``language``, and
-    its builder finds the nodes to test by them (see ``doctest_condition``); neither the
-    attributes nor a way to make such a node is documented.
+    its builder finds the nodes to test by them (``pagerun._compat.doctest_condition``);
+    neither the attributes nor a way to make such a node is documented.
     Written against: Sphinx 9.1.1 and 9.2.0.
     Remove when: Sphinx documents its test nodes or offers a function that makes one.
     """
@@ -104,38 +50,6 @@ def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
     if language is not None:
         node["language"] = language
     return node
-
-
-@contextlib.contextmanager
-def doctest_output_copied(
-    runner: doctest.DocTestRunner, copy: Callable[[str], object]
-) -> Iterator[None]:
-    """While in the block, also give ``copy`` each piece of text that the examples
-    ``runner`` runs print.
-
-    Why: the engine of ``jaxbook.doctest`` records what a block printed (the output a
-    refresh writes to its page, the one the book renders), whether or not doctest found
-    it right.
-    Upstream: ``doctest.DocTestRunner.run`` points ``sys.stdout`` at the runner's private
-    ``_fakeout`` while the examples run, and hands a hook (``report_failure``) only a
-    failing example's output; Sphinx's doctest builder shares one runner's ``_fakeout``
-    with its others the same way.
-    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13).
-    Remove when: doctest hands every example's output to its runner.
-    """
-    spoof = runner._fakeout  # type: ignore[attr-defined]  # noqa: SLF001
-    real_write = spoof.write
-
-    def tee(text: str) -> int:
-        copy(text)
-        written: int = real_write(text)
-        return written
-
-    spoof.write = tee
-    try:
-        yield
-    finally:
-        spoof.write = real_write
 
 
 def forget_gettext_files() -> None:
@@ -343,23 +257,6 @@ def renumber_section_nodes(
     title = env.titles.get(docname)
     if title is not None and title.get("secnumber"):
         title["secnumber"] = renumber(title["secnumber"])
-
-
-def pages_read_at(env: BuildEnvironment) -> dict[str, int]:
-    """When each page of the environment was last read: docname -> nanoseconds since the
-    epoch, to compare with a file's ``st_mtime_ns``.
-
-    Why: a page made as it is written from other pages (a chapter's tables, a run's
-    figures) is written again when one of those was read since it was written, also by
-    another builder of the same doctrees.
-    Upstream: Sphinx's ``BuildEnvironment.all_docs`` maps each read page to the time it
-    was read, in microseconds (``time.time_ns() // 1000``); only its keys are documented
-    in use (the pages read).
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: Sphinx tells an extension when a page was read, or which pages a
-    builder has not written since.
-    """
-    return {docname: read_at * 1000 for docname, read_at in env.all_docs.items()}
 
 
 def use_code_formatter(builder: Any, formatter: type) -> None:

@@ -35,7 +35,7 @@ The ``TypedDict`` of each definition, of the same name, is what the code that
 reads or writes a file is typed with (mypy); ``tests/test_formats.py`` holds
 each to its schema: the same keys, the same required ones. Those of a page's
 code (``Block``, ``Page``, ``RecordedBlock``), which the bundle and the record
-hold, are declared in :mod:`jaxbook.blocks`, where the engine takes them from
+hold, are declared in :mod:`pagerun.blocks`, where the engine takes them from
 without this module.
 
 Nothing here imports more than the standard library at import time, and it
@@ -55,9 +55,9 @@ import tokenize
 from pathlib import Path
 from typing import Any, Literal, TypedDict, Union, get_args
 
-# A page's code, as the bundle carries it and the record answers it (jaxbook.blocks). Not under
+# A page's code, as the bundle carries it and the record answers it (pagerun.blocks). Not under
 # TYPE_CHECKING: get_type_hints() resolves Bundle and Record in this module.
-from jaxbook.blocks import Page, RecordedBlock
+from pagerun.blocks import Page, RecordedBlock
 
 # The definitions of every file's shape, read where jsonschema checks one.
 SCHEMA_FILE = Path(__file__).with_name("formats.schema.json")

@@ -10,8 +10,8 @@ preview (:mod:`jaxbook.site.live`) all start Sphinx here:
 - ``read_pages``: every page read in one language (translations applied,
   snippets staged) by the ``dummy`` builder, into a scratch directory, so
   that the doctrees can be walked;
-- ``test_nodes_of`` and ``doctest_nodes_of``: the code cells of a doctree,
-  as the tools and the extensions run them and as the doctest builder does;
+- ``test_nodes_of``: the code cells of a doctree, as the extensions see them
+  (every node the doctest builder tests is ``pagerun.pages.doctest_nodes_of``'s);
 - ``forget_catalogs`` and ``forget_page_catalogs``: what a new application,
   and one that lives on, must do before they read, so that a recompiled
   ``.mo`` is read;
@@ -36,7 +36,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.i18n import docname_to_domain
 
-from jaxbook._compat import doctest_condition, forget_gettext_files, forget_sphinx_catalogs
+from jaxbook._compat import forget_gettext_files, forget_sphinx_catalogs
 
 
 def application(
@@ -111,16 +111,6 @@ def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
         for node in doctree.findall(nodes.Element)
         if isinstance(node, (nodes.literal_block, nodes.comment)) and "testnodetype" in node
     ]
-
-
-def doctest_nodes_of(doctree: nodes.Element, config) -> list[nodes.Element]:
-    """Every node the doctest builder tests under ``doctree``: the test nodes, and the
-    ``>>>`` blocks too when ``doctest_test_doctest_blocks`` says so."""
-    # The builder's own condition: what it counts as a ``>>>`` block depends on docutils.
-    condition = doctest_condition(config.doctest_test_doctest_blocks)
-    # Every node either condition accepts is an Element (a literal block, comment or
-    # doctest block).
-    return [node for node in doctree.findall(nodes.Element) if condition(node)]
 
 
 def forget_page_catalogs(app: Sphinx) -> None:

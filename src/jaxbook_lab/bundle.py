@@ -12,13 +12,13 @@ line. Conditions are stored, not evaluated, because they ask about the
 machine that runs the tests (``ON_GPU``, ``unrecorded_on``).
 
 ``run`` needs only the standard library, JAX and what the pages import. It
-runs each page with the book's one engine (:mod:`jaxbook.doctest.engine`),
+runs each page with the book's one engine (:mod:`pagerun.engine`),
 which groups and runs the blocks the way ``sphinx.ext.doctest`` does (one
 namespace per group and page, the global setup first, ``testcode`` compiled
 as ``exec``, the same option flags), reports each failure as
 ``docs/<page>.rst:<line>: doctest failed`` (``.md`` for a MyST page) with doctest's expected/got
 report, and ends with ``N passed, N failed, N skipped``. A page that runs past its time
-limit (``JAXBOOK_PAGE_TIMEOUT``, as in a build) fails at the example it was running, and the
+limit (``PAGERUN_PAGE_TIMEOUT``, as in a build) fails at the example it was running, and the
 next page runs. It first says where it
 runs: the backend, the device, the plugin that runs it, Python, JAX and
 jaxlib. ``--record`` writes that, the verdict and what every block printed
@@ -46,8 +46,6 @@ import tempfile
 from pathlib import Path
 
 from jaxbook import formats, project
-from jaxbook.doctest import engine, kernel
-from jaxbook.doctest.engine import FLAG_NAMES, Settings
 from jaxbook.formats import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
@@ -58,6 +56,8 @@ from jaxbook.formats import (
     RecordedBlock,
     read_bundle,
 )
+from pagerun import engine, kernel
+from pagerun.engine import FLAG_NAMES, Settings
 
 DEFAULT_DIR = Path("_build") / "doctest-bundle"
 
@@ -66,12 +66,12 @@ DEFAULT_DIR = Path("_build") / "doctest-bundle"
 
 
 def export_language(language: str, outdir: Path, srcdir: Path, confdir: Path) -> Path:
-    from jaxbook.doctest.pages import page_of
-    from jaxbook.sphinxapp import doctest_nodes_of, read_pages
+    from jaxbook.sphinxapp import read_pages
+    from pagerun.pages import doctest_nodes_of, page_of
 
     with tempfile.TemporaryDirectory() as tmp:
         # Read to be carried elsewhere: the pages run where the bundle runs.
-        app = read_pages(srcdir, confdir, language, Path(tmp), {"jaxbook_run": False})
+        app = read_pages(srcdir, confdir, language, Path(tmp), {"pagerun_run": False})
         config = app.config
         pages: list[Page] = []
         for docname in sorted(app.env.found_docs):
@@ -138,7 +138,7 @@ class PageTimeout(Exception):
 
 @contextlib.contextmanager
 def time_limit(seconds: float):
-    """The page's time limit (``JAXBOOK_PAGE_TIMEOUT``, as in a build). A build runs pages in
+    """The page's time limit (``PAGERUN_PAGE_TIMEOUT``, as in a build). A build runs pages in
     a kernel, which it kills at the limit; the bundle runs them in its own process, which
     holds the accelerator (one process at a time can hold a TPU) and says where it runs. So
     here a timer signal interrupts the example that is running, and the engine reports it

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sphinx.util.tags import Tags
 
-from jaxbook.doctest import engine
+from pagerun import engine
 
 ROOT = Path(__file__).resolve().parents[2]
 

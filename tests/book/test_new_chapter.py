@@ -234,9 +234,9 @@ def added(book_copier, tmp_path_factory) -> Added:
     with (book / project.GLOSSARY).open("a", encoding="utf-8") as glossary:
         glossary.write(TERM)
     # The copy's builds run the chapter's code, which is what the chapter adds; the book's
-    # own chapters run in make test's build (jaxbook.sphinxext.doctest).
+    # own chapters run in make test's build (pagerun.sphinxext.run).
     with (book / "conf.py").open("a", encoding="utf-8") as conf:
-        conf.write(f"jaxbook_run = {[f'{name}/{page}' for page in PAGES]!r}\n")
+        conf.write(f"pagerun_run = {[f'{name}/{page}' for page in PAGES]!r}\n")
     # 4. Outputs from real runs, through the guide's pattern, in every language (as make
     # refresh-outputs does); no translation has a catalog of the chapter yet.
     languages = list(project.languages(book))

@@ -1,7 +1,7 @@
 """Each page of the book runs once per language in a build: the site, the PDF, the EPUB and
 `make doctest` of a language share one doctree directory, and so one run of each page.
 
-`make test` logs every run of a page (``JAXBOOK_RUN_LOG``, ``jaxbook.doctest.engine``) while
+`make test` logs every run of a page (``PAGERUN_RUN_LOG``, ``pagerun.engine``) while
 it builds the site, the books and the doctests, before pytest; without it, the session's own
 site, books and doctests are logged the same way (``tests/conftest.py``). The bundle and the
 lab run pages in processes of their own, outside these builds.

@@ -1,7 +1,7 @@
 """On every page of the book, in both languages, `make doctest` and `jaxbook refresh` report
 the build's one run, and every expected output is what its code prints.
 
-The build ran each page once, while it read it (``jaxbook.sphinxext.doctest``): ``make
+The build ran each page once, while it read it (``pagerun.sphinxext.run``): ``make
 doctest`` records what every example printed (``doctest_record``: the record ``make
 test``'s own ``make doctest`` wrote, or a run of it here), and ``refresh --check``, on the
 same build's doctrees, reads and runs nothing again. Each example printed the same for

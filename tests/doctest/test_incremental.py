@@ -4,10 +4,12 @@ depends on changed, or when it failed; and never reports a stale run as a pass."
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 
 import pytest
 
-from jaxbook.sphinxext import doctest as doctest_run
+from pagerun.sphinxext import run as doctest_run
 
 
 @pytest.fixture
@@ -83,7 +85,7 @@ def add_to_global_setup(root, monkeypatch) -> None:
 EVERYWHERE = {
     "the doctest settings of conf.py": add_to_global_setup,
     "the doctest environment": lambda root, monkeypatch: monkeypatch.setenv(
-        "JAXBOOK_PAGE_TIMEOUT", "299"
+        "PAGERUN_PAGE_TIMEOUT", "299"
     ),
 }
 
@@ -130,17 +132,41 @@ def test_the_inputs_name_the_machine_the_releases_and_the_variables_that_reach_t
         doctest_default_flags = 0
         doctest_global_setup = doctest_global_cleanup = ""
         doctest_test_doctest_blocks = "default"
+        # The book's (conf.py).
+        pagerun_input_modules = ("jaxbook.doctest.runtime",)
+        pagerun_environment = ("JAX_", "XLA_", "CUDA", "NVIDIA", "TPU", "JAXBOOK_RUN_UNRECORDED")
+        pagerun_environment_ignored = ("JAX_COMPILATION_CACHE_DIR", "TPU_SKIP_MDS_QUERY")
 
     monkeypatch.setenv("XLA_FLAGS", "--planted")
-    monkeypatch.setenv("JAXBOOK_PAGE_TIMEOUT", "299")
-    for unrelated in ("TERM", "JAXBOOK_SITE_URL", "JAXBOOK_RUN_LOG"):
+    monkeypatch.setenv("PAGERUN_PAGE_TIMEOUT", "299")
+    for unrelated in ("TERM", "JAXBOOK_SITE_URL", "PAGERUN_RUN_LOG"):
         monkeypatch.setenv(unrelated, "planted")
     inputs = doctest_run.run_inputs(Config())  # type: ignore[arg-type]
     assert isinstance(inputs["accelerators"], list)
     assert inputs["processor"]
     assert len(inputs["packages"]) == 64  # a digest of every installed release
     assert ("XLA_FLAGS", "--planted") in inputs["environment"]
-    assert ("JAXBOOK_PAGE_TIMEOUT", "299") in inputs["environment"]
-    for unrelated in ("TERM", "JAXBOOK_SITE_URL", "JAXBOOK_RUN_LOG"):
+    assert ("PAGERUN_PAGE_TIMEOUT", "299") in inputs["environment"]
+    for unrelated in ("TERM", "JAXBOOK_SITE_URL", "PAGERUN_RUN_LOG"):
         assert unrelated not in dict(inputs["environment"])
     assert "JAX_COMPILATION_CACHE_DIR" not in dict(inputs["environment"])
+
+
+def test_the_inputs_start_no_jax():
+    """Computing ``pagerun_run_inputs`` leaves JAX's backends alone, so that a build may
+    fork its readers after it (JAX warns that a fork after it started may deadlock)."""
+    code = (
+        "import sys, types\n"
+        "from pagerun.sphinxext import run as doctest_run\n"
+        "config = types.SimpleNamespace(doctest_default_flags=0, doctest_global_setup='',"
+        " doctest_global_cleanup='', doctest_test_doctest_blocks='default',"
+        # The book's settings (conf.py): its runtime, JAX's variables.
+        " pagerun_input_modules=['jaxbook.doctest.runtime'],"
+        " pagerun_environment=['JAX_', 'XLA_'], pagerun_environment_ignored=[])\n"
+        "inputs = doctest_run.run_inputs(config)\n"
+        "print(sorted(inputs), 'jax._src.xla_bridge' in sys.modules"
+        " and bool(sys.modules['jax._src.xla_bridge']._backends))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("] ")[1].strip() == "False"

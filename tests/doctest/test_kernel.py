@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxbook.doctest import engine, kernel
+from pagerun import engine, kernel
 
 CRASHES = {
     "signal": "import os, signal\n\nos.kill(os.getpid(), signal.SIGSEGV)",
@@ -102,7 +102,7 @@ def test_the_build_process_never_imports_jax(book):
 # sleeps (or ends, as a build ends).
 OWNER = """
 import os, sys, time
-from jaxbook.doctest import engine, kernel
+from pagerun import engine, kernel
 
 def page(code):
     block = {"type": "testcode", "code": code, "file": "p.rst", "line": 1, "options": {},
@@ -176,7 +176,7 @@ def test_the_kernel_imports_no_sphinx_and_nothing_of_the_project():
     """The generic part another book could take: its process starts without the docs
     toolchain (import-linter keeps it off jaxbook's own Sphinx modules)."""
     code = (
-        "import sys\nimport jaxbook.doctest.kernel\n"
+        "import sys\nimport pagerun.kernel\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'sphinx', 'docutils', 'jax'}),"
         " 'jaxbook.project' in sys.modules)"
     )

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from jaxbook.doctest import runner
-from jaxbook.doctest.engine import PageRun
+from pagerun.engine import PageRun
 
 
 def test_every_page_of_both_languages_passes_and_each_example_is_recorded(book, doctest):

@@ -95,7 +95,7 @@ def test_a_page_that_hangs_fails_at_its_line_and_the_next_page_runs(
     bundle["pages"] = [{"docname": "hangs", "blocks": [hanging]}, page]
     broken = tmp_path / "hangs.json"
     broken.write_text(json.dumps(bundle), encoding="utf-8")
-    monkeypatch.setenv("JAXBOOK_PAGE_TIMEOUT", "2")
+    monkeypatch.setenv("PAGERUN_PAGE_TIMEOUT", "2")
 
     result = run_bundle("run", str(broken))
 
@@ -214,7 +214,7 @@ def test_a_backend_runs_the_outputs_recorded_for_it_and_skips_what_has_none(
 def test_the_engine_and_the_bundle_import_no_sphinx(imported_by) -> None:
     """A GPU machine runs the bundle with Python and JAX alone: so does the engine."""
     result, imported = imported_by(
-        "-c", "import jaxbook.doctest.engine, jaxbook_lab.bundle, jaxbook_lab.cli"
+        "-c", "import pagerun.engine, jaxbook_lab.bundle, jaxbook_lab.cli"
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert not imported & {"sphinx", "docutils", "jax", "jsonschema"}, sorted(imported)

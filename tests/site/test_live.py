@@ -106,14 +106,14 @@ HANGS = "\n.. testcode::\n\n   import time\n\n   time.sleep(60)\n"
 def test_a_page_that_hangs_in_a_build_outside_the_main_thread_fails_at_its_time_limit(
     rootdir, tmp_path, monkeypatch
 ):
-    """The page time limit is the kernel's (jaxbook.doctest.kernel), measured by the build in
+    """The page time limit is the kernel's (pagerun.kernel), measured by the build in
     whichever thread it runs: it once was a signal, which only a main thread receives."""
     book = tmp_path / "book"
     shutil.copytree(rootdir / "test-book", book)
     page = book / "docs/printing.rst"
     line = page.read_text(encoding="utf-8").count("\n") + 2
     page.write_text(page.read_text(encoding="utf-8") + HANGS, encoding="utf-8")
-    monkeypatch.setenv("JAXBOOK_PAGE_TIMEOUT", "2")
+    monkeypatch.setenv("PAGERUN_PAGE_TIMEOUT", "2")
     warnings: list[str] = []
     with docutils_namespace():
         builder = live.LiveBuilder(book, "zh_CN", tmp_path / "html", tmp_path / "doctrees")
@@ -135,7 +135,7 @@ def test_a_page_that_hangs_in_the_preview_fails_at_its_time_limit(rootdir, tmp_p
     preview = subprocess.Popen(
         [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(port)],
         cwd=book,
-        env={**os.environ, "JAXBOOK_PAGE_TIMEOUT": "3"},
+        env={**os.environ, "PAGERUN_PAGE_TIMEOUT": "3"},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

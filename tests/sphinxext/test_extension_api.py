@@ -21,9 +21,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 import jaxbook.sphinxext
-from jaxbook.sphinxext import doctest, html_translator, latex_translator, notes, numbering
 from jaxbook.sphinxext import drift_report as drift
+from jaxbook.sphinxext import html_translator, latex_translator, notes, numbering
 from jaxbook.sphinxext.editions.epub import BookEpubBuilder
+from pagerun.sphinxext import run
 
 EXTENSIONS = [
     module.name
@@ -47,7 +48,6 @@ CONFIG: dict[str, dict[str, str]] = {
         "jaxbook_repo_branch": "html",
         "jaxbook_social_card_fonts": "html",
     },
-    "doctest": {"jaxbook_run": "", "jaxbook_run_inputs": "env"},
     "drift_report": {"jaxbook_pinned_release": "env"},
     "editions": {
         "jaxbook_symbol_font": "env",
@@ -101,7 +101,6 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "chrome": (None, NONE, ALL),  # a paragraph
     "drift_placeholder": ("drift_report", NONE, NONE),  # the unseen examples, once resolved
     "edition_reference": ("languages", NONE, NONE),  # a link or words, once resolved
-    "measured_value": ("measured", NONE, ALL),  # an inline, filled in from the page's run
     "notebook_address": ("notebooks", NONE, NONE),  # a link or words, once resolved
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's
     "pair": ("pairs", EVERY, ALL),
@@ -110,7 +109,6 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "parallel_source": ("parallel", frozenset({"html"}), SITE),
     "parallel_text": ("parallel", frozenset({"html"}), SITE),
     "selfcheck": ("selfcheck", EVERY, ALL),  # every writer skips it
-    "testplot_figure": ("testplot", EVERY, ALL),
     "update_note": ("notes", EVERY, ALL),
     "update_note_point": ("notes", frozenset({"latex"}), ALL),  # a paragraph elsewhere
     "update_notes_table": ("notes", NONE, NONE),  # a table, once resolved
@@ -119,10 +117,9 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
 DOMAINS = {
     "jaxbook_notes": ("notes", notes.NotesDomain),
     "jaxbook_drift": ("drift_report", drift.DriftDomain),
-    "jaxbook_runs": ("doctest", doctest.RunsDomain),  # each page's run, every builder's source
     "book": ("numbering", numbering.BookDomain),  # section references by their numbers
 }
-BUILDERS = {"epub": BookEpubBuilder, "verdict": doctest.VerdictBuilder}
+BUILDERS = {"epub": BookEpubBuilder}
 TRANSLATORS = {
     **dict.fromkeys(("html", "dirhtml", "singlehtml", "epub"), html_translator.BookHTMLTranslator),
     "latex": latex_translator.BookLaTeXTranslator,
@@ -310,17 +307,17 @@ def test_a_page_runs_after_every_other_handler_has_read_it(registered):
 
     app, _callers = registered
     reading = {(one.handler, one.priority) for one in app.events.listeners["doctree-read"]}
-    assert (doctest.run_at_read, 900) in reading
-    others = {priority for handler, priority in reading if handler is not doctest.run_at_read}
+    assert (run.run_at_read, 900) in reading
+    others = {priority for handler, priority in reading if handler is not run.run_at_read}
     assert others
     assert max(others) < 900
     updating = {one.handler for one in app.events.listeners["env-get-updated"]}
-    assert doctest.written_again in updating
+    assert run.written_again in updating
     ours = {
         one.handler
         for listeners in app.events.listeners.values()
         for one in listeners
-        if getattr(one.handler, "__module__", "").startswith("jaxbook.")
+        if getattr(one.handler, "__module__", "").startswith(("jaxbook.", "pagerun."))
     }
-    assert doctest.run_at_read in ours
+    assert run.run_at_read in ours
     assert not [h for h in ours if isinstance(getattr(h, "__self__", None), EnvironmentCollector)]

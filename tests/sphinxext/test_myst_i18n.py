@@ -38,7 +38,7 @@ WITHOUT_FIX = {
     "extensions": [name for name in EXTENSIONS if name != "jaxbook.sphinxext.myst_i18n"],
 }
 # For the doctest builder, which runs every cell: the build need not run the pages first.
-DOCTEST = {"jaxbook_run": False}
+DOCTEST = {"pagerun_run": False}
 # index.md: 9 testcode cells (the figure cell one of them) and 2 doctest blocks; rest.rst: 1.
 TESTS = 12
 # index.md's literal blocks: code and outputs, the shown-only fence, the snippet.

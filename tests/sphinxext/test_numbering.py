@@ -193,7 +193,7 @@ def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afr
     srcdir = shutil.copytree(ROOT, tmp_path / "book")
     Image.new("RGB", (40, 30), "white").save(srcdir / "plot.png")
     with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
-        conf.write('extensions.append("jaxbook.sphinxext.doctest")\n')
+        conf.write('extensions.append("pagerun.sphinxext.run")\n')
 
     def build(builder: str):
         app = make_app(builder, srcdir=srcdir, confoverrides={"language": "zh_CN"})

@@ -177,7 +177,7 @@ PAGE = """\
 """
 
 # A measured output and value, on the first page alone: the reader that runs it imports JAX
-# to say where it measured (jaxbook.sphinxext.doctest.where), a second of each build.
+# to say where it measured (pagerun.sphinxext.run.where), a second of each build.
 MEASURED = """\
 本节的代码数到了 :measured:`count` 次。
 
@@ -690,12 +690,12 @@ def test_runs_kept_for_pages_read_again_in_parallel_are_spent(tmp_path):
     """A page read again gets its run kept in the main process (the runs domain's clear_doc),
     which the reader that reads it takes back or replaces: none is left in the environment
     after the readers' data is merged. The runs' extension alone: the rest play no part."""
-    from jaxbook.doctest.pages import kept_records, records
+    from pagerun.pages import kept_records, records
 
     source = tmp_path / "book"
     source.mkdir()
     (source / "conf.py").write_text(
-        'extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.doctest"]\n', encoding="utf-8"
+        'extensions = ["sphinx.ext.doctest", "pagerun.sphinxext.run"]\n', encoding="utf-8"
     )
     pages = [f"page{n}" for n in range(1, PAGES + 1)]
     for n, page in enumerate(pages, start=1):

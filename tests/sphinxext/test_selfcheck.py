@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext.notebooks import notebook_for
 from jaxbook.sphinxext.selfcheck import selfcheck
+from pagerun.pages import doctest_nodes_of
 
 MARK = "zyzzyva"  # a word of _check.py that nothing else in the root holds
 

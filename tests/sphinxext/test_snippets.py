@@ -31,7 +31,7 @@ def test_a_script_runs_on_the_cpu_and_a_failing_or_hanging_one_fails_by_name(bui
 
 # The root's pages run by the book's engine, as the book's builds run them.
 ENGINE = {
-    "extensions": ["sphinx.ext.doctest", "jaxbook.sphinxext.snippets", "jaxbook.sphinxext.doctest"]
+    "extensions": ["sphinx.ext.doctest", "jaxbook.sphinxext.snippets", "pagerun.sphinxext.run"]
 }
 
 

@@ -86,6 +86,6 @@ def test_an_extension_that_keeps_state_on_env_declares_its_version():
                 encoding="utf-8"
             )
     keeping = {name for name, source in sources.items() if KEEPS_STATE.search(source)}
-    assert {"translation_status", "doctest"} <= keeping
+    assert {"translation_status", "notes"} <= keeping
     undeclared = {name for name in keeping if '"env_version"' not in sources[name]}
     assert not undeclared

@@ -3,7 +3,7 @@
 Every tool that starts a build of the book (``jaxbook html``, ``editions``,
 ``doctest``, ``refresh``, ``livehtml``, the bench) gives its Sphinx process
 this environment, so that their builds of one language agree on
-``jaxbook_run_inputs`` (:mod:`jaxbook.sphinxext.doctest`) and share one
+``pagerun_run_inputs`` (:mod:`pagerun.sphinxext.run`) and share one
 doctree directory without reading a page again.
 """
 

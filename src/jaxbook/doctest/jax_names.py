@@ -3,7 +3,7 @@
 The build's process never imports JAX: ``jaxbook.sphinxext.api_names`` (is a
 name current, is a variable read) and ``jaxbook.sphinxext.book_index`` (which
 option, module attribute or array attribute a literal names) ask these
-functions in the build's kernel (:func:`jaxbook.doctest.kernel.ask`), where
+functions in the build's kernel (:func:`pagerun.kernel.ask`), where
 the pages run, which imports JAX once for both. Each takes and returns plain
 values (text, booleans, a set of text), and keeps its answers for the kernel's
 life.

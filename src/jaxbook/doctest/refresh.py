@@ -11,7 +11,7 @@ refresh-outputs`` gives every language, the source first).
 The outputs are those of the build's one run of each page: refresh brings the
 build's doctrees up to date as ``make doctest ONLY=...`` does (``--builddir``,
 default ``_build``: of the pages named, those that changed since the last
-build read them are read, and so run, again; :mod:`jaxbook.sphinxext.doctest`),
+build read them are read, and so run, again; :mod:`pagerun.sphinxext.run`),
 and every ``testoutput`` that failed in the recorded run is rewritten with what its code printed (an
 exception as the traceback's first and last lines). Code that prints and then
 raises is reported as ``file:line`` and left alone, with a non-zero exit: no
@@ -60,12 +60,12 @@ from sphinx.application import Sphinx
 
 from jaxbook import project
 from jaxbook.doctest import environment, runner
-from jaxbook.doctest.engine import Outcome, PageRun
-from jaxbook.doctest.pages import records
 from jaxbook.files import write_text_atomically
 from jaxbook.i18n import parsers
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.project import SOURCE_LANGUAGE
+from pagerun.engine import Outcome, PageRun
+from pagerun.pages import records
 
 
 def outputs(
@@ -74,7 +74,7 @@ def outputs(
     """What the build's run of one page recorded: (testoutput node, what its code printed)
     for every output that does not match, a ``file:line: ...`` sentence for each that no
     expected output could match, the run, and the nodes its blocks came from."""
-    from jaxbook.sphinxapp import doctest_nodes_of
+    from pagerun.pages import doctest_nodes_of
 
     record = records(app.env).get(docname)
     if record is None:  # a page without code
@@ -201,7 +201,7 @@ def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
     return changed, cannot
 
 
-# The directives that hold an expected output (jaxbook.sphinxext.measured's too).
+# The directives that hold an expected output (pagerun.sphinxext.measured's too).
 OUTPUT_DIRECTIVES = ("testoutput", "measured-output")
 # Sphinx gives an output's node its directive's line, or one a few lines below it.
 OUTPUT_LINES_BEFORE = 5

@@ -6,10 +6,10 @@
 
 Each language runs in a process of its own, side by side, as ``make html``
 builds them. A language's process builds with Sphinx's ``verdict`` builder
-(:mod:`jaxbook.sphinxext.doctest`) into ``<builddir>/doctrees/<lang>``, the
+(:mod:`pagerun.sphinxext.run`) into ``<builddir>/doctrees/<lang>``, the
 doctree directory of the site, the PDF and the EPUB: Sphinx reads the pages
 that changed since any of them read them, and so runs their code, once, with
-the one engine (:mod:`jaxbook.doctest.engine`); after ``make html`` nothing
+the one engine (:mod:`pagerun.engine`); after ``make html`` nothing
 is read or run. The verdict is what the environment then holds of every
 page's run. ``--force`` reads, and runs, every page again; ``--only`` reports
 those pages alone, and runs no other (a page read without its run is read
@@ -48,7 +48,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from jaxbook.doctest.engine import PageRun, Report
+from pagerun.engine import PageRun, Report
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from jaxbook.sphinxapp import LiveApplication
 
 # The extension that runs each page as it is read, and gives the verdict builder.
-EXTENSION = "jaxbook.sphinxext.doctest"
+EXTENSION = "pagerun.sphinxext.run"
 # The last line of an "Exception raised:" report that is a warning: jaxbook.doctest.runtime
 # raises every warning a page did not catch.
 UNEXPECTED_WARNING = re.compile(
@@ -130,7 +130,7 @@ def verdict_application(spec: Spec, language: str, only: tuple[str, ...] = ()) -
 
     overrides: dict[str, Any] = dict(spec.confoverrides)
     if only:
-        overrides["jaxbook_run"] = list(only)
+        overrides["pagerun_run"] = list(only)
     return LiveApplication(
         spec.root / "docs",
         spec.root,
@@ -174,7 +174,7 @@ def language_run(
 ) -> tuple[LanguageRun, LiveApplication | None]:
     """``language``'s verdict after a build by ``built`` (by default a new application);
     and the application, for a process that lives on to build again (None if it failed)."""
-    from jaxbook.doctest.pages import records
+    from pagerun.pages import records
 
     result = LanguageRun(language)
     try:

@@ -51,6 +51,10 @@ closes every pyplot figure the page opened. A process runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
 warns, and the warning would fail the page that opened it.
 
+Where a page that shows a measurement ran, the build asks its kernel with ``where()``
+(``pagerun_where`` in ``conf.py``): JAX's backend, its device (the CPU's model on a CPU)
+and release, which the measured outputs' label shows.
+
 Config values: none (this module is not a Sphinx extension).
 """
 
@@ -61,6 +65,8 @@ import sys
 import warnings
 
 import jax
+
+from pagerun.kernel import processor
 
 __all__ = [
     "BACKEND",
@@ -149,3 +155,11 @@ def check_key_reuse() -> None:
 
 def stop_checking_key_reuse() -> None:
     jax.config.update("jax_debug_key_reuse", False)
+
+
+def where() -> dict[str, str]:
+    """Where this process runs JAX: its backend, device and release (not a page's name:
+    the kernel calls it after a page that shows a measurement)."""
+    backend = jax.default_backend()
+    device = processor() if backend == "cpu" else jax.devices()[0].device_kind
+    return {"backend": backend, "device": device, "version": jax.__version__}

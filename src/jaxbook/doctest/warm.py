@@ -18,7 +18,7 @@ working directory, the language's environment, the book, the build directory
 and the spec's overrides and tags); a client whose fingerprint differs tells
 it so, and it exits, and the client starts a new one, which builds as a
 new process does. A server builds holding the doctree directory only while
-it builds; it keeps its kernel (:mod:`jaxbook.doctest.kernel`, where the pages
+it builds; it keeps its kernel (:mod:`pagerun.kernel`, where the pages
 run) between runs, so a page run again does not import JAX again. When another
 build wrote the doctree directory since its last build (``make html``, a run
 with ``--only`` or ``--force``, which build with an application of their

@@ -12,7 +12,7 @@ examples (:mod:`jaxbook.sphinxext.guides`).
 
 Sphinx is given ``--fail-on-warning --keep-going``, so the build stops on no
 warning but fails on any: an example whose output is not what its code prints
-among them (:mod:`jaxbook.sphinxext.doctest` runs each page as it reads it).
+among them (:mod:`pagerun.sphinxext.run` runs each page as it reads it).
 Each language builds into ``<builddir>/doctrees/<language>``, which ``make
 pdf``, ``make epub`` and ``make doctest`` share, in the doctest environment
 (:mod:`jaxbook.doctest.environment`). ``html_command`` is also what the tests

@@ -13,7 +13,7 @@ holds, and nothing else (``jaxbook.sphinxext.editions``). Each language builds
 into the site's doctree directory, ``<builddir>/doctrees/<language>`` (or
 ``--site-doctrees``), in the doctest environment: after ``make html`` nothing
 is read again, and the books show the figures and measurements of the site's
-one run of each page (:mod:`jaxbook.sphinxext.doctest`). A language's formats
+one run of each page (:mod:`pagerun.sphinxext.run`). A language's formats
 build one after the other, since they share that directory; the languages
 build side by side.
 """

@@ -3,7 +3,7 @@
     jaxbook livehtml [--language en] [--port 8000] [--builddir _build]
 
 Each build reads what changed, and so runs the code of the pages it reads,
-once, as every build does (:mod:`jaxbook.sphinxext.doctest`), and prints the
+once, as every build does (:mod:`pagerun.sphinxext.run`), and prints the
 verdict of each page it ran before it writes the pages::
 
     doctest: ch01/quiz [zh_CN]: 12 passed, 0 failed (0.41 s)
@@ -11,7 +11,7 @@ verdict of each page it ran before it writes the pages::
 (the seconds since the watcher saw the change); each failure is among the
 build's warnings, at its ``file:line``, with its expected and actual output.
 So an author who edits a page reads its verdict at about the cost of running
-that page. The pages run in the build's kernel (:mod:`jaxbook.doctest.kernel`),
+that page. The pages run in the build's kernel (:mod:`pagerun.kernel`),
 under the page time limit: a page that hangs fails at the line that was running,
 and one that crashes its process fails at its line, while the preview goes on.
 
@@ -96,7 +96,7 @@ class LiveBuilder(LiveApplication):
     def _print_verdicts(self, app, env) -> None:
         if not (self.doctests and self.built):
             return
-        from jaxbook.doctest.pages import records
+        from pagerun.pages import records
 
         kept = records(env)
         for docname in sorted(set(self.read) & kept.keys()):

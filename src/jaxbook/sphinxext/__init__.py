@@ -21,12 +21,10 @@
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
 - :mod:`jaxbook.sphinxext.latex_translator`: the PDF's LaTeX translator, a mixin per feature.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
-- :mod:`jaxbook.sphinxext.measured`: timing outputs shown as the page's run measured them.
 - :mod:`jaxbook.sphinxext.myst_i18n`: translated code blocks on MyST Markdown pages stay code.
 - :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
 - :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
 - :mod:`jaxbook.sphinxext.numbering`: sections "1.5" and figures "图 1-2" per chapter; `:book:sec:`.
-- :mod:`jaxbook.sphinxext.doctest`: each page's code run once, while it is read; the verdict.
 - :mod:`jaxbook.sphinxext.parallel`: 中英对照 / "Parallel text", each passage by its translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
@@ -36,8 +34,11 @@
 - :mod:`jaxbook.sphinxext.selfcheck`: exercise self-checks in the notebooks, not on the pages.
 - :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
 - :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
-- :mod:`jaxbook.sphinxext.testplot`: a doctested code cell shown with the figure it drew.
 - :mod:`jaxbook.sphinxext.translation_status`: notices of what is not translated, and drafts.
+
+``conf.py`` lists too the extensions that run each page once, while it is read, and show
+that run (``pagerun.sphinxext.run``, ``measured``, ``testplot``): they are :mod:`pagerun`'s,
+a package of its own, which the book configures (``pagerun_*`` in ``conf.py``).
 
 Modules whose names begin with ``_`` are shared helpers, not extensions, and the book's
 alone. Another package's extensions (the lab's report in the guides) use the public modules

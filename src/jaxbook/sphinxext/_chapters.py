@@ -4,18 +4,18 @@ A chapter is a directory of the source: a page that lists the chapter's
 notes or examples speaks of the pages in its own directory and below, so a
 book of many chapters has one such page per chapter, whatever builder
 writes it (one file per page, or the whole book as one document). Such a page is written
-again, never read again, when a page it is made from was read since (``written_before``).
+again, never read again, when a page it is made from was read since
+(:func:`written_before_their_chapter`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jaxbook._compat import pages_read_at
+from pagerun.sphinxext import pages_read_at, written_before
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -93,29 +93,11 @@ def nearest(pages: list[str], docname: str) -> str | None:
     return max(covering, key=lambda page: page.count("/")) if covering else None
 
 
-def written_before(app: Sphinx, changed_at: Mapping[str, int]) -> list[str]:
-    """Of the pages ``changed_at`` names, those that this builder last wrote before the time
-    it gives each (nanoseconds since the epoch, as :func:`pages_read_at`): for
-    ``env-get-updated``, so that a page made as it is written from other pages is written
-    again, never read again, also after another builder of the doctree directory read them.
-    A builder that writes every page, or none, has none to write again; a page not written
-    yet is written anyway."""
-    outfilename = getattr(app.builder, "get_outfilename", None)
-    if outfilename is None:
-        return []
-    stale = []
-    for page, at in changed_at.items():
-        output = Path(outfilename(page))
-        if output.is_file() and at > output.stat().st_mtime_ns:
-            stale.append(page)
-    return stale
-
-
 def written_before_their_chapter(
     app: Sphinx, env: BuildEnvironment, pages: Iterable[str]
 ) -> list[str]:
     """Of the chapter ``pages``, those that a page of their chapter was read since this
-    builder last wrote them (:func:`written_before`)."""
+    builder last wrote them (:func:`pagerun.sphinxext.written_before`)."""
     read_at = pages_read_at(env)
     last_read = {
         page: max((at for doc, at in read_at.items() if covers(page, doc)), default=0)

@@ -31,11 +31,6 @@ class chrome(nodes.paragraph, nodes.Invisible):
     """
 
 
-class measured_value(nodes.inline):
-    """A figure in running text that the page's run fills in (jaxbook.sphinxext.measured);
-    the run reads its variable (jaxbook.sphinxext.doctest)."""
-
-
 def _pass(self: Any, node: nodes.Element) -> None:
     pass
 

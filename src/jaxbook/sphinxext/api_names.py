@@ -5,7 +5,7 @@ tables, notes; code blocks are checked by running them) that begins with a
 name under JAX, ``jax.…`` or ``jnp.…`` (``jax.numpy``), or that is a JAX or
 XLA environment variable, ``JAX_…`` or ``XLA_…`` (``=value`` allowed), is
 resolved against the JAX the build runs with, in the build's kernel
-(:func:`jaxbook.doctest.kernel.ask`, :mod:`jaxbook.doctest.jax_names`), where
+(:func:`pagerun.kernel.ask`, :mod:`jaxbook.doctest.jax_names`), where
 the pages run: the build's own process never imports JAX. Each answer is kept
 for the process:
 
@@ -37,8 +37,9 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
-from jaxbook.doctest import jax_names, kernel
+from jaxbook.doctest import jax_names
 from jaxbook.sphinxext import PARALLEL_SAFE
+from pagerun import kernel
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

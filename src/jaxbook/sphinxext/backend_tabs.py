@@ -26,6 +26,11 @@ reader may land on any page, a recorded backend's tab label says it too, as its
 ``title`` (a tooltip). Write an accelerator's outputs only from a real run there
 (``jaxbook-lab record``).
 
+The book's backends are its policy for the run-at-read extensions too (``conf.py`` names
+them): the tab group holds what a cell printed, so a ``testplot`` figure goes after it
+(``pagerun_printed_nodes``), and :func:`measured_label` labels a measured output with its
+backend, device and JAX release (``pagerun_measured_label``).
+
 Config values:
 
 ``jaxbook_recorded_on``
@@ -220,6 +225,19 @@ class LabelOutputs(SphinxPostTransform):
                 assert isinstance(output, nodes.Element)
                 shown += [nodes.paragraph("", "", label, classes=["jb-backend-label"]), output]
             tabs.replace_self(shown)
+
+
+def measured_label(place: dict[str, str]) -> str:
+    """The label over a measured output (``pagerun_measured_label`` in ``conf.py``): where the
+    page ran, as :func:`jaxbook.doctest.runtime.where` said, in the page's language."""
+    # Translators: Under a measured speed-up, where it was measured: %s is the next message ("GPU
+    # backend, NVIDIA A100, JAX 0.12.0.1").
+    return _("Measured on: %s") % (
+        # Translators: Where a measurement was made: the JAX backend (CPU, GPU, TPU), the device,
+        # the JAX release.
+        _("%(backend)s backend, %(device)s, JAX %(version)s")
+        % {**place, "backend": place["backend"].upper()}
+    )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -48,7 +48,7 @@ twice on one) is a warning, at each place after the first, so that each place
 gets a subentry of its own.
 
 What the installed JAX has (its options, a module's or an array's attributes)
-is asked of the build's kernel (:func:`jaxbook.doctest.kernel.ask`,
+is asked of the build's kernel (:func:`pagerun.kernel.ask`,
 :mod:`jaxbook.doctest.jax_names`): the build's own process never imports JAX.
 
 Config values: none of its own (``jaxbook_glossary_pages``).
@@ -67,10 +67,10 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.index_entries import split_index_msg
 
-from jaxbook.doctest import kernel
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, glossary
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.api_names import JAX_NAMES, NAME, VARIABLE
+from pagerun import kernel
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

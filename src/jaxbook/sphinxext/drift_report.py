@@ -60,10 +60,10 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook import project
 from jaxbook.formats import FormatError, code_digest, read_drift
-from jaxbook.sphinxapp import doctest_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, notes
 from jaxbook.sphinxext._locale import _, add_catalog, join_list, listed, sentence
 from jaxbook.sphinxext._nodes import enclosing
+from pagerun.pages import doctest_nodes_of
 
 if TYPE_CHECKING:
     from collections.abc import Set

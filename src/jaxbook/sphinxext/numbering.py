@@ -137,7 +137,7 @@ def kept(env: BuildEnvironment) -> dict[str, Any]:
 def writes_numbers(builder: Builder) -> bool:
     """Whether ``builder`` writes figure numbers: not one that writes no page and resolves no
     reference, as ``make doctest``'s ``verdict`` builder (its ``writes_numbers`` attribute
-    says so, ``jaxbook.sphinxext.doctest``)."""
+    says so, ``pagerun.sphinxext.run``)."""
     return bool(getattr(builder, "writes_numbers", True))
 
 

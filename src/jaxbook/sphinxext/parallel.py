@@ -79,9 +79,9 @@ from jaxbook.sphinxext._locale import (
     page_domain,
     reviewed,
 )
-from jaxbook.sphinxext._nodes import measured_value
 from jaxbook.sphinxext.cjk import LATIN
 from jaxbook.sphinxext.terms import zh_term
+from pagerun.sphinxext import measured_value
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -374,11 +374,11 @@ def other_text(
 
 def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     passages = [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]
-    # The figures the page's run measured (jaxbook.sphinxext.measured, before this).
+    # The figures the page's run measured (pagerun.sphinxext.measured, before this).
     values = {
-        value["variable"]: value["jaxbook_value"]
+        value["variable"]: value["pagerun_value"]
         for value in doctree.findall(measured_value)
-        if "jaxbook_value" in value
+        if "pagerun_value" in value
     }
     languages = pair(app.config)
     for node in passages:

@@ -17,7 +17,7 @@ shows the file as a (translatable) literal block, followed by a hidden
 terminal ends with), so the ``testoutput`` after it is compared as any
 cell's. The reader sees the script and its output, not the
 plumbing. A failing script's whole error output, its traceback, goes to
-stderr, which the engine (:mod:`jaxbook.doctest.engine`) shows only where the
+stderr, which the engine (:mod:`pagerun.engine`) shows only where the
 cell fails: a ❌ script that fails as its page says leaves nothing in the
 build's log. The child runs JAX on the CPU (``JAX_PLATFORMS=cpu``): the page's
 own process may hold the accelerator, and a TPU lets only one process open

@@ -3,7 +3,7 @@
     python -m jaxbook_lab.bench.floor [DOCNAME]
 
 Each page runs with the engine, as a build runs it while it reads it
-(:mod:`jaxbook.doctest.engine`), but in one process, the source language
+(:mod:`pagerun.engine`), but in one process, the source language
 only, after the pages were read without running them; only the running of
 the pages is timed, not the reading. Prints the seconds. Given a
 DOCNAME (``ch01/quiz``), only that page runs: the floor of a ``make doctest``
@@ -21,17 +21,17 @@ import time
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook.doctest import pages
 from jaxbook.project import SOURCE_LANGUAGE
 from jaxbook.sphinxapp import read_pages
+from pagerun import pages
 
 
 def seconds(root: Path, only: str | None = None) -> float:
     with tempfile.TemporaryDirectory() as tmp:
-        app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp), {"jaxbook_run": False})
+        app = read_pages(root / "docs", root, SOURCE_LANGUAGE, Path(tmp), {"pagerun_run": False})
         docnames = [only] if only else sorted(app.env.found_docs)
         # What reading left is no part of the run: a build runs pages in a kernel of their
-        # own (jaxbook.doctest.kernel), where the collector does not walk them. Unfrozen, full
+        # own (pagerun.kernel), where the collector does not walk them. Unfrozen, full
         # collections over it would add to the floor, or not, as the collector's counts fall.
         gc.freeze()
         start = time.perf_counter()

@@ -338,7 +338,7 @@ def test_a_script_that_fails_on_a_missing_api_is_a_cell_that_cannot_run():
 
 
 def test_jaxs_note_on_its_traceback_is_no_exception():
-    from jaxbook.doctest.engine import exception_line
+    from pagerun.engine import exception_line
 
     error = NameError("name 'repeat_sum' is not defined")
     # As JAX 0.4 adds it: a rule, then the sentence, in one note of two lines.

@@ -1,7 +1,7 @@
 # A book in the project's layout (docs/, locale/), small enough to run in a test: its
 # pages print and need no JAX. Each unexpected warning is an error, as in the book.
 project = "Tiny book"
-extensions = ["sphinx.ext.doctest", "myst_parser", "jaxbook.sphinxext.doctest"]
+extensions = ["sphinx.ext.doctest", "myst_parser", "pagerun.sphinxext.run"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 language = "zh_CN"
 locale_dirs = ["../locale/"]

@@ -13,3 +13,5 @@ extensions = [
     for module in pkgutil.iter_modules(jaxbook.sphinxext.__path__)
     if not module.name.startswith("_")
 ]
+# The book's run-at-read extensions (pagerun's), which its handlers must come before.
+extensions += ["pagerun.sphinxext.run", "pagerun.sphinxext.measured", "pagerun.sphinxext.testplot"]

@@ -10,7 +10,7 @@ extensions = [
     "jaxbook.sphinxext.book_texts",
     "jaxbook.sphinxext.chrome",
     "jaxbook.sphinxext.interface",
-    "jaxbook.sphinxext.doctest",
+    "pagerun.sphinxext.run",
     "jaxbook.sphinxext.languages",
     "jaxbook.sphinxext.translation_status",
 ]

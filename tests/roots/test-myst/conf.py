@@ -8,11 +8,11 @@ extensions = [
     "jaxbook.sphinxext.evidence_column",
     "jaxbook.sphinxext.glossary",
     "jaxbook.sphinxext.guards",
-    "jaxbook.sphinxext.measured",
+    "pagerun.sphinxext.measured",
     "jaxbook.sphinxext.notes",
     "jaxbook.sphinxext.pairs",
     "jaxbook.sphinxext.snippets",
-    "jaxbook.sphinxext.testplot",
+    "pagerun.sphinxext.testplot",
     "jaxbook.sphinxext.myst_i18n",
 ]
 myst_enable_extensions = ["colon_fence"]
@@ -28,3 +28,7 @@ jaxbook_glossary_pages = []
 jaxbook_release_evidence = "evidence.json"
 plot_html_show_source_link = False
 plot_html_show_formats = False
+# The book's measured label, in the page's language, from where JAX ran the page.
+pagerun_where = "jaxbook.doctest.runtime:where"
+pagerun_measured_label = "jaxbook.sphinxext.backend_tabs:measured_label"
+pagerun_printed_nodes = ["jaxbook.sphinxext.backend_tabs:backend_tabs"]

@@ -1,14 +1,12 @@
 """A page's code as the engine runs it, and what each of its blocks printed.
 
-:class:`Page` (a document's :class:`Block`, in order) is what
-:mod:`jaxbook.doctest.engine` runs and :class:`RecordedBlock` what it records of
-a test; :mod:`jaxbook.doctest.pages` makes pages of the nodes Sphinx read, and
-the kernel carries them. They are declared here, apart from :mod:`jaxbook.formats`
-(which names them in the bundle and the run record, and holds them to its JSON
-Schema), so that the code that runs pages needs no module of the lab's files.
+:class:`Page` (a document's :class:`Block`, in order) is what :mod:`pagerun.engine`
+runs and :class:`RecordedBlock` what it records of a test; :mod:`pagerun.pages`
+makes pages of the nodes Sphinx read, and the kernel carries them. Plain typed
+dicts, so that a page can be written to JSON and run elsewhere.
 
-The standard library only, and Python 3.9 and newer: the engine runs where the
-bundle runs, on the Python of an old JAX release.
+The standard library only, and Python 3.9 and newer: the engine runs without Sphinx,
+on older Pythons too.
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ class _RecordedDetail(TypedDict, total=False):
 
 
 class RecordedBlock(_RecordedDetail):
-    """What one testcode or doctest block printed where the bundle ran."""
+    """What one testcode or doctest block printed where it ran."""
 
     file: str
     line: int | None

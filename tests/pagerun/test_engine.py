@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from jaxbook.doctest import engine, pages
+from pagerun import engine, pages
 
 
 def run_doctree(app, docname: str):

@@ -2,7 +2,7 @@
 
 ``.. testplot::`` is a ``testcode`` block (so ``make doctest`` runs it, and a
 following ``testoutput`` checks what it prints) followed by a figure. The page's
-code runs once, while the page is read (:mod:`jaxbook.sphinxext.doctest`);
+code runs once, while the page is read (:mod:`pagerun.sphinxext.run`);
 right after each ``testplot`` cell, the pyplot figures it opened are saved as
 PNG images, and every builder that shows the page (the site, the PDF, the
 EPUB) shows them in its figure. Nothing is committed as an image, and the
@@ -16,12 +16,16 @@ image's text, translated with the page) and ``:caption:`` for the figure.
 
 This extension only renders: it runs nothing.
 
-Config values: none.
+Config values:
+
+``pagerun_printed_nodes``
+   The node classes (``"module:Class"``) that, besides a ``testoutput``, hold what a cell
+   printed (a project's tabs of outputs): the figure goes after them. Default: none.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -29,9 +33,9 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from jaxbook.doctest.pages import TreeRuns
-from jaxbook.sphinxext import PARALLEL_SAFE, doctest
-from jaxbook.sphinxext.backend_tabs import backend_tabs
+from pagerun.kernel import called
+from pagerun.pages import TreeRuns
+from pagerun.sphinxext import PARALLEL_SAFE, run
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -76,7 +80,7 @@ class TestplotDirective(TestcodeDirective):
         code_nodes = super().run()
         for node in code_nodes:
             if isinstance(node, nodes.literal_block):
-                node["jaxbook_plot"] = True
+                node["pagerun_plot"] = True
         figure = testplot_figure()
         figure += nodes.paragraph(alt, alt)
         if caption:
@@ -95,21 +99,23 @@ class TestplotDirective(TestcodeDirective):
 class ShowFigures(SphinxPostTransform):
     """Each ``testplot`` cell's figure, from the images its page's run saved."""
 
-    # After the measured outputs (jaxbook.sphinxext.measured, 900), before every reader of
+    # After the measured outputs (pagerun.sphinxext.measured, 900), before every reader of
     # the resolved tree.
     default_priority = 910
     formats = ("html", "latex")
 
     def run(self, **kwargs: Any) -> None:
-        plots = [n for n in self.document.findall(nodes.literal_block) if n.get("jaxbook_plot")]
+        plots = [n for n in self.document.findall(nodes.literal_block) if n.get("pagerun_plot")]
         if not plots:
             return
         runs = TreeRuns(self.env, self.document)
+        # Each "module:Class" of pagerun_printed_nodes, a node class.
+        printed_nodes = tuple(cast(type, called(n)) for n in self.config.pagerun_printed_nodes)
         for node in plots:
             placeholder = node.next_node(testplot_figure, siblings=True, descend=False)
             assert placeholder is not None, "TestplotDirective puts a figure after its code"
             ran = runs.cell(node)
-            # Not run by this build (jaxbook_run), or its :skipif: says why it does not run here.
+            # Not run by this build (pagerun_run), or its :skipif: says why it does not run here.
             if ran is None or ran[1] in ran[0].run.skipped:
                 placeholder.parent.remove(placeholder)
                 continue
@@ -121,7 +127,7 @@ class ShowFigures(SphinxPostTransform):
                     "testplot: the cell drew no figure%s",
                     failed,
                     location=node,
-                    type="jaxbook",
+                    type="pagerun",
                     subtype="testplot",
                 )
                 placeholder.parent.remove(placeholder)
@@ -134,19 +140,19 @@ class ShowFigures(SphinxPostTransform):
                 figure += nodes.image(uri=path, alt=alt_text.astext(), candidates={"*": path})
             figure += [child for child in placeholder.children if isinstance(child, nodes.caption)]
             placeholder.replace_self(figure)
-            _after_the_output(figure)
+            _after_the_output(figure, printed_nodes)
 
 
-def _after_the_output(figure: nodes.figure) -> None:
-    """The figure goes after what its cell prints (the output, or the tab group of its
-    outputs per backend): between the two it parted the code from its output, and on
-    paper an output's label from the output."""
+def _after_the_output(figure: nodes.figure, printed_nodes: tuple[type, ...]) -> None:
+    """The figure goes after what its cell prints (the output, or a node of
+    ``pagerun_printed_nodes`` that holds it): between the two it parted the code from its
+    output, and on paper an output's label from the output."""
     parent = figure.parent
     assert parent is not None
     index = parent.index(figure)
     last = index
     for sibling in parent.children[index + 1 :]:
-        printed = isinstance(sibling, backend_tabs) or (
+        printed = isinstance(sibling, printed_nodes) or (
             isinstance(sibling, nodes.literal_block) and sibling.get("testnodetype") == "testoutput"
         )
         if not printed:
@@ -158,9 +164,10 @@ def _after_the_output(figure: nodes.figure) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension(doctest.__name__)  # the run it shows
+    app.setup_extension(run.__name__)  # the run it shows
+    app.add_config_value("pagerun_printed_nodes", [], "html", types=frozenset({list, tuple}))
     app.add_directive("testplot", TestplotDirective, override=True)
-    # A figure of the book, numbered with the others; builders that do not draw (text,
+    # A figure of the project, numbered with the others; builders that do not draw (text,
     # gettext's readers) leave it out.
     app.add_enumerable_node(
         testplot_figure,
@@ -172,6 +179,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         man=(skip, depart_nothing),
         texinfo=(skip, depart_nothing),
     )
-    # After the measured outputs (which replace nodes of the page), before the notebooks.
+    # After the measured outputs (which replace nodes of the page), before the readers of
+    # the resolved tree.
     app.add_post_transform(ShowFigures)
     return {"version": "3.0", "env_version": 1, **PARALLEL_SAFE}

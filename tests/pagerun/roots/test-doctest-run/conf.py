@@ -1,4 +1,4 @@
-extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.doctest"]
+extensions = ["sphinx.ext.doctest", "pagerun.sphinxext.run"]
 language = "en"
 locale_dirs = ["locale/"]
 gettext_compact = False

@@ -16,10 +16,10 @@ output with ``measured-output`` instead of ``testoutput``::
 
 For ``make doctest`` it is a ``testoutput`` like any other (same options, same
 count). The page's code runs once, while the page is read
-(:mod:`jaxbook.sphinxext.doctest`); where the build shows the page (the site,
+(:mod:`pagerun.sphinxext.run`); where the build shows the page (the site,
 the PDF, the EPUB), what each measured cell printed in that run replaces its
-wildcards, under a label that says where it was measured: the JAX backend, the
-device (the CPU model on a CPU) and the JAX version. The real output must still
+wildcards, under a label that says where it was measured (``pagerun_where``
+says, ``pagerun_measured_label`` writes the label). The real output must still
 match the expected one, wildcards and all; if it does not, or the code fails,
 the run's failure is a warning at the cell, and the page keeps its expected
 output. So the figures on the page are from a real run of the code on the
@@ -40,7 +40,13 @@ Builders that show no measurement (doctest, gettext) show the role's text.
 
 This extension only renders: it runs nothing.
 
-Config values: none.
+Config values:
+
+``pagerun_measured_label``
+   ``"module:function"``: the function that writes the label over a measured output
+   from where the page ran (the dict ``pagerun_where``'s function answered). Default
+   ``"pagerun.sphinxext.measured:label"``: "Measured on: " and its values, untranslated;
+   a project with catalogs names one that translates.
 """
 
 from __future__ import annotations
@@ -54,10 +60,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxbook.doctest.pages import TreeRuns
-from jaxbook.sphinxext import PARALLEL_SAFE, doctest
-from jaxbook.sphinxext._locale import _, add_catalog
-from jaxbook.sphinxext._nodes import measured_value
+from pagerun.kernel import called
+from pagerun.pages import TreeRuns
+from pagerun.sphinxext import PARALLEL_SAFE, measured_value, run
 
 if TYPE_CHECKING:
     from docutils.nodes import Node
@@ -103,19 +108,13 @@ class MeasuredOutputDirective(TestoutputDirective):
         result = super().run()
         for node in result:
             if isinstance(node, nodes.literal_block):
-                node["jaxbook_measured"] = True
+                node["pagerun_measured"] = True
         return result
 
 
 def label(place: dict[str, str]) -> str:
-    # Translators: Under a measured speed-up, where it was measured: %s is the next message ("GPU
-    # backend, NVIDIA A100, JAX 0.12.0.1").
-    return _("Measured on: %s") % (
-        # Translators: Where a measurement was made: the JAX backend (CPU, GPU, TPU), the device,
-        # the JAX release.
-        _("%(backend)s backend, %(device)s, JAX %(version)s")
-        % {**place, "backend": place["backend"].upper()}
-    )
+    """The label over a measured output: where it was measured, as ``pagerun_where`` said."""
+    return "Measured on: " + ", ".join(place.values())
 
 
 class ShowMeasurements(SphinxPostTransform):
@@ -128,17 +127,18 @@ class ShowMeasurements(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         doctree = self.document
-        measured = [n for n in doctree.findall(nodes.literal_block) if n.get("jaxbook_measured")]
+        measured = [n for n in doctree.findall(nodes.literal_block) if n.get("pagerun_measured")]
         values = list(doctree.findall(measured_value))
         if not (measured or values):
             return
         runs = TreeRuns(self.env, doctree)
-        # Pages whose code this build read without running it (jaxbook_run) keep the roles' text.
-        with_code = {runs.page(n) for n in doctree.findall(nodes.Element) if "jaxbook_block" in n}
+        # Pages whose code this build read without running it (pagerun_run) keep the roles' text.
+        with_code = {runs.page(n) for n in doctree.findall(nodes.Element) if "pagerun_block" in n}
+        labelled = called(self.config.pagerun_measured_label)
         for node in measured:
             ran = runs.cell(node)
             if ran is None:
-                continue  # not run by this build (jaxbook_run): the expected output stays
+                continue  # not run by this build (pagerun_run): the expected output stays
             record, block = ran
             if block in record.run.skipped:
                 # Its :skipif: says why it does not run here (say, another Python): the page
@@ -147,7 +147,7 @@ class ShowMeasurements(SphinxPostTransform):
                 continue
             outcome = record.run.output_of(block)
             if outcome is not None and outcome.passed:
-                show_output(node, outcome.got.rstrip("\n"), label(record.where))
+                show_output(node, outcome.got.rstrip("\n"), labelled(record.where))
         for value in values:
             page_run = runs.record(value)
             if page_run is not None:
@@ -156,7 +156,7 @@ class ShowMeasurements(SphinxPostTransform):
                 logger.warning(
                     "measured: the page has no code to run",
                     location=value,
-                    type="jaxbook",
+                    type="pagerun",
                     subtype="measured",
                 )
 
@@ -181,7 +181,7 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
             "measured: the page's code does not define %r",
             name,
             location=value,
-            type="jaxbook",
+            type="pagerun",
             subtype="measured",
         )
         return
@@ -194,20 +194,22 @@ def show_value(value: measured_value, variables: dict[str, object]) -> None:
             value["spec"],
             error,
             location=value,
-            type="jaxbook",
+            type="pagerun",
             subtype="measured",
         )
         return
     value.clear()
     value += nodes.Text(text)
-    value["jaxbook_value"] = variables[name]  # the parallel text formats it its own way
+    value["pagerun_value"] = variables[name]  # for who shows the value another way
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension(doctest.__name__)  # the run it shows
+    app.setup_extension(run.__name__)  # the run it shows
+    app.add_config_value(
+        "pagerun_measured_label", f"{__name__}:label", "html", types=frozenset({str})
+    )
     app.add_directive("measured-output", MeasuredOutputDirective)
     app.add_role("measured", MeasuredRole())
     app.add_node(measured_value)
-    add_catalog(app)
     app.add_post_transform(ShowMeasurements)
     return {"version": "1.0", **PARALLEL_SAFE}

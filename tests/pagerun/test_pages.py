@@ -1,10 +1,10 @@
-"""A page's blocks as the engine runs them (``jaxbook.doctest.pages``)."""
+"""A page's blocks as the engine runs them (``pagerun.pages``)."""
 
 from __future__ import annotations
 
 from docutils import nodes
 
-from jaxbook.doctest.pages import block_of
+from pagerun.pages import block_of
 
 
 class Config:

@@ -47,8 +47,8 @@ def test_a_cell_that_fails_warns_at_the_cell(app):
     assert "NameError: name 'slope' is not defined" in app.warning.getvalue()
 
 
-# jaxbook_run off: the doctest builder runs the cell, and the build need not run it first.
-@pytest.mark.sphinx("doctest", testroot="testplot", confoverrides={"jaxbook_run": False})
+# pagerun_run off: the doctest builder runs the cell, and the build need not run it first.
+@pytest.mark.sphinx("doctest", testroot="testplot", confoverrides={"pagerun_run": False})
 def test_figure_code_is_a_doctest(built):
     assert built.doctest_counts() == (2, 0)
 
@@ -102,7 +102,7 @@ def built_page(app) -> str:
 
 
 @pytest.mark.sphinx(
-    "html", testroot="testplot", confoverrides={"jaxbook_run": False}, freshenv=True
+    "html", testroot="testplot", confoverrides={"pagerun_run": False}, freshenv=True
 )
 def test_a_page_the_build_does_not_run_shows_no_figure_and_says_nothing(built):
     assert not BeautifulSoup(built.page(), "html.parser").select("figure img")

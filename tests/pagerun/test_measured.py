@@ -13,14 +13,15 @@ def test_page_shows_the_real_figure_with_where_it_was_measured(built):
     box = re.search(r'<div class="jb-measured[^"]*">(.*?)</div>', html, re.DOTALL)
     assert box, html
     text = re.sub(r"<[^>]+>", "", box[1])
-    assert re.search(r"Measured on: CPU backend, .+, JAX \d", text)
+    # pagerun_where's default: the processor and Python's release.
+    assert re.search(r"Measured on: .+, Python 3\.\d+", text)
     assert re.search(r"took \d+ ms\s+stable line", text)
     assert "took ... ms" not in html
     assert not built.warnings
 
 
-# jaxbook_run off: the doctest builder runs the cell, and the build need not run it first.
-@pytest.mark.sphinx("doctest", testroot="measured", confoverrides={"jaxbook_run": False})
+# pagerun_run off: the doctest builder runs the cell, and the build need not run it first.
+@pytest.mark.sphinx("doctest", testroot="measured", confoverrides={"pagerun_run": False})
 def test_it_is_a_testoutput_for_doctest(built):
     assert built.doctest_counts() == (1, 0)
 
@@ -107,38 +108,6 @@ def test_the_role_reads_a_variable_and_never_evaluates_an_expression(app, monkey
     assert str(__import__("os").getpid()) not in prose(app)
 
 
-def test_the_parallel_text_shows_the_figure_the_run_measured(
-    make_app, rootdir, tmp_path, monkeypatch
-):
-    """The other language's sentence names the same variable: it shows the page's value, in
-    its own format, not the role's text."""
-    import shutil
-
-    from bs4 import BeautifulSoup
-
-    srcdir = shutil.copytree(rootdir / "test-measured-figure", tmp_path / "book")
-    messages = srcdir / "locale" / "ja" / "LC_MESSAGES"
-    messages.mkdir(parents=True)
-    (messages / "index.po").write_text(
-        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-        'msgid "Dispatch took :measured:`dispatch_ms:.3f` ms here, about :measured:`orders` '
-        'orders of magnitude less than the whole run."\n'
-        'msgstr "派发用了 :measured:`dispatch_ms:.1f` 毫秒。"\n',
-        encoding="utf-8",
-    )
-    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
-        conf.write(
-            '\nextensions.append("jaxbook.sphinxext.parallel")\n'
-            'jaxbook_parallel_languages = ("en", "ja")\nlocale_dirs = ["locale"]\n'
-        )
-    monkeypatch.setenv("PLANTED_DISPATCH_MS", "0.25")
-    app = make_app("html", srcdir=srcdir)
-    app.build()
-    page = BeautifulSoup((app.outdir / "index.html").read_text("utf-8"), "html.parser")
-    [parallel] = page.select("span.jb-parallel")
-    assert parallel.get_text() == "派发用了 0.2 毫秒。"
-
-
 def test_the_site_and_the_pdf_of_one_doctree_directory_show_one_run(make_app, rootdir, tmp_path):
     """The LaTeX builder, sharing the site's doctrees, reads nothing and runs nothing: it
     shows the figure the site's run measured."""
@@ -181,10 +150,10 @@ def test_in_the_pdf_each_page_runs_in_its_own_namespace(make_app, rootdir, tmp_p
 
 
 @pytest.mark.sphinx(
-    "html", testroot="measured-figure", confoverrides={"jaxbook_run": False}, freshenv=True
+    "html", testroot="measured-figure", confoverrides={"pagerun_run": False}, freshenv=True
 )
 def test_a_page_the_build_does_not_run_keeps_its_expected_output(built):
-    """A build told to run no page (jaxbook_run) shows the wildcards and the roles' text, and
+    """A build told to run no page (pagerun_run) shows the wildcards and the roles' text, and
     says nothing."""
     assert "dispatch: ... ms" in built.page()
     assert not built.warnings
@@ -194,7 +163,7 @@ def test_a_page_the_build_does_not_run_keeps_its_expected_output(built):
 def test_the_run_of_a_page_that_is_gone_is_not_kept(app):
     """A page read again takes its earlier run back (kept_records); a removed page's run is
     dropped, not kept in the environment for ever."""
-    from jaxbook.doctest.pages import kept_records
+    from pagerun.pages import kept_records
 
     other = app.srcdir / "other.rst"
     other.write_text(

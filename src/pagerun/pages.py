@@ -1,20 +1,17 @@
 """A page Sphinx read, as the engine's blocks, and what its run recorded in the environment.
 
-:func:`page_of` turns the nodes the doctest builder would test (translated,
-with their options, groups and ``:skipif:`` conditions) into a
-:class:`jaxbook.blocks.Page`; block ``i`` is node ``i``, so a caller maps
-the engine's outcomes back to its nodes. A build sends that page to its kernel
-(:mod:`jaxbook.doctest.kernel`), which runs it with the engine
-(:mod:`jaxbook.doctest.engine`); :func:`run` runs it with the engine in this
-process (``make bench``'s floor, the tests); the bundle writes the same pages to
-JSON to run them elsewhere.
+:func:`doctest_nodes_of` finds the nodes the doctest builder would test, and
+:func:`page_of` turns them (translated, with their options, groups and ``:skipif:``
+conditions) into a :class:`pagerun.blocks.Page`; block ``i`` is node ``i``, so a
+caller maps the engine's outcomes back to its nodes. A build sends that page to its
+kernel (:mod:`pagerun.kernel`), which runs it with the engine (:mod:`pagerun.engine`);
+:func:`run` runs it with the engine in this process.
 
 A build runs each page once, while it reads it (the extension
-:mod:`jaxbook.sphinxext.doctest`), and keeps a :class:`PageRecord` of the run
+:mod:`pagerun.sphinxext.run`), and keeps a :class:`PageRecord` of the run
 in its environment, one per page with code: the data of the extension's domain,
 which :func:`records` reads, and :class:`TreeRuns` for the nodes of a resolved tree.
-``make doctest``'s verdict, ``jaxbook refresh`` and the extensions that show
-outputs read it; nothing runs the page again.
+The verdict and the extensions that show outputs read it; nothing runs the page again.
 """
 
 from __future__ import annotations
@@ -27,15 +24,25 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 
-from jaxbook.doctest import engine
-from jaxbook.sphinxapp import doctest_nodes_of
+from pagerun import engine
+from pagerun._compat import doctest_condition
+
+
+def doctest_nodes_of(doctree: nodes.Element, config: Any) -> list[nodes.Element]:
+    """Every node the doctest builder tests under ``doctree``: the test nodes, and the
+    ``>>>`` blocks too when ``doctest_test_doctest_blocks`` says so."""
+    # The builder's own condition: what it counts as a ``>>>`` block depends on docutils.
+    condition = doctest_condition(config.doctest_test_doctest_blocks)
+    # Every node either condition accepts is an Element (a literal block, comment or
+    # doctest block).
+    return [node for node in doctree.findall(nodes.Element) if condition(node)]
 
 
 def block_of(node: nodes.Element, config, confdir: Path, fallback: Path) -> engine.Block:
     source = Path(node.source or fallback)
     # docutils gives included text a source relative to the directory the page was read
-    # in (utils.relative_path), which `make` and `jaxbook` make the project's root; this
-    # process may run elsewhere (a build started from another directory).
+    # in (utils.relative_path), usually the project's root; this process may run
+    # elsewhere (a build started from another directory).
     if not source.is_absolute() and (Path(confdir) / source).is_file():
         source = Path(confdir) / source
     source = source.resolve()
@@ -88,7 +95,7 @@ class PageRecord:
     """What the one run of a page did, as the build keeps it."""
 
     run: engine.PageRun  # counts, outcomes, reports, what each test printed, the values
-    where: dict[str, str] = field(default_factory=dict)  # backend, device, JAX release
+    where: dict[str, str] = field(default_factory=dict)  # where it ran (pagerun_where)
     figures: dict[int, list[str]] = field(default_factory=dict)  # block -> image files
     key: str = ""  # what ran: the page's tested code and the run's inputs (code_key)
 
@@ -97,10 +104,10 @@ class PageRecord:
         return self.run.broken > 0 or bool(self.run.reports)
 
 
-# The domain of the extension (``RunsDomain`` of :mod:`jaxbook.sphinxext.doctest`) whose
+# The domain of the extension (``RunsDomain`` of :mod:`pagerun.sphinxext.run`) whose
 # data, in ``env.domaindata``, holds the records: Sphinx pickles it with the environment,
 # and discards an environment whose data is of another ``data_version``.
-RUNS = "jaxbook_runs"
+RUNS = "pagerun"
 
 
 def records(env: Any) -> dict[str, PageRecord]:
@@ -147,11 +154,11 @@ class TreeRuns:
 
     def record(self, node: nodes.Element) -> PageRecord | None:
         """The run of the page ``node`` is from; None where this build ran none
-        (``jaxbook_run``)."""
+        (``pagerun_run``)."""
         return self._records.get(self.page(node))
 
     def cell(self, node: nodes.Element) -> tuple[PageRecord, int] | None:
         """The run of the code cell ``node``, and the cell's block in it; None where this
         build did not run the cell."""
-        record, block = self.record(node), node.get("jaxbook_block")
+        record, block = self.record(node), node.get("pagerun_block")
         return None if record is None or block is None else (record, block)

@@ -1,24 +1,24 @@
 """Run pages' code in a process of its own, the kernel, as MyST-NB runs a notebook's.
 
 A build never runs a page's code in its own process: each process that runs a
-page (a build, each reader a parallel build forks, the live preview, a warm
-``make doctest`` server) starts one long-lived child on its first request,
-``python -m jaxbook.doctest.kernel``, and sends it every page to run
-(:func:`run_page`). The kernel runs it with the one engine
-(:func:`jaxbook.doctest.engine.run`) and answers the run, its values made plain
-(a NumPy or JAX scalar as Python's), the figures saved after its ``testplot``
-cells and, if asked, where it ran. So the build process runs no page code, and
-a page that crashes the process running it (a segfault, memory exhausted) or
-runs past its time limit (``JAXBOOK_PAGE_TIMEOUT`` seconds, default 300,
-measured here in any thread, the live preview's among them) loses its kernel,
-not the build: the kernel is killed, the page fails at the line that was
-running with one sentence saying why, and the next page starts a fresh kernel.
+page (a build, each reader a parallel build forks, a process that lives on to
+build again) starts one long-lived child on its first request,
+``python -m pagerun.kernel``, and sends it every page to run (:func:`run_page`).
+The kernel runs it with the one engine (:func:`pagerun.engine.run`) and answers
+the run, its values made plain (a NumPy scalar as Python's), the figures saved
+after its ``testplot`` cells and, if asked, where it ran (the function a request
+names: :func:`where` by default, the project's own through the setting
+``pagerun_where``). So the build process runs no page code, and a page that
+crashes the process running it (a segfault, memory exhausted) or runs past its
+time limit (``PAGERUN_PAGE_TIMEOUT`` seconds, default 300, measured here in any
+thread) loses its kernel, not the build: the kernel is killed, the page fails at
+the line that was running with one sentence saying why, and the next page starts
+a fresh kernel.
 
-Nor does the build import JAX: what it must know of the installed JAX (is a
-name the prose gives current, which option a literal names) it asks the same
-kernel (:func:`ask`: a function of a module, by name, called there with plain
-arguments, its plain answer sent back; :mod:`jaxbook.doctest.jax_names`). A
-build that runs no page but checks names starts a kernel for its questions.
+Nor need the build import the library the pages use: what it must know of it, it
+asks the same kernel (:func:`ask`: a function of a module, by name, called there
+with plain arguments, its plain answer sent back). A build that runs no page but
+asks starts a kernel for its questions.
 
 The protocol is pickled frames (a length, then the pickle) over two pipes of
 the kernel's own, passed as file descriptors, so nothing the page's code prints
@@ -34,11 +34,10 @@ the process that started it ends, however it ends (its pipe closes; an
 ``atexit`` handler closes it first when it can), the kernel exits at once,
 even in the middle of a page.
 
-This module imports the standard library and the engine only, no Sphinx and
-nothing of the book's project (a question imports the module it names): another
-book could take it as it is.
+This module imports the standard library and the engine only, no Sphinx (a
+question, and a request's ``where``, import the module they name).
 
-    python -m jaxbook.doctest.kernel REQUESTS_FD ANSWERS_FD   (started by run_page or ask)
+    python -m pagerun.kernel REQUESTS_FD ANSWERS_FD   (started by run_page or ask)
 """
 
 from __future__ import annotations
@@ -65,9 +64,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jaxbook.doctest import engine
+from pagerun import engine
 
-TIMEOUT = "JAXBOOK_PAGE_TIMEOUT"
+TIMEOUT = "PAGERUN_PAGE_TIMEOUT"
 TIMEOUT_S = 300.0
 # How long a kernel told to stop may take before it is killed.
 STOP_S = 5.0
@@ -84,7 +83,9 @@ class Request:
     names: list[str] = field(default_factory=list)  # the :measured: variables
     plots: list[int] = field(default_factory=list)  # the testplot blocks
     figures: str = ""  # where their figures go: a path to which "-<n>.png" is added
-    measures: bool = False  # whether to say where the page ran
+    # Where the page ran, if it is to be said: "module:function", called in the kernel
+    # after the run, its answer a dict of plain strings ("" says nothing).
+    where: str = ""
     unit: str = ""  # engine.run's unit (the run log's)
     cwd: str = ""
     path: list[str] = field(default_factory=list)
@@ -108,7 +109,7 @@ class Ask:
 class Answer:
     run: engine.PageRun
     figures: dict[int, list[str]] = field(default_factory=dict)  # block -> image files
-    where: dict[str, str] = field(default_factory=dict)  # backend, device, JAX release
+    where: dict[str, str] = field(default_factory=dict)  # the answer of the request's where
 
 
 # -- frames ----------------------------------------------------------------------------------
@@ -158,7 +159,7 @@ class Kernel:
         requests_in, self.requests = os.pipe()
         answers, answers_out = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "jaxbook.doctest.kernel", str(requests_in), str(answers_out)],
+            [sys.executable, "-m", "pagerun.kernel", str(requests_in), str(answers_out)],
             stdin=subprocess.DEVNULL,
             pass_fds=(requests_in, answers_out),
         )
@@ -284,8 +285,8 @@ def run_page(request: Request) -> Answer:
 
 def ask(module: str, function: str, *args: object) -> Any:
     """``function`` of ``module`` called with ``args`` in this process's kernel, where the
-    pages run, and its answer: how the build asks about a library it never imports itself
-    (JAX, :mod:`jaxbook.doctest.jax_names`). Arguments and answer are plain values; the
+    pages run, and its answer: how the build asks about a library it never imports itself.
+    Arguments and answer are plain values; the
     caller keeps the answers it needs again."""
     return _this_kernel().ask(_from_here(Ask(module, function, args)), timeout_s())
 
@@ -309,16 +310,21 @@ def processor() -> str:
 
 
 def where() -> dict[str, str]:
-    """Where this process runs JAX: its backend, device and release."""
-    import jax  # only a page that shows a measurement asks
+    """Where this process runs, as far as Python knows: the processor and the Python release
+    (the default of ``pagerun_where``; a project names a function of its own that says more,
+    such as the device its library ran the page on)."""
+    return {"processor": processor(), "python": f"Python {platform.python_version()}"}
 
-    backend = jax.default_backend()
-    device = processor() if backend == "cpu" else jax.devices()[0].device_kind
-    return {"backend": backend, "device": device, "version": jax.__version__}
+
+def called(name: str) -> Callable[..., Any]:
+    """The function (or other attribute) ``name`` names, ``"module:function"``."""
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def plain(value: object) -> object:
-    """A value as the build can keep it: a NumPy or JAX scalar as Python's, else text."""
+    """A value as the build can keep it: a NumPy (or NumPy-like) scalar as Python's, else
+    text."""
     if getattr(value, "shape", None) == () and hasattr(value, "item"):
         value = value.item()
     return value if isinstance(value, (bool, int, float, complex, str)) else str(value)
@@ -328,7 +334,7 @@ def figure_saver(request: Request, figures: dict[int, list[str]]) -> engine.Afte
     """After each ``testplot`` cell: every pyplot figure open and not saved after an earlier
     one, saved as the page's image."""
     shown: set[int] = set()
-    # Another page's figures are not this page's (the book's global cleanup closes them).
+    # Another page's figures are not this page's (a global cleanup may close them, too).
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         pyplot.close("all")
@@ -369,7 +375,7 @@ def answer(request: Request, started: engine.Started) -> Answer:
     after = figure_saver(request, figures) if request.plots else None
     run = engine.run(request.page, request.settings, request.names, after, request.unit, started)
     run.values = {name: plain(value) for name, value in run.values.items()}
-    return Answer(run, figures, where() if request.measures else {})
+    return Answer(run, figures, called(request.where)() if request.where else {})
 
 
 def reply(question: Ask) -> tuple[str, object]:
@@ -428,7 +434,9 @@ def main(argv: list[str]) -> None:
 
     threading.Thread(target=listen, name="requests", daemon=True).start()
     while True:
-        request = incoming.get()  # pages run in the main thread, as JAX and signals like
+        request = (
+            incoming.get()
+        )  # pages run in the main thread, as signals (and some libraries) like
         if isinstance(request, Ask):
             kind, result = reply(request)
             try:
@@ -443,6 +451,6 @@ def main(argv: list[str]) -> None:
 if __name__ == "__main__":
     # As the module of its name, not __main__: the classes of its answers are the ones the
     # build unpickles them as.
-    from jaxbook.doctest import kernel
+    from pagerun import kernel
 
     kernel.main(sys.argv[1:])

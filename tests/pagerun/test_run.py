@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from sphinx.util.docutils import docutils_namespace
 
-from jaxbook.doctest.pages import PageRecord, records
 from jaxbook.sphinxapp import forget_catalogs
-from jaxbook.sphinxext import doctest as doctest_run
+from pagerun.pages import PageRecord, records
+from pagerun.sphinxext import run as doctest_run
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def build(make_app, monkeypatch, tmp_path):
     """``build(book, builder)``: one build into the book's one doctree directory; the pages
     whose code ran in it."""
     log = tmp_path / "runs.log"
-    monkeypatch.setenv("JAXBOOK_RUN_LOG", str(log))
+    monkeypatch.setenv("PAGERUN_RUN_LOG", str(log))
 
     def run(book: Path, builder: str, **kwargs):
         log.write_text("")
@@ -94,7 +94,7 @@ def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build):
         warnings = app.warning.getvalue()
         assert "first.rst:4: WARNING: doctest failed" in warnings
         assert "Expected:\n    41\nGot:\n    42" in warnings
-        assert "[jaxbook.doctest]" in warnings
+        assert "[pagerun.run]" in warnings
     app, ran = build(book, "verdict")
     assert ran == ["first"]
     assert "doctest failed" not in app.warning.getvalue()  # the verdict reports it itself
@@ -163,7 +163,7 @@ def test_an_environment_whose_runs_are_of_an_older_shape_is_read_again(book, bui
 READ_SIDE_BY_SIDE = """
 import json, sys
 from sphinx.application import Sphinx
-from jaxbook.doctest.pages import records
+from pagerun.pages import records
 from jaxbook.sphinxapp import forget_catalogs
 book = sys.argv[1]
 app = Sphinx(book, book, book + "/_out", book + "/_doctrees", "verdict", status=None,
@@ -187,25 +187,8 @@ def test_pages_read_side_by_side_keep_their_runs(book):
     assert "fork" not in result.stderr
 
 
-def test_the_inputs_start_no_jax():
-    """Computing ``jaxbook_run_inputs`` leaves JAX's backends alone, so that a build may
-    fork its readers after it (JAX warns that a fork after it started may deadlock)."""
-    code = (
-        "import sys, types\n"
-        "from jaxbook.sphinxext import doctest as doctest_run\n"
-        "config = types.SimpleNamespace(doctest_default_flags=0, doctest_global_setup='',"
-        " doctest_global_cleanup='', doctest_test_doctest_blocks='default')\n"
-        "inputs = doctest_run.run_inputs(config)\n"
-        "print(sorted(inputs), 'jax._src.xla_bridge' in sys.modules"
-        " and bool(sys.modules['jax._src.xla_bridge']._backends))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split("] ")[1].strip() == "False"
-
-
 def test_the_run_inputs_are_worked_out_once_per_build(book, build, monkeypatch):
-    """Every page's key reads ``jaxbook_run_inputs``; a callable default would list the
+    """Every page's key reads ``pagerun_run_inputs``; a callable default would list the
     packages and glob the devices again at each read. Sphinx itself evaluates the default
     when it checks the value's type and when it logs the config; no page asks again."""
     import traceback

@@ -2,40 +2,37 @@
 
 MyST-NB's model. At the end of reading a page (a ``doctree-read`` handler at
 priority 900, after the extensions that add or change doctest nodes: the
-snippets' staging, the backend tabs' conditions), the page's doctest nodes run
-with the one engine (:mod:`jaxbook.doctest.engine`), as ``sphinx.ext.doctest``'s
-builder would run them, in a process of their own (:mod:`jaxbook.doctest.kernel`):
-the build's process runs no page code and never imports JAX (the names' checks ask
-the same kernel), and a page that crashes the process running it or runs past its
-time limit fails at its line while the build goes on. The
+project's own that stage code or set conditions), the page's doctest nodes run
+with the one engine (:mod:`pagerun.engine`), as ``sphinx.ext.doctest``'s
+builder would run them, in a process of their own (:mod:`pagerun.kernel`):
+the build's process runs no page code, and a page that crashes the process running
+it or runs past its time limit fails at its line while the build goes on. The
 build keeps a record of that run in its environment
-(:class:`jaxbook.doctest.pages.PageRecord`: the builder's counts, what each
+(:class:`pagerun.pages.PageRecord`: the builder's counts, what each
 example printed and whether it passed, each failure's report at its page line,
 the values the ``:measured:`` roles show, the ``testplot`` figures and where it
 ran), as the data of the extension's domain, :class:`RunsDomain`
-(``jaxbook_runs``; :func:`jaxbook.doctest.pages.records` reads it). Sphinx
+(``pagerun``; :func:`pagerun.pages.records` reads it). Sphinx
 pickles that data with the environment, clears a page's record when the page is
 read again and merges the records of pages read in parallel; it discards a
 pickled environment whose records are of another shape (the domain's
 ``data_version``), and so reads, and runs, every page again. Every builder
 renders from the records: the measured outputs and figures of the site, the PDF
-and the EPUB (:mod:`jaxbook.sphinxext.measured`,
-:mod:`jaxbook.sphinxext.testplot`), ``make doctest``'s verdict (the ``verdict``
-builder below) and ``jaxbook refresh``. No builder runs code again: the HTML,
-LaTeX and EPUB builders and the verdict of one language share one doctree
-directory, and so one run.
+and the EPUB (:mod:`pagerun.sphinxext.measured`, :mod:`pagerun.sphinxext.testplot`)
+and the verdict (the ``verdict`` builder below). No builder runs code again: the
+HTML, LaTeX and EPUB builders and the verdict share one doctree directory, and so
+one run.
 
 Sphinx's dependency tracking decides when a page is read, and so run, again:
 when its source, an included file, a script it shows or its catalog changed
-(a page in the source language also depends on the catalog its parallel text
-shows, :mod:`jaxbook.sphinxext.parallel`); when ``jaxbook_run_inputs``
+(and whatever else the project's extensions note); when ``pagerun_run_inputs``
 changed (every page); and, always, when its run failed or did not happen, so
 that every build reports a failure until it is fixed. A page read again whose
 tested code is the same (each block's kind, text, options and file, the names its
 ``:measured:`` roles show, the run's inputs: ``code_key``), as when only its
-prose, its translation's prose or the glossary changed, takes its earlier
+prose or its translation's prose changed, takes its earlier
 passing run back, at its blocks' new lines, instead of running again. A failure is a warning
-at its page line (type ``jaxbook``, subtype ``doctest``, with doctest's
+at its page line (type ``pagerun``, subtype ``run``, with doctest's
 report), so a build with ``--fail-on-warning`` never publishes a page with an
 output its code does not print; the verdict builder reports failures itself,
 in its verdict, instead.
@@ -53,27 +50,36 @@ image. The gettext and linkcheck builders, which show no output, read pages
 without running them.
 
 Builder ``verdict``: reads what is out of date (running it) and writes nothing;
-``make doctest`` (:mod:`jaxbook.doctest.runner`) reads the verdict from the
-environment it leaves.
+a tool reads the verdict from the environment it leaves (:func:`pagerun.pages.records`).
 
 Config values:
 
-``jaxbook_run``
+``pagerun_run``
    ``True`` (default): run every page read; ``False``: none; a list of
-   docnames: those alone (``make doctest ONLY=...``). A page read without its
-   run is read again by the next build that would run it (an ``env-get-outdated``
-   handler); a build that would not (the same list, the gettext builder) leaves it
-   be. (Read again at every next build, chapter 1's pages with code were read again
-   by each build of the new chapter's walk, and every page with code by each
-   ``make gettext``.)
-``jaxbook_run_inputs``
+   docnames: those alone. A page read without its run is read again by the next
+   build that would run it (an ``env-get-outdated`` handler); a build that would
+   not (the same list, the gettext builder) leaves it be.
+``pagerun_where``
+   ``"module:function"``: the function the kernel calls after running a page that
+   shows a measurement, which says where it ran (a dict of strings, kept in the
+   page's record; :mod:`pagerun.sphinxext.measured` labels with it). Default
+   ``"pagerun.kernel:where"``: the processor and the Python release.
+``pagerun_input_modules``
+   The modules, besides the engine and the kernel, whose source changes what the
+   pages print (a runtime module the global setup imports): part of the run's inputs.
+``pagerun_environment``
+   The prefixes (or whole names) of the environment variables that reach the pages'
+   code, besides those of Python, matplotlib, threads, the locale and the kernel's
+   own (:data:`ENVIRONMENT_PREFIXES`): part of the run's inputs.
+``pagerun_environment_ignored``
+   Variables of those that change how fast the pages run, not what they print.
+``pagerun_run_inputs``
    Computed, never set: what outside the pages changes what their code
    prints (Python and every installed package's release, the accelerators the
    machine shows, its processor, the doctest settings of ``conf.py``, the
-   engine, the kernel and the runtime the global setup imports, and the environment
-   variables that reach the code, ``JAX_PLATFORMS`` among them). It is a
-   config value with rebuild ``"env"``, so a change reads, and runs, every
-   page again.
+   engine, the kernel and ``pagerun_input_modules``, and the environment
+   variables ``pagerun_environment`` names). It is a config value with rebuild
+   ``"env"``, so a change reads, and runs, every page again.
 """
 
 from __future__ import annotations
@@ -90,19 +96,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx.builders.dummy import DummyBuilder
+from sphinx.domains import Domain
 from sphinx.util import logging
 
-from jaxbook._compat import pages_read_at
-from jaxbook.doctest import engine, kernel, pages
-from jaxbook.doctest.pages import PageRecord
-from jaxbook.sphinxapp import doctest_nodes_of
-from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, _chapters
-from jaxbook.sphinxext._nodes import measured_value
+from pagerun import engine, kernel, pages
+from pagerun.pages import PageRecord, doctest_nodes_of
+from pagerun.sphinxext import PARALLEL_SAFE, measured_value, pages_read_at, written_before
 
 if TYPE_CHECKING:
     from collections.abc import Set
 
+    from docutils.nodes import Element
+    from sphinx import addnodes
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
@@ -111,26 +118,10 @@ logger = logging.getLogger(__name__)
 
 # The builders that show no output: they read pages without running them.
 NOT_RUN_BY = frozenset({"gettext", "linkcheck"})
-# Variables that reach the pages' code: JAX and XLA settings, the CUDA and TPU stacks,
-# Python's own, matplotlib's, threads, the locale, and the book's own switches (the book's
-# other variables, such as the deploy's URLs, change no output).
-ENVIRONMENT_PREFIXES = (
-    "JAX_",
-    "XLA_",
-    "CUDA",
-    "NVIDIA",
-    "TPU",
-    "PYTHON",
-    "MPL",
-    "OMP_",
-    "LC_",
-    "LANG",
-    "TZ",
-)
-ENVIRONMENT_NAMES = frozenset({"JAXBOOK_PAGE_TIMEOUT", "JAXBOOK_RUN_UNRECORDED"})
-# Where compiled programs are kept changes how fast the pages run, not what they print; JAX
-# sets the other when it is imported, if it is unset (a cloud query).
-ENVIRONMENT_IGNORED = frozenset({"JAX_COMPILATION_CACHE_DIR", "TPU_SKIP_MDS_QUERY"})
+# Variables that reach the pages' code whatever the project: Python's own, matplotlib's,
+# threads, the locale and the kernel's time limit (a project adds its libraries' with
+# pagerun_environment).
+ENVIRONMENT_PREFIXES = ("PYTHON", "MPL", "OMP_", "LC_", "LANG", "TZ", kernel.TIMEOUT)
 FIGURES = "figures"
 # The page runs after every other doctree-read handler (Sphinx's default priority is 500):
 # its doctest nodes are final (the snippets' staging, the backend tabs' conditions).
@@ -145,7 +136,7 @@ class VerdictBuilder(DummyBuilder):
     epilog = "The verdict is in the environment: make doctest prints it."
     # It writes no figure number: Sphinx's numbering, which unpickles every page's doctree
     # after any page is read, is left to the builders that write them
-    # (jaxbook.sphinxext.numbering.writes_numbers).
+    # (a builder's writes_numbers, for an extension that numbers figures itself).
     writes_numbers = False
 
     def get_outdated_docs(self) -> set[str]:
@@ -158,7 +149,7 @@ class VerdictBuilder(DummyBuilder):
 @cache
 def _packages() -> str:
     """Every installed release, by the names of the environment's ``.dist-info`` directories
-    (``jax-0.12.0.1.dist-info``): a listing, where reading each one's metadata took 0.2 s."""
+    (``numpy-2.5.5.dist-info``): a listing, where reading each one's metadata took 0.2 s."""
     paths = sysconfig.get_paths()
     folders = {Path(paths[name]) for name in ("purelib", "platlib")}
     names = sorted(
@@ -173,7 +164,7 @@ def _packages() -> str:
 
 def _accelerators() -> list[str]:
     """The accelerators the machine shows (NVIDIA GPUs, TPU chips), which with the installed
-    plugins and ``JAX_PLATFORMS`` decide JAX's backend. Found without starting JAX: a
+    plugins may decide where a library runs the pages. Found without starting one: a
     process that forks the readers of pages (``sphinx-build -j``) must not have started it."""
     found = ("nvidia[0-9]*", "accel[0-9]*", "vfio/[0-9]*")
     return sorted(path.name for pattern in found for path in Path("/dev").glob(pattern))
@@ -187,7 +178,9 @@ def _digest(module: str) -> str:
 
 
 def run_inputs(config: Config) -> dict[str, Any]:
-    """``jaxbook_run_inputs``: what outside the pages can change what their code prints."""
+    """``pagerun_run_inputs``: what outside the pages can change what their code prints."""
+    prefixes = (*ENVIRONMENT_PREFIXES, *config.pagerun_environment)
+    ignored = set(config.pagerun_environment_ignored)
     return {
         "python": platform.python_version(),
         "packages": _packages(),
@@ -200,13 +193,13 @@ def run_inputs(config: Config) -> dict[str, Any]:
             config.doctest_test_doctest_blocks,
         ],
         "code": [
-            _digest(f"jaxbook.doctest.{module}") for module in ("engine", "kernel", "runtime")
+            _digest(module)
+            for module in (engine.__name__, kernel.__name__, *config.pagerun_input_modules)
         ],
         "environment": sorted(
             (name, value)
             for name, value in os.environ.items()
-            if (name.startswith(ENVIRONMENT_PREFIXES) or name in ENVIRONMENT_NAMES)
-            and name not in ENVIRONMENT_IGNORED
+            if name.startswith(prefixes) and name not in ignored
         ),
     }
 
@@ -214,22 +207,23 @@ def run_inputs(config: Config) -> dict[str, Any]:
 def runs(app: Sphinx, docname: str) -> bool:
     if app.builder.name in NOT_RUN_BY:
         return False
-    chosen = app.config.jaxbook_run
+    chosen = app.config.pagerun_run
     return chosen if isinstance(chosen, bool) else docname in chosen
 
 
-class RunsDomain(OwnRolesDomain):
+class RunsDomain(Domain):
     """The run of each page, made at the end of its reading (:func:`run_at_read`), and the
     runs of the pages being read again, until each is read. It has no directives or roles:
-    its data is the store, in the environment, of what every builder renders."""
+    its data is the store, in the environment, of what every builder renders. It makes no
+    reference, and says so to an ``:any:`` reference (which Sphinx would otherwise ask it
+    role by role, warning)."""
 
     name = pages.RUNS
     label = "Page runs"
     initial_data: ClassVar[dict[str, Any]] = {"records": {}, "kept": {}, "unrun": set()}
     # The shape of a record (PageRecord); a new shape takes the next number, so that Sphinx
     # reads, and runs, every page again instead of taking back records it cannot read.
-    # 2: a record says what ran (its key); 3: the records are this domain's data.
-    data_version = 3
+    data_version = 1
 
     @property
     def records(self) -> dict[str, PageRecord]:
@@ -243,7 +237,7 @@ class RunsDomain(OwnRolesDomain):
 
     @property
     def unrun(self) -> set[str]:
-        """The pages with code read without their run (``jaxbook_run``, a builder that runs
+        """The pages with code read without their run (``pagerun_run``, a builder that runs
         nothing): :func:`unrun_outdated` reads them again for the first build that runs them."""
         # setdefault: an environment pickled before the set was kept has none, and is as good.
         return self.data.setdefault("unrun", set())
@@ -272,6 +266,29 @@ class RunsDomain(OwnRolesDomain):
             if docname in otherdata.get("unrun", ()):
                 self.unrun.add(docname)
 
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: Element,
+    ) -> None:
+        return None
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: addnodes.pending_xref,
+        contnode: Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        return []
+
 
 def _domain(env: BuildEnvironment) -> RunsDomain:
     domain = env.domains[RunsDomain.name]
@@ -290,7 +307,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
         domain.kept.pop(docname, None)  # the page has no code any more
         return
     for index, node in enumerate(tested):
-        node["jaxbook_block"] = index  # how the builders find the node's outcome
+        node["pagerun_block"] = index  # how the builders find the node's outcome
     key = code_key(app.config, doctree, tested)
     earlier = domain.kept.pop(docname, None)
     if earlier is not None and earlier.key == key and figures_kept(app, earlier):
@@ -325,12 +342,12 @@ def unrun_outdated(
 def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages read since this builder last wrote them (by another builder of the same
     doctree directory): written again (``env-get-updated``)."""
-    return _chapters.written_before(app, pages_read_at(env))
+    return written_before(app, pages_read_at(env))
 
 
 def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element]) -> str:
     """What a page's run depends on: each tested block (its kind, text, options and file),
-    the names its ``:measured:`` roles show, and the run's inputs (``jaxbook_run_inputs``).
+    the names its ``:measured:`` roles show, and the run's inputs (``pagerun_run_inputs``).
     Not the blocks' lines: prose added above a cell moves it, and changes nothing it prints
     (a run taken back takes the blocks' new lines)."""
     blocks = [
@@ -343,7 +360,7 @@ def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element
         for node in tested
     ]
     names = sorted(value["variable"] for value in doctree.findall(measured_value))
-    return _digest_of(repr((blocks, names, sorted(config.jaxbook_run_inputs.items()))))
+    return _digest_of(repr((blocks, names, sorted(config.pagerun_run_inputs.items()))))
 
 
 def _digest_of(text: str) -> str:
@@ -358,7 +375,7 @@ def figures_kept(app: Sphinx, record: PageRecord) -> bool:
 def run_page(
     app: Sphinx, docname: str, doctree: nodes.document, tested: list[nodes.Element]
 ) -> PageRecord:
-    """Run the page once, in this process's kernel (:mod:`jaxbook.doctest.kernel`): its
+    """Run the page once, in this process's kernel (:mod:`pagerun.kernel`): its
     values for the ``:measured:`` roles, its figures after each ``testplot`` cell, and where
     it ran if it shows a measurement."""
     names = sorted({value["variable"] for value in doctree.findall(measured_value)})
@@ -367,9 +384,11 @@ def run_page(
         page,
         engine.Settings.of(app.config),
         names,
-        plots=[i for i, node in enumerate(tested) if node.get("jaxbook_plot")],
+        plots=[i for i, node in enumerate(tested) if node.get("pagerun_plot")],
         figures=str(Path(app.doctreedir, FIGURES, image_stem(docname))),
-        measures=bool(names) or any(node.get("jaxbook_measured") for node in tested),
+        where=app.config.pagerun_where
+        if names or any(node.get("pagerun_measured") for node in tested)
+        else "",
         unit=str(app.doctreedir),
     )
     answer = kernel.run_page(request)
@@ -395,21 +414,26 @@ def warn(app: Sphinx, docname: str, record: PageRecord) -> None:
             report.what,
             report.detail.rstrip("\n"),
             location=location,
-            type="jaxbook",
-            subtype="doctest",
+            type="pagerun",
+            subtype="run",
         )
 
 
 def settle_run_inputs(app: Sphinx, config: Config) -> None:
-    """Work out ``jaxbook_run_inputs`` once: Sphinx calls a callable default at every access,
+    """Work out ``pagerun_run_inputs`` once: Sphinx calls a callable default at every access,
     and each page's key reads it (packages listed, devices globbed, files hashed)."""
-    config.jaxbook_run_inputs = config.jaxbook_run_inputs
+    config.pagerun_run_inputs = config.pagerun_run_inputs
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
-    app.add_config_value("jaxbook_run", True, "", types=frozenset({bool, list, tuple}))
-    app.add_config_value("jaxbook_run_inputs", run_inputs, "env", types=frozenset({dict}))
+    app.add_config_value("pagerun_run", True, "", types=frozenset({bool, list, tuple}))
+    app.add_config_value("pagerun_where", "pagerun.kernel:where", "env", types=frozenset({str}))
+    sequence = frozenset({list, tuple})
+    app.add_config_value("pagerun_input_modules", [], "env", types=sequence)
+    app.add_config_value("pagerun_environment", [], "env", types=sequence)
+    app.add_config_value("pagerun_environment_ignored", [], "env", types=sequence)
+    app.add_config_value("pagerun_run_inputs", run_inputs, "env", types=frozenset({dict}))
     app.connect("config-inited", settle_run_inputs)
     app.connect("env-get-outdated", unrun_outdated)
     app.add_builder(VerdictBuilder)

@@ -1,14 +1,11 @@
 """The one engine that runs a page's code.
 
 :func:`run` is the one function that runs a page's code. A build runs each
-page with it once, while the page is read (:mod:`jaxbook.sphinxext.doctest`),
-in a process of its own (:mod:`jaxbook.doctest.kernel`),
-and every builder and tool reports or renders what that run recorded: ``make
-doctest`` (its verdict), ``jaxbook refresh`` (the outputs it writes), the
-measured outputs and the ``testplot`` figures, the live preview's verdict.
-Outside a build it runs the doctest bundle, which is how a GPU machine and
-``make drift`` run the book without the docs toolchain, and the floor of
-``make bench``.
+page with it once, while the page is read (:mod:`pagerun.sphinxext.run`),
+in a process of its own (:mod:`pagerun.kernel`), and every builder and tool
+reports or renders what that run recorded (the verdict, the measured outputs,
+the ``testplot`` figures). It needs no Sphinx: a page written to JSON
+(:mod:`pagerun.blocks`) runs with it anywhere.
 
 A page is a list of :class:`Block`, one per doctest directive (and ``>>>``
 block when ``doctest_test_doctest_blocks`` says so) in document order;
@@ -31,29 +28,29 @@ do:
   the block's options over ``doctest_default_flags``.
 
 The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
-``cleanup_failures``. ``tests/doctest/test_engine.py`` holds them, and the
-expected and actual output of every failure, equal to the builder's on a root
-made of every case. Each test leaves an :class:`Outcome` (what it printed, whether it
-passed, the exception it raised) and a :class:`~jaxbook.blocks.RecordedBlock`
+``cleanup_failures``; they, and the expected and actual output of every failure,
+are the builder's on a root made of every case (``tests/pagerun/test_engine.py``).
+Each test leaves an :class:`Outcome` (what it printed, whether it passed, the
+exception it raised) and a :class:`~pagerun.blocks.RecordedBlock`
 (the same, by page and line), each failure a :class:`Report` at its page line.
 ``names`` reads variables of the namespaces before the cleanup deletes them
 (what the ``:measured:`` figures need), and ``after`` is called after each
 test with its namespace (what ``testplot`` draws its figures from); ``started``
 before each test, setup and cleanup code included, with its file and line (where
-:mod:`jaxbook.doctest.kernel` says a page that never finished was).
+:mod:`pagerun.kernel` says a page that never finished was).
 
 What a test writes to ``sys.stderr`` is shown (written there after it) only if
-the test failed: a snippet that fails as its page says (a ❌ example printing its
+the test failed: an example that fails as its page says (printing its
 ``NameError``) leaves no traceback in the build's log, one whose output differs
-from the page's leaves it for its author (:mod:`jaxbook.sphinxext.snippets`).
+from the page's leaves it for its author.
 
-Where the environment variable ``JAXBOOK_RUN_LOG`` names a file, every run
+Where the environment variable ``PAGERUN_RUN_LOG`` names a file, every run
 appends one line to it, the page and the ``unit`` its caller names (a build's
-doctree directory, the bundle): how the tests count the runs of a build.
+doctree directory): how the tests count the runs of a build.
 
-This module imports the standard library, :mod:`jaxbook.blocks` (which declares
-a page's blocks) and :mod:`jaxbook._compat` (doctest's exception pattern and its
-``compile``); JAX is the pages' own import.
+This module imports the standard library, :mod:`pagerun.blocks` (which declares
+a page's blocks) and :mod:`pagerun._compat` (doctest's exception pattern and its
+``compile``).
 """
 
 from __future__ import annotations
@@ -72,12 +69,12 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from jaxbook._compat import (
+from pagerun._compat import (
     DOCTEST_EXCEPTION_RE,
     doctest_compiles_with,
     doctest_output_copied,
 )
-from jaxbook.blocks import Block, Page, RecordedBlock
+from pagerun.blocks import Block, Page, RecordedBlock
 
 # Sphinx's pattern for an expected output that is a traceback (doctest's own).
 EXCEPTION = DOCTEST_EXCEPTION_RE
@@ -176,8 +173,8 @@ class PageRun:
 
 
 def exception_line(error: BaseException) -> str:
-    """``Type: message`` (the message's last line), without the notes added to it: JAX
-    notes that it filtered the traceback, and that note is no exception."""
+    """``Type: message`` (the message's last line), without the notes added to it: a library's
+    note (JAX's, that it filtered the traceback) is no exception."""
     exception = traceback.TracebackException.from_exception(error)
     exception.__notes__ = None  # a note's lines would come last
     return list(exception.format_exception_only())[-1].strip()
@@ -484,7 +481,7 @@ class _Run:
         )
 
 
-RUN_LOG = "JAXBOOK_RUN_LOG"
+RUN_LOG = "PAGERUN_RUN_LOG"
 
 
 def run(

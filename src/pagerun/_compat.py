@@ -1,0 +1,121 @@
+"""Every use of another project's private names in :mod:`pagerun`, each with its way out.
+
+The package reaches into the internals of Python's ``doctest`` and of Sphinx only here
+(a scan of its syntax trees keeps it so). Each function's docstring says why it is needed,
+the upstream project and behavior behind it, the release it was written against, and when
+it can go. Sphinx is imported inside the functions that need it: the engine imports this
+module where only the standard library is installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.environment import BuildEnvironment
+
+#: The pattern by which doctest recognises an expected output that is a traceback.
+#:
+#: Why: the engine (``pagerun.engine``) compares outputs as Sphinx's doctest
+#: builder does, and that builder relies on ``doctest.DocTestParser`` for it.
+#: Upstream: CPython's ``doctest`` keeps it as the class attribute ``_EXCEPTION_RE``;
+#: only its result is public (``doctest.Example.exc_msg``).
+#: Written against: Python 3.12 and 3.13 (``.python-version``: 3.13).
+#: Remove when: CPython makes the pattern public, or pagerun copies it (at the
+#: cost of no longer following CPython's changes to it).
+DOCTEST_EXCEPTION_RE: re.Pattern[str] = doctest.DocTestParser._EXCEPTION_RE  # type: ignore[attr-defined]  # noqa: SLF001
+
+
+@contextlib.contextmanager
+def doctest_compiles_with(compile_: Callable[..., Any]) -> Iterator[None]:
+    """Have ``doctest`` compile its examples with ``compile_`` while the context lasts.
+
+    Why: doctest compiles every example as ``single``; the engine (``pagerun.engine``)
+    compiles a ``testcode`` block as ``exec``, as Sphinx's doctest builder does.
+    Upstream: ``doctest.DocTestRunner`` calls the ``compile`` it finds in its module's
+    globals and has no hook for the mode; ``sphinx.ext.doctest`` shadows it the same way
+    (``doctest.compile = self.compile`` in its builder's ``init``).
+    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13); Sphinx 9.1.1.
+    Remove when: doctest lets a runner choose how an example is compiled.
+    """
+    before = doctest.__dict__.get("compile")
+    doctest.compile = compile_  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if before is None:
+            del doctest.compile  # type: ignore[attr-defined]
+        else:
+            doctest.compile = before  # type: ignore[attr-defined]
+
+
+def doctest_condition(test_doctest_blocks: bool) -> Callable[[nodes.Node], bool]:
+    """Which nodes Sphinx's doctest builder tests: its own condition for the setting
+    ``doctest_test_doctest_blocks``.
+
+    Why: the engine must run exactly the nodes the builder tests, and what
+    the builder counts as a ``>>>`` block depends on the docutils release.
+    Upstream: Sphinx's ``sphinx.ext.doctest`` keeps them as the module-private
+    functions ``_condition_default`` and ``_condition_with_doctest``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx exposes the builder's node condition publicly.
+    """
+    from sphinx.ext import doctest as sphinx_doctest
+
+    if test_doctest_blocks:
+        return sphinx_doctest._condition_with_doctest  # noqa: SLF001
+    return sphinx_doctest._condition_default  # noqa: SLF001
+
+
+@contextlib.contextmanager
+def doctest_output_copied(
+    runner: doctest.DocTestRunner, copy: Callable[[str], object]
+) -> Iterator[None]:
+    """While in the block, also give ``copy`` each piece of text that the examples
+    ``runner`` runs print.
+
+    Why: the engine (``pagerun.engine``) records what a block printed (the output the
+    extensions show), whether or not doctest found
+    it right.
+    Upstream: ``doctest.DocTestRunner.run`` points ``sys.stdout`` at the runner's private
+    ``_fakeout`` while the examples run, and hands a hook (``report_failure``) only a
+    failing example's output; Sphinx's doctest builder shares one runner's ``_fakeout``
+    with its others the same way.
+    Written against: Python 3.12 and 3.13 (``.python-version``: 3.13).
+    Remove when: doctest hands every example's output to its runner.
+    """
+    spoof = runner._fakeout  # type: ignore[attr-defined]  # noqa: SLF001
+    real_write = spoof.write
+
+    def tee(text: str) -> int:
+        copy(text)
+        written: int = real_write(text)
+        return written
+
+    spoof.write = tee
+    try:
+        yield
+    finally:
+        spoof.write = real_write
+
+
+def pages_read_at(env: BuildEnvironment) -> dict[str, int]:
+    """When each page of the environment was last read: docname -> nanoseconds since the
+    epoch, to compare with a file's ``st_mtime_ns``.
+
+    Why: a page made as it is written from other pages (a chapter's tables, a run's
+    figures) is written again when one of those was read since it was written, also by
+    another builder of the same doctrees.
+    Upstream: Sphinx's ``BuildEnvironment.all_docs`` maps each read page to the time it
+    was read, in microseconds (``time.time_ns() // 1000``); only its keys are documented
+    in use (the pages read).
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx tells an extension when a page was read, or which pages a
+    builder has not written since.
+    """
+    return {docname: read_at * 1000 for docname, read_at in env.all_docs.items()}

@@ -1,0 +1,2 @@
+extensions = ["sphinx.ext.doctest", "pagerun.sphinxext.measured"]
+doctest_global_setup = "import math, os"

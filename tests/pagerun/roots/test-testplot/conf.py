@@ -1,0 +1,1 @@
+extensions = ["sphinx.ext.doctest", "pagerun.sphinxext.testplot"]
