@@ -1,6 +1,6 @@
 """The README and the developer documentation name only what exists.
 
-Every ``jaxbook.…`` and ``jaxbook_lab.…`` name in ``README.md`` and ``dev/*.md`` is a module of the
+Every ``jaxbook.…``, ``jaxbook_lab.…`` and ``pagerun.…`` name in ``README.md`` and ``dev/*.md`` is a module of the
 package or an attribute defined in one; every path under ``src/``, ``tests/``,
 ``docs/``, ``tools/`` or ``dev/`` exists in the repository (``<name>`` and ``*``
 stand for any name: at least one file must match); every relative link leads
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "dev").glob("*.md"))]
 README_MAX_LINES = 160
 
-MODULE = re.compile(r"(?<![\w./-])jaxbook(?:_lab)?(?:\.\w+)+")
+MODULE = re.compile(r"(?<![\w./-])(?:jaxbook(?:_lab)?|pagerun)(?:\.\w+)+")
 PATH = re.compile(r"(?<![\w./<>-])(?:src|tests|docs|tools|dev)/[^\s`'\"()\[\],;|]*")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)

@@ -4,7 +4,7 @@
   their own process and read it;
 - :mod:`jaxbook.sphinxext`: the Sphinx extensions, one module per feature;
 - :mod:`jaxbook.doctest`: the book's tools on the pages' runs (``make doctest``, the
-  runtime the pages import, output refresh, backend records);
+  runtime the pages import, output refresh);
 - :mod:`jaxbook.i18n`: the translators' workflow (templates and catalog merge,
   checks, the markup parsers and source locator they read pages with, the Chinese
   copy lint);
@@ -14,8 +14,8 @@
   validated against its JSON Schema (``formats.schema.json``);
 - :mod:`jaxbook.cli`: the ``jaxbook`` command that the Makefile calls.
 
-Each imports only what lies below it: ``project``, ``files``, ``myst``,
-``preflight``, ``formats``, ``chinese`` and ``backends``, then ``sphinxapp``,
+Each imports only what lies below it: ``_compat``; ``project``, ``files``,
+``preflight``, ``formats``, ``chinese``, ``backends`` and ``sphinx_settings``; then ``sphinxapp``,
 then ``i18n``, ``doctest``, ``sphinxext``, ``site``, and ``cli`` on top;
 ``make lint`` holds the package to it (import-linter's contracts in
 ``pyproject.toml``, dev/layers.md).

@@ -1,6 +1,6 @@
-"""Running the pages' code: the one engine, the kernel where pages run (where the build also
-asks what the installed JAX has, :mod:`jaxbook.doctest.jax_names`), the record of each page's
-run that a build keeps, ``make doctest``'s verdict on it, the runtime that every page's doctests
-import, and the tool that rewrites stale outputs on the pages from real runs. (The bundle for
-machines without Sphinx, and the recording of another backend's outputs, are the lab's:
+"""The book's tools on its pages' runs, which :mod:`pagerun` makes and keeps: ``make
+doctest``'s verdict and the warm processes that answer it, the runtime that every page's
+doctests import, what the installed JAX names (which the build asks the kernel), and the
+tool that rewrites stale outputs on the pages from real runs. (The bundle for machines
+without Sphinx, and the recording of another backend's outputs, are the lab's:
 :mod:`jaxbook_lab`.)"""

@@ -166,7 +166,7 @@ def _after_the_output(figure: nodes.figure, printed_nodes: tuple[type, ...]) -> 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(run.__name__)  # the run it shows
     app.add_config_value("pagerun_printed_nodes", [], "html", types=frozenset({list, tuple}))
-    app.add_directive("testplot", TestplotDirective, override=True)
+    app.add_directive("testplot", TestplotDirective)
     # A figure of the project, numbered with the others; builders that do not draw (text,
     # gettext's readers) leave it out.
     app.add_enumerable_node(
