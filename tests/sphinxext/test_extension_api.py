@@ -22,7 +22,14 @@ from sphinx.application import Sphinx
 
 import jaxbook.sphinxext
 from jaxbook.sphinxext import drift_report as drift
-from jaxbook.sphinxext import html_translator, latex_translator, notes, numbering
+from jaxbook.sphinxext import (
+    html_translator,
+    languages,
+    latex_translator,
+    notes,
+    numbering,
+    translation_status,
+)
 from jaxbook.sphinxext.editions.epub import BookEpubBuilder
 from pagerun.sphinxext import run
 
@@ -46,6 +53,7 @@ CONFIG: dict[str, dict[str, str]] = {
     },
     "discovery": {
         "jaxbook_repo_branch": "html",
+        "jaxbook_repo_root": "html",
         "jaxbook_social_card_fonts": "html",
     },
     "drift_report": {"jaxbook_pinned_release": "env"},
@@ -118,6 +126,8 @@ DOMAINS = {
     "jaxbook_notes": ("notes", notes.NotesDomain),
     "jaxbook_drift": ("drift_report", drift.DriftDomain),
     "book": ("numbering", numbering.BookDomain),  # section references by their numbers
+    "jaxbook_editions": ("languages", languages.EditionsDomain),  # links to other editions
+    "jaxbook_translation": ("translation_status", translation_status.TranslationDomain),
 }
 BUILDERS = {"epub": BookEpubBuilder}
 TRANSLATORS = {
@@ -249,9 +259,10 @@ def test_each_domain_builder_and_translator_is_the_extensions(registered):
         # A domain keeps its data on the environment, merged from parallel readers (Sphinx's
         # own merge_domaindata refuses them); the book's keeps the whole book's numbers, made
         # after every page is read, and no page's (its section references resolve through the
-        # standard domain's labels).
+        # standard domain's labels). The editions' only makes links, for the builder, and
+        # keeps nothing.
         assert domain.name == name
-        assert domain.initial_data, name
+        assert domain.initial_data or name == "jaxbook_editions", name
         assert "merge_domaindata" in vars(domain), name
     builders = {
         name: builder
@@ -273,7 +284,8 @@ def test_every_extension_is_parallel_safe(registered, name):
 def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(registered):
     """The notes' and the drift report's links are their domain's ``pending_xref`` nodes,
     made before Sphinx resolves references; the PDF's layout reads the page after every
-    other post-transform of the package's has changed it, and is no handler."""
+    other post-transform of the package's has changed it, and is no handler; nor are the
+    page links, the notices and the editions' links, which change the page."""
     from sphinx.transforms.post_transforms import ReferencesResolver
 
     app, _callers = registered
@@ -282,18 +294,21 @@ def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(regist
         for transform in app.registry.get_post_transforms()
         if transform.__module__.startswith("jaxbook.")
     }
-    for name in ("NumberNotes", "BuildTables", "UnseenExamples"):
+    for name in ("NumberNotes", "BuildTables", "UnseenExamples", "PendingEditions"):
         assert ours[name].default_priority < ReferencesResolver.default_priority, name
     layout = ours.pop("PaperLayout")
     assert layout.builders == ("latex",)
     later = {n for n, t in ours.items() if t.default_priority >= layout.default_priority}
-    assert later == {"NameThePreface"}  # the EPUB's, which the PDF never runs
+    # The EPUB's and the site's, which the PDF never runs: the site's page links, then the
+    # notices of a translated page, which go above them.
+    assert later == {"NameThePreface", "AddPageLinks", "AddNotices"}
+    assert ours["AddPageLinks"].default_priority < ours["AddNotices"].default_priority
     # The module under jaxbook.sphinxext ("editions.latex": the editions are a package).
     handlers = {
         (listener.handler.__module__.removeprefix("jaxbook.sphinxext."), listener.handler.__name__)
         for listener in app.events.listeners["doctree-resolved"]
         if listener.handler.__module__.removeprefix("jaxbook.sphinxext.").split(".")[0]
-        in {"notes", "editions"}
+        in {"notes", "editions", "discovery", "languages", "translation_status"}
     }
     assert handlers == {("editions.latex", "write_glyphs")}
 

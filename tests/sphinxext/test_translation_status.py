@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
+from jaxbook.sphinxext import translation_status
+
 
 def page(app, name: str) -> BeautifulSoup:
     return BeautifulSoup((app.outdir / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
@@ -33,6 +35,10 @@ def test_a_page_with_untranslated_passages_says_how_many(app):
     paragraphs = [p.get_text() for p in page(app, "partial").select("p")]
     assert "这一段还没有译文。" in paragraphs
     assert "这一段在合并目录之后改过。" in paragraphs
+    # The counts are the extension's own (its domain's), not the page's metadata, which the
+    # templates see as ``meta``.
+    assert translation_status.page_progress(app.env, "partial") == (2, 5)
+    assert not [key for meta in app.env.metadata.values() for key in meta if "jaxbook" in key]
 
 
 @pytest.mark.sphinx("html", testroot="translation-status", freshenv=True)

@@ -54,10 +54,16 @@ public way to reach the builder (``SphinxTransform.app`` is deprecated,
 sphinx-doc/sphinx#14136), which a link needs; so a transform that makes links makes
 ``pending_xref`` nodes of its extension's domain before the references are resolved
 (priority below 10), and the domain's ``resolve_xref``, which Sphinx hands the builder,
-makes each link, as Sphinx's own domains do (the update notes'). A ``doctree-resolved``
-handler runs after every post-transform: one writes a file from the finished page (the
-PDF's glyphs, the notebooks); some still change the page (the site's page links, the
-parallel text), and a change that must see theirs is a handler after them.
+makes each link, as Sphinx's own domains do (the update notes', the editions' links of
+:mod:`~jaxbook.sphinxext.languages`). A setting that only the application knows is read
+where it is (``config-inited``) into a config value that the transform reads (the page
+links' ``jaxbook_repo_root``, :mod:`~jaxbook.sphinxext.discovery`). What an extension
+keeps from the pages it read is its domain's data (``clear_doc``, ``merge_domaindata`` and
+a ``data_version``), never the pages' ``env.metadata``, which the templates see as
+``meta``. A ``doctree-resolved`` handler runs after every post-transform, and reads the
+finished page or writes a file from it (the PDF's glyphs, the notebooks, which add their
+download link too); the one that still changes the page, the parallel text, must come after
+the notebooks' handler and parse with the application's parsers, as its docstring says.
 
 An extension's warnings are of type ``jaxbook`` and of its module's name as
 subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind

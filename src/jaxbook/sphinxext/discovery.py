@@ -30,6 +30,9 @@ Config values:
    ``jaxbook.sphinxext.notebooks``; ``JAXBOOK_REPO_URL`` overrides it).
 ``jaxbook_repo_branch``
    The branch that edit links open (default ``"main"``).
+``jaxbook_repo_root``
+   The directory of the checkout that the repository's paths start from, which an edit
+   link's path is relative to (default: ``conf.py``'s directory).
 ``jaxbook_social_card_fonts``
    The font families of the social cards, in order of preference (default
    ``[]``: those of ``jaxbook.sphinxext.fonts.book_fonts``, ``["Noto Sans CJK
@@ -47,6 +50,7 @@ from urllib.parse import quote, urlparse
 
 from babel import Locale
 from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from jaxbook.chinese import spaced
@@ -61,6 +65,7 @@ from jaxbook.sphinxext.languages import site_url
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
@@ -175,6 +180,8 @@ def configure(app: Sphinx, config: Config) -> None:
     # The title as jaxbook.sphinxext.book_texts translated it.
     set_default(config, "ogp_site_name", config.project)
     set_default(config, "html_last_updated_fmt", date_format(language))
+    # Here, where the application is: the page links' post-transform cannot reach it.
+    set_default(config, "jaxbook_repo_root", str(app.confdir))
     if site:
         # getattr: sphinx_sitemap's, which conf.py loads (a deploy build's sitemap).
         if getattr(config, "site_url", None) != f"{site}/":
@@ -200,22 +207,22 @@ def configure(app: Sphinx, config: Config) -> None:
         set_default(config, "ogp_social_cards", {"enable": False})
 
 
-def page_links(app: Sphinx, docname: str) -> list[nodes.Node]:
+def page_links(env: BuildEnvironment, docname: str) -> list[nodes.Node]:
     """Edit/translate and report links for one page."""
-    config = app.config
+    config = env.config
     repo = repo_url(config)
     if not repo:
         return []
-    root = Path(app.confdir).resolve()
+    root = Path(config.jaxbook_repo_root).resolve()
     branch = config.jaxbook_repo_branch
     target: Path | None
     if config.language == SOURCE_LANGUAGE:
-        target = Path(app.env.doc2path(docname)).resolve()
+        target = Path(env.doc2path(docname)).resolve()
         # Translators: A link at the foot of each page of the source language, to its source file
         # on the code host.
         label = _("Edit this page")
     else:
-        catalogs = catalog_paths(app.srcdir, config, page_domain(config, docname))
+        catalogs = catalog_paths(env.srcdir, config, page_domain(config, docname))
         target = catalogs[0].resolve() if catalogs else None
         # Translators: A link at the foot of each translated page, to the page's catalog on the
         # code host.
@@ -288,15 +295,25 @@ def add_description(
     )
 
 
-def add_page_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.name != "html" or docname not in app.env.found_docs:
-        return
-    found = page_links(app, docname)
-    sections = list(doctree.findall(nodes.section))
-    if not found or not sections:
-        return
-    at = after_title(sections[0])
-    sections[0][at:at] = found
+class AddPageLinks(SphinxPostTransform):
+    """The page's edit (or translate) and report links, under its title, on the website."""
+
+    # After every other post-transform (cjk's spacing of links, 940; the editions', 950), as
+    # when this was a doctree-resolved handler, so that none takes the links for the page's;
+    # before translation_status's notices (970), which go above them.
+    default_priority = 960
+    builders = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        docname = self.env.current_document.docname
+        if docname not in self.env.found_docs:
+            return
+        found = page_links(self.env, docname)
+        sections = list(self.document.findall(nodes.section))
+        if not found or not sections:
+            return
+        at = after_title(sections[0])
+        sections[0][at:at] = found
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -306,6 +323,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinxext.opengraph")
     app.setup_extension("notfound.extension")
     app.add_config_value("jaxbook_repo_branch", "main", "html", types=frozenset({str}))
+    app.add_config_value("jaxbook_repo_root", "", "html", types=frozenset({str}))
     app.add_config_value(
         "jaxbook_social_card_fonts",
         [],
@@ -314,8 +332,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     # After conf.py has localised the title.
     app.connect("config-inited", configure, priority=800)
-    # A handler, not a post-transform: it needs the application (its confdir).
-    app.connect("doctree-resolved", add_page_links)
+    app.add_post_transform(AddPageLinks)
     # Before sphinxext.opengraph, which keeps a description it finds.
     app.connect("html-page-context", add_description, priority=400)
     return {"version": "1.0", **PARALLEL_SAFE}

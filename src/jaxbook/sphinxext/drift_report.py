@@ -76,7 +76,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CHAPTER_FILE = "release-drift.json"  # beside a chapter's pages
-SHOWS = "jaxbook_drift_files"  # in a page's metadata: each drift file it shows -> did it exist
 FAILED = {"exception", "assert", "cannot-run"}
 
 
@@ -103,7 +102,7 @@ def load(env: BuildEnvironment, path: Path) -> dict[str, Any] | FormatError | No
     """:func:`read`, for the page being read: it shows the file, and is read again when
     the file changes or appears."""
     if env.docname:  # not a passage parsed while pages are written (the parallel text)
-        env.metadata[env.docname].setdefault(SHOWS, {})[str(path)] = path.is_file()
+        _domain(env).data["shows"].setdefault(env.docname, {})[str(path)] = path.is_file()
         if path.is_file():
             env.note_dependency(str(path))
     return read(path)
@@ -111,7 +110,7 @@ def load(env: BuildEnvironment, path: Path) -> dict[str, Any] | FormatError | No
 
 def check_files(app: Sphinx, env: BuildEnvironment) -> None:
     """A drift file that does not fit is one warning at the file, once a build."""
-    for file in sorted({file for meta in env.metadata.values() for file in meta.get(SHOWS, {})}):
+    for file in sorted({file for shown in _domain(env).data["shows"].values() for file in shown}):
         if isinstance(data := read(Path(file)), FormatError):
             warn(data.sentence, location=data.location)
 
@@ -125,12 +124,9 @@ def pages_changed(
     come_or_gone = added | removed
     return [
         doc
-        for doc, meta in env.metadata.items()
-        if SHOWS in meta
-        and (
-            any(_chapters.covers(doc, page) for page in come_or_gone)
-            or any(Path(f).is_file() != was for f, was in meta[SHOWS].items())
-        )
+        for doc, shown in _domain(env).data["shows"].items()
+        if any(_chapters.covers(doc, page) for page in come_or_gone)
+        or any(Path(f).is_file() != was for f, was in shown.items())
     ]
 
 
@@ -185,16 +181,17 @@ class DriftDomain(Domain):
 
     name = "jaxbook_drift"
     label = "Drift report"
-    # places: docname -> its examples; unseen: the pages that list the unseen examples.
-    initial_data: ClassVar[dict[str, Any]] = {"places": {}, "unseen": {}}
-    data_version = 6
+    # places: docname -> its examples; unseen: the pages that list the unseen examples;
+    # shows: docname -> each drift file it shows -> whether the file was there (load()).
+    initial_data: ClassVar[dict[str, Any]] = {"places": {}, "unseen": {}, "shows": {}}
+    data_version = 7
 
     def clear_doc(self, docname: str) -> None:
-        self.data["places"].pop(docname, None)
-        self.data["unseen"].pop(docname, None)
+        for key in ("places", "unseen", "shows"):
+            self.data[key].pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        for key in ("places", "unseen"):
+        for key in ("places", "unseen", "shows"):
             for docname in docnames & otherdata[key].keys():
                 self.data[key][docname] = otherdata[key][docname]
 

@@ -13,7 +13,10 @@ sibling directory, as the switcher links it (``../en/index.html``), or
 ``jaxbook_site_url``); in the PDF and the EPUB, which hold one language, that
 address where it is known, and the text alone where it is not (a link out of the
 book to a file beside it would lead nowhere). A translation keeps the target and
-translates the text.
+translates the text. Before Sphinx resolves the references, the role's node becomes a
+reference of this extension's domain, which makes the link as the builder that writes the
+page has it (not as the page is read: Sphinx's check of a translation's references would
+take the other edition a translation links for a wrong one).
 
 A section with a label of its own (``.. _ch01-arrays-random:``) takes it as its
 anchor, the first of its ids: a Chinese title makes an anchor like ``#id3``,
@@ -36,18 +39,24 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urljoin
 
 from docutils import nodes
+from sphinx import addnodes
+from sphinx.errors import NoUri
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import ReferenceRole
 
 from jaxbook.project import bcp47
-from jaxbook.sphinxext import PARALLEL_SAFE, add_templates
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, add_templates
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
@@ -107,11 +116,6 @@ def add_language_links(
     context["metatags"] = context.get("metatags", "") + "\n".join(head) + "\n"
 
 
-class edition_reference(nodes.Inline, nodes.TextElement):
-    """A link to another language's edition, made a link or words for the builder that writes
-    it (:func:`address_editions`); no writer sees it."""
-
-
 class EditionRole(ReferenceRole):
     """``:edition:`英文版 <en>```: the other edition's site root, by its language code."""
 
@@ -129,30 +133,71 @@ class EditionRole(ReferenceRole):
         return [node], []
 
 
-def edition_address(app: Sphinx, docname: str, code: str) -> str:
+class edition_reference(nodes.Inline, nodes.TextElement):
+    """A link to another language's edition, the domain's reference once pages are written
+    (:class:`PendingEditions`); no writer sees it."""
+
+
+class PendingEditions(SphinxPostTransform):
+    """Each link to another edition as a reference for the domain to make."""
+
+    # Before Sphinx resolves the references (10): the domain's resolve_xref has the builder.
+    default_priority = 5
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(edition_reference)):
+            # Its words alone where the edition has no address for the builder (the domain's
+            # NoUri leaves them).
+            words = nodes.inline(node.rawsource, node.astext())
+            xref = addnodes.pending_xref(
+                node.rawsource,
+                words,
+                refdomain=EditionsDomain.name,
+                reftype="edition",
+                reftarget=node["language"],
+                refexplicit=True,
+                refwarn=False,
+            )
+            node.replace_self(xref)
+
+
+def edition_address(builder: Builder, docname: str, code: str) -> str:
     """Where ``docname``'s link to the edition in ``code`` leads: the site's root in that
     language, absolute where the site's address is known; else, on the website, relative to
     the page ("" in a book, which holds no other edition)."""
-    site = site_url(app.config)
+    site = site_url(builder.config)
     if site:
         return f"{site}/{code}/"
-    if app.builder.format != "html" or app.builder.name == "epub":
+    if builder.format != "html" or builder.name == "epub":
         return ""
     # Beside the page's own URL, whatever the builder makes it ("ch1/page.html", "ch1/page/").
-    here = posixpath.dirname(app.builder.get_target_uri(docname)) or "."
+    here = posixpath.dirname(builder.get_target_uri(docname)) or "."
     return posixpath.relpath(f"../{code}/index.html", here)
 
 
-def address_editions(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    for node in list(doctree.findall(edition_reference)):
-        address = edition_address(app, docname, node["language"])
+class EditionsDomain(OwnRolesDomain):
+    """The links of ``:edition:``, made for the builder that writes the page, which a
+    post-transform cannot reach (``jaxbook.sphinxext``); it keeps no data."""
+
+    name = "jaxbook_editions"
+    label = "Editions"
+    initial_data: ClassVar[dict[str, Any]] = {}
+    data_version = 1
+
+    def clear_doc(self, docname: str) -> None:
+        pass
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        pass
+
+    def _resolve_edition_xref(self, xref: Xref) -> nodes.reference:
+        address = edition_address(xref.builder, xref.fromdocname, xref.target)
         if not address:
-            node.replace_self(nodes.inline(node.rawsource, node.astext()))
-            continue
-        link = nodes.reference(node.rawsource, "", *node.children, refuri=address)
-        if app.builder.format == "html":
+            raise NoUri(xref.target)  # Sphinx leaves the words, unlinked and unwarned
+        link = nodes.reference(xref.node.rawsource, "", *xref.contnode.children, refuri=address)
+        if xref.builder.format == "html":
             link["classes"].append("jb-edition-language")
-        node.replace_self(link)
+        return link
 
 
 class LabelsAsAnchors(SphinxTransform):
@@ -175,7 +220,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_templates(app)  # the switcher, jaxbook-language.html, for html_sidebars
     app.add_transform(LabelsAsAnchors)
     app.add_node(edition_reference)
+    app.add_domain(EditionsDomain)
     app.add_role("edition", EditionRole())
-    app.connect("doctree-resolved", address_editions)
+    app.add_post_transform(PendingEditions)
     app.connect("html-page-context", add_language_links)
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -373,6 +373,15 @@ def other_text(
 
 
 def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Each passage's other-language text beside it, on the site; its message dropped.
+
+    A ``doctree-resolved`` handler, not a post-transform, for what only comes after every
+    post-transform: it runs after the notebooks' handler (which writes the page's notebook
+    from the page alone, without the other language's text), and it parses the other
+    language's text as a passage outside the page being read, as the builder's handlers
+    do (``env.docname`` empty: a role in it notes no dependency or data for the page, see
+    :func:`jaxbook.sphinxext.drift_report.load`), with the application's parsers, which a
+    post-transform cannot reach (``jaxbook.sphinxext``)."""
     passages = [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]
     # The figures the page's run measured (pagerun.sphinxext.measured, before this).
     values = {
@@ -470,7 +479,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(parallel_text, html=(visit_parallel_text, depart_span))
     app.add_node(parallel_heading, html=(visit_parallel_heading, depart_parallel_heading))
     app.connect("builder-inited", add_assets)
-    # After every other handler: the notebooks and the glossary's links see the page alone.
+    # After every other handler: the notebooks see the page alone (the docstring says why this
+    # is a handler, not a post-transform).
     app.connect("doctree-resolved", insert_parallel_text, priority=950)
     app.connect("html-page-context", add_button)
     app.connect("build-finished", copy_stylesheet)

@@ -29,9 +29,11 @@ The catalogs are found through ``locale_dirs``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
+from sphinx.domains import Domain
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import extract_messages
 
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
@@ -40,12 +42,38 @@ from jaxbook.sphinxext._locale import _, add_catalog, catalog_entries, page_doma
 from jaxbook.sphinxext._nodes import after_title
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 
+class TranslationDomain(Domain):
+    """Each page's (translated, total) passages, as last read: the extension's own data,
+    not the page's metadata, which the templates see as ``meta``."""
+
+    name = "jaxbook_translation"
+    label = "Translation status"
+    initial_data: ClassVar[dict[str, Any]] = {"progress": {}}  # docname -> (done, total)
+    data_version = 3
+
+    def clear_doc(self, docname: str) -> None:
+        self.data["progress"].pop(docname, None)
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames & otherdata["progress"].keys():
+            self.data["progress"][docname] = otherdata["progress"][docname]
+
+
+def _domain(env: BuildEnvironment) -> TranslationDomain:
+    domain = env.domains[TranslationDomain.name]
+    assert isinstance(domain, TranslationDomain), "setup() adds the domain under its name"
+    return domain
+
+
 def count_passages(app: Sphinx, doctree: nodes.document) -> None:
-    """Store (translated, total) passages of the page just read, in its metadata."""
+    """Store (translated, total) passages of the page just read, in the domain's data."""
     if app.config.language == SOURCE_LANGUAGE:
         return
     docname = app.env.docname
@@ -61,12 +89,12 @@ def count_passages(app: Sphinx, doctree: nodes.document) -> None:
             done += 1
         elif source not in node["classes"]:
             node["classes"].append(source)
-    app.env.metadata[docname]["jaxbook_translated"] = (done, total)
+    _domain(app.env).data["progress"][docname] = (done, total)
 
 
-def page_progress(app: Sphinx, docname: str) -> tuple[int, int] | None:
+def page_progress(env: BuildEnvironment, docname: str) -> tuple[int, int] | None:
     """(translated, total) passages of a page as last read, or None in the source language."""
-    return app.env.metadata.get(docname, {}).get("jaxbook_translated")
+    return _domain(env).data["progress"].get(docname)
 
 
 def at_top(doctree: nodes.document, notice: nodes.Element) -> None:
@@ -77,10 +105,24 @@ def at_top(doctree: nodes.document, notice: nodes.Element) -> None:
         doctree.insert(0, notice)
 
 
-def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    if app.builder.format != "html" or app.config.language == SOURCE_LANGUAGE:
+class AddNotices(SphinxPostTransform):
+    """The notices at the top of a translated page: what is not translated, a draft."""
+
+    # After every other post-transform, as when this was a doctree-resolved handler, so that
+    # none reads the notices as the page's text; after discovery's page links (960), so that
+    # the notices, put at the same place, go above them.
+    default_priority = 970
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        add_notices(self.env, self.document, self.env.current_document.docname)
+
+
+def add_notices(env: BuildEnvironment, doctree: nodes.document, docname: str) -> None:
+    config = env.config
+    if config.language == SOURCE_LANGUAGE:
         return
-    progress = page_progress(app, docname)
+    progress = page_progress(env, docname)
     if progress is not None and progress[0] != progress[1]:
         done, total = progress
         text = _(
@@ -93,7 +135,7 @@ def add_notice(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         notice += nodes.title("", _("Translation in progress"))
         notice += nodes.paragraph("", text)
         at_top(doctree, notice)
-    if app.config.language in app.config.jaxbook_draft_languages:
+    if config.language in config.jaxbook_draft_languages:
         draft = nodes.admonition(classes=["jb-draft-notice", "caution"])
         # Translators: The title of the notice at the top of every page of a draft edition.
         draft += nodes.title("", _("Draft edition"))
@@ -112,8 +154,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # "html": the notice is added as a page is written, so a language added to the book, or
     # finished, writes every page again and reads none again.
     app.add_config_value("jaxbook_draft_languages", [], "html", types=frozenset({list, tuple}))
+    app.add_domain(TranslationDomain)
     app.connect("doctree-read", count_passages)
-    # A handler, not a post-transform: the notice goes above the page's links, which
-    # discovery's handler puts under the title first.
-    app.connect("doctree-resolved", add_notice)
-    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}
+    app.add_post_transform(AddNotices)
+    return {"version": "1.0", "env_version": TranslationDomain.data_version, **PARALLEL_SAFE}
