@@ -143,12 +143,13 @@ test: ## Everything that checks the project (warning-free builds of the book and
 	@$(PREFLIGHT) test
 	@$(MAKE) --no-print-directory $(SYNCED) node_modules/.installed
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
-	@log=$$(mktemp); $(MAKE) --no-print-directory lint > $$log 2>&1 & lint=$$!; \
+	@log=$$(mktemp); \
+	$(MAKE) --no-print-directory lint > $$log 2>&1 & lint=$$!; \
 	export JAXBOOK_DOCTEST_WARM=0; \
-	PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html guides pdf epub doctest check-po \
-	  && $(MAKE) pytest $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR)); \
+	PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html guides pdf epub doctest check-po && \
+	$(MAKE) pytest $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR)); \
 	status=$$?; wait $$lint; linted=$$?; \
-	echo "make lint:"; cat $$log; rm -f $$log; \
+	echo "Lint (make lint):"; cat $$log; rm -f $$log; \
 	[ $$linted -eq 0 ] || echo "make test: make lint failed (its report is above)" >&2; \
 	[ $$status -eq 0 ] && [ $$linted -eq 0 ]
 
