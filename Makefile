@@ -267,9 +267,9 @@ lab-test: $(SYNCED) ## Run the lab's tests (tests/lab: bundle, record, drift, ev
 	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit" $(LAB_TESTS)
 
 .PHONY: doctest-bundle
-doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel, lab included), to run where only JAX is installed
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel, lab included, and pagerun's), to run where only JAX is installed
 	$(JAXBOOK_LAB) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
-	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
+	$(UV) build --quiet --all-packages --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
 # The accelerator (an extra of pyproject.toml: tpu, cuda) and the Python of the machine a
 # bundle is carried to, for `make offline-wheels`.
