@@ -1,7 +1,7 @@
-"""pagerun's tests build small projects of their own (``tests/roots`` of the distribution): plain Python
-pages, and matplotlib for ``testplot``; nothing of the project that uses pagerun, no JAX.
-They need pagerun, Sphinx and the test group of its ``pyproject.toml`` alone
-(``test_apart.py`` keeps them so)."""
+"""pagerun's tests build small projects of their own (``roots``): plain Python pages, and
+matplotlib for ``testplot``; nothing of the project that uses pagerun, no JAX. They need
+pagerun, Sphinx and the test group of its ``pyproject.toml`` alone (``test_apart.py`` keeps
+them so)."""
 
 from __future__ import annotations
 
