@@ -171,11 +171,20 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's ru
 # TESTED_BUILD=_build: the site's tests check the site and books built there (as `make test`
 # does, after building them in every language) instead of building their own.
 .PHONY: pytest
-pytest: $(SYNCED) node_modules/.installed ## Run the book's test suite on TEST_JOBS workers (extensions, exercises, notebooks, browser); the lab's is make lab-test
+pytest: $(SYNCED) node_modules/.installed ## Run the book's test suite and pagerun's on TEST_JOBS workers (extensions, exercises, notebooks, browser); the lab's is make lab-test
 	@$(PREFLIGHT) pytest
 	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
 	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit" \
 	  --ignore=$(LAB_TESTS)
+
+# pagerun (packages/pagerun) is a distribution of its own: make pytest runs its tests with the
+# book's, in .venv; this runs them where nothing of the book is installed, as CI's pagerun job.
+PAGERUN_VENV := .venv-pagerun
+
+.PHONY: pagerun-test
+pagerun-test: $(UV) ## Run pagerun's tests in an environment of pagerun and its test group alone (.venv-pagerun), as CI does
+	UV_PROJECT_ENVIRONMENT=$(PAGERUN_VENV) $(UV) sync --frozen --package pagerun --group test
+	$(PAGERUN_VENV)/bin/python -m pytest packages/pagerun/tests
 
 .PHONY: format
 format: $(SYNCED) ## Format the Python files as make lint checks them (ruff format, then ruff's safe fixes)
@@ -268,9 +277,9 @@ lab-test: $(SYNCED) ## Run the lab's tests (tests/lab: bundle, record, drift, ev
 	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit" $(LAB_TESTS)
 
 .PHONY: doctest-bundle
-doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel, lab included), to run where only JAX is installed
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel, lab included, and pagerun's), to run where only JAX is installed
 	$(JAXBOOK_LAB) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
-	$(UV) build --quiet --wheel --out-dir $(BUILDDIR)/doctest-bundle
+	$(UV) build --quiet --all-packages --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
 # The accelerator (an extra of pyproject.toml: tpu, cuda) and the Python of the machine a
 # bundle is carried to, for `make offline-wheels`.

@@ -38,10 +38,11 @@ from jaxbook import _compat
 from pagerun import _compat as pagerun_compat
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = [ROOT / "src" / "jaxbook", ROOT / "src" / "jaxbook_lab", ROOT / "src" / "pagerun"]
 COMPAT = Path(_compat.__file__)
-# pagerun, a package of its own that imports nothing of the book, keeps its own.
+# pagerun, a distribution of its own (packages/pagerun) that imports nothing of the book,
+# keeps its own.
 PAGERUN_COMPAT = Path(pagerun_compat.__file__)
+PACKAGES = [ROOT / "src" / "jaxbook", ROOT / "src" / "jaxbook_lab", PAGERUN_COMPAT.parent]
 COMPATS = (COMPAT, PAGERUN_COMPAT)
 FIRST_PARTY = ("jaxbook", "jaxbook_lab", "pagerun")
 # Underscored names that are public by their own project's documentation.

@@ -2,8 +2,8 @@
 
 Every ``jaxbook.…``, ``jaxbook_lab.…`` and ``pagerun.…`` name in ``README.md`` and
 ``dev/*.md`` is a module of the packages or an attribute defined in one; every path under
-``src/``, ``tests/``, ``docs/``, ``tools/`` or ``dev/`` exists in the repository (``<name>``
-and ``*`` stand for any name: at least one file must match); every relative link leads
+``src/``, ``tests/``, ``docs/``, ``tools/``, ``dev/`` or ``packages/`` exists in the repository
+(``<name>`` and ``*`` stand for any name: at least one file must match); every relative link leads
 to a file, and every ``#anchor`` to a heading; every ``make <target>`` in code
 is a target of the Makefile. The README stays short.
 """
@@ -23,7 +23,7 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "dev").glob("*.md"))]
 README_MAX_LINES = 160
 
 MODULE = re.compile(r"(?<![\w./-])(?:jaxbook(?:_lab)?|pagerun)(?:\.\w+)+")
-PATH = re.compile(r"(?<![\w./<>-])(?:src|tests|docs|tools|dev)/[^\s`'\"()\[\],;|]*")
+PATH = re.compile(r"(?<![\w./<>-])(?:src|tests|docs|tools|dev|packages)/[^\s`'\"()\[\],;|]*")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 CODE_SPAN = re.compile(r"`([^`]+)`")

@@ -46,6 +46,8 @@ JOBS = {
     "build-and-deploy": ("make html guides pdf epub", BUILD + PDF),
     # The lab's tests build tiny books (their catalogs, their fonts) and check the browser's setup.
     "lab-tests": ("make lab-test", BUILD),
+    # pagerun's tests, apart from the book: uv and Python.
+    "pagerun": ("make pagerun-test", ["make"]),
     # Its audit tests check the site with its books (axe on every page).
     "lighthouse": ("make lighthouse", BUILD + BROWSER + PDF),
 }

@@ -7,7 +7,8 @@ import re
 import shutil
 from pathlib import Path
 
-ROOTS = Path(__file__).resolve().parents[1] / "pagerun" / "roots"
+# pagerun's own test roots, configured with the book's policy.
+ROOTS = Path(__file__).resolve().parents[2] / "packages" / "pagerun" / "tests" / "roots"
 BOOK_POLICY = {
     "pagerun_where": "jaxbook.doctest.runtime:where",
     "pagerun_measured_label": "jaxbook.sphinxext.backend_tabs:measured_label",

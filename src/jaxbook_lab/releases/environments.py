@@ -4,7 +4,8 @@
 ``<envs>/jax-<release>-py<X.Y>``: ``jax[cpu]`` at that release, which brings
 its own ``jaxlib``, the NumPy and Matplotlib that resolve with it, and the
 ``jaxbook`` wheel (:func:`wheel`), whose bundle runner, doctest runtime and
-probes need Python and JAX alone. ``.venv`` and the pages are never touched.
+probes need Python and JAX alone, with the ``pagerun`` wheel beside it (the
+engine and kernel the runner imports). ``.venv`` and the pages are never touched.
 A release that needs NumPy 1 (its jaxlib fails to import under NumPy 2) gets
 ``numpy<2``; a release that had no jaxlib of its own runs on the one before.
 With ``exclude_newer`` (a timestamp) only packages uploaded before it go in,
@@ -96,9 +97,11 @@ def _reason(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def wheel(root: Path, out: Path, uv: str) -> Path:
-    """Build the jaxbook wheel that the release's environment runs the bundles with."""
+    """Build the jaxbook wheel that the release's environment runs the bundles with, and
+    beside it the wheel of the workspace's other distribution, pagerun, which it imports."""
     shutil.rmtree(out, ignore_errors=True)
-    result = _run([uv, "build", "--quiet", "--wheel", "--out-dir", str(out)], cwd=root)
+    command = [uv, "build", "--quiet", "--all-packages", "--wheel", "--out-dir", str(out)]
+    result = _run(command, cwd=root)
     if result.returncode != 0:
         raise SystemExit(f"pyproject.toml:1: the jaxbook wheel does not build: {_reason(result)}")
     return next(out.glob("jaxbook-*.whl"))
@@ -111,11 +114,11 @@ def default_uv() -> str:
 
 
 def _install_wheel(env_python: str, the_wheel: Path, release: str) -> None:
-    # The wheel says Python >= the project's; its runner and runtime need far less.
+    # The wheel says Python >= the project's; its runner and runtime need far less. pagerun,
+    # which the runner imports, is a distribution of its own: :func:`wheel` built it beside.
     pip = [env_python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    ours = _run(
-        [*pip, "--no-deps", "--no-index", "--force-reinstall", *IGNORE_PYTHON, str(the_wheel)]
-    )
+    wheels = [str(the_wheel), *map(str, sorted(the_wheel.parent.glob("pagerun-*.whl")))]
+    ours = _run([*pip, "--no-deps", "--no-index", "--force-reinstall", *IGNORE_PYTHON, *wheels])
     if ours.returncode != 0:
         raise CannotInstall(release, f"the jaxbook wheel: {_reason(ours)}")
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from sphinx.util.docutils import docutils_namespace
 
-from jaxbook.sphinxapp import forget_catalogs
 from pagerun.pages import PageRecord, records
 from pagerun.sphinxext import run as doctest_run
 
@@ -24,7 +23,7 @@ def book(rootdir: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def build(make_app, monkeypatch, tmp_path):
+def build(make_app, monkeypatch, tmp_path, forget_catalogs):
     """``build(book, builder)``: one build into the book's one doctree directory; the pages
     whose code ran in it."""
     log = tmp_path / "runs.log"
@@ -164,7 +163,6 @@ READ_SIDE_BY_SIDE = """
 import json, sys
 from sphinx.application import Sphinx
 from pagerun.pages import records
-from jaxbook.sphinxapp import forget_catalogs
 book = sys.argv[1]
 app = Sphinx(book, book, book + "/_out", book + "/_doctrees", "verdict", status=None,
              warning=sys.stderr, parallel=2)

@@ -29,7 +29,7 @@ do:
 
 The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
 ``cleanup_failures``; they, and the expected and actual output of every failure,
-are the builder's on a root made of every case (``tests/pagerun/test_engine.py``).
+are the builder's on a root made of every case (``packages/pagerun/tests/test_engine.py``).
 Each test leaves an :class:`Outcome` (what it printed, whether it passed, the
 exception it raised) and a :class:`~pagerun.blocks.RecordedBlock`
 (the same, by page and line), each failure a :class:`Report` at its page line.
