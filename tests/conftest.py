@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.files import exclusive
@@ -81,13 +82,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # locked (JAX warns on every fork). Tools called in-process that start a pool
     # (sphinx-intl's update) get Python 3.14's default instead: a fork server.
     multiprocessing.set_start_method("forkserver", force=True)
-    # Sphinx 9 loads jieba's own dictionary again, as a user dictionary, on every Chinese
-    # HTML build (about 3 s, sphinx/search/zh.py), although jieba loads it on first use.
-    # The book names a dictionary of its own (jaxbook.sphinxext.search_terms); the test
-    # roots that name none are built in this process without the second load.
-    import sphinx.search.zh
-
-    sphinx.search.zh.JIEBA_DEFAULT_DICT = ""
     config.addinivalue_line(
         "markers",
         "audit: an audit of every page that takes a minute or more (Lighthouse, axe at two "
@@ -99,6 +93,43 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"
+
+
+# Sphinx 9's Chinese search loads jieba's own dictionary again, as a user dictionary, when
+# html_search_options names no "dict" (about 3 s a build, sphinx/search/zh.py), although
+# jieba loads it on first use; an empty "dict" loads none. The option is read by the
+# Chinese search alone, and tests build English roots in Chinese, so every build gets it.
+NO_USER_DICTIONARY = {"html_search_options": {"dict": ""}}
+
+
+def sets_search_options(srcdir: Path) -> bool:
+    conf = Path(srcdir, "conf.py")
+    text = conf.read_text(encoding="utf-8") if conf.is_file() else ""
+    return re.search(r"^html_search_options\s*=", text, re.MULTILINE) is not None
+
+
+@pytest.fixture
+def make_app(make_app: Callable[..., SphinxTestApp]) -> Callable[..., SphinxTestApp]:
+    """Sphinx's ``make_app`` (and so its ``app``), whose builds load no jieba user dictionary
+    unless the test's ``confoverrides`` or the root's ``conf.py`` set ``html_search_options``.
+    A root with the glossary's dictionary (``jaxbook.sphinxext.search_terms``) sets it, as the
+    book's ``conf.py`` does: an empty ``dict`` would be a dictionary of its own, warned of."""
+
+    def make(*args, **kwargs) -> SphinxTestApp:
+        overrides = kwargs.get("confoverrides") or {}
+        srcdir = kwargs.get("srcdir", args[1] if len(args) > 1 else None)
+        if srcdir is None or "html_search_options" in overrides or sets_search_options(srcdir):
+            return make_app(*args, **kwargs)
+        app = make_app(*args, **{**kwargs, "confoverrides": {**NO_USER_DICTIONARY, **overrides}})
+        if "jaxbook.sphinxext.search_terms" in app.extensions:
+            pytest.fail(
+                f"{srcdir}: loads jaxbook.sphinxext.search_terms, so its conf.py sets "
+                "html_search_options (as the book's: html_search_options = {})",
+                pytrace=False,
+            )
+        return app
+
+    return make
 
 
 PROJECT_FILES = [*BOOK_FILES, "Makefile"]

@@ -32,10 +32,8 @@ import shutil
 import sys
 from pathlib import Path
 
-import sphinx.search.zh
 from sphinx.testing.util import SphinxTestApp
 
-sphinx.search.zh.JIEBA_DEFAULT_DICT = ""  # as tests/conftest.py: jieba's own, once
 roots, out = Path(sys.argv[1]), Path(sys.argv[2])
 for name in ("api-names", "book-index"):
     shutil.copytree(roots / f"test-{name}", out / name)

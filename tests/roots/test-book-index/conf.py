@@ -9,3 +9,5 @@ extensions = [
 language = "zh_CN"
 jaxbook_glossary = "glossary.csv"
 jaxbook_glossary_pages = ["ch*/*"]
+# As the book's conf.py: jaxbook.sphinxext.search_terms adds the glossary's jieba dictionary.
+html_search_options = {}

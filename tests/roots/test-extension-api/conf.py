@@ -15,3 +15,5 @@ extensions = [
 ]
 # The book's run-at-read extensions (pagerun's), which its handlers must come before.
 extensions += ["pagerun.sphinxext.run", "pagerun.sphinxext.measured", "pagerun.sphinxext.testplot"]
+# As the book's conf.py: jaxbook.sphinxext.search_terms adds the glossary's jieba dictionary.
+html_search_options = {}

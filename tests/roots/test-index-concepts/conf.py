@@ -16,3 +16,5 @@ gettext_compact = False
 gettext_additional_targets = ["index"]
 jaxbook_glossary = "glossary.csv"
 jaxbook_glossary_pages = ["ch*/*"]
+# As the book's conf.py: jaxbook.sphinxext.search_terms adds the glossary's jieba dictionary.
+html_search_options = {}

@@ -32,3 +32,5 @@ plot_html_show_formats = False
 pagerun_where = "jaxbook.doctest.runtime:where"
 pagerun_measured_label = "jaxbook.sphinxext.backend_tabs:measured_label"
 pagerun_printed_nodes = ["jaxbook.sphinxext.backend_tabs:backend_tabs"]
+# As the book's conf.py: jaxbook.sphinxext.search_terms adds the glossary's jieba dictionary.
+html_search_options = {}
