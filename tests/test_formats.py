@@ -172,10 +172,13 @@ def test_each_reader_names_its_file_its_format_and_its_remedy(
 
 
 OLDER_PYTHONS = ["python3.9", "python3.10", "python3.11"]
+SOURCES = f"{ROOT / 'src'}:{ROOT / 'packages' / 'pagerun' / 'src'}"
 READ_ON_AN_OLDER_PYTHON = """
 import sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])  # the package's source: with -I, the standard library alone
+# The packages' sources (the book's and pagerun's, whose blocks it declares): with -I, the
+# standard library alone.
+sys.path[:0] = sys.argv[1].split(":")
 from jaxbook import formats
 for name in sys.argv[2:]:
     reader = formats.read_drift if "drift" in name else formats.read_evidence
@@ -200,7 +203,7 @@ def test_the_formats_read_the_committed_data_on_an_older_python():
         pytest.skip(f"none of {', '.join(OLDER_PYTHONS)} is installed here")
     names = [str(ROOT / name) for name in READERS]
     result = subprocess.run(
-        [older, "-I", "-c", READ_ON_AN_OLDER_PYTHON, str(ROOT / "src"), *names],
+        [older, "-I", "-c", READ_ON_AN_OLDER_PYTHON, SOURCES, *names],
         capture_output=True,
         text=True,
         check=False,

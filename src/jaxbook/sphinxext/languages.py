@@ -224,4 +224,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_role("edition", EditionRole())
     app.add_post_transform(PendingEditions)
     app.connect("html-page-context", add_language_links)
-    return {"version": "1.0", **PARALLEL_SAFE}
+    return {"version": "1.0", "env_version": EditionsDomain.data_version, **PARALLEL_SAFE}
