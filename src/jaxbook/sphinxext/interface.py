@@ -251,7 +251,11 @@ def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
 def write_template(catalog: Catalog, path: Path) -> None:
     """Write ``catalog`` to ``path`` when more than the template's date changed."""
     out = io.BytesIO()
-    write_po(out, catalog, width=WIDTH, sort_by_file=True, include_previous=False)
+    # Each message names the file it comes from, not its line: code moved within a module
+    # changes no template, and no catalog merged from one.
+    write_po(
+        out, catalog, width=WIDTH, sort_by_file=True, include_previous=False, include_lineno=False
+    )
     text = out.getvalue().decode("utf-8")
     if path.is_file() and same_but_template_date(path.read_text(encoding="utf-8"), text):
         return
