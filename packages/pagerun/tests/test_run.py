@@ -103,6 +103,29 @@ def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build):
     assert ran == []
 
 
+def test_sphinx_build_b_doctest_reports_the_one_run_as_sphinxs_builder_would(book, build):
+    edit(book / "first.rst", "   42\n", "   41\n")
+    _site, ran = build(book, "html")
+    assert sorted(ran) == ["first", "second"]
+    app, ran = build(book, "doctest")
+    assert type(app.builder) is doctest_run.DoctestBuilder  # not sphinx.ext.doctest's
+    assert ran == ["first"]  # the failing page, read again as by every build; no other
+    warnings = app.warning.getvalue()
+    assert warnings.count("WARNING: doctest failed") == 1, warnings
+    assert "first.rst:4: WARNING: doctest failed" in warnings
+    summary = (app.outdir / "output.txt").read_text(encoding="utf-8")
+    assert "    2 tests\n    1 failure in tests\n    0 failures in setup code\n" in summary
+    assert "first.rst:4: doctest failed" in summary
+    assert "    1 failure in tests" in app.status.getvalue()
+    assert app.statuscode == 1
+    edit(book / "first.rst", "   41\n", "   42\n")
+    app, ran = build(book, "doctest")
+    assert ran == ["first"]
+    assert not app.warning.getvalue()
+    assert "    2 tests\n    0 failures in tests\n" in app.status.getvalue()
+    assert app.statuscode == 0
+
+
 def test_builders_that_show_no_output_run_nothing(book, build):
     _app, ran = build(book, "gettext")
     assert ran == []

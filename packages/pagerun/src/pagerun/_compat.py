@@ -119,3 +119,16 @@ def pages_read_at(env: BuildEnvironment) -> dict[str, int]:
     builder has not written since.
     """
     return {docname: read_at * 1000 for docname, read_at in env.all_docs.items()}
+
+
+def fail_the_build(app: Any) -> None:
+    """Make ``sphinx-build`` exit with status 1 though no error was raised.
+
+    Why: pagerun's ``doctest`` builder, in place of ``sphinx.ext.doctest``'s, fails the
+    build on a failed example as that builder does.
+    Upstream: ``Sphinx.statuscode``, which ``build_main`` returns; Sphinx's doctest builder
+    sets it (through its private ``_app``); no extension API sets it.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx gives builders a way to report failure without a warning.
+    """
+    app.statuscode = 1

@@ -51,6 +51,9 @@ without running them.
 
 Builder ``verdict``: reads what is out of date (running it) and writes nothing;
 a tool reads the verdict from the environment it leaves (:func:`pagerun.pages.records`).
+Builder ``doctest`` (in place of ``sphinx.ext.doctest``'s, which would run every page
+again in the build's own process): the same, then every page's kept run reported as
+Sphinx's builder reports it (each failure a warning at its line, the totals, exit status 1).
 
 Config values:
 
@@ -99,7 +102,7 @@ from sphinx.builders.dummy import DummyBuilder
 from sphinx.domains import Domain
 from sphinx.util import logging
 
-from pagerun import engine, kernel, pages
+from pagerun import _compat, engine, kernel, pages
 from pagerun.pages import PageRecord, doctest_nodes_of
 from pagerun.sphinxext import PARALLEL_SAFE, measured_value, pages_read_at, written_before
 
@@ -144,6 +147,57 @@ class VerdictBuilder(DummyBuilder):
 
     def write_documents(self, docnames: Set[str]) -> None:
         """Nothing to write, and so nothing to resolve."""
+
+
+class DoctestBuilder(VerdictBuilder):
+    """``sphinx-build -b doctest``, answered from the kept runs: it reads what is out of
+    date, running it as every build does, then reports every page's run as Sphinx's own
+    doctest builder would (each failure a warning at its line, the totals, exit status 1 on
+    a failure). Sphinx's ``doctest`` builder would run every page again in the build's own
+    process, a second way of running page code beside the kernel; this one replaces it."""
+
+    name = "doctest"
+    epilog = "Each page's code ran once, while it was read; the verdict is above."
+    failed = False  # what finish found: the build's exit status (failed_doctests)
+
+    def finish(self) -> None:
+        kept = pages.records(self.env)
+        tries = failures = setup = cleanup = 0
+        reports = []
+        for docname in sorted(kept):
+            record = kept[docname]
+            run = record.run
+            tries += run.tries
+            failures += run.failures
+            setup += run.setup_failures
+            cleanup += run.cleanup_failures
+            warn(self.confdir, docname, record)
+            reports += [str(report) for report in record.run.reports]
+        if unrun := len(_domain(self.env).unrun):
+            logger.info("%d page(s) read without their run (pagerun_run)", unrun)
+        self.failed = bool(failures or setup or cleanup)
+
+        def s(count: int) -> str:
+            return "" if count == 1 else "s"
+
+        # Sphinx's doctest builder's summary, on the terminal and in output.txt.
+        summary = (
+            f"Doctest summary\n===============\n{tries:5} test{s(tries)}\n"
+            f"{failures:5} failure{s(failures)} in tests\n"
+            f"{setup:5} failure{s(setup)} in setup code\n"
+            f"{cleanup:5} failure{s(cleanup)} in cleanup code\n"
+        )
+        logger.info("\n%s", summary)
+        self.outdir.mkdir(parents=True, exist_ok=True)
+        (self.outdir / "output.txt").write_text(
+            "".join(f"{report}\n" for report in reports) + "\n" + summary, encoding="utf-8"
+        )
+
+
+def failed_doctests(app: Sphinx, exception: Exception | None) -> None:
+    """``-b doctest`` exits with status 1 when a page's run failed, as Sphinx's does."""
+    if isinstance(app.builder, DoctestBuilder) and app.builder.failed:
+        _compat.fail_the_build(app)
 
 
 @cache
@@ -328,7 +382,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
     if record.failed:
         env.note_reread()  # every build reports it until it is fixed
         if not isinstance(app.builder, VerdictBuilder):
-            warn(app, docname, record)
+            warn(app.confdir, docname, record)
 
 
 def unrun_outdated(
@@ -403,12 +457,12 @@ def image_stem(docname: str) -> str:
     return f"figure-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}"
 
 
-def warn(app: Sphinx, docname: str, record: PageRecord) -> None:
+def warn(confdir: str | os.PathLike[str], docname: str, record: PageRecord) -> None:
     for report in record.run.reports:
         if report.file.startswith("<"):  # the global setup or cleanup
             location: Any = (docname, None)
         else:
-            location = f"{Path(app.confdir, report.file)}:{report.line}"
+            location = f"{Path(confdir, report.file)}:{report.line}"
         logger.warning(
             "%s\n%s",
             report.what,
@@ -437,6 +491,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("config-inited", settle_run_inputs)
     app.connect("env-get-outdated", unrun_outdated)
     app.add_builder(VerdictBuilder)
+    app.add_builder(DoctestBuilder, override=True)  # sphinx.ext.doctest's, which runs again
+    app.connect("build-finished", failed_doctests)
     app.add_domain(RunsDomain)
     app.connect("doctree-read", run_at_read, priority=RUN_PRIORITY)
     app.connect("env-get-updated", written_again)
