@@ -37,8 +37,6 @@ WITHOUT_FIX = {
     "language": "en",
     "extensions": [name for name in EXTENSIONS if name != "jaxbook.sphinxext.myst_i18n"],
 }
-# For the doctest builder, which runs every cell: the build need not run the pages first.
-DOCTEST = {"pagerun_run": False}
 # index.md: 9 testcode cells (the figure cell one of them) and 2 doctest blocks; rest.rst: 1.
 TESTS = 12
 # index.md's literal blocks: code and outputs, the shown-only fence, the snippet.
@@ -64,14 +62,12 @@ def translations(name: str) -> set[str]:
     return {entry.msgstr.rstrip("\n") for entry in polib.pofile(str(CATALOGS / f"{name}.po"))}
 
 
-@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-doctest-zh", confoverrides=DOCTEST)
+@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-doctest-zh")
 def test_every_cell_passes_in_chinese(built):
     assert built.doctest_counts() == (TESTS, 0)
 
 
-@pytest.mark.sphinx(
-    "doctest", testroot="myst", srcdir="myst-doctest-en", confoverrides={**ENGLISH, **DOCTEST}
-)
+@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-doctest-en", confoverrides=ENGLISH)
 def test_every_cell_passes_in_english(built):
     assert built.doctest_counts() == (TESTS, 0)
 
@@ -194,9 +190,7 @@ def test_every_construct_renders_in_both_languages(built, language):
     assert not built.warnings
 
 
-@pytest.mark.sphinx(
-    "doctest", testroot="myst", srcdir="myst-no-fix", confoverrides={**WITHOUT_FIX, **DOCTEST}
-)
+@pytest.mark.sphinx("doctest", testroot="myst", srcdir="myst-no-fix", confoverrides=WITHOUT_FIX)
 def test_without_the_fix_every_translated_block_reads_colons(built):
     texts = literal_texts(built.app, "index")
     assert texts == ["::"] * BLOCKS
@@ -303,7 +297,7 @@ def upstream_patch(app, tmp_path):
     "doctest",
     testroot="myst",
     srcdir="myst-upstream-patch",
-    confoverrides={**WITHOUT_FIX, **DOCTEST},
+    confoverrides=WITHOUT_FIX,
 )
 def test_the_patch_for_myst_parser_is_the_same_fix(upstream_patch, built):
     assert built.doctest_counts() == (TESTS, 0)

@@ -20,8 +20,9 @@ def test_page_shows_the_real_figure_with_where_it_was_measured(built):
     assert not built.warnings
 
 
-# pagerun_run off: the doctest builder runs the cell, and the build need not run it first.
-@pytest.mark.sphinx("doctest", testroot="measured", confoverrides={"pagerun_run": False})
+# The doctest builder reports the run kept while the page was read: the measured output is a
+# testoutput of that run, compared as doctest compares it.
+@pytest.mark.sphinx("doctest", testroot="measured")
 def test_it_is_a_testoutput_for_doctest(built):
     assert built.doctest_counts() == (1, 0)
 

@@ -47,8 +47,9 @@ def test_a_cell_that_fails_warns_at_the_cell(app):
     assert "NameError: name 'slope' is not defined" in app.warning.getvalue()
 
 
-# pagerun_run off: the doctest builder runs the cell, and the build need not run it first.
-@pytest.mark.sphinx("doctest", testroot="testplot", confoverrides={"pagerun_run": False})
+# The doctest builder reports the run kept while the page was read: the figure's code is a
+# doctest of that run.
+@pytest.mark.sphinx("doctest", testroot="testplot")
 def test_figure_code_is_a_doctest(built):
     assert built.doctest_counts() == (2, 0)
 
