@@ -153,8 +153,8 @@ def test_what_a_page_prints_to_stderr_reaches_the_builds_stderr(capsys):
     assert "to stderr" in capsys.readouterr().err
 
 
-# A page that prints much, from a thread of its own too, and, below Python, what looks like the kernel's frames (a length, then a pickle) to
-# the descriptors the kernel shares with the build.
+# A page that prints much, from a thread of its own too, and, below Python, what looks like
+# the kernel's frames (a length, then a pickle) to the descriptors it shares with the build.
 PRINTS = """
 import os, pickle, struct, sys, threading
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from pagerun.pages import PageRecord, records
 from pagerun.sphinxext import run as doctest_run
 
