@@ -6,6 +6,7 @@ them so)."""
 from __future__ import annotations
 
 import gettext
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from sphinx import locale
+from sphinx.util.docutils import docutils_namespace
 
 
 def forget() -> None:
@@ -69,3 +71,36 @@ def built(app) -> Built:
     """The ``app`` of the test's ``@pytest.mark.sphinx(...)`` marker, built."""
     app.build()
     return Built(app)
+
+
+@pytest.fixture
+def build(make_app, monkeypatch, tmp_path):
+    """``build(project, builder, **kwargs)``: one build of a copied root into its one doctree
+    directory, as a new process would start it; the app, and the pages whose code ran in it
+    (``PAGERUN_RUN_LOG``), in order."""
+    log = tmp_path / "runs.log"
+    monkeypatch.setenv("PAGERUN_RUN_LOG", str(log))
+
+    def run(project: Path, builder: str, **kwargs):
+        log.write_text("")
+        forget()
+        with docutils_namespace():
+            app = make_app(builder, srcdir=project, **kwargs)
+            app.build()
+        ran = [json.loads(line) for line in log.read_text().splitlines()]
+        app.ran_in = {entry["page"]: entry["pid"] for entry in ran}  # the kernel of each page
+        return app, [entry["page"] for entry in ran]
+
+    return run
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def edit():
+    """``edit(path, old, new)``: replace ``old``, which the file must hold, with ``new``."""
+    return replace

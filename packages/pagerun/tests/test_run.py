@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from sphinx.util.docutils import docutils_namespace
 
 from pagerun.pages import PageRecord, records
 from pagerun.sphinxext import run as doctest_run
@@ -22,32 +21,7 @@ def book(rootdir: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(rootdir / "test-doctest-run", tmp_path / "book"))
 
 
-@pytest.fixture
-def build(make_app, monkeypatch, tmp_path, forget_catalogs):
-    """``build(book, builder)``: one build into the book's one doctree directory; the pages
-    whose code ran in it."""
-    log = tmp_path / "runs.log"
-    monkeypatch.setenv("PAGERUN_RUN_LOG", str(log))
-
-    def run(book: Path, builder: str, **kwargs):
-        log.write_text("")
-        forget_catalogs()  # as a new process would start
-        with docutils_namespace():
-            app = make_app(builder, srcdir=book, **kwargs)
-            app.build()
-        ran = [json.loads(line)["page"] for line in log.read_text().splitlines()]
-        return app, ran
-
-    return run
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
-def test_the_builders_of_one_doctree_directory_share_one_run(book, build):
+def test_the_builders_of_one_doctree_directory_share_one_run(book, build, edit):
     site, ran = build(book, "html")
     assert sorted(ran) == ["first", "second"]
     for builder in ("latex", "epub", "verdict"):
@@ -71,7 +45,7 @@ def test_the_builders_of_one_doctree_directory_share_one_run(book, build):
     assert records(app.env)["second"].run.printed[0]["got"] == "3\n"
 
 
-def test_a_block_moved_by_prose_above_it_keeps_its_run_at_its_new_line(book, build):
+def test_a_block_moved_by_prose_above_it_keeps_its_run_at_its_new_line(book, build, edit):
     """Prose added above a cell moves it and changes nothing it prints: the run is taken
     back, and what the page printed names the blocks' new lines (a failed run, whose report
     names its line, is never taken back)."""
@@ -84,7 +58,7 @@ def test_a_block_moved_by_prose_above_it_keeps_its_run_at_its_new_line(book, bui
     assert moved == [line + 2 for line in lines]
 
 
-def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build):
+def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build, edit):
     edit(book / "first.rst", "   42\n", "   41\n")
     build(book, "html")
     for _ in range(2):
@@ -131,7 +105,7 @@ def test_builders_that_show_no_output_run_nothing(book, build):
     assert ran == []
 
 
-def test_html_after_another_builder_read_a_page_again_shows_the_new_translation(book, build):
+def test_html_after_another_builder_read_a_page_again_shows_the_new_translation(book, build, edit):
     site, _ran = build(book, "html")
     page = site.outdir / "index.html"
     assert "First paragraph." in page.read_text(encoding="utf-8")
@@ -141,7 +115,9 @@ def test_html_after_another_builder_read_a_page_again_shows_the_new_translation(
     assert "The first paragraph." in page.read_text(encoding="utf-8")
 
 
-def test_without_writing_again_the_page_would_keep_the_old_translation(book, build, monkeypatch):
+def test_without_writing_again_the_page_would_keep_the_old_translation(
+    book, build, edit, monkeypatch
+):
     """The check above fails when pages read by another builder are not written again."""
     monkeypatch.setattr(doctest_run, "written_again", lambda app, env: [])
     site, _ran = build(book, "html")
