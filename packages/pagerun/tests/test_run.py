@@ -77,7 +77,7 @@ def test_a_failure_fails_every_build_at_its_line_until_it_is_fixed(book, build, 
     assert ran == []
 
 
-def test_sphinx_build_b_doctest_reports_the_one_run_as_sphinxs_builder_would(book, build):
+def test_sphinx_build_b_doctest_reports_the_one_run_as_sphinxs_builder_would(book, build, edit):
     edit(book / "first.rst", "   42\n", "   41\n")
     _site, ran = build(book, "html")
     assert sorted(ran) == ["first", "second"]
