@@ -22,6 +22,13 @@ extensions' to set), a module's state changed (``locale.translators.clear()``), 
 ``secnumber`` set on a node, Sphinx's files in the output directory named
 (``.buildinfo``), and the time a page was read (``env.all_docs.items()``), whose unit
 Sphinx does not document.
+
+A third scan finds every read or change of the attributes Sphinx's doctest directives put
+on their nodes, which Sphinx does not document (``node["testnodetype"]``,
+``node.get("test")``, ``"testnodetype" in node``, a node made with ``testnodetype=``), and
+the name Sphinx gives a translated message's document (``":<translated>"``): the
+``_compat`` functions (``doctest_kind``, ``doctest_code``, ``is_translated_message``...)
+read them.
 """
 
 from __future__ import annotations
@@ -513,6 +520,88 @@ def test_no_module_but_compat_changes_sphinxs_own_state():
 )
 def test_the_scan_finds_changes_of_sphinxs_own_state(source, expected):
     found = [what for _line, what in sphinx_state_writes(ast.parse(source))]
+    assert len(found) == len(expected), found
+    for what, start in zip(found, expected, strict=True):
+        assert what.startswith(start)
+
+
+# The attributes of Sphinx's doctest nodes that no other node or dict of the packages has:
+# ``groups``, ``options`` and ``skipif`` are also the keys of the engine's blocks
+# (``pagerun.engine.Block``), which a scan of the syntax cannot tell from a node's.
+DOCTEST_KEYS = {"testnodetype", "test"}
+# The end of the name Sphinx gives a translated message's document.
+TRANSLATED = ":<translated>"
+GETTERS = {"get", "setdefault", "pop"}
+
+
+def doctest_attribute_uses(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, what) for each read or change of a doctest node's attribute in ``tree``, and
+    each string (not a docstring) that names a translated message's document."""
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+
+    def key(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) and node.value in DOCTEST_KEYS
+
+    def reads(node: ast.AST) -> bool:
+        if isinstance(node, ast.Subscript):
+            return key(node.slice)
+        if isinstance(node, ast.Compare):  # "test" in node
+            return key(node.left) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops)
+        if isinstance(node, ast.Call):  # node.get("test"), a node made with testnodetype=
+            method = isinstance(node.func, ast.Attribute) and node.func.attr in GETTERS
+            made = any(keyword.arg in DOCTEST_KEYS for keyword in node.keywords)
+            return made or (method and bool(node.args) and key(node.args[0]))
+        return False
+
+    found = []
+    for node in ast.walk(tree):
+        if reads(node):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and TRANSLATED in node.value
+            and id(node) not in docstrings
+        ):
+            found.append((node.lineno, node.col_offset, repr(node.value)))
+    return [(line, what) for line, _column, what in sorted(found)]
+
+
+def test_no_module_but_compat_reads_the_attributes_of_doctest_nodes():
+    uses = {path: doctest_attribute_uses(tree) for path, tree in modules().items()}
+    assert all(uses[compat] for compat in COMPATS), "the scan finds nothing where they are"
+    outside = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path, found in uses.items()
+        if path not in COMPATS
+        for line, what in found
+    ]
+    assert not outside, "read these through the package's _compat:\n" + "\n".join(outside)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def f(node):\n    return node['testnodetype']", ["node['testnodetype']"]),
+        ("def f(node):\n    return node.get('testnodetype', 'doctest')", ["node.get('testn"]),
+        ("def f(node):\n    return 'testnodetype' not in node", ["'testnodetype' not in"]),
+        ("def f(node):\n    node['test'] = 'x'", ["node['test']"]),
+        ("def f(node):\n    return node['test'] if 'test' in node else 1", ["node['t", "'t"]),
+        ("def f(c):\n    return nodes.comment(c, c, testnodetype='testcode')", ["nodes.comment"]),
+        ("def f(source):\n    return source.endswith(':<translated>')", ["':<translated>'"]),
+        # What is not a doctest node's: the engine's blocks, other keys, a docstring.
+        ("def f(block):\n    return block['groups'], block['code']", []),
+        ("def f(node):\n    return node.get('tests'), node['language']", []),
+        ('def f():\n    """Named "<page>:<line>:<translated>"."""', []),
+        ("def f(needs):\n    return needs(['test'])", []),
+    ],
+)
+def test_the_scan_finds_the_attributes_of_doctest_nodes(source, expected):
+    found = [what for _line, what in doctest_attribute_uses(ast.parse(source))]
     assert len(found) == len(expected), found
     for what, start in zip(found, expected, strict=True):
         assert what.startswith(start)

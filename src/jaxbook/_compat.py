@@ -19,6 +19,13 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+# The attributes of Sphinx's doctest nodes: pagerun's entries (each with its way out), which
+# the book's modules read through here as pagerun's do.
+from pagerun._compat import doctest_code as doctest_code
+from pagerun._compat import doctest_kind as doctest_kind
+from pagerun._compat import set_doctest_code as set_doctest_code
+from pagerun._compat import tested_kind as tested_kind
+
 if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
@@ -50,6 +57,47 @@ def doctest_node(kind: str, code: str, *, hidden: bool) -> nodes.TextElement:
     if language is not None:
         node["language"] = language
     return node
+
+
+def is_translated_message(document: nodes.document) -> bool:
+    """Whether ``document`` is one Sphinx parses a translated message into (to put its
+    nodes into the page), not a page.
+
+    Why: a parser reads the translation of a literal block, which Sphinx hands it as
+    reStructuredText whatever the page's markup (``jaxbook.sphinxext.myst_i18n``).
+    Upstream: ``sphinx.transforms.i18n.publish_msgstr`` names the document
+    ``<page file>:<line>:<translated>``; neither the name nor another mark of such a
+    document is documented.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx marks the documents of its translated messages, or parses a
+    message with the page's own markup.
+    """
+    return str(document.get("source", "")).endswith(TRANSLATED_SUFFIX)
+
+
+def page_file_of(source: str) -> str:
+    """The page file a node's ``source`` names: ``source`` itself, or the page's file
+    where it is a translated message's document (``is_translated_message``).
+
+    Why: a role reads a file beside its page, also where a translation is parsed.
+    Upstream: as ``is_translated_message``: the document's name starts with the page's
+    file, followed by ``:<line>:<translated>``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``is_translated_message``.
+    """
+    if source.endswith(TRANSLATED_SUFFIX):
+        return source.rsplit(":", 2)[0]
+    return source
+
+
+#: The end of the name Sphinx gives the document of a translated message
+#: (``is_translated_message``).
+#:
+#: Why: as ``is_translated_message``.
+#: Upstream: as ``is_translated_message``.
+#: Written against: Sphinx 9.1.1 and 9.2.0.
+#: Remove when: as ``is_translated_message``.
+TRANSLATED_SUFFIX = ":<translated>"
 
 
 def forget_gettext_files() -> None:

@@ -36,7 +36,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.i18n import docname_to_domain
 
-from jaxbook._compat import forget_gettext_files, forget_sphinx_catalogs
+from jaxbook._compat import doctest_kind, forget_gettext_files, forget_sphinx_catalogs
 
 
 def application(
@@ -109,7 +109,7 @@ def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
     return [
         node
         for node in doctree.findall(nodes.Element)
-        if isinstance(node, (nodes.literal_block, nodes.comment)) and "testnodetype" in node
+        if isinstance(node, (nodes.literal_block, nodes.comment)) and doctest_kind(node) is not None
     ]
 
 

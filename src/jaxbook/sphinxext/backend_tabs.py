@@ -54,6 +54,7 @@ from babel.dates import format_date
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from jaxbook._compat import doctest_kind, set_doctest_code
 from jaxbook.backends import backends_of, ordered
 from jaxbook.chinese import spaced
 from jaxbook.sphinxapp import test_nodes_of
@@ -87,7 +88,7 @@ def recorded_where(facts: dict[str, Any], language: str) -> dict[str, str]:
 
 def _backends(node: nodes.Node) -> frozenset[str] | None:
     """The backends an expected output holds on, if it is one of a cell's per-backend outputs."""
-    if isinstance(node, nodes.literal_block) and node.get("testnodetype") == "testoutput":
+    if isinstance(node, nodes.literal_block) and doctest_kind(node) == "testoutput":
         return backends_of(node.get("skipif"))
     return None
 
@@ -105,7 +106,7 @@ def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
     for name in names:
         test = test.replace(name, "...")
     if test != text:
-        output["test"] = test
+        set_doctest_code(output, test)
 
 
 def skip_where_nothing_is_recorded(doctree: nodes.document) -> None:
@@ -121,7 +122,7 @@ def skip_where_nothing_is_recorded(doctree: nodes.document) -> None:
             code["skipif"] = f"({own}) or {condition}" if own else condition
 
     for node in test_nodes_of(doctree):
-        kind = node["testnodetype"]
+        kind = doctest_kind(node)
         if kind == "testoutput" and (backends := _backends(node)) is not None:
             covered |= backends
         elif kind in ("testcode", "doctest"):

@@ -59,6 +59,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook import project
+from jaxbook._compat import doctest_code, doctest_kind, page_file_of, tested_kind
 from jaxbook.formats import FormatError, code_digest, read_drift
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, notes
 from jaxbook.sphinxext._locale import _, add_catalog, join_list, listed, sentence
@@ -145,10 +146,6 @@ def unseen_lists_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
 # -- the examples on the pages ------------------------------------------------------
 
 
-def _code(node: nodes.Element) -> str:
-    return node["test"] if "test" in node else node.astext()
-
-
 class SourceCode(SphinxTransform):
     """Each example's digest in the source language, before a translation replaces its code
     (with the output after it, as ``jaxbook-lab bundle export`` pairs them)."""
@@ -158,9 +155,11 @@ class SourceCode(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         blocks = doctest_nodes_of(self.document, self.config)
         for block, after in itertools.zip_longest(blocks, blocks[1:]):
-            if block.get("testnodetype", "doctest") in ("testcode", "doctest"):
-                output = after is not None and after.get("testnodetype") == "testoutput"
-                block["jaxbook_code"] = code_digest(_code(block), _code(after) if output else "")
+            if tested_kind(block) in ("testcode", "doctest"):
+                output = after is not None and doctest_kind(after) == "testoutput"
+                block["jaxbook_code"] = code_digest(
+                    doctest_code(block), doctest_code(after) if output else ""
+                )
 
 
 @dataclass(frozen=True)
@@ -298,11 +297,10 @@ class DriftRole(SphinxRole):
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         # Beside the page's file; also where a translation or the parallel text is parsed
-        # (its document is named "<page file>:<line>:<translated>").
+        # (in a document of its own, named after the page's file: page_file_of).
         source, _line = self.get_source_info()
-        data = load(
-            self.env, Path(source or self.env.doc2path(self.env.docname)).parent / CHAPTER_FILE
-        )
+        page_file = page_file_of(str(source)) if source else self.env.doc2path(self.env.docname)
+        data = load(self.env, Path(page_file).parent / CHAPTER_FILE)
         found = None
         if isinstance(data, dict):
             found = releases_where(data, self.text, self.config.jaxbook_pinned_release)

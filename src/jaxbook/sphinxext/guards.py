@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
+from jaxbook._compat import doctest_kind
 from jaxbook.backends import backends_of
 from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE
@@ -49,7 +50,7 @@ def _warn(node: nodes.Element, message: str, *args: object) -> None:
 
 def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
     for block in doctree.findall(nodes.literal_block):
-        if "testnodetype" not in block and PROMPT.search(block.astext()):
+        if doctest_kind(block) is None and PROMPT.search(block.astext()):
             _warn(
                 block,
                 "code block with '>>>' prompts is not a doctest and would never run; "
@@ -57,7 +58,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
             )
     previous_code: nodes.Element | None = None
     for node in test_nodes_of(doctree):
-        kind = node["testnodetype"]
+        kind = doctest_kind(node)
         if kind == "testoutput":
             if WHOLE_LINE_WILDCARD.search(node.astext()):
                 _warn(

@@ -50,6 +50,7 @@ from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
+from jaxbook._compat import is_translated_message
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
@@ -66,8 +67,7 @@ WRITTEN_FOR = {"sphinx": {"9.1.1", "9.2.0"}, "myst-parser": {"5.2.0"}}
 
 def is_translated_literal(inputstring: str, document: nodes.document) -> bool:
     """Whether Sphinx's ``Locale`` transform is parsing the translation of a literal block."""
-    source = str(document.get("source", ""))
-    return source.endswith(":<translated>") and inputstring.startswith("::\n\n")
+    return is_translated_message(document) and inputstring.startswith("::\n\n")
 
 
 class TranslatableMystParser(MystParser):

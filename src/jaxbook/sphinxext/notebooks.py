@@ -75,6 +75,7 @@ from sphinx.locale import admonitionlabels
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 
+from jaxbook._compat import doctest_kind
 from jaxbook.backends import backends_of
 from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, book_texts
 from jaxbook.sphinxext._locale import _
@@ -104,7 +105,7 @@ def _code_cell(node: nodes.Element) -> str | None:
     # An exercise's self-check is a testcode only where the page runs it (the answers); a
     # hidden testcode (a comment node) checks the page, and the reader's notebook has none.
     shown = isinstance(node, nodes.literal_block)
-    if (node.get("testnodetype") == "testcode" and shown) or isinstance(node.parent, selfcheck):
+    if (doctest_kind(node) == "testcode" and shown) or isinstance(node.parent, selfcheck):
         return node.astext()
     if isinstance(node, nodes.literal_block) and node.get("jaxbook_snippet"):
         return f"%%writefile {node['jaxbook_snippet']}\n{node.astext()}"
@@ -119,7 +120,7 @@ def snippet_run_cell(name: str) -> str:
 
 def _shown_output(node: nodes.Element) -> str | None:
     """The expected output a page shows for the notebook's backend (the CPU), or None."""
-    if node.get("testnodetype") != "testoutput":
+    if doctest_kind(node) != "testoutput":
         return None
     backends = backends_of(node.get("skipif"))
     if backends is not None and "cpu" not in backends:
@@ -198,9 +199,9 @@ class Cells:
                 text = output if output.endswith("\n") else output + "\n"
                 self.last_code.outputs.append(v4.new_output("stream", name="stdout", text=text))
             return
-        if node.get("testnodetype") or isinstance(node, SKIPPED):
+        if doctest_kind(node) or isinstance(node, SKIPPED):
             return  # setup, cleanup and the other backend's output; chrome; comments
-        runs_code = any(n.get("testnodetype") for n in node.findall(nodes.literal_block))
+        runs_code = any(doctest_kind(n) for n in node.findall(nodes.literal_block))
         if isinstance(node, nodes.section):
             self.walk(node, level + 1, quote)
         elif isinstance(node, nodes.title):

@@ -34,6 +34,7 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from jaxbook._compat import doctest_kind
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import PASSTHROUGH
@@ -64,7 +65,7 @@ class pair_half(nodes.General, nodes.Element):
 
 
 def _is_test_block(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.Element) and node.get("testnodetype") in {"doctest", "testcode"}
+    return isinstance(node, nodes.Element) and doctest_kind(node) in {"doctest", "testcode"}
 
 
 class PairDirective(SphinxDirective):

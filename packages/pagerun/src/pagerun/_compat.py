@@ -121,6 +121,104 @@ def pages_read_at(env: BuildEnvironment) -> dict[str, int]:
     return {docname: read_at * 1000 for docname, read_at in env.all_docs.items()}
 
 
+# -- The attributes of Sphinx's doctest nodes ----------------------------------------------
+#
+# ``sphinx.ext.doctest``'s directives mark an ordinary docutils node (a literal block, or a
+# comment where the block is hidden) with attributes its builder reads back: what the node
+# is, the text it tests where that differs from the text shown, its groups and doctest
+# options. Sphinx documents the directives, not these attributes; every module of pagerun
+# and of the book reads and writes them through the functions below.
+
+
+def doctest_kind(node: nodes.Element) -> str | None:
+    """What the doctest directive that made ``node`` made it: ``testsetup``, ``testcode``,
+    ``testoutput``, ``testcleanup`` or ``doctest``; None where no doctest directive made it
+    (a plain ``>>>`` block, which the builder tests as a ``doctest``: ``tested_kind``).
+
+    Why: the engine, the checks and the writers treat a block of code, its expected output
+    and its setup differently.
+    Upstream: ``sphinx.ext.doctest``'s ``TestDirective`` sets the undocumented node
+    attribute ``testnodetype`` to the directive's name; its builder's node condition
+    (``doctest_condition``) and its test collection read it.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx documents the attributes of its test nodes or gives them a class.
+    """
+    kind: str | None = node.get("testnodetype")
+    return kind
+
+
+def tested_kind(node: nodes.Element) -> str:
+    """What Sphinx's doctest builder tests ``node`` as: its ``doctest_kind``, and
+    ``doctest`` for a ``>>>`` block no directive made.
+
+    Why: the engine runs each node as the builder would.
+    Upstream: as ``doctest_kind``; the builder reads ``node.get('testnodetype', 'doctest')``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``doctest_kind``.
+    """
+    kind: str = node.get("testnodetype", "doctest")
+    return kind
+
+
+def doctest_code(node: nodes.Element) -> str:
+    """The text the doctest builder tests for ``node``: the code it runs, or the output it
+    expects, which may differ from the text the page shows (``set_doctest_code``).
+
+    Why: the engine runs, and the book digests, what the builder would test.
+    Upstream: ``sphinx.ext.doctest``'s ``TestDirective`` keeps the text to test in the
+    undocumented node attribute ``test`` where it differs from the text shown (a
+    ``doctest`` whose ``<BLANKLINE>`` markers or option flags the page leaves out), and
+    its builder reads ``node['test'] if 'test' in node else node.astext()``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``doctest_kind``.
+    """
+    code: str = node["test"] if "test" in node else node.astext()
+    return code
+
+
+def set_doctest_code(node: nodes.Element, text: str) -> None:
+    """Have the doctest builder (and pagerun's engine) test ``text`` for ``node`` in place
+    of the text the page shows.
+
+    Why: the book compares an output recorded on another machine with the machine's name
+    as a wildcard, and shows the name itself.
+    Upstream: as ``doctest_code``: the attribute ``test``, which ``TestDirective`` sets
+    for the same purpose.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``doctest_kind``.
+    """
+    node["test"] = text
+
+
+def doctest_groups(node: nodes.Element, test_doctest_blocks: str) -> list[str]:
+    """The groups the doctest builder runs ``node`` in (``*``: every group); a ``>>>``
+    block no directive made is in the group the setting ``doctest_test_doctest_blocks``
+    (``test_doctest_blocks``) names.
+
+    Why: the engine groups the blocks of a page as the builder does.
+    Upstream: ``TestDirective`` sets the undocumented node attribute ``groups`` from the
+    directive's argument; the builder reads ``node.get('groups', [setting])``.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``doctest_kind``.
+    """
+    groups: list[str] = node.get("groups", [test_doctest_blocks])
+    return groups
+
+
+def doctest_options(node: nodes.Element) -> dict[int, bool]:
+    """The doctest option flags the directive that made ``node`` turned on or off (its
+    ``:options:``, and ``SKIP`` where its ``:pyversion:`` does not hold): flag -> on.
+
+    Why: the engine runs each example with the options the builder would.
+    Upstream: ``TestDirective`` sets the undocumented node attribute ``options`` (doctest
+    flag -> bool); the builder hands it to ``doctest`` as each example's options.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: as ``doctest_kind``.
+    """
+    options: dict[int, bool] = node.get("options", {})
+    return options
+
+
 def fail_the_build(app: Any) -> None:
     """Make ``sphinx-build`` exit with status 1 though no error was raised.
 

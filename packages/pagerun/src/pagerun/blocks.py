@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+# What a block is: the name of the doctest directive that made it.
+Kind = Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
+
 
 class Block(TypedDict):
     """One doctest directive of a page, as ``sphinx.ext.doctest`` collected it."""
 
-    type: Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
+    type: Kind
     code: str
     file: str  # relative to the project, as messages name it
     line: int | None

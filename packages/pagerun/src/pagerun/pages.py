@@ -19,13 +19,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from docutils import nodes
 from sphinx import addnodes
 
 from pagerun import engine
-from pagerun._compat import doctest_condition
+from pagerun._compat import (
+    doctest_code,
+    doctest_condition,
+    doctest_groups,
+    doctest_options,
+    tested_kind,
+)
+from pagerun.blocks import Kind
 
 
 def doctest_nodes_of(doctree: nodes.Element, config: Any) -> list[nodes.Element]:
@@ -50,14 +57,15 @@ def block_of(node: nodes.Element, config, confdir: Path, fallback: Path) -> engi
         file = source.relative_to(Path(confdir).resolve()).as_posix()
     except ValueError:
         file = source.as_posix()
-    options: dict[int, bool] = node.get("options", {})  # doctest option flag -> on or off
+    options = doctest_options(node)  # doctest option flag -> on or off
     return {
-        "type": node.get("testnodetype", "doctest"),
-        "code": node["test"] if "test" in node else node.astext(),
+        # A directive's name (Sphinx's doctest directives are the only ones that set it).
+        "type": cast("Kind", tested_kind(node)),
+        "code": doctest_code(node),
         "file": file,
         "line": node.line,
         "options": {engine.FLAG_NAMES[flag]: value for flag, value in options.items()},
-        "groups": node.get("groups", [config.doctest_test_doctest_blocks]),
+        "groups": doctest_groups(node, config.doctest_test_doctest_blocks),
         "skipif": node.get("skipif"),
     }
 

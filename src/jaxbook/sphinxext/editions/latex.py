@@ -58,6 +58,7 @@ from sphinx.util import logging, texescape
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
+from jaxbook._compat import doctest_kind
 from jaxbook.preflight import tex_language, unknown_language
 from jaxbook.sphinxext import _artwork
 from jaxbook.sphinxext._locale import _
@@ -540,7 +541,7 @@ class OutputFrame(_Translator):
     frame, as the web and the EPUB set it apart; code keeps ``sphinxsetup``'s grey."""
 
     def visit_literal_block(self, node: Any) -> None:
-        if node.get("testnodetype") == "testoutput":
+        if doctest_kind(node) == "testoutput":
             self.body.append(
                 "\n\\begingroup\\sphinxsetup{VerbatimColor={rgb}{1,1,1}, "
                 "VerbatimBorderColor={rgb}{0.34,0.38,0.42}}"
@@ -555,7 +556,7 @@ class OutputFrame(_Translator):
 
     def depart_literal_block(self, node: Any) -> None:
         super().depart_literal_block(node)
-        if node.get("testnodetype") == "testoutput":
+        if doctest_kind(node) == "testoutput":
             self.body.append("\\endgroup\n")
 
 

@@ -33,6 +33,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
+from pagerun._compat import doctest_kind
 from pagerun.kernel import called
 from pagerun.pages import TreeRuns
 from pagerun.sphinxext import PARALLEL_SAFE, run
@@ -153,7 +154,7 @@ def _after_the_output(figure: nodes.figure, printed_nodes: tuple[type, ...]) -> 
     last = index
     for sibling in parent.children[index + 1 :]:
         printed = isinstance(sibling, printed_nodes) or (
-            isinstance(sibling, nodes.literal_block) and sibling.get("testnodetype") == "testoutput"
+            isinstance(sibling, nodes.literal_block) and doctest_kind(sibling) == "testoutput"
         )
         if not printed:
             break
