@@ -7,7 +7,7 @@ after the book. ``conf.py`` loads these extensions under the tag ``guides``:
 - :mod:`jaxbook_lab.sphinxext.book`: the book as the report sees it: its sources,
   the places of its examples and update notes that its build keeps beside its
   doctrees (``book-places.json``, :mod:`jaxbook.sphinxext.places`), and its site, which the
-  report links;
+  report links through the lab's domain (``jaxbook_lab``);
 - :mod:`jaxbook_lab.sphinxext.drift_report`: ``.. drift-report::``, what ran
   where and when of a chapter's drift data, and every difference;
 - :mod:`jaxbook_lab.sphinxext.evidence_report`: ``.. evidence-report::``, the
@@ -19,5 +19,7 @@ and show them with the book's own helpers (:mod:`jaxbook.sphinxext.drift_report`
 their labels too: :mod:`jaxbook.sphinxext.interface` reads these modules as files.
 They use only the book's public modules, the labels' helpers through
 :mod:`jaxbook.sphinxext.interface` (import-linter forbids them the book's ``_`` modules).
-The book's package never imports them.
+The book's package never imports them. They follow the book's rule for extensions
+(:mod:`jaxbook.sphinxext`): each report is built by a post-transform, and its links are
+``pending_xref`` nodes that the lab's domain makes with the builder.
 """

@@ -17,8 +17,10 @@ its start, with :class:`BookPlacesError`, where the file is missing ("make html,
 then make guides") or does not fit its format, naming the file and what is
 wrong in it.
 
-:func:`link` links a page of the book from a page of the guides, on the book's
-site.
+:func:`pending` makes a link to a page of the book, from the post-transform that
+makes a report; the lab's domain (:class:`BookLinks`) makes it for the builder,
+on the book's site (:func:`link`), as the book's rule for extensions says
+(:mod:`jaxbook.sphinxext`): a transform has no builder.
 """
 
 from __future__ import annotations
@@ -27,16 +29,19 @@ import functools
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.errors import SphinxError
 
 from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_places
-from jaxbook.sphinxext import PARALLEL_SAFE, guides
+from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, guides
 from jaxbook.sphinxext.drift_report import Place
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
@@ -145,6 +150,44 @@ def link(
     return nodes.reference("", "", *children, refuri=refuri, internal=False)
 
 
+def pending(todoc: str, anchor: str, *children: nodes.Node) -> addnodes.pending_xref:
+    """A link to ``anchor`` on the book's page ``todoc``, for :class:`BookLinks` to make
+    once the references are resolved (:func:`link`)."""
+    return addnodes.pending_xref(
+        "",
+        *children,
+        refdomain=BookLinks.name,
+        reftype="page",
+        reftarget=f"{todoc}#{anchor}",
+        refexplicit=True,
+        refwarn=False,
+    )
+
+
+class BookLinks(OwnRolesDomain):
+    """The links of the lab's reports to the book's pages (:func:`pending`), made for the
+    builder that writes the page, which a post-transform cannot reach; it keeps no data."""
+
+    name = "jaxbook_lab"
+    label = "The lab's links to the book"
+    initial_data: ClassVar[dict[str, Any]] = {}
+    data_version = 1
+
+    def clear_doc(self, docname: str) -> None:
+        pass
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        pass
+
+    def _resolve_page_xref(self, xref: Xref) -> nodes.reference:
+        """``docname#anchor`` on the book's site."""
+        todoc, _sep, anchor = xref.target.partition("#")
+        # All the node's children: Sphinx passes only the first as ``contnode``, and an update
+        # note's point is several (text and code).
+        children = (child.deepcopy() for child in xref.node.children)
+        return link(xref.builder, xref.fromdocname, todoc, anchor, *children)
+
+
 INLINE: dict[str, type[nodes.TextElement]] = {
     "literal": nodes.literal,
     "emphasis": nodes.emphasis,
@@ -165,4 +208,5 @@ def point(pieces: list[Inline]) -> list[nodes.Node]:
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(guides.__name__)
     app.connect("builder-inited", need_the_places)
-    return {"version": "1.0", **PARALLEL_SAFE}
+    app.add_domain(BookLinks)
+    return {"version": "1.0", "env_version": BookLinks.data_version, **PARALLEL_SAFE}

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from babel.dates import format_date
 from docutils import nodes
 from packaging.version import Version
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
 
 from jaxbook import project
@@ -43,6 +44,7 @@ from jaxbook_lab.sphinxext._locale import N_, _, ngettext, setup_catalog
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
 VARIES = "varies"
@@ -141,34 +143,77 @@ class DriftReportDirective(SphinxDirective):
 # -- writing ----------------------------------------------------------------------------
 
 
-def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    for node in list(doctree.findall(drift_report_placeholder)):
-        path = Path(node["file"])
-        data = read(path)
-        if app.builder.name == "gettext" or isinstance(data, FormatError):
-            node.replace_self([])  # the catalogs never wait on the lab; a warning said why
-        elif data and data["releases"]:
-            chapter = path.parent.relative_to(book.srcdir(app.env)).as_posix().removeprefix(".")
-            the_book = book.of(app.env)
-            node.replace_self(
-                Shown(app, fromdoc, the_book).report(data, the_book.examples(chapter))
-            )
-        else:
-            none = _("No other JAX release has run this chapter's examples yet.")
-            node.replace_self(nodes.paragraph("", none, classes=["jb-drift-none"]))
+class BuildDriftReports(SphinxPostTransform):
+    """Each report in place of its placeholder, before the references are resolved (10):
+    its links to the book's examples are the lab's domain's (:func:`book.pending`)."""
+
+    default_priority = 5
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(drift_report_placeholder)):
+            path = Path(node["file"])
+            data = read(path)
+            if isinstance(data, FormatError):
+                node.replace_self([])  # a warning said why
+            elif data and data["releases"]:
+                chapter = path.parent.relative_to(book.srcdir(self.env)).as_posix()
+                the_book = book.of(self.env)
+                shown = Shown(self.config, self.env.current_document.docname, the_book)
+                node.replace_self(shown.report(data, the_book.examples(chapter.removeprefix("."))))
+            else:
+                none = _("No other JAX release has run this chapter's examples yet.")
+                node.replace_self(nodes.paragraph("", none, classes=["jb-drift-none"]))
+
+
+class DropDriftReports(SphinxPostTransform):
+    """The catalogs hold no report: they never wait on the lab."""
+
+    default_priority = 4  # before the reports are built (5), which read the book's places
+    builders = ("gettext",)
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(drift_report_placeholder)):
+            node.replace_self([])
+
+
+class UnfoldDifferences(SphinxPostTransform):
+    """Off the web, each fold of differences is its label as a heading, then what it
+    holds: in another format than HTML (:class:`UnfoldInEpub` does an EPUB's)."""
+
+    default_priority = 6  # after the reports are built (5)
+    formats = ("html",)
+
+    def apply(self, **kwargs: Any) -> None:
+        if not self.is_supported():
+            unfold(self.document)
+
+
+class UnfoldInEpub(SphinxPostTransform):
+    """An EPUB's differences unfolded, as in another format (:class:`UnfoldDifferences`)."""
+
+    default_priority = 6
+    builders = ("epub",)
+
+    def run(self, **kwargs: Any) -> None:
+        unfold(self.document)
+
+
+def unfold(doctree: nodes.Node) -> None:
+    for fold in list(doctree.findall(drift_fold)):
+        fold.replace_self(nodes.container("", nodes.rubric("", fold["label"]), *fold.children))
 
 
 class Shown:
     """What the report shows of a chapter's data, in the build's language."""
 
-    def __init__(self, app: Sphinx, fromdoc: str, the_book: book.Book) -> None:
-        self.app, self.book, self.fromdoc = app, the_book, fromdoc
-        self.language = app.config.language
+    def __init__(self, config: Config, fromdoc: str, the_book: book.Book) -> None:
+        self.config, self.book, self.fromdoc = config, the_book, fromdoc
+        self.language = config.language
 
     def caption(self, place: Place) -> nodes.Node:
         """An example named by its section, as the update-notes table names one, linked."""
         named = nodes.Text(drift_report.example_name(place, self.book.title(place.docname)))
-        return book.link(self.app.builder, self.fromdoc, place.docname, place.anchor, named)
+        return book.pending(place.docname, place.anchor, named)
 
     def unseen(self, data: dict[str, Any], places: list[Place]) -> list[nodes.Node]:
         said = _(
@@ -204,7 +249,7 @@ class Shown:
                 "In the differences below, a line that begins with “-” is what the book "
                 "shows, run on %(release)s, and a line that begins with “+” is what the "
                 "other release printed instead."
-            ) % {"release": f"JAX {self.app.config.jaxbook_pinned_release}"}
+            ) % {"release": f"JAX {self.config.jaxbook_pinned_release}"}
             out.append(nodes.paragraph("", legend, classes=["jb-drift-legend"]))
             out += [self.differences(release, rows) for release in differing]
         for node in out:
@@ -270,7 +315,8 @@ class Shown:
 
     def differences(self, release: str, rows: list) -> nodes.Node:
         """Every difference on ``release``, this language's runs first (its output is the
-        page's language): folded on the web, under a heading elsewhere."""
+        page's language): folded on the web, under a heading elsewhere
+        (:class:`UnfoldDifferences`)."""
         names = short_names()
         label = _("All differences on JAX %(release)s") % {"release": release}
         fold = drift_fold(label=label, classes=["jb-drift-fold"])
@@ -307,8 +353,6 @@ class Shown:
                         "(%d more line left out)", "(%d more lines left out)", run["cut"]
                     )
                     fold += nodes.paragraph("", cut % run["cut"], classes=["jb-drift-cut"])
-        if self.app.builder.format != "html" or self.app.builder.name == "epub":
-            return nodes.container("", nodes.rubric("", label), *fold.children)
         return fold
 
 
@@ -346,6 +390,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(drift_report_placeholder)
     app.add_node(drift_fold, html=(visit_fold_html, depart_fold_html))
     app.add_directive("drift-report", DriftReportDirective)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", resolve)
+    app.add_post_transform(DropDriftReports)
+    app.add_post_transform(BuildDriftReports)
+    app.add_post_transform(UnfoldDifferences)
+    app.add_post_transform(UnfoldInEpub)
     return {"version": "1.0", **PARALLEL_SAFE}

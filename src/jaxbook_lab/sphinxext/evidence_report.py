@@ -19,9 +19,10 @@ when either changes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 from sphinx.util.docutils import SphinxDirective
 
@@ -50,24 +51,32 @@ class EvidenceReportDirective(SphinxDirective):
         return [evidence_report(table=docname_join(self.env.docname, self.arguments[0]))]
 
 
-def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    """Each note of a table that names probes, with the sentences its evidence makes."""
-    evidence = evidence_column.load_evidence(app)
-    for node in list(doctree.findall(evidence_report)):
-        if not isinstance(evidence, dict) or app.builder.name == "gettext":
-            node.replace_self([])
-            continue
+class BuildEvidenceReports(SphinxPostTransform):
+    """Each note of a table that names probes, with the sentences its evidence makes, in
+    place of the placeholder; before the references are resolved (10): its links to the
+    table's rows are the lab's domain's (:func:`book.pending`)."""
+
+    default_priority = 5
+
+    def run(self, **kwargs: Any) -> None:
+        evidence = evidence_column.load_evidence(self.env)
+        for node in list(self.document.findall(evidence_report)):
+            if not isinstance(evidence, dict):
+                node.replace_self([])
+                continue
+            node.replace_self(self.report(evidence, node["table"]))
+
+    def report(self, evidence: dict[str, Any], table: str) -> nodes.Node:
+        language = self.config.language
         items = nodes.definition_list(classes=["jb-evidence-report"])
-        for row in book.of(app.env).rows(node["table"]):
-            said = evidence_column.sentences(
-                evidence, row["probes"], row["old"], app.config.language
-            )
+        for row in book.of(self.env).rows(table):
+            said = evidence_column.sentences(evidence, row["probes"], row["old"], language)
             if not said:
                 continue
             # Translators: An update note named by its number ("Update note 5"), a link to its row
             # of the table.
             number = nodes.Text(_("Update note %s") % row["number"])
-            to_row = book.link(app.builder, fromdoc, node["table"], row["anchor"], number)
+            to_row = book.pending(table, row["anchor"], number)
             point = book.point(row["point"])
             # Translators: An update note and its point, as a term of the report: "Update note 5:
             # x.device is a property".
@@ -81,7 +90,18 @@ def resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             )
         for text in items.findall(nodes.TextElement):
             text["translatable"] = False
-        node.replace_self(items)
+        return items
+
+
+class DropEvidenceReports(SphinxPostTransform):
+    """The catalogs hold no report: they never wait on the book's build."""
+
+    default_priority = 4  # before the reports are built (5), which read the book's places
+    builders = ("gettext",)
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(evidence_report)):
+            node.replace_self([])
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -90,6 +110,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_catalog(app)
     app.add_node(evidence_report)
     app.add_directive("evidence-report", EvidenceReportDirective)
-    # A handler, not a post-transform: it links with the builder.
-    app.connect("doctree-resolved", resolve)
+    app.add_post_transform(DropEvidenceReports)
+    app.add_post_transform(BuildEvidenceReports)
     return {"version": "1.0", **PARALLEL_SAFE}

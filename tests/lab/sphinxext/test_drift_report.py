@@ -86,6 +86,27 @@ def test_the_report_says_what_ran_where_and_when_then_folds_every_difference(rep
     )
 
 
+def test_off_the_web_every_difference_is_under_a_heading(report):
+    """A book in another format, or an EPUB, has no fold: its label is a heading, and what
+    it held follows; the links to the book are made by the builder that writes the page."""
+    report.build_book()
+    app = report.build_lab("text")
+    assert report.warnings(app) == []
+    written = " ".join((app.outdir / "lab.txt").read_text(encoding="utf-8").split())
+    assert "-[ All differences on JAX 0.4.38 ]-" in written  # the text builder's rubric
+    assert "1.1 A page, example 2 of 2 — **cannot run**" in written
+    assert "AttributeError: no" in written
+    app = report.build_lab("epub")
+    page = report.soup(app, "lab.xhtml")
+    assert page.select("details") == []
+    [rubric] = page.select("p.rubric")
+    assert report.text(rubric) == "All differences on JAX 0.4.38"
+    assert report.text(rubric.find_next("pre")) == "-device +old device"
+    assert page.select_one("table.jb-drift-summary a")["href"] == (
+        "https://book.example/en/ch1/page.xhtml#check-device"
+    )
+
+
 def test_an_example_edited_since_the_run_is_named_never_a_warning(report):
     """The edited example is named, with a link to the book; the data's runs of its old form
     are left out; the build has no warning."""
