@@ -27,7 +27,6 @@ records behavior, it does not judge it. A file that is not a record of
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,13 +36,11 @@ import polib
 from jaxbook import project
 from jaxbook.backends import KNOWN, backends_of, condition
 from jaxbook.formats import FormatError, read_record
-from jaxbook.i18n import catalogs
+from jaxbook.i18n import catalogs, parsers
 from jaxbook.i18n.pofile import save_wrapped
 from jaxbook.project import SOURCE_LANGUAGE
-from jaxbook_lab.myst import FENCE, OPTION, fence_body, fence_end
 
 CODE_DIRECTIVES = ("testcode", "testplot")
-RST_DIRECTIVE = re.compile(r"^(\s*)\.\. ([\w-]+)::")
 
 
 @dataclass
@@ -86,80 +83,74 @@ class Directive:
         lines[self.start + 1 : self.options] = kept
 
 
-def _rst_directive(lines: list[str], start: int) -> Directive:
+def _directive(lines: list[str], block: parsers.Located, myst: bool) -> Directive:
+    """Where ``block``'s options and body are in ``lines``."""
+    start, body = block.line - 1, min(block.body - 1, len(lines))
+    if myst:
+        # The options are every line before the body (a blank one after them too); the
+        # closing fence is the first line after the body that is not blank.
+        end = body + block.lines
+        while end < len(lines) and not lines[end].strip():
+            end += 1
+        return Directive(start, body, end, "", myst=True)
+    # A reST directive's options end at the blank line before its body.
+    options = body
+    while options > start + 1 and not lines[options - 1].strip():
+        options -= 1
     indent = len(lines[start]) - len(lines[start].lstrip())
-    option_indent = " " * (indent + 3)
-    options = start + 1
-    while options < len(lines) and lines[options].strip().startswith(":"):
-        options += 1
-    end = options
-    while end < len(lines) and (
-        not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
-    ):
-        end += 1
-    while end > options and not lines[end - 1].strip():
-        end -= 1
-    return Directive(start, options, end, option_indent, myst=False)
+    end = body + block.lines if block.lines else options
+    return Directive(start, options, end, " " * (indent + 3), myst=False)
 
 
-def _rst_cell(lines: list[str], start: int) -> tuple[Directive, list[Directive]]:
-    match = RST_DIRECTIVE.match(lines[start])
-    if not match or match[2] not in CODE_DIRECTIVES:
-        raise ValueError(f"line {start + 1} is not a code block ({', '.join(CODE_DIRECTIVES)})")
-    code = _rst_directive(lines, start)
-    outputs: list[Directive] = []
-    i = code.end
-    while i < len(lines):
-        found = RST_DIRECTIVE.match(lines[i])
-        if found and found[1] == match[1]:
-            if found[2] != "testoutput":
-                break
-            outputs.append(_rst_directive(lines, i))
-            i = outputs[-1].end
-        elif lines[i].strip():
-            break
-        else:
-            i += 1
-    return code, outputs
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
-def _myst_directive(lines: list[str], start: int) -> Directive:
-    fence = FENCE.match(lines[start])
-    assert fence is not None
-    options = fence_body(lines, start)
-    if options < len(lines) and not lines[options].strip() and OPTION.match(lines[options - 1]):
-        options += 1  # the blank line that separates the options from the body
-    return Directive(start, options, fence_end(lines, start, fence[2]), "", myst=True)
-
-
-def _myst_cell(lines: list[str], start: int) -> tuple[Directive, list[Directive]]:
-    fence = FENCE.match(lines[start])
-    if not fence or fence[3] not in CODE_DIRECTIVES:
-        raise ValueError(f"line {start + 1} is not a code fence ({', '.join(CODE_DIRECTIVES)})")
-    code = _myst_directive(lines, start)
-    outputs: list[Directive] = []
-    i = code.end + 1
-    while i < len(lines):
-        found = FENCE.match(lines[i])
-        if found and found[3] == "testoutput":
-            outputs.append(_myst_directive(lines, i))
-            i = outputs[-1].end + 1
-        elif lines[i].strip():
-            break
-        else:
-            i += 1
-    return code, outputs
-
-
-def cells_of(lines: list[str]) -> list[tuple[Directive, list[Directive]]]:
-    """Every code cell of a page's lines (reST or MyST) with the expected outputs after it."""
+def _cells(
+    lines: list[str], markdown: bool | None, at: int | None = None
+) -> tuple[bool, list[tuple[Directive, list[Directive]]]]:
+    """Whether the page is MyST, and its code cells (only the one at 0-based line ``at``, if
+    given), each with the expected outputs that follow it, found by the book's locator
+    (:func:`jaxbook.i18n.parsers.located`). Without ``markdown``, the page is MyST if read
+    as MyST it has a code fence: read so, a reST page has none."""
+    text = "\n".join(lines) + "\n"
+    blocks = parsers.located(text, markdown=True) if markdown is not False else []
+    if markdown is None:
+        markdown = any(block.name in CODE_DIRECTIVES for block in blocks)
+    if not markdown:
+        blocks = parsers.located(text, markdown=False)
+    # A MyST page's ``{eval-rst}`` content is reST.
+    rest = parsers.eval_rst_lines(text) if markdown else set()
+    directives = [_directive(lines, b, markdown and b.line not in rest) for b in blocks]
     cells = []
-    for i, line in enumerate(lines):
-        rst = RST_DIRECTIVE.match(line)
-        fence = FENCE.match(line)
-        if (rst and rst[2] in CODE_DIRECTIVES) or (fence and fence[3] in CODE_DIRECTIVES):
-            cells.append((_rst_cell if rst else _myst_cell)(lines, i))
-    return cells
+    for k, block in enumerate(blocks):
+        if block.name not in CODE_DIRECTIVES or at not in (None, block.line - 1):
+            continue
+        code = directives[k]
+        outputs: list[Directive] = []
+        after = code.end + (1 if code.myst else 0)
+        for other, directive in zip(blocks[k + 1 :], directives[k + 1 :], strict=True):
+            # Only blank lines between, and for reST at the cell's indentation.
+            if (
+                other.name != "testoutput"
+                or any(line.strip() for line in lines[after : directive.start])
+                or (
+                    not directive.myst
+                    and _indent(lines[directive.start]) != _indent(lines[code.start])
+                )
+            ):
+                break
+            outputs.append(directive)
+            after = directive.end + (1 if directive.myst else 0)
+        cells.append((code, outputs))
+    return markdown, cells
+
+
+def cells_of(
+    lines: list[str], markdown: bool | None = None
+) -> list[tuple[Directive, list[Directive]]]:
+    """Every code cell of a page's lines (reST or MyST) with the expected outputs after it."""
+    return _cells(lines, markdown)[1]
 
 
 def _new_output(lines: list[str], after: Directive, backend: str, text: str) -> list[str]:
@@ -187,13 +178,21 @@ def _new_output(lines: list[str], after: Directive, backend: str, text: str) -> 
 
 
 def add_backend_output(
-    lines: list[str], testcode_line: int, backend: str, text: str, recorded: tuple[str, ...]
+    lines: list[str],
+    testcode_line: int,
+    backend: str,
+    text: str,
+    recorded: tuple[str, ...],
+    markdown: bool | None = None,
 ) -> None:
     """Record ``text`` as what the cell at 1-based line ``testcode_line`` prints on
-    ``backend``; ``recorded`` are the book's other recorded backends (the CPU first)."""
-    start = testcode_line - 1
-    myst = start < len(lines) and FENCE.match(lines[start]) is not None
-    code, outputs = (_myst_cell if myst else _rst_cell)(lines, start)
+    ``backend``; ``recorded`` are the book's other recorded backends (the CPU first).
+    ``markdown``: whether the page is MyST (by default, whether it has a code fence)."""
+    myst, cells = _cells(lines, markdown, at=testcode_line - 1)
+    if not cells:
+        kind = "code fence" if myst else "code block"
+        raise ValueError(f"line {testcode_line} is not a {kind} ({', '.join(CODE_DIRECTIVES)})")
+    code, outputs = cells[0]
     if not outputs:
         raise ValueError(f"the testcode at line {testcode_line} has no testoutput of its own")
     own = code.skipif(lines) or ""
@@ -206,7 +205,7 @@ def add_backend_output(
         backends = backends_of(same.skipif(lines)) or frozenset()
         same.set_skipif(lines, condition(backends | {backend}))
     else:
-        end = outputs[-1].end + (1 if myst else 0)
+        end = outputs[-1].end + (1 if outputs[-1].myst else 0)
         lines[end:end] = _new_output(lines, outputs[-1], backend, text)
         if all(b is None for _o, b in per_backend):
             outputs[-1].set_skipif(lines, condition(held))
@@ -262,7 +261,14 @@ def run(args: argparse.Namespace) -> int:
         lines = path.read_text(encoding="utf-8").splitlines()
         for _, line in sorted((key for key in source if key[0] == file), reverse=True):
             try:
-                add_backend_output(lines, line, args.backend, source[(file, line)], others)
+                add_backend_output(
+                    lines,
+                    line,
+                    args.backend,
+                    source[(file, line)],
+                    others,
+                    markdown=path.suffix == ".md",
+                )
             except ValueError as error:
                 sys.exit(f"{file}:{line}: {error}")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -232,3 +232,34 @@ def test_a_differing_block_without_a_line_is_refused_before_a_page_is_written(
         "so it cannot be placed on its page"
     )
     assert page.read_text(encoding="utf-8") == PAGE
+
+
+EVAL_RST_PAGE = """\
+# Title
+
+```{eval-rst}
+.. testcode::
+
+   print(jax.devices())
+
+.. testoutput::
+
+   [CpuDevice(id=0)]
+```
+
+Next.
+"""
+
+
+def test_a_myst_pages_eval_rst_cell_gets_a_rest_output_inside_the_fence() -> None:
+    """The locator reads an ``{eval-rst}`` fence's content as reST: the new output is a
+    reST directive, and the fence still closes after it."""
+    lines = EVAL_RST_PAGE.splitlines()
+
+    add_backend_output(lines, 4, "gpu", "[CudaDevice(id=0)]", ("cpu",), markdown=True)
+
+    assert "\n".join(lines) + "\n" == EVAL_RST_PAGE.replace(
+        ".. testoutput::\n\n   [CpuDevice(id=0)]\n",
+        ".. testoutput::\n   :skipif: not ON_CPU\n\n   [CpuDevice(id=0)]\n\n"
+        ".. testoutput::\n   :skipif: not ON_GPU\n\n   [CudaDevice(id=0)]\n",
+    )

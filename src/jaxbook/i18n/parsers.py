@@ -13,7 +13,8 @@ catalog check (:mod:`jaxbook.i18n.check`) reads message ids and translations.
 :func:`located` says where each directive of a page is written (its line, its
 body's lines), from docutils' lines and markdown-it's ``token.map``: the one
 source locator, for reST and MyST alike, of the tools that edit a page
-(``jaxbook refresh``).
+(``jaxbook refresh``, and ``jaxbook-lab record``, which writes another backend's
+outputs onto the pages).
 """
 
 from __future__ import annotations
