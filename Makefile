@@ -135,23 +135,13 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 
 # The builds log each run of a page (tests/book/test_one_run.py reads the log): the site,
 # the books and the doctests of a language share one run. No doctest process is left alive.
-# make lint reads only the sources, so it runs beside the builds and the tests, in the time
-# they wait on other processes (Chromium, TeX, a page that must hang); its report follows
-# theirs, and either failing fails make test.
 .PHONY: test
 test: ## Everything that checks the project (warning-free builds of the book and the guides included)
 	@$(PREFLIGHT) test
-	@$(MAKE) --no-print-directory $(SYNCED) node_modules/.installed
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
-	@log=$$(mktemp); \
-	$(MAKE) --no-print-directory lint > $$log 2>&1 & lint=$$!; \
-	export JAXBOOK_DOCTEST_WARM=0; \
-	PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log $(MAKE) html guides pdf epub doctest check-po && \
-	$(MAKE) pytest $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR)); \
-	status=$$?; wait $$lint; linted=$$?; \
-	echo "Lint (make lint):"; cat $$log; rm -f $$log; \
-	[ $$linted -eq 0 ] || echo "make test: make lint failed (its report is above)" >&2; \
-	[ $$status -eq 0 ] && [ $$linted -eq 0 ]
+	JAXBOOK_DOCTEST_WARM=0 PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log \
+	  $(MAKE) html guides pdf epub doctest check-po
+	JAXBOOK_DOCTEST_WARM=0 $(MAKE) pytest lint $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 # Each language's process stays alive for 10 minutes to answer the next run at the cost
 # of the pages it runs (jaxbook.doctest.warm); WARM=0 leaves none, make doctest-stop stops them.
