@@ -10,12 +10,22 @@ lab run pages in processes of their own, outside these builds.
 from __future__ import annotations
 
 import json
+import pickle
+import re
 from collections import Counter
 from pathlib import Path
 
 from jaxbook.project import languages
+from pagerun.pages import records
 
 ROOT = Path(__file__).resolve().parents[2]
+# A page's code, as its source writes it: a doctest directive or fence, a snippet, a figure's
+# cell, or a >>> block.
+CODE = re.compile(
+    r"^\s*(?:\.\. (?:testsetup|testcode|doctest|snippet|testplot)::"
+    r"|```\{(?:testsetup|testcode|doctest|snippet|testplot)\}|>>> )",
+    re.MULTILINE,
+)
 
 
 def test_every_page_ran_at_most_once_per_language(built_book, built_editions, doctest_record):
@@ -30,3 +40,23 @@ def test_every_page_ran_at_most_once_per_language(built_book, built_editions, do
     units = {unit for unit, _page in runs}
     # The one doctree directory of each language: no builder read into one of its own.
     assert units <= {str(built_book / "doctrees" / language) for language in languages(ROOT)}
+
+
+def test_every_page_with_code_keeps_a_passing_run_in_each_language(built_book, built_editions):
+    """The other side of "at most once": each page whose source has code has its run in each
+    language's environment, which every builder showed, and it passed; a page without code
+    has none. (After `make html`, `make test`'s builds run nothing again, so its log alone
+    could be empty.)"""
+    docs = ROOT / "docs"
+    with_code = {
+        page.relative_to(docs).with_suffix("").as_posix()
+        for page in docs.rglob("*")
+        if page.suffix in {".rst", ".md"} and CODE.search(page.read_text(encoding="utf-8"))
+    }
+    assert len(with_code) >= 10, with_code  # chapter 1's sections, its quiz and its exercises
+    for language in languages(ROOT):
+        pickled = built_book / "doctrees" / language / "environment.pickle"
+        kept = records(pickle.loads(pickled.read_bytes()))
+        assert set(kept) == with_code, (language, sorted(set(kept) ^ with_code))
+        ran = {page: (record.run.tries, record.failed) for page, record in kept.items()}
+        assert all(tries > 0 and not failed for tries, failed in ran.values()), (language, ran)
