@@ -78,9 +78,10 @@ guides') with ``-j 2`` and ``-j 1`` to hold it.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sphinx.domains import Domain
 
@@ -163,3 +164,18 @@ class OwnRolesDomain(Domain):
         contnode: nodes.Element,
     ) -> list[tuple[str, nodes.reference]]:
         return []
+
+
+class LinksDomain(OwnRolesDomain):
+    """A domain that only makes links, for the builder that writes the page (which a
+    post-transform cannot reach): its references are ``pending_xref`` nodes that its roles'
+    methods resolve; it keeps no data."""
+
+    initial_data: ClassVar[dict[str, Any]] = {}
+    data_version = 1
+
+    def clear_doc(self, docname: str) -> None:
+        pass
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        pass

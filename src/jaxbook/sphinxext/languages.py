@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from docutils import nodes
@@ -50,11 +50,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import ReferenceRole
 
 from jaxbook.project import bcp47
-from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, add_templates
+from jaxbook.sphinxext import PARALLEL_SAFE, LinksDomain, Xref, add_templates
 
 if TYPE_CHECKING:
-    from collections.abc import Set
-
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
@@ -175,20 +173,12 @@ def edition_address(builder: Builder, docname: str, code: str) -> str:
     return posixpath.relpath(f"../{code}/index.html", here)
 
 
-class EditionsDomain(OwnRolesDomain):
+class EditionsDomain(LinksDomain):
     """The links of ``:edition:``, made for the builder that writes the page, which a
     post-transform cannot reach (``jaxbook.sphinxext``); it keeps no data."""
 
     name = "jaxbook_editions"
     label = "Editions"
-    initial_data: ClassVar[dict[str, Any]] = {}
-    data_version = 1
-
-    def clear_doc(self, docname: str) -> None:
-        pass
-
-    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        pass
 
     def _resolve_edition_xref(self, xref: Xref) -> nodes.reference:
         address = edition_address(xref.builder, xref.fromdocname, xref.target)

@@ -29,19 +29,17 @@ import functools
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import SphinxError
 
 from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_places
-from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, guides
+from jaxbook.sphinxext import PARALLEL_SAFE, LinksDomain, Xref, guides
 from jaxbook.sphinxext.drift_report import Place
 
 if TYPE_CHECKING:
-    from collections.abc import Set
-
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
@@ -164,20 +162,12 @@ def pending(todoc: str, anchor: str, *children: nodes.Node) -> addnodes.pending_
     )
 
 
-class BookLinks(OwnRolesDomain):
+class BookLinks(LinksDomain):
     """The links of the lab's reports to the book's pages (:func:`pending`), made for the
     builder that writes the page, which a post-transform cannot reach; it keeps no data."""
 
     name = "jaxbook_lab"
     label = "The lab's links to the book"
-    initial_data: ClassVar[dict[str, Any]] = {}
-    data_version = 1
-
-    def clear_doc(self, docname: str) -> None:
-        pass
-
-    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        pass
 
     def _resolve_page_xref(self, xref: Xref) -> nodes.reference:
         """``docname#anchor`` on the book's site."""
