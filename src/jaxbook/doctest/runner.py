@@ -53,7 +53,6 @@ from jaxbook import project
 from jaxbook.doctest import environment
 from pagerun import verdict
 from pagerun.engine import PageRun
-from pagerun.verdict import Tally
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -287,7 +286,7 @@ def run_languages(
 def print_verdict(runs: list[LanguageRun]) -> bool:
     """Print the verdict; return whether everything passed. Each failure, and each count,
     as pagerun's reports and tallies name them, by language."""
-    total = Tally()
+    total = verdict.Tally()
     tries_by_language = {}
     for run in runs:
         for error in run.errors:
@@ -297,7 +296,7 @@ def print_verdict(runs: list[LanguageRun]) -> bool:
                 print(verdict.text(report, f" [{run.language}]"))
         # A language whose pages could not be read (or whose process died) failed: its line
         # says so, as the last line does.
-        tally = Tally.of(run.pages, errors=len(run.errors))
+        tally = verdict.Tally.of(run.pages, errors=len(run.errors))
         tries_by_language[run.language] = tally.tries
         total += tally
         print(f"{run.language}: {tally}")
@@ -307,7 +306,7 @@ def print_verdict(runs: list[LanguageRun]) -> bool:
             f"docs: the languages ran different numbers of examples ({counts}); "
             "a translated block lost or gained a doctest"
         )
-        total += Tally(errors=1)
+        total += verdict.Tally(errors=1)
     print(total)
     return total.failed == 0
 
