@@ -59,6 +59,7 @@ from jaxbook.formats import (
 )
 from pagerun import engine, kernel
 from pagerun.engine import FLAG_NAMES, Settings
+from pagerun.verdict import Tally, text
 
 DEFAULT_DIR = Path("_build") / "doctest-bundle"
 
@@ -170,7 +171,7 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
         f"running on {here['backend']}: {here['device']}, {here['platform']}, "
         f"Python {here['python']}, JAX {here['jax']} (jaxlib {here['jaxlib']})"
     )
-    passed = failed = skipped = 0
+    tally, skipped = Tally(), 0
     records: dict[str, list[RecordedBlock]] = {}
     for path, bundle in zip(paths, bundles, strict=True):
         language = bundle["language"]
@@ -179,13 +180,12 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
             with time_limit(kernel.timeout_s()):
                 result = engine.run(page, settings, unit=f"bundle {path}")
             for report in result.reports:
-                print(f"[{language}] {report}")
-            passed += result.tries - result.failures
-            failed += result.broken
+                print(f"[{language}] {text(report)}")
+            tally += Tally.of([result])
             blocks = page["blocks"]
             skipped += sum(blocks[i]["type"] in ("testcode", "doctest") for i in result.skipped)
             records.setdefault(language, []).extend(result.printed)
-    verdict = f"{passed} passed, {failed} failed, {skipped} skipped"
+    verdict = f"{tally}, {skipped} skipped"
     if record:
         written: Record = {
             "format": RECORD_FORMAT,
@@ -196,7 +196,7 @@ def run_bundles(paths: list[Path], record: Path | None) -> int:
             json.dumps(written, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
     print(verdict)
-    return 1 if failed else 0
+    return 1 if tally.failed else 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -85,6 +85,7 @@ def test_a_page_sphinx_warns_about_fails_the_run(book, doctest, edit):
     assert not verdict.ok
     assert "docs: reading the zh_CN pages warned:" in verdict.output
     assert "Unknown directive type" in verdict.output
+    assert "zh_CN: 5 passed, 1 failed\n" in verdict.output  # its line counts it, as the last
     assert verdict.last == "5 passed, 1 failed"
 
 
@@ -115,6 +116,20 @@ def test_the_verdict_names_the_counts_of_each_language(capsys):
     out = capsys.readouterr().out
     assert "the languages ran different numbers of examples (zh_CN 3, en 2)" in out
     assert re.search(r"^5 passed, 1 failed$", out, re.MULTILINE)
+
+
+def test_a_language_whose_run_stopped_says_it_failed_on_its_own_line(capsys):
+    """A language's line counts the failures outside its tests (its process died, its pages
+    could not be read), as the last line does: it never reads "0 failed" under its error."""
+    runs = [
+        runner.LanguageRun("zh_CN", [PageRun(tries=3)]),
+        runner.LanguageRun("en", errors=["docs: the en run stopped: BrokenProcessPool: died"]),
+    ]
+    assert not runner.print_verdict(runs)
+    lines = capsys.readouterr().out.splitlines()
+    assert "zh_CN: 3 passed, 0 failed" in lines
+    assert "en: 0 passed, 1 failed" in lines
+    assert lines[-1] == "3 passed, 2 failed"  # and the languages ran different numbers
 
 
 def test_each_language_compiles_into_a_cache_of_its_own(book, doctest):

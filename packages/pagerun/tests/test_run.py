@@ -100,6 +100,21 @@ def test_sphinx_build_b_doctest_reports_the_one_run_as_sphinxs_builder_would(boo
     assert app.statuscode == 0
 
 
+def test_sphinx_build_b_doctest_names_a_failure_as_every_verdict_does(book, build, edit):
+    """A warning a page did not expect, under a setup that makes warnings errors, is named
+    by its category and message at its line, in the warning and in output.txt: the same
+    headline as ``pagerun.verdict`` gives every other verdict on the run."""
+    edit(book / "first.rst", "   print(6 * 7)\n", '   warnings.warn("planted", FutureWarning)\n')
+    setup = 'import warnings\nwarnings.simplefilter("error")'
+    app, ran = build(book, "doctest", confoverrides={"doctest_global_setup": setup})
+    assert ran == ["first", "second"]
+    assert "first.rst:4: WARNING: unexpected FutureWarning: planted" in app.warning.getvalue()
+    summary = (app.outdir / "output.txt").read_text(encoding="utf-8")
+    assert "first.rst:4: unexpected FutureWarning: planted\nException raised:" in summary
+    assert "    1 failure in tests\n" in summary
+    assert app.statuscode == 1
+
+
 def test_builders_that_show_no_output_run_nothing(book, build):
     _app, ran = build(book, "gettext")
     assert ran == []

@@ -19,11 +19,15 @@ The verdict: every failure as ``docs/<page>.rst:<line>: doctest failed
 [<lang>]`` (``.md`` on a MyST page; ``unexpected <Warning>: <message>`` for a
 warning the page did not expect, ``setup code failed`` for its setup), each
 followed by doctest's report (expected and actual output, or the exception);
-a line per language, ``<lang>: N passed, N failed``; a check that every
-language ran the same number of examples; and last ``N passed, N failed``
-over all of them. A warning while reading is a failure. The exit status is
-non-zero when anything failed. What every example printed, passed or not, is
-written to ``<builddir>/doctest/record.json`` (a run record,
+a line per language, ``<lang>: N passed, N failed`` (a language whose pages
+could not be read, or warned while read, counts that as a failure); a check
+that every language ran the same number of examples; and last ``N passed, N
+failed`` over all of them. Each failure's line and each count are pagerun's
+(:mod:`pagerun.verdict`: each report's ``headline``, the runs' ``Tally``),
+as ``sphinx-build -b doctest`` names and counts them; this module adds the
+languages. The exit status is non-zero when anything failed. What every
+example printed, passed or not, is written to
+``<builddir>/doctest/record.json`` (a run record,
 :class:`jaxbook.formats.Record`, as the lab's bundle runs write), page by page
 in each language.
 
@@ -39,7 +43,6 @@ import argparse
 import concurrent.futures
 import multiprocessing
 import os
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -48,7 +51,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from jaxbook import project
 from jaxbook.doctest import environment
-from pagerun.engine import PageRun, Report
+from pagerun import verdict
+from pagerun.engine import PageRun
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -57,11 +61,6 @@ if TYPE_CHECKING:
 
 # The extension that runs each page as it is read, and gives the verdict builder.
 EXTENSION = "pagerun.sphinxext.run"
-# The last line of an "Exception raised:" report that is a warning: jaxbook.doctest.runtime
-# raises every warning a page did not catch.
-UNEXPECTED_WARNING = re.compile(
-    r"Exception raised:\n(?:.*\n)*?\s+(?:[\w.]+\.)?(?P<category>\w*Warning): (?P<message>.*)\Z"
-)
 
 
 @dataclass(frozen=True)
@@ -284,44 +283,32 @@ def run_languages(
 # -- the verdict -------------------------------------------------------------------
 
 
-def headline(report: Report, language: str) -> str:
-    """The first line of a failure report, as the verdict prints it."""
-    what = report.what
-    warned = UNEXPECTED_WARNING.search(report.detail.rstrip())
-    if warned:
-        what = f"unexpected {warned['category']}: {warned['message']}"
-    return f"{report.where}: {what} [{language}]"
-
-
 def print_verdict(runs: list[LanguageRun]) -> bool:
-    """Print the verdict; return whether everything passed."""
-    passed = failed = 0
+    """Print the verdict; return whether everything passed. Each failure, and each count,
+    as pagerun's reports and tallies name them, by language."""
+    total = verdict.Tally()
     tries_by_language = {}
     for run in runs:
         for error in run.errors:
             print(error)
-            failed += 1
         for page in run.pages:
             for report in page.reports:
-                print(headline(report, run.language))
-                print(report.detail.rstrip("\n"))
-                print()
-        tries = sum(page.tries for page in run.pages)
-        broken = sum(page.broken for page in run.pages)
-        tries_by_language[run.language] = tries
-        good = tries - sum(page.failures for page in run.pages)
-        passed += good
-        failed += broken
-        print(f"{run.language}: {good} passed, {broken} failed")
+                print(verdict.text(report, f" [{run.language}]"))
+        # A language whose pages could not be read (or whose process died) failed: its line
+        # says so, as the last line does.
+        tally = verdict.Tally.of(run.pages, errors=len(run.errors))
+        tries_by_language[run.language] = tally.tries
+        total += tally
+        print(f"{run.language}: {tally}")
     if len(set(tries_by_language.values())) > 1:
         counts = ", ".join(f"{lang} {n}" for lang, n in tries_by_language.items())
         print(
             f"docs: the languages ran different numbers of examples ({counts}); "
             "a translated block lost or gained a doctest"
         )
-        failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return failed == 0
+        total += verdict.Tally(errors=1)
+    print(total)
+    return total.failed == 0
 
 
 def write_record(path: Path, runs: list[LanguageRun]) -> None:

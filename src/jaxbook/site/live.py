@@ -97,16 +97,13 @@ class LiveBuilder(LiveApplication):
         if not (self.doctests and self.built):
             return
         from pagerun.pages import records
+        from pagerun.verdict import Tally
 
         kept = records(env)
         for docname in sorted(set(self.read) & kept.keys()):
-            run = kept[docname].run
+            tally = Tally.of([kept[docname].run])
             took = time.perf_counter() - self.started
-            print(
-                f"doctest: {docname} [{self.language}]: {run.tries - run.failures} passed, "
-                f"{run.broken} failed ({took:.2f} s)",
-                flush=True,
-            )
+            print(f"doctest: {docname} [{self.language}]: {tally} ({took:.2f} s)", flush=True)
 
 
 class Rebuilds:

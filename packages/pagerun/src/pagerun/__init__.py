@@ -5,6 +5,7 @@
   builder would.
 - :mod:`pagerun.kernel`: a child process of the build where every page runs.
 - :mod:`pagerun.pages`: a page Sphinx read as the engine's blocks; the run's record.
+- :mod:`pagerun.verdict`: how every report of the runs names a failure and counts them.
 - :mod:`pagerun.sphinxext`: the Sphinx extensions (``run``, ``measured``, ``testplot``).
 
 The package imports the standard library, Sphinx and docutils, and nothing of the project

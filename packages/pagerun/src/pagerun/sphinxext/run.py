@@ -102,7 +102,7 @@ from sphinx.builders.dummy import DummyBuilder
 from sphinx.domains import Domain
 from sphinx.util import logging
 
-from pagerun import _compat, engine, kernel, pages
+from pagerun import _compat, engine, kernel, pages, verdict
 from pagerun.pages import PageRecord, doctest_nodes_of
 from pagerun.sphinxext import PARALLEL_SAFE, measured_value, pages_read_at, written_before
 
@@ -162,36 +162,28 @@ class DoctestBuilder(VerdictBuilder):
 
     def finish(self) -> None:
         kept = pages.records(self.env)
-        tries = failures = setup = cleanup = 0
-        reports = []
+        runs = [kept[docname].run for docname in sorted(kept)]
         for docname in sorted(kept):
-            record = kept[docname]
-            run = record.run
-            tries += run.tries
-            failures += run.failures
-            setup += run.setup_failures
-            cleanup += run.cleanup_failures
-            warn(self.confdir, docname, record)
-            reports += [str(report) for report in record.run.reports]
+            warn(self.confdir, docname, kept[docname])
         if unrun := len(_domain(self.env).unrun):
             logger.info("%d page(s) read without their run (pagerun_run)", unrun)
-        self.failed = bool(failures or setup or cleanup)
+        tally = verdict.Tally.of(runs)
+        self.failed = tally.failed > 0
 
         def s(count: int) -> str:
             return "" if count == 1 else "s"
 
         # Sphinx's doctest builder's summary, on the terminal and in output.txt.
         summary = (
-            f"Doctest summary\n===============\n{tries:5} test{s(tries)}\n"
-            f"{failures:5} failure{s(failures)} in tests\n"
-            f"{setup:5} failure{s(setup)} in setup code\n"
-            f"{cleanup:5} failure{s(cleanup)} in cleanup code\n"
+            f"Doctest summary\n===============\n{tally.tries:5} test{s(tally.tries)}\n"
+            f"{tally.failures:5} failure{s(tally.failures)} in tests\n"
+            f"{tally.setup_failures:5} failure{s(tally.setup_failures)} in setup code\n"
+            f"{tally.cleanup_failures:5} failure{s(tally.cleanup_failures)} in cleanup code\n"
         )
         logger.info("\n%s", summary)
         self.outdir.mkdir(parents=True, exist_ok=True)
-        (self.outdir / "output.txt").write_text(
-            "".join(f"{report}\n" for report in reports) + "\n" + summary, encoding="utf-8"
-        )
+        reports = "".join(f"{verdict.text(report)}\n" for run in runs for report in run.reports)
+        (self.outdir / "output.txt").write_text(reports + "\n" + summary, encoding="utf-8")
 
 
 def failed_doctests(app: Sphinx, exception: Exception | None) -> None:
@@ -465,7 +457,7 @@ def warn(confdir: str | os.PathLike[str], docname: str, record: PageRecord) -> N
             location = f"{Path(confdir, report.file)}:{report.line}"
         logger.warning(
             "%s\n%s",
-            report.what,
+            verdict.title(report),
             report.detail.rstrip("\n"),
             location=location,
             type="pagerun",
