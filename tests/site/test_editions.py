@@ -327,7 +327,7 @@ def test_the_subtitle_says_the_books_scope_on_the_web_in_the_pdf_and_the_epub(
     assert kinds["#title"] == "main"
     assert kinds["#subtitle"] == "subtitle"
     for name in ("index.html", "ch01/arrays.html"):
-        page = BeautifulSoup((built_site / language / name).read_text("utf-8"), "html.parser")
+        page = soup(built_site / language / name)
         subtitle = page.select_one(".sidebar-brand + .jb-subtitle")
         assert subtitle is not None, name
         assert " ".join(subtitle.text.split()) == SUBTITLE[language], name
@@ -1014,8 +1014,7 @@ def term_links(site: Path, pages: set[str]) -> set[str]:
     """The texts of the links from a term's first use to its entry in the glossary, squeezed."""
     texts = set()
     for name in sorted(pages):
-        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
-        texts |= {squeeze(link.get_text()) for link in soup.select("a.jb-term-link")}
+        texts |= {squeeze(link.get_text()) for link in soup(site / name).select("a.jb-term-link")}
     return texts - {""}
 
 
@@ -1110,19 +1109,25 @@ def code_texts(site: Path, pages: set[str]) -> str:
     return "\n".join(text for name in sorted(pages) for text in page_code(site / name)[0])
 
 
-def page_code(page: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The texts of a page's code blocks and outputs, and of its inline code. Three tests
-    of each language read them, and one the inline code too: each page is parsed once per
-    state of its file, as ``pdf_text`` reads each PDF (1.2-1.8 s a language each time)."""
+def soup(page: Path) -> BeautifulSoup:
+    """A page of the site, parsed. The tests read the same pages some six times a language
+    (their code, inline code, tables' headers, boxes' titles, links to the glossary, the
+    edition statement), and none changes the tree: each page is parsed once per state of
+    its file, as ``pdf_text`` reads each PDF (0.7-0.9 s a language each time)."""
     status = page.stat()
-    return _page_code(page.resolve(), status.st_size, status.st_mtime_ns)
+    return _soup(page.resolve(), status.st_size, status.st_mtime_ns)
 
 
 @functools.cache
-def _page_code(page: Path, _size: int, _mtime_ns: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    blocks = tuple(pre.get_text() for pre in soup.select("div.highlight pre"))
-    return blocks, tuple(code.get_text() for code in soup.select("code.literal"))
+def _soup(page: Path, _size: int, _mtime_ns: int) -> BeautifulSoup:
+    return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+
+
+def page_code(page: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The texts of a page's code blocks and outputs, and of its inline code."""
+    parsed = soup(page)
+    blocks = tuple(pre.get_text() for pre in parsed.select("div.highlight pre"))
+    return blocks, tuple(code.get_text() for code in parsed.select("code.literal"))
 
 
 # A line of code or output that goes on past a break (poppler reads the hook at the start of
@@ -1376,10 +1381,10 @@ def test_every_web_page_states_the_edition_as_the_books_do(built_site, language)
     pages = sorted((built_site / language).rglob("*.html"))
     assert pages
     for page in pages:
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        if soup.select_one("footer") is None:
+        parsed = soup(page)
+        if parsed.select_one("footer") is None:
             continue  # a redirect, or the not-found page's plain layout
-        statements = [p.get_text() for p in soup.select("p.jb-edition")]
+        statements = [p.get_text() for p in parsed.select("p.jb-edition")]
         assert statements == [EDITION[language]], page
 
 
@@ -1717,14 +1722,14 @@ def table_headers(site: Path, builddir: Path, language: str) -> list[tuple[str, 
     held = book_pages(builddir, language) - {"genindex.html", "epub-cover.html", "nav.html"}
     headers = []
     for name in sorted(held):
-        page = BeautifulSoup((site / language / name).read_text("utf-8"), "html.parser")
-        for row in page.select("table thead tr"):
+        for row in soup(site / language / name).select("table thead tr"):
             cells = [
                 (cell.select_one(".jb-parallel-source") or cell).get_text(" ").split()
                 for cell in row.select("th")
             ]
             if cells and all(cells):
                 headers.append(tuple(words[0] for words in cells))
+    assert headers  # the book has tables: without them the checks that use these hold nothing
     return headers
 
 
@@ -1759,8 +1764,7 @@ def box_titles(site: Path, builddir: Path, language: str) -> set[str]:
     held = book_pages(builddir, language) - {"genindex.html", "epub-cover.html", "nav.html"}
     titles = set()
     for name in held:
-        page = BeautifulSoup((site / language / name).read_text("utf-8"), "html.parser")
-        for title in page.select("p.jb-pair-title, p.admonition-title"):
+        for title in soup(site / language / name).select("p.jb-pair-title, p.admonition-title"):
             source = title.select_one(".jb-parallel-source")
             titles.add(squeeze((source or title).get_text()))
     return titles - {""}
@@ -1850,8 +1854,7 @@ def inline_code_raw(site: Path, pages: set[str]) -> set[str]:
     """The inline code of the book's pages on the site, as written (its spaces as one)."""
     texts = set()
     for name in sorted(pages):
-        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
-        texts |= {" ".join(code.get_text().split()) for code in soup.select("code.literal")}
+        texts |= {" ".join(code.split()) for code in page_code(site / name)[1]}
     return texts - {""}
 
 
