@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -60,13 +61,29 @@ def latex(make_app, tmp_path, latex_builds):
     return build
 
 
+@pytest.fixture(scope="module")
+def epub_builds() -> dict[str, Any]:
+    return {}
+
+
 @pytest.fixture
-def epub(make_app, tmp_path):
-    def build(language: str, **overrides):
-        srcdir = book(tmp_path / f"{len(list(tmp_path.iterdir()))}", language)
-        app = make_app("epub", srcdir=srcdir, confoverrides={"language": language, **overrides})
-        app.build()
-        return app
+def epub(make_app, tmp_path, epub_builds):
+    """The EPUB build of the small book in a language, with conf.py's values overridden:
+    each language and overrides built once for the module, as ``latex`` builds (a dozen tests
+    read the same few builds; none writes in them). ``again=True``: a new build, in a
+    directory of its own, of a new copy of the book."""
+
+    def build(language: str, again: bool = False, **overrides):
+        key = repr((language, sorted(overrides.items())))
+        if again or key not in epub_builds:
+            srcdir = book(tmp_path / f"{len(list(tmp_path.iterdir()))}", language)
+            confoverrides = {"language": language, **overrides}
+            app = make_app("epub", srcdir=srcdir, confoverrides=confoverrides)
+            app.build()
+            if again:
+                return app
+            epub_builds[key] = app
+        return epub_builds[key]
 
     return build
 
@@ -571,7 +588,7 @@ def test_an_epubs_identifier_is_a_uuid_that_a_rebuild_keeps(epub):
         r"urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", first
     )
     assert uid == first  # as EPUBCheck holds them
-    assert identifiers(epub("en"))[0] == first  # built again: the same book
+    assert identifiers(epub("en", again=True))[0] == first  # built again: the same book
     # Another language, another edition, another address: another book.
     assert identifiers(epub("zh_CN"))[0] != first
     assert identifiers(epub("en", jaxbook_edition=2))[0] != first
