@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -60,13 +61,29 @@ def latex(make_app, tmp_path, latex_builds):
     return build
 
 
+@pytest.fixture(scope="module")
+def epub_builds() -> dict[str, Any]:
+    return {}
+
+
 @pytest.fixture
-def epub(make_app, tmp_path):
-    def build(language: str, **overrides):
-        srcdir = book(tmp_path / f"{len(list(tmp_path.iterdir()))}", language)
-        app = make_app("epub", srcdir=srcdir, confoverrides={"language": language, **overrides})
-        app.build()
-        return app
+def epub(make_app, tmp_path, epub_builds):
+    """The EPUB build of the small book in a language, with conf.py's values overridden:
+    each language and overrides built once for the module, as ``latex`` builds (a dozen tests
+    read the same few builds; none writes in them). ``again=True``: a new build, in a
+    directory of its own, of a new copy of the book."""
+
+    def build(language: str, again: bool = False, **overrides):
+        key = repr((language, sorted(overrides.items())))
+        if again or key not in epub_builds:
+            srcdir = book(tmp_path / f"{len(list(tmp_path.iterdir()))}", language)
+            confoverrides = {"language": language, **overrides}
+            app = make_app("epub", srcdir=srcdir, confoverrides=confoverrides)
+            app.build()
+            if again:
+                return app
+            epub_builds[key] = app
+        return epub_builds[key]
 
     return build
 
@@ -406,6 +423,47 @@ def probe(tex: str, outdir: Path, body: str) -> str:
     return (outdir / "probe.log").read_text(encoding="utf-8", errors="replace")
 
 
+# What the probes ask xelatex, by the language whose preamble they need: each language's are
+# asked in one run (``probed``), since a run spends some 2 s of CPU loading the preamble and
+# its fonts, and each body writes what it finds under a name of its own.
+HYPHENS = r"\showhyphens{salida}"
+NAMES = r"\contentsname|\figurename|\tablename|\chaptername|\seename|\alsoname|\indexname"
+# A picture as wide as the line, then its caption after a line break in the source (the space
+# it leaves), and the same with a paragraph's end instead: their heights.
+PICTURE = "\\makeatletter\\def\\@captype{figure}\\makeatother\\noindent\\rule{\\linewidth}{20pt}"
+HEIGHTS = (
+    rf"\setbox0\vbox{{{PICTURE}"
+    "\n"
+    r"\caption{x}}"
+    rf"\setbox1\vbox{{{PICTURE}\par\caption{{x}}}}"
+    r"\typeout{HEIGHTS: \the\ht0+\the\dp0|\the\ht1+\the\dp1:END}"
+)
+PROBES = {
+    "es": [HYPHENS, rf"\typeout{{NAMES: {NAMES}:END}}"],
+    "en": [HYPHENS],
+    "zh_CN": [HYPHENS, HEIGHTS],
+}
+
+
+@pytest.fixture(scope="module")
+def probe_logs() -> dict[str, str]:
+    return {}
+
+
+@pytest.fixture
+def probed(latex, probe_logs):
+    """``probed(language)``: the log of xelatex on the language's preamble with all of its
+    ``PROBES`` as the document, run once for the module."""
+
+    def run(language: str) -> str:
+        if language not in probe_logs:
+            tex, outdir = latex(language)
+            probe_logs[language] = probe(tex, outdir, "\n".join(PROBES[language]))
+        return probe_logs[language]
+
+    return run
+
+
 def typed_out(log: str, name: str) -> str:
     """What ``\\typeout{<name>: ...}`` wrote, its lines joined as TeX broke them."""
     rest = log[log.index(f"{name}: ") + len(name) + 2 :].replace("\n", "")
@@ -421,21 +479,20 @@ def typed_out(log: str, name: str) -> str:
         ("zh_CN", r"\setmainlanguage[variant=american]{english}", "sal-ida"),
     ],
 )
-def test_each_edition_hyphenates_in_its_own_language(latex, language, main, hyphenated):
+def test_each_edition_hyphenates_in_its_own_language(latex, probed, language, main, hyphenated):
     """The Spanish edition breaks "salida" as Spanish does, not as English's "sal-ida"."""
-    tex, outdir = latex(language)
+    tex, _outdir = latex(language)
     assert main in tex
-    log = probe(tex, outdir, r"\showhyphens{salida}")
+    log = probed(language)
     assert re.search(rf"^\\TU/\S+ {hyphenated}$", log, re.MULTILINE), log[-3000:]
 
 
-def test_the_editions_names_stay_when_its_language_sets_its_own(latex):
+def test_the_editions_names_stay_when_its_language_sets_its_own(latex, probed):
     """polyglossia's Spanish would call a figure "Figura", a table "Cuadro" and a chapter
     "Capítulo", and the index "ver": the names the build gives stay. What it does not give
     (this small book's contents have no title of their own, the index's) are Spanish."""
     tex, outdir = latex("es")
-    names = r"\contentsname|\figurename|\tablename|\chaptername|\seename|\alsoname|\indexname"
-    log = probe(tex, outdir, rf"\typeout{{NAMES: {names}:END}}")
+    log = probed("es")
     messages = (outdir / "sphinxmessages.sty").read_text(encoding="utf-8")
     given = [
         re.search(rf"\\renewcommand\{{\\{name}\}}\{{(.*)\}}\}}", messages)[1]
@@ -449,23 +506,10 @@ def test_the_editions_names_stay_when_its_language_sets_its_own(latex):
     assert (contents, index) == ("Índice general", "Índice alfabético")
 
 
-def test_a_picture_as_wide_as_the_line_takes_no_empty_line_before_its_caption(latex):
+def test_a_picture_as_wide_as_the_line_takes_no_empty_line_before_its_caption(probed):
     """polyglossia writes before each caption: the space after the picture must not stay
     behind those writes and push itself onto a line of its own."""
-    tex, outdir = latex("zh_CN")
-    picture = (
-        "\\makeatletter\\def\\@captype{figure}\\makeatother\\noindent\\rule{\\linewidth}{20pt}"
-    )
-    log = probe(
-        tex,
-        outdir,
-        rf"\setbox0\vbox{{{picture}"
-        "\n"
-        r"\caption{x}}"
-        rf"\setbox1\vbox{{{picture}\par\caption{{x}}}}"
-        r"\typeout{HEIGHTS: \the\ht0+\the\dp0|\the\ht1+\the\dp1:END}",
-    )
-    with_space, without = typed_out(log, "HEIGHTS").split("|")
+    with_space, without = typed_out(probed("zh_CN"), "HEIGHTS").split("|")
     assert with_space == without
 
 
@@ -544,7 +588,7 @@ def test_an_epubs_identifier_is_a_uuid_that_a_rebuild_keeps(epub):
         r"urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", first
     )
     assert uid == first  # as EPUBCheck holds them
-    assert identifiers(epub("en"))[0] == first  # built again: the same book
+    assert identifiers(epub("en", again=True))[0] == first  # built again: the same book
     # Another language, another edition, another address: another book.
     assert identifiers(epub("zh_CN"))[0] != first
     assert identifiers(epub("en", jaxbook_edition=2))[0] != first
