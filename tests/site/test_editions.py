@@ -792,6 +792,8 @@ XMP = {
     "pdf": "{http://ns.adobe.com/pdf/1.3/}",
     "xmpMM": "{http://ns.adobe.com/xap/1.0/mm/}",
     "xmpRights": "{http://ns.adobe.com/xap/1.0/rights/}",
+    "xmpTPg": "{http://ns.adobe.com/xap/1.0/t/pg/}",
+    "prism": "{http://prismstandard.org/namespaces/basic/3.0/}",
 }
 
 
@@ -832,6 +834,9 @@ def test_the_pdf_says_the_same_in_its_xmp_metadata(built_editions, language):
     ]
     identifier = metadata.find(f"{DC}identifier").text
     assert xmp[f"{XMP['xmpMM']}DocumentID"] == [identifier.removeprefix("urn:")]
+    # The count the last xelatex pass read from the one before: the passes that leave the
+    # packet out (jaxbook.sty) must not leave it to one whose count is not the book's.
+    assert xmp[f"{XMP['xmpTPg']}NPages"] == xmp[f"{XMP['prism']}pageCount"] == [info["Pages"]]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
