@@ -135,7 +135,7 @@ extensions = [
     "jaxbook.sphinxext.notes",
     "jaxbook.sphinxext.numbering",
     "pagerun.sphinxext.run",
-    "jaxbook.sphinxext.parallel",
+    "jaxbook.sphinxext.parallel_text",
     "jaxbook.sphinxext.snippets",
     "jaxbook.sphinxext.terms",
     "pagerun.sphinxext.testplot",

@@ -197,7 +197,7 @@ def interface_domains() -> tuple[str, ...]:
     return tuple(found)
 
 
-def package_catalog(language: str, domain: str) -> Path | None:
+def package_po_file(language: str, domain: str) -> Path | None:
     """``language``'s catalog of ``domain`` that travels with a package, if one does."""
     for directory in package_catalog_dirs():
         path = directory / language / "LC_MESSAGES" / f"{domain}.po"
@@ -215,7 +215,7 @@ def interface_catalog(root: Path, language: str, domain: str) -> Path:
     """``language``'s catalog of the interface's ``domain``: the book's, or where the book has
     none and a package has one, the package's (the path the book's would have otherwise)."""
     book = catalog_dir(root, language) / f"{domain}.po"
-    package = package_catalog(language, domain)
+    package = package_po_file(language, domain)
     return package if not book.is_file() and package is not None else book
 
 

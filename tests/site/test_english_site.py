@@ -36,7 +36,7 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         # Deliberate mentions: the :zh: role, code examples marked as showing one, and
-        # the parallel view's Chinese text (jaxbook.sphinxext.parallel), marked zh-CN too.
+        # the parallel view's Chinese text (jaxbook.sphinxext.parallel_text), marked zh-CN too.
         skip = (
             tag in {"script", "style"}
             or attributes.get("lang") == "zh-CN"

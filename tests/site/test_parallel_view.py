@@ -15,7 +15,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from jaxbook.project import find_root
-from jaxbook.sphinxext.parallel import STORAGE_KEY
+from jaxbook.sphinxext.parallel_text import STORAGE_KEY
 from jaxbook_lab.browser import chromium
 
 ROOT = find_root(Path(__file__).parent)

@@ -149,7 +149,7 @@ def test_the_parallel_text_lists_the_releases_as_its_own_language_does(make_app,
             "extensions": [
                 "sphinx.ext.doctest",
                 "jaxbook.sphinxext.drift_report",
-                "jaxbook.sphinxext.parallel",
+                "jaxbook.sphinxext.parallel_text",
             ],
             "locale_dirs": ["locale/"],
             "gettext_compact": False,

@@ -86,7 +86,7 @@ CONFIG: dict[str, dict[str, str]] = {
         "jaxbook_repo_url": "html",
         "jaxbook_notebooks_branch": "html",
     },
-    "parallel": {"jaxbook_parallel_languages": "env"},
+    "parallel_text": {"jaxbook_parallel_languages": "env"},
     "search_terms": {
         "jaxbook_glossary": "html",
         "jaxbook_search_terms": "html",
@@ -114,9 +114,9 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's
     "pair": ("pairs", EVERY, ALL),
     "pair_half": ("pairs", EVERY, ALL),
-    "parallel_heading": ("parallel", frozenset({"html"}), SITE),  # added for the site only
-    "parallel_source": ("parallel", frozenset({"html"}), SITE),
-    "parallel_text": ("parallel", frozenset({"html"}), SITE),
+    "parallel_heading": ("parallel_text", frozenset({"html"}), SITE),  # added for the site only
+    "parallel_source": ("parallel_text", frozenset({"html"}), SITE),
+    "parallel_text": ("parallel_text", frozenset({"html"}), SITE),
     "selfcheck": ("selfcheck", EVERY, ALL),  # every writer skips it
     "update_note": ("notes", EVERY, ALL),
     "update_note_point": ("notes", frozenset({"latex"}), ALL),  # a paragraph elsewhere

@@ -44,7 +44,7 @@ def test_the_parallel_text_shows_the_figure_the_run_measured(make_app, tmp_path,
     )
     with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write(
-            '\nextensions.append("jaxbook.sphinxext.parallel")\n'
+            '\nextensions.append("jaxbook.sphinxext.parallel_text")\n'
             'jaxbook_parallel_languages = ("en", "ja")\nlocale_dirs = ["locale"]\n'
         )
     monkeypatch.setenv("PLANTED_DISPATCH_MS", "0.25")

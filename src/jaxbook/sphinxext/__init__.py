@@ -25,7 +25,8 @@
 - :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
 - :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
 - :mod:`jaxbook.sphinxext.numbering`: sections "1.5" and figures "图 1-2" per chapter; `:book:sec:`.
-- :mod:`jaxbook.sphinxext.parallel`: 中英对照 / "Parallel text", each passage by its translation.
+- :mod:`jaxbook.sphinxext.parallel_text`: 中英对照 / "Parallel text", each passage by its
+  translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`jaxbook.sphinxext.places`: ``book-places.json``, the book's places for the lab's report.

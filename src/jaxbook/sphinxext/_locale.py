@@ -84,16 +84,17 @@ def repositories(app: Sphinx) -> list[CatalogRepository]:
     return [CatalogRepository(str(app.srcdir), book_dirs, app.config.language, "utf-8")]
 
 
-# The domains each application has compiled (package_catalog).
+# The domains each application has compiled (compile_package_catalog).
 _compiled: weakref.WeakKeyDictionary[Sphinx, set[str]] = weakref.WeakKeyDictionary()
 
 
-def package_catalog(
+def compile_package_catalog(
     app: Sphinx, domain: str = MESSAGE_CATALOG_NAME, locale_dir: Path = LOCALE_DIR
 ) -> Path:
-    """The directory of a package's labels compiled for the build (this package's, or
-    ``domain``'s under ``locale_dir``: the lab's): ``.mo`` files under the doctree directory,
-    compiled from the package's ``.po`` where they differ from it."""
+    """Compile a package's labels for the build (this package's, or ``domain``'s under
+    ``locale_dir``: the lab's) and return the locale directory that holds them: ``.mo``
+    files under the doctree directory, written from the package's ``.po`` where they
+    differ from it."""
     compiled_dir = Path(app.doctreedir, "jaxbook-locales")
     done = _compiled.setdefault(app, set())
     if domain in done:  # each extension registers the catalog; it is compiled once
@@ -160,11 +161,11 @@ def add_catalog(
 ) -> None:
     """Compile the labels' catalogs for the build language and register them: the book's
     (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, which a translator of a new
-    language writes), before this package's own (``package_catalog``). Every catalog of
-    the book in the build's language is compiled again first where its ``.mo`` is not its
-    ``.po``'s (``freshen_catalogs``). Another package's extensions register their own
-    catalog the same way (``domain``, with its ``.po`` files under ``locale_dir``: the
-    lab's report, ``jaxbook_lab``)."""
+    language writes), before this package's own (``compile_package_catalog``). Every
+    catalog of the book in the build's language is compiled again first where its ``.mo``
+    is not its ``.po``'s (``freshen_catalogs``). Another package's extensions register
+    their own catalog the same way (``domain``, with its ``.po`` files under
+    ``locale_dir``: the lab's report, ``jaxbook_lab``)."""
     freshen_catalogs(app)
     language = app.config.language
     book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
@@ -176,7 +177,9 @@ def add_catalog(
     # adds a new language's catalog only as a fallback of the one loaded first: an
     # English build after a Chinese one in the same process would show Chinese labels.
     forget_sphinx_catalogs(lambda namespace, catalog: (namespace, catalog) == ("general", domain))
-    locale.init([*book_dirs, str(package_catalog(app, domain, locale_dir))], language, domain)
+    locale.init(
+        [*book_dirs, str(compile_package_catalog(app, domain, locale_dir))], language, domain
+    )
 
 
 def page_domain(config: Config, docname: str) -> str:

@@ -209,6 +209,10 @@ def set_up_builder(app: Sphinx) -> None:
     if script:
         # After Sphinx's translations.js (priority 500), which it copies from its own catalog.
         app.add_js_file(None, body=script, priority=510)
+    # Not a page's context (html-page-context): the one template that reads this value is
+    # sphinx-copybutton's copybutton.js_t, a static file, which the builder renders as it
+    # copies its assets, before it writes any page, with its global context alone, made
+    # from html_context after this event.
     app.config.html_context = {
         **app.config.html_context,
         "jaxbook_copybutton_messages": copy_button_messages(app, entries),

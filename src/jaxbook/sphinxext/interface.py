@@ -197,7 +197,9 @@ def add_package_template(
     _package_templates.setdefault(app, {})[domain] = template
 
 
-def package_catalog(template: PackageTemplate, outdir: Path) -> Catalog:
+def extract_package_template(template: PackageTemplate, outdir: Path) -> Catalog:
+    """The template (``.pot``) of a package's labels: the messages extracted from the
+    modules ``template`` names, each named from the package's directory."""
     catalog = Catalog(
         project=template.domain,
         header_comment=f"{template.header}\n# Written by make gettext "
@@ -270,7 +272,7 @@ def write_templates(app: Sphinx, exception: Exception | None) -> None:
     write_template(extensions_catalog(outdir), outdir / f"{project.EXTENSION_DOMAIN}.pot")
     packages = _package_templates.get(app, {})
     for domain, package in packages.items():
-        write_template(package_catalog(package, outdir), outdir / f"{domain}.pot")
+        write_template(extract_package_template(package, outdir), outdir / f"{domain}.pot")
     # The pages this build has are the templates it wrote: any other is a page's that is gone.
     made = {f"{domain}.pot" for domain in getattr(app.builder, "catalogs", {})}
     made |= {f"{domain}.pot" for domain in [*project.INTERFACE_DOMAINS, *packages]}

@@ -46,7 +46,7 @@ def both_languages(builder: str):
                 language,
                 marks=pytest.mark.sphinx(
                     builder,
-                    testroot="parallel",
+                    testroot="parallel-text",
                     freshenv=True,
                     confoverrides={"language": language, "epub_copyright": "x", "version": "1"},
                 ),
@@ -62,7 +62,7 @@ def pairs(html: str) -> Pairs:
     return parser
 
 
-@pytest.mark.sphinx("html", testroot="parallel", freshenv=True)
+@pytest.mark.sphinx("html", testroot="parallel-text", freshenv=True)
 def test_a_chinese_page_holds_the_english_text_of_each_passage(built):
     html = built.page()
     found = pairs(html).texts()
@@ -87,7 +87,9 @@ def test_a_chinese_page_holds_the_english_text_of_each_passage(built):
     assert built.warnings == ""
 
 
-@pytest.mark.sphinx("html", testroot="parallel", freshenv=True, confoverrides={"language": "en"})
+@pytest.mark.sphinx(
+    "html", testroot="parallel-text", freshenv=True, confoverrides={"language": "en"}
+)
 def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
     html = built.page()
     found = pairs(html).texts()
@@ -174,7 +176,7 @@ def test_the_epub_has_no_parallel_text(built, language):
     assert offenders == []
 
 
-@pytest.mark.sphinx("latex", testroot="parallel", freshenv=True)
+@pytest.mark.sphinx("latex", testroot="parallel-text", freshenv=True)
 def test_the_pdf_source_has_no_parallel_text(built):
     tex = next(built.app.outdir.glob("*.tex")).read_text(encoding="utf-8")
     assert "第一项" in tex
@@ -185,7 +187,7 @@ def test_a_changed_catalog_is_shown_on_the_next_build_of_the_source(make_app, ro
     import shutil
 
     srcdir = tmp_path / "parallel"
-    shutil.copytree(rootdir / "test-parallel", srcdir)
+    shutil.copytree(rootdir / "test-parallel-text", srcdir)
     make_app("html", srcdir=srcdir).build()
     catalog = srcdir / "locale/en/LC_MESSAGES/other.po"
     text = catalog.read_text(encoding="utf-8")
@@ -196,10 +198,10 @@ def test_a_changed_catalog_is_shown_on_the_next_build_of_the_source(make_app, ro
     assert "One paragraph of the other page." in html
 
 
-@pytest.mark.sphinx("html", testroot="parallel", freshenv=True)
+@pytest.mark.sphinx("html", testroot="parallel-text", freshenv=True)
 def test_a_rebuild_replaces_an_older_stylesheet(app, make_app):
     """An author edits the extension's stylesheet and builds again into the same output."""
-    from jaxbook.sphinxext.parallel import STATIC, STYLESHEET
+    from jaxbook.sphinxext.parallel_text import STATIC, STYLESHEET
 
     app.build()
     copy = app.outdir / "_static" / STYLESHEET
@@ -211,7 +213,9 @@ def test_a_rebuild_replaces_an_older_stylesheet(app, make_app):
     assert STYLESHEET not in again.warning.getvalue()
 
 
-@pytest.mark.sphinx("html", testroot="parallel", freshenv=True, confoverrides={"language": "ja"})
+@pytest.mark.sphinx(
+    "html", testroot="parallel-text", freshenv=True, confoverrides={"language": "ja"}
+)
 def test_a_page_in_a_third_language_pairs_with_the_source_not_the_first_translation(built):
     """A Japanese page holds the Chinese it was translated from, never the English."""
     html = built.page()
@@ -234,11 +238,11 @@ def test_the_parallel_text_needs_no_order_of_the_extensions(make_app, rootdir, t
 
     shown = []
     for order in (1, -1):
-        srcdir = shutil.copytree(rootdir / "test-parallel", tmp_path / f"parallel{order}")
+        srcdir = shutil.copytree(rootdir / "test-parallel-text", tmp_path / f"parallel{order}")
         extensions = [
             "jaxbook.sphinxext.cjk",
             "jaxbook.sphinxext.terms",
-            "jaxbook.sphinxext.parallel",
+            "jaxbook.sphinxext.parallel_text",
         ]
         app = make_app("html", srcdir=srcdir, confoverrides={"extensions": extensions[::order]})
         app.build()
@@ -251,7 +255,7 @@ def test_a_changed_pair_of_languages_reads_the_pages_again(make_app, rootdir, tm
     """The pair is read as the pages are: a build that adds the other language shows it."""
     import shutil
 
-    srcdir = shutil.copytree(rootdir / "test-parallel", tmp_path / "parallel")
+    srcdir = shutil.copytree(rootdir / "test-parallel-text", tmp_path / "parallel")
     make_app(
         "html", srcdir=srcdir, confoverrides={"jaxbook_parallel_languages": ("zh_CN", "")}
     ).build()
