@@ -65,7 +65,7 @@ $(UV):
 # One retry: on a fresh clone, uv's bytecode step once failed on one scipy file
 # ("Bytecode compilation failed ... received: \"\"") and passed a minute later.
 UV_SYNC = $(UV) sync --frozen --compile-bytecode $(foreach extra,$(EXTRAS),--extra $(extra))
-$(SYNCED): $(UV) pyproject.toml uv.lock
+$(SYNCED): $(UV) pyproject.toml $(wildcard packages/*/pyproject.toml) uv.lock
 	$(UV_SYNC) || { echo "uv sync failed; trying once more" >&2; $(UV_SYNC); }
 	@rm -f $(VENV)/.synced-*
 	@touch $@
@@ -169,8 +169,7 @@ refresh-outputs: $(SYNCED) ## Rewrite stale expected outputs from the build's ru
 pytest: $(SYNCED) node_modules/.installed ## Run the book's test suite and pagerun's on TEST_JOBS workers (extensions, exercises, notebooks, browser); the lab's is make lab-test
 	@$(PREFLIGHT) pytest
 	$(if $(TESTED_BUILD),JAXBOOK_TESTED_BUILD=$(abspath $(TESTED_BUILD))) \
-	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit" \
-	  --ignore=$(LAB_TESTS)
+	  $(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder -m "not audit"
 
 # pagerun (packages/pagerun) is a distribution of its own: make pytest runs its tests with the
 # book's, in .venv; this runs them where nothing of the book is installed, as CI's pagerun job.
@@ -263,16 +262,18 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/, gu
 
 ##@ The lab (jaxbook_lab, the jaxbook-lab command): other JAX releases, GPU runs, speed, and deploys
 
-# The lab's tests: its tools on small books, without a network or another JAX release.
-LAB_TESTS   := tests/lab
+# The lab (packages/jaxbook-lab) is a distribution of its own, installed into .venv with the
+# book. Its tests, beside it: its tools on small books, without a network or another JAX
+# release; they take the book's fixtures and run under the book's pytest settings.
+LAB_TESTS   := packages/jaxbook-lab/tests
 
 .PHONY: lab-test
-lab-test: $(SYNCED) ## Run the lab's tests (tests/lab: bundle, record, drift, evidence, the report in the guides, bench, browser setup; Lighthouse's are make lighthouse's)
+lab-test: $(SYNCED) ## Run the lab's tests (packages/jaxbook-lab/tests: bundle, record, drift, evidence, the report in the guides, bench, browser setup; Lighthouse's are make lighthouse's)
 	@$(PREFLIGHT) html
 	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit" $(LAB_TESTS)
 
 .PHONY: doctest-bundle
-doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the jaxbook wheel, lab included, and pagerun's), to run where only JAX is installed
+doctest-bundle: $(SYNCED) ## Export every doctest to _build/doctest-bundle/<lang>.json (+ the wheels of jaxbook, pagerun and jaxbook-lab), to run where only JAX is installed
 	$(JAXBOOK_LAB) bundle export -o $(BUILDDIR)/doctest-bundle $(LANGUAGES)
 	$(UV) build --quiet --all-packages --wheel --out-dir $(BUILDDIR)/doctest-bundle
 
@@ -285,9 +286,12 @@ WHEEL_PLATFORMS := $(foreach glibc,17 27 28 31,--platform manylinux_2_$(glibc)_x
   --platform manylinux2014_x86_64
 
 .PHONY: offline-wheels
+# The book's runtime (JAX and the accelerator's plugin, NumPy, matplotlib) without pagerun and
+# what it brings (Sphinx): make doctest-bundle builds pagerun's wheel, and what a bundle runs
+# of it, pagerun.engine, needs only the standard library.
 offline-wheels: $(SYNCED) ## Download the locked wheels a bundle needs on an accelerator host without an index (ACCELERATOR=tpu|cuda TARGET_PYTHON=3.13)
 	@mkdir -p $(BUILDDIR)/doctest-bundle
-	$(UV) export --quiet --frozen --no-default-groups --no-hashes --no-emit-project \
+	$(UV) export --quiet --frozen --no-default-groups --no-hashes --no-emit-project --prune pagerun \
 	  --extra $(ACCELERATOR) --format requirements.txt -o $(BUILDDIR)/doctest-bundle/requirements-$(ACCELERATOR).txt
 	$(TOOLS)/bin/python -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
 	  --python-version $(TARGET_PYTHON) $(WHEEL_PLATFORMS) \

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import pytest
 
+import jaxbook_lab
 from jaxbook import _compat
 from pagerun import _compat as pagerun_compat
 
@@ -49,7 +50,9 @@ COMPAT = Path(_compat.__file__)
 # pagerun, a distribution of its own (packages/pagerun) that imports nothing of the book,
 # keeps its own.
 PAGERUN_COMPAT = Path(pagerun_compat.__file__)
-PACKAGES = [ROOT / "src" / "jaxbook", ROOT / "src" / "jaxbook_lab", PAGERUN_COMPAT.parent]
+# The lab, a distribution of its own too (packages/jaxbook-lab), keeps none: it may read no
+# other project's private name.
+PACKAGES = [ROOT / "src" / "jaxbook", Path(jaxbook_lab.__file__).parent, PAGERUN_COMPAT.parent]
 COMPATS = (COMPAT, PAGERUN_COMPAT)
 FIRST_PARTY = ("jaxbook", "jaxbook_lab", "pagerun")
 # Underscored names that are public by their own project's documentation.

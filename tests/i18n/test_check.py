@@ -881,7 +881,9 @@ def test_a_link_to_the_other_edition_names_the_other_language():
 
 EXTENSIONS_ZH = ROOT / "src" / "jaxbook" / "sphinxext" / "locales" / "zh_CN" / "LC_MESSAGES"
 THEME_ZH = ROOT / "locale" / "zh_CN" / "LC_MESSAGES" / "sphinx.po"
-LAB_ZH = ROOT / "src" / "jaxbook_lab" / "sphinxext" / "locales" / "zh_CN" / "LC_MESSAGES"
+LAB_ZH = (
+    ROOT / "packages" / "jaxbook-lab" / "src" / "jaxbook_lab" / "sphinxext" / "locales" / "zh_CN"
+) / "LC_MESSAGES"
 
 
 def interface_copy(tmp_path: Path, source: Path, old: str, new: str) -> tuple[Path, int]:

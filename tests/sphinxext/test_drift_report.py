@@ -1,6 +1,6 @@
 """What the book shows of a chapter's drift data: the releases its note names, and the
 examples the data has not seen yet. (The lab's report of it, in the guides, is tested with
-the lab: ``tests/lab/sphinxext/test_drift_report.py``.)
+the lab: ``packages/jaxbook-lab/tests/sphinxext/test_drift_report.py``.)
 
 The root is a book of two chapters: chapter 1 has drift data beside it and a note that
 names releases through ``:drift:``; chapter 2 has none yet.

@@ -2,7 +2,7 @@
 in the table's "Changed in" column, and the release that prose names with ``:changed-in:``;
 a claim about an older release needs a probe the file has; a file that does not fit is one
 warning at the file, and the table goes without the column. (The detail in sentences is the
-lab's report's, in the guides: ``tests/lab/sphinxext/test_evidence_report.py``.)"""
+lab's report's, in the guides: ``packages/jaxbook-lab/tests/sphinxext/test_evidence_report.py``.)"""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def labels_in(modules: list[Path], catalog_module: str) -> set[str]:
 
 def msgids_in_code() -> set[str]:
     """Every label of the book's extensions, which translate through this catalog (the lab's
-    report has a catalog of its own: tests/lab/sphinxext/test_locale.py)."""
+    report has a catalog of its own: packages/jaxbook-lab/tests/sphinxext/test_locale.py)."""
     found = {label for _symbol, label in HALVES.values()} | {BROKEN}  # looked up as _(label)
     # rglob: an extension may be a package of modules (editions).
     return found | labels_in(sorted(PACKAGE.rglob("*.py")), "jaxbook.sphinxext._locale")

@@ -25,3 +25,17 @@ def test_the_notebooks_zip_is_named_by_the_books_file_name_stem(built):
         "small-book-notebooks-en.zip",
     ]
     assert 'href="_notebooks/small-book-notebooks-en.zip"' in built.page()
+
+
+def test_the_install_cell_leaves_out_the_workspaces_members(tmp_path):
+    """A dependency from the workspace (the book's pagerun) is on no index: a reader's
+    notebook installs the others, each as pyproject.toml writes it."""
+    from jaxbook.sphinxext.notebooks import project_pins
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["jax==0.12.0.1", "pagerun", "numpy>=2"]\n'
+        '[project.optional-dependencies]\ntpu = ["jax[tpu]==0.12.0.1"]\n'
+        '[tool.uv.sources]\npagerun = { workspace = true }\nnumpy = { index = "mirror" }\n',
+        encoding="utf-8",
+    )
+    assert project_pins(tmp_path) == (["jax==0.12.0.1", "numpy>=2"], "", "jax[tpu]==0.12.0.1")

@@ -328,15 +328,26 @@ def notebook_for(
 
 
 def project_pins(confdir: str | os.PathLike[str]) -> tuple[list[str], str, str]:
-    """The ``[project]`` dependencies of pyproject.toml and the first entries of its ``cuda``
-    and ``tpu`` extras ("" where it has none)."""
+    """The ``[project]`` dependencies of pyproject.toml that a reader installs from the package
+    index, and the first entries of its ``cuda`` and ``tpu`` extras ("" where it has none)."""
     path = Path(confdir, "pyproject.toml")
     if not path.exists():
         return [], "", ""
-    project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
+    config = tomllib.loads(path.read_text(encoding="utf-8"))
+    project = config.get("project", {})
     extras = project.get("optional-dependencies", {})
     cuda, tpu = extras.get("cuda", []), extras.get("tpu", [])
-    return list(project.get("dependencies", [])), cuda[0] if cuda else "", tpu[0] if tpu else ""
+    # A member of the workspace (pagerun, which the book's package imports) is no package of
+    # the index, and the chapter's code, all a notebook runs, never imports it.
+    sources = config.get("tool", {}).get("uv", {}).get("sources", {})
+    members = {name for name, source in sources.items() if source.get("workspace")}
+    pins = [pin for pin in project.get("dependencies", []) if requirement_name(pin) not in members]
+    return pins, cuda[0] if cuda else "", tpu[0] if tpu else ""
+
+
+def requirement_name(requirement: str) -> str:
+    """The distribution a requirement names (``jax`` of ``jax[tpu]==0.12.0.1``)."""
+    return re.split(r"[\s\[<>=!~;@]", requirement, maxsplit=1)[0].strip()
 
 
 def zip_name(app: Sphinx) -> str:

@@ -1,4 +1,4 @@
 # A book of two chapters whose build publishes its places, which the lab's report reads
-# (tests/lab/roots/test-lab-drift).
+# (packages/jaxbook-lab/tests/roots/test-lab-drift).
 extensions = ["sphinx.ext.doctest", "jaxbook.sphinxext.drift_report", "jaxbook.sphinxext.places"]
 language = "en"

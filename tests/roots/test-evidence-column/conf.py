@@ -1,5 +1,5 @@
 # A book whose build publishes its places, which the lab's report reads
-# (tests/lab/roots/test-lab-evidence).
+# (packages/jaxbook-lab/tests/roots/test-lab-evidence).
 extensions = [
     "jaxbook.sphinxext.notes",
     "jaxbook.sphinxext.evidence_column",

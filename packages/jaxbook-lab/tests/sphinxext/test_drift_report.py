@@ -3,7 +3,8 @@ the examples the data has not seen yet, the table of those that differ and every
 each example named and linked on the book's site from the places the book's build published.
 
 The book is ``tests/roots/test-drift-report`` (two chapters: the first has drift data, the
-second none yet), built first; the report is ``tests/lab/roots/test-lab-drift``'s ``lab.rst``.
+second none yet), built first; the report is the lab's root
+``test-lab-drift``'s ``lab.rst``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A release's environment: what cannot be made is one sentence, and nothing is left behind.
 
 The environment that installs is tested through ``jaxbook-lab drift``
-(tests/lab/releases/test_drift.py); these need no install.
+(packages/jaxbook-lab/tests/releases/test_drift.py); these need no install.
 """
 
 from __future__ import annotations

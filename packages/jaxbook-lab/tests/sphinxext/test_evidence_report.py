@@ -3,7 +3,7 @@ note of a table that names probes, by its number and point (a link to its row on
 site), with what the evidence says in sentences.
 
 The book is ``tests/roots/test-evidence-column`` (eight notes and their table, and the
-evidence file), built first; the report is ``tests/lab/roots/test-lab-evidence``'s
+evidence file), built first; the report is the lab's root ``test-lab-evidence``'s
 ``report.rst``.
 """
 

@@ -3,9 +3,10 @@
 ``environment(release, python, envs, wheel, uv)`` makes (or reuses)
 ``<envs>/jax-<release>-py<X.Y>``: ``jax[cpu]`` at that release, which brings
 its own ``jaxlib``, the NumPy and Matplotlib that resolve with it, and the
-``jaxbook`` wheel (:func:`wheel`), whose bundle runner, doctest runtime and
-probes need Python and JAX alone, with the ``pagerun`` wheel beside it (the
-engine and kernel the runner imports). ``.venv`` and the pages are never touched.
+``jaxbook`` wheel (:func:`wheel`), whose doctest runtime needs Python and JAX alone, with
+the wheels of the workspace's other distributions beside it: ``pagerun`` (the engine and
+kernel the runner imports) and ``jaxbook-lab`` (the bundle runner and the probes).
+``.venv`` and the pages are never touched.
 A release that needs NumPy 1 (its jaxlib fails to import under NumPy 2) gets
 ``numpy<2``; a release that had no jaxlib of its own runs on the one before.
 With ``exclude_newer`` (a timestamp) only packages uploaded before it go in,
@@ -98,7 +99,8 @@ def _reason(result: subprocess.CompletedProcess[str]) -> str:
 
 def wheel(root: Path, out: Path, uv: str) -> Path:
     """Build the jaxbook wheel that the release's environment runs the bundles with, and
-    beside it the wheel of the workspace's other distribution, pagerun, which it imports."""
+    beside it the wheels of the workspace's other distributions: pagerun, which it imports,
+    and jaxbook-lab, whose bundle runner and probes run there."""
     shutil.rmtree(out, ignore_errors=True)
     command = [uv, "build", "--quiet", "--all-packages", "--wheel", "--out-dir", str(out)]
     result = _run(command, cwd=root)
@@ -114,10 +116,12 @@ def default_uv() -> str:
 
 
 def _install_wheel(env_python: str, the_wheel: Path, release: str) -> None:
-    # The wheel says Python >= the project's; its runner and runtime need far less. pagerun,
-    # which the runner imports, is a distribution of its own: :func:`wheel` built it beside.
+    # The wheel says Python >= the project's; its runner and runtime need far less. pagerun
+    # (which the runner imports) and the lab (the runner and the probes) are distributions of
+    # their own: :func:`wheel` built them beside.
     pip = [env_python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    wheels = [str(the_wheel), *map(str, sorted(the_wheel.parent.glob("pagerun-*.whl")))]
+    beside = [*the_wheel.parent.glob("pagerun-*.whl"), *the_wheel.parent.glob("jaxbook_lab-*.whl")]
+    wheels = [str(the_wheel), *map(str, sorted(beside))]
     ours = _run([*pip, "--no-deps", "--no-index", "--force-reinstall", *IGNORE_PYTHON, *wheels])
     if ours.returncode != 0:
         raise CannotInstall(release, f"the jaxbook wheel: {_reason(ours)}")

@@ -24,10 +24,10 @@ runs: the backend, the device, the plugin that runs it, Python, JAX and
 jaxlib. ``--record`` writes that, the verdict and what every block printed
 (with its code), so that outputs for a new backend come from a real run. A
 GPU or TPU machine with JAX installed can check the book this way without
-installing Sphinx: ``make doctest-bundle`` also writes the ``jaxbook`` wheel and
-the ``pagerun`` wheel (the engine and kernel this runner imports, a distribution of
-its own) beside the bundles, which install there with ``pip install --no-deps``. The
-author's guide gives the whole route, offline wheels included.
+installing Sphinx: ``make doctest-bundle`` also writes the wheels of the three
+distributions this runner imports, ``jaxbook``, ``pagerun`` (the engine and kernel) and
+``jaxbook-lab`` (this module), beside the bundles, which install there with
+``pip install --no-deps``. The author's guide gives the whole route, offline wheels included.
 
 Both files are declared in :mod:`jaxbook.formats`: a bundle is a
 :class:`~jaxbook.formats.Bundle`, a record a :class:`~jaxbook.formats.Record`,

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.project import find_root
 from jaxbook_lab.bench import course
 
-ROOT = Path(__file__).resolve().parents[3]
+# The book's root, whose authored chapters the course copies.
+ROOT = find_root(Path(__file__).parent)
 
 
 @pytest.fixture(scope="module")
