@@ -3,17 +3,20 @@ each run here is compared with the same run, cold, on a copy of the book given t
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
 import signal
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from jaxbook.doctest import runner, warm
+from pagerun import devices
 
 LANGUAGES = ["zh_CN", "en"]
 # Where a test is about one language's process on its own (its fingerprint, its death or
@@ -279,3 +282,41 @@ def test_a_build_directory_too_deep_for_a_socket_runs_cold_with_a_notice(
         for language in ("en", "zh_CN")
     ]
     assert servers == []
+
+
+def locked(path: str) -> bool:
+    """Whether a process holds the lock file at ``path``."""
+    fd = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def test_a_server_whose_kernel_held_the_chip_frees_it_between_runs(
+    books, servers, doctest, monkeypatch, tmp_path
+):
+    """On a TPU host a kernel holds the chip for its life (``pagerun_exclusive_devices``,
+    here a file of the test's own): a server that kept its kernel would hold the chip, idle,
+    for minutes, and the other language's build, or another book's, would wait for it."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the lock file's place, for the server
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # and for this process
+    chip = tmp_path / "chip0"
+    chip.touch()
+    overrides = (("pagerun_exclusive_devices", str(chip)),)
+    warm_book, _ = books
+    lock = Path(devices.lock_path())
+
+    for _run in range(2):
+        ok, output, err = doctest(warm_book, True, ONE, confoverrides=overrides)
+
+        assert ok, output
+        assert err == ""  # answered warm
+        assert list(map(alive, servers)) == [True]  # by the same server, still listening
+        holder = int(lock.read_text())  # its kernel took the lock to run the pages
+        assert not locked(str(lock))  # and is gone
+        with pytest.raises(ProcessLookupError):
+            os.kill(holder, 0)

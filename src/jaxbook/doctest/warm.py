@@ -19,7 +19,13 @@ and the spec's overrides and tags); a client whose fingerprint differs tells
 it so, and it exits, and the client starts a new one, which builds as a
 new process does. A server builds holding the doctree directory only while
 it builds; it keeps its kernel (:mod:`pagerun.kernel`, where the pages
-run) between runs, so a page run again does not import JAX again. When another
+run) between runs, so a page run again does not import JAX again, except on a
+machine whose accelerator one process at a time may open (a TPU chip,
+``pagerun_exclusive_devices``): there a kernel holds the chip for its life, and
+a server that kept one would hold it for minutes, idle, while the other
+language's build or another book's waits for it. So a kernel that holds the chip
+is stopped after each answer (:func:`pagerun.kernel.release`), and the next run
+starts one: the server still spares Python, Sphinx and the environment. When another
 build wrote the doctree directory since its last build (``make html``, a run
 with ``--only`` or ``--force``, which build with an application of their
 own), it starts a new application from what is on disk first.
@@ -57,6 +63,7 @@ from typing import IO, Any
 
 import jaxbook
 from jaxbook.doctest.runner import LanguageRun, Spec, language_run
+from pagerun import kernel
 
 KNOB = "JAXBOOK_DOCTEST_WARM"  # "0": no warm processes
 IDLE = "JAXBOOK_DOCTEST_WARM_IDLE"  # seconds a server waits for the next run
@@ -446,7 +453,11 @@ class Kept:
             self.scope.enter_context(docutils_namespace())
         path = socket_path(spec.builddir, self.language)
         with printed((path.with_suffix(".out"), path.with_suffix(".err"))) as output:
-            run, built = language_run(spec, self.language, self.built)
+            try:
+                run, built = language_run(spec, self.language, self.built)
+            finally:
+                # The chip, if its kernel holds one, is free until the next run.
+                kernel.release()
         self.built = built if ordinary else None
         self.left = self.pickle_state()
         return run, *output()

@@ -34,10 +34,19 @@ the process that started it ends, however it ends (its pipe closes; an
 ``atexit`` handler closes it first when it can), the kernel exits at once,
 even in the middle of a page.
 
+Where a device only one process may open is present (a TPU chip: the patterns of
+:data:`exclusive_devices`, the setting ``pagerun_exclusive_devices``), the kernel
+takes the machine's lock (:mod:`pagerun.devices`) before it runs anything and holds
+it for its life, so that the kernels of builds side by side take turns at the
+device. Waiting for it is not the page's time: the time limit counts from when the
+kernel holds it, and the build says once on stderr that it waits, and for which
+process. A process that lives on between builds stops a kernel that holds the lock
+after each (:func:`release`), so that the device is not held for nothing.
+
 This module imports the standard library and the engine only, no Sphinx (a
 question, and a request's ``where``, import the module they name).
 
-    python -m pagerun.kernel REQUESTS_FD ANSWERS_FD   (started by run_page or ask)
+    python -m pagerun.kernel REQUESTS_FD ANSWERS_FD [DEVICE_PATTERN...]  (run_page, ask start it)
 """
 
 from __future__ import annotations
@@ -64,7 +73,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pagerun import engine
+from pagerun import devices, engine
 
 TIMEOUT = "PAGERUN_PAGE_TIMEOUT"
 TIMEOUT_S = 300.0
@@ -72,6 +81,9 @@ TIMEOUT_S = 300.0
 STOP_S = 5.0
 DPI = 144  # of the testplot figures
 _HEADER = struct.Struct("!Q")
+# The devices a kernel takes turns at (absolute glob patterns): the setting
+# pagerun_exclusive_devices, which the run extension sets for the build's process.
+exclusive_devices: list[str] = list(devices.DEFAULT_PATTERNS)
 
 
 @dataclass
@@ -159,7 +171,14 @@ class Kernel:
         requests_in, self.requests = os.pipe()
         answers, answers_out = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pagerun.kernel", str(requests_in), str(answers_out)],
+            [
+                sys.executable,
+                "-m",
+                "pagerun.kernel",
+                str(requests_in),
+                str(answers_out),
+                *exclusive_devices,
+            ],
             stdin=subprocess.DEVNULL,
             pass_fds=(requests_in, answers_out),
         )
@@ -169,20 +188,39 @@ class Kernel:
         self.owner = os.getpid()
         # One exchange at a time: the frames of two would interleave.
         self.exchanging = threading.Lock()
+        self.holds_device = False  # it took the lock of pagerun.devices
+
+    @staticmethod
+    def _say_waiting(found: list[str], pid: int | None) -> None:
+        """Once, on stderr (the kernel waits once in its life): why nothing runs meanwhile."""
+        holder = f" (process {pid})" if pid else ""
+        print(
+            f"pagerun: waiting for {', '.join(found)}, which another build's kernel"
+            f" holds{holder}: one process at a time may open it",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def _exchange(self, request: Request | Ask, timeout_s: float, at: list) -> tuple[str, Any]:
         """Send ``request``; the kernel's answer (its kind, "done" or "failed", and what it
         holds), what the kernel prints written here meanwhile, and in ``at`` the file and line
         it last said it ran. TimeoutError past ``timeout_s``; EOFError or BrokenPipeError when
-        the kernel ended."""
+        the kernel ended. The time counts from when the kernel holds the device it waited
+        for, if it did."""
         sys.stdout.flush()  # what the build printed comes before what the page prints
         sys.stderr.flush()
-        deadline = time.monotonic() + timeout_s
+        deadline: float | None = time.monotonic() + timeout_s
         with self.exchanging:
             _send(self.requests, request)
             while True:
                 kind, *message = self.answers.read(deadline)
-                if kind == "at":
+                if kind == "waiting":
+                    self._say_waiting(*message)
+                    deadline = None  # waiting for the device is not the page's time
+                elif kind == "holding":
+                    self.holds_device = True
+                    deadline = time.monotonic() + timeout_s  # the page's time begins now
+                elif kind == "at":
                     at[:] = message
                 elif kind == "printed":
                     stream = sys.stdout if message[0] == 1 else sys.stderr
@@ -293,6 +331,14 @@ def ask(module: str, function: str, *args: object) -> Any:
 
 def _stop() -> None:
     if _kernel is not None and _kernel.owner == os.getpid():
+        _kernel.stop()
+
+
+def release() -> None:
+    """Stop this process's kernel if it holds the device lock: a process that lives on
+    between builds (a server that answers the next build) calls it after each, so that the
+    device is free meanwhile. The next request starts a kernel that waits for it again."""
+    if _kernel is not None and _kernel.owner == os.getpid() and _kernel.holds_device:
         _kernel.stop()
 
 
@@ -433,6 +479,10 @@ def main(argv: list[str]) -> None:
             os._exit(0)  # the build ended, or stopped this kernel: so does the page
 
     threading.Thread(target=listen, name="requests", daemon=True).start()
+    # Before anything runs; kept open, and so held, until this process ends.
+    held = devices.take(argv[2:], lambda found, pid: send(("waiting", found, pid)))
+    if held is not None:
+        send(("holding",))
     while True:
         request = (
             incoming.get()

@@ -76,6 +76,14 @@ Config values:
    own (:data:`ENVIRONMENT_PREFIXES`): part of the run's inputs.
 ``pagerun_environment_ignored``
    Variables of those that change how fast the pages run, not what they print.
+``pagerun_exclusive_devices``
+   Glob patterns (absolute) of the device files one process at a time may open.
+   Default: the TPU chips, ``/dev/vfio/[0-9]*`` and ``/dev/accel[0-9]*``. Where
+   one is present, each kernel takes one lock of the machine (and user) before it
+   runs anything and holds it for its life (:mod:`pagerun.devices`), so that builds
+   side by side, or the readers of ``sphinx-build -j``, take turns at the device
+   instead of failing; waiting is not a page's time. Where none is, nothing is
+   locked. ``[]``: never.
 ``pagerun_run_inputs``
    Computed, never set: what outside the pages changes what their code
    prints (Python and every installed package's release, the accelerators the
@@ -102,7 +110,7 @@ from sphinx.builders.dummy import DummyBuilder
 from sphinx.domains import Domain
 from sphinx.util import logging
 
-from pagerun import _compat, engine, kernel, pages, verdict
+from pagerun import _compat, devices, engine, kernel, pages, verdict
 from pagerun.pages import PageRecord, doctest_nodes_of
 from pagerun.sphinxext import PARALLEL_SAFE, measured_value, pages_read_at, written_before
 
@@ -471,6 +479,11 @@ def settle_run_inputs(app: Sphinx, config: Config) -> None:
     config.pagerun_run_inputs = config.pagerun_run_inputs
 
 
+def exclusive_devices(app: Sphinx, config: Config) -> None:
+    """The devices this process's kernels take turns at: the setting, for the kernel."""
+    kernel.exclusive_devices = list(config.pagerun_exclusive_devices)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.add_config_value("pagerun_run", True, "", types=frozenset({bool, list, tuple}))
@@ -480,7 +493,13 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("pagerun_environment", [], "env", types=sequence)
     app.add_config_value("pagerun_environment_ignored", [], "env", types=sequence)
     app.add_config_value("pagerun_run_inputs", run_inputs, "env", types=frozenset({dict}))
+    # A list (not a tuple): -D splits a list's value at commas. Not an input of the runs:
+    # taking turns changes when a page runs, not what it prints.
+    app.add_config_value(
+        "pagerun_exclusive_devices", list(devices.DEFAULT_PATTERNS), "", types=sequence
+    )
     app.connect("config-inited", settle_run_inputs)
+    app.connect("config-inited", exclusive_devices)
     app.connect("env-get-outdated", unrun_outdated)
     app.add_builder(VerdictBuilder)
     app.add_builder(DoctestBuilder, override=True)  # sphinx.ext.doctest's, which runs again
