@@ -233,3 +233,29 @@ def test_a_question_that_fails_says_why_and_the_kernel_answers_the_next():
     with pytest.raises(kernel.AskFailed, match="pickle"):
         kernel.ask("threading", "Lock")  # not a plain value
     assert kernel.ask("os", "getpid") == pid
+
+
+OLDER_PYTHONS = ["python3.9", "python3.10", "python3.11"]
+
+
+def test_the_engine_and_the_kernel_import_on_an_older_python():
+    """A tool may run exported pages with the engine and the kernel alone on Python 3.9 to
+    3.11 (README): they parse and import there, with the standard library alone."""
+    # Each interpreter of these names on PATH that starts (a version manager's shim may not).
+    found = (
+        path
+        for name in OLDER_PYTHONS
+        for directory in os.environ.get("PATH", "").split(os.pathsep)
+        if (path := shutil.which(name, path=directory))
+    )
+    older = next((path for path in found if subprocess.run([path, "-c", ""]).returncode == 0), None)
+    if older is None:
+        pytest.skip(f"none of {', '.join(OLDER_PYTHONS)} is installed here")
+    source = str(Path(engine.__file__).parents[1])
+    modules = "import pagerun.engine, pagerun.kernel, pagerun.verdict, pagerun.blocks"
+    result = subprocess.run(
+        [older, "-I", "-c", f"import sys; sys.path.insert(0, {source!r}); {modules}"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr

@@ -71,7 +71,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pagerun import devices, engine
 
@@ -307,7 +307,12 @@ def _this_kernel() -> Kernel:
     return _kernel
 
 
-def _from_here[R: (Request, Ask)](request: R) -> R:
+# Not PEP 695's syntax: a runner of exported pages imports this module on Pythons 3.9 to
+# 3.11 (those an old release of the library a book teaches needs), which cannot parse it.
+R = TypeVar("R", Request, Ask)
+
+
+def _from_here(request: R) -> R:  # noqa: UP047
     """``request`` with this process's directory, path and environment, which the kernel
     takes before it runs or asks anything: as if it ran in this process."""
     request.cwd = os.getcwd()
