@@ -198,6 +198,9 @@ class LabelOutputs(SphinxPostTransform):
     default_priority = 920
     builders = ("html",)  # the builders that show tabs: every other one labels the outputs
 
+    # apply, not run: the transform works for every builder (tabs for those in
+    # ``builders``, labels for the rest), and is_supported() is Sphinx's public way to ask
+    # which one this is (a transform has no public builder name in Sphinx 9).
     def apply(self, **kwargs: Any) -> None:
         config, doctree, as_tabs = self.config, self.document, self.is_supported()
         language = config.language
