@@ -82,7 +82,9 @@ STOP_S = 5.0
 DPI = 144  # of the testplot figures
 _HEADER = struct.Struct("!Q")
 # The devices a kernel takes turns at (absolute glob patterns): the setting
-# pagerun_exclusive_devices, which the run extension sets for the build's process.
+# pagerun_exclusive_devices, which the run extension sets for the build's process. A
+# process-wide value, as the kernel is one per process, whatever builds it serves: the last
+# build to start sets it, for a kernel that starts after.
 exclusive_devices: list[str] = list(devices.DEFAULT_PATTERNS)
 
 
