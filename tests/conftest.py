@@ -495,3 +495,19 @@ def imported_by():
         return result, {name.split(".")[0] for name in names}
 
     return run
+
+
+# The Pythons an old JAX release needs, which make drift runs the bundle with.
+OLDER_PYTHONS = ["python3.9", "python3.10", "python3.11"]
+
+
+@pytest.fixture(scope="session")
+def older_python() -> str:
+    """The oldest of Python 3.9 to 3.11 on PATH that starts (a version manager's shim may
+    not); the test is skipped where none does."""
+    for name in OLDER_PYTHONS:
+        for directory in os.environ.get("PATH", "").split(os.pathsep):
+            path = shutil.which(name, path=directory)
+            if path and subprocess.run([path, "-c", ""], capture_output=True).returncode == 0:
+                return path
+    pytest.skip(f"none of {', '.join(OLDER_PYTHONS)} is installed here")

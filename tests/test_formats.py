@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import get_args, get_type_hints
@@ -171,7 +169,6 @@ def test_each_reader_names_its_file_its_format_and_its_remedy(
         reader(path)
 
 
-OLDER_PYTHONS = ["python3.9", "python3.10", "python3.11"]
 SOURCES = f"{ROOT / 'src'}:{ROOT / 'packages' / 'pagerun' / 'src'}"
 READ_ON_AN_OLDER_PYTHON = """
 import sys
@@ -186,24 +183,12 @@ for name in sys.argv[2:]:
 """
 
 
-def _runnable(names: list[str]):
-    """Each interpreter of these names on PATH that starts (a version manager's shim may not)."""
-    for name in names:
-        for directory in os.environ.get("PATH", "").split(os.pathsep):
-            path = shutil.which(name, path=directory)
-            if path and subprocess.run([path, "-c", ""], capture_output=True).returncode == 0:
-                yield path
-
-
-def test_the_formats_read_the_committed_data_on_an_older_python():
+def test_the_formats_read_the_committed_data_on_an_older_python(older_python):
     """The bundle runs where old JAX releases run (Python 3.9 and newer): the module imports
     there with the standard library alone, and reads the files it declares."""
-    older = next(_runnable(OLDER_PYTHONS), None)
-    if older is None:
-        pytest.skip(f"none of {', '.join(OLDER_PYTHONS)} is installed here")
     names = [str(ROOT / name) for name in READERS]
     result = subprocess.run(
-        [older, "-I", "-c", READ_ON_AN_OLDER_PYTHON, SOURCES, *names],
+        [older_python, "-I", "-c", READ_ON_AN_OLDER_PYTHON, SOURCES, *names],
         capture_output=True,
         text=True,
         check=False,

@@ -14,6 +14,7 @@ from tests.conftest import (  # noqa: F401
     imported_by,
     jaxbook_lab,
     make_app,
+    older_python,
     project_copy,
     pytest_configure,
     rootdir,

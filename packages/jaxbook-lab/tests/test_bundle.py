@@ -245,7 +245,6 @@ def test_languages_export_side_by_side_through_the_labs_own_command(monkeypatch,
     assert [command[-1] for command in started] == ["zh_CN", "en"]
 
 
-OLDER_PYTHONS = ["python3.9", "python3.10", "python3.11"]
 IMPORT_THE_RUNNER = """
 import sys
 # The three distributions' sources; with -I, the standard library alone besides them.
@@ -255,30 +254,18 @@ print("imported")
 """
 
 
-def test_the_bundles_runner_imports_on_the_python_of_an_old_jax_release():
+def test_the_bundles_runner_imports_on_the_python_of_an_old_jax_release(older_python):
     """make drift runs the bundle with the Python an old JAX release needs (3.9 to 3.11):
     every module its runner imports (the lab's, the book's formats, pagerun's engine and
     kernel) must parse and import there, with the standard library alone."""
-    import os
-    import shutil
     import subprocess
 
-    # Each interpreter of these names on PATH that starts (a version manager's shim may not).
-    found = (
-        path
-        for name in OLDER_PYTHONS
-        for directory in os.environ.get("PATH", "").split(os.pathsep)
-        if (path := shutil.which(name, path=directory))
-    )
-    older = next((path for path in found if subprocess.run([path, "-c", ""]).returncode == 0), None)
-    if older is None:
-        pytest.skip(f"none of {', '.join(OLDER_PYTHONS)} is installed here")
     root = Path(__file__).resolve().parents[3]
     sources = ":".join(
         str(root / part) for part in ("src", "packages/pagerun/src", "packages/jaxbook-lab/src")
     )
     result = subprocess.run(
-        [older, "-I", "-c", IMPORT_THE_RUNNER, sources], capture_output=True, text=True
+        [older_python, "-I", "-c", IMPORT_THE_RUNNER, sources], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "imported\n"
