@@ -15,10 +15,11 @@ build read them are read, and so run, again; :mod:`pagerun.sphinxext.run`),
 and every ``testoutput`` that failed in the recorded run is rewritten with what its code printed (an
 exception as the traceback's first and last lines). Code that prints and then
 raises is reported as ``file:line`` and left alone, with a non-zero exit: no
-expected output can match it. An expected output that
-still passes (including one with a ``...`` wildcard over a timing) is left
-alone. Review the diff before committing it: this
-tool records behavior, it does not judge it.
+expected output can match it. An expected output that still passes (including
+one with a ``...`` wildcard over a timing) is left alone, unless it passes only
+because ``NORMALIZE_WHITESPACE`` forgave a space the code no longer prints.
+Review the diff before committing it: this tool records behavior, it does not
+judge it.
 
 A page is named by its file or by a pattern (``docs/ch02/*``: the ``.rst`` and
 ``.md`` pages it matches, and without a word none of the chapter's other files,
