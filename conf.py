@@ -12,7 +12,7 @@ by name from ``jaxbook.sphinx_settings`` (one place for each). Only the values
 that depend on what a build is given after this file runs (its language, ``-D
 language=<code>``, and the texts translated for it; its output and doctree directories)
 are the extensions' to compute, and each gives way to a value set here: the list of them
-is in dev/how-it-works.md ("Where the settings live").
+is in the docstring of ``jaxbook.sphinxext._settings``.
 
 The guides (``guides/``: how the book is made, the author's and the translator's
 guides, the lab's report) are a site of their own, built after the book with the

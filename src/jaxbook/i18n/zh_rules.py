@@ -7,7 +7,8 @@ inline markup (:data:`~jaxbook.i18n.zh_source.OPAQUE`, ``HUGGING``) stand for
 code, roles and links: no rule changes them. A rule with ``folds`` is a pure
 change of marks, which ``--carry`` undoes to compare a message with its
 previous text. A rule's place in :data:`RULES` means nothing: the lint applies
-them all until none changes anything more.
+them all until none changes anything more. A new rule also gets a planted fault in
+``tests/i18n/test_zh_lint.py``'s ``PLANTED``, which the tests require of every rule.
 """
 
 from __future__ import annotations

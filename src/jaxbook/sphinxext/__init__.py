@@ -71,7 +71,10 @@ subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind
 (``jaxbook`` alone silences them all). An extension that keeps state on the
 build environment says so with an ``env_version`` in its ``setup()``
 metadata, which Sphinx compares with the pickled environment's. Every
-extension reads and writes pages in parallel (``sphinx-build -j``): its
+extension reads and writes pages in parallel (``sphinx-build -j``): what it keeps on the
+environment merges from the reader processes, and nothing a forked writer does is needed
+after it (a file of the whole book is written in the main process: at
+``doctree-resolved``, in ``write_doc_serialized`` or at ``build-finished``). Its
 metadata says so with ``PARALLEL_SAFE``, and ``tests/sphinxext/test_parallel_build.py``
 builds every extension of ``conf.py`` (the book's and, under the tag ``guides``, the
 guides') with ``-j 2`` and ``-j 1`` to hold it.

@@ -38,7 +38,10 @@ this module's names alone.
 
 Each message of the extensions' templates with ``%(name)s`` or ``{name}`` is
 flagged ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
-holds a translation's placeholders to the message's.
+holds a translation's placeholders to the message's. A ``# Translators:`` comment at a call
+(``{# Translators: ... #}`` in a template) is the entry's ``#.`` line: in ``jaxbook.pot``
+every label of fewer than four words has one, saying where it shows
+(``tests/i18n/test_templates.py``).
 
 A template is written only when more than its date changed, as Sphinx writes
 the pages'; a page's template that the build no longer makes (its page is

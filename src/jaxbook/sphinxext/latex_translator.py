@@ -17,8 +17,11 @@ what it adds, and ``BookLaTeXTranslator`` is made of them:
 A feature adds its mixin to the bases below, before ``LaTeXTranslator``; a method it overrides
 calls ``super()``, so that two mixins that override the same method both take effect. This
 module alone registers a LaTeX translator (``set_translator``): a second registration would
-replace this one, and with it every other feature's part. The features' other parts (the
-Chinese index's makeindex style, the PDF's settings) stay their extensions'.
+replace this one, and with it every other feature's part. A mixin changes how another
+extension's node is written here, never through that extension's registration:
+``add_node(override=True)`` would change it for every LaTeX translator, and depend on which
+extension is set up last. The features' other parts (the Chinese index's makeindex style,
+the PDF's settings) stay their extensions'.
 
 Config values: none.
 """

@@ -9,7 +9,8 @@ html`` with ``JAXBOOK_SITE_URL`` set (from the environment, else
 served by ``serve`` (npm), which compresses text as GitHub Pages and Read the
 Docs do, and each page (every ``.html`` file, the landing page, the 404 pages,
 search and the index included; or the given ``PAGE`` paths, relative to the
-site) is audited in turn by Lighthouse (npm ``lighthouse``) in the project's
+site) is audited in turn by Lighthouse (npm ``lighthouse``, held at 12 in
+``package.json``: Lighthouse 13 needs Node 22.19 or newer) in the project's
 headless Chromium (``jaxbook_lab.browser``), with Lighthouse's default mobile
 emulation and simulated throttling. One page at a time: pages audited side by
 side on two cores would score each other's CPU time.

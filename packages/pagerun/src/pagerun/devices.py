@@ -10,6 +10,10 @@ its life: the builds side by side (a Sphinx process per language, the readers of
 system frees the lock however the kernel ends (its exit, a crash, a kill). Where
 none is present, nothing is locked and the kernels run side by side.
 
+A process that forks readers (``sphinx-build -j``) must not start a kernel before they read
+(a :func:`pagerun.kernel.ask` in the main process): that kernel would hold the lock until
+the build ends, and the readers' kernels would wait for it forever.
+
 Standard library only, and Python 3.11 syntax: it is proven on the machine with
 the device, whose Python may be older than pagerun's.
 """

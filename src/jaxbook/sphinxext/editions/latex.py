@@ -12,7 +12,7 @@
   all roman-numbered; no blank page carries a running head or folio;
 - the PDF's information (title, authors, subject, keywords) in the edition's
   language, and its language, with its region, in its catalog (``/Lang``:
-  ``zh-CN``, ``en-US``); it is not tagged (``dev/how-it-works.md`` says why);
+  ``zh-CN``, ``en-US``); it is not tagged (below);
 - the edition's language as polyglossia's main language, so that a word is
   hyphenated by its language's patterns (Spanish "sa-li-da", not English's
   "sal-ida"; ``jaxbook.preflight.HYPHENATION`` names the language and the
@@ -41,6 +41,16 @@
 What the PDF changes in the resolved book is ``layout``'s. Two mixins of the book's LaTeX
 translator (``jaxbook.sphinxext.latex_translator``) are here: a cell's output set apart
 (``OutputFrame``) and a badge boxed (``BoxedBadges``).
+
+The PDF is not tagged. LaTeX's tagging needs ``\\DocumentMetadata`` before
+``\\documentclass``, where Sphinx's LaTeX template has no place for it (only a copy of the
+whole template would), and with TeX Live 2022's XeLaTeX (LaTeX 2022-11-01, tagpdf 0.98a) its
+test phases stop the build at each longtable that breaks over a page ("Infinite glue
+shrinkage found in box being split"); even where they run, that release's test phases tag
+paragraphs at most, and tagpdf warns that XeTeX lacks the interword spaces a tagged PDF
+needs. The PDF declares its language and information instead, and the EPUB is the
+accessible edition; tagging is worth trying again with a LaTeX that tags tables and lists,
+under LuaLaTeX.
 """
 
 from __future__ import annotations
