@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import gettext
-import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -207,15 +206,46 @@ def jax_array_class() -> type:
 # meaning Sphinx does not document: each in one named function, with its way out.
 
 
+def disable_sphinx_toctree_collector(app: Sphinx) -> None:
+    """Disconnect Sphinx's built-in toctree collector from ``app``, for a subclass of it to
+    take its place (``app.add_env_collector``).
+
+    Why: the book numbers sections ("1.5") and figures ("1-2") per chapter, where Sphinx's
+    toctree collector numbers them and names the pages whose numbers changed
+    (``jaxbook.sphinxext.numbering.ChapterNumbering``); both collectors connected, each
+    would number the book, and the last one's numbers would stand.
+    Upstream: the built-in extension ``sphinx.environment.collectors.toctree`` registers an
+    instance of ``TocTreeCollector`` with ``app.add_env_collector``, which keeps no
+    reference to it, and Sphinx has no way to replace or remove a collector. The instance
+    is found as the owner of its bound ``get_updated_docs`` among the listeners of
+    ``env-get-updated`` (``app.events.listeners``, undocumented); ``disable``, which
+    ``EnvironmentCollector`` documents, disconnects it.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx lets an extension replace a built-in collector, or numbers sections
+    and figures per chapter.
+    """
+    from sphinx.environment.collectors.toctree import TocTreeCollector
+    from sphinx.errors import ExtensionError
+
+    builtin = [
+        collector
+        for listener in app.events.listeners["env-get-updated"]
+        if type(collector := getattr(listener.handler, "__self__", None)) is TocTreeCollector
+    ]
+    if len(builtin) != 1:
+        msg = f"expected Sphinx's one toctree collector, found {len(builtin)}"
+        raise ExtensionError(msg)
+    builtin[0].disable(app)
+
+
 def replace_figure_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> None:
     """Put ``numbers`` (docname -> kind -> figure id -> number) where Sphinx keeps its
-    figure numbers, for the writers and for its next comparison.
+    figure numbers, for the writers and for the next build to compare with.
 
     Why: the book numbers figures, tables and listings per chapter ("1-2"), as the PDF
-    does; and before Sphinx numbers them again its own numbers of the last build go back,
-    for it to compare with (else every numbered page would be written at every build).
-    Upstream: Sphinx's ``TocTreeCollector`` sets ``BuildEnvironment.toc_fignumbers`` on
-    ``env-get-updated`` (priority 500) and names the pages whose numbers differ from the
+    does (``jaxbook.sphinxext.numbering.ChapterNumbering``, a toctree collector).
+    Upstream: Sphinx's ``TocTreeCollector.assign_figure_numbers`` sets
+    ``BuildEnvironment.toc_fignumbers`` and names the pages whose numbers differ from the
     ones it found there; the writers read the numbers from it. numfig has no numbering per
     chapter.
     Written against: Sphinx 9.1.1 and 9.2.0.
@@ -224,58 +254,15 @@ def replace_figure_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> No
     env.toc_fignumbers = numbers
 
 
-# The settings whose figure numbering ``pause_figure_numbering`` turned off in this build.
-_numbering_paused: weakref.WeakSet[Config] = weakref.WeakSet()
-
-
-def pause_figure_numbering(config: Config) -> None:
-    """Have Sphinx's figure numbering, which is about to run, number nothing in this build
-    (``resume_figure_numbering`` turns it back on once it ran).
-
-    Why: the numbering unpickles every page's doctree after any page is read, the largest
-    cost of ``make doctest`` after a one-page edit of a long book; the verdict builder
-    writes no page and resolves no reference, so it has no number to write, and the next
-    builder that writes numbers numbers the book afresh.
-    Upstream: Sphinx's ``TocTreeCollector.assign_figure_numbers`` runs on
-    ``env-get-updated`` (priority 500) at every build, whatever the builder, and when
-    ``numfig`` is on walks every page's doctree from the root page (``env.get_doctree``,
-    an unpickling each; sphinx-doc/sphinx#11474); with ``numfig`` off it sets
-    ``toc_fignumbers`` empty and names no page. ``numfig`` is an ``env`` setting: off for
-    the whole build it would be pickled with the environment, and the next builder of the
-    same doctrees would read every page again.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: Sphinx numbers only the pages read, or only for builders that write
-    numbers.
-    """
-    if config.numfig:
-        config.numfig = False
-        _numbering_paused.add(config)
-
-
-def resume_figure_numbering(config: Config) -> None:
-    """Turn Sphinx's figure numbering back on after ``pause_figure_numbering`` (before the
-    environment is pickled with its settings, which the next build compares with its own).
-
-    Why: as ``pause_figure_numbering``.
-    Upstream: as ``pause_figure_numbering``.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: as ``pause_figure_numbering``.
-    """
-    if config in _numbering_paused:
-        _numbering_paused.discard(config)
-        config.numfig = True
-
-
 def replace_section_numbers(env: BuildEnvironment, numbers: dict[str, Any]) -> None:
     """Put ``numbers`` (docname -> anchor -> section number) where Sphinx keeps its
-    section numbers, for the writers and for its next comparison.
+    section numbers, for the writers and for the next build to compare with.
 
     Why: a chapter's ``:numbered:`` toctree numbers its pages from 1; the book puts the
-    chapter's number first ("1.5"), and before Sphinx numbers them again its own numbers
-    of the last build go back, for it to compare with.
-    Upstream: Sphinx's ``TocTreeCollector`` sets ``BuildEnvironment.toc_secnumbers`` on
-    ``env-get-updated`` (priority 500), compares with what it found there, and the
-    writers read the numbers from it; a numbered toctree cannot start at another number.
+    chapter's number first ("1.5"; ``jaxbook.sphinxext.numbering.ChapterNumbering``).
+    Upstream: Sphinx's ``TocTreeCollector.assign_section_numbers`` sets
+    ``BuildEnvironment.toc_secnumbers`` and compares with what it found there; the writers
+    read the numbers from it; a numbered toctree cannot start at another number.
     Written against: Sphinx 9.1.1 and 9.2.0.
     Remove when: a numbered toctree can take its parent's number as a prefix.
     """

@@ -13,6 +13,8 @@ import sphinx
 from bs4 import BeautifulSoup
 from sphinx.environment.collectors.toctree import TocTreeCollector
 
+from jaxbook.sphinxext.numbering import ChapterNumbering
+
 ROOT = Path(__file__).parent.parent / "roots" / "test-numbering"
 NAMES = {
     "zh_CN": {"figure": "图", "listing": "代码清单", "table": "表"},
@@ -87,9 +89,9 @@ def test_the_pdf_refers_by_number_in_the_same_words(book, language):
 
 
 def test_a_build_with_nothing_changed_writes_no_page_again(make_app, book):
-    """Sphinx compares its numbers with the last build's to know which pages to write again:
-    it is given its own, not the numbers per chapter, which would differ on every page
-    that has one, and have each such page written at every build."""
+    """The numbers per chapter are compared with the last build's, which the environment
+    kept: not Sphinx's own through the book, which differ on every page that has one, and
+    would have each such page written at every build."""
     app = book("html", "zh_CN")
     pages = [app.outdir / f"{name}.html" for name in ("index", "one", "section", "two")]
     written = [path.stat().st_mtime_ns for path in pages]
@@ -135,30 +137,40 @@ def test_a_reference_to_a_page_without_a_number_warns(make_app, tmp_path):
     )
 
 
-def test_sphinx_numbers_afresh_and_compares_with_its_own_last_numbers(make_app, book, monkeypatch):
-    """What numbering.py relies on in Sphinx: at every build the toctree collector numbers
-    sections and figures afresh, and compares them with what it finds on the environment,
-    where its own numbers of the last build have been put back. With nothing changed it
-    names no page, and the numbers per chapter are made once ("1.1", "1-1"), not prefixed
-    again."""
+def test_the_books_collector_numbers_in_place_of_sphinxs_and_afresh_at_every_build(
+    make_app, book, monkeypatch
+):
+    """What numbering.py relies on in Sphinx: ``ChapterNumbering`` takes the place of the
+    built-in toctree collector, whose numbering numbers sections and figures afresh at
+    every build. With nothing changed it names no page, and the numbers per chapter are made
+    once ("1.1", "1-1"), not prefixed again."""
     # The lock installs 9.1.1 on Python 3.12 and 9.2.0 on 3.13, whose toctree collectors
     # (sphinx/environment/collectors/toctree.py) are the same file.
     assert sphinx.version_info[:2] in {(9, 1), (9, 2)}, (
-        f"numbering relies on Sphinx 9.1/9.2's TocTreeCollector.assign_section_numbers and "
-        f"assign_figure_numbers (numbering afresh on env-get-updated, comparing with "
-        f"env.toc_secnumbers/toc_fignumbers); this is Sphinx {sphinx.__version__}: check "
-        f"numbering.py when upgrading, then this test"
+        f"numbering subclasses Sphinx 9.1/9.2's TocTreeCollector (assign_section_numbers "
+        f"and assign_figure_numbers number afresh into env.toc_secnumbers/toc_fignumbers) "
+        f"and disconnects the built-in one; this is Sphinx {sphinx.__version__}: check "
+        f"numbering.py and _compat.disable_sphinx_toctree_collector when upgrading, then "
+        f"this test"
     )
     first = book("html", "zh_CN")
+    # One toctree collector listens to each of a collector's events: the book's.
+    for event in ("doctree-read", "env-merge-info", "env-purge-doc", "env-get-updated"):
+        owners = [
+            getattr(listener.handler, "__self__", None)
+            for listener in first.events.listeners[event]
+        ]
+        collectors = [owner for owner in owners if isinstance(owner, TocTreeCollector)]
+        assert [type(collector) for collector in collectors] == [ChapterNumbering], event
     reported: dict[str, list[str]] = {}
     for method in ("assign_section_numbers", "assign_figure_numbers"):
-        sphinx_own = getattr(TocTreeCollector, method)
+        ours = getattr(ChapterNumbering, method)
 
-        def spy(collector, env, method=method, sphinx_own=sphinx_own):
-            reported[method] = sphinx_own(collector, env)
+        def spy(collector, env, method=method, ours=ours):
+            reported[method] = ours(collector, env)
             return reported[method]
 
-        monkeypatch.setattr(TocTreeCollector, method, spy)
+        monkeypatch.setattr(ChapterNumbering, method, spy)
     again = make_app("html", srcdir=first.srcdir, confoverrides={"language": "zh_CN"})
     again.build()
     assert reported == {"assign_section_numbers": [], "assign_figure_numbers": []}
@@ -169,6 +181,46 @@ def test_sphinx_numbers_afresh_and_compares_with_its_own_last_numbers(make_app, 
     assert env.toc_fignumbers["section"]["figure"] == {
         next(iter(env.toc_fignumbers["section"]["figure"])): ("1-2",)
     }
+
+
+def test_a_page_moved_to_another_chapter_is_written_again_with_its_new_numbers(
+    make_app, book, monkeypatch
+):
+    """The section's page moves from chapter 1's numbered toctree to chapter 2's: the
+    chapters' pages are read again, not the section's, whose number in its toctree is still
+    1 (Sphinx's own number); its numbers per chapter changed ("2.1", its figure "2-2"), and
+    both numberings name it to write again."""
+    app = book("html", "zh_CN")
+    section = app.outdir / "section.html"
+    written = section.stat().st_mtime_ns
+    one, two = app.srcdir / "one.rst", app.srcdir / "two.rst"
+    one.write_text(
+        one.read_text(encoding="utf-8").replace(
+            ".. toctree::\n   :numbered: 1\n\n   section\n", ""
+        ),
+        encoding="utf-8",
+    )
+    with two.open("a", encoding="utf-8") as text:
+        text.write("\n.. toctree::\n   :numbered: 1\n\n   section\n")
+    reported: dict[str, list[str]] = {}
+    for method in ("assign_section_numbers", "assign_figure_numbers"):
+        ours = getattr(ChapterNumbering, method)
+
+        def spy(collector, env, method=method, ours=ours):
+            reported[method] = ours(collector, env)
+            return reported[method]
+
+        monkeypatch.setattr(ChapterNumbering, method, spy)
+    again = make_app("html", srcdir=app.srcdir, confoverrides={"language": "zh_CN"})
+    again.build()
+    assert again.env.toc_secnumbers["section"][""] == (2, 1)
+    assert reported["assign_section_numbers"] == ["section"]
+    assert "section" in reported["assign_figure_numbers"]
+    assert section.stat().st_mtime_ns != written
+    shown = page(again, "section")
+    assert " ".join(shown.find("h1").get_text().split()).rstrip("¶#").strip() == "2.1 一节"
+    assert captions(shown) == ["图 2-2"]
+    assert captions(page(again, "one")) == ["图 1-1", "代码清单 1-1", "表 1-1"]
 
 
 @pytest.mark.sphinx("html", testroot="numbering", confoverrides={"numfig": False})
@@ -186,7 +238,8 @@ def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afr
     unpickles every page's doctree after any page is read (dev/performance.md, the one-page
     edit), does not run for it. The numbers stay those the pages were written with, so the
     next HTML build compares with them and writes again a page whose numbers changed
-    meanwhile, though the verdict, not it, read the page that changed them."""
+    meanwhile, though the verdict, not it, read the page that changed them, and not a page
+    whose numbers did not."""
     from PIL import Image
     from sphinx.environment import BuildEnvironment
 
@@ -206,6 +259,8 @@ def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afr
 
     site = build("html")
     assert captions(page(site, "section")) == ["图 1-2"]
+    two = site.outdir / "two.html"
+    written = two.stat().st_mtime_ns
     # A figure first in chapter 1: the section page's becomes 1-3, its own page unread.
     one = srcdir / "one.rst"
     text = one.read_text(encoding="utf-8")
@@ -229,3 +284,5 @@ def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afr
     site = build("html")
     assert captions(page(site, "one")) == ["图 1-1", "图 1-2", "代码清单 1-1", "表 1-1"]
     assert captions(page(site, "section")) == ["图 1-3"]
+    assert two.stat().st_mtime_ns == written
+    assert captions(page(site, "two")) == ["图 2-1", "代码清单 2-1"]

@@ -1,51 +1,35 @@
 """Numbers, as a reader of every edition sees them: sections "1.5", figures, tables and code
 listings "图 1-2" / "Figure 1-2", and the book's references that name a section by its number.
-
 The website, the EPUB and the PDF number alike, and ``:numref:`` and ``:book:sec:`` write
-the same numbers the titles and captions show:
+the numbers the titles and captions show:
 
 - **Figures, tables and listings** are numbered per chapter, as LaTeX's counters number
-  them in the PDF (``texinputs/jaxbook.sty``): Sphinx's numfig for every builder that
-  writes numbers (``writes_numbers``: not ``make doctest``'s verdict builder), with one
-  set of names for them in the build's language (``configure_numbering``), numbers through
-  the book (``numfig_secnum_depth`` 0), and ``number_per_chapter`` counts them again per
-  chapter, the chapter being the page's entry in the root page's toctree.
-- **Sections.** A chapter's page lists its sections' pages in a ``:numbered: 1`` toctree;
-  Sphinx numbers each such toctree from 1 and knows nothing of the chapter above it, so
-  its numbers are "5", not "1.5". ``number_sections_in_chapter`` puts the chapter's
-  number first, in ``env.toc_secnumbers`` and on the title and contents nodes Sphinx gave
-  the number to, and the HTML and EPUB writers print "1.5 " before the title, in the
-  sidebar and in links. The chapter's own page and the back matter (a summary, a quiz,
-  listed in an unnumbered toctree) have no number. On paper LaTeX numbers the sections
-  itself; ``SectionNumbersOnPaper`` switches its numbers on for exactly the pages the
-  web numbers (``\\jbsectionnumbers``, which ``jaxbook.sty`` defines with the chapter's
-  layout).
+  them in the PDF (``texinputs/jaxbook.sty``); on the web and in the EPUB by Sphinx's
+  numfig, with names in the build's language (``configure_numbering``), through the book
+  (``numfig_secnum_depth`` 0), then counted again per chapter (``ChapterNumbering``), the
+  chapter being the page's entry in the root page's toctree.
+- **Sections.** A chapter's page lists its sections' pages in a ``:numbered: 1`` toctree,
+  which Sphinx numbers from 1 ("5"); ``ChapterNumbering`` puts the chapter's number first
+  ("1.5"), and the HTML and EPUB writers print it before the title, in the sidebar and in
+  links. The chapter's own page and the back matter (a summary, a quiz, in an unnumbered
+  toctree) have none. On paper LaTeX numbers the sections itself; ``SectionNumbersOnPaper``
+  switches its numbers on for exactly the pages the web numbers (``\\jbsectionnumbers``).
 - **References to a section** are the ``book`` domain's (``BookDomain``):
   ``:book:sec:`label``` writes "1.6 节“数据放置”" / "“Data placement” in section 1.6",
   ``:book:secnum:`label``` "1.6 节" / "section 1.6". ``:numref:`` is not enough: a
-  section's number is its page's (``:numbered: 1``), so a reference to a subsection
-  must name its page's number, while Sphinx gives a label below the numbered depth no
-  number at all (``:numref:`` to it fails); and Sphinx's numbers lack the chapter's.
-  ``book:sec`` takes the number of the target's page (``_chapters.page_number``) and the
-  title from the target.
+  reference to a subsection must name its page's number, while Sphinx gives a label below
+  the numbered depth no number at all, and Sphinx's numbers lack the chapter's.
 
-What this relies on in Sphinx (9.2; ``tests/sphinxext/test_numbering.py`` checks it and
-the version): the toctree collector, on ``env-get-updated`` (priority 500), numbers
-sections and figures afresh at every build (``assign_section_numbers``,
-``assign_figure_numbers``), sets new ``secnumber`` lists on the nodes of ``env.tocs`` and
-``env.titles``, and names the pages to write again by comparing its new numbers with
-``env.toc_secnumbers`` and ``env.toc_fignumbers`` as it finds them. So before it runs
-(priority 400) its own numbers of the last build are put back there
-(``sphinx_numbers_back``, ``sphinx_secnumbers_back``); otherwise every numbered page would
-differ from the numbers per chapter and be written at every build. After it (600) the
-numbers are rewritten per chapter, and the pages whose numbers per chapter changed (a
-page moved to another chapter) are written again (``changed_pages``). Sphinx's own numbers
-and those the pages were written with are kept between builds in the ``book`` domain's
-data (``BookDomain.initial_data``); each change to Sphinx's numbers and nodes is a
-function of ``jaxbook._compat``. For a builder that writes no numbers, ``numfig`` is off
-while the collector runs (its figure numbering, which unpickles every page's doctree,
-numbers nothing), and the numbers of the last build that wrote them stay, Sphinx's own
-kept too: the next build that writes numbers compares with those.
+Why a collector: Sphinx numbers sections and figures in its toctree collector, which also
+names the pages to write again, those whose numbers changed. ``ChapterNumbering``, a
+subclass of it in the built-in one's place, lets Sphinx number, renumbers per chapter, and
+compares with the numbers the environment holds from the last build, those the pages were
+written with. For a builder that writes no numbers (``make doctest``'s) it numbers no
+figure: Sphinx's figure numbering unpickles every page's doctree. What this relies on in
+Sphinx 9.2's ``TocTreeCollector`` (``tests/sphinxext/test_numbering.py`` checks it and the
+version): ``assign_section_numbers`` and ``assign_figure_numbers`` number afresh into new
+``env.toc_secnumbers`` and ``env.toc_fignumbers`` and new ``secnumber`` lists on the nodes
+of ``env.tocs`` and ``env.titles``, where the writers read them.
 """
 
 from __future__ import annotations
@@ -57,17 +41,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.environment.collectors.toctree import TocTreeCollector
 from sphinx.roles import XRefRole
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, make_refnode
 
 from jaxbook._compat import (
-    pause_figure_numbering,
+    disable_sphinx_toctree_collector,
     renumber_section_nodes,
     replace_figure_numbers,
     replace_section_numbers,
-    resume_figure_numbering,
 )
 from jaxbook.sphinxext import PARALLEL_SAFE, OwnRolesDomain, Xref, _chapters
 from jaxbook.sphinxext._artwork import without_emoji
@@ -85,7 +69,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-# -- Figures, tables and listings, numbered ------------------------------------------------
+# -- Figures, tables and listings: their names ---------------------------------------------
 
 # Between a figure's chapter and its number within the chapter ("图 1-2", "Listing 1-2"), as
 # jaxbook.sty has LaTeX write it.
@@ -96,9 +80,9 @@ def configure_numbering(config: Config) -> None:
     """Every edition numbers a captioned figure, table and code listing, and a ``numref``
     to one names it by its number, in these words: the PDF through LaTeX's counters, the
     website and the EPUB through Sphinx's numfig, per chapter as the PDF numbers them
-    (``number_per_chapter``)."""
+    (``ChapterNumbering``)."""
     # conf.py sets numfig (and numfig_secnum_depth = 0: the numbers per chapter are
-    # number_per_chapter's); the words are the build's language's.
+    # ChapterNumbering's); the words are the build's language's.
     if not config.numfig:
         logger.warning(
             "numfig is off: no figure, table or listing is numbered",
@@ -121,17 +105,7 @@ def configure_numbering(config: Config) -> None:
     }
 
 
-# Sphinx's own numbers of the last build (through the book), in the book domain's data:
-# Sphinx compares this build's with them to know the pages to write again.
-SPHINX_NUMBERS = "sphinx_fignumbers"
-# And the numbers per chapter the pages were written with.
-NUMBERS_SHOWN = "chapter_fignumbers"
-
-
-def kept(env: BuildEnvironment) -> dict[str, Any]:
-    """The numbers this extension keeps between builds: the book domain's data."""
-    data: dict[str, Any] = env.domains[BookDomain.name].data
-    return data
+# -- The numbering: Sphinx's toctree collector, per chapter --------------------------------
 
 
 def writes_numbers(builder: Builder) -> bool:
@@ -141,23 +115,6 @@ def writes_numbers(builder: Builder) -> bool:
     return bool(getattr(builder, "writes_numbers", True))
 
 
-def sphinx_numbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Before Sphinx numbers the figures again: its own numbers of the last build in their
-    place, for it to compare with (the numbers per chapter would differ from its own on
-    every page that has one, and each such page would be written at every build).
-
-    For a builder that writes no numbers Sphinx numbers nothing: its numbering unpickles
-    every page's doctree after any page is read, after a one-page edit of a book of 16
-    chapters several times the cost of running that page (dev/performance.md). The
-    numbers stay those of the last build that wrote them, and so does what the next one
-    compares with: it writes again every page whose numbers changed since."""
-    if not writes_numbers(app.builder):
-        pause_figure_numbering(env.config)
-        return []
-    replace_figure_numbers(env, kept(env)[SPHINX_NUMBERS])
-    return []
-
-
 def changed_pages(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """The pages whose numbers differ between two numberings of the book: to write again."""
     return sorted(
@@ -165,85 +122,84 @@ def changed_pages(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     )
 
 
-def number_per_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the PDF
-    does. Sphinx has numbered each kind through the book, in reading order (1, 2, 3),
-    whatever the sections' numbers (``numfig_secnum_depth`` 0); a number here is
-    one string, which Sphinx writes as it is. The pages to write again are those whose
-    numbers per chapter changed while Sphinx's did not (a page moved to another chapter).
-    For a builder that writes no numbers Sphinx numbered nothing (``sphinx_numbers_back``):
-    the numbers of the last build that wrote them go back in their place."""
-    if not writes_numbers(app.builder):
-        resume_figure_numbering(env.config)
-        replace_figure_numbers(env, kept(env)[NUMBERS_SHOWN])
-        return []
-    before = kept(env)[NUMBERS_SHOWN]
-    kept(env)[SPHINX_NUMBERS] = env.toc_fignumbers
-    chapters = _chapters.chapter_numbers(env)
-    found = sorted(
-        (numbers, docname, kind, figure_id)
-        for docname, kinds in env.toc_fignumbers.items()
-        for kind, ids in kinds.items()
-        for figure_id, numbers in ids.items()
-    )
-    counted: Counter[tuple[str, int]] = Counter()
-    renumbered: dict[str, dict[str, dict[str, Any]]] = {}
-    for _numbers, docname, kind, figure_id in found:
-        chapter = chapters.get(docname, 0)
-        counted[kind, chapter] += 1
-        number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
-        renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
-    replace_figure_numbers(env, renumbered)
-    kept(env)[NUMBERS_SHOWN] = renumbered
-    return changed_pages(before, renumbered)
+def _with_chapter(number: Any, chapter: int) -> Any:
+    return [chapter, *number] if number and chapter else number
+
+
+class ChapterNumbering(TocTreeCollector):
+    """Sphinx's toctree collector, numbering per chapter: sections "1.5", figures, tables
+    and listings "1-2". Sphinx numbers (through each chapter's ``:numbered: 1`` toctree,
+    through the book), then the chapter's number goes in; the pages to write again are
+    those whose numbers per chapter differ from the environment's, the numbers of the last
+    build (a page moved to another chapter, a figure added before others). In place of the
+    built-in collector (``setup``)."""
+
+    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        """Sphinx's numbering, but for a builder that writes no numbers: its figures are not
+        numbered again. Sphinx's figure numbering unpickles every page's doctree after any
+        page is read, after a one-page edit of a book of 16 chapters several times the cost
+        of running that page (dev/performance.md). The figure numbers stay those of the
+        last build that wrote them (less those of the pages read, which Sphinx forgot when
+        it read them again), and the next build that writes numbers compares with them: it
+        writes again every page whose numbers changed since."""
+        sections = self.assign_section_numbers(env)
+        if not writes_numbers(app.builder):
+            return sections
+        return sections + self.assign_figure_numbers(env)
+
+    def assign_section_numbers(self, env: BuildEnvironment) -> list[str]:
+        """Number a chapter's pages "1.1", "1.2", as the PDF does. A chapter's page lists its
+        sections in a ``:numbered: 1`` toctree, which Sphinx numbers from 1 in each chapter;
+        here the chapter's number (its place in the root page's toctree) goes before each,
+        in ``env.toc_secnumbers`` and on the nodes of the contents and the titles that
+        Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in
+        the sidebar and in the links to the page."""
+        before = env.toc_secnumbers
+        super().assign_section_numbers(env)
+        chapters = _chapters.chapter_numbers(env)
+        renumbered: dict[str, dict[str, tuple[int, ...]]] = {}
+        for docname, anchors in env.toc_secnumbers.items():
+            chapter = chapters.get(docname, 0)
+            renumbered[docname] = {
+                anchor: tuple(_with_chapter(number, chapter)) for anchor, number in anchors.items()
+            }
+            # Sphinx numbered these nodes afresh (one list for the title and its entry in the
+            # contents): each gets a list of its own.
+            renumber_section_nodes(env, docname, partial(_with_chapter, chapter=chapter))
+        replace_section_numbers(env, renumbered)
+        return changed_pages(before, renumbered)
+
+    def assign_figure_numbers(self, env: BuildEnvironment) -> list[str]:
+        """Number the figures, tables and listings per chapter, "1-1", "1-2", "2-1", as the
+        PDF does. Sphinx numbers each kind through the book, in reading order (1, 2, 3),
+        whatever the sections' numbers (``numfig_secnum_depth`` 0); they are counted again
+        per chapter, the chapter being the page's entry in the root page's toctree. A
+        number here is one string, which Sphinx's writers write as it is."""
+        before = env.toc_fignumbers
+        super().assign_figure_numbers(env)
+        chapters = _chapters.chapter_numbers(env)
+        found = sorted(
+            (numbers, docname, kind, figure_id)
+            for docname, kinds in env.toc_fignumbers.items()
+            for kind, ids in kinds.items()
+            for figure_id, numbers in ids.items()
+        )
+        counted: Counter[tuple[str, int]] = Counter()
+        renumbered: dict[str, dict[str, dict[str, Any]]] = {}
+        for _numbers, docname, kind, figure_id in found:
+            chapter = chapters.get(docname, 0)
+            counted[kind, chapter] += 1
+            number = f"{chapter}{NUMBER_SEPARATOR}{counted[kind, chapter]}"
+            renumbered.setdefault(docname, {}).setdefault(kind, {})[figure_id] = (number,)
+        replace_figure_numbers(env, renumbered)
+        return changed_pages(before, renumbered)
 
 
 def configure(app: Sphinx, config: Config) -> None:
     configure_numbering(config)
 
 
-# -- Sections, numbered --------------------------------------------------------------------
-
-# Sphinx's own section numbers of the last build, and those the pages were written with, in
-# the book domain's data (as the figures' above).
-SPHINX_SECNUMBERS = "sphinx_secnumbers"
-SECNUMBERS_SHOWN = "chapter_secnumbers"
-
-
-def sphinx_secnumbers_back(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Before Sphinx numbers the sections again: its own numbers of the last build in their
-    place, for it to compare with (as ``sphinx_numbers_back`` does for the figures)."""
-    replace_section_numbers(env, kept(env)[SPHINX_SECNUMBERS])
-    return []
-
-
-def _with_chapter(number: Any, chapter: int) -> Any:
-    return [chapter, *number] if number and chapter else number
-
-
-def number_sections_in_chapter(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Number a chapter's pages "1.1", "1.2", as the PDF does. A chapter's page lists its
-    sections in a ``:numbered: 1`` toctree, which Sphinx numbers from 1 in each chapter;
-    here the chapter's number (its place in the root page's toctree) goes before each, in
-    Sphinx's own ``toc_secnumbers`` and on the nodes of the contents and the titles that
-    Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in the
-    sidebar and in the links to the page. The pages to write again are those whose numbers
-    changed while Sphinx's did not (a chapter moved)."""
-    before = kept(env)[SECNUMBERS_SHOWN]
-    kept(env)[SPHINX_SECNUMBERS] = env.toc_secnumbers
-    chapters = _chapters.chapter_numbers(env)
-    renumbered: dict[str, dict[str, tuple[int, ...]]] = {}
-    for docname, anchors in env.toc_secnumbers.items():
-        chapter = chapters.get(docname, 0)
-        renumbered[docname] = {
-            anchor: tuple(_with_chapter(number, chapter)) for anchor, number in anchors.items()
-        }
-        # Sphinx numbered these nodes afresh in this build (one list for the title and its
-        # entry in the contents): each gets a list of its own.
-        renumber_section_nodes(env, docname, partial(_with_chapter, chapter=chapter))
-    replace_section_numbers(env, renumbered)
-    kept(env)[SECNUMBERS_SHOWN] = renumbered
-    return changed_pages(before, renumbered)
+# -- Sections on paper, and references to a section ----------------------------------------
 
 
 class SectionNumbersOnPaper(SphinxPostTransform):
@@ -278,18 +234,6 @@ class BookDomain(OwnRolesDomain):
 
     name = "book"
     label = "Book"
-    # The numbers ``number_per_chapter`` and ``number_sections_in_chapter`` keep between
-    # builds: Sphinx's own of the last build and those the pages were written with. They
-    # are the whole book's, made after every page is read: no page's to clear or merge.
-    initial_data: ClassVar[dict[str, Any]] = {
-        SPHINX_NUMBERS: {},
-        NUMBERS_SHOWN: {},
-        SPHINX_SECNUMBERS: {},
-        SECNUMBERS_SHOWN: {},
-    }
-    # Sphinx discards an environment whose domain data is of another version, and reads
-    # every page again: a new shape of the data above takes the next number.
-    data_version = 1
     roles: ClassVar[dict[str, Any]] = {
         "sec": SectionReference(warn_dangling=True),
         "secnum": SectionReference(warn_dangling=True),
@@ -300,6 +244,7 @@ class BookDomain(OwnRolesDomain):
     }
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        # No data of its own: a parallel read's process has nothing to give back.
         pass
 
     def _resolve_sec_xref(self, xref: Xref) -> nodes.reference | None:
@@ -376,17 +321,13 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     add_catalog(app)
     # Before Sphinx completes numfig_format with its own names (800).
     app.connect("config-inited", configure, priority=750)
-    # Around Sphinx's toctree collector (500), which numbers them through the book: its own
-    # last numbers put back before it, for it to compare with; ours after it.
-    for back, ours in (
-        (sphinx_numbers_back, number_per_chapter),
-        (sphinx_secnumbers_back, number_sections_in_chapter),
-    ):
-        app.connect("env-get-updated", back, priority=400)
-        app.connect("env-get-updated", ours, priority=600)
+    # Sphinx's toctree collector, which numbers sections and figures, numbering per chapter:
+    # the built-in one gives way to it.
+    disable_sphinx_toctree_collector(app)
+    app.add_env_collector(ChapterNumbering)
     app.add_post_transform(SectionNumbersOnPaper)
     app.add_domain(BookDomain)
     # env_version: the environment's figure numbers are per chapter ("1-2"), one string
-    # each, and its section numbers begin with the chapter's ("1.2"); the book domain keeps
-    # Sphinx's own beside both (its data_version says where). Raised when that changes.
-    return {"version": "1.0", "env_version": 2, **PARALLEL_SAFE}
+    # each, and its section numbers begin with the chapter's ("1.2"); 3 since the book
+    # domain no longer keeps Sphinx's own beside them. Raised when that changes.
+    return {"version": "1.0", "env_version": 3, **PARALLEL_SAFE}

@@ -182,7 +182,7 @@ class BookEpubBuilder(Epub3Builder):
         self, doctree: nodes.Node, result: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
         # A numbered page's entry with its number, as its title and the website's sidebar
-        # show it: "1.5 使用 JAX 数组" (numbering.number_sections_in_chapter).
+        # show it: "1.5 使用 JAX 数组" (numbering.ChapterNumbering).
         number = doctree.get("secnumber") if isinstance(doctree, nodes.reference) else None
         if not number:
             return super().get_refnodes(doctree, result)
