@@ -258,12 +258,11 @@ def test_each_domain_builder_and_translator_is_the_extensions(registered):
     assert domains == DOMAINS
     for name, (_module, domain) in DOMAINS.items():
         # A domain keeps its data on the environment, merged from parallel readers (Sphinx's
-        # own merge_domaindata refuses them); the book's keeps the whole book's numbers, made
-        # after every page is read, and no page's (its section references resolve through the
-        # standard domain's labels). The editions' only makes links, for the builder, and
-        # keeps nothing.
+        # own merge_domaindata refuses them). The editions' only makes links, for the
+        # builder, and the book's resolves its section references through the standard
+        # domain's labels and the environment's section numbers: both keep nothing.
         assert domain.name == name
-        assert domain.initial_data or name == "jaxbook_editions", name
+        assert domain.initial_data or name in {"jaxbook_editions", "book"}, name
         assert domain.merge_domaindata is not Domain.merge_domaindata, name
     builders = {
         name: builder
@@ -318,7 +317,8 @@ def test_a_page_runs_after_every_other_handler_has_read_it(registered):
     """The page's run is a plain ``doctree-read`` handler (its records are its domain's data,
     no collector's), after every other one: the snippets' staging and the backend tabs'
     conditions have finished the page's doctest nodes. Pages that another builder of the
-    doctree directory read are written again (``env-get-updated``)."""
+    doctree directory read are written again (``env-get-updated``). The packages' one
+    collector is the numbering's, Sphinx's toctree collector numbering per chapter."""
     from sphinx.environment.collectors import EnvironmentCollector
 
     app, _callers = registered
@@ -336,4 +336,9 @@ def test_a_page_runs_after_every_other_handler_has_read_it(registered):
         if getattr(one.handler, "__module__", "").startswith(("jaxbook.", "pagerun."))
     }
     assert run.run_at_read in ours
-    assert not [h for h in ours if isinstance(getattr(h, "__self__", None), EnvironmentCollector)]
+    collectors = {
+        type(h.__self__)
+        for h in ours
+        if isinstance(getattr(h, "__self__", None), EnvironmentCollector)
+    }
+    assert collectors == {numbering.ChapterNumbering}

@@ -183,6 +183,18 @@ def test_the_books_collector_numbers_in_place_of_sphinxs_and_afresh_at_every_bui
     }
 
 
+def test_without_sphinxs_collector_to_replace_the_book_says_so(make_app, tmp_path):
+    """Both collectors connected, each would number the book and the last one's numbers
+    would stand: where Sphinx's is not found (here, replaced already), the book stops."""
+    from sphinx.errors import ExtensionError
+
+    from jaxbook._compat import disable_sphinx_toctree_collector
+
+    app = make_app("html", srcdir=shutil.copytree(ROOT, tmp_path / "book"))
+    with pytest.raises(ExtensionError, match="found 0"):
+        disable_sphinx_toctree_collector(app)
+
+
 def test_a_page_moved_to_another_chapter_is_written_again_with_its_new_numbers(
     make_app, book, monkeypatch
 ):
