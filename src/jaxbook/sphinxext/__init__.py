@@ -57,8 +57,9 @@ sphinx-doc/sphinx#14136), which a link needs; so a transform that makes links ma
 (priority below 10), and the domain's ``resolve_xref``, which Sphinx hands the builder,
 makes each link, as Sphinx's own domains do (the update notes', the editions' links of
 :mod:`~jaxbook.sphinxext.languages`). A setting that only the application knows is read
-where it is (``config-inited``) into a config value that the transform reads (the page
-links' ``jaxbook_repo_root``, :mod:`~jaxbook.sphinxext.discovery`). What an extension
+where it is (``config-inited``) into a config value that the transform reads (the
+checkout that the page links of :mod:`~jaxbook.sphinxext.discovery` start from,
+``jaxbook_repo_root``, which :mod:`~jaxbook.sphinxext.facts` resolves). What an extension
 keeps from the pages it read is its domain's data (``clear_doc``, ``merge_domaindata`` and
 a ``data_version``), never the pages' ``env.metadata``, which the templates see as
 ``meta``. A ``doctree-resolved`` handler runs after every post-transform, and reads the
