@@ -13,7 +13,7 @@
 - :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
-- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded under the tag ``guides``),
+- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded by ``guides/conf.py``),
   linking the book's. The lab's report among them is the lab's (:mod:`jaxbook_lab.sphinxext`).
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
@@ -77,8 +77,8 @@ environment merges from the reader processes, and nothing a forked writer does i
 after it (a file of the whole book is written in the main process: at
 ``doctree-resolved``, in ``write_doc_serialized`` or at ``build-finished``). Its
 metadata says so with ``PARALLEL_SAFE``, and ``tests/sphinxext/test_parallel_build.py``
-builds every extension of ``conf.py`` (the book's and, under the tag ``guides``, the
-guides') with ``-j 2`` and ``-j 1`` to hold it.
+builds every extension of ``conf.py`` (the book's, and the guides' ``guides/conf.py``)
+with ``-j 2`` and ``-j 1`` to hold it.
 """
 
 from __future__ import annotations
