@@ -1,4 +1,4 @@
-"""Sphinx configuration for every language of the book, and of its guides.
+"""Sphinx configuration for every language of the book.
 
 The source is Chinese (``zh_CN``); each other edition is the same source built
 with ``-D language=<code>`` and the catalogs in ``locale/``. The languages are
@@ -14,10 +14,8 @@ language=<code>``, and the texts translated for it; its output and doctree direc
 are the extensions' to compute, and each gives way to a value set here: the list of them
 is in the docstring of ``jaxbook.sphinxext._settings``.
 
-The guides (``guides/``: how the book is made, the author's and the translator's
-guides, the lab's report) are a site of their own, built after the book with the
-tag ``guides`` (``make guides``, ``jaxbook.site.build``): the same settings but
-those at the end of this file.
+The guides (``guides/``) are a site of their own with a ``conf.py`` of their own, which
+reads this one: what is set here holds for them too.
 """
 
 from __future__ import annotations
@@ -329,28 +327,3 @@ if SITE:
 # The rest, the same in every language (latex_engine xelatex, latex_docclass,
 # latex_show_urls, latex_domain_indices, latex_use_xindy, epub_show_urls, epub_tocscope,
 # epub_uid, epub_cover), is jaxbook.sphinx_settings's, imported above.
-
-# -- The guides --------------------------------------------------------------
-# sphinx-build -t guides ... guides/ (make guides): a project of its own, whose pages link
-# the book's site (jaxbook.sphinxext.guides) and whose lab report shows the book's examples
-# and update notes from the places the book's build published (jaxbook_lab.sphinxext).
-
-if tags.has("guides"):  # noqa: F821  # Sphinx's tags, given to this file
-    root_doc = "contributing"
-    extensions += [
-        "jaxbook.sphinxext.guides",
-        "jaxbook_lab.sphinxext.book",
-        "jaxbook_lab.sphinxext.drift_report",
-        "jaxbook_lab.sphinxext.evidence_report",
-    ]
-    # The book's pages, relative to the guides' (guides/).
-    jaxbook_book_srcdir = "../docs"
-    jaxbook_snippets_dir = "../snippets"
-    jaxbook_release_evidence = "../docs/release-evidence.json"
-    # No download of the book, nor its subtitle: the guides' site holds no edition of it.
-    html_sidebars = {
-        pattern: [
-            name for name in names if name not in {"jaxbook-editions.html", "jaxbook-subtitle.html"}
-        ]
-        for pattern, names in html_sidebars.items()
-    }

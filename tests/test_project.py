@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import runpy
 import subprocess
 import sys
@@ -245,18 +246,77 @@ def test_a_catalog_file_tells_its_locale_directory_language_and_domain(tmp_path,
         assert found == ((tmp_path / locale).resolve(), language, domain)
 
 
-def test_sphinx_build_builds_the_pages_or_the_guides_with_the_books_conf(tmp_path):
+def test_sphinx_build_builds_the_pages_or_the_guides_each_with_its_conf(tmp_path):
     pages = project.sphinx_build(tmp_path, "gettext", tmp_path / "out", "-q")
     guides = project.sphinx_build(tmp_path, "html", tmp_path / "out", "-q", sources=project.GUIDES)
     assert pages[:5] == [sys.executable, "-m", "sphinx", "-b", "gettext"]
+    assert pages[pages.index("-c") + 1] == str(tmp_path)
     assert pages[-2:] == [str(tmp_path / "docs"), str(tmp_path / "out")]
-    assert "-t" not in pages
-    # The guides are the same project's: its conf.py, told by the tag which sources it reads.
-    assert guides[guides.index("-t") + 1] == project.GUIDES
-    assert guides[guides.index("-c") + 1] == str(tmp_path)
+    # The guides' conf.py is theirs (it reads the book's), and no tag tells it what it builds.
+    assert guides[guides.index("-c") + 1] == str(tmp_path / "guides")
     assert guides[-2:] == [str(tmp_path / "guides"), str(tmp_path / "out")]
+    assert "-t" not in pages + guides
     assert "-q" in pages
     assert "-q" in guides
+
+
+# What the guides' conf.py sets of its own; every other setting is the book's conf.py's.
+GUIDES_OWN = {
+    "root_doc",
+    "extensions",
+    "html_sidebars",
+    "jaxbook_book_srcdir",
+    "jaxbook_release_evidence",
+    "jaxbook_repo_root",
+    # The paths Sphinx reads relative to the configuration directory (guides/ for them).
+    "templates_path",
+    "html_static_path",
+    "html_favicon",
+}
+
+
+def settings(conf: dict) -> dict:
+    """A conf.py's namespace as Sphinx takes its settings: no module, nor the tags it was given."""
+    return {
+        name: value
+        for name, value in conf.items()
+        if not name.startswith("_") and name != "tags" and not inspect.ismodule(value)
+    }
+
+
+def test_the_guides_conf_py_is_the_books_but_for_what_it_names():
+    book = settings(runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()}))
+    guides = settings(runpy.run_path(str(ROOT / project.GUIDES / "conf.py"), {"tags": Tags()}))
+    missing = object()
+    changed = {
+        name
+        for name in book.keys() | guides.keys()
+        if book.get(name, missing) != guides.get(name, missing)
+    }
+    assert changed == GUIDES_OWN
+    # The book's extensions, then the guides' own.
+    assert guides["extensions"][: len(book["extensions"])] == book["extensions"]
+
+
+def test_the_guides_conf_py_names_the_books_files():
+    """Paths relative to the configuration directory (templates, static files, the checkout)
+    name the same files from guides/ as the book's from the root; those relative to the
+    sources, the book's evidence from guides/ as from docs/. Sphinx reads the parser's
+    settings (docutils.conf) from the configuration directory: the guides' is the book's."""
+    book = runpy.run_path(str(ROOT / "conf.py"), {"tags": Tags()})
+    guides_dir = ROOT / project.GUIDES
+    guides = runpy.run_path(str(guides_dir / "conf.py"), {"tags": Tags()})
+    for name in ("templates_path", "html_static_path"):
+        assert [(guides_dir / path).resolve() for path in guides[name]] == [
+            (ROOT / path).resolve() for path in book[name]
+        ], name
+        assert all((ROOT / path).is_dir() for path in book[name]), name
+    assert (guides_dir / guides["html_favicon"]).resolve() == ROOT / book["html_favicon"]
+    assert (guides_dir / guides["jaxbook_repo_root"]).resolve() == ROOT
+    assert (guides_dir / guides["jaxbook_book_srcdir"]).resolve() == ROOT / project.BOOK_SOURCES
+    evidence = ROOT / project.BOOK_SOURCES / book["jaxbook_release_evidence"]
+    assert (guides_dir / guides["jaxbook_release_evidence"]).resolve() == evidence
+    assert (guides_dir / "docutils.conf").resolve() == ROOT / "docutils.conf"
 
 
 @pytest.mark.parametrize("command", ["html", "editions", "doctest"])

@@ -34,7 +34,8 @@
   catalog directory or, for a language a package itself translates, beside the package.
 - ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
 - ``sphinx_build()``: the ``sphinx-build`` call that builds the book's pages, or
-  its guides, with one builder (``make html``, ``make gettext``).
+  its guides, with one builder (``make html``, ``make gettext``); ``config_dir()``: the
+  directory of the ``conf.py`` it is given (the book's, or the guides' ``guides/``).
 - ``add_build_arguments()``: the arguments of every command that runs ``sphinx-build``
   (the languages, ``--builddir``, ``--sphinxopts`` split into a list).
 - ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
@@ -83,7 +84,8 @@ SOURCE_SUFFIX = {".rst": "restructuredtext", ".md": "markdown"}
 # the files its pages read facts from (the pinned releases, the Python it runs on).
 CONFIG_FILES = ("conf.py", "docutils.conf", "pyproject.toml", ".python-version", "uv.lock")
 # The reader's book's sources, and the guides' (how the book is made: a site of their own,
-# with a conf.py that reads the book's), both translated through locale/.
+# with a conf.py of their own, guides/conf.py, that reads the book's), both translated
+# through locale/.
 BOOK_SOURCES = "docs"
 GUIDES = "guides"
 BOOK_FILES = (*CONFIG_FILES, BOOK_SOURCES, GUIDES, "snippets", "locale", "records")
@@ -516,23 +518,26 @@ def add_sphinxopts(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def config_dir(root: Path, sources: str = BOOK_SOURCES) -> Path:
+    """The directory of the ``conf.py`` that builds ``sources`` of the book at ``root``: the
+    book's own, or for its guides theirs (``guides/conf.py``, which reads the book's)."""
+    return root / GUIDES if sources == GUIDES else root
+
+
 def sphinx_build(
     root: Path, builder: str, outdir: Path, *options: str, sources: str = BOOK_SOURCES
 ) -> list[str]:
     """The ``sphinx-build`` call that builds the book at ``root`` into ``outdir`` with
-    ``builder``: its pages, or with ``sources=GUIDES`` its guides (the same ``conf.py``, with
-    the tag ``guides``)."""
-    tags = ("-t", GUIDES) if sources == GUIDES else ()
+    ``builder``: its pages, or with ``sources=GUIDES`` its guides (with their ``conf.py``)."""
     return [
         sys.executable,
         "-m",
         "sphinx",
         "-b",
         builder,
-        *tags,
         *options,
         "-c",
-        str(root),
+        str(config_dir(root, sources)),
         str(root / sources),
         str(outdir),
     ]

@@ -13,6 +13,7 @@ import polib
 import pytest
 from bs4 import BeautifulSoup
 
+from jaxbook.project import SOURCE_SUFFIX
 from tests.site.test_editions import pdf_text, the_epub, the_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +31,9 @@ def typed_numbers(text: str) -> list[str]:
     return [m.group().strip() for m in TYPED.finditer(prose)]
 
 
-# The guides' catalogs are the guides' (a site of their own): the book's pages only.
-GUIDES = {path.stem for path in (ROOT / "guides").glob("*.*")}
+# The guides' catalogs are the guides' (a site of their own): the book's pages only. (Their
+# pages: not their conf.py.)
+GUIDES = {path.stem for path in (ROOT / "guides").glob("*.*") if path.suffix in SOURCE_SUFFIX}
 
 
 def book_catalogs(directory: Path, pattern: str) -> list[Path]:

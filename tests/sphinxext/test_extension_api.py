@@ -54,7 +54,6 @@ CONFIG: dict[str, dict[str, str]] = {
     },
     "discovery": {
         "jaxbook_repo_branch": "html",
-        "jaxbook_repo_root": "html",
         "jaxbook_social_card_fonts": "html",
     },
     "drift_report": {"jaxbook_pinned_release": "env"},
@@ -67,7 +66,7 @@ CONFIG: dict[str, dict[str, str]] = {
         "jaxbook_book_url": "env",
     },
     "evidence_column": {"jaxbook_release_evidence": "env"},
-    "facts": {"jaxbook_course_url": "env"},
+    "facts": {"jaxbook_course_url": "env", "jaxbook_repo_root": "env"},
     "fonts": {"jaxbook_fonts": "env"},
     "glossary": {"jaxbook_glossary_pages": "env"},
     "guides": {

@@ -1,5 +1,5 @@
 """The indexes of extensions (the book's package's, the lab's report's) name each module of
-theirs that conf.py loads, and no other."""
+theirs that a conf.py loads (the book's, or the guides' own), and no other."""
 
 from __future__ import annotations
 
@@ -14,31 +14,34 @@ import jaxbook_lab.sphinxext
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The book's conf.py, and the guides' (which reads the book's and adds their extensions).
+CONF_FILES = (ROOT / "conf.py", ROOT / "guides" / "conf.py")
+
+
 def loaded_by_conf_py() -> set[str]:
-    """Every extension conf.py loads: its list, and those it adds for a tag (the guides' site:
-    ``extensions.append(...)``, ``extensions += [...]``)."""
-    conf = ast.parse((ROOT / "conf.py").read_text(encoding="utf-8"))
-    extensions = next(
-        node.value
-        for node in conf.body
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "extensions"
-    )
-    assert isinstance(extensions, ast.List)
-    added = [*extensions.elts]
-    for node in ast.walk(conf):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "append"
-            and getattr(node.func.value, "id", "") == "extensions"
-        ):
-            added.append(node.args[0])
-        elif (
-            isinstance(node, ast.AugAssign)
-            and getattr(node.target, "id", "") == "extensions"
-            and isinstance(node.value, ast.List)
-        ):
-            added += node.value.elts
+    """Every extension a conf.py of the project names: in its list (``extensions = [...]``,
+    the guides' ``[*book's, ...]``) and in what it adds (``extensions.append(...)``,
+    ``extensions += [...]``)."""
+    added = []
+    for path in CONF_FILES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Assign)
+                and getattr(node.targets[0], "id", "") == "extensions"
+                and isinstance(node.value, ast.List)
+            ) or (
+                isinstance(node, ast.AugAssign)
+                and getattr(node.target, "id", "") == "extensions"
+                and isinstance(node.value, ast.List)
+            ):
+                added += node.value.elts
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "append"
+                and getattr(node.func.value, "id", "") == "extensions"
+            ):
+                added.append(node.args[0])
     return {e.value for e in added if isinstance(e, ast.Constant)}
 
 
@@ -63,7 +66,7 @@ def test_the_index_lists_the_extensions_conf_py_loads():
 
 
 def test_the_labs_index_lists_the_extensions_of_its_report_that_conf_py_loads():
-    """The lab's report in the guides: conf.py loads each of its extensions (tag guides)."""
+    """The lab's report in the guides: their conf.py loads each of its extensions."""
     listed, loaded, modules = index_loaded_and_modules(jaxbook_lab.sphinxext)
     assert listed == loaded == modules
     assert loaded  # the guides load the lab's report

@@ -25,8 +25,9 @@ whose flag is false) fails here instead of passing vacuously. What they wrote is
 parsed (the pages' trees, the search index, the notebooks, the sitemap, the places file)
 and so is every domain's data in the pickled environment.
 
-The guides are built the same way, twice, from the same ``conf.py`` with the tag ``guides``
-(as ``make guides`` builds them), after the book: the book's extensions and the guides' four
+The guides are built the same way, twice, with their own ``guides/conf.py`` (the book's, as
+``make guides`` builds them: it reads the project's ``conf.py`` above it), after the book:
+the book's extensions and the guides' four
 (:mod:`jaxbook.sphinxext.guides`, which links the book's pages through its inventory, and the
 lab's report, :mod:`jaxbook_lab.sphinxext`: the book's places, ``drift-report``,
 ``evidence-report``). Their pages link the book's and each other, and the lab's two reports
@@ -52,6 +53,9 @@ from pathlib import Path
 
 import pytest
 from docutils import nodes
+from sphinx.util.tags import Tags
+
+from jaxbook.project import config_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://book.example.org/jax"
@@ -432,7 +436,9 @@ def make_book(root: Path) -> Path:
         text = GUIDE.format(n=n, next=n % PAGES + 1, extra=GUIDE_EXTRA.get(n, ""))
         (guides / f"g{n:02d}.rst").write_text(text, encoding="utf-8")
     toctree = "\n".join(f"   g{n:02d}" for n in range(1, PAGES + 1))
-    # The guides' root page (conf.py's root_doc under the tag guides).
+    # The book's guides/conf.py: the project's conf.py above, and what the guides add.
+    shutil.copy(ROOT / "guides" / "conf.py", guides / "conf.py")
+    # The guides' root page (the guides' conf.py's root_doc).
     (guides / "contributing.rst").write_text(
         f"指南\n====\n\n本书见 :doc:`index`。\n\n.. toctree::\n\n{toctree}\n", encoding="utf-8"
     )
@@ -461,7 +467,7 @@ def build(root: Path, out: Path, *options: str, sources: str = "docs", **env: st
             *command,
             *options,
             "-c",
-            str(root),
+            str(config_dir(root, sources)),
             "-d",
             str(out / "doctrees"),
             str(root / sources),
@@ -497,7 +503,6 @@ def built(tmp_path_factory) -> dict[str, dict[str, tuple[Path, list[list]]]]:
         "parallel": (out / "parallel", build(root, out / "parallel", "-j", "2")),
     }
     guides_options = [
-        *("-t", "guides"),
         *("-D", f"jaxbook_book_html={out / 'serial' / 'html'}"),
         *("-D", f"jaxbook_book_places={out / 'serial' / 'doctrees' / 'book-places.json'}"),
     ]
@@ -512,14 +517,11 @@ def built(tmp_path_factory) -> dict[str, dict[str, tuple[Path, list[list]]]]:
     return {"book": book, "guides": guides}
 
 
-def conf_extensions(*tags: str) -> list[str]:
-    """The extensions the book's conf.py loads with ``tags`` (none: the book's)."""
-
-    class Tags:
-        def has(self, tag: str) -> bool:
-            return tag in tags
-
-    return runpy.run_path(str(ROOT / "conf.py"), init_globals={"tags": Tags()})["extensions"]
+def conf_extensions(sources: str = "docs") -> list[str]:
+    """The extensions the book's conf.py loads for ``sources``: the book's, or ``"guides"``
+    (the guides' conf.py)."""
+    conf = config_dir(ROOT, sources) / "conf.py"
+    return runpy.run_path(str(conf), init_globals={"tags": Tags()})["extensions"]
 
 
 GUIDES_EXTENSIONS = {
@@ -531,15 +533,15 @@ GUIDES_EXTENSIONS = {
 
 
 def test_the_guides_are_the_book_and_four_extensions():
-    """The guides' builds here load what the tag ``guides`` adds: the four tested with them."""
+    """The guides' builds here load what their conf.py adds: the four tested with them."""
     assert set(conf_extensions("guides")) - set(conf_extensions()) == GUIDES_EXTENSIONS
 
 
 @pytest.mark.parametrize("project", PROJECTS)
 def test_the_project_loads_every_extension_of_the_book(built, project):
-    """Whatever the book's conf.py lists for the project, both builds loaded, and the parallel
+    """Whatever the project's conf.py lists, both builds loaded, and the parallel
     one forked its readers and its writer: no extension made Sphinx fall back to one process."""
-    extensions = conf_extensions(*{"guides": ["guides"]}.get(project, []))
+    extensions = conf_extensions("guides" if project == "guides" else "docs")
     for name, (_out, processes) in built[project].items():
         (loaded,) = [entry for kind, entry, _pid in processes if kind == "main"]
         assert set(extensions) <= set(loaded), name

@@ -90,7 +90,8 @@ def templates_command(
     root: Path, pot_dir: Path, *options: str, sources: str = project.BOOK_SOURCES
 ) -> list[str]:
     """The sphinx-build call that writes the templates of the book at ``root`` (`make gettext`),
-    or, with ``sources="guides"``, of its guides (the same conf.py, tagged ``guides``)."""
+    or, with ``sources="guides"``, of its guides (with their conf.py, which reads the
+    book's)."""
     return project.sphinx_build(
         root, "gettext", pot_dir, "--fail-on-warning", "--keep-going", *options, sources=sources
     )

@@ -43,7 +43,8 @@ def html_command(
     sources: str = project.BOOK_SOURCES,
 ) -> list[str]:
     """The sphinx-build call of `make html` for one language of the book at ``root`` (of
-    `make guides` with ``sources="guides"``: the same conf.py, with the tag ``guides``)."""
+    `make guides` with ``sources="guides"``: with the guides' conf.py, which reads the
+    book's)."""
     return project.sphinx_build(
         root,
         "html",

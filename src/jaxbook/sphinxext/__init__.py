@@ -13,7 +13,7 @@
 - :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
-- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded under the tag ``guides``),
+- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded by ``guides/conf.py``),
   linking the book's. The lab's report among them is the lab's (:mod:`jaxbook_lab.sphinxext`).
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
 - :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
@@ -57,8 +57,9 @@ sphinx-doc/sphinx#14136), which a link needs; so a transform that makes links ma
 (priority below 10), and the domain's ``resolve_xref``, which Sphinx hands the builder,
 makes each link, as Sphinx's own domains do (the update notes', the editions' links of
 :mod:`~jaxbook.sphinxext.languages`). A setting that only the application knows is read
-where it is (``config-inited``) into a config value that the transform reads (the page
-links' ``jaxbook_repo_root``, :mod:`~jaxbook.sphinxext.discovery`). What an extension
+where it is (``config-inited``) into a config value that the transform reads (the
+checkout that the page links of :mod:`~jaxbook.sphinxext.discovery` start from,
+``jaxbook_repo_root``, which :mod:`~jaxbook.sphinxext.facts` resolves). What an extension
 keeps from the pages it read is its domain's data (``clear_doc``, ``merge_domaindata`` and
 a ``data_version``), never the pages' ``env.metadata``, which the templates see as
 ``meta``. A ``doctree-resolved`` handler runs after every post-transform, and reads the
@@ -76,8 +77,8 @@ environment merges from the reader processes, and nothing a forked writer does i
 after it (a file of the whole book is written in the main process: at
 ``doctree-resolved``, in ``write_doc_serialized`` or at ``build-finished``). Its
 metadata says so with ``PARALLEL_SAFE``, and ``tests/sphinxext/test_parallel_build.py``
-builds every extension of ``conf.py`` (the book's and, under the tag ``guides``, the
-guides') with ``-j 2`` and ``-j 1`` to hold it.
+builds every extension of ``conf.py`` (the book's, and the guides' ``guides/conf.py``)
+with ``-j 2`` and ``-j 1`` to hold it.
 """
 
 from __future__ import annotations

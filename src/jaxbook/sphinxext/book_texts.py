@@ -101,12 +101,22 @@ def localise(app: Sphinx, config: Config) -> None:
     config.html_context = {**config.html_context, "jaxbook_credit": credit}
 
 
-def conf_line(confdir: str | Path, name: str) -> int:
-    """The line of ``conf.py`` that sets ``name`` (1 where none does)."""
-    conf = Path(confdir, "conf.py")
+def conf_line(conf: Path, name: str) -> int:
+    """The line of the file ``conf`` that sets ``name`` (0 where none does)."""
     text = conf.read_text(encoding="utf-8") if conf.is_file() else ""
     match = re.search(rf"^{name}\s*=", text, re.MULTILINE)
-    return text.count("\n", 0, match.start()) + 1 if match else 1
+    return text.count("\n", 0, match.start()) + 1 if match else 0
+
+
+def conf_origin(app: Sphinx, name: str) -> tuple[str, int]:
+    """The ``conf.py`` and the line that set ``name``: the project's, or the book's that it reads
+    (the guides' ``conf.py`` takes the book's texts from the ``conf.py`` of the checkout,
+    ``jaxbook_repo_root``); the project's first line where neither sets it."""
+    own = Path(app.confdir, "conf.py")
+    for conf in (own, Path(app.config.jaxbook_repo_root, "conf.py")):
+        if line := conf_line(conf, name):
+            return str(conf), line
+    return str(own), 1
 
 
 def extract(app: Sphinx) -> None:
@@ -115,12 +125,11 @@ def extract(app: Sphinx) -> None:
 
     if not isinstance(app.builder, MessageCatalogBuilder):
         return
-    conf = str(Path(app.confdir, "conf.py"))
     catalog = app.builder.catalogs[DOMAIN]
     for name in TEXTS:
         text = getattr(app.config, name)
         if text:
-            catalog.add(text, MsgOrigin(conf, conf_line(app.confdir, name)))
+            catalog.add(text, MsgOrigin(*conf_origin(app, name)))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

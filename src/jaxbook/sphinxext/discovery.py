@@ -31,8 +31,8 @@ Config values:
 ``jaxbook_repo_branch``
    The branch that edit links open (default ``"main"``).
 ``jaxbook_repo_root``
-   The directory of the checkout that the repository's paths start from, which an edit
-   link's path is relative to (default: ``conf.py``'s directory).
+   The checkout, which an edit link's path is relative to (registered by
+   ``jaxbook.sphinxext.facts``, which reads its files).
 ``jaxbook_social_card_fonts``
    The font families of the social cards, in order of preference (default
    ``[]``: those of ``jaxbook.sphinxext.fonts.book_fonts``, ``["Noto Sans CJK
@@ -180,8 +180,6 @@ def configure(app: Sphinx, config: Config) -> None:
     # The title as jaxbook.sphinxext.book_texts translated it.
     set_default(config, "ogp_site_name", config.project)
     set_default(config, "html_last_updated_fmt", date_format(language))
-    # Here, where the application is: the page links' post-transform cannot reach it.
-    set_default(config, "jaxbook_repo_root", str(app.confdir))
     if site:
         # getattr: sphinx_sitemap's, which conf.py loads (a deploy build's sitemap).
         if getattr(config, "site_url", None) != f"{site}/":
@@ -323,7 +321,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinxext.opengraph")
     app.setup_extension("notfound.extension")
     app.add_config_value("jaxbook_repo_branch", "main", "html", types=frozenset({str}))
-    app.add_config_value("jaxbook_repo_root", "", "html", types=frozenset({str}))
     app.add_config_value(
         "jaxbook_social_card_fonts",
         [],

@@ -61,7 +61,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from jaxbook import project
 from jaxbook._compat import doctest_code, doctest_kind, page_file_of, tested_kind
 from jaxbook.formats import FormatError, code_digest, read_drift
-from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, notes
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, facts, notes
 from jaxbook.sphinxext._locale import _, add_catalog, join_list, listed, sentence
 from jaxbook.sphinxext._nodes import enclosing
 from pagerun.pages import doctest_nodes_of
@@ -424,11 +424,12 @@ class UnseenExamples(SphinxPostTransform):
 
 
 def pinned_release(app: Sphinx, config: Config) -> None:
-    """The release the book pins in ``pyproject.toml`` beside ``conf.py``, unless set (a
-    book without a pin has every release of its data as another one)."""
+    """The release the book pins in its checkout's ``pyproject.toml`` (``jaxbook_repo_root``,
+    :mod:`jaxbook.sphinxext.facts`'), unless set (a book without a pin has every release of
+    its data as another one)."""
     with contextlib.suppress(OSError, KeyError, ValueError):
         if not config.jaxbook_pinned_release:
-            config.jaxbook_pinned_release = project.pinned_release(Path(app.confdir))
+            config.jaxbook_pinned_release = project.pinned_release(Path(config.jaxbook_repo_root))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -436,6 +437,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # The examples are the doctest builder's nodes, as its settings find them.
     app.setup_extension("sphinx.ext.doctest")
     app.setup_extension(notes.__name__)
+    # The checkout whose pyproject.toml pins the release (jaxbook_repo_root).
+    app.setup_extension(facts.__name__)
     app.add_config_value("jaxbook_pinned_release", "", "env", types=frozenset({str}))
     app.connect("config-inited", pinned_release)
     app.add_node(drift_placeholder)

@@ -6,9 +6,9 @@ prose names it through this role, in every language (a translation keeps the
 role as it is):
 
 ``jax``
-   the JAX release ``pyproject.toml`` pins (``0.12.0.1``);
+   the JAX release the checkout's ``pyproject.toml`` pins (``0.12.0.1``);
 ``python``
-   the Python the book is built with (``.python-version``: ``3.13``);
+   the Python the book is built with (the checkout's ``.python-version``: ``3.13``);
 ``<backend>-<fact>`` (``gpu-device``, ``tpu-platform``, ``tpu-python``, ...)
    where that backend's outputs were recorded (``jaxbook_recorded_on`` in
    ``conf.py``, one entry per backend); ``<backend>-date`` is the day of that
@@ -28,6 +28,13 @@ Config values:
    The course's address per language, the source language's used where a
    language has none (default ``{}``). ``jaxbook_recorded_on`` is
    ``jaxbook.sphinxext.backend_tabs``'.
+``jaxbook_repo_root``
+   The book's checkout, relative to ``conf.py``'s directory (default: that
+   directory; the guides' ``conf.py``, in ``guides/``, gives ``".."``), made
+   absolute when the configuration is read. The facts come from its files; so do
+   the pinned release of the drift data's report (``jaxbook.sphinxext.drift_report``),
+   the notebooks' requirements and the origin of the book's texts in ``book.pot``,
+   and the edit links start their paths from it (``jaxbook.sphinxext.discovery``).
 """
 
 from __future__ import annotations
@@ -69,7 +76,7 @@ def facts(config: Config, root: Path, language: str | None = None) -> dict[str, 
 
 class FactRole(SphinxRole):
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        root = Path(self.env.app.confdir)
+        root = Path(self.config.jaxbook_repo_root)
         # The parallel text parses the other language's message with its own language.
         language = getattr(self.inliner.document.settings, "jaxbook_language", None)
         known = facts(self.config, root, language)
@@ -110,9 +117,18 @@ class CourseRole(ReferenceRole):
         return [nodes.reference(self.rawtext, "", title, refuri=url)], []
 
 
+def resolve_repo_root(app: Sphinx, config: Config) -> None:
+    """The checkout, found from conf.py's directory where the application is: the roles and
+    post-transforms that read it cannot reach it."""
+    config.jaxbook_repo_root = str(Path(app.confdir, config.jaxbook_repo_root).resolve())
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(backend_tabs.__name__)
     app.add_config_value("jaxbook_course_url", {}, "env", types=frozenset({dict}))
+    app.add_config_value("jaxbook_repo_root", "", "env", types=frozenset({str}))
+    # Before every handler that reads it (drift_report's pinned release among them).
+    app.connect("config-inited", resolve_repo_root, priority=100)
     app.add_role("fact", FactRole())
     app.add_role("course", CourseRole())
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -1,9 +1,9 @@
 """The guides: a project of their own beside the reader's book, which they link to.
 
 How the book is made, the author's and the translator's guides, and the lab's
-report are a Sphinx project apart (the sources in ``guides/``, built with the
-book's own ``conf.py`` and the tag ``guides``, which loads this extension and
-sets the values below), so that the reader's site holds the book only: no page,
+report are a Sphinx project apart (the sources in ``guides/``, built with their
+own ``guides/conf.py``, which reads the book's, loads this extension and sets the
+values below), so that the reader's site holds the book only: no page,
 footer link or search result of theirs. ``jaxbook guides``
 (:mod:`jaxbook.site.build`) builds them after the book, in each of its
 languages. This extension is the guides' link to the book:

@@ -227,7 +227,8 @@ def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
         confdir=Path(app.confdir), app=app, config=app.config, registry=app.registry
     ).create(app.config.html_theme)
     theme_dirs = [Path(d) for d in theme.get_theme_dirs() if not Path(d).is_relative_to(SPHINX)]
-    template_dirs = [Path(app.srcdir, d) for d in app.config.templates_path]
+    # As Sphinx finds them: relative to conf.py's directory (the book's docs/_templates).
+    template_dirs = [Path(app.confdir, d) for d in app.config.templates_path]
     for directory in [*theme_dirs, *template_dirs]:
         for template in sorted(directory.rglob("*.html")):
             # A theme's file is named from its theme (furo/page.html), not from this machine.

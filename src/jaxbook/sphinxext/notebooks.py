@@ -42,7 +42,8 @@ Config values (the zip's name stem, ``jaxbook_basename``, is
 
 ``jaxbook_notebook_requirements``
    The packages the install cell pins (default: the ``[project]``
-   dependencies of the ``pyproject.toml`` beside ``conf.py``).
+   dependencies of the checkout's ``pyproject.toml``: ``jaxbook_repo_root``,
+   ``jaxbook.sphinxext.facts``').
 ``jaxbook_notebook_gpu_extra``
    The requirement that replaces ``jax`` for an NVIDIA GPU (default: the
    ``cuda`` extra of ``pyproject.toml``, ``""`` if none).
@@ -327,10 +328,11 @@ def notebook_for(
     return notebook
 
 
-def project_pins(confdir: str | os.PathLike[str]) -> tuple[list[str], str, str]:
-    """The ``[project]`` dependencies of pyproject.toml that a reader installs from the package
-    index, and the first entries of its ``cuda`` and ``tpu`` extras ("" where it has none)."""
-    path = Path(confdir, "pyproject.toml")
+def project_pins(root: str | os.PathLike[str]) -> tuple[list[str], str, str]:
+    """The ``[project]`` dependencies of ``root``'s pyproject.toml that a reader installs from
+    the package index, and the first entries of its ``cuda`` and ``tpu`` extras ("" where it
+    has none)."""
+    path = Path(root, "pyproject.toml")
     if not path.exists():
         return [], "", ""
     config = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -390,7 +392,7 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     # The website only: an e-book has no place for a download.
     if app.builder.name != "html":
         return
-    pins, gpu, tpu = project_pins(app.confdir)
+    pins, gpu, tpu = project_pins(app.config.jaxbook_repo_root)
     requirements = app.config.jaxbook_notebook_requirements or pins
     gpu = app.config.jaxbook_notebook_gpu_extra or gpu
     tpu = app.config.jaxbook_notebook_tpu_extra or tpu

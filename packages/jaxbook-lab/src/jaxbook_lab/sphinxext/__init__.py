@@ -2,7 +2,7 @@
 
 The lab's report (``guides/lab.rst``) is a page of the guides, a Sphinx project
 apart from the book (``make guides``, :mod:`jaxbook.sphinxext.guides`), built
-after the book. ``conf.py`` loads these extensions under the tag ``guides``:
+after the book. The guides' ``conf.py`` (``guides/conf.py``) loads these extensions:
 
 - :mod:`jaxbook_lab.sphinxext.book`: the book as the report sees it: its sources,
   the places of its examples and update notes that its build keeps beside its
