@@ -2,63 +2,47 @@
 
     jaxbook po check [--glossary locale/glossary.csv] [locale/<language>/LC_MESSAGES ...]
 
-Checks, per catalog:
+Exit status 1 on any finding. This module reads the catalogs and reports; the per-entry
+checks live in :mod:`jaxbook.i18n.parity` (markup, code, placeholders, smuggling),
+:mod:`jaxbook.i18n.glossary` (terms) and :mod:`jaxbook.i18n.style` (English style).
 
-- the file itself (``jaxbook.i18n.pofile``: a byte-order mark, CRLF, bytes
-  that are not UTF-8, a file cut off), then syntax, duplicates and format
-  strings (``msgfmt --check``); a catalog with such a fault gets that one
-  finding, since the rest cannot be read; the ``Language``,
-  ``Plural-Forms`` and charset headers, and wrapping at the catalogs' width
-  (``powrap --check``);
-  what another merge tool (sphinx-intl's Babel) writes and ``msgmerge`` does
-  not (``jaxbook.i18n.pofile.foreign_marks``), which ``make wrap-po`` removes;
-- untranslated and fuzzy entries (a release never ships either), in a
-  finished language; a language that ``locale/languages.csv`` lists as a
-  ``draft`` has them counted in one line instead, and every other check still
-  holds for what it has translated;
-- an obsolete translation whose text the page still shows: the templates
-  lost a message, and the English page would show Chinese there;
-- markup parity between msgid and msgstr, each read by its page's parser
-  (docutils for reST, every directive and role generic so that nothing runs;
-  myst-parser's markdown-it for MyST, and docutils for the content of a MyST
-  page's ``{eval-rst}``, found by the entry's line): the multisets of inline
-  code, roles and their targets, link targets (images' too), footnote and
-  substitution references are equal (``:zh:`` term mentions and badge text
-  are the translator's own);
-- code: where the msgid is Python source, the msgstr must tokenize to the same
-  tokens, except comments and the text of string literals;
-- nothing smuggled in: no ``<script>``, raw HTML, directive (a substitution
-  definition's too), raw role or MyST front matter that the msgid does not
-  have;
-- named placeholders (``%(course)s`` in ``book.po``'s credit, which the build
-  fills by name) kept as written: one renamed or lost is named as such, not
-  as raw HTML, though it stands in a tag's attribute;
-- the glossary, in the catalog's language's columns: when the source has a
-  term, the translation matches its ``pattern_<language>`` (a Python regular
-  expression, case aside, searched anywhere in the translation's text); an
-  exclusive term (quantization) appears only where the source has its Chinese
-  term (or names the word itself); a finished language without columns in the
-  glossary, or with a term whose cells it left empty, is a finding (a draft's
-  terms still to translate are counted in its summary);
-- the English house style (US spelling, as the JAX and Python docs use):
-  codespell's British-to-American dictionary next to its usual ones, with the
-  project word list; no spaced slash in prose ("CPU / GPU", write "CPU, GPU"
-  or "CPU/GPU"); "e.g.," and "i.e.," with a comma; a list item that the
-  source ends with "；" ends with a period, not a semicolon; an ellipsis is
-  "…" (U+2026), as the English pages write it, not "..." where the source has
-  no "..." (an output's doctest wildcard, Python's ``...``).
+Per catalog:
 
-And over all the catalogs of the directory: a message that several pages say
-(a recurring heading such as 学习目标, a page's lead-in such as 本节用到的导入：)
-is translated one way; a second translation is a finding at its entry, naming
-the first.
+- The file (``jaxbook.i18n.pofile``: BOM, CRLF, non-UTF-8 bytes, truncation), then
+  ``msgfmt --check`` (syntax, duplicates, format strings): such a fault is the only
+  finding, as the rest cannot be read. Then the ``Language``, ``Plural-Forms`` and charset
+  headers, wrapping (``powrap --check``), and marks another merge tool (sphinx-intl's
+  Babel) writes and ``msgmerge`` does not (``pofile.foreign_marks``; ``make wrap-po``
+  removes them).
+- Untranslated and fuzzy entries in a finished language (a release ships neither); a
+  ``draft`` in ``locale/languages.csv`` gets them counted in one line, and every other
+  check still holds for what it has translated.
+- An obsolete translation whose text the page still shows (the templates lost a message,
+  so the English page would show Chinese).
+- Markup parity, each side read by its page's parser (docutils for reST, with generic
+  directives and roles so nothing runs; markdown-it for MyST, docutils for a MyST page's
+  ``{eval-rst}``, found by line): equal multisets of inline code, roles and targets, link
+  and image targets, footnote and substitution references (``:zh:`` mentions and badge
+  text are the translator's own).
+- Code: a Python msgid's msgstr tokenizes the same, except comments and string text.
+- Nothing smuggled in: no ``<script>``, raw HTML, directive (substitution definitions
+  too), raw role or MyST front matter that the msgid lacks.
+- Named placeholders (``%(course)s`` in ``book.po``'s credit) kept: one renamed or lost is
+  reported as such, even inside a tag's attribute, not as raw HTML.
+- Glossary, in the language's columns: a source term means the translation matches its
+  ``pattern_<language>`` (Python regex, case-insensitive, searched anywhere); an exclusive
+  term (quantization) appears only where the source has its Chinese term or names the
+  word. A finished language with no columns, or empty cells for a term, is a finding
+  (a draft's missing terms are counted in its summary).
+- English house style (US spelling, as the JAX and Python docs): codespell with its
+  British-to-American dictionary and the project word list; no spaced slash ("CPU / GPU");
+  "e.g.," and "i.e.," with a comma; an item the source ends with "；" ends with a period;
+  an ellipsis is "…" (U+2026), not "..." unless the source has "..." (a doctest wildcard,
+  Python's ``...``).
 
-This module reads the catalogs, runs the checks and reports them; the checks of one
-entry live by what they guard: :mod:`jaxbook.i18n.parity` (markup, code, placeholders,
-nothing smuggled in), :mod:`jaxbook.i18n.glossary` (the terms) and
-:mod:`jaxbook.i18n.style` (the English house style and spelling).
-
-Exit status 1 if there is any finding.
+Across a directory's catalogs: a message several pages share (学习目标,
+本节用到的导入：) is translated one way; a second translation is a finding at its
+entry, naming the first.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The course's own Sphinx extensions, one module per feature; ``conf.py`` lists them all.
+"""The course's own Sphinx extensions, one module per feature; ``conf.py`` loads them all.
 
 - :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: each backend's outputs (CPU, GPU, TPU) as tabs.
@@ -37,48 +37,34 @@
 - :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.sphinxext.translation_status`: notices of what is not translated, and drafts.
 
-``conf.py`` lists too the extensions that run each page once, while it is read, and show
-that run (``pagerun.sphinxext.run``, ``measured``, ``testplot``): they are :mod:`pagerun`'s,
-a package of its own, which the book configures (``pagerun_*`` in ``conf.py``).
+``conf.py`` also loads :mod:`pagerun`'s extensions (``pagerun.sphinxext.run``,
+``measured``, ``testplot``: each page run once as it is read), set by ``pagerun_*``.
+Modules named ``_…`` are shared helpers. The lab's report uses public modules only
+(:mod:`jaxbook.sphinxext.drift_report`, :func:`jaxbook.sphinxext.evidence_column.sentences`,
+:mod:`jaxbook.sphinxext.places`, :mod:`jaxbook.sphinxext.interface`'s ``__all__``); an
+import-linter contract in ``pyproject.toml`` forbids it the book's private modules.
 
-Modules whose names begin with ``_`` are shared helpers, not extensions, and the book's
-alone. Another package's extensions (the lab's report in the guides) use the public modules
-only: the extensions whose data they show (:mod:`jaxbook.sphinxext.drift_report`,
-:func:`jaxbook.sphinxext.evidence_column.sentences`, :mod:`jaxbook.sphinxext.places`), and
-:mod:`jaxbook.sphinxext.interface` for their labels (its ``__all__``: their catalog, and the
-helpers that write a translated sentence or list); an import-linter contract in
-``pyproject.toml`` forbids the lab every private module of the book.
+Rules every extension follows:
 
-A change to the resolved tree is a ``SphinxPostTransform``: ``builders`` or ``formats``
-say where it applies and ``default_priority`` orders it. Sphinx 9 gives a transform no
-public way to reach the builder (``SphinxTransform.app`` is deprecated,
-sphinx-doc/sphinx#14136), which a link needs; so a transform that makes links makes
-``pending_xref`` nodes of its extension's domain before the references are resolved
-(priority below 10), and the domain's ``resolve_xref``, which Sphinx hands the builder,
-makes each link, as Sphinx's own domains do (the update notes', the editions' links of
-:mod:`~jaxbook.sphinxext.languages`). A setting that only the application knows is read
-where it is (``config-inited``) into a config value that the transform reads (the
-checkout that the page links of :mod:`~jaxbook.sphinxext.discovery` start from,
-``jaxbook_repo_root``, which :mod:`~jaxbook.sphinxext.facts` resolves). What an extension
-keeps from the pages it read is its domain's data (``clear_doc``, ``merge_domaindata`` and
-a ``data_version``), never the pages' ``env.metadata``, which the templates see as
-``meta``. A ``doctree-resolved`` handler runs after every post-transform, and reads the
-finished page or writes a file from it (the PDF's glyphs, the notebooks, which add their
-download link too); the one that still changes the page, the parallel text, must come after
-the notebooks' handler and parse with the application's parsers, as its docstring says.
-
-An extension's warnings are of type ``jaxbook`` and of its module's name as
-subtype, so ``suppress_warnings = ["jaxbook.pairs"]`` silences one kind
-(``jaxbook`` alone silences them all). An extension that keeps state on the
-build environment says so with an ``env_version`` in its ``setup()``
-metadata, which Sphinx compares with the pickled environment's. Every
-extension reads and writes pages in parallel (``sphinx-build -j``): what it keeps on the
-environment merges from the reader processes, and nothing a forked writer does is needed
-after it (a file of the whole book is written in the main process: at
-``doctree-resolved``, in ``write_doc_serialized`` or at ``build-finished``). Its
-metadata says so with ``PARALLEL_SAFE``, and ``tests/sphinxext/test_parallel_build.py``
-builds every extension of ``conf.py`` (the book's, and the guides' ``guides/conf.py``)
-with ``-j 2`` and ``-j 1`` to hold it.
+- A change to the resolved tree is a ``SphinxPostTransform`` (``builders``, ``formats``).
+- Links: a transform cannot reach the builder (``SphinxTransform.app`` is deprecated in
+  Sphinx 9, sphinx-doc/sphinx#14136), so it makes ``pending_xref`` nodes of its domain
+  (priority below 10) and the domain's ``resolve_xref`` makes the link, as Sphinx's
+  domains do (the update notes'; the editions' links of :mod:`~jaxbook.sphinxext.languages`).
+  A setting only the application knows is copied at ``config-inited`` into a config value
+  (``jaxbook_repo_root``: :mod:`~jaxbook.sphinxext.facts`, :mod:`~jaxbook.sphinxext.discovery`).
+- Kept state is domain data (``clear_doc``, ``merge_domaindata``, ``data_version``), never
+  ``env.metadata`` (templates see it as ``meta``), with an ``env_version`` in ``setup()``.
+- ``doctree-resolved`` handlers run after every post-transform and read the page or write a
+  file (the PDF's glyphs, the notebooks, which also add their link). The parallel text
+  still changes the page: it runs after the notebooks' and parses with the application's
+  parsers (its docstring says why).
+- Warnings: type ``jaxbook``, subtype the module (``suppress_warnings``: ``"jaxbook.pairs"``
+  silences one kind, ``"jaxbook"`` all).
+- ``PARALLEL_SAFE`` (``-j``): state merges from readers; a whole-book file is written in
+  the main process (``doctree-resolved``, ``write_doc_serialized``, ``build-finished``).
+  ``tests/sphinxext/test_parallel_build.py`` builds ``conf.py``'s and ``guides/conf.py``'s
+  extensions at ``-j 2`` and ``-j 1`` to hold it.
 """
 
 from __future__ import annotations

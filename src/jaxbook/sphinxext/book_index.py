@@ -1,55 +1,39 @@
 """The general index, made from the prose: where the text discusses each API, option and term.
 
-On the pages ``jaxbook_glossary_pages`` names (the chapters), the first
-paragraph, list item, table cell or title of a page that mentions one of these
-becomes an index entry for it, pointing there, under the page's title (in the
-web edition a term's pages are then named, not numbered "[1]", "[2]", and listed
-in reading order; the PDF gives the page numbers alone, in page order):
+On the pages ``jaxbook_glossary_pages`` names (the chapters), the first paragraph, list
+item, table cell or title of a page that mentions one of these becomes its index entry,
+under the page's title (the web names a term's pages in reading order instead of "[1]",
+"[2]"; the PDF gives page numbers in page order):
 
-- a JAX API in an inline literal (``jax.jit``, ``jnp.array(...)`` is
-  ``jnp.array``), a method or attribute of ``jax.Array`` written on an array
-  (``x.at[idx].set(v)`` is ``jax.Array.at``, ``x.device`` is
-  ``jax.Array.device``; ``np.dot`` is NumPy's, not an array's, and so is a
-  method of ``np_arr``, the pages' name for a NumPy array), a JAX
-  configuration option (``jax_enable_x64``) and a
-  JAX or XLA environment variable (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is
-  ``XLA_PYTHON_CLIENT_PREALLOCATE``); a name the text shows as old
-  (``:old-name:``) is not indexed. An option's context manager is the option
-  (``jax.threefry_partitionable`` is indexed as ``jax_threefry_partitionable``,
-  the name ``jax.config`` gives it): one entry, under the option's own name;
-- a glossary term, found as the glossary links its first use
-  (``jaxbook.sphinxext.glossary``), in the page's language. The glossary's own
-  entry for the term stays in the index too, marked as its definition.
+- A JAX API in an inline literal (``jnp.array(...)`` is ``jnp.array``); a ``jax.Array``
+  method or attribute used on an array (``x.at[idx].set(v)`` is ``jax.Array.at``; not
+  ``np.dot`` nor a method of ``np_arr``, the pages' NumPy array); a JAX config option
+  (``jax_enable_x64``); a JAX or XLA environment variable
+  (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is ``XLA_PYTHON_CLIENT_PREALLOCATE``).
+  An option's context manager is indexed as the option (``jax.threefry_partitionable``
+  as ``jax_threefry_partitionable``, its ``jax.config`` name). ``:old-name:`` is not indexed.
+- A glossary term, found as :mod:`jaxbook.sphinxext.glossary` links its first use, in the
+  page's language. The glossary's own entry stays too, marked as the definition.
 
-A quiz's answer options are not indexed: a wrong option may name an API that
-does not exist. Nor is a contents table, whose every row opens with a
-reference to a page (the chapter's "本章内容"): it lists what the pages
-discuss, and a term there ("主机") would lead to the list, not the discussion.
-Nor is a page's mention of what the page indexes itself, as a main entry
-(``!single: 纯函数``) or under a subentry (``single: 设备; 放置``):
-the page's own entry names the place, and says what the place says, where the
-mention would be one more bare page number (in the PDF, the page twice:
-"27, **27**"). The entries are made after the page
-is translated and before Sphinx collects the index, so each language's index
-names the places in its own words, and are no messages for the catalogs.
-In the PDF an API is set in code type and a term in the text's type,
-and a term's entry is one entry, the glossary's and the text's mentions alike.
+Not indexed: quiz answer options (a wrong one may name an API that does not exist); a
+contents table, whose rows each open with a page reference ("本章内容"); a mention of what
+the page indexes itself by hand (``!single: 纯函数``, ``single: 设备; 放置``), which would add
+a bare page number ("27, **27**").
 
-Beside these, a page names its concepts by hand with Sphinx's ``index``
-directive (MyST's ``{index}``), where the text discusses them: an entry with its
-subentries (``single: 纯函数; 与副作用``), a "see" or "see also" entry
-(``see: JIT; 即时编译``). With ``gettext_additional_targets`` holding
-``"index"`` each part of such an entry is a message of its page's catalog, so
-the English index lists it in English.
+Entries are made after translation and before Sphinx collects the index, so each
+language's index is in its own words, and they are not catalog messages. In the PDF an
+API is set in code type, a term in text type, and a term is one entry (glossary and text).
 
-A subentry leads to one place: the web's index would number a second ("精度 →
-bfloat16 [1]"), as it names no page there. A subentry written on two pages (or
-twice on one) is a warning, at each place after the first, so that each place
-gets a subentry of its own.
+Pages add entries by hand with ``index`` (MyST ``{index}``): subentries
+(``single: 纯函数; 与副作用``), "see" and "see also" (``see: JIT; 即时编译``). With
+``"index"`` in ``gettext_additional_targets`` each part is a catalog message.
 
-What the installed JAX has (its options, a module's or an array's attributes)
-is asked of the build's kernel (:func:`pagerun.kernel.ask`,
-:mod:`jaxbook.doctest.jax_names`): the build's own process never imports JAX.
+Warnings (``jaxbook.book_index``): a subentry written twice (on two pages or one) warns at
+each place after the first, since the web's index would number the second ("精度 →
+bfloat16 [1]"): each place needs a subentry of its own.
+
+Relies on: the build's kernel for what the installed JAX has (:func:`pagerun.kernel.ask`,
+:mod:`jaxbook.doctest.jax_names`); the build process never imports JAX.
 
 Config values: none of its own (``jaxbook_glossary_pages``).
 """

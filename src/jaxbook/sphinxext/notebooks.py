@@ -1,62 +1,41 @@
 """Offer each page's code as a runnable Jupyter notebook, in the page's language.
 
-While the HTML pages are written, each page that holds code cells becomes
-``<outdir>/_notebooks/<page>.ipynb``: its headings (with the numbers the page
-prints, "1.5 ") and paragraphs as Markdown cells and its code as code cells, in
-page order. A script shown with
-``.. snippet::`` becomes a ``%%writefile`` cell and a cell that runs it in
-a new Python process, on the CPU, as the doctest does. An exercise's
-self-check (:mod:`jaxbook.sphinxext.selfcheck`), which the page itself does
-not show, is a code cell below the answer cell, where the reader runs it. A
-hidden check of the page's is not the reader's, and stays out. The notebook
-is built from the translated page, so the English notebook has English
-comments and strings.
+What it makes:
 
-Each code cell carries, as its output, the expected output that the page
-shows after it (the CPU one where a cell has per-backend outputs): those
-outputs come from real runs (``make refresh-outputs``) and ``make doctest``
-checks them, so a notebook read on GitHub or nbviewer shows what the code
-really prints. The first cells install the versions the outputs were produced
-with, taken from the ``[project]`` dependencies of ``pyproject.toml``, and
-say how to get the CUDA build; that cell is tagged ``jaxbook-install``.
+- ``<outdir>/_notebooks/<page>.ipynb`` for each HTML page with code cells, written from
+  the translated page: headings (numbered as the page prints them, "1.5 ") and
+  paragraphs as Markdown cells, code as code cells, in page order. A ``.. snippet::``
+  script becomes a ``%%writefile`` cell plus a cell running it in a new Python process
+  on the CPU, as the doctest does. An exercise's self-check
+  (:mod:`jaxbook.sphinxext.selfcheck`) is a code cell below the answer cell; a page's
+  hidden check stays out.
+- Each code cell's output is the expected output the page shows (the CPU one for
+  per-backend outputs), real runs that ``make doctest`` checks, so GitHub and nbviewer
+  show what the code prints. The first cells (tagged ``jaxbook-install``) install the
+  versions those outputs came from and say how to get the CUDA build.
+- Links to the book are absolute when ``jaxbook_site_url`` is known (a notebook is read
+  away from the site); otherwise only the link's words stay.
+- Under the page title: links to the notebook, to the language's zip
+  (``_notebooks/<basename>-notebooks-<language>.zip``) and, with a repository, to Colab.
+- Printed books: with a site address (``JAXBOOK_SITE_URL``, ``jaxbook_site_url``) the tag
+  ``jaxbook_site`` is set, for ``.. only:: (latex or epub) and jaxbook_site``, and the
+  role ``:notebook:`page``` (relative as ``:doc:``'s) writes the notebook's absolute
+  address; without one it writes the file name, and on the website a link.
 
-A link to the book (a glossary term's, a cross-reference) is absolute where
-the site's address is known (``jaxbook_site_url``, a deploy), since a notebook
-is read in Colab or after a download, away from the pages; without it, the
-link's words stay and the link goes, as a relative one would lead nowhere.
-
-Under the page title go links to the notebook, to a zip of all of the
-language's notebooks (``_notebooks/<basename>-notebooks-<language>.zip``) and,
-when a repository is configured, to the notebook in Google Colab.
-
-The printed books send no reader to a page's notebook unless the build knows the
-site's address (``JAXBOOK_SITE_URL``, ``jaxbook_site_url``): then the tag
-``jaxbook_site`` is set, so that a page can say where a notebook is with
-``.. only:: (latex or epub) and jaxbook_site``, and the role
-``:notebook:`page``` (a page's name, relative as ``:doc:``'s) writes the
-notebook's absolute address. Without a site the role writes the notebook's
-file name, and on the website its link.
-
-Config values (the zip's name stem, ``jaxbook_basename``, is
-``jaxbook.sphinxext.book_texts``'s, which this extension sets up):
+Config values (``jaxbook_basename`` is :mod:`jaxbook.sphinxext.book_texts`'s, set up here):
 
 ``jaxbook_notebook_requirements``
-   The packages the install cell pins (default: the ``[project]``
-   dependencies of the checkout's ``pyproject.toml``: ``jaxbook_repo_root``,
-   ``jaxbook.sphinxext.facts``').
-``jaxbook_notebook_gpu_extra``
-   The requirement that replaces ``jax`` for an NVIDIA GPU (default: the
-   ``cuda`` extra of ``pyproject.toml``, ``""`` if none).
-``jaxbook_notebook_tpu_extra``
-   The requirement that replaces ``jax`` for a Cloud TPU (default: the
-   ``tpu`` extra of ``pyproject.toml``, ``""`` if none: the note names none).
+   Packages the install cell pins (default: ``[project]`` dependencies of the checkout's
+   ``pyproject.toml``; the checkout is ``jaxbook_repo_root``, ``jaxbook.sphinxext.facts``').
+``jaxbook_notebook_gpu_extra``, ``jaxbook_notebook_tpu_extra``
+   The requirement replacing ``jax`` for an NVIDIA GPU, a Cloud TPU (default: the
+   ``cuda``, ``tpu`` extra of ``pyproject.toml``, or ``""``: then the TPU note names none).
 ``jaxbook_repo_url``
-   ``https://github.com/<owner>/<repo>`` (the ``JAXBOOK_REPO_URL``
-   environment variable overrides it; default ``""``: no Colab link).
+   ``https://github.com/<owner>/<repo>`` (``JAXBOOK_REPO_URL`` overrides; default ``""``:
+   no Colab link).
 ``jaxbook_notebooks_branch``
-   The branch of that repository whose ``<language>/_notebooks/`` Colab
-   opens (default ``"notebooks"``, which the deploy job writes with
-   ``jaxbook publish-notebooks``).
+   The branch whose ``<language>/_notebooks/`` Colab opens (default ``"notebooks"``,
+   written by the deploy job's ``jaxbook publish-notebooks``).
 """
 
 from __future__ import annotations
