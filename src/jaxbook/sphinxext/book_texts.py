@@ -1,56 +1,40 @@
 """The book's title, authors, translators, publisher and credit in the build's language,
 from the catalogs, and the book's file name stem.
 
-``conf.py`` gives them once, in the source language: ``project`` (the root
-page's title), ``author``, ``jaxbook_publisher``, ``jaxbook_scope`` (what the
-edition holds, in the line under the title) and ``jaxbook_credit`` (the credit
-in every page's footer). A build in another language takes
-
-- the title from the root page's catalog (``<locale>/<language>/LC_MESSAGES/
-  index.po``), where it is that page's title, translated once;
-- the others from ``book.po`` beside it: the gettext builder writes the book's
-  own texts into ``book.pot``, so ``make update-po`` merges them into every
-  translation's catalogs, ``make check-po`` checks them and ``make po-stats``
-  counts them, as it does a page's.
-
-An entry that is missing, untranslated or fuzzy leaves the source text, as
-Sphinx does on a page. The copyright line names the author in the build's
-language. Any language of the book gets its texts this way, with no list of
-languages here.
+``conf.py`` gives them once, in the source language: ``project`` (the root page's title),
+``author``, ``jaxbook_publisher``, ``jaxbook_scope`` and ``jaxbook_credit``. Another
+language's build takes the title from the root page's catalog
+(``<locale>/<language>/LC_MESSAGES/index.po``) and the rest from ``book.po`` beside it:
+the gettext builder writes them to ``book.pot``, so ``make update-po``, ``check-po`` and
+``po-stats`` treat them as a page's. A missing, untranslated or fuzzy entry leaves the
+source text, as on a page. The copyright line names the author in the build's language.
+No list of languages is kept here.
 
 Config values:
 
 ``jaxbook_basename``
-   The book's file name stem, in no catalog (default ``"jaxbook"``): the PDF and
-   EPUB are ``<basename>-<language>.pdf`` and ``.epub``
-   (``jaxbook.sphinxext.editions``), the zip of a language's notebooks
-   ``<basename>-notebooks-<language>.zip`` (``jaxbook.sphinxext.notebooks``). It
-   is here, where both set it up, so that neither sets up the other.
+   File name stem, in no catalog (default ``"jaxbook"``): ``<basename>-<language>.pdf``
+   and ``.epub`` (``jaxbook.sphinxext.editions``), ``<basename>-notebooks-<language>.zip``
+   (``jaxbook.sphinxext.notebooks``). Declared here so neither sets up the other.
 ``jaxbook_publisher``
-   Who publishes the book (default ``""``): ``author`` where the authors publish
-   it themselves.
+   Who publishes the book (default ``""``); ``author`` when self-published.
 ``jaxbook_name_in_text``
-   How a sentence names the authors, translators or publisher, ``%(name)s``
-   standing for the name (default ``""``: the name alone, and no message in
-   ``book.pot``; a book sets ``"%(name)s"`` so that its translations may word
-   it): the credit lines of the title page, the copyright pages and
-   the cover ("Written by %(authors)s") take the name through it, so that a
-   language whose sentences need an article before the name gives it in its
-   ``book.po`` ("the %(name)s": "Published by the Bilingual JAX Book Project");
-   the name stands alone on the PDF's imprint, in the EPUB's metadata and in the
-   copyright line.
+   How a sentence names the authors, translators or publisher, ``%(name)s`` for the name
+   (default ``""``: the name alone, no message in ``book.pot``; a book sets
+   ``"%(name)s"`` so translations may word it). Used by the credit lines of the title
+   page, copyright pages and cover ("Written by %(authors)s"), so a language needing an
+   article says so in its ``book.po`` ("Published by the Bilingual JAX Book Project").
+   The name stands alone on the imprint, in the EPUB's metadata and the copyright line.
 ``jaxbook_scope``
-   What the edition holds, said in the line under its title before the JAX
-   series it is for (default ``""``: the whole of a book): "第 1 章 JAX 简介".
+   What the edition holds, in the line under its title before its JAX series (default
+   ``""``: the whole book): "第 1 章 JAX 简介".
 ``jaxbook_translators``
-   Each translation's translators by language code (default ``{}``), written in
-   that translation's language: the edition of a language names its own on its
-   title page and in its EPUB, and no other edition shows them, so they are in
-   no catalog.
+   Each translation's translators by language code (default ``{}``), in that language;
+   only that edition shows them (title page, EPUB), so they are in no catalog.
 ``jaxbook_credit``
-   The footer's credit, HTML in the source language; ``%(course)s`` in it is
-   the course's address in the build's language (``jaxbook.sphinxext.facts``).
-   Pages see it as ``jaxbook_credit`` in their template context.
+   The footer's credit, HTML in the source language; ``%(course)s`` is the course's
+   address in the build's language (``jaxbook.sphinxext.facts``). Templates see it as
+   ``jaxbook_credit``.
 """
 
 from __future__ import annotations

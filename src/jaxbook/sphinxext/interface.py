@@ -1,51 +1,38 @@
 """The interface's templates: the theme's (``sphinx.pot``) and the extensions' (``jaxbook.pot``).
 
-The gettext builder writes one template per page, and ``book.pot``
-(``jaxbook.sphinxext.book_texts``). After it, this extension writes the
-templates of the catalogs that translate the interface, whose messages
-are English, into the same directory, with Babel's extractors (the ones Sphinx
-itself is extracted with):
+After the gettext builder writes one template per page and ``book.pot``
+(``jaxbook.sphinxext.book_texts``), this extension writes, into the same directory and
+with Babel's extractors (those Sphinx itself uses), the templates of the interface's
+catalogs, whose messages are English:
 
-- ``sphinx.pot``, the theme's domain: every string of the theme's templates
-  (furo's, and the templates of ``templates_path``, the extensions' included,
-  read through ``jaxbook.sphinxext.chrome``'s preprocessing, which makes the
-  labels furo writes literally messages), the messages of Sphinx's search
-  script and admonition titles, and those chrome gives the copy button and
-  the navigation toggles (``chrome.SCRIPT_MESSAGES``). A language's
-  ``sphinx.po`` needs only what Sphinx's own catalog of that language lacks;
-  ``make check-po`` says which.
-- ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()`` and
-  ``N_()`` (singular and plural) and ``gettext_noop()`` (a label kept in data)
-  of the package's extensions, and the phrases of the release notes
-  (``PROBE_PHRASES`` in ``jaxbook/formats.py``, which the lab writes into the
-  evidence file the extensions show them from).
-- a package catalog's template: the labels of another package's extensions, which
-  have a domain of their own and name their modules with
-  :func:`add_package_template` (the lab's report in the guides: ``jaxbook_lab.pot``);
-  this extension reads only the files they name, and imports nothing of theirs.
+- ``sphinx.pot``, the theme's domain: every string of furo's templates and of
+  ``templates_path`` (the extensions' included), read through
+  ``jaxbook.sphinxext.chrome``'s preprocessing, which turns furo's literal labels into
+  messages; Sphinx's search script and admonition titles; chrome's copy button and
+  navigation toggles (``chrome.SCRIPT_MESSAGES``). A language's ``sphinx.po`` needs only
+  what Sphinx's own catalog lacks; ``make check-po`` says which.
+- ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()``, ``N_()`` and
+  ``gettext_noop()`` (a label kept in data), and the release notes' phrases
+  (``PROBE_PHRASES`` in ``jaxbook/formats.py``, which the lab writes into the evidence file).
+- a package catalog's template (the lab's report: ``jaxbook_lab.pot``) for modules named
+  with :func:`add_package_template`; only those files are read, nothing is imported.
 
-Another package's extensions (the lab's report in the guides) label their output through
-this module, the book's surface for their labels (its ``__all__``), and never through the
-shared helpers of the book's extensions (``_``-prefixed modules, which import-linter keeps
-from the lab): :func:`add_catalog` registers their catalog (``domain``, its ``.po`` files
-under ``locale_dir``) as the book's extensions register theirs, :func:`add_package_template`
-has the gettext build write its template, ``N_()`` marks a label with a count and
-:func:`ngettext` translates it (with ``domain``), :func:`sentence` makes a translated
-message with ``%(name)s`` placeholders nodes, and :func:`join_list` and :func:`listed`
-join words or nodes as the build's language lists them. These are the book's own
-helpers (``jaxbook.sphinxext._locale``), named here so that another package depends on
-this module's names alone.
+Public surface for another package's extensions (its ``__all__``; they never use the
+``_``-prefixed helpers, which import-linter keeps from the lab): :func:`add_catalog`
+registers their catalog (``domain``, ``.po`` files under ``locale_dir``),
+:func:`add_package_template` has gettext write its template, ``N_()`` and
+:func:`ngettext` (with ``domain``) handle counted labels, :func:`sentence` turns a
+``%(name)s`` message into nodes, :func:`join_list` and :func:`listed` join words or nodes
+as the language lists them. They are ``jaxbook.sphinxext._locale``'s, re-exported so
+another package depends on this module alone.
 
-Each message of the extensions' templates with ``%(name)s`` or ``{name}`` is
-flagged ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
-holds a translation's placeholders to the message's. A ``# Translators:`` comment at a call
-(``{# Translators: ... #}`` in a template) is the entry's ``#.`` line: in ``jaxbook.pot``
-every label of fewer than four words has one, saying where it shows
-(``tests/i18n/test_templates.py``).
-
-A template is written only when more than its date changed, as Sphinx writes
-the pages'; a page's template that the build no longer makes (its page is
-gone) is removed. ``make gettext`` copies them all into ``locale/pot/``.
+- Messages with ``%(name)s`` or ``{name}`` are flagged ``python-format`` or
+  ``python-brace-format``, so ``msgfmt --check`` holds translations' placeholders.
+- A ``# Translators:`` comment at a call (``{# Translators: ... #}`` in a template) is the
+  entry's ``#.`` line; every ``jaxbook.pot`` label under four words has one
+  (``tests/i18n/test_templates.py``).
+- A template is written only when more than its date changed; a page's template whose
+  page is gone is removed. ``make gettext`` copies them all into ``locale/pot/``.
 
 Config values: none.
 """

@@ -1,9 +1,8 @@
 """⚠️ update notes and the generated update-notes table.
 
-An update note marks a place where the chapter corrects an outdated claim.
-Its argument is the one-line point shown in the table; its body is the note
-shown on the page; ``:verified-by:`` names the labels of the doctest blocks
-that prove it::
+An update note marks where a chapter corrects an outdated claim. Its argument is the
+one-line point shown in the table, its body the note on the page, and ``:verified-by:``
+the labels of the doctest blocks that prove it::
 
     .. update-note:: JAX is not lazy: it dispatches each operation asynchronously
        :id: async-dispatch
@@ -11,44 +10,35 @@ that prove it::
 
        Body of the note.
 
-A note that says how an older JAX release behaved names the probes that
-check it on real releases, ``:evidence: device-method`` (comma-separated),
-and, where the claim is about one old output, that output: ``:old:
-dot-value=10.811179161071777``. This extension keeps both with the note;
-``jaxbook.sphinxext.evidence_column`` turns them into the table's "Changed
-in" column and checks them against the evidence file.
+- ``:evidence: device-method`` (comma-separated) names the probes that check, on real
+  releases, a note about how an older JAX behaved; ``:old: dot-value=10.811179161071777``
+  the one old output it is about. :mod:`jaxbook.sphinxext.evidence_column` turns them
+  into the "Changed in" column and checks them against the evidence file.
+- A second note with the same ``:id:`` and no argument adds a location to the same row.
+- ``.. update-notes-table::`` becomes a table, one row per id in reading order, linking
+  each note and verifying block. It lists the notes of its directory and below, so each
+  chapter has its own (``chNN/update-notes``), numbered from 1; a note links to its
+  chapter's table.
 
-A second note with the same ``:id:`` and no argument adds another location to
-the same row. ``.. update-notes-table::`` is replaced at build time by a table
-with one row per id, in reading order, linking to each note and to each
-verifying block. A table lists the notes of the pages in its own directory
-and below, so a book of many chapters has one table per chapter
-(``chNN/update-notes``), each numbered from 1; a note links to the table of
-its chapter. The build warns, with a location, about an id without a point
-or with two, and about a ``:verified-by:`` label that does not exist; these
-warnings are of type ``jaxbook`` and subtype ``notes``
-(``suppress_warnings = ["jaxbook.notes"]`` silences them).
+Warnings (``jaxbook.notes``), with a location: an id with no point or two; a
+``:verified-by:`` label that does not exist.
 
-The shape follows ``sphinx.ext.todo``: a :class:`NotesDomain` keeps each
-page's notes (as :class:`Note` records, already translated) and the pages
-that hold a table, forgets a page's when it is read again and merges what
-parallel readers found. When a page is resolved, post-transforms number its
-notes, write each repeat as a pointer and build each table, and every link
-they make is a ``pending_xref`` of the domain, which its ``resolve_xref``
-turns into a link with the builder (as the standard domain resolves a
-``:ref:``): ``row`` (a note's row in its table) and ``place`` (a note or a
-verifying block, ``docname#anchor``). Each note and table node carries its
-own page's name, so a table lists its own chapter's notes in a builder that
-writes the whole book as one document (LaTeX, single HTML) as well. Other
-extensions read the notes through the typed queries :func:`rows`, :func:`table_docnames` and
+Design, after ``sphinx.ext.todo``: :class:`NotesDomain` keeps each page's notes
+(:class:`Note`, already translated) and the pages holding a table, forgets a reread page
+and merges parallel readers. At resolve time, post-transforms number the notes, write
+repeats as pointers and build tables; every link is a ``pending_xref`` of the domain
+(``row``: a note's row; ``place``: a note or verifying block, ``docname#anchor``) that
+``resolve_xref`` links with the builder, as ``:ref:`` is. Each note and table node carries
+its page's name, so single-document builders (LaTeX, single HTML) still get per-chapter
+tables. Other extensions read notes through :func:`rows`, :func:`table_docnames` and
 :func:`table_of`.
 
 Events:
 
 ``update-notes-columns(app, fromdoc)``
-   Emitted for each table as it is built (``fromdoc`` is the table's page); a
-   handler returns a :class:`Column` to add after the three (No., Note,
-   See), or None. With any such column the three take their narrow widths.
+   Emitted for each table as it is built (``fromdoc``: the table's page); a handler
+   returns a :class:`Column` to add after No., Note and See, or None. With any such
+   column those three take their narrow widths.
 """
 
 from __future__ import annotations

@@ -1,56 +1,45 @@
 """The PDF's settings: the ``latex_elements`` of Sphinx's LaTeX builder (xelatex + xeCJK), on
 ``texinputs/jaxbook.sty``.
 
-- a trim size each edition's readers expect (``TRIM``: 185 by 260 mm for
-  Chinese, 7 by 9.25 in for English), with margins to match;
-- front matter: a title page that names the authors (and a translation's
-  translators) and the publisher, a copyright page with the JAX series the
-  book is for ("For JAX 0.12", of the release it runs on), the edition
-  statement ("First edition, December 2026"), the course credit and the
-  licences, the contents, and
-  the preface (the root page's text) in the contents and the PDF's bookmarks,
-  all roman-numbered; no blank page carries a running head or folio;
-- the PDF's information (title, authors, subject, keywords) in the edition's
-  language, and its language, with its region, in its catalog (``/Lang``:
-  ``zh-CN``, ``en-US``); it is not tagged (below);
-- the edition's language as polyglossia's main language, so that a word is
-  hyphenated by its language's patterns (Spanish "sa-li-da", not English's
-  "sal-ida"; ``jaxbook.preflight.HYPHENATION`` names the language and the
-  TeX package of its patterns, which ``make pdf`` checks are installed); a
-  Chinese, Japanese or Korean edition's Latin words take US English's. The
-  names the build gives the contents, figures, tables, chapters and the
-  index's "see" stay as it sets them when polyglossia sets its own;
-- Noto Serif and Noto Sans beside the Noto CJK of the edition's script
-  (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code, each
-  CJK face from a file of its own that names it as it is ("NotoSansCJKsc",
-  not its collection's "NotoSansCJKjp": ``jaxbook.sphinxext.fonts.write_face``);
-  the symbols those lack from a symbol font through xeCJK's fallback, and each
-  emoji as its picture from Noto Color Emoji (``jaxbook-glyphs.sty``, written
-  for the emoji the book uses);
-- figures, tables and listings numbered per chapter ("图 1-1", "Figure 1-1"),
-  with sections "1.5", as the website and the EPUB number them too
-  (``jaxbook.sphinxext.numbering``, which the extension sets up; LaTeX's
-  layout of the numbers is ``jaxbook.sty``'s), a figure set where the
-  text has it (never between an output and its label), black links, and the
-  page a cross-reference leads to as the language writes it ("（第 12 页）",
-  " (page 12)": ``page_reference_macro``; ``layout`` puts it after each reference);
-- a long line of code or output broken only at a space or after a comma, the
-  next line starting with a small grey hook; inline code that breaks with no
-  mark.
+- Trim size per edition (``TRIM``: 185 by 260 mm Chinese, 7 by 9.25 in English), margins
+  to match.
+- Front matter, roman-numbered: title page (authors, a translation's translators,
+  publisher); copyright page (the JAX series, "For JAX 0.12", of the release it runs on;
+  the edition statement, "First edition, December 2026"; course credit; licences);
+  contents; the preface (the root page's text) in the contents and bookmarks. No blank
+  page has a running head or folio.
+- PDF information (title, authors, subject, keywords) in the edition's language, and
+  ``/Lang`` with region (``zh-CN``, ``en-US``).
+- Hyphenation: the edition's language is polyglossia's main language (Spanish
+  "sa-li-da", not "sal-ida"; ``jaxbook.preflight.HYPHENATION`` names its patterns'
+  TeX package, which ``make pdf`` checks). A CJK edition's Latin words use US English.
+  The build's names for contents, figures, tables, chapters and "see" survive
+  polyglossia's.
+- Fonts: Noto Serif and Sans beside the script's Noto CJK
+  (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code, each CJK face in
+  its own file named as it is ("NotoSansCJKsc", not the collection's "NotoSansCJKjp":
+  ``jaxbook.sphinxext.fonts.write_face``); missing symbols from a symbol font through
+  xeCJK's fallback; emoji as Noto Color Emoji pictures (``jaxbook-glyphs.sty``, written
+  for the emoji the book uses).
+- Numbering per chapter ("图 1-1", "Figure 1-1", sections "1.5"), as on the web and in
+  the EPUB (``jaxbook.sphinxext.numbering``, set up here; ``jaxbook.sty`` lays it out).
+  Figures stay where the text has them (never between an output and its label); links
+  are black; a reference's page as the language writes it ("（第 12 页）", " (page 12)":
+  ``page_reference_macro``, placed by ``layout``).
+- Long code or output lines break only at a space or after a comma, with a small grey
+  hook; inline code breaks unmarked.
 
-What the PDF changes in the resolved book is ``layout``'s. Two mixins of the book's LaTeX
-translator (``jaxbook.sphinxext.latex_translator``) are here: a cell's output set apart
-(``OutputFrame``) and a badge boxed (``BoxedBadges``).
+Changes to the resolved book are ``layout``'s. Here are two mixins of
+``jaxbook.sphinxext.latex_translator``: ``OutputFrame`` (a cell's output set apart) and
+``BoxedBadges``.
 
-The PDF is not tagged. LaTeX's tagging needs ``\\DocumentMetadata`` before
-``\\documentclass``, where Sphinx's LaTeX template has no place for it (only a copy of the
-whole template would), and with TeX Live 2022's XeLaTeX (LaTeX 2022-11-01, tagpdf 0.98a) its
-test phases stop the build at each longtable that breaks over a page ("Infinite glue
-shrinkage found in box being split"); even where they run, that release's test phases tag
-paragraphs at most, and tagpdf warns that XeTeX lacks the interword spaces a tagged PDF
-needs. The PDF declares its language and information instead, and the EPUB is the
-accessible edition; tagging is worth trying again with a LaTeX that tags tables and lists,
-under LuaLaTeX.
+Why the PDF is not tagged: tagging needs ``\\DocumentMetadata`` before
+``\\documentclass``, which Sphinx's template has no place for (short of copying it);
+TeX Live 2022's XeLaTeX (LaTeX 2022-11-01, tagpdf 0.98a) stops at each longtable that
+breaks over a page ("Infinite glue shrinkage found in box being split"), tags paragraphs
+at most, and lacks the interword spaces a tagged PDF needs. So the PDF declares language
+and information, and the EPUB is the accessible edition. Retry under LuaLaTeX with a
+LaTeX that tags tables and lists.
 """
 
 from __future__ import annotations
