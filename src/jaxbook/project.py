@@ -1,53 +1,39 @@
 """The book's facts, each in one place, and where the book project is.
 
-- ``languages()``: the book's languages, read from ``locale/languages.csv``
-  (``LANGUAGE_LIST``), one row each: its code as Sphinx spells it, the name its
-  language switcher and landing page show, its status: ``source`` (the
-  first row), ``draft`` while its translation is under way, ``done`` once its
-  translator says it is finished, and who translated it (the source has none),
-  written in the source language as ``conf.py``'s ``author`` is: the translated
-  edition names them on its title page and in its EPUB, through its ``book.po``.
-  ``translations()`` is every language but the source. ``jaxbook language add``
-  appends a row; ``conf.py``, the tools and the Makefile (through ``python
-  src/jaxbook/project.py languages``) read them here.
-- ``SOURCE_LANGUAGE``: the language the pages are written in (Chinese); the
-  list's first row must be it.
-- ``GLOSSARY``: the translators' glossary, relative to the project root, and
-  ``glossary()``, its one reader: the readers' glossary, Chinese search and
-  ``make check-po`` all take their terms from it. A translation has three
-  columns, its term, ``pattern_<language>`` and ``definition_<language>``;
-  a row fills all three or, for a term the language has not translated yet,
-  none. Chinese and English have theirs in the shared file; a language added
-  later has them in its own folder, ``locale/<language>/glossary.csv``, keyed
-  by the Chinese term, which ``glossary()`` merges in (``glossary_files()``
-  names every file it reads). ``add_language_glossary()`` writes a new
-  language's, its cells empty (``jaxbook language add``).
-- ``catalog_dir()``: where a translation's catalogs are, ``catalog_language()``,
-  the language of such a directory, and ``catalog_place()``, where a catalog file
-  stands; ``TEMPLATES``, the committed templates (``.pot``) they are merged from.
-- The interface's catalogs, whose messages are English (``INTERFACE_SOURCE``):
-  the theme's (``sphinx.po``, Sphinx's own domain), the extensions' labels
-  (``jaxbook.po``), and those of another package of the distribution whose
-  extensions have a catalog of their own, which ``pyproject.toml`` declares
-  (``[tool.jaxbook] package-catalogs``: ``package_catalog_dirs()``, whose domains
-  ``interface_domains()`` adds); ``interface_catalog()`` finds a language's, in its
-  catalog directory or, for a language a package itself translates, beside the package.
-- ``bcp47()``: a language code as the web spells it (``zh-CN`` for ``zh_CN``).
-- ``sphinx_build()``: the ``sphinx-build`` call that builds the book's pages, or
-  its guides, with one builder (``make html``, ``make gettext``); ``config_dir()``: the
-  directory of the ``conf.py`` it is given (the book's, or the guides' ``guides/``).
-- ``add_build_arguments()``: the arguments of every command that runs ``sphinx-build``
-  (the languages, ``--builddir``, ``--sphinxopts`` split into a list).
-- ``pinned_release()`` and ``python_version()``: the JAX release the book runs on
-  (``pyproject.toml``'s pin) and the Python it is built with (``.python-version``);
-  the prose names them through ``jaxbook.sphinxext.facts``.
+- ``languages()``: the book's languages from ``locale/languages.csv`` (``LANGUAGE_LIST``),
+  one row each: code as Sphinx spells it; name for the switcher and landing page; status
+  (``source``, the first row; ``draft`` while under way; ``done`` once its translator says
+  so); translators, written in the source language like ``conf.py``'s ``author`` (the
+  edition names them on its title page and EPUB through its ``book.po``).
+  ``translations()``: all but the source. ``jaxbook language add`` appends a row;
+  ``conf.py``, the tools and the Makefile (``python src/jaxbook/project.py languages``)
+  read them here.
+- ``SOURCE_LANGUAGE``: the pages' language (Chinese); the list's first row must be it.
+- ``GLOSSARY`` (relative to the root) and ``glossary()``, its one reader, for the readers'
+  glossary, Chinese search and ``make check-po``. A translation has three columns (term,
+  ``pattern_<language>``, ``definition_<language>``), a row filling all three or none.
+  Chinese and English share the file; a later language has
+  ``locale/<language>/glossary.csv``, keyed by the Chinese term and merged in
+  (``glossary_files()`` lists them); ``add_language_glossary()`` writes it empty.
+- ``catalog_dir()``, ``catalog_language()``, ``catalog_place()``: where a translation's
+  catalogs are, a directory's language, where a catalog file stands; ``TEMPLATES``: the
+  committed ``.pot`` they merge from.
+- Interface catalogs, messages in English (``INTERFACE_SOURCE``): ``sphinx.po`` (theme,
+  Sphinx's domain), ``jaxbook.po`` (extensions), and other packages' catalogs declared in
+  ``pyproject.toml`` (``[tool.jaxbook] package-catalogs``: ``package_catalog_dirs()``,
+  domains added by ``interface_domains()``); ``interface_catalog()`` finds a language's,
+  in its catalog directory or beside a package that translates it itself.
+- ``bcp47()``: a code as the web spells it (``zh-CN`` for ``zh_CN``).
+- ``sphinx_build()``: the ``sphinx-build`` call for the book or the guides with one builder
+  (``make html``, ``make gettext``); ``config_dir()``: the given ``conf.py``'s directory.
+- ``add_build_arguments()``: arguments of every command running ``sphinx-build``
+  (languages, ``--builddir``, ``--sphinxopts`` as a list).
+- ``pinned_release()``, ``python_version()``: the JAX release (``pyproject.toml``'s pin)
+  and Python (``.python-version``); the prose names them via ``jaxbook.sphinxext.facts``.
 
-The package is installed (editable in ``.venv``), so its own location says
-nothing about which checkout it works on; the commands work on the project
-around the current directory, as ``git`` does.
-
-The module uses the standard library only, so that the Makefile can run it
-before ``.venv`` exists.
+Relies on: the current directory, as ``git`` does (the package is installed editable, so
+its own location says nothing about the checkout); the standard library only, so the
+Makefile can run it before ``.venv`` exists.
 """
 
 from __future__ import annotations

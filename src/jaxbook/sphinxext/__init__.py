@@ -58,7 +58,7 @@ Rules every extension follows:
 - ``doctree-resolved`` handlers run after every post-transform and read the page or write a
   file (the PDF's glyphs, the notebooks, which also add their link). The parallel text
   still changes the page: it runs after the notebooks' and parses with the application's
-  parsers (its docstring says why).
+  parsers (``parallel_text.insert_parallel_text`` says why).
 - Warnings: type ``jaxbook``, subtype the module (``suppress_warnings``: ``"jaxbook.pairs"``
   silences one kind, ``"jaxbook"`` all).
 - ``PARALLEL_SAFE`` (``-j``): state merges from readers; a whole-book file is written in

@@ -1,51 +1,43 @@
 """中英对照 / "Parallel text": each passage of an HTML page beside its translation.
 
-A reader switches the view on with a button at the top of a page; the choice
-is kept in ``localStorage`` and applies to every page of the site. With the
-view on, each paragraph (in the text, a list item, a note or a table cell)
-shows its other-language text beside it on a wide screen, under it on a
-narrow one and in a table cell (two columns in a cell leave a word a letter
-a line); a heading's other-language text follows the heading, outside it,
-so that the table of contents, the page title and the anchors keep only the
-page's own. Code, literal blocks and outputs appear once, in the page's
-language.
+What the reader sees:
 
-The other-language text comes from the catalogs a translated edition is
-built from, ``<locale_dir>/<translation>/LC_MESSAGES/<domain>.po``: on a page
-in the source language it is the entry's ``msgstr`` in the translation
-``jaxbook_parallel_languages`` names, on a translated page the ``msgid`` of
-the page's own language's entry, the source. A transform that runs before Sphinx's ``Locale``
-records on each passage the message ``gettext`` extracts for it
-(``extract_messages``), so that the message survives translation, and makes
-the translation's catalog a dependency of a page in the source language, so
-that Sphinx reads, and writes, the page again when the catalog changes. A passage
-whose entry is missing or empty shows "not yet translated", a fuzzy one
-"translation awaiting review (fuzzy)", in the page's language: a fuzzy
-``msgstr`` is a guess, and is never shown. A passage whose translation is its
-source (a name, a number) shows nothing beside it.
+- A button at the top of a page switches the view on; the choice is kept in
+  ``localStorage`` for the whole site.
+- Each paragraph (in text, list items, notes, table cells) shows its other-language text
+  beside it on a wide screen, under it on a narrow one and in table cells. A heading's
+  follows the heading, outside it, so the contents, page title and anchors keep only the
+  page's own. Code, literal blocks and outputs appear once, in the page's language.
+- A missing or empty entry shows "not yet translated", a fuzzy one "translation awaiting
+  review (fuzzy)", in the page's language; a fuzzy ``msgstr`` is never shown. A passage
+  whose translation equals its source (a name, a number) shows nothing.
 
-The other-language message is parsed as its page's source is (reStructuredText
-or MyST) and kept to its text, code, math, emphasis and strong text (and ``:zh:``
-mentions); references and roles become their text (spaced from Chinese as a
-link is), so no cross-reference is left to resolve, and a measured figure
-shows the value the page's run gave. A ``:ref:`` or ``:doc:`` without a title of its own shows its
-target's title in the other language, as that page's catalog has it.
+Where the text comes from: the catalogs of the translated edition,
+``<locale_dir>/<translation>/LC_MESSAGES/<domain>.po``: on a source-language page the
+``msgstr`` in the translation ``jaxbook_parallel_languages`` names; on a translated page
+the ``msgid`` (the source). A transform before Sphinx's ``Locale`` records on each passage
+the message ``gettext`` extracts (``extract_messages``) so it survives translation, and
+makes the translation's catalog a dependency of a source page, so a catalog change
+rereads and rewrites it.
 
-Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) insert the text,
-the button, the stylesheet (``jaxbook-parallel.css``) and the small inline
-script; the EPUB and the PDF get none of it. Every inserted element carries
-the class ``jb-parallel``, the ``lang`` of its text (``zh-CN``, ``en``, ...) and
-``hidden``, which the stylesheet lifts while the view is on; it is left out
-of the search index (``no-search``) and of the page's text (``astext``), so
-that the description and the search stay in the page's language.
+The message is parsed as its page is (reST or MyST) and kept to text, code, math,
+emphasis, strong text and ``:zh:`` mentions; references and roles become text (spaced
+from Chinese as a link is), so nothing is left to resolve, and a measured figure shows
+the page's run. A ``:ref:`` or ``:doc:`` with no title shows its target's title from that
+page's catalog.
+
+Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) add the text, button,
+stylesheet (``jaxbook-parallel.css``) and small inline script; EPUB and PDF get none. Each
+inserted element has the class ``jb-parallel``, its text's ``lang`` (``zh-CN``, ``en``,
+...) and ``hidden``, which the stylesheet lifts while the view is on; it is kept out of
+the search index (``no-search``) and the page's text (``astext``), so description and
+search stay in the page's language.
 
 Config values:
 
 ``jaxbook_parallel_languages``
-   The source language and the translation its pages show beside each
-   passage (default: the book's source language and none). A page in any
-   other language pairs with the source: its own language beside the text it
-   was translated from.
+   The source language and the translation shown beside its pages (default: the book's
+   source language and none). A page in any other language pairs with the source.
 """
 
 from __future__ import annotations

@@ -1,51 +1,46 @@
 """The book on paper and in e-readers: PDF (LaTeX, xelatex + xeCJK) and EPUB, per language.
 
-One ``conf.py`` serves every language: the editions' settings are made from
-the book's (already localised) title, authors, translators and publisher
-(``jaxbook.sphinxext.book_texts``), which are set in one place each. Both
+One ``conf.py`` serves every language: the settings come from the book's localised
+title, authors, translators and publisher (``jaxbook.sphinxext.book_texts``). Both
 editions hold the reader's book only: the pages the root page's toctrees reach.
 
-The extension, one module per concern:
+Modules, one per concern:
 
-- ``credits``: which edition this is and who made it, as every edition and the
-  website say it (title, names, edition statement, licences, identifier);
-- ``latex``: the PDF's settings (trim size, front matter, metadata, language,
-  fonts, preamble), the characters its fonts lack, and two mixins of
-  ``jaxbook.sphinxext.latex_translator``: a cell's output set apart (``OutputFrame``)
-  and a sphinx-design badge boxed (``BoxedBadges``);
-- ``layout``: the PDF's rewrites of the resolved book (``PaperLayout``): page
-  references, marks after quotes, table cells, names that break, ragged
-  breaks, bookmarks;
+- ``credits``: which edition and who made it, as every edition and the site say it
+  (title, names, edition statement, licences, identifier);
+- ``latex``: the PDF's settings (trim, front matter, metadata, language, fonts, preamble),
+  the characters its fonts lack, and two ``jaxbook.sphinxext.latex_translator`` mixins
+  (``OutputFrame``, ``BoxedBadges`` for sphinx-design badges);
+- ``layout``: the PDF's rewrites of the resolved book (``PaperLayout``): page references,
+  marks after quotes, table cells, names that break, ragged breaks, bookmarks;
 - ``page_breaks``: where the PDF's pages may break (``need_room``);
 - ``dropdowns``: a dropdown on paper and in the EPUB (``LabelDropdowns``);
 - ``epub``: the EPUB builder (``BookEpubBuilder``) and its settings;
-- ``web``: the preface's name in the EPUB's and the website's pages, and each
-  site's links to the PDF and EPUB of its language.
+- ``web``: the preface's name in EPUB and website pages, and each site's links to its
+  language's PDF and EPUB.
 
-This module sets them up and declares their config values; ``configure`` makes the
-settings of both editions once ``conf.py``'s texts are localised.
+This module sets them up and declares the config values; ``configure`` makes both
+editions' settings once ``conf.py``'s texts are localised.
 
-Config values (the files' name stem, ``jaxbook_basename``, is
-``jaxbook.sphinxext.book_texts``'s: ``<basename>-<language>.pdf`` and ``.epub``):
+Config values (the file stem ``jaxbook_basename`` is ``jaxbook.sphinxext.book_texts``'s):
 
 ``jaxbook_symbol_font``
-   Font for the symbols the text fonts lack (default ``"Symbola"``).
+   Font for symbols the text fonts lack (default ``"Symbola"``).
 ``jaxbook_font_cache``
-   Where the PDF's CJK faces are written, each in a file of its own
+   Where the PDF's CJK faces are written, one per file
    (``jaxbook.sphinxext.fonts.write_face``; default ``""``:
    ``$XDG_CACHE_HOME/jaxbook/fonts``, or ``~/.cache/jaxbook/fonts``).
 ``jaxbook_editions_held``
-   Set by the build: the formats (``pdf``, ``epub``) whose file the site's
-   directory holds, which its pages link.
+   Set by the build: the formats (``pdf``, ``epub``) in the site's directory, which its
+   pages link.
 ``jaxbook_edition``
    The edition's number (default ``1``): "First edition", "第 1 版".
 ``jaxbook_edition_date``
-   The month the edition came out, ``YYYY-MM`` (default ``""``: the month of the
-   build, as a draft's).
+   Month of the edition, ``YYYY-MM`` (default ``""``: the build's month, as a draft's).
 ``jaxbook_book_url``
-   The address that names the book, whatever host serves a build of it (default
-   ``""``: the name ``jaxbook:<basename>``); the EPUB's identifier is derived
-   from it, the language and the edition.
+   The address naming the book, whatever host serves it (default ``""``:
+   ``jaxbook:<basename>``); the EPUB's identifier derives from it, the language and the
+   edition.
 """
 
 from __future__ import annotations

@@ -2,15 +2,11 @@
 
     jaxbook-lab drift --jax 0.4.38 [--python python3.12] [--out _build/drift] zh_CN [en ...]
 
-The release gets an environment of its own (``jaxbook_lab.releases.environments``:
-``_build/drift/envs/jax-<release>-py<X.Y>``, on the newest Python that the
-release installs and runs on, or the one given with ``--python``); this
-module compares what the pages' cells print there with what the pages show.
-
-The pages are read once, here, with the project's own Sphinx: every doctest
-block of each language is exported as a bundle (``jaxbook-lab bundle export``),
-so the cells that run there are exactly the ones on the pages. Each cell's
-outcome there is one of:
+The release gets its own environment (``jaxbook_lab.releases.environments``:
+``_build/drift/envs/jax-<release>-py<X.Y>``, on the newest Python the release installs and
+runs on, or ``--python``). The pages are read once, here, with the project's Sphinx, and
+every doctest block of each language is exported as a bundle (``jaxbook-lab bundle
+export``), so exactly the pages' cells run there. Each cell's outcome:
 
 ``same``        it printed what the page shows;
 ``output``      it printed something else (a short diff is kept);
@@ -18,34 +14,32 @@ outcome there is one of:
 ``assert``      an ``assert`` in it failed;
 ``warns``       it emitted a warning the page does not show (a deprecation, say): the
                 pages' doctests raise every warning, so this is the first sign of the
-                next break, before the cell stops working;
-``cannot-run``  the release lacks what it uses (AttributeError, ImportError,
-                or a NameError left by an earlier cell that could not run), in
-                the cell or in a script it runs and whose traceback it prints;
+                next break;
+``cannot-run``  the release lacks what it uses (AttributeError, ImportError, or a
+                NameError left by an earlier cell that could not run), in the cell or in
+                a script it runs and whose traceback it prints;
 ``skipped``     its ``:skipif:`` skips it there.
 
-The report is printed as a table per page and written as JSON
-(``<out>/jax-<release>.json``); the last line counts the outcomes. The exit
-status is 0 when the run completed, whatever drifted, and 2 when the release
-cannot be installed or run at all.
+Output: a table per page, JSON at ``<out>/jax-<release>.json``, a last line counting the
+outcomes. Exit status 0 when the run completed, whatever drifted; 2 when the release
+cannot be installed or run.
 
-``--save FILE`` also keeps what every example of one chapter did in that
-chapter's drift data (``docs/ch01/release-drift.json``, the file the
-chapter's ``drift-report`` directive names; ``jaxbook.sphinxext.drift_report``
-makes the chapter's lab report from it): the examples of the pages in
-FILE's directory and below, and only those run. A
-:class:`~jaxbook.formats.DriftData` holds one entry per release, which a later
-``--save`` of another release adds to; ``--save`` may be given once per
-chapter, and needs the book's source language among the languages run. An
-example is kept under its code in the source language, so a translation
-never makes the file older than the pages (and nothing a translator runs
-writes it). A line that differs only in naming the release (an example that
-prints ``jax.__version__``) is no difference. A new run of a release is
-merged with what the file holds for it: an example's runs in every language
-and in every run since its code last changed are kept together, so a result
-that varies from run to run is kept as varying, with each result it had; a
-run with the results the file has already changes only its date. A file of
-another format or shape is refused, not added to.
+``--save FILE`` keeps one chapter's results in its drift data
+(``docs/ch01/release-drift.json``, named by the chapter's ``drift-report`` directive and
+shown by ``jaxbook.sphinxext.drift_report``); only the examples of pages in FILE's
+directory and below run. Rules:
+
+- A :class:`~jaxbook.formats.DriftData` holds one entry per release; a later ``--save`` of
+  another release adds one. ``--save`` is given once per chapter and needs the book's
+  source language among those run.
+- An example is keyed by its source-language code, so a translation never makes the file
+  stale (and nothing a translator runs writes it).
+- A line differing only by naming the release (printing ``jax.__version__``) is no
+  difference.
+- A new run merges with the release's entry: runs in every language, and since the code
+  last changed, are kept together, so a varying result is kept as varying with each
+  result; a run matching the file changes only its date.
+- A file of another format or shape is refused, not added to.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Measured outputs: what a timing cell printed when the page was built, labelled.
 
-A timing or a speed-up differs from one machine and one run to the next, so its
-expected output can only be checked with ``...`` wildcards; but the reader
-should see the figures, not the wildcards. For such a cell, write the expected
-output with ``measured-output`` instead of ``testoutput``::
+A timing differs between machines and runs, so its expected output needs ``...``
+wildcards, but readers should see figures. Write such output with ``measured-output``
+instead of ``testoutput``::
 
     .. testcode::
 
@@ -14,39 +13,30 @@ output with ``measured-output`` instead of ``testoutput``::
 
        dispatch only: ... ms
 
-For ``make doctest`` it is a ``testoutput`` like any other (same options, same
-count). The page's code runs once, while the page is read
-(:mod:`pagerun.sphinxext.run`); where the build shows the page (the site,
-the PDF, the EPUB), what each measured cell printed in that run replaces its
-wildcards, under a label that says where it was measured (``pagerun_where``
-says, ``pagerun_measured_label`` writes the label). The real output must still
-match the expected one, wildcards and all; if it does not, or the code fails,
-the run's failure is a warning at the cell, and the page keeps its expected
-output. So the figures on the page are from a real run of the code on the
-page, and the site, the PDF and the EPUB built from one doctree directory
-show the same run.
+- For ``make doctest`` it is an ordinary ``testoutput`` (same options, same count).
+- Where the page is shown (site, PDF, EPUB), what the cell printed in the page's single
+  run (:mod:`pagerun.sphinxext.run`) replaces the wildcards, under a label saying where
+  it was measured (``pagerun_where`` says, ``pagerun_measured_label`` writes). The real
+  output must still match, wildcards and all; a mismatch or failing code is a warning at
+  the cell, and the page keeps its expected output. Outputs built from one doctree
+  directory show the same run.
+- ``:measured:`name``` or ``:measured:`name:spec``` shows the value of variable ``name``
+  after the page's code ran (end of its group, before cleanup), formatted with ``spec``:
+  ``dispatch took :measured:`t_dispatch_ms:.3f` ms``. Only a variable is read, never an
+  expression, so a translation cannot run code through it. An undefined name or a value
+  the spec cannot format is a warning at the role. Builders that show no measurement
+  (doctest, gettext) show the role's text.
 
-A figure in the prose that the run produces comes from the run too. The role
-``:measured:`name``` or ``:measured:`name:spec``` shows the value that the
-variable ``name`` holds once the page's code has run (at the end of its
-group, before its cleanup), formatted with the format spec ``spec``::
-
-    On this machine dispatch took :measured:`t_dispatch_ms:.3f` ms.
-
-Only a variable is read, never an expression evaluated, so a translation,
-which must keep the role as it is, cannot run code through it. A name the run
-does not define, or a value the spec cannot format, is a warning at the role.
-Builders that show no measurement (doctest, gettext) show the role's text.
-
-This extension only renders: it runs nothing.
+This extension only renders; it runs nothing. Its warnings are ``pagerun.measured``
+(also for a measured output on a page with no code to run).
 
 Config values:
 
 ``pagerun_measured_label``
-   ``"module:function"``: the function that writes the label over a measured output
-   from where the page ran (the dict ``pagerun_where``'s function answered). Default
-   ``"pagerun.sphinxext.measured:label"``: "Measured on: " and its values, untranslated;
-   a project with catalogs names one that translates.
+   ``"module:function"`` writing the label from where the page ran (the dict
+   ``pagerun_where``'s function answered). Default ``"pagerun.sphinxext.measured:label"``:
+   "Measured on: " and its values, untranslated; a project with catalogs names one that
+   translates.
 """
 
 from __future__ import annotations
