@@ -1,96 +1,86 @@
 """Run each page's code once, while the page is read; keep what it did in the environment.
 
-MyST-NB's model. At the end of reading a page (a ``doctree-read`` handler at
-priority 900, after the extensions that add or change doctest nodes: the
-project's own that stage code or set conditions), the page's doctest nodes run
-with the one engine (:mod:`pagerun.engine`), as ``sphinx.ext.doctest``'s
-builder would run them, in a process of their own (:mod:`pagerun.kernel`):
-the build's process runs no page code, and a page that crashes the process running
-it or runs past its time limit fails at its line while the build goes on. The
-build keeps a record of that run in its environment
-(:class:`pagerun.pages.PageRecord`: the builder's counts, what each
-example printed and whether it passed, each failure's report at its page line,
-the values the ``:measured:`` roles show, the ``testplot`` figures and where it
-ran), as the data of the extension's domain, :class:`RunsDomain`
-(``pagerun``; :func:`pagerun.pages.records` reads it). Sphinx
-pickles that data with the environment, clears a page's record when the page is
-read again and merges the records of pages read in parallel; it discards a
-pickled environment whose records are of another shape (the domain's
-``data_version``), and so reads, and runs, every page again. Every builder
-renders from the records: the measured outputs and figures of the site, the PDF
-and the EPUB (:mod:`pagerun.sphinxext.measured`, :mod:`pagerun.sphinxext.testplot`)
-and the verdict (the ``verdict`` builder below). No builder runs code again: the
-HTML, LaTeX and EPUB builders and the verdict share one doctree directory, and so
-one run.
+MyST-NB's model: the page runs once, every builder renders from the record, none runs
+code again.
 
-Sphinx's dependency tracking decides when a page is read, and so run, again:
-when its source, an included file, a script it shows or its catalog changed
-(and whatever else the project's extensions note); when ``pagerun_run_inputs``
-changed (every page); and, always, when its run failed or did not happen, so
-that every build reports a failure until it is fixed. A page read again whose
-tested code is the same (each block's kind, text, options and file, the names its
-``:measured:`` roles show, the run's inputs: ``code_key``), as when only its
-prose or its translation's prose changed, takes its earlier
-passing run back, at its blocks' new lines, instead of running again. A failure is a warning
-at its page line (type ``pagerun``, subtype ``run``, with doctest's
-report), so a build with ``--fail-on-warning`` never publishes a page with an
-output its code does not print; the verdict builder reports failures itself,
-in its verdict, instead.
+How a page runs:
 
-Sphinx's HTML builder writes a page again only when the page's own file is
-newer than its output. A page read again by another builder of the same
-doctree directory (the verdict, LaTeX) because a dependency changed (its
-catalog, an included file) is therefore written again (an ``env-get-updated``
-handler): the next HTML build writes every page read since its output was
-written.
+- A ``doctree-read`` handler at priority 900 (after the project's extensions that add or
+  change doctest nodes) runs the page's doctest nodes with the one engine
+  (:mod:`pagerun.engine`), as ``sphinx.ext.doctest``'s builder would, in a process of its
+  own (:mod:`pagerun.kernel`). The build's process runs no page code; a page that crashes
+  its process or passes its time limit fails at its line and the build goes on.
+- The record (:class:`pagerun.pages.PageRecord`: the builder's counts, each example's
+  output and result, each failure's report at its line, the ``:measured:`` values, the
+  ``testplot`` figures, where it ran) is the data of the domain :class:`RunsDomain`
+  (``pagerun``; read with :func:`pagerun.pages.records`). Sphinx pickles it, clears a
+  reread page's and merges parallel readers'; records of another shape (the domain's
+  ``data_version``) discard the pickle, so every page reads and runs again.
+- Every builder renders from the records: measured outputs and figures on the site, PDF
+  and EPUB (:mod:`pagerun.sphinxext.measured`, :mod:`pagerun.sphinxext.testplot`) and
+  the verdict. HTML, LaTeX, EPUB and the verdict share one doctree directory, so one run.
+- ``testplot`` figures are PNGs in ``<doctreedir>/figures/``, registered as the page's
+  images, so builders copy them as any image. gettext and linkcheck read pages without
+  running them.
 
-The figures of ``testplot`` cells are PNG files in ``<doctreedir>/figures/``,
-registered as the page's images, so each builder copies them as it copies any
-image. The gettext and linkcheck builders, which show no output, read pages
-without running them.
+When a page runs again (Sphinx's dependency tracking decides when it is read):
 
-Builder ``verdict``: reads what is out of date (running it) and writes nothing;
-a tool reads the verdict from the environment it leaves (:func:`pagerun.pages.records`).
-Builder ``doctest`` (in place of ``sphinx.ext.doctest``'s, which would run every page
-again in the build's own process): the same, then every page's kept run reported as
-Sphinx's builder reports it (each failure a warning at its line, the totals, exit status 1).
+- when its source, an included file, a shown script or its catalog changed (or what
+  other extensions note); every page when ``pagerun_run_inputs`` changed; and always
+  when its run failed or did not happen, so every build reports a failure until fixed;
+- a reread page whose tested code is unchanged (``code_key``: each block's kind, text,
+  options and file, its ``:measured:`` names, the run's inputs), as after a prose or
+  translation change, takes back its earlier passing run at its blocks' new lines.
+
+Warnings: a failure is a warning at its page line (type ``pagerun``, subtype ``run``,
+with doctest's report), so ``--fail-on-warning`` never publishes a page whose shown
+output its code does not print. The verdict builder reports failures in its verdict.
+
+Sphinx's HTML builder rewrites a page only when its file is newer than its output, so a
+page reread by another builder of the same doctree directory (verdict, LaTeX) because a
+dependency changed is marked to be written again (an ``env-get-updated`` handler).
+
+Builders:
+
+``verdict``
+   Reads what is out of date (running it), writes nothing; tools read the verdict from
+   the environment it leaves (:func:`pagerun.pages.records`).
+``doctest``
+   Replaces ``sphinx.ext.doctest``'s (which would run every page again in the build's
+   process): the same, then every kept run reported as Sphinx's builder would (failures
+   as warnings at their lines, the totals, exit status 1).
 
 Config values:
 
 ``pagerun_run``
-   ``True`` (default): run every page read; ``False``: none; a list of
-   docnames: those alone. A page read without its run is read again by the next
-   build that would run it (an ``env-get-outdated`` handler); a build that would
-   not (the same list, the gettext builder) leaves it be.
+   ``True`` (default): run every page read; ``False``: none; a list of docnames: those.
+   A page read without its run is reread by the next build that would run it (an
+   ``env-get-outdated`` handler); one that would not (same list, gettext) leaves it.
 ``pagerun_where``
-   ``"module:function"``: the function the kernel calls after running a page that
-   shows a measurement, which says where it ran (a dict of strings, kept in the
-   page's record; :mod:`pagerun.sphinxext.measured` labels with it). Default
-   ``"pagerun.kernel:where"``: the processor and the Python release.
+   ``"module:function"`` the kernel calls after a page that shows a measurement, saying
+   where it ran (a dict of strings in the record; :mod:`pagerun.sphinxext.measured`'s
+   label). Default ``"pagerun.kernel:where"``: the processor and Python release.
 ``pagerun_input_modules``
-   The modules, besides the engine and the kernel, whose source changes what the
-   pages print (a runtime module the global setup imports): part of the run's inputs.
+   Modules besides the engine and the kernel whose source changes what pages print (a
+   runtime module the global setup imports). A run input.
 ``pagerun_environment``
-   The prefixes (or whole names) of the environment variables that reach the pages'
-   code, besides those of Python, matplotlib, threads, the locale and the kernel's
-   own (:data:`ENVIRONMENT_PREFIXES`): part of the run's inputs.
+   Prefixes (or whole names) of environment variables that reach the pages' code,
+   besides Python's, matplotlib's, threads', the locale's and the kernel's own
+   (:data:`ENVIRONMENT_PREFIXES`). A run input.
 ``pagerun_environment_ignored``
-   Variables of those that change how fast the pages run, not what they print.
+   Those of them that change how fast pages run, not what they print.
 ``pagerun_exclusive_devices``
-   Glob patterns (absolute) of the device files one process at a time may open.
-   Default: the TPU chips, ``/dev/vfio/[0-9]*`` and ``/dev/accel[0-9]*``. Where
-   one is present, each kernel takes one lock of the machine (and user) before it
-   runs anything and holds it for its life (:mod:`pagerun.devices`), so that builds
-   side by side, or the readers of ``sphinx-build -j``, take turns at the device
-   instead of failing; waiting is not a page's time. Where none is, nothing is
-   locked. ``[]``: never.
+   Absolute glob patterns of device files one process at a time may open (default: the
+   TPU chips, ``/dev/vfio/[0-9]*`` and ``/dev/accel[0-9]*``; ``[]``: never). Where one
+   is present, each kernel holds a machine-and-user lock for its life
+   (:mod:`pagerun.devices`), so side-by-side builds and ``-j`` readers take turns
+   instead of failing; waiting is not a page's time.
 ``pagerun_run_inputs``
-   Computed, never set: what outside the pages changes what their code
-   prints (Python and every installed package's release, the accelerators the
-   machine shows, its processor, the doctest settings of ``conf.py``, the
-   engine, the kernel and ``pagerun_input_modules``, and the environment
-   variables ``pagerun_environment`` names). It is a config value with rebuild
-   ``"env"``, so a change reads, and runs, every page again.
+   Computed, never set: what outside the pages changes their output (Python and every
+   installed package's release, the accelerators shown, the processor, ``conf.py``'s
+   doctest settings, the source of the engine, the kernel and ``pagerun_input_modules``,
+   the variables ``pagerun_environment`` names). Rebuild ``"env"``: a change reads and
+   runs every page again.
 """
 
 from __future__ import annotations
