@@ -1,4 +1,4 @@
-"""The course's own Sphinx extensions, one module per feature; ``conf.py`` loads them all.
+"""The course's own Sphinx extensions, one module per feature; ``conf.py`` lists them all.
 
 - :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: each backend's outputs (CPU, GPU, TPU) as tabs.
