@@ -148,10 +148,6 @@ class VerdictBuilder(DummyBuilder):
 
     name = "verdict"
     epilog = "The verdict is in the environment: make doctest prints it."
-    # It writes no figure number: Sphinx's numbering, which unpickles every page's doctree
-    # after any page is read, is left to the builders that write them
-    # (a builder's writes_numbers, for an extension that numbers figures itself).
-    writes_numbers = False
 
     def get_outdated_docs(self) -> set[str]:
         return set()
