@@ -5,6 +5,7 @@ chapter's sections "1.1", and the book's references name them by that number
 
 from __future__ import annotations
 
+import importlib
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import sphinx
 from bs4 import BeautifulSoup
 from sphinx.environment.collectors.toctree import TocTreeCollector
 
-from jaxbook.sphinxext.numbering import ChapterNumbering
+from jaxbook.sphinxext.numbering import ChapterNumbering, writes_numbers
 
 ROOT = Path(__file__).parent.parent / "roots" / "test-numbering"
 NAMES = {
@@ -243,15 +244,44 @@ def test_a_book_that_turns_numfig_off_is_told_that_nothing_is_numbered(app, warn
     assert "[jaxbook.numbering]" in warning.getvalue()
 
 
+# Sphinx 9.2's builders, and the book's and pagerun's: whether each writes figure numbers,
+# by its output format (the one signal Sphinx gives of a builder that writes no document).
+BUILDERS = {
+    "sphinx.builders.html:StandaloneHTMLBuilder": True,
+    "sphinx.builders.dirhtml:DirectoryHTMLBuilder": True,
+    "sphinx.builders.singlehtml:SingleFileHTMLBuilder": True,
+    "sphinx.builders.epub3:Epub3Builder": True,
+    "jaxbook.sphinxext.editions.epub:BookEpubBuilder": True,
+    "sphinx.builders.latex:LaTeXBuilder": True,
+    "sphinx.builders.text:TextBuilder": True,
+    "sphinx.builders.manpage:ManualPageBuilder": True,
+    "sphinx.builders.texinfo:TexinfoBuilder": True,
+    "sphinx.builders.xml:XMLBuilder": True,
+    "sphinx.builders.dummy:DummyBuilder": False,
+    "sphinx.ext.doctest:DocTestBuilder": False,
+    "pagerun.sphinxext.run:VerdictBuilder": False,
+    "pagerun.sphinxext.run:DoctestBuilder": False,
+    "sphinx.builders.gettext:MessageCatalogBuilder": False,
+    "sphinx.builders.linkcheck:CheckExternalLinksBuilder": False,
+}
+
+
+@pytest.mark.parametrize("builder", BUILDERS)
+def test_the_builders_that_write_documents_write_numbers(builder):
+    module, name = builder.split(":")
+    assert writes_numbers(getattr(importlib.import_module(module), name)) is BUILDERS[builder]
+
+
+@pytest.mark.parametrize("checker", ["verdict", "doctest"])
 def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afresh(
-    make_app, tmp_path, monkeypatch
+    make_app, tmp_path, monkeypatch, checker
 ):
-    """``make doctest``'s verdict builder writes no page: Sphinx's figure numbering, which
-    unpickles every page's doctree after any page is read (dev/performance.md, the one-page
-    edit), does not run for it. The numbers stay those the pages were written with, so the
-    next HTML build compares with them and writes again a page whose numbers changed
-    meanwhile, though the verdict, not it, read the page that changed them, and not a page
-    whose numbers did not."""
+    """``make doctest``'s verdict builder (and ``-b doctest``, pagerun's) writes no page:
+    Sphinx's figure numbering, which unpickles every page's doctree after any page is read
+    (dev/performance.md, the one-page edit), does not run for it. The numbers stay those the
+    pages were written with, so the next HTML build compares with them and writes again a
+    page whose numbers changed meanwhile, though the verdict, not it, read the page that
+    changed them, and not a page whose numbers did not."""
     from PIL import Image
     from sphinx.environment import BuildEnvironment
 
@@ -286,7 +316,7 @@ def test_the_verdict_builder_unpickles_no_doctree_and_the_next_build_numbers_afr
         return get_doctree(env, docname)
 
     monkeypatch.setattr(BuildEnvironment, "get_doctree", counted)
-    verdict = build("verdict")
+    verdict = build(checker)
     assert verdict.env.all_docs.keys() == {"index", "one", "section", "two"}
     # Sphinx's section numbering reads the pages that hold a numbered toctree, the
     # chapters' own; its figure numbering, which reads every page, did not run.

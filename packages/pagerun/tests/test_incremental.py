@@ -112,6 +112,67 @@ def test_a_page_read_without_its_run_is_read_again_by_the_next_build_that_runs_i
     assert broken(app) == {}
 
 
+def keys_of(project: Path) -> dict[str, str]:
+    """The key of each page's kept run (``code_key``), from the pickled environment."""
+    with (project / "_build/doctrees/environment.pickle").open("rb") as file:
+        return {page: r.key for page, r in records(pickle.load(file)).items()}
+
+
+def test_a_build_started_from_another_directory_takes_the_runs_back(
+    rootdir, tmp_path, build, edit, monkeypatch
+):
+    """docutils names an included file's text by its path from the working directory
+    (``numbers`` includes a test); the key holds the path from the source directory, so a
+    page read again for its prose alone takes its run back whichever directory the build
+    was started from."""
+    project = Path(shutil.copytree(rootdir / "test-rerun", tmp_path / "project"))
+    monkeypatch.chdir(project)
+    app, ran = build(project, "verdict")
+    assert ran == PAGES
+    keys, read = keys_of(project), read_at(project)
+    edit(project / "numbers.rst", "=======\n", "=======\n\nSome prose above the code.\n")
+    monkeypatch.chdir(tmp_path)
+    app, ran = build(project, "verdict")
+    assert read_at(project)["numbers"] != read["numbers"]  # read again, for its prose
+    assert ran == []  # and its run taken back
+    assert keys_of(project) == keys
+    assert broken(app) == {}
+
+
+def test_a_moved_project_keeps_its_keys_but_sphinx_reads_it_afresh(primed, tmp_path, build):
+    """The keys hold no path of the project: a copy of it elsewhere, doctree directory and
+    all, works out the same key for every page. Sphinx itself, though, discards an
+    environment whose source directory changed ("source directory has changed"), and the
+    runs kept in it with it: the copy runs every page again. (Were Sphinx to keep it, the
+    pages would take their runs back; this test would then say so.)"""
+    keys = keys_of(primed)
+    assert set(keys) == set(PAGES)
+    moved = Path(shutil.copytree(primed, tmp_path / "elsewhere" / "project"))
+    app, ran = build(moved, "verdict")
+    assert "source directory has changed" in app.status.getvalue()
+    assert ran == PAGES
+    assert keys_of(moved) == keys
+    assert broken(app) == {}
+
+
+def test_a_key_names_each_file_by_its_path_from_the_source_directory(tmp_path, monkeypatch):
+    srcdir = tmp_path / "book" / "docs"
+    srcdir.mkdir(parents=True)
+    page = srcdir / "ch01" / "page.rst"
+    assert doctest_run.source_key(str(page), srcdir) == "ch01/page.rst"
+    # A snippet outside the source directory, and so another file than one inside it.
+    snippet = tmp_path / "book" / "snippets" / "page.rst"
+    assert doctest_run.source_key(str(snippet), srcdir) == "../snippets/page.rst"
+    # docutils' path of an included file, from the working directory.
+    monkeypatch.chdir(tmp_path / "book")
+    assert doctest_run.source_key("docs/ch01/page.rst", srcdir) == "ch01/page.rst"
+    # Suffixes Sphinx puts after a file's name stay on it; a string names no file.
+    translated = f"{page}:12:<translated>"
+    assert doctest_run.source_key(translated, srcdir) == "ch01/page.rst:12:<translated>"
+    assert doctest_run.source_key("<string>", srcdir) == "<string>"
+    assert doctest_run.source_key(None, srcdir) is None
+
+
 def test_the_inputs_name_the_machine_the_releases_and_the_variables_that_reach_the_code(
     monkeypatch,
 ):

@@ -109,10 +109,14 @@ def configure_numbering(config: Config) -> None:
 
 
 def writes_numbers(builder: Builder) -> bool:
-    """Whether ``builder`` writes figure numbers: not one that writes no page and resolves no
-    reference, as ``make doctest``'s ``verdict`` builder (its ``writes_numbers`` attribute
-    says so, ``pagerun.sphinxext.run``)."""
-    return bool(getattr(builder, "writes_numbers", True))
+    """Whether ``builder`` writes figure numbers: one that writes documents, not one that
+    reads pages and writes none, as ``make doctest``'s ``verdict`` builder."""
+    # Sphinx's own signal: Builder.format is "the builder's output format, or '' if no
+    # document output is produced". In Sphinx 9.2 it is '' for dummy (and so pagerun's
+    # verdict and doctest, which are dummies), sphinx.ext.doctest's, gettext's, linkcheck
+    # and changes; "html" for html, dirhtml, singlehtml, epub and the serializing and help
+    # builders (all HTML's subclasses), and latex, text, man, texinfo, xml, pseudoxml.
+    return bool(builder.format)
 
 
 def changed_pages(before: dict[str, Any], after: dict[str, Any]) -> list[str]:

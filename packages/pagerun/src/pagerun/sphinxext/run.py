@@ -31,6 +31,9 @@ When a page runs again (Sphinx's dependency tracking decides when it is read):
 - a reread page whose tested code is unchanged (``code_key``: each block's kind, text,
   options and file, its ``:measured:`` names, the run's inputs), as after a prose or
   translation change, takes back its earlier passing run at its blocks' new lines.
+  The key names a file by its path from the source directory, whatever directory the
+  build started from; a project moved or cloned elsewhere runs every page again all the
+  same, as Sphinx discards an environment whose source directory changed.
 
 Warnings: a failure is a warning at its page line (type ``pagerun``, subtype ``run``,
 with doctest's report), so ``--fail-on-warning`` never publishes a page whose shown
@@ -135,10 +138,6 @@ class VerdictBuilder(DummyBuilder):
 
     name = "verdict"
     epilog = "The verdict is in the environment: make doctest prints it."
-    # It writes no figure number: Sphinx's numbering, which unpickles every page's doctree
-    # after any page is read, is left to the builders that write them
-    # (a builder's writes_numbers, for an extension that numbers figures itself).
-    writes_numbers = False
 
     def get_outdated_docs(self) -> set[str]:
         return set()
@@ -352,7 +351,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
         return
     for index, node in enumerate(tested):
         node["pagerun_block"] = index  # how the builders find the node's outcome
-    key = code_key(app.config, doctree, tested)
+    key = code_key(app.config, doctree, tested, app.srcdir)
     earlier = domain.kept.pop(docname, None)
     if earlier is not None and earlier.key == key and figures_kept(app, earlier):
         # The same code, perhaps moved by the prose above it: the run, at the blocks' lines.
@@ -389,22 +388,45 @@ def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return written_before(app, pages_read_at(env))
 
 
-def code_key(config: Config, doctree: nodes.document, tested: list[nodes.Element]) -> str:
-    """What a page's run depends on: each tested block (its kind, text, options and file),
-    the names its ``:measured:`` roles show, and the run's inputs (``pagerun_run_inputs``).
-    Not the blocks' lines: prose added above a cell moves it, and changes nothing it prints
-    (a run taken back takes the blocks' new lines)."""
+def code_key(
+    config: Config,
+    doctree: nodes.document,
+    tested: list[nodes.Element],
+    srcdir: str | os.PathLike[str],
+) -> str:
+    """What a page's run depends on: each tested block (its kind, text, options and file,
+    by its path from ``srcdir``: :func:`source_key`), the names its ``:measured:`` roles
+    show, and the run's inputs (``pagerun_run_inputs``). Not the blocks' lines: prose added
+    above a cell moves it, and changes nothing it prints (a run taken back takes the blocks'
+    new lines)."""
     blocks = [
         (
             node.tagname,
             node.astext(),
-            node.source,
+            source_key(node.source, srcdir),
             sorted((name, repr(value)) for name, value in node.attributes.items()),
         )
         for node in tested
     ]
     names = sorted(value["variable"] for value in doctree.findall(measured_value))
     return _digest_of(repr((blocks, names, sorted(config.pagerun_run_inputs.items()))))
+
+
+def source_key(source: str | None, srcdir: str | os.PathLike[str]) -> str | None:
+    """A block's file as its key holds it: the path from the source directory (with
+    ``../`` to a file outside it, an included snippet), the same wherever the project is
+    (another directory, another clone) or the build was started from, and one per file.
+
+    Sphinx gives a page's nodes its absolute path; docutils gives an included file's a
+    path relative to the working directory (``utils.relative_path``), which ``abspath``
+    reads as such. A suffix after the file's name (``:docstring of f``, a translated
+    block's ``:12:<translated>``) holds no separator, so it stays on the name."""
+    if not source or source.startswith("<"):
+        return source  # no file: text docutils read from a string ("<string>")
+    try:
+        return os.path.relpath(os.path.abspath(source), srcdir).replace(os.sep, "/")
+    except ValueError:  # on another drive (Windows), no path leads there: the file's own
+        return source
 
 
 def _digest_of(text: str) -> str:
