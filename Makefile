@@ -264,11 +264,12 @@ zh-lint-fix: $(SYNCED) ## Apply the Chinese copy lint's corrections to docs/, gu
 
 # The lab (packages/jaxbook-lab) is a distribution of its own, installed into .venv with the
 # book. Its tests, beside it: its tools on small books, without a network or another JAX
-# release; they take the book's fixtures and run under the book's pytest settings.
+# release; they take the fixtures they share with the book's tests from the book's pytest
+# plugin (jaxbook.testing.fixtures) and run under the book's pytest settings.
 LAB_TESTS   := packages/jaxbook-lab/tests
 
 .PHONY: lab-test
-lab-test: $(SYNCED) ## Run the lab's tests (packages/jaxbook-lab/tests: bundle, record, drift, evidence, the report in the guides, bench, browser setup; Lighthouse's are make lighthouse's)
+lab-test: $(SYNCED) ## Run the lab's tests (packages/jaxbook-lab/tests: bundle, record and the recorded outputs, drift, evidence, the report in the guides, bench; Lighthouse's are make lighthouse's)
 	@$(PREFLIGHT) html
 	$(VENVPYTHON) -m pytest -n $(TEST_JOBS) --dist loadscope -m "not audit" $(LAB_TESTS)
 

@@ -41,7 +41,6 @@ from pathlib import Path
 
 import pytest
 
-import jaxbook_lab
 from jaxbook import _compat
 from pagerun import _compat as pagerun_compat
 
@@ -51,8 +50,10 @@ COMPAT = Path(_compat.__file__)
 # keeps its own.
 PAGERUN_COMPAT = Path(pagerun_compat.__file__)
 # The lab, a distribution of its own too (packages/jaxbook-lab), keeps none: it may read no
-# other project's private name.
-PACKAGES = [ROOT / "src" / "jaxbook", Path(jaxbook_lab.__file__).parent, PAGERUN_COMPAT.parent]
+# other project's private name. Its sources are read from the checkout, as text: the book's
+# tests import nothing of the lab (tests/test_book_apart.py).
+LAB = ROOT / "packages" / "jaxbook-lab" / "src" / "jaxbook_lab"
+PACKAGES = [ROOT / "src" / "jaxbook", LAB, PAGERUN_COMPAT.parent]
 COMPATS = (COMPAT, PAGERUN_COMPAT)
 FIRST_PARTY = ("jaxbook", "jaxbook_lab", "pagerun")
 # Underscored names that are public by their own project's documentation.
@@ -229,6 +230,8 @@ def foreign_private_reads(
 
 
 def modules() -> dict[Path, ast.Module]:
+    # A package moved would leave its place empty, and the scan with nothing to read there.
+    assert all(any(package.glob("*.py")) for package in PACKAGES), PACKAGES
     return {
         path: ast.parse(path.read_text(encoding="utf-8"), str(path))
         for package in PACKAGES

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from jaxbook.testing.builds import LANGUAGES, TESTED_BUILD, build_under_test
+
 
 def load(name: str):
     """A module of this folder (the suite is imported by path, not as a package)."""
@@ -21,9 +23,6 @@ def load(name: str):
 
 
 ROOT = Path(__file__).resolve().parent.parent
-conftest = load("conftest.py")
-build_under_test, TESTED_BUILD = conftest.build_under_test, conftest.TESTED_BUILD
-LANGUAGES = conftest.LANGUAGES
 dry_run_all = load("test_makefile.py").dry_run_all
 
 

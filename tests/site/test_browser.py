@@ -27,7 +27,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from jaxbook.project import find_root, languages
 from jaxbook.site import landing
-from jaxbook_lab.browser import chromium
+from jaxbook.testing.browser import chromium
 
 ROOT = find_root(Path(__file__).parent)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

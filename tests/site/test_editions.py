@@ -1395,7 +1395,7 @@ def test_every_web_page_states_the_edition_as_the_books_do(built_site, language)
 
 @pytest.fixture(scope="module")
 def phone(tmp_path_factory):
-    from jaxbook_lab.browser import chromium
+    from jaxbook.testing.browser import chromium
 
     driver = chromium(tmp_path_factory.mktemp("chromium"), console=False)
     driver.set_window_size(480, 900)

@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 
 from jaxbook.project import find_root
 from jaxbook.sphinxext.parallel_text import STORAGE_KEY
-from jaxbook_lab.browser import chromium
+from jaxbook.testing.browser import chromium
 
 ROOT = find_root(Path(__file__).parent)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -1,5 +1,6 @@
-"""The indexes of extensions (the book's package's, the lab's report's) name each module of
-theirs that a conf.py loads (the book's, or the guides' own), and no other."""
+"""The index of the book's extensions (``jaxbook.sphinxext``'s docstring) names each module of
+the package that a conf.py loads (the book's, or the guides' own), and no other. (The lab's
+report's index is the lab's tests': packages/jaxbook-lab/tests/sphinxext/test_index.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import re
 from pathlib import Path
 
 import jaxbook.sphinxext
-import jaxbook_lab.sphinxext
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,10 +63,3 @@ def index_loaded_and_modules(package) -> tuple[set[str], set[str], set[str]]:
 def test_the_index_lists_the_extensions_conf_py_loads():
     listed, loaded, modules = index_loaded_and_modules(jaxbook.sphinxext)
     assert listed == loaded == modules
-
-
-def test_the_labs_index_lists_the_extensions_of_its_report_that_conf_py_loads():
-    """The lab's report in the guides: their conf.py loads each of its extensions."""
-    listed, loaded, modules = index_loaded_and_modules(jaxbook_lab.sphinxext)
-    assert listed == loaded == modules
-    assert loaded  # the guides load the lab's report

@@ -5,8 +5,8 @@
   writes another backend's recorded outputs onto the pages;
 - :mod:`jaxbook_lab.releases`: the book on other JAX releases (an environment per
   release, drift, the evidence bisection and its probes);
-- :mod:`jaxbook_lab.browser`: the headless Chromium of the browser tests and the bench,
-  and :mod:`jaxbook_lab.lighthouse`, Lighthouse on every page of a deploy build;
+- :mod:`jaxbook_lab.lighthouse`: Lighthouse on every page of a deploy build, in the book's
+  headless Chromium (:mod:`jaxbook.testing.browser`, which the bench drives too);
 - :mod:`jaxbook_lab.bench`: ``make bench``;
 - :mod:`jaxbook_lab.cli`: the ``jaxbook-lab`` command that the Makefile's lab targets call.
 

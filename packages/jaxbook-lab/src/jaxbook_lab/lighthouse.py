@@ -11,7 +11,7 @@ Docs do, and each page (every ``.html`` file, the landing page, the 404 pages,
 search and the index included; or the given ``PAGE`` paths, relative to the
 site) is audited in turn by Lighthouse (npm ``lighthouse``, held at 12 in
 ``package.json``: Lighthouse 13 needs Node 22.19 or newer) in the project's
-headless Chromium (``jaxbook_lab.browser``), with Lighthouse's default mobile
+headless Chromium (``jaxbook.testing.browser``), with Lighthouse's default mobile
 emulation and simulated throttling. One page at a time: pages audited side by
 side on two cores would score each other's CPU time.
 
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxbook import project
-from jaxbook_lab.browser import CLOSED_NETWORK_FLAGS, BrowserSetupError, find_browser
+from jaxbook.testing.browser import CLOSED_NETWORK_FLAGS, BrowserSetupError, find_browser
 
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 DEFAULT_SITE_URL = "https://jaxbook.example.org/"

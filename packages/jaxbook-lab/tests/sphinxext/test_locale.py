@@ -9,8 +9,8 @@ from pathlib import Path
 
 import polib
 
+from jaxbook.testing.catalogs import labels_in
 from jaxbook_lab.sphinxext import _locale as lab_locale
-from tests.sphinxext.test_locale import labels_in
 
 LAB_EXTENSIONS = Path(lab_locale.__file__).parent
 CATALOG = lab_locale.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / f"{lab_locale.MESSAGE_CATALOG_NAME}.po"

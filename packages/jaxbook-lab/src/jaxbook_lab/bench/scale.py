@@ -406,7 +406,7 @@ def preview_seconds(root: Path, runs: int) -> list[float]:
     """From a saved .po to Chromium showing the page with the new text, ``runs`` times."""
     from selenium.common.exceptions import WebDriverException
 
-    from jaxbook_lab.browser import chromium
+    from jaxbook.testing.browser import chromium
 
     project = course.write(Path(tempfile.mkdtemp()) / "preview", 1, root)
     catalog = project / "locale/en/LC_MESSAGES/ch01" / f"{PAGE}.po"

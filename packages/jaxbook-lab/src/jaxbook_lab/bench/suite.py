@@ -57,8 +57,8 @@ from pathlib import Path
 from jaxbook import project
 from jaxbook.doctest.environment import doctest_environment
 from jaxbook.site.build import html_command
+from jaxbook.testing.browser import chromium
 from jaxbook_lab.bench import scale
-from jaxbook_lab.browser import chromium
 
 ROOT = project.root()
 PY = sys.executable

@@ -19,10 +19,16 @@ import pytest
 
 from jaxbook.backends import backends_of
 from jaxbook.formats import read_record
-from jaxbook.project import SOURCE_LANGUAGE, catalog_dir, languages, pinned_release
+from jaxbook.project import (
+    SOURCE_LANGUAGE,
+    catalog_dir,
+    find_root,
+    languages,
+    pinned_release,
+)
 from jaxbook_lab.record import cells_of
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = find_root(Path(__file__).parent)
 BACKENDS = sorted(path.name for path in (ROOT / "records").iterdir() if path.is_dir())
 
 

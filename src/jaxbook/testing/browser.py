@@ -1,4 +1,4 @@
-"""Headless Chromium for the browser tests and the benchmark.
+"""Headless Chromium for the browser tests, and the lab's benchmark and Lighthouse.
 
 Debian's chromium and chromedriver, started with the flags a closed network
 needs (no background networking, component updates or sync), with the

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxbook_lab import browser
+from jaxbook.testing import browser
 
 CHROME = "Google Chrome 131.0.6778.85 "
 CHROMIUM = "Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)"
