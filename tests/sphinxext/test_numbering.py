@@ -57,6 +57,21 @@ def references(soup: BeautifulSoup) -> list[tuple[str, str]]:
     ]
 
 
+def reported_pages(monkeypatch) -> dict[str, list[str]]:
+    """What each numbering of the book's collector names to write again, as the build runs
+    (filled by its two methods: ``assign_section_numbers``, ``assign_figure_numbers``)."""
+    reported: dict[str, list[str]] = {}
+    for method in ("assign_section_numbers", "assign_figure_numbers"):
+        ours = getattr(ChapterNumbering, method)
+
+        def spy(collector, env, method=method, ours=ours):
+            reported[method] = ours(collector, env)
+            return reported[method]
+
+        monkeypatch.setattr(ChapterNumbering, method, spy)
+    return reported
+
+
 @pytest.mark.parametrize("builder", ["html", "epub"])
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
 def test_the_website_and_the_epub_number_per_chapter(book, builder, language):
@@ -163,15 +178,7 @@ def test_the_books_collector_numbers_in_place_of_sphinxs_and_afresh_at_every_bui
         ]
         collectors = [owner for owner in owners if isinstance(owner, TocTreeCollector)]
         assert [type(collector) for collector in collectors] == [ChapterNumbering], event
-    reported: dict[str, list[str]] = {}
-    for method in ("assign_section_numbers", "assign_figure_numbers"):
-        ours = getattr(ChapterNumbering, method)
-
-        def spy(collector, env, method=method, ours=ours):
-            reported[method] = ours(collector, env)
-            return reported[method]
-
-        monkeypatch.setattr(ChapterNumbering, method, spy)
+    reported = reported_pages(monkeypatch)
     again = make_app("html", srcdir=first.srcdir, confoverrides={"language": "zh_CN"})
     again.build()
     assert reported == {"assign_section_numbers": [], "assign_figure_numbers": []}
@@ -215,15 +222,7 @@ def test_a_page_moved_to_another_chapter_is_written_again_with_its_new_numbers(
     )
     with two.open("a", encoding="utf-8") as text:
         text.write("\n.. toctree::\n   :numbered: 1\n\n   section\n")
-    reported: dict[str, list[str]] = {}
-    for method in ("assign_section_numbers", "assign_figure_numbers"):
-        ours = getattr(ChapterNumbering, method)
-
-        def spy(collector, env, method=method, ours=ours):
-            reported[method] = ours(collector, env)
-            return reported[method]
-
-        monkeypatch.setattr(ChapterNumbering, method, spy)
+    reported = reported_pages(monkeypatch)
     again = make_app("html", srcdir=app.srcdir, confoverrides={"language": "zh_CN"})
     again.build()
     assert again.env.toc_secnumbers["section"][""] == (2, 1)
