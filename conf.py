@@ -231,7 +231,8 @@ jaxbook_glossary = f"../{GLOSSARY.as_posix()}"
 jaxbook_release_evidence = "release-evidence.json"
 # Where each accelerator's tabs were recorded (`jaxbook-lab bundle run --record` on that
 # machine, then `jaxbook-lab record`): the GPU's by hand from that run's report; the TPU's from
-# its committed record, which tests/book/test_recorded_outputs.py holds the pages to.
+# its committed record, which the lab's packages/jaxbook-lab/tests/test_recorded_outputs.py
+# holds the pages to.
 jaxbook_recorded_on = {
     "gpu": {
         "device": "NVIDIA H200",

@@ -2,8 +2,11 @@
 
 Every ``jaxbook.…``, ``jaxbook_lab.…`` and ``pagerun.…`` name in ``README.md`` and
 ``dev/*.md`` is a module of the packages or an attribute defined in one; every path under
-``src/``, ``tests/``, ``docs/``, ``tools/``, ``dev/`` or ``packages/`` exists in the repository
-(``<name>`` and ``*`` stand for any name: at least one file must match); every relative link leads
+``src/``, ``tests/``, ``docs/``, ``tools/``, ``dev/`` or ``packages/`` that they, ``conf.py``
+and the guides (``guides/``: their pages and their ``conf.py``) cite exists in the repository
+(``<name>`` and ``*`` stand for any name: at least one file must match; a page's line,
+``:42``, is left off; a path in a chapter the book does not have, ``docs/ch02`` or
+``test_ch02_…``, is an example of what an author adds); every relative link leads
 to a file, and every ``#anchor`` to a heading; every ``make <target>`` in code
 is a target of the Makefile. The README stays short.
 """
@@ -20,6 +23,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "dev").glob("*.md"))]
+# What else cites the project's paths: the configuration and the guides (their sources; a
+# translation's catalog follows its source, and make check-po holds its code spans to it).
+CITING = [
+    *DOCUMENTS,
+    ROOT / "conf.py",
+    ROOT / "guides" / "conf.py",
+    *sorted((ROOT / "guides").glob("*.rst")),
+]
 README_MAX_LINES = 160
 
 MODULE = re.compile(r"(?<![\w./-])(?:jaxbook(?:_lab)?|pagerun)(?:\.\w+)+")
@@ -35,10 +46,12 @@ def where(document: Path, text: str, offset: int) -> str:
     return f"{document.relative_to(ROOT)}:{line}"
 
 
-def mentions(pattern: re.Pattern[str]) -> list[tuple[str, re.Match[str]]]:
+def mentions(
+    pattern: re.Pattern[str], documents: list[Path] = DOCUMENTS
+) -> list[tuple[str, re.Match[str]]]:
     """Every match of ``pattern`` in the documents, with ``file:line``."""
     found = []
-    for document in DOCUMENTS:
+    for document in documents:
         text = document.read_text(encoding="utf-8")
         found += [(where(document, text, m.start()), m) for m in pattern.finditer(text)]
     return found
@@ -117,10 +130,23 @@ def test_every_jaxbook_name_is_a_module_or_defined_in_one():
     assert not missing, "\n".join(missing)
 
 
+# A chapter's number in a path (docs/ch02, test_ch02_exercises.py, test_chNN_...).
+CHAPTER_IN_PATH = re.compile(r"ch(\d\d|NN)(?![\d])")
+
+
+def is_an_example(path: str) -> bool:
+    """Whether ``path`` names a chapter the book does not have: what an author would add."""
+    return any(
+        not (ROOT / "docs" / f"ch{number}").is_dir() for number in CHAPTER_IN_PATH.findall(path)
+    )
+
+
 def test_every_cited_path_exists():
     missing = []
-    for at, m in mentions(PATH):
-        path = m.group().rstrip(".:")
+    for at, m in mentions(PATH, CITING):
+        path = re.sub(r":\d+$", "", m.group().rstrip(".:）。，、"))
+        if is_an_example(path):
+            continue
         pattern = re.sub(r"<[^>]*>", "*", path)
         if not (ROOT / path).exists() and not any(ROOT.glob(pattern.rstrip("/"))):
             missing.append(f"{at}: {path}")
