@@ -264,9 +264,10 @@ class RunsDomain(Domain):
     name = pages.RUNS
     label = "Page runs"
     initial_data: ClassVar[dict[str, Any]] = {"records": {}, "kept": {}, "unrun": set()}
-    # The shape of a record (PageRecord); a new shape takes the next number, so that Sphinx
-    # reads, and runs, every page again instead of taking back records it cannot read.
-    data_version = 1
+    # The shape of the data (a PageRecord, the three collections); a new shape takes the
+    # next number, so that Sphinx reads, and runs, every page again instead of taking back
+    # data it cannot read.
+    data_version = 2
 
     @property
     def records(self) -> dict[str, PageRecord]:
@@ -282,8 +283,7 @@ class RunsDomain(Domain):
     def unrun(self) -> set[str]:
         """The pages with code read without their run (``pagerun_run``, a builder that runs
         nothing): :func:`unrun_outdated` reads them again for the first build that runs them."""
-        # setdefault: an environment pickled before the set was kept has none, and is as good.
-        return self.data.setdefault("unrun", set())
+        return self.data["unrun"]
 
     def clear_doc(self, docname: str) -> None:
         self.unrun.discard(docname)
