@@ -114,6 +114,7 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "pair": ("pairs", EVERY, ALL),
     "pair_half": ("pairs", EVERY, ALL),
     "parallel_heading": ("parallel_text", frozenset({"html"}), SITE),  # added for the site only
+    "parallel_toggle": ("parallel_text", frozenset({"html"}), SITE),  # added for the site only
     "parallel_source": ("parallel_text", frozenset({"html"}), SITE),
     "parallel_text": ("parallel_text", frozenset({"html"}), SITE),
     "selfcheck": ("selfcheck", EVERY, ALL),  # every writer skips it

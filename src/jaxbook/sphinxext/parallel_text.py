@@ -125,6 +125,10 @@ class parallel_heading(nodes.Part, nodes.TextElement):
         return ""
 
 
+class parallel_toggle(nodes.General, nodes.Element):
+    """The button at the top of a page with a parallel text, which shows it (``label``)."""
+
+
 class RecordMessages(SphinxTransform):
     """Keep each passage's catalog message on the node, before Locale translates it."""
 
@@ -382,6 +386,7 @@ def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> 
         if "pagerun_value" in value
     }
     languages = pair(app.config)
+    shown = False
     for node in passages:
         message = node.attributes.pop(MESSAGE)  # an extra attribute would uncompact lists
         if languages is None or app.builder.name not in HTML_BUILDERS:
@@ -389,6 +394,7 @@ def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> 
         kind, text = other_text(app, docname, message, languages)
         if kind == "same":
             continue
+        shown = True
         assert text is not None, "only the same text comes without one"
         if kind == "marker":
             lang, children = bcp47(app.config.language), [nodes.Text(text)]
@@ -406,6 +412,10 @@ def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> 
             node.clear()
             node += own
             node += parallel_text("", "", *children, classes=classes, lang=lang)
+    if shown:
+        # Translators: A toggle button at the top of a translated page that shows each passage's
+        # source beside it.
+        doctree.insert(0, parallel_toggle(label=str(_("Parallel text"))))
 
 
 def visit_parallel_source(self: Any, node: nodes.Element) -> None:
@@ -430,30 +440,22 @@ def depart_parallel_heading(self: Any, node: nodes.Element) -> None:
 
 def add_assets(app: Sphinx) -> None:
     if pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
+        # In the output before any page is written, so that each page's link carries the
+        # stylesheet's checksum (Sphinx's cache-busting ?v=); an older copy is replaced.
+        static = Path(app.outdir, "_static")
+        static.mkdir(parents=True, exist_ok=True)
+        copy_asset_file(STATIC / STYLESHEET, static, force=True)
         app.add_css_file(STYLESHEET)
         app.add_js_file(None, body=SCRIPT)
 
 
-def add_button(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
-) -> None:
-    if doctree is None or app.builder.name not in HTML_BUILDERS:
-        return
-    if next(doctree.findall(lambda n: isinstance(n, (parallel_text, parallel_heading))), None):
-        # Translators: A toggle button at the top of a translated page that shows each passage's
-        # source beside it.
-        label = str(_("Parallel text"))
-        button = (
-            '<button type="button" class="jb-parallel-toggle" aria-pressed="false" hidden>'
-            f"{label}</button>\n"
-        )
-        context["body"] = button + context.get("body", "")
-
-
-def copy_stylesheet(app: Sphinx, exception: Exception | None) -> None:
-    if exception is None and pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
-        # The copy in the output is always this extension's: an older one is replaced.
-        copy_asset_file(STATIC / STYLESHEET, Path(app.outdir, "_static"), force=True)
+def visit_parallel_toggle(self: Any, node: nodes.Element) -> None:
+    # Hidden until the page's script, which it drives, has run.
+    self.body.append(
+        '<button type="button" class="jb-parallel-toggle" aria-pressed="false" hidden>'
+        f"{self.encode(node['label'])}</button>\n"
+    )
+    raise nodes.SkipNode
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -470,10 +472,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(parallel_source, html=(visit_parallel_source, depart_span))
     app.add_node(parallel_text, html=(visit_parallel_text, depart_span))
     app.add_node(parallel_heading, html=(visit_parallel_heading, depart_parallel_heading))
+    app.add_node(parallel_toggle, html=(visit_parallel_toggle, None))
     app.connect("builder-inited", add_assets)
     # After every other handler: the notebooks see the page alone (the docstring says why this
     # is a handler, not a post-transform).
     app.connect("doctree-resolved", insert_parallel_text, priority=950)
-    app.connect("html-page-context", add_button)
-    app.connect("build-finished", copy_stylesheet)
     return {"version": "1.0", **PARALLEL_SAFE}
