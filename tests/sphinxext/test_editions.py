@@ -941,3 +941,23 @@ def test_the_epub_leaves_out_the_last_builds_buildinfo(make_app, tmp_path):
     app.build()
     assert (app.outdir / ".buildinfo.bak").exists()
     assert ".buildinfo.bak" not in app.warning.getvalue()
+
+
+def test_the_glyphs_file_serves_every_document_of_the_build(make_app, tmp_path):
+    """Every document of ``latex_documents`` loads the one ``jaxbook-glyphs.sty``: it sets the
+    signs of all of them, not only those of the document written last."""
+    srcdir = book(tmp_path, "zh_CN")
+    index = srcdir / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8") + "\n推出 ⇒ 结论。\n", encoding="utf-8")
+    (srcdir / "extra.rst").write_text(":orphan:\n\n附录\n====\n\n等价 ⇔ 等价。\n", "utf-8")
+    documents = [
+        ("index", "jaxbook-zh_CN.tex", "书", "作者", "manual"),
+        ("extra", "extra.tex", "附录", "作者", "howto"),
+    ]
+    app = make_app(
+        "latex", srcdir=srcdir, confoverrides={"language": "zh_CN", "latex_documents": documents}
+    )
+    app.build()
+    glyphs = (app.outdir / "jaxbook-glyphs.sty").read_text(encoding="utf-8")
+    assert r'\newunicodechar{⇒}{\jbglyph{"21D2}}' in glyphs
+    assert r'\newunicodechar{⇔}{\jbglyph{"21D4}}' in glyphs

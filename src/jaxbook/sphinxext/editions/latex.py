@@ -45,6 +45,7 @@ LaTeX that tags tables and lists.
 from __future__ import annotations
 
 import re
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -508,13 +509,20 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
     }
 
 
+# The characters of the documents each LaTeX build has written so far.
+_characters: weakref.WeakKeyDictionary[Sphinx, set[str]] = weakref.WeakKeyDictionary()
+
+
 def write_glyphs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """``jaxbook-glyphs.sty``: how the PDF sets each character of the book that its fonts
     lack. An emoji is its picture, drawn here; an arrow or a mathematical sign comes from
-    the symbol font where the font in use lacks it."""
+    the symbol font where the font in use lacks it. One file serves every document of the
+    build (``latex_documents``), so it holds the characters of all of them."""
     if app.builder.name != "latex":
         return
-    used = sorted(set(doctree.astext()))
+    characters = _characters.setdefault(app, set())
+    characters.update(doctree.astext())
+    used = sorted(characters)
     lines = [rf"\ProvidesPackage{{{GLYPHS_STYLE}}}", r"\RequirePackage{newunicodechar}"]
     for character in used:
         code = ord(character)
