@@ -264,3 +264,33 @@ def test_a_build_compiles_the_packages_labels_outside_the_package(
     assert "（英文：" in (app.outdir / "glossary.html").read_text(encoding="utf-8")
     assert sorted(path.relative_to(package) for path in package.rglob("*")) == before
     assert (app.doctreedir / "jaxbook-locales" / "zh_CN" / "LC_MESSAGES" / "jaxbook.mo").is_file()
+
+
+def test_a_catalog_is_the_same_whenever_it_was_compiled():
+    """A ``.po`` without ``POT-Creation-Date`` compiles to a header with the minute it was
+    compiled in: two compiles of it differ in bytes, and hold the same translations."""
+    import datetime
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    # With a message that has plurals, as the translations' own catalogs have.
+    plurals = (
+        '\nmsgid "%d page"\nmsgid_plural "%d pages"\nmsgstr[0] "%d Seite"\nmsgstr[1] "%d Seiten"\n'
+    )
+    po = THEME_PO.format(label="Find") + plurals
+
+    def compiled_at(minute: int, text: str = po) -> bytes:
+        catalog = read_po(io.StringIO(text), "en")
+        catalog.creation_date = datetime.datetime(2026, 12, 7, 3, minute, tzinfo=datetime.UTC)
+        out = io.BytesIO()
+        write_mo(out, catalog)
+        return out.getvalue()
+
+    assert compiled_at(35) != compiled_at(36)
+    assert _locale.translations_in(compiled_at(35)) == _locale.translations_in(compiled_at(36))
+    changed = THEME_PO.format(label="Look up") + plurals
+    assert _locale.translations_in(compiled_at(35)) != _locale.translations_in(
+        compiled_at(35, changed)
+    )

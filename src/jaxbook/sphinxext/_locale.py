@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import polib
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from docutils import nodes
 from sphinx import locale
 from sphinx.locale import get_translation, get_translator
@@ -120,6 +120,22 @@ def compiled(catalog: CatalogInfo, language: str, use_fuzzy: bool) -> bytes:
     return out.getvalue()
 
 
+def translations_in(mo: bytes) -> tuple[str, dict[object, object]]:
+    """What a compiled catalog translates: its plural forms, and each message's (id,
+    context) and its strings. Not the rest of its header: where a ``.po`` lacks
+    ``POT-Creation-Date``, Babel writes the minute it compiled it, so two compiles of one
+    ``.po`` can differ in that alone."""
+
+    def hashable(text: str | list[str] | tuple[str, ...] | None) -> object:
+        # A message with plurals has a list of each.
+        return text if text is None or isinstance(text, str) else tuple(text)
+
+    catalog = read_mo(io.BytesIO(mo))
+    return catalog.plural_forms, {
+        (hashable(m.id), m.context): hashable(m.string) for m in catalog if m.id
+    }
+
+
 _fresh: weakref.WeakSet[Sphinx] = weakref.WeakSet()
 
 
@@ -138,7 +154,8 @@ def freshen_catalogs(app: Sphinx) -> None:
         for repo in repositories(app)
         for catalog in repo.catalogs
         if not catalog.is_outdated()
-        and Path(catalog.mo_path).read_bytes() != compiled(catalog, language, fuzzy)
+        and translations_in(Path(catalog.mo_path).read_bytes())
+        != translations_in(compiled(catalog, language, fuzzy))
     ]
     for catalog in stale:
         logger.info(
