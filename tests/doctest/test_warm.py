@@ -3,7 +3,6 @@ each run here is compared with the same run, cold, on a copy of the book given t
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import shutil
@@ -284,18 +283,6 @@ def test_a_build_directory_too_deep_for_a_socket_runs_cold_with_a_notice(
     assert servers == []
 
 
-def locked(path: str) -> bool:
-    """Whether a process holds the lock file at ``path``."""
-    fd = os.open(path, os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
 def test_a_server_whose_kernel_held_the_chip_frees_it_between_runs(
     books, servers, doctest, monkeypatch, tmp_path
 ):
@@ -317,6 +304,6 @@ def test_a_server_whose_kernel_held_the_chip_frees_it_between_runs(
         assert err == ""  # answered warm
         assert list(map(alive, servers)) == [True]  # by the same server, still listening
         holder = int(lock.read_text())  # its kernel took the lock to run the pages
-        assert not locked(str(lock))  # and is gone
+        assert not devices.held(str(lock))  # and is gone
         with pytest.raises(ProcessLookupError):
             os.kill(holder, 0)

@@ -7,7 +7,6 @@ its own, as the builds of two languages side by side are.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
@@ -119,18 +118,6 @@ def test_a_page_whose_kernel_waits_for_the_device_does_not_time_out(rootdir, pla
     assert f"holds (process {os.getpid()}): one process at a time may open it" in err
 
 
-def locked(path: str) -> bool:
-    """Whether another process holds the lock file at ``path``."""
-    fd = os.open(path, os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
 @pytest.fixture
 def fresh_kernel(place, monkeypatch):
     """This process's kernels take turns at a device of the test's own; the kernel running
@@ -145,15 +132,15 @@ def fresh_kernel(place, monkeypatch):
 
 def test_a_kernel_holds_the_device_for_its_life_and_release_stops_it(fresh_kernel):
     pid = kernel.ask("os", "getpid")
-    assert locked(devices.lock_path())
+    assert devices.held()
     assert Path(devices.lock_path()).read_text() == f"{pid}\n"  # who holds it, for the waiting
     assert kernel.ask("os", "getpid") == pid  # the same kernel, holding it still
 
     kernel.release()
 
-    assert not locked(devices.lock_path())
+    assert not devices.held()
     assert kernel.ask("os", "getpid") != pid  # a new kernel, which took it again
-    assert locked(devices.lock_path())
+    assert devices.held()
 
 
 def test_release_leaves_a_kernel_that_holds_no_device_running(fresh_kernel, monkeypatch):

@@ -49,6 +49,21 @@ def holder(fd: int) -> int | None:
         return None
 
 
+def held(path: str | None = None) -> bool:
+    """Whether a process holds the lock (``path``, by default :func:`lock_path`) now."""
+    try:
+        fd = os.open(path or lock_path(), os.O_RDWR)
+    except FileNotFoundError:
+        return False  # no kernel has taken it on this machine
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # and with it the lock, where this process took it
+    return False
+
+
 def take(
     patterns: Sequence[str], waiting: Callable[[list[str], int | None], None] = lambda *_: None
 ) -> int | None:
