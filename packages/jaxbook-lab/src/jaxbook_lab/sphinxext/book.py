@@ -29,11 +29,12 @@ import functools
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import SphinxError
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_places
 from jaxbook.sphinxext import PARALLEL_SAFE, LinksDomain, Xref, guides
@@ -193,6 +194,19 @@ def point(pieces: list[Inline]) -> list[nodes.Node]:
         else nodes.Text(piece["text"])
         for piece in pieces
     ]
+
+
+class DropFromCatalogs(SphinxPostTransform):
+    """A report's node (``dropped``) out of the catalogs: they hold no report, so that they
+    never wait on the lab's data or the book's build."""
+
+    default_priority = 4  # before the reports are built (5), which read the book's places
+    builders = ("gettext",)
+    dropped: ClassVar[type[nodes.Element]]
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(self.dropped)):
+            node.replace_self([])
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

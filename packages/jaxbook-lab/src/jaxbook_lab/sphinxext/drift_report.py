@@ -165,15 +165,8 @@ class BuildDriftReports(SphinxPostTransform):
                 node.replace_self(nodes.paragraph("", none, classes=["jb-drift-none"]))
 
 
-class DropDriftReports(SphinxPostTransform):
-    """The catalogs hold no report: they never wait on the lab."""
-
-    default_priority = 4  # before the reports are built (5), which read the book's places
-    builders = ("gettext",)
-
-    def run(self, **kwargs: Any) -> None:
-        for node in list(self.document.findall(drift_report_placeholder)):
-            node.replace_self([])
+class DropDriftReports(book.DropFromCatalogs):
+    dropped = drift_report_placeholder
 
 
 class UnfoldDifferences(SphinxPostTransform):

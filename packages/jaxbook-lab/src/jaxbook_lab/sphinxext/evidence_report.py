@@ -93,15 +93,8 @@ class BuildEvidenceReports(SphinxPostTransform):
         return items
 
 
-class DropEvidenceReports(SphinxPostTransform):
-    """The catalogs hold no report: they never wait on the book's build."""
-
-    default_priority = 4  # before the reports are built (5), which read the book's places
-    builders = ("gettext",)
-
-    def run(self, **kwargs: Any) -> None:
-        for node in list(self.document.findall(evidence_report)):
-            node.replace_self([])
+class DropEvidenceReports(book.DropFromCatalogs):
+    dropped = evidence_report
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
