@@ -62,9 +62,8 @@ $(UV):
 # --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set (as in many CI
 # containers), every process would otherwise recompile each module it imports;
 # `import jax` alone took 2.2 s instead of 0.6 s (make bench). uv compiles what it
-# installs; the workspace's own packages, installed as their sources, are compiled here:
-# a Sphinx process of the book spends about 0.1 s less, and make test's pytest starts
-# some 480 processes (the new-chapter walk alone took 64–66 s of CPU instead of 68–71 s).
+# installs; the workspace's own packages, installed as their sources, are compiled here
+# (dev/performance.md, "What keeps the heaviest tests light", measures the gain).
 # One retry: on a fresh clone, uv's bytecode step once failed on one scipy file
 # ("Bytecode compilation failed ... received: \"\"") and passed a minute later.
 UV_SYNC = $(UV) sync --frozen --compile-bytecode $(foreach extra,$(EXTRAS),--extra $(extra))

@@ -136,6 +136,13 @@ def translations_in(mo: bytes) -> tuple[str, dict[object, object]]:
     }
 
 
+def holds_other(catalog: CatalogInfo, language: str, use_fuzzy: bool) -> bool:
+    """Whether ``catalog``'s ``.mo`` translates otherwise than its ``.po`` (read as
+    translations only where the bytes differ: the same bytes are the same catalog)."""
+    kept, made = Path(catalog.mo_path).read_bytes(), compiled(catalog, language, use_fuzzy)
+    return kept != made and translations_in(kept) != translations_in(made)
+
+
 _fresh: weakref.WeakSet[Sphinx] = weakref.WeakSet()
 
 
@@ -153,9 +160,7 @@ def freshen_catalogs(app: Sphinx) -> None:
         catalog
         for repo in repositories(app)
         for catalog in repo.catalogs
-        if not catalog.is_outdated()
-        and translations_in(Path(catalog.mo_path).read_bytes())
-        != translations_in(compiled(catalog, language, fuzzy))
+        if not catalog.is_outdated() and holds_other(catalog, language, fuzzy)
     ]
     for catalog in stale:
         logger.info(
