@@ -138,8 +138,9 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 
 # The builds log each run of a page (tests/book/test_one_run.py reads the log): the site,
 # the books and the doctests of a language share one run. No doctest process is left alive.
-# check-po and lint each keep one core busy (mypy most of lint's time): side by side they
-# take lint's time alone, each one's output kept together where make can (GNU make 4).
+# The checks of the sources (check-po, lint: mostly mypy, on one core) run beside the builds,
+# filling the cores that the builds' single-threaded steps (latexmk, a language's last
+# pages) leave idle; each target's output is kept together where make can (GNU make 4).
 SIDE_BY_SIDE = -j2 $(if $(filter output-sync,$(.FEATURES)),--output-sync=target)
 
 .PHONY: test
@@ -147,8 +148,7 @@ test: ## Everything that checks the project (warning-free builds of the book and
 	@$(PREFLIGHT) test
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
 	JAXBOOK_DOCTEST_WARM=0 PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log \
-	  $(MAKE) html guides pdf epub doctest
-	$(MAKE) $(SIDE_BY_SIDE) check-po lint
+	  $(MAKE) $(SIDE_BY_SIDE) html guides pdf epub doctest check-po lint
 	JAXBOOK_DOCTEST_WARM=0 $(MAKE) pytest $(if $(filter-out $(LANGUAGES),$(BOOK_LANGUAGES)),,TESTED_BUILD=$(BUILDDIR))
 
 # Each language's process stays alive for 10 minutes to answer the next run at the cost

@@ -170,7 +170,7 @@ def test_make_doctest_warm_0_leaves_no_process_and_make_test_never_does():
     assert dry_run_all("doctest", "WARM=0").startswith("JAXBOOK_DOCTEST_WARM=0 ")
     # Each of make test's own makes that runs pages (its builds, doctest among them; pytest).
     test = dry_run_all("test").replace("\\\n", "").splitlines()
-    makes = [line for line in test if re.search(r"\bmake (html|pytest) ", line)]
+    makes = [line for line in test if re.search(r"\bmake( -\S+)* (html|pytest) ", line)]
     assert len(makes) == 2, test
     assert all(line.startswith("JAXBOOK_DOCTEST_WARM=0 ") for line in makes), makes
     assert dry_run("doctest-stop").endswith("doctest --stop --builddir _build")
