@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import get_args, get_type_hints
@@ -72,6 +73,29 @@ def load(tmp_path: Path, data: object) -> object:
 
 def test_a_file_of_the_declared_format_and_shape_is_read(tmp_path):
     assert load(tmp_path, GOOD) == GOOD
+
+
+def test_an_extension_reads_a_file_once_per_change_and_is_told_what_is_wrong(tmp_path, monkeypatch):
+    """``read_checked``: a long-lived build process (the warm doctest, the live preview)
+    validates a file once, and again when it changes; a bad file is its FormatError."""
+    monkeypatch.setitem(formats.KINDS, "test", (SHAPE, 3, "a test file", "write it again"))
+    reads = []
+    real = formats.load
+    monkeypatch.setattr(formats, "load", lambda *args: reads.append(args[0]) or real(*args))
+    path = tmp_path / "data.json"
+    assert formats.read_checked("test", path) is None
+    path.write_text(json.dumps(GOOD), encoding="utf-8")
+    first = formats.read_checked("test", path)
+    assert first == GOOD
+    assert formats.read_checked("test", path) is first
+    assert reads == [path]
+    path.write_text("{", encoding="utf-8")
+    later = path.stat().st_mtime + 1
+    os.utime(path, (later, later))
+    error = formats.read_checked("test", path)
+    assert isinstance(error, formats.FormatError)
+    assert str(error).startswith(f"{path}: not a test file: not JSON")
+    assert reads == [path, path]
 
 
 @pytest.mark.parametrize(

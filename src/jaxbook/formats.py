@@ -485,6 +485,22 @@ def read_places(path: Path) -> BookPlaces:
     return load(path, *KINDS["places"])
 
 
+def read_checked(kind: str, path: Path) -> Any:
+    """For an extension: the data of ``path``, a file of ``kind`` (a key of ``KINDS``), or
+    the :class:`FormatError` that says what is wrong with it, to warn with; None without a
+    file. Each file is read and validated once per change (its time), not at every build of
+    a long-lived process (the warm doctest, the live preview): 0.2 s a drift file."""
+    return _checked(kind, path, path.stat().st_mtime) if path.exists() else None
+
+
+@functools.lru_cache(maxsize=128)
+def _checked(kind: str, path: Path, stamp: float) -> Any:
+    try:
+        return load(path, *KINDS[kind])
+    except FormatError as error:
+        return error
+
+
 # -- reading --------------------------------------------------------------------------
 
 

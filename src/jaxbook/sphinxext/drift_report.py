@@ -41,7 +41,6 @@ one warning at the file. The warnings are of type ``jaxbook`` and subtype
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import re
 from collections import Counter
@@ -60,7 +59,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook import project
 from jaxbook._compat import doctest_code, doctest_kind, page_file_of, tested_kind
-from jaxbook.formats import FormatError, code_digest, read_drift
+from jaxbook.formats import FormatError, code_digest, read_checked
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, facts, notes
 from jaxbook.sphinxext._locale import _, add_catalog, join_list, listed, sentence
 from jaxbook.sphinxext._nodes import enclosing
@@ -84,19 +83,10 @@ def warn(message: str, *args: Any, location: Any) -> None:
     logger.warning(message, *args, location=location, type="jaxbook", subtype="drift_report")
 
 
-# One entry per file and change: a long-lived process (the warm doctest, the live preview)
-# validates each chapter's file once, not at every build.
-@functools.cache
-def _read(path: Path, stamp: float) -> dict[str, Any] | FormatError:
-    try:
-        return dict(read_drift(path))
-    except FormatError as error:
-        return error
-
-
 def read(path: Path) -> dict[str, Any] | FormatError | None:
     """The drift data at ``path``, what is wrong with it, or None without a file."""
-    return _read(path, path.stat().st_mtime) if path.is_file() else None
+    data: dict[str, Any] | FormatError | None = read_checked("drift", path)
+    return data
 
 
 def load(env: BuildEnvironment, path: Path) -> dict[str, Any] | FormatError | None:

@@ -46,7 +46,6 @@ Config values:
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +55,7 @@ from packaging.version import Version
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxbook.formats import FormatError, read_evidence
+from jaxbook.formats import FormatError, read_checked
 from jaxbook.sphinxext import PARALLEL_SAFE, _eras, notes
 from jaxbook.sphinxext._locale import _, add_catalog
 
@@ -75,23 +74,13 @@ CHANGE_WORDS = re.compile(r"不再|已移除|旧接口|no longer|removed|legacy"
 WIDTH = 18
 
 
-@functools.lru_cache(maxsize=4)
-def _read(path: Path, stamp: float | None) -> dict[str, Any] | FormatError:
-    if stamp is None:
-        return {"probes": {}}
-    try:
-        return dict(read_evidence(path))
-    except FormatError as error:
-        return error
-
-
 def load_evidence(app: Sphinx | BuildEnvironment) -> dict[str, Any] | FormatError | None:
     """The evidence file's data, or what is wrong with it; None without a file configured."""
     name = app.config.jaxbook_release_evidence
     if not name:
         return None
-    path = Path(app.srcdir, name)
-    return _read(path, path.stat().st_mtime if path.exists() else None)
+    data: dict[str, Any] | FormatError | None = read_checked("evidence", Path(app.srcdir, name))
+    return {"probes": {}} if data is None else data
 
 
 def sentences(

@@ -36,7 +36,7 @@ from sphinx import addnodes
 from sphinx.errors import SphinxError
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_places
+from jaxbook.formats import BookPlaces, FormatError, Inline, NoteRow, read_checked
 from jaxbook.sphinxext import PARALLEL_SAFE, LinksDomain, Xref, guides
 from jaxbook.sphinxext.drift_report import Place
 
@@ -96,14 +96,6 @@ def places_file(srcdir: str | Path, config: Config) -> Path:
     return Path(srcdir, config.jaxbook_book_places).resolve()
 
 
-@functools.lru_cache(maxsize=4)
-def _read(path: Path, stamp: float) -> Book | FormatError:
-    try:
-        return Book(read_places(path))
-    except FormatError as error:
-        return error
-
-
 def of(env: BuildEnvironment) -> Book:
     """The book's places, as its build of this language published them."""
     path = places_file(env.srcdir, env.config)
@@ -112,10 +104,10 @@ def of(env: BuildEnvironment) -> Book:
             f"{path}: the lab's report shows the book's places, which the book's build writes; "
             f"it is not built in {env.config.language} (make html, then make guides)"
         )
-    book = _read(path, path.stat().st_mtime)
-    if isinstance(book, FormatError):
-        raise BookPlacesError(str(book))
-    return book
+    places = read_checked("places", path)
+    if isinstance(places, FormatError):
+        raise BookPlacesError(str(places))
+    return Book(places)
 
 
 def depend(env: BuildEnvironment) -> None:
