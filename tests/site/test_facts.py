@@ -22,7 +22,7 @@ LANGUAGES = ["zh_CN", "en"]
 EXEMPT = {"code", "pre", "script", "style", "title", "meta"}
 GENERATED = (
     "jb-fact",
-    "jb-measured-label",
+    "pagerun-measured-label",
     "jb-update-notes",
     "jb-drift",
     "jb-evidence",

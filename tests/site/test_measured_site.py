@@ -8,7 +8,7 @@ import pytest
 
 # A timing, a speed-up, or a version cut short ("3.13..."); not a number quoted as 9.738718...
 WILDCARD_FIGURE = re.compile(r"\.\.\. ?ms\b|\.\.\.x\b|\b\d+\.\d{1,2}\.\.\.")
-LABEL = re.compile(r'<p class="jb-measured-label">([^<]+)</p>')
+LABEL = re.compile(r'<p class="pagerun-measured-label">([^<]+)</p>')
 
 
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
@@ -19,9 +19,8 @@ def test_no_wildcard_figures_on_any_page(built_site, language):
             continue
         html = page.read_text(encoding="utf-8")
         # A cell skipped on this interpreter keeps its expected output (its skip says why).
-        html = re.sub(
-            r'<div class="[^"]*jb-not-measured[^"]*">.*?</pre></div>\s*</div>', "", html, flags=re.S
-        )
+        not_measured = r'<div class="[^"]*pagerun-not-measured[^"]*">.*?</pre></div>\s*</div>'
+        html = re.sub(not_measured, "", html, flags=re.S)
         text = re.sub(r"<[^>]+>", "", html)
         found = WILDCARD_FIGURE.findall(text)
         if found:

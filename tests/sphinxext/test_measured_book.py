@@ -22,7 +22,7 @@ def test_the_label_says_the_backend_the_device_and_the_jax_release(make_app, tmp
     app = make_app("html", srcdir=srcdir, confoverrides=BOOK_POLICY)
     app.build()
     html = (app.outdir / "index.html").read_text("utf-8")
-    box = re.search(r'<div class="jb-measured[^"]*">(.*?)</div>', html, re.DOTALL)
+    box = re.search(r'<div class="pagerun-measured[^"]*">(.*?)</div>', html, re.DOTALL)
     assert box, html
     assert re.search(r"Measured on: CPU backend, .+, JAX \d", re.sub(r"<[^>]+>", "", box[1]))
 

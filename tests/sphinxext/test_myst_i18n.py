@@ -175,7 +175,7 @@ def test_every_construct_renders_in_both_languages(built, language):
     assert 'href="#check-device"' in page
     assert "0.4.31" in page
     # The {measured} role and the measured output show this run's figure, not "...".
-    assert re.search(r'<span class="jb-measured-value">\d+\.\d{3}</span>', page)
+    assert re.search(r'<span class="pagerun-measured-value">\d+\.\d{3}</span>', page)
     assert re.search(r"(took: |耗时：)\d+\.\d{3} (ms|毫秒)", page)
     assert re.findall(r'<label class="jb-tab-label" for="[^"]+"[^>]*>(\w+)</label>', page) == [
         "CPU",

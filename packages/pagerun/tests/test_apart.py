@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 
 DISTRIBUTION = Path(__file__).resolve().parents[1]
-# The project pagerun was written for: its book and its lab.
-PROJECT = re.compile(r"\bjaxbook(?:_lab)?\b")
+# The project pagerun was written for: its book and its lab, and the book's prefix of HTML
+# classes (pagerun's nodes carry its own, pagerun-, for a project's stylesheet).
+PROJECT = re.compile(r"\bjaxbook(?:_lab)?\b|(?<![\w-])jb-\w")
 SETTING = re.compile(r"\bpagerun_\w+")
 
 
@@ -37,7 +38,11 @@ def test_no_file_of_the_distribution_names_the_book() -> None:
 def test_the_scan_finds_a_test_that_imports_the_book(tmp_path: Path) -> None:
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_x.py").write_text("import os\nfrom jaxbook.sphinxapp import x\n")
-    assert project_mentions(tmp_path) == ["tests/test_x.py:2: from jaxbook.sphinxapp import x"]
+    (tmp_path / "measured.py").write_text('box = nodes.container(classes=["jb-measured"])\n')
+    assert project_mentions(tmp_path) == [
+        'measured.py:1: box = nodes.container(classes=["jb-measured"])',
+        "tests/test_x.py:2: from jaxbook.sphinxapp import x",
+    ]
 
 
 def test_the_readme_documents_every_setting_the_extensions_add() -> None:

@@ -10,7 +10,7 @@ import pytest
 @pytest.mark.sphinx("html", testroot="measured")
 def test_page_shows_the_real_figure_with_where_it_was_measured(built):
     html = built.page()
-    box = re.search(r'<div class="jb-measured[^"]*">(.*?)</div>', html, re.DOTALL)
+    box = re.search(r'<div class="pagerun-measured[^"]*">(.*?)</div>', html, re.DOTALL)
     assert box, html
     text = re.sub(r"<[^>]+>", "", box[1])
     # pagerun_where's default: the processor and Python's release.

@@ -84,7 +84,7 @@ SKIP = (
 )
 # Nor is a label the build writes over an output ("Measured on: CPU backend, ..."): its
 # words name the run, they do not use the term.
-LABELS = {"jb-measured-label", "jb-backend-label"}
+LABELS = {"pagerun-measured-label", "jb-backend-label"}
 LATIN = re.compile(r"[A-Za-z0-9]")
 
 

@@ -21,7 +21,7 @@ from jaxbook.sphinxext.pairs import pair, pair_half
 
 # The paragraphs that say where the output under them comes from ("CPU 上的输出：",
 # "Output on CPU:", "Measured on: ..."): jaxbook.sphinxext.backend_tabs and measured.
-OUTPUT_LABELS = {"jb-backend-label", "jb-measured-label"}
+OUTPUT_LABELS = {"jb-backend-label", "pagerun-measured-label"}
 
 
 def keep_code_together(doctree: nodes.Node) -> None:

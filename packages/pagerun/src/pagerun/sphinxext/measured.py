@@ -27,6 +27,11 @@ instead of ``testoutput``::
   the spec cannot format is a warning at the role. Builders that show no measurement
   (doctest, gettext) show the role's text.
 
+Its classes, for a project's stylesheet, are pagerun's own: ``pagerun-measured`` (the box
+of a measured output), ``pagerun-measured-label``, ``pagerun-not-measured`` (an output
+that shows what the page expects, the run not matching it) and
+``pagerun-measured-value`` (a ``:measured:`` figure).
+
 This extension only renders; it runs nothing. Its warnings are ``pagerun.measured``
 (also for a measured output on a page with no code to run).
 
@@ -79,7 +84,7 @@ class MeasuredRole(SphinxRole):
         node = measured_value(
             self.rawtext,
             self.text,
-            classes=["jb-measured-value"],
+            classes=["pagerun-measured-value"],
             variable=match["name"],
             spec=match["spec"] or "",
         )
@@ -133,7 +138,7 @@ class ShowMeasurements(SphinxPostTransform):
             if block in record.run.skipped:
                 # Its :skipif: says why it does not run here (say, another Python): the page
                 # keeps the expected output, marked as not measured.
-                node["classes"].append("jb-not-measured")
+                node["classes"].append("pagerun-not-measured")
                 continue
             outcome = record.run.output_of(block)
             if outcome is not None and outcome.passed:
@@ -158,8 +163,8 @@ def show_output(node: nodes.Element, text: str, where: str) -> None:
     shown.clear()
     shown += nodes.Text(text)
     shown.rawsource = text
-    box = nodes.container(classes=["jb-measured"])
-    box += nodes.paragraph("", where, classes=["jb-measured-label"])
+    box = nodes.container(classes=["pagerun-measured"])
+    box += nodes.paragraph("", where, classes=["pagerun-measured-label"])
     box += shown
     node.replace_self(box)
 

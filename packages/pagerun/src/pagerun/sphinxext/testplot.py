@@ -12,7 +12,8 @@ the cell.
 
 On a MyST Markdown page it is written ```` ```{testplot} ````. Options are
 those of ``testcode`` (``:skipif:``, ``:hide:``...) plus ``:alt:`` (the
-image's text, translated with the page) and ``:caption:`` for the figure.
+image's text, translated with the page) and ``:caption:`` for the figure. The figure's
+class, for a project's stylesheet, is ``pagerun-figure``.
 
 This extension only renders: it runs nothing.
 
@@ -133,7 +134,7 @@ class ShowFigures(SphinxPostTransform):
                 )
                 placeholder.parent.remove(placeholder)
                 continue
-            figure = nodes.figure(classes=["jb-figure"], ids=placeholder["ids"])
+            figure = nodes.figure(classes=["pagerun-figure"], ids=placeholder["ids"])
             alt_text = placeholder.next_node(nodes.paragraph)
             assert alt_text is not None, "TestplotDirective gives the figure its alt text paragraph"
             for path in images:
