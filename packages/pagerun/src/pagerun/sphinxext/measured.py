@@ -28,9 +28,9 @@ instead of ``testoutput``::
   (doctest, gettext) show the role's text.
 
 Its classes, for a project's stylesheet, are pagerun's own: ``pagerun-measured`` (the box
-of a measured output), ``pagerun-measured-label``, ``pagerun-not-measured`` (an output
-that shows what the page expects, the run not matching it) and
-``pagerun-measured-value`` (a ``:measured:`` figure).
+of a measured output), ``pagerun-measured-label``, ``pagerun-not-measured`` (the expected
+output of a cell that its ``:skipif:`` kept from running) and ``pagerun-measured-value``
+(a ``:measured:`` figure).
 
 This extension only renders; it runs nothing. Its warnings are ``pagerun.measured``
 (also for a measured output on a page with no code to run).
