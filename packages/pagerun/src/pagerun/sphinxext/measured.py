@@ -35,13 +35,7 @@ output of a cell that its ``:skipif:`` kept from running) and ``pagerun-measured
 This extension only renders; it runs nothing. Its warnings are ``pagerun.measured``
 (also for a measured output on a page with no code to run).
 
-Config values:
-
-``pagerun_measured_label``
-   ``"module:function"`` writing the label from where the page ran (the dict
-   ``pagerun_where``'s function answered). Default ``"pagerun.sphinxext.measured:label"``:
-   "Measured on: " and its values, untranslated; a project with catalogs names one that
-   translates.
+Its config value, ``pagerun_measured_label``, is documented in pagerun's README.
 """
 
 from __future__ import annotations

@@ -43,47 +43,13 @@ Sphinx's HTML builder rewrites a page only when its file is newer than its outpu
 page reread by another builder of the same doctree directory (verdict, LaTeX) because a
 dependency changed is marked to be written again (an ``env-get-updated`` handler).
 
-Builders:
-
-``verdict``
-   Reads what is out of date (running it), writes nothing; tools read the verdict from
-   the environment it leaves (:func:`pagerun.pages.records`).
-``doctest``
-   Replaces ``sphinx.ext.doctest``'s (which would run every page again in the build's
-   process): the same, then every kept run reported as Sphinx's builder would (failures
-   as warnings at their lines, the totals, exit status 1).
-
-Config values:
-
-``pagerun_run``
-   ``True`` (default): run every page read; ``False``: none; a list of docnames: those.
-   A page read without its run is reread by the next build that would run it (an
-   ``env-get-outdated`` handler); one that would not (same list, gettext) leaves it.
-``pagerun_where``
-   ``"module:function"`` the kernel calls after a page that shows a measurement, saying
-   where it ran (a dict of strings in the record; :mod:`pagerun.sphinxext.measured`'s
-   label). Default ``"pagerun.kernel:where"``: the processor and Python release.
-``pagerun_input_modules``
-   Modules besides the engine and the kernel whose source changes what pages print (a
-   runtime module the global setup imports). A run input.
-``pagerun_environment``
-   Prefixes (or whole names) of environment variables that reach the pages' code,
-   besides Python's, matplotlib's, threads', the locale's and the kernel's own
-   (:data:`ENVIRONMENT_PREFIXES`). A run input.
-``pagerun_environment_ignored``
-   Those of them that change how fast pages run, not what they print.
-``pagerun_exclusive_devices``
-   Absolute glob patterns of device files one process at a time may open (default: the
-   TPU chips, ``/dev/vfio/[0-9]*`` and ``/dev/accel[0-9]*``; ``[]``: never). Where one
-   is present, each kernel holds a machine-and-user lock for its life
-   (:mod:`pagerun.devices`), so side-by-side builds and ``-j`` readers take turns
-   instead of failing; waiting is not a page's time.
-``pagerun_run_inputs``
-   Computed, never set: what outside the pages changes their output (Python and every
-   installed package's release, the accelerators shown, the processor, ``conf.py``'s
-   doctest settings, the source of the engine, the kernel and ``pagerun_input_modules``,
-   the variables ``pagerun_environment`` names). Rebuild ``"env"``: a change reads and
-   runs every page again.
+Builders: ``verdict`` reads what is out of date, running it, and writes nothing (tools read
+the verdict from the environment: :func:`pagerun.pages.records`); ``doctest`` replaces
+``sphinx.ext.doctest``'s, which would run every page again in the build's process, and
+reports the kept runs as Sphinx's builder would. Both, and the config values
+(``pagerun_run``, ``pagerun_where``, ``pagerun_input_modules``, ``pagerun_environment``,
+``pagerun_environment_ignored``, ``pagerun_exclusive_devices``, ``pagerun_run_inputs``),
+are documented once, in pagerun's README.
 """
 
 from __future__ import annotations

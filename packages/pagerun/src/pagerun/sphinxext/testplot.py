@@ -17,11 +17,7 @@ class, for a project's stylesheet, is ``pagerun-figure``.
 
 This extension only renders: it runs nothing.
 
-Config values:
-
-``pagerun_printed_nodes``
-   The node classes (``"module:Class"``) that, besides a ``testoutput``, hold what a cell
-   printed (a project's tabs of outputs): the figure goes after them. Default: none.
+Its config value, ``pagerun_printed_nodes``, is documented in pagerun's README.
 """
 
 from __future__ import annotations
