@@ -27,15 +27,9 @@ instead of ``testoutput``::
   the spec cannot format is a warning at the role. Builders that show no measurement
   (doctest, gettext) show the role's text.
 
-Its classes, for a project's stylesheet, are pagerun's own: ``pagerun-measured`` (the box
-of a measured output), ``pagerun-measured-label``, ``pagerun-not-measured`` (the expected
-output of a cell that its ``:skipif:`` kept from running) and ``pagerun-measured-value``
-(a ``:measured:`` figure).
-
 This extension only renders; it runs nothing. Its warnings are ``pagerun.measured``
-(also for a measured output on a page with no code to run).
-
-Its config value, ``pagerun_measured_label``, is documented in pagerun's README.
+(also for a measured output on a page with no code to run). Its HTML classes (``pagerun-``)
+and its config value, ``pagerun_measured_label``, are documented in pagerun's README.
 """
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ the cell.
 
 On a MyST Markdown page it is written ```` ```{testplot} ````. Options are
 those of ``testcode`` (``:skipif:``, ``:hide:``...) plus ``:alt:`` (the
-image's text, translated with the page) and ``:caption:`` for the figure. The figure's
-class, for a project's stylesheet, is ``pagerun-figure``.
+image's text, translated with the page) and ``:caption:`` for the figure.
 
 This extension only renders: it runs nothing.
 
-Its config value, ``pagerun_printed_nodes``, is documented in pagerun's README.
+The figure's class (``pagerun-figure``) and its config value, ``pagerun_printed_nodes``,
+are documented in pagerun's README.
 """
 
 from __future__ import annotations
