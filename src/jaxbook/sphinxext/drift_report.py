@@ -85,8 +85,7 @@ def warn(message: str, *args: Any, location: Any) -> None:
 
 def read(path: Path) -> dict[str, Any] | FormatError | None:
     """The drift data at ``path``, what is wrong with it, or None without a file."""
-    data: dict[str, Any] | FormatError | None = read_checked("drift", path)
-    return data
+    return read_checked("drift", path)
 
 
 def load(env: BuildEnvironment, path: Path) -> dict[str, Any] | FormatError | None:
