@@ -1,4 +1,4 @@
-"""The test suite's own set-up: the site `make test` hands it."""
+"""The test suite's own set-up: the site `make test` hands it, and the test roots' copies."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from jaxbook.testing.builds import LANGUAGES, TESTED_BUILD, build_under_test
+from jaxbook.testing.fixtures import edited_files
 
 
 def load(name: str):
@@ -108,3 +109,20 @@ def test_a_site_with_a_deploys_sitemap_is_an_error(tested):
     (tested / "html" / "zh_CN" / "sitemap.xml").write_text("<urlset/>")
     with pytest.raises(pytest.fail.Exception, match="built for a deploy"):
         build_under_test()
+
+
+def test_an_edit_of_a_test_roots_copy_is_seen_and_a_builds_files_are_not(tmp_path):
+    """What ``shared_test_root_left_as_copied`` fails a test for: a page changed or added
+    in the copy, not the build directory or a catalog Sphinx compiled beside its ``.po``."""
+    root, copy = tmp_path / "test-book", tmp_path / "book"
+    (root / "locale/en/LC_MESSAGES").mkdir(parents=True)
+    (root / "index.rst").write_text("Title\n=====\n", encoding="utf-8")
+    (root / "locale/en/LC_MESSAGES/index.po").write_text('msgid ""\n', encoding="utf-8")
+    shutil.copytree(root, copy)
+    (copy / "_build/html").mkdir(parents=True)
+    (copy / "_build/html/index.html").write_text("<p>built</p>", encoding="utf-8")
+    (copy / "locale/en/LC_MESSAGES/index.mo").write_bytes(b"compiled")
+    assert edited_files(root, copy) == []
+    (copy / "index.rst").write_text("Title\n=====\n\nEdited.\n", encoding="utf-8")
+    (copy / "other.rst").write_text("Other\n=====\n", encoding="utf-8")
+    assert edited_files(root, copy) == ["index.rst", "other.rst"]

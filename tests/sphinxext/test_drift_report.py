@@ -238,7 +238,7 @@ def test_a_hidden_block_is_one_of_the_pages_examples(make_app, rootdir, tmp_path
     assert text(unseen).endswith("1.1 Checks: asserts, example 2 of 2.")
 
 
-@pytest.mark.sphinx("html", testroot="drift-report", freshenv=True)
+@pytest.mark.sphinx("html", testroot="drift-report", srcdir="drift-report-edit", freshenv=True)
 def test_the_pages_that_show_the_data_are_written_again_when_a_page_changes(built):
     app = built.app
     shown = {name: app.outdir / f"{name}.html" for name in ("ch1/note", "ch2/page")}

@@ -86,7 +86,7 @@ def test_table_survives_a_parallel_read(rootdir, tmp_path):
     _check_table(_Pages(outdir))
 
 
-@pytest.mark.sphinx("html", testroot="notes", freshenv=True)
+@pytest.mark.sphinx("html", testroot="notes", srcdir="notes-removed", freshenv=True)
 def test_removing_a_note_removes_its_row(built):
     app = built.app
     second = app.srcdir / "second.rst"
@@ -113,7 +113,7 @@ def test_each_chapter_has_its_own_table(built):
         assert "更新说明 2" in page
 
 
-@pytest.mark.sphinx("html", testroot="notes-chapters", freshenv=True)
+@pytest.mark.sphinx("html", testroot="notes-chapters", srcdir="notes-chapters-edit", freshenv=True)
 def test_an_edit_rewrites_its_chapters_table_only(built):
     app = built.app
     written = {n: (app.outdir / f"ch{n}/update-notes.html").stat().st_mtime_ns for n in (1, 2)}

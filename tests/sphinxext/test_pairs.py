@@ -34,7 +34,7 @@ def test_both_halves_are_doctested(built):
     assert built.doctest_counts() == (6, 0)
 
 
-@pytest.mark.sphinx("html", testroot="pairs", freshenv=True)
+@pytest.mark.sphinx("html", testroot="pairs", srcdir="pairs-broken", freshenv=True)
 def test_a_broken_half_says_so_instead_of_outdated(app):
     index = app.srcdir / "index.rst"
     text = index.read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ def frozen_index(outdir: Path) -> dict:
     return json.loads(script[script.index("(") + 1 : script.rindex(")")])
 
 
-@pytest.mark.sphinx("html", testroot="search-index")
+@pytest.mark.sphinx("html", testroot="search-index", srcdir="search-index-rebuild")
 def test_a_rebuild_keeps_the_entries_of_the_pages_it_does_not_write(app, make_app):
     app.build()
     fresh = frozen_index(app.outdir)["indexentries"]
@@ -33,7 +33,7 @@ def test_a_rebuild_keeps_the_entries_of_the_pages_it_does_not_write(app, make_ap
     assert frozen_index(again.outdir)["indexentries"] == fresh
 
 
-@pytest.mark.sphinx("html", testroot="search-index")
+@pytest.mark.sphinx("html", testroot="search-index", srcdir="search-index-removed")
 def test_a_page_removed_between_two_builds_of_one_application_takes_its_entries(app):
     """As `make livehtml` builds: one application, its environment kept in memory."""
     app.build()

@@ -13,7 +13,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,3 +173,46 @@ def older_python() -> str:
             if path and subprocess.run([path, "-c", ""], capture_output=True).returncode == 0:
                 return path
     pytest.skip(f"none of {', '.join(OLDER_PYTHONS)} is installed here")
+
+
+def edited_files(root: Path, copy: Path) -> list[str]:
+    """The files of ``copy``, a copy of the test root ``root``, that are not ``root``'s as
+    they are there (added, or with other content), leaving out what a build writes: its
+    build directory, and the ``.mo`` files Sphinx compiles beside their ``.po``."""
+    edited = []
+    for path in sorted(copy.rglob("*")):
+        relative = path.relative_to(copy)
+        if not path.is_file() or path.suffix == ".mo" or relative.parts[0] == "_build":
+            continue
+        source = root / relative
+        if not source.is_file() or source.read_bytes() != path.read_bytes():
+            edited.append(relative.as_posix())
+    return edited
+
+
+@pytest.fixture(autouse=True)
+def shared_test_root_left_as_copied(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that edits its test root's files does so in a copy of its own.
+
+    ``sphinx.testing`` copies a test root into a directory named after it, which every test
+    of that root in the process shares, build directory included, unless its marker names a
+    ``srcdir`` of its own; a test that edits that copy hands the next one a different book.
+    """
+    markers = list(request.node.iter_markers("sphinx"))
+    if not markers or "app_params" not in request.fixturenames:
+        yield
+        return
+    if any("srcdir" in marker.kwargs for marker in markers):
+        yield
+        return
+    srcdir = Path(request.getfixturevalue("app_params").kwargs["srcdir"])
+    testroot = next((m.kwargs["testroot"] for m in markers if "testroot" in m.kwargs), "root")
+    root = request.getfixturevalue("rootdir") / f"test-{testroot}"
+    yield
+    if edited := edited_files(root, srcdir):
+        pytest.fail(
+            f"{request.node.nodeid} edited {', '.join(edited)} in the copy of test-{testroot} "
+            f"that its other tests share: give it a copy of its own "
+            f'(@pytest.mark.sphinx(..., srcdir="{testroot}-<what it tests>"))',
+            pytrace=False,
+        )
