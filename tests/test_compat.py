@@ -29,6 +29,13 @@ on their nodes, which Sphinx does not document (``node["testnodetype"]``,
 the name Sphinx gives a translated message's document (``":<translated>"``): the
 ``_compat`` functions (``doctest_kind``, ``doctest_code``, ``is_translated_message``...)
 read them.
+
+A fourth scan finds each shim of what another project writes that cannot move into
+``_compat``, because it is a template's text, a translator's method or a page's script (a
+Jinja extension's ``preprocess``, BeautifulSoup over HTML another project made, a
+directive's ``self.name`` set to steer its base class, a translator's ``dispatch_visit``,
+``self.body`` written over, a script that replaces a method of Sphinx's scripts): each says
+in place what a ``_compat`` entry says, and its releases are the locked ones too.
 """
 
 from __future__ import annotations
@@ -368,13 +375,20 @@ def test_each_compat_entry_says_why_where_for_what_release_and_when_it_goes():
 def test_the_releases_compat_was_written_against_are_the_locked_ones():
     packages = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))["package"]
     locked = {(p["name"], p["version"]) for p in packages}
-    named = {"Sphinx": "sphinx", "JAX": "jax"}
+    named = {
+        "Sphinx": "sphinx",
+        "JAX": "jax",
+        "furo": "furo",
+        "sphinx-copybutton": "sphinx-copybutton",
+        "sphinx-design": "sphinx-design",
+    }
     claims = set()
-    for text in compat_entries().values():
+    for text in [*compat_entries().values(), *shim_texts()]:
         written = re.search(r"Written against: (.*?)(?:\n\S+:|\Z)", text, re.DOTALL)
         assert written
         for project_name, versions in re.findall(
-            r"\b(Sphinx|JAX) ((?:[\d.]+\d(?:,? and |, )?)+)", written.group(1)
+            r"\b(Sphinx|JAX|furo|sphinx-copybutton|sphinx-design) ((?:[\d.]+\d(?:,? and |, )?)+)",
+            written.group(1),
         ):
             for number in re.findall(r"\d+(?:\.\d+)+", versions):
                 claims.add((named[project_name], number))
@@ -611,3 +625,137 @@ def test_the_scan_finds_the_attributes_of_doctest_nodes(source, expected):
     assert len(found) == len(expected), found
     for what, start in zip(found, expected, strict=True):
         assert what.startswith(start)
+
+
+# -- shims of another project's output, outside _compat -------------------------------------
+
+# Sphinx's global objects of its scripts, whose methods a page's script could replace.
+SPHINX_SCRIPT_GLOBALS = re.compile(r"\b(?:Search|Documentation|SphinxHighlight)\.\w+\s*=(?!=)")
+
+
+def shims(tree: ast.Module) -> Iterator[tuple[ast.AST, list[ast.AST], str]]:
+    """Each place that changes what another project writes, where it cannot be told to (a
+    Jinja extension's ``preprocess`` of a theme's templates, HTML another project made
+    re-parsed with BeautifulSoup, a directive's ``self.name`` set to steer its base class,
+    a translator's ``dispatch_visit`` or ``dispatch_departure``, a slice of ``self.body``
+    written over, a script that replaces a method of Sphinx's scripts' globals): the node,
+    the classes and functions around it (innermost last), and what it is."""
+
+    def walk(node: ast.AST, around: list[ast.AST]) -> Iterator[tuple[ast.AST, list[ast.AST], str]]:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name in ("dispatch_visit", "dispatch_departure") and around:
+                yield node, around, f"{node.name} of a translator"
+            if node.name == "preprocess" and around and isinstance(around[-1], ast.ClassDef):
+                bases = [ast.unparse(base) for base in around[-1].bases]
+                if any(base.split(".")[-1] == "Extension" for base in bases):
+                    yield node, around, "a Jinja extension's preprocess of templates"
+        elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith("BeautifulSoup"):
+            yield node, around, "HTML re-parsed with BeautifulSoup"
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                text = ast.unparse(target)
+                if text == "self.name" and isinstance(node.value, ast.Constant):
+                    yield node, around, f"{text} = {node.value.value!r}"
+                elif isinstance(target, ast.Subscript) and text.startswith("self.body["):
+                    yield node, around, f"{text} written over"
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and (match := SPHINX_SCRIPT_GLOBALS.search(node.value))
+        ):
+            yield node, around, f"a script that replaces {match.group(0).rstrip(' =')}"
+        scope = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for child in ast.iter_child_nodes(node):
+            yield from walk(child, [*around, node] if scope else around)
+
+    yield from walk(tree, [])
+
+
+def register_text(node: ast.AST, around: list[ast.AST], lines: list[str]) -> str | None:
+    """What the shim says as a ``_compat`` entry does (why, where, for what release and
+    when it goes): the docstring of a class or function around it, or, for a module's
+    constant, the ``#:`` lines above it; None where nothing says it."""
+    texts = [ast.get_docstring(scope) or "" for scope in around]  # type: ignore[arg-type]
+    if not around:
+        above: list[str] = []
+        for line in reversed(lines[: node.lineno - 1]):  # type: ignore[attr-defined]
+            if not line.startswith("#:"):
+                break
+            above.insert(0, line[2:].strip())
+        texts.append("\n".join(above))
+    return next((text for text in texts if all(part in text for part in ENTRY_PARTS)), None)
+
+
+def registered(node: ast.AST, around: list[ast.AST], lines: list[str]) -> bool:
+    return register_text(node, around, lines) is not None
+
+
+def shim_texts() -> list[str]:
+    """The register text of every shim outside ``_compat``."""
+    texts = []
+    for path, tree in modules().items():
+        if path in COMPATS:
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node, around, _what in shims(tree):
+            if (text := register_text(node, around, lines)) is not None:
+                texts.append(text)
+    return texts
+
+
+def test_every_shim_of_another_projects_output_is_registered_as_compat_entries_are():
+    """What cannot move into ``_compat`` (it is a template's text, a translator's method, a
+    script) says there what a ``_compat`` entry says: why, upstream, the releases it was
+    written against, and when it goes."""
+    found, unregistered = 0, []
+    for path, tree in modules().items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node, around, what in shims(tree):
+            found += 1
+            if path not in COMPATS and not registered(node, around, lines):
+                unregistered.append(f"{path.relative_to(ROOT)}:{node.lineno}: {what}")  # type: ignore[attr-defined]
+    assert found >= 5, "the scan finds nothing where they are"
+    assert not unregistered, (
+        "say Why:, Upstream:, Written against: and Remove when: in the docstring around "
+        "each (or move it into _compat):\n" + "\n".join(unregistered)
+    )
+
+
+ENTRY = (
+    '"""Shim.\n\n    Why: w.\n    Upstream: u.\n    Written against: Sphinx 9.2.0.\n'
+    '    Remove when: r.\n    """'
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("class L(Extension):\n    def preprocess(self, s, n, f=None):\n        return s", 1),
+        (
+            "import jinja2.ext\nclass L(jinja2.ext.Extension):\n"
+            "    def preprocess(self, s):\n        pass",
+            1,
+        ),
+        ("class L:\n    def preprocess(self, s):\n        return s", 0),
+        ("def f(tree):\n    return BeautifulSoup(tree, 'html.parser')", 1),
+        ("class D(TestoutputDirective):\n    def run(self):\n        self.name = 'testoutput'", 1),
+        ("class T(LaTeXTranslator):\n    def dispatch_visit(self, node):\n        pass", 1),
+        ("class T:\n    def visit_Text(self, node):\n        self.body[3:] = []", 1),
+        ("class T:\n    def visit_Text(self, node):\n        self.body.append('x')", 0),
+        ("S = 'Search.htmlToText = function (html) { return html; };'", 1),
+        ("S = 'if (Search.htmlToText === undefined) return;'", 0),
+        (f"class L(Extension):\n    {ENTRY}\n    def preprocess(self, s):\n        return s", 0),
+        (f"def f(tree):\n    {ENTRY}\n    return BeautifulSoup(tree)", 0),
+        (
+            "#: Shim.\n#: Why: w.\n#: Upstream: u.\n#: Written against: Sphinx 9.2.0.\n"
+            "#: Remove when: r.\nS = 'Search.htmlToText = f;'",
+            0,
+        ),
+    ],
+)
+def test_the_scan_finds_shims_and_takes_a_registered_one(source, expected):
+    """Each kind of shim is found (``expected``: 1), a like-looking line is not, and one that
+    says the register's four parts is taken."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    assert sum(not registered(n, around, lines) for n, around, _w in shims(tree)) == expected

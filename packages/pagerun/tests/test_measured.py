@@ -36,7 +36,7 @@ def test_it_is_a_testoutput_for_doctest(built):
         ('print("stable line")', 'print("stable line"', "SyntaxError"),
     ],
 )
-@pytest.mark.sphinx("html", testroot="measured", freshenv=True)
+@pytest.mark.sphinx("html", testroot="measured", srcdir="measured-differs", freshenv=True)
 def test_a_cell_whose_run_differs_is_a_warning_at_the_cell_and_shows_no_figure(
     app, old, new, shown
 ):
@@ -50,7 +50,7 @@ def test_a_cell_whose_run_differs_is_a_warning_at_the_cell_and_shows_no_figure(
     assert "took ... ms" in (app.outdir / "index.html").read_text()
 
 
-@pytest.mark.sphinx("html", testroot="measured", freshenv=True)
+@pytest.mark.sphinx("html", testroot="measured", srcdir="measured-changed", freshenv=True)
 def test_a_page_whose_code_changed_is_measured_again(app):
     """A prose edit reads the page again and takes its run back, measurement and all; an edit
     of its code runs it, and measures, again."""
@@ -89,7 +89,9 @@ def test_a_figure_in_the_prose_follows_the_measurement(app, monkeypatch, planted
     assert not app.warning.getvalue()
 
 
-@pytest.mark.sphinx("html", testroot="measured-figure", freshenv=True)
+@pytest.mark.sphinx(
+    "html", testroot="measured-figure", srcdir="measured-figure-undefined", freshenv=True
+)
 def test_a_name_the_run_does_not_define_is_a_warning_at_the_role(app, monkeypatch):
     monkeypatch.setenv("PLANTED_DISPATCH_MS", "1")
     index = app.srcdir / "index.rst"
@@ -99,7 +101,9 @@ def test_a_name_the_run_does_not_define_is_a_warning_at_the_role(app, monkeypatc
     assert "index.rst:4: WARNING: measured: the page's code does not define 'order'" in warnings
 
 
-@pytest.mark.sphinx("html", testroot="measured-figure", freshenv=True)
+@pytest.mark.sphinx(
+    "html", testroot="measured-figure", srcdir="measured-figure-expression", freshenv=True
+)
 def test_the_role_reads_a_variable_and_never_evaluates_an_expression(app, monkeypatch):
     monkeypatch.setenv("PLANTED_DISPATCH_MS", "1")
     index = app.srcdir / "index.rst"
@@ -160,7 +164,7 @@ def test_a_page_the_build_does_not_run_keeps_its_expected_output(built):
     assert not built.warnings
 
 
-@pytest.mark.sphinx("html", testroot="measured", freshenv=True)
+@pytest.mark.sphinx("html", testroot="measured", srcdir="measured-gone", freshenv=True)
 def test_the_run_of_a_page_that_is_gone_is_not_kept(app):
     """A page read again takes its earlier run back (kept_records); a removed page's run is
     dropped, not kept in the environment for ever."""

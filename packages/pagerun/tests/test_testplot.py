@@ -86,7 +86,7 @@ def test_the_site_the_pdf_and_the_epub_show_the_one_drawing(make_app, rootdir, t
     assert drawn["html"].startswith(b"\x89PNG")
 
 
-@pytest.mark.sphinx("html", testroot="testplot", freshenv=True)
+@pytest.mark.sphinx("html", testroot="testplot", srcdir="testplot-again", freshenv=True)
 def test_a_page_read_again_is_drawn_again(app):
     app.build()
     [image] = BeautifulSoup(built_page(app), "html.parser").select("figure img")

@@ -143,7 +143,19 @@ SCRIPT_MESSAGES = (*COPY_BUTTON.values(), NAVIGATION_TOGGLE)
 
 class LiteralLabels(Extension):
     """Jinja's preprocessing: each literal label of a theme's template becomes a gettext
-    call, and sphinx-copybutton's table of messages gets the catalog's for the language."""
+    call, and sphinx-copybutton's table of messages gets the catalog's for the language.
+
+    Why: furo writes these labels literally (``LITERALS``) and its credit in three pieces
+    around a literal "@pradyunsg's"; sphinx-copybutton keeps its labels in a table of its
+    ``copybutton.js_t``; no catalog can reach either, and no block or setting replaces them
+    short of copying whole templates.
+    Upstream: furo's templates (``base.html``, ``page.html``, ``partials/icons.html``) and
+    sphinx-copybutton's ``copybutton.js_t``.
+    Written against: furo 2025.12.19 and sphinx-copybutton 0.5.2
+    (``tests/sphinxext/test_chrome.py`` fails where a label is no longer in a template).
+    Remove when: furo passes every label through ``_()``, its credit as one message, and
+    sphinx-copybutton takes its labels from Sphinx's catalog.
+    """
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
         # No hook short of this: furo writes them inside blocks that hold the whole page.
@@ -222,7 +234,15 @@ def set_up_builder(app: Sphinx) -> None:
 def translate_navigation(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """Name each navigation toggle in the page's language, on the tree furo made."""
+    """Name each navigation toggle in the page's language, on the tree furo made.
+
+    Why: furo's Python writes each toggle's label, "Toggle navigation of <title>", in
+    English into the HTML of the sidebar's tree, which reaches the template as a string.
+    Upstream: furo's ``navigation.get_navigation_tree``.
+    Written against: furo 2025.12.19.
+    Remove when: furo translates the label (through Sphinx's catalog), or leaves it to a
+    template.
+    """
     tree = context.get("furo_navigation_tree")
     if not tree or str(_(NAVIGATION_TOGGLE)) == NAVIGATION_TOGGLE:
         return

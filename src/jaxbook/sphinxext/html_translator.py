@@ -61,6 +61,16 @@ CODE_BREAKS = re.compile(r"(?<=[\w)\]])(?=[._]\w)|(?<=[(\[,])(?=[^\s)\]])")
 
 class BookHTMLTranslator(HTML5Translator):
     def visit_Text(self, node: nodes.Text) -> None:
+        """Text as Sphinx writes it; in an EPUB's table cell, inline code with a break
+        allowed where the PDF breaks it (``CODE_BREAKS``).
+
+        Why: Sphinx's ``visit_Text`` writes inline code's text itself, word by word, with no
+        hook for where a word may break.
+        Upstream: ``HTML5Translator.visit_Text`` (docutils' and Sphinx's).
+        Written against: Sphinx 9.1.1 and 9.2.0.
+        Remove when: Sphinx or docutils marks where inline code may break, or EPUB readers
+        break it by CSS (``overflow-wrap`` breaks a name anywhere).
+        """
         start = len(self.body)
         super().visit_Text(node)
         if (

@@ -81,8 +81,16 @@ def restore_entries(app: Sphinx, builder: Builder) -> None:
         return  # Sphinx reads the same file; what it cannot, it indexes anew
 
 
-# Sphinx's Search is a global constant of searchtools.js (on the search page only); its
-# snippets come from Search.htmlToText, which fetched pages are given to after the page loads.
+#: The search page's snippets leave out what is hidden from search (``.no-search``): Sphinx's
+#: ``Search`` is a global constant of ``searchtools.js`` (on the search page only), and its
+#: snippets come from ``Search.htmlToText``, given each fetched page after the page loads.
+#:
+#: Why: Sphinx's snippets are a fetched page's text, the parallel text's hidden passages
+#: included; its setting ``html_search_options`` says nothing of them.
+#: Upstream: ``Search.htmlToText`` of Sphinx's ``searchtools.js``.
+#: Written against: Sphinx 9.1.1 and 9.2.0.
+#: Remove when: Sphinx leaves ``.no-search`` elements out of its snippets, or lets a project
+#: name what a snippet leaves out.
 SNIPPETS_SCRIPT = """document.addEventListener("DOMContentLoaded", function () {
   if (typeof Search === "undefined" || !Search.htmlToText) return;
   var toText = Search.htmlToText;

@@ -572,10 +572,17 @@ class BoxedBadges(_Translator):
     sphinx-design badge (``:bdg-secondary:`选读```) boxed apart from the sentence it opens
     (``\\jbbadge``), where sphinx-design writes its text alone ("选读 适合…", one run of text).
 
-    sphinx-design offers no setting for a badge's LaTeX, and registers its visitors with
-    ``add_node``, which Sphinx sets on each translator object over the class's methods: a
-    ``visit_sd_badge`` here would never be called. The badge is taken where the translator
-    dispatches a node, before that lookup; every other node goes on to it."""
+    The badge is taken where the translator dispatches a node; every other node goes on to
+    the translator's own dispatch.
+
+    Why: sphinx-design offers no setting for a badge's LaTeX, and registers its visitors
+    with ``add_node``, which Sphinx sets on each translator object over the class's
+    methods: a ``visit_sd_badge`` here would never be called.
+    Upstream: sphinx-design's ``badges_buttons.setup`` (``app.add_node(sd_badge, latex=...)``).
+    Written against: sphinx-design 0.8.0 and Sphinx 9.1.1 and 9.2.0.
+    Remove when: sphinx-design writes a badge's LaTeX through a macro a project can
+    redefine, or Sphinx lets a translator's class method win over ``add_node``'s.
+    """
 
     def dispatch_visit(self, node: nodes.Node) -> None:
         if isinstance(node, sd_badge):

@@ -43,6 +43,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
+from pagerun._compat import run_as_doctest_directive
 from pagerun.kernel import called
 from pagerun.pages import TreeRuns
 from pagerun.sphinxext import PARALLEL_SAFE, measured_value, run
@@ -86,8 +87,7 @@ class MeasuredOutputDirective(TestoutputDirective):
     option_spec: ClassVar = TestoutputDirective.option_spec
 
     def run(self) -> list[Node]:
-        # sphinx.ext.doctest keys the node's kind (and its :options:) on the name.
-        self.name = "testoutput"
+        run_as_doctest_directive(self, "testoutput")
         result = super().run()
         for node in result:
             if isinstance(node, nodes.literal_block):

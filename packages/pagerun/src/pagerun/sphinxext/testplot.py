@@ -30,7 +30,7 @@ from sphinx.ext.doctest import TestcodeDirective
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from pagerun._compat import doctest_kind
+from pagerun._compat import doctest_kind, run_as_doctest_directive
 from pagerun.kernel import called
 from pagerun.pages import TreeRuns
 from pagerun.sphinxext import PARALLEL_SAFE, run
@@ -73,8 +73,7 @@ class TestplotDirective(TestcodeDirective):
     def run(self) -> list[nodes.Node]:
         alt = self.options.pop("alt", "")
         caption = self.options.pop("caption", "")
-        # The doctest builder knows the block by its directive name.
-        self.name = "testcode"
+        run_as_doctest_directive(self, "testcode")
         code_nodes = super().run()
         for node in code_nodes:
             if isinstance(node, nodes.literal_block):
