@@ -195,6 +195,7 @@ doctest_default_flags = (
 )
 doctest_global_setup = """
 from jaxbook.doctest.runtime import *
+keep_settings()
 watch_warnings()
 check_key_reuse()
 """
@@ -202,6 +203,7 @@ doctest_global_cleanup = """
 stop_checking_key_reuse()
 close_figures()
 unwatch_warnings()
+settings_left_as_found()
 """
 doctest_test_doctest_blocks = "default"
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from jaxbook.doctest import runtime as doctest_runtime
 
 
@@ -54,3 +56,35 @@ def test_pages_that_each_draw_a_figure_leave_none_to_the_next():
             doctest_runtime.close_figures()
             doctest_runtime.unwatch_warnings()
     assert plt.get_fignums() == []
+
+
+def test_a_page_that_leaves_a_setting_changed_fails_naming_it():
+    """As the global setup and cleanup bracket a page: one that leaves JAX's configuration
+    or NumPy's print options changed fails at its cleanup, which puts them back; one that
+    puts them back itself passes."""
+    import jax
+    import numpy
+
+    doctest_runtime.keep_settings()
+    doctest_runtime.settings_left_as_found()  # a page that changed nothing
+    doctest_runtime.keep_settings()
+    jax.config.update("jax_enable_x64", True)
+    numpy.set_printoptions(precision=3)
+    try:
+        with pytest.raises(AssertionError) as raised:
+            doctest_runtime.settings_left_as_found()
+        # Put back, so that the next page runs as it would have.
+        assert jax.config.values["jax_enable_x64"] is False
+        assert numpy.get_printoptions()["precision"] == 8
+    finally:
+        jax.config.update("jax_enable_x64", False)
+        numpy.set_printoptions(precision=8)
+    assert str(raised.value) == (
+        "the page left settings changed, which the next page in this process would run "
+        "with: NumPy's print option precision (8, now 3); jax.config jax_enable_x64 (False, "
+        "now True). Put them back in the page, or run the code as a snippet, in a new process."
+    )
+    doctest_runtime.keep_settings()
+    jax.config.update("jax_debug_nans", True)
+    jax.config.update("jax_debug_nans", False)
+    doctest_runtime.settings_left_as_found()  # changed and put back

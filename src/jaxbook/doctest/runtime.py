@@ -46,6 +46,12 @@ is on, so a cell that draws twice from one typed key fails with JAX's
 ``KeyReuseError`` at its line. A cell that shows reuse on purpose catches the
 error and prints it.
 
+A page leaves the process's settings as it found them: ``keep_settings()`` (first in the
+global setup) notes JAX's configuration and NumPy's print options (which JAX's arrays print
+with), and ``settings_left_as_found()`` (last in the global cleanup) fails the page, naming
+each setting it left changed, and puts them back. The next page runs in the same process,
+and would print with them; what must start changed runs as a snippet, in a new process.
+
 A page leaves no figure behind: ``close_figures()`` (the global cleanup)
 closes every pyplot figure the page opened. A process runs many pages, and
 pyplot keeps each figure until it is closed; at the 21st open figure it
@@ -63,8 +69,10 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from typing import Any
 
 import jax
+import numpy
 
 from pagerun.kernel import processor
 
@@ -75,7 +83,9 @@ __all__ = [
     "ON_TPU",
     "check_key_reuse",
     "close_figures",
+    "keep_settings",
     "other_python",
+    "settings_left_as_found",
     "stop_checking_key_reuse",
     "unrecorded_here",
     "unrecorded_on",
@@ -147,6 +157,53 @@ def close_figures() -> None:
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         pyplot.close("all")
+
+
+_settings_at_start: list[dict[str, object]] = []
+
+
+def settings() -> dict[str, object]:
+    """What a page could change for the pages after it in the same process: JAX's
+    configuration, and NumPy's print options."""
+    found: dict[str, object] = {f"jax.config {k}": v for k, v in jax.config.values.items()}
+    found |= {f"NumPy's print option {k}": v for k, v in numpy.get_printoptions().items()}
+    return found
+
+
+def restore(kept: dict[str, object]) -> None:
+    """Put back the settings ``kept`` noted, so that the page that changed them fails alone."""
+    now = settings()
+    for key, value in kept.items():
+        if now.get(key) != value and key.startswith("jax.config "):
+            jax.config.update(key.removeprefix("jax.config "), value)
+    options: dict[str, Any] = {
+        key.removeprefix("NumPy's print option "): value
+        for key, value in kept.items()
+        if key.startswith("NumPy's print option ")
+    }
+    numpy.set_printoptions(**options)
+
+
+def keep_settings() -> None:
+    _settings_at_start[:] = [settings()]
+
+
+def settings_left_as_found() -> None:
+    if not _settings_at_start:
+        return
+    before, after = _settings_at_start.pop(), settings()
+    changed = [
+        f"{name} ({before.get(name)!r}, now {after.get(name)!r})"
+        for name in sorted(before.keys() | after.keys())
+        if before.get(name) != after.get(name)
+    ]
+    if changed:
+        restore(before)
+        raise AssertionError(
+            "the page left settings changed, which the next page in this process would "
+            f"run with: {'; '.join(changed)}. Put them back in the page, or run the code "
+            "as a snippet, in a new process."
+        )
 
 
 def check_key_reuse() -> None:
