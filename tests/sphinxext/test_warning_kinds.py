@@ -8,7 +8,6 @@ environment declares an ``env_version``.
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
@@ -70,22 +69,69 @@ def test_every_warning_names_its_extension():
     assert not wrong
 
 
-# What an extension keeps on the environment: an attribute of its own, a page's
-# metadata, per-document data it purges and merges, or a domain's data.
-KEEPS_STATE = re.compile(
-    r"\benv\.(?!temp_data)\w+\s*=[^=]|\benv\.metadata\[[^]]+\]\[[^]]+\]\s*=[^=]"
-    r"|\"env-(?:purge-doc|merge-info)\"|\badd_domain\("
-)
+# The events whose handlers keep per-document data an extension purges and merges.
+STATE_EVENTS = {"env-purge-doc", "env-merge-info"}
+
+
+def keeps_state(tree: ast.Module) -> bool:
+    """Whether a module keeps state on the environment: sets an attribute of it (not its
+    ``temp_data``) or a page's metadata, handles the events of per-document data it purges
+    and merges, or adds a domain (whose data Sphinx pickles)."""
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            text = ast.unparse(target)
+            on_env = isinstance(target, ast.Attribute) and text.split(".")[-2:-1] == ["env"]
+            if on_env and target.attr != "temp_data":  # type: ignore[union-attr]
+                return True
+            if isinstance(target, ast.Subscript) and ".env.metadata[" in f".{text}":
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "add_domain":
+                return True
+            first = node.args[0] if node.args else None
+            if (
+                node.func.attr == "connect"
+                and isinstance(first, ast.Constant)
+                and first.value in STATE_EVENTS
+            ):
+                return True
+    return False
+
+
+def declares_env_version(tree: ast.Module) -> bool:
+    """Whether a module's ``setup()`` returns metadata with an ``env_version``."""
+    return any(
+        isinstance(node, ast.Dict)
+        and any(isinstance(k, ast.Constant) and k.value == "env_version" for k in node.keys)
+        for node in ast.walk(tree)
+    )
 
 
 def test_an_extension_that_keeps_state_on_env_declares_its_version():
-    sources: dict[str, str] = {}
+    trees: dict[str, list[ast.Module]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         if not extension_of(path).startswith("_"):
-            sources[extension_of(path)] = sources.get(extension_of(path), "") + path.read_text(
-                encoding="utf-8"
-            )
-    keeping = {name for name, source in sources.items() if KEEPS_STATE.search(source)}
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            trees.setdefault(extension_of(path), []).append(tree)
+    keeping = {name for name, modules in trees.items() if any(map(keeps_state, modules))}
     assert {"translation_status", "notes"} <= keeping
-    undeclared = {name for name in keeping if '"env_version"' not in sources[name]}
+    undeclared = {name for name in keeping if not any(map(declares_env_version, trees[name]))}
     assert not undeclared
+
+
+@pytest.mark.parametrize(
+    ("source", "keeps"),
+    [
+        ("def f(app):\n    app.env.jaxbook_pages = {}", True),
+        ("def f(self):\n    self.env.temp_data['x'] = 1", False),
+        ("def f(env):\n    env.temp_data = {}", False),
+        ("def f(app, d):\n    app.env.metadata[d]['x'] = 1", True),
+        ("def setup(app):\n    app.connect('env-purge-doc', purge)", True),
+        ("def setup(app):\n    app.connect('doctree-read', read)", False),
+        ("def setup(app):\n    app.add_domain(Notes)", True),
+        ("def f(env):\n    return env.docname == 'x'", False),
+    ],
+)
+def test_the_state_scan_tells_state_kept_on_the_environment(source, keeps):
+    assert keeps_state(ast.parse(source)) is keeps
