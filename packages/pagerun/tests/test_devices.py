@@ -119,19 +119,18 @@ def test_a_page_whose_kernel_waits_for_the_device_does_not_time_out(rootdir, pla
 
 
 @pytest.fixture
-def fresh_kernel(place, monkeypatch):
-    """This process's kernels take turns at a device of the test's own; the kernel running
-    now (the last test's) is stopped first, and the test's once it is over."""
+def chip(place):
+    """The patterns of a device of the test's own; the kernel running now (the last test's)
+    is stopped first, and the test's once it is over."""
     kernel._stop()  # noqa: SLF001
     device = place / "chip0"
     device.touch()
-    monkeypatch.setattr(kernel, "exclusive_devices", [str(device)])
-    yield
+    yield [str(device)]
     kernel._stop()  # noqa: SLF001
 
 
-def test_a_kernel_holds_the_device_for_its_life_and_release_stops_it(fresh_kernel):
-    pid = kernel.ask("os", "getpid")
+def test_a_kernel_holds_the_device_for_its_life_and_release_stops_it(chip):
+    pid = kernel.ask("os", "getpid", exclusive=chip)
     assert devices.held()
     assert Path(devices.lock_path()).read_text() == f"{pid}\n"  # who holds it, for the waiting
     assert kernel.ask("os", "getpid") == pid  # the same kernel, holding it still
@@ -139,13 +138,24 @@ def test_a_kernel_holds_the_device_for_its_life_and_release_stops_it(fresh_kerne
     kernel.release()
 
     assert not devices.held()
-    assert kernel.ask("os", "getpid") != pid  # a new kernel, which took it again
+    assert kernel.ask("os", "getpid", exclusive=chip) != pid  # a new kernel, which took it again
     assert devices.held()
 
 
-def test_release_leaves_a_kernel_that_holds_no_device_running(fresh_kernel, monkeypatch):
-    monkeypatch.setattr(kernel, "exclusive_devices", [])
-    pid = kernel.ask("os", "getpid")
+def test_release_leaves_a_kernel_that_holds_no_device_running(chip):
+    pid = kernel.ask("os", "getpid", exclusive=[])
     kernel.release()
     assert kernel.ask("os", "getpid") == pid
     assert not Path(devices.lock_path()).exists()
+
+
+def test_a_request_for_other_devices_gets_a_kernel_that_takes_turns_at_them(chip):
+    """The devices are each request's (a build's setting), not the process's: a kernel that
+    takes turns at none is replaced for a build whose setting names the chip, and back."""
+    pid = kernel.ask("os", "getpid", exclusive=[])
+    assert not devices.held()
+    holding = kernel.ask("os", "getpid", exclusive=chip)
+    assert holding != pid
+    assert devices.held()
+    assert kernel.ask("os", "getpid", exclusive=[]) not in (pid, holding)
+    assert not devices.held()

@@ -34,8 +34,8 @@ the process that started it ends, however it ends (its pipe closes; an
 ``atexit`` handler closes it first when it can), the kernel exits at once,
 even in the middle of a page.
 
-Where a device only one process may open is present (a TPU chip: the patterns of
-:data:`exclusive_devices`, the setting ``pagerun_exclusive_devices``), the kernel
+Where a device only one process may open is present (a TPU chip: the patterns a request
+names, from the build's setting ``pagerun_exclusive_devices``), the kernel
 takes the machine's lock (:mod:`pagerun.devices`) before it runs anything and holds
 it for its life, so that the kernels of builds side by side take turns at the
 device. Waiting for it is not the page's time: the time limit counts from when the
@@ -67,7 +67,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -81,11 +81,6 @@ TIMEOUT_S = 300.0
 STOP_S = 5.0
 DPI = 144  # of the testplot figures
 _HEADER = struct.Struct("!Q")
-# The devices a kernel takes turns at (absolute glob patterns): the setting
-# pagerun_exclusive_devices, which the run extension sets for the build's process. A
-# process-wide value, as the kernel is one per process, whatever builds it serves: the last
-# build to start sets it, for a kernel that starts after.
-exclusive_devices: list[str] = list(devices.DEFAULT_PATTERNS)
 
 
 @dataclass
@@ -167,9 +162,11 @@ class _Frames:
 
 
 class Kernel:
-    """One kernel process, and the pipes to it, owned by the process that started it."""
+    """One kernel process, and the pipes to it, owned by the process that started it, taking
+    turns at the devices ``exclusive`` matches (absolute glob patterns)."""
 
-    def __init__(self) -> None:
+    def __init__(self, exclusive: Sequence[str]) -> None:
+        self.exclusive = tuple(exclusive)
         requests_in, self.requests = os.pipe()
         answers, answers_out = os.pipe()
         self.process = subprocess.Popen(
@@ -179,7 +176,7 @@ class Kernel:
                 "pagerun.kernel",
                 str(requests_in),
                 str(answers_out),
-                *exclusive_devices,
+                *self.exclusive,
             ],
             stdin=subprocess.DEVNULL,
             pass_fds=(requests_in, answers_out),
@@ -297,15 +294,22 @@ class AskFailed(RuntimeError):
     """A question the kernel could not answer: the call raised, or the kernel died or hung."""
 
 
-def _this_kernel() -> Kernel:
-    """This process's kernel, started on the first request and again after one died or hung."""
+def _this_kernel(exclusive: Sequence[str] | None) -> Kernel:
+    """This process's kernel, started on the first request and again after one died or hung,
+    or when a request names other devices to take turns at (``exclusive``; None: whichever
+    the running kernel takes turns at, or the default patterns for a new one)."""
     global _kernel
-    if _kernel is None or _kernel.owner != os.getpid() or not _kernel.alive():
-        # A forked process (a parallel build's reader) starts its own: the one it inherited
-        # is its parent's.
-        if _kernel is None:
-            atexit.register(_stop)
-        _kernel = Kernel()
+    wanted = None if exclusive is None else tuple(exclusive)
+    running = _kernel
+    # A forked process (a parallel build's reader) starts its own: the one it inherited is
+    # its parent's.
+    if running is not None and running.owner == os.getpid() and running.alive():
+        if wanted is None or running.exclusive == wanted:
+            return running
+        running.stop()
+    if _kernel is None:
+        atexit.register(_stop)
+    _kernel = Kernel(devices.DEFAULT_PATTERNS if wanted is None else wanted)
     return _kernel
 
 
@@ -323,17 +327,20 @@ def _from_here(request: R) -> R:  # noqa: UP047
     return request
 
 
-def run_page(request: Request) -> Answer:
-    """Run a page in this process's kernel."""
-    return _this_kernel().run(_from_here(request), timeout_s())
+def run_page(request: Request, exclusive: Sequence[str] | None = None) -> Answer:
+    """Run a page in this process's kernel: one that takes turns at the devices ``exclusive``
+    matches (a build's ``pagerun_exclusive_devices``), or, without it, the kernel running now
+    (a new one takes turns at :data:`pagerun.devices.DEFAULT_PATTERNS`)."""
+    return _this_kernel(exclusive).run(_from_here(request), timeout_s())
 
 
-def ask(module: str, function: str, *args: object) -> Any:
+def ask(module: str, function: str, *args: object, exclusive: Sequence[str] | None = None) -> Any:
     """``function`` of ``module`` called with ``args`` in this process's kernel, where the
     pages run, and its answer: how the build asks about a library it never imports itself.
-    Arguments and answer are plain values; the
-    caller keeps the answers it needs again."""
-    return _this_kernel().ask(_from_here(Ask(module, function, args)), timeout_s())
+    Arguments and answer are plain values; the caller keeps the answers it needs again.
+    The kernel running now answers, whichever devices it takes turns at, unless
+    ``exclusive`` names others."""
+    return _this_kernel(exclusive).ask(_from_here(Ask(module, function, args)), timeout_s())
 
 
 def _stop() -> None:

@@ -423,7 +423,7 @@ def run_page(
         else "",
         unit=str(app.doctreedir),
     )
-    answer = kernel.run_page(request)
+    answer = kernel.run_page(request, exclusive=app.config.pagerun_exclusive_devices)
     for paths in answer.figures.values():
         for path in paths:
             app.env.images.add_file(docname, path)  # each builder copies it
@@ -457,11 +457,6 @@ def settle_run_inputs(app: Sphinx, config: Config) -> None:
     config.pagerun_run_inputs = config.pagerun_run_inputs
 
 
-def exclusive_devices(app: Sphinx, config: Config) -> None:
-    """The devices this process's kernels take turns at: the setting, for the kernel."""
-    kernel.exclusive_devices = list(config.pagerun_exclusive_devices)
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.doctest")
     app.add_config_value("pagerun_run", True, "", types=frozenset({bool, list, tuple}))
@@ -477,7 +472,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "pagerun_exclusive_devices", list(devices.DEFAULT_PATTERNS), "", types=sequence
     )
     app.connect("config-inited", settle_run_inputs)
-    app.connect("config-inited", exclusive_devices)
     app.connect("env-get-outdated", unrun_outdated)
     app.add_builder(VerdictBuilder)
     app.add_builder(DoctestBuilder, override=True)  # sphinx.ext.doctest's, which runs again
