@@ -1,21 +1,18 @@
 """Sphinx configuration for every language of the book.
 
-The source is Chinese (``zh_CN``); each other edition is the same source built
-with ``-D language=<code>`` and the catalogs in ``locale/``. The languages are
-listed in ``locale/languages.csv`` (``jaxbook.project``); the texts below are
-the source's, and a translation's come from its catalogs
-(``jaxbook.sphinxext.book_texts``).
-
-Every setting of Sphinx and of the extensions it loads is written here, or, for the
-settings that hold in every language and that the tests' small books share, imported
-by name from ``jaxbook.sphinx_settings`` (one place for each). Only the values
-that depend on what a build is given after this file runs (its language, ``-D
-language=<code>``, and the texts translated for it; its output and doctree directories)
-are the extensions' to compute, and each gives way to a value set here: the list of them
-is in the docstring of ``jaxbook.sphinxext._settings``.
-
-The guides (``guides/``) are a site of their own with a ``conf.py`` of their own, which
-reads this one: what is set here holds for them too.
+- The source is Chinese (``zh_CN``). Every other edition is the same source built with
+  ``-D language=<code>`` and the catalogs in ``locale/``; ``locale/languages.csv`` lists
+  the languages (``jaxbook.project``).
+- The texts below are the source's. A translation's come from its catalogs
+  (``jaxbook.sphinxext.book_texts``).
+- Every setting of Sphinx and of the extensions is written here, except those the tests'
+  small books share too, which are imported by name from ``jaxbook.sphinx_settings``.
+- An extension computes a setting only where it depends on what a build is given after
+  this file runs: its language, the texts translated for it, its output and doctree
+  directories. Each gives way to a value set here; ``jaxbook.sphinxext._settings`` lists
+  them.
+- The guides (``guides/``) have a ``conf.py`` of their own, which reads this one, so what
+  is set here holds for them too.
 """
 
 from __future__ import annotations
