@@ -113,7 +113,8 @@ def test_a_site_with_a_deploys_sitemap_is_an_error(tested):
 
 def test_an_edit_of_a_test_roots_copy_is_seen_and_a_builds_files_are_not(tmp_path):
     """What ``shared_test_root_left_as_copied`` fails a test for: a page changed or added
-    in the copy, not the build directory or a catalog Sphinx compiled beside its ``.po``."""
+    in the copy, not the build directory, a catalog Sphinx compiled beside its ``.po`` or
+    Python's bytecode cache."""
     root, copy = tmp_path / "test-book", tmp_path / "book"
     (root / "locale/en/LC_MESSAGES").mkdir(parents=True)
     (root / "index.rst").write_text("Title\n=====\n", encoding="utf-8")
@@ -122,6 +123,8 @@ def test_an_edit_of_a_test_roots_copy_is_seen_and_a_builds_files_are_not(tmp_pat
     (copy / "_build/html").mkdir(parents=True)
     (copy / "_build/html/index.html").write_text("<p>built</p>", encoding="utf-8")
     (copy / "locale/en/LC_MESSAGES/index.mo").write_bytes(b"compiled")
+    (copy / "__pycache__").mkdir()
+    (copy / "__pycache__/_check.cpython-313.pyc").write_bytes(b"cached")
     assert edited_files(root, copy) == []
     (copy / "index.rst").write_text("Title\n=====\n\nEdited.\n", encoding="utf-8")
     (copy / "other.rst").write_text("Other\n=====\n", encoding="utf-8")

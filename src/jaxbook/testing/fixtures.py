@@ -178,11 +178,13 @@ def older_python() -> str:
 def edited_files(root: Path, copy: Path) -> list[str]:
     """The files of ``copy``, a copy of the test root ``root``, that are not ``root``'s as
     they are there (added, or with other content), leaving out what a build writes: its
-    build directory, and the ``.mo`` files Sphinx compiles beside their ``.po``."""
+    build directory, the ``.mo`` files Sphinx compiles beside their ``.po``, and the
+    bytecode Python caches beside a module a page imports."""
     edited = []
     for path in sorted(copy.rglob("*")):
         relative = path.relative_to(copy)
-        if not path.is_file() or path.suffix == ".mo" or relative.parts[0] == "_build":
+        written = path.suffix == ".mo" or {"_build", "__pycache__"} & set(relative.parts)
+        if not path.is_file() or written:
             continue
         source = root / relative
         if not source.is_file() or source.read_bytes() != path.read_bytes():
