@@ -159,29 +159,14 @@ def close_figures() -> None:
         pyplot.close("all")
 
 
-_settings_at_start: list[dict[str, object]] = []
+Settings = tuple[dict[str, Any], dict[str, Any]]
+_settings_at_start: list[Settings] = []
 
 
-def settings() -> dict[str, object]:
+def settings() -> Settings:
     """What a page could change for the pages after it in the same process: JAX's
     configuration, and NumPy's print options."""
-    found: dict[str, object] = {f"jax.config {k}": v for k, v in jax.config.values.items()}
-    found |= {f"NumPy's print option {k}": v for k, v in numpy.get_printoptions().items()}
-    return found
-
-
-def restore(kept: dict[str, object]) -> None:
-    """Put back the settings ``kept`` noted, so that the page that changed them fails alone."""
-    now = settings()
-    for key, value in kept.items():
-        if now.get(key) != value and key.startswith("jax.config "):
-            jax.config.update(key.removeprefix("jax.config "), value)
-    options: dict[str, Any] = {
-        key.removeprefix("NumPy's print option "): value
-        for key, value in kept.items()
-        if key.startswith("NumPy's print option ")
-    }
-    numpy.set_printoptions(**options)
+    return dict(jax.config.values), dict(numpy.get_printoptions())
 
 
 def keep_settings() -> None:
@@ -191,14 +176,22 @@ def keep_settings() -> None:
 def settings_left_as_found() -> None:
     if not _settings_at_start:
         return
-    before, after = _settings_at_start.pop(), settings()
-    changed = [
-        f"{name} ({before.get(name)!r}, now {after.get(name)!r})"
-        for name in sorted(before.keys() | after.keys())
+    (config, options), (config_now, options_now) = _settings_at_start.pop(), settings()
+    changed = sorted(
+        f"{kind} {name} ({before.get(name)!r}, now {after.get(name)!r})"
+        for kind, before, after in (
+            ("jax.config", config, config_now),
+            ("NumPy's print option", options, options_now),
+        )
+        for name in before.keys() | after.keys()
         if before.get(name) != after.get(name)
-    ]
+    )
     if changed:
-        restore(before)
+        # Put back, so that the page that changed them fails alone.
+        for name, value in config.items():
+            if config_now.get(name) != value:
+                jax.config.update(name, value)
+        numpy.set_printoptions(**options)
         raise AssertionError(
             "the page left settings changed, which the next page in this process would "
             f"run with: {'; '.join(changed)}. Put them back in the page, or run the code "
