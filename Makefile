@@ -105,8 +105,7 @@ guides: $(SYNCED) ## Build the guides (authoring, translating, the lab's report)
 .PHONY: pdf
 pdf: $(SYNCED) ## Build the PDF of each language into _build/pdf/ (xelatex, Noto CJK) and copy it into the site
 	@$(PREFLIGHT) pdf
-	$(JAXBOOK) editions --format pdf $(if $(filter epub,$(MAKECMDGOALS)),--leave-site-pages) \
-	  --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
+	$(JAXBOOK) editions --format pdf --builddir $(BUILDDIR) --sphinxopts "$(SPHINXOPTS) $(O)" $(LANGUAGES)
 
 .PHONY: epub
 epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it into the site
@@ -116,10 +115,6 @@ epub: $(SYNCED) ## Build the EPUB of each language into _build/epub/ and copy it
 # and the doctests find the pages html read and ran in the doctrees they share
 # (_build/doctrees/<language>, which one build at a time holds).
 pdf epub doctest guides: | $(if $(filter html test,$(MAKECMDGOALS)),html)
-# Each run of `jaxbook editions` writes the site's pages again, to link the books it holds:
-# under make pdf epub (make test's build), the PDF's run leaves them to the EPUB's, which
-# follows it and writes every page once, linking both (each writing is both sites' pages).
-epub: | $(if $(filter pdf,$(MAKECMDGOALS)),pdf)
 
 .PHONY: serve
 serve: ## Serve the built site on http://127.0.0.1:$(PORT)/ (run make html first)

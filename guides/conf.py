@@ -49,7 +49,8 @@ html_favicon = os.path.join("..", _book["html_favicon"])
 # Relative to the source directory, guides/: the book's pages and its evidence.
 jaxbook_book_srcdir = "../docs"
 jaxbook_release_evidence = f"{jaxbook_book_srcdir}/{_book['jaxbook_release_evidence']}"
-# No download of the book, nor its subtitle: the guides' site holds no edition of it.
+# No download of the book, nor its subtitle: the guides' site offers no edition of it.
+jaxbook_editions = []
 html_sidebars = {
     pattern: [
         name for name in names if name not in {"jaxbook-editions.html", "jaxbook-subtitle.html"}

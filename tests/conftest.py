@@ -195,16 +195,20 @@ def built_doctrees(built_book) -> Path:
 @pytest.fixture(scope="session")
 def built_editions(built_site, tmp_path_factory) -> Path:
     """A build directory that holds the PDF and EPUB of every language beside the site, as
-    `make html pdf epub` leaves it: its site (``<builddir>/html``) holds the books, and its
-    pages link them. Outside `make test`, a copy of ``built_site`` and its doctrees, which
+    `make html pdf epub` leaves it: its site (``<builddir>/html``) holds the books its
+    pages link. Outside `make test`, a copy of ``built_site`` and its doctrees, which
     stay as they are: the books read, and run, nothing again."""
     tested = build_under_test()
     if tested is not None:
         return tested
 
     def build(builddir: Path) -> None:
-        for language in LANGUAGES:
-            shutil.copytree(built_site / language, builddir / "html" / language)
+        # The site, its landing page included, and apart from it the doctrees it read.
+        shutil.copytree(
+            built_site,
+            builddir / "html",
+            ignore=lambda folder, names: {"doctrees"} if Path(folder) == built_site else set(),
+        )
         shutil.copytree(built_site / "doctrees", builddir / "doctrees")
         result = subprocess.run(
             [sys.executable, "-m", "jaxbook", "editions", "--builddir", builddir, *LANGUAGES],

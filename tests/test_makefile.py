@@ -57,19 +57,6 @@ def test_the_book_targets_build_every_language_or_the_ones_asked():
     assert dry_run("html", "LANGUAGES=en").endswith(' --sphinxopts " " en')
 
 
-def test_make_pdf_epub_writes_the_sites_pages_once_after_both_books():
-    """Each `jaxbook editions` run writes the site's pages again to link its books; under
-    make pdf epub the PDF's run leaves that to the EPUB's, which comes after it."""
-    both = [line for line in dry_run_all("pdf", "epub").splitlines() if "jaxbook editions" in line]
-    assert len(both) == 2, both
-    assert "--format pdf --leave-site-pages " in both[0], both
-    assert "--format epub " in both[1], both
-    assert "--leave-site-pages" not in both[1], both
-    # Asked alone (or the EPUB first), each run links what the site holds.
-    assert "--leave-site-pages" not in dry_run_all("pdf")
-    assert "--leave-site-pages" not in dry_run_all("epub")
-
-
 @pytest.mark.parametrize(
     ("target", "action"),
     [

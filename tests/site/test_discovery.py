@@ -324,17 +324,6 @@ def test_nothing_to_publish_is_one_sentence(jaxbook, tmp_path):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_deploys_pages_link_the_books_only_once_the_site_holds_them(deploy_site, language):
-    """A deploy's `make html` holds no book yet, and links none: its `make pdf epub` copies
-    them into the site and writes the pages again, which then link them (a site with its
-    books is checked in tests/site/test_editions.py)."""
-    site = deploy_site["site"] / language
-    assert not list(site.glob("*.pdf"))
-    for page in sorted(site.rglob("*.html")):
-        assert 'class="jb-edition-link"' not in page.read_text("utf-8"), page
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_deployed_notebooks_links_lead_to_the_site(deploy, built_site, language):
     """A notebook is read in Colab or after a download, away from the site: where the site
     is known, its links to the book's pages are absolute; a plain build (it knows no

@@ -1516,7 +1516,7 @@ def test_the_table_break_check_sees_a_name_broken_between_letters(phone, tmp_pat
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_site_links_the_books_it_holds(built_editions, language):
+def test_every_page_links_the_books_its_site_holds(built_editions, language):
     site = built_editions / "html" / language
     held = sorted(p.name for p in site.iterdir() if p.suffix in {".pdf", ".epub"})
     assert [Path(name).suffix for name in held] == [".epub", ".pdf"]

@@ -60,7 +60,7 @@ CONFIG: dict[str, dict[str, str]] = {
     "editions": {
         "jaxbook_symbol_font": "env",
         "jaxbook_font_cache": "",
-        "jaxbook_editions_held": "html",
+        "jaxbook_editions": "html",
         "jaxbook_edition": "env",
         "jaxbook_edition_date": "env",
         "jaxbook_book_url": "env",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from sphinx.errors import ConfigError
 
 LANGUAGES = {"zh_CN": "中文", "en": "English"}
 
@@ -77,14 +78,33 @@ def test_the_editions_are_linked_from_every_page_at_its_depth(make_app, rootdir,
     shutil.move(srcdir / "chapter.rst", srcdir / "ch1" / "chapter.rst")
     index = srcdir / "index.rst"
     index.write_text(index.read_text("utf-8").replace("   chapter", "   ch1/chapter"), "utf-8")
-    # The site holds the PDF (the editions link only what it holds).
-    outdir = srcdir / "_build" / "html"
-    outdir.mkdir(parents=True)
-    (outdir / "jaxbook-zh_CN.pdf").write_bytes(b"%PDF")
     app = make_app("html", srcdir=srcdir)
     seen = contexts(app)
-    assert [e["url"] for e in seen["index"]["jaxbook_editions"]] == ["jaxbook-zh_CN.pdf"]
-    assert [e["url"] for e in seen["ch1/chapter"]["jaxbook_editions"]] == ["../jaxbook-zh_CN.pdf"]
+    books = ["jaxbook-zh_CN.pdf", "jaxbook-zh_CN.epub"]
+    assert [e["url"] for e in seen["index"]["jaxbook_editions"]] == books
+    assert [e["url"] for e in seen["ch1/chapter"]["jaxbook_editions"]] == [f"../{b}" for b in books]
+    # The books build apart, after the site: its build says that they are still to come.
+    assert "the pages link jaxbook-zh_CN.pdf, jaxbook-zh_CN.epub, which the editions' build" in (
+        app.status.getvalue()
+    )
+
+
+def test_a_site_offers_the_editions_its_configuration_names(make_app, rootdir, tmp_path):
+    srcdir = shutil.copytree(rootdir / "test-editions", tmp_path / "book")
+    app = make_app("html", srcdir=srcdir, confoverrides={"jaxbook_editions": ["epub"]})
+    seen = contexts(app)
+    assert [e["url"] for e in seen["index"]["jaxbook_editions"]] == ["jaxbook-zh_CN.epub"]
+    # Once the site holds it, its build says nothing of it.
+    (app.outdir / "jaxbook-zh_CN.epub").write_bytes(b"PK")
+    app.status.truncate(0)
+    app.build(force_all=True)
+    assert "the editions' build" not in app.status.getvalue()
+
+
+def test_an_edition_the_book_does_not_make_is_a_configuration_error(make_app, rootdir, tmp_path):
+    srcdir = shutil.copytree(rootdir / "test-editions", tmp_path / "book")
+    with pytest.raises(ConfigError, match=r"conf\.py: jaxbook_editions names mobi; the editions"):
+        make_app("html", srcdir=srcdir, confoverrides={"jaxbook_editions": ["pdf", "mobi"]})
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,10 @@ PDF: ``sphinx-build -b latex`` (xelatex, xeCJK, Noto CJK; see
 ``<builddir>/pdf/<name>-<language>.pdf``. EPUB: ``sphinx-build -b epub``;
 ``<builddir>/epub/<name>-<language>.epub``. The languages build side by side.
 When the site is built (``<builddir>/html/<language>/``, or ``--site``), each
-file is also copied there, and the site's pages are written again (not read
-again), so that each links the books its site now holds: a site links what it
-holds, and nothing else (``jaxbook.sphinxext.editions``). Each language builds
-into the site's doctree directory, ``<builddir>/doctrees/<language>`` (or
-``--site-doctrees``), in the doctest environment: after ``make html`` nothing
+file is also copied there, where its pages link it (``jaxbook_editions``,
+:mod:`jaxbook.sphinxext.editions`). Each language builds
+into the site's doctree directory, ``<builddir>/doctrees/<language>``, in the
+doctest environment: after ``make html`` nothing
 is read again, and the books show the figures and measurements of the site's
 one run of each page (:mod:`pagerun.sphinxext.run`). A language's formats
 build one after the other, since they share that directory; the languages
@@ -21,7 +20,6 @@ build side by side.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import subprocess
@@ -96,25 +94,6 @@ def build_language(
     return 0
 
 
-def link_from_sites(
-    root: Path, site_root: Path, doctrees: Path, languages: list[str], extra: list[str]
-) -> int:
-    """Write again each built site that now holds a book: its pages link what it holds. Only
-    the writing is new (a changed setting of the html kind), not the reading: the site's
-    doctrees, in the doctest environment, so that no page runs again."""
-    with contextlib.ExitStack() as held:
-        processes = []
-        for language in languages:
-            if (site_root / language).is_dir():
-                held.enter_context(holding(doctrees / language))
-                command = html_command(
-                    root, language, site_root / language, doctrees / language, *extra
-                )
-                env = doctest_environment(os.environ, root, language)
-                processes.append(subprocess.Popen(command, env=env))
-        return max((process.wait() for process in processes), default=0)
-
-
 def _errors(log: Path) -> list[str]:
     if not log.exists():
         return []
@@ -126,18 +105,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     project.add_build_arguments(parser)
     parser.add_argument("--format", dest="formats", action="append", choices=FORMATS)
     parser.add_argument(
-        "--leave-site-pages",
-        action="store_true",
-        help="copy the books into the site but leave its pages as they are, for the next "
-        "format's run to write them once, linking every book (make pdf epub)",
-    )
-    parser.add_argument(
         "--site", type=Path, help="the site that holds <language>/ (default: <builddir>/html)"
-    )
-    parser.add_argument(
-        "--site-doctrees",
-        type=Path,
-        help="the site's doctrees, <language>/ for each (default: <builddir>/doctrees)",
     )
 
 
@@ -161,10 +129,4 @@ def run(args: argparse.Namespace) -> int:
             status = statuses[language][fmt_index]
             files = edition_files(builddir, fmt, language)
             print(f"{fmt} {language}: " + ("failed" if status else ", ".join(map(str, files))))
-    status = max(status for language_statuses in statuses.values() for status in language_statuses)
-    if status:
-        return status
-    if args.leave_site_pages:
-        return 0
-    doctrees = (args.site_doctrees or builddir / "doctrees").resolve()
-    return link_from_sites(root, site_root, doctrees, args.languages, extra)
+    return max(status for language_statuses in statuses.values() for status in language_statuses)

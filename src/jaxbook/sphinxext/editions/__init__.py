@@ -30,9 +30,10 @@ Config values (the file stem ``jaxbook_basename`` is ``jaxbook.sphinxext.book_te
    Where the PDF's CJK faces are written, one per file
    (``jaxbook.sphinxext.fonts.write_face``; default ``""``:
    ``$XDG_CACHE_HOME/jaxbook/fonts``, or ``~/.cache/jaxbook/fonts``).
-``jaxbook_editions_held``
-   Set by the build: the formats (``pdf``, ``epub``) in the site's directory, which its
-   pages link.
+``jaxbook_editions``
+   The formats the site offers for download, which its pages link (default ``["pdf",
+   "epub"]``): ``jaxbook editions`` builds them into the site, as a deploy does; a site
+   built alone links them before they are there, and its build says so.
 ``jaxbook_edition``
    The edition's number (default ``1``): "First edition", "第 1 版".
 ``jaxbook_edition_date``
@@ -52,7 +53,7 @@ from sphinx.errors import ConfigError
 
 from jaxbook.sphinxext import PARALLEL_SAFE, add_templates, book_texts, numbering
 from jaxbook.sphinxext._locale import add_catalog
-from jaxbook.sphinxext.editions.credits import credits_of, edition_name
+from jaxbook.sphinxext.editions.credits import credits_of
 from jaxbook.sphinxext.editions.dropdowns import LabelDropdowns
 from jaxbook.sphinxext.editions.epub import BookEpubBuilder, configure_epub
 from jaxbook.sphinxext.editions.latex import (
@@ -62,7 +63,12 @@ from jaxbook.sphinxext.editions.latex import (
     write_glyphs,
 )
 from jaxbook.sphinxext.editions.layout import PaperLayout, page_reference, visit_page_reference
-from jaxbook.sphinxext.editions.web import NameThePreface, add_site_links, preface_in_links
+from jaxbook.sphinxext.editions.web import (
+    NameThePreface,
+    add_site_links,
+    note_editions_to_come,
+    preface_in_links,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -78,11 +84,14 @@ def configure(app: Sphinx, config: Config) -> None:
             f"{Path(app.confdir, 'conf.py')}: jaxbook_publisher must name who publishes the "
             "book (its authors, where they publish it themselves)"
         )
+    unknown = [fmt for fmt in config.jaxbook_editions if fmt not in FORMATS]
+    if unknown:
+        raise ConfigError(
+            f"{Path(app.confdir, 'conf.py')}: jaxbook_editions names {', '.join(unknown)}; "
+            f"the editions are {', '.join(FORMATS)}"
+        )
     configure_latex(app, config, credits_of(config))
     configure_epub(config, credits_of(config))
-    config.jaxbook_editions_held = [
-        fmt for fmt in FORMATS if Path(app.outdir, f"{edition_name(config)}.{fmt}").is_file()
-    ]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -95,7 +104,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_font_cache", "", "", types=frozenset({str}))
-    app.add_config_value("jaxbook_editions_held", [], "html", types=frozenset({list}))
+    app.add_config_value("jaxbook_editions", list(FORMATS), "html", types=frozenset({list}))
     app.add_config_value("jaxbook_edition", 1, "env", types=frozenset({int}))
     app.add_config_value("jaxbook_edition_date", "", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_book_url", "", "env", types=frozenset({str}))
@@ -113,5 +122,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-resolved", write_glyphs, priority=900)
     app.connect("html-page-context", add_site_links)
     app.connect("html-page-context", preface_in_links)
+    app.connect("build-finished", note_editions_to_come)
     app.connect("write-started", write_cjk_faces)
     return {"version": "1.0", **PARALLEL_SAFE}

@@ -8,16 +8,20 @@ its copyright line.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
 
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext.editions.credits import credits_of, edition_name, preface_name
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
+logger = logging.getLogger(__name__)
 
 
 class NameThePreface(SphinxPostTransform):
@@ -63,7 +67,7 @@ def preface_in_links(
 def add_site_links(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """On the website: the PDF and EPUB the site holds, and the edition statement."""
+    """On the website: the PDF and EPUB it offers, and the edition statement."""
     if app.builder.name != "html":
         return
     name = edition_name(app.config)
@@ -78,7 +82,7 @@ def add_site_links(
     context["jaxbook_editions_label"] = _("Download the book")
     context["jaxbook_editions"] = [
         {"label": labels[fmt], "url": context["pathto"](f"{name}.{fmt}", 1), "type": types[fmt]}
-        for fmt in app.config.jaxbook_editions_held
+        for fmt in app.config.jaxbook_editions
     ]
     credits = credits_of(app.config)
     # Under the copyright line, as the copyright pages of the PDF and the EPUB give it.
@@ -89,3 +93,19 @@ def add_site_links(
     context["jaxbook_subtitle"] = credits.subtitle.replace(
         series, series.replace(" ", "\N{NO-BREAK SPACE}")
     )
+
+
+def note_editions_to_come(app: Sphinx, exception: Exception | None) -> None:
+    """Say which of the books the site's pages link it does not hold yet: the site and the
+    books build apart (the books from the site's run of each page), so a site built alone
+    links books that the editions' build then puts beside its pages."""
+    if exception is not None or app.builder.name != "html":
+        return
+    name = edition_name(app.config)
+    missing = [
+        f"{name}.{fmt}"
+        for fmt in app.config.jaxbook_editions
+        if not Path(app.outdir, f"{name}.{fmt}").is_file()
+    ]
+    if missing:
+        logger.info("the pages link %s, which the editions' build puts here", ", ".join(missing))
