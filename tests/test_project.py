@@ -265,6 +265,7 @@ GUIDES_OWN = {
     "root_doc",
     "extensions",
     "html_sidebars",
+    "jaxbook_editions",
     "jaxbook_book_srcdir",
     "jaxbook_release_evidence",
     "jaxbook_repo_root",
