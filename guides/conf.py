@@ -30,7 +30,14 @@ globals().update({name: value for name, value in _book.items() if not name.start
 # The guides' home page.
 root_doc = "contributing"
 extensions = [
-    *_book["extensions"],
+    # The book's, but for the two that make what only the book has: its PDF and EPUB
+    # (and its site's links to them, its preface), and the places of its examples, which
+    # the lab's report below reads.
+    *(
+        name
+        for name in _book["extensions"]
+        if name not in {"jaxbook.sphinxext.editions", "jaxbook.sphinxext.places"}
+    ),
     # Links to the book's pages, through the inventory of its site in the same language.
     "jaxbook.sphinxext.guides",
     # The lab's report, which shows the book's examples and update notes from the places
@@ -50,7 +57,6 @@ html_favicon = os.path.join("..", _book["html_favicon"])
 jaxbook_book_srcdir = "../docs"
 jaxbook_release_evidence = f"{jaxbook_book_srcdir}/{_book['jaxbook_release_evidence']}"
 # No download of the book, nor its subtitle: the guides' site offers no edition of it.
-jaxbook_editions = []
 html_sidebars = {
     pattern: [
         name for name in names if name not in {"jaxbook-editions.html", "jaxbook-subtitle.html"}

@@ -97,3 +97,18 @@ def test_the_guides_are_a_site_that_links_the_books(built_guides, built_site, la
                 to_the_book.add(target.relative_to(book).as_posix())
     # The lab's report links the chapter's examples and its note on other releases.
     assert {"ch01/other-releases.html", "ch01/what-is-jax.html"} <= to_the_book
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_guides_are_no_edition_of_the_book(built_guides, language):
+    """The guides' root page is theirs, not the book's preface, wherever a page names it; and
+    no page offers the book's PDF or EPUB or carries its edition statement."""
+    site = built_guides / language
+    root = BeautifulSoup((site / "contributing.html").read_text("utf-8"), "html.parser")
+    h1 = root.select_one("article h1")
+    heading = " ".join(h1.get_text().replace(h1.select_one("a.headerlink").text, "").split())
+    following = BeautifulSoup((site / "authoring.html").read_text("utf-8"), "html.parser")
+    assert following.find("link", rel="prev")["title"] == heading
+    for page in sorted(site.glob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        assert not soup.select(".jb-edition, .jb-editions, a[href$='.pdf'], a[href$='.epub']"), page

@@ -114,19 +114,6 @@ def test_another_builder_publishes_nothing(make_app, rootdir, tmp_path, builder)
     assert not published(app).exists()
 
 
-@pytest.mark.sphinx(
-    "html",
-    testroot="places",
-    srcdir="places-guides",
-    confoverrides={
-        "extensions": ["sphinx.ext.doctest", "jaxbook.sphinxext.places", "jaxbook.sphinxext.guides"]
-    },
-)
-def test_the_guides_publish_no_places_of_their_own(built):
-    """The guides load every extension of the book's conf.py: their site is not the book's."""
-    assert not published(built.app).exists()
-
-
 @pytest.mark.sphinx("html", testroot="places", srcdir="places-unfit")
 def test_places_their_schema_refuses_are_not_written(app, monkeypatch):
     """What the writer checks: a page without a title, say, fails the build, named."""

@@ -22,12 +22,11 @@ The HTML build of the book writes it beside its doctrees, not into the site it
 publishes (``<builddir>/doctrees/<language>/book-places.json``: a file for the
 guides' build, no page for a reader), once the build has finished: the guides
 find it there (``jaxbook_book_places``, :mod:`jaxbook.sphinxext.guides`),
-whatever builder made the doctrees. The build of another
-builder, or of the guides (which load :mod:`jaxbook.sphinxext.guides`), writes
-none. The file's keys are sorted and it is written only when its text changes,
-so an unchanged book leaves the same bytes, and the same modification time, for
-the guides' pages that depend on it. A file that its schema refuses is a bug of
-this module: the build fails, naming what does not fit.
+whatever builder made the doctrees. The build of another builder writes none;
+the guides do not load this extension. The file's keys are sorted and it is
+written only when its text changes, so an unchanged book leaves the same bytes,
+and the same modification time, for the guides' pages that depend on it. A file
+that its schema refuses is a bug of this module: the build fails, naming what does not fit.
 
 Config values: none.
 """
@@ -43,7 +42,7 @@ from sphinx.errors import ExtensionError
 
 from jaxbook import formats
 from jaxbook.files import write_text_atomically
-from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, drift_report, guides, notes
+from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, drift_report, notes
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -124,7 +123,7 @@ def text(data: formats.BookPlaces) -> str:
 def publish(app: Sphinx, exception: Exception | None) -> None:
     """Write the places of the book's HTML build beside its doctrees, when they changed: the
     site a deploy publishes holds only what readers read."""
-    if exception is not None or app.builder.name != "html" or guides.__name__ in app.extensions:
+    if exception is not None or app.builder.name != "html":
         return
     path = Path(app.doctreedir, FILE)
     data = book_places(app.env)

@@ -35,8 +35,6 @@ class NameThePreface(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         if self.env.current_document.docname != self.config.root_doc:
             return
-        if "jaxbook_book_root" in self.config:  # the guides' (jaxbook.sphinxext.guides): no preface
-            return
         section = next(iter(self.document.findall(nodes.section)), None)
         if section is not None and isinstance(section[0], nodes.title):
             section[0] = nodes.title("", preface_name())
@@ -54,9 +52,8 @@ def preface_in_links(
         context["title"] = html.escape(preface_name())
     # The browser's title as every other page has it, "前言 - JAX 入门" (furo gives the root
     # page the book's title alone, over a heading that says 前言); the link previews keep the
-    # book's title (context["title"]). The guides' root is no preface.
-    book = "jaxbook.sphinxext.guides" not in app.extensions
-    if app.builder.name == "html" and pagename == root and context.get("docstitle") and book:
+    # book's title (context["title"]).
+    if app.builder.name == "html" and pagename == root and context.get("docstitle"):
         context["jaxbook_page_title"] = preface_name()
     for key in ("prev", "next"):
         link = context.get(key)
