@@ -38,7 +38,9 @@ extensions = [
         for name in _book["extensions"]
         if name not in {"jaxbook.sphinxext.editions", "jaxbook.sphinxext.places"}
     ),
-    # Links to the book's pages, through the inventory of its site in the same language.
+    # Links to the book's pages, through the inventory of its site in the same language
+    # (intersphinx's, which jaxbook.sphinxext.guides configures).
+    "sphinx.ext.intersphinx",
     "jaxbook.sphinxext.guides",
     # The lab's report, which shows the book's examples and update notes from the places
     # the book's build published (jaxbook.sphinxext.places).

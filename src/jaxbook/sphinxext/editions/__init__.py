@@ -101,7 +101,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # The numbers of sections, figures, tables and listings, and the words of a reference to
     # one, are the web's and the PDF's alike.
     app.setup_extension(numbering.__name__)
-    app.setup_extension("sphinx.builders.epub3")
     app.add_config_value("jaxbook_symbol_font", "Symbola", "env", types=frozenset({str}))
     app.add_config_value("jaxbook_font_cache", "", "", types=frozenset({str}))
     app.add_config_value("jaxbook_editions", list(FORMATS), "html", types=frozenset({list}))
