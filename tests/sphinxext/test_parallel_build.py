@@ -29,9 +29,10 @@ The guides are built the same way, twice, with their own ``guides/conf.py`` (the
 ``make guides`` builds them: it reads the project's ``conf.py`` above it), after the book:
 the book's extensions but the two that make what only the book has (its editions, its
 places), and the guides' own (:mod:`jaxbook.sphinxext.guides`, which links the book's
-pages through its inventory with intersphinx, and the lab's report, :mod:`jaxbook_lab.sphinxext`: the
-book's places, ``drift-report``, ``evidence-report``). Their pages link the book's and
-each other, and the lab's two reports stand on pages of their own, read by different readers.
+pages through its inventory with intersphinx, and the lab's report,
+:mod:`jaxbook_lab.sphinxext`: the book's places, ``drift-report``, ``evidence-report``).
+Their pages link the book's and each other, and the lab's two reports stand on pages of
+their own, read by different readers.
 
 A page read again in parallel is the runs domain's own case, tested with that extension
 alone: what the main process kept for it when clearing it is spent once it is merged.
