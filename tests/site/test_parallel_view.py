@@ -191,3 +191,28 @@ def test_code_is_shown_once_with_the_view_on(browser, server):
     assert before > 0
     assert len(browser.find_elements(By.CSS_SELECTOR, "article pre")) == before
     assert browser.find_elements(By.CSS_SELECTOR, ".jb-parallel pre, pre .jb-parallel") == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_heading_the_website_rewrites_has_no_parallel_text(built_site, language):
+    """The other language's words stand beside a heading as it was read; where the website
+    makes it something else, none: a dropdown's title (its summary, a quiz's "答案与解析")
+    and the home page's heading (the preface's name, not the book's title). A question's
+    own heading keeps its words."""
+    from bs4 import BeautifulSoup
+
+    _own, other = LANGUAGES[language]
+    site = built_site / language
+    quiz = BeautifulSoup((site / "ch01/quiz.html").read_text("utf-8"), "html.parser")
+    dropdowns = quiz.select("details.sd-dropdown")
+    assert dropdowns
+    for dropdown in dropdowns:
+        # A heading's words are a block of their own (a paragraph's stand in it).
+        assert not dropdown.summary.select(".jb-parallel"), dropdown.summary.get_text()
+        assert not dropdown.select("p.jb-parallel"), dropdown.summary.get_text()
+        assert dropdown.select(f"p > span.jb-parallel[lang='{other}']")
+    assert quiz.select(f"section > p.jb-parallel[lang='{other}']")
+    home = BeautifulSoup((site / "index.html").read_text("utf-8"), "html.parser")
+    heading = home.select_one("article h1")
+    following = heading.find_next_sibling()
+    assert "jb-parallel" not in following.get("class", []), following

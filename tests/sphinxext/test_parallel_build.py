@@ -526,6 +526,7 @@ def conf_extensions(sources: str = "docs") -> list[str]:
 
 
 GUIDES_EXTENSIONS = {
+    "sphinx.ext.intersphinx",
     "jaxbook.sphinxext.guides",
     "jaxbook_lab.sphinxext.book",
     "jaxbook_lab.sphinxext.drift_report",
@@ -533,8 +534,9 @@ GUIDES_EXTENSIONS = {
 }
 
 
-def test_the_guides_are_the_book_and_four_extensions():
-    """The guides' builds here load what their conf.py adds: the four tested with them."""
+def test_the_guides_add_the_extensions_tested_with_them():
+    """The guides' builds here load what their conf.py adds to the book's: the ones tested
+    with them."""
     assert set(conf_extensions("guides")) - set(conf_extensions()) == GUIDES_EXTENSIONS
 
 

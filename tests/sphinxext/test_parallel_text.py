@@ -266,3 +266,29 @@ def test_a_changed_pair_of_languages_reads_the_pages_again(make_app, rootdir, tm
     app.build()
     texts = pairs((app.outdir / "index.html").read_text(encoding="utf-8")).texts()
     assert any(lang == "en" for lang in texts.values())
+
+
+def test_the_other_language_is_parsed_as_the_page_is_read_and_every_build_reuses_it(
+    make_app, rootdir, tmp_path, monkeypatch
+):
+    """The pages' doctrees hold the other language's text: a build that writes the pages
+    again, and a build of another format from the same doctrees, parse nothing."""
+    import shutil
+
+    from jaxbook.sphinxext import parallel_text
+
+    srcdir = shutil.copytree(rootdir / "test-parallel-text", tmp_path / "parallel")
+    built = tmp_path / "built"  # the doctrees, and each format's output
+    make_app("html", srcdir=srcdir, builddir=built).build()
+
+    def parse(*args, **kwargs):
+        raise AssertionError("parsed again while the pages were written")
+
+    monkeypatch.setattr(parallel_text, "parse", parse)
+    again = make_app("html", srcdir=srcdir, builddir=built)
+    again.build(force_all=True)
+    assert pairs((again.outdir / "index.html").read_text("utf-8")).texts().get("1. Arrays")
+    latex = make_app("latex", srcdir=srcdir, builddir=built)
+    latex.build(force_all=True)
+    assert "First item" not in next(latex.outdir.glob("*.tex")).read_text("utf-8")
+    assert "parsed again" not in again.warning.getvalue() + latex.warning.getvalue()

@@ -56,9 +56,9 @@ Rules every extension follows:
 - Kept state is domain data (``clear_doc``, ``merge_domaindata``, ``data_version``), never
   ``env.metadata`` (templates see it as ``meta``), with an ``env_version`` in ``setup()``.
 - ``doctree-resolved`` handlers run after every post-transform and read the page or write a
-  file (the PDF's glyphs, the notebooks, which also add their link). The parallel text
-  still changes the page: it runs after the notebooks' and parses with the application's
-  parsers (``parallel_text.insert_parallel_text`` says why).
+  file (the PDF's glyphs, the notebooks, which also add their link).
+- What needs the application's parsers is done as the page is read, in a ``doctree-read``
+  handler, and kept in the doctree (the parallel text: ``parallel_text.add_parallel_text``).
 - Warnings: type ``jaxbook``, subtype the module (``suppress_warnings``: ``"jaxbook.pairs"``
   silences one kind, ``"jaxbook"`` all).
 - ``PARALLEL_SAFE`` (``-j``): state merges from readers; a whole-book file is written in

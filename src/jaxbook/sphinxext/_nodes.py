@@ -68,5 +68,16 @@ def section_title(section: nodes.section) -> nodes.title:
 
 
 def after_title(section: nodes.section) -> int:
-    """The index in ``section`` just after its title: where a notice or link goes."""
-    return section.index(section_title(section)) + 1
+    """The index in ``section`` just after its title and the title's words in the other
+    language (:mod:`jaxbook.sphinxext.parallel_text`'s, class ``jb-parallel``): where a
+    notice or link goes."""
+    index = section.index(section_title(section)) + 1
+    while index < len(section) and is_parallel_text(section[index]):
+        index += 1
+    return index
+
+
+def is_parallel_text(node: nodes.Node) -> bool:
+    """Whether ``node`` is the other language's words that the website shows beside a
+    passage (:mod:`jaxbook.sphinxext.parallel_text`, class ``jb-parallel``)."""
+    return isinstance(node, nodes.Element) and "jb-parallel" in node["classes"]

@@ -61,6 +61,7 @@ from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, book_texts
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.languages import site_url
+from jaxbook.sphinxext.parallel_text import without_parallel_text
 from jaxbook.sphinxext.selfcheck import selfcheck
 
 # nbformat is imported where a notebook is made: every build of the book loads this
@@ -401,8 +402,10 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         found = secnumbers.get(anchor if anchor in secnumbers else "")
         return ".".join(map(str, found)) + app.config.html_secnumber_suffix if found else ""
 
+    # The page as its language has it, without the other language's text beside it.
+    page = without_parallel_text(doctree)
     notebook = notebook_for(
-        doctree, app.config.language, requirements, gpu, link, number, secnumber, tpu
+        page, app.config.language, requirements, gpu, link, number, secnumber, tpu
     )
     if notebook is None:
         return

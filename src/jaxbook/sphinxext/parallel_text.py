@@ -20,18 +20,24 @@ the message ``gettext`` extracts (``extract_messages``) so it survives translati
 makes the translation's catalog a dependency of a source page, so a catalog change
 rereads and rewrites it.
 
-The message is parsed as its page is (reST or MyST) and kept to text, code, math,
-emphasis, strong text and ``:zh:`` mentions; references and roles become text (spaced
-from Chinese as a link is), so nothing is left to resolve, and a measured figure shows
-the page's run. A ``:ref:`` or ``:doc:`` with no title shows its target's title from that
-page's catalog.
+When the page is read (``doctree-read``, after every other handler: nothing that reads
+the page sees the other language's text), each message is parsed as its page is (reST or
+MyST) and kept to text, code, math, emphasis, strong text and ``:zh:`` mentions, and the
+doctree keeps it, so that every build of the page reuses it. What only the whole book or
+the page's run knows is found when the page is written, by a post-transform of the HTML
+builders (``ShowParallelText``): a ``:ref:`` or ``:doc:`` with no title shows its
+target's title from that page's catalog, a section reference the section's number, a
+measured figure the page's run; each reference becomes text, spaced from Chinese as a
+link is.
 
-Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) add the text, button,
-stylesheet (``jaxbook-parallel.css``) and small inline script; EPUB and PDF get none. Each
-inserted element has the class ``jb-parallel``, its text's ``lang`` (``zh-CN``, ``en``,
-...) and ``hidden``, which the stylesheet lifts while the view is on; it is kept out of
-the search index (``no-search``) and the page's text (``astext``), so description and
-search stay in the page's language.
+Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) show the text, button,
+stylesheet (``jaxbook-parallel.css``) and small inline script; for every other builder
+(EPUB, PDF, the notebooks) a post-transform (``DropParallelText``) or
+``without_parallel_text`` takes the text out. Each shown element has the class
+``jb-parallel``, its text's ``lang`` (``zh-CN``, ``en``, ...) and ``hidden``, which the
+stylesheet lifts while the view is on; it is kept out of the search index
+(``no-search``) and the page's text (``astext``), so description and search stay in the
+page's language.
 
 Config values:
 
@@ -52,10 +58,12 @@ import polib
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join, get_filetype
 from sphinx.util.docutils import LoggingReporter, sphinx_domains
 from sphinx.util.fileutil import copy_asset_file
 from sphinx.util.nodes import extract_messages
+from sphinx_design.shared import is_component
 
 from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
@@ -78,6 +86,7 @@ from pagerun.sphinxext import measured_value
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 STATIC = Path(__file__).parent / "static"
@@ -129,6 +138,17 @@ class parallel_toggle(nodes.General, nodes.Element):
     """The button at the top of a page with a parallel text, which shows it (``label``)."""
 
 
+class parallel_link(nodes.Inline, nodes.TextElement):
+    """A link's words in the other language's text, to be spaced from Chinese as a link is.
+    A reference whose words only the whole book knows (a ``:ref:`` or ``:doc:`` without a
+    title, a section's reference) keeps its ``pending_xref``'s attributes."""
+
+
+class parallel_figure(nodes.Inline, nodes.TextElement):
+    """A measured figure in the other language's text: its ``variable`` and format ``spec``,
+    and the words it was written with."""
+
+
 class RecordMessages(SphinxTransform):
     """Keep each passage's catalog message on the node, before Locale translates it."""
 
@@ -168,8 +188,8 @@ def pair(config: Config) -> tuple[str, str] | None:
     return (source, shown) if shown and shown != source else None
 
 
-def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry]:
-    return catalog_entries(app.srcdir, app.config, page_domain(app.config, docname), language)
+def catalog(env: BuildEnvironment, docname: str, language: str) -> dict[str, polib.POEntry]:
+    return catalog_entries(env.srcdir, env.config, page_domain(env.config, docname), language)
 
 
 # A link whose title ends in Chinese at a line end: the message joins the lines with no
@@ -177,14 +197,7 @@ def catalog(app: Sphinx, docname: str, language: str) -> dict[str, polib.POEntry
 JOINED_TARGET = re.compile(r"(?<!`)`([^`<]*\S)<([^<>`]+)>`(_{1,2})")
 
 
-def parse(
-    app: Sphinx,
-    doctree: nodes.document,
-    docname: str,
-    text: str,
-    heading: bool,
-    values: dict[str, object],
-):
+def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
     """The inline content of ``text``, parsed as the page's source would be."""
     source = str(app.env.doc2path(docname))
     text = JOINED_TARGET.sub(r"`\1 <\2>`\3", text)
@@ -202,40 +215,33 @@ def parse(
     parser = app.registry.create_source_parser(
         get_filetype(app.config.source_suffix, source), config=app.config, env=app.env
     )
-    with sphinx_domains(app.env):  # the roles of Sphinx's domains (:ref:, :doc:) outside a read
+    with sphinx_domains(app.env):  # the roles of Sphinx's domains (:ref:, :doc:)
         parser.parse(text, document)
     found = document.next_node(nodes.title if heading else nodes.paragraph)
     if found is None:
         return [nodes.Text(text)]
-    for xref in list(found.findall(addnodes.pending_xref)):
-        title = implicit_title(app, docname, xref)
-        if title is None:
-            title = section_reference(app, docname, xref)
-        if title is not None:
-            xref.replace_self(nodes.reference("", "", nodes.Text(title)))
-    return plain(found.children, values)
+    return plain(found.children)
 
 
-def section_reference(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> str | None:
+def section_reference(env: BuildEnvironment, docname: str, link: nodes.Element) -> str | None:
     """What a section reference (``:book:sec:``) in the other language's text says, as
     that language says it: the section's number and its title there."""
-    if xref.get("refdomain") != "book":
+    if link.get("refdomain") != "book":
         return None
-    env = app.env
-    found = numbering.section_target(env, xref["reftarget"], docname)
+    found = numbering.section_target(env, link["reftarget"], docname)
     number = found and _chapters.page_number(env, found[0])
     if not found or not number:
         return None
     page, _label, title = found
-    explicit = xref.astext() if xref.get("refexplicit") else None
-    other = other_language(app.config)
+    explicit = link.astext() if link.get("refexplicit") else None
+    other = other_language(env.config)
     return numbering.section_text(
-        xref["reftype"],
+        link["reftype"],
         number,
         # In the other language as its catalog has it, then in words, as the page says it.
-        without_emoji(other_title(app, page, title)),
+        without_emoji(other_title(env, page, title)),
         explicit,
-        words=lambda message: label_in(app, other, message),
+        words=lambda message: label_in(env, other, message),
     )
 
 
@@ -246,12 +252,12 @@ def other_language(config: Config) -> str:
     return languages[1] if config.language == languages[0] else languages[0]
 
 
-def label_in(app: Sphinx, language: str, message: str) -> str:
+def label_in(env: BuildEnvironment, language: str, message: str) -> str:
     """One of this package's labels in ``language``: the book's catalog of it
     (``<locale_dir>/<language>/LC_MESSAGES/jaxbook.po``, a translator's), else the
     package's, where reviewed; else the message itself, which is English."""
     for entries in (
-        catalog_entries(app.srcdir, app.config, MESSAGE_CATALOG_NAME, language),
+        catalog_entries(env.srcdir, env.config, MESSAGE_CATALOG_NAME, language),
         package_entries(language),
     ):
         entry = entries.get(message)
@@ -260,53 +266,54 @@ def label_in(app: Sphinx, language: str, message: str) -> str:
     return message
 
 
-def implicit_title(app: Sphinx, docname: str, xref: addnodes.pending_xref) -> str | None:
+def implicit_title(env: BuildEnvironment, docname: str, link: nodes.Element) -> str | None:
     """The other-language title that a ``:ref:`` or ``:doc:`` without a title of its own
     shows, as Sphinx would resolve it; None when it is not such a reference."""
-    if xref.get("refexplicit") or xref.get("refdomain") != "std":
+    if link.get("refexplicit") or link.get("refdomain") != "std":
         return None
-    env = app.env
-    if xref.get("reftype") == "ref":
-        label = env.domains.standard_domain.labels.get(xref["reftarget"].lower())
+    if link.get("reftype") == "ref":
+        label = env.domains.standard_domain.labels.get(link["reftarget"].lower())
         if label is None:
             return None
         target, title = label[0], label[2]
-    elif xref.get("reftype") == "doc":
-        target = docname_join(docname, xref["reftarget"])
+    elif link.get("reftype") == "doc":
+        target = docname_join(docname, link["reftarget"])
         if target not in env.titles:
             return None
         title = env.titles[target].astext()
     else:
         return None
-    return other_title(app, target, title)
+    return other_title(env, target, title)
 
 
-def other_title(app: Sphinx, target: str, title: str) -> str:
+def other_title(env: BuildEnvironment, target: str, title: str) -> str:
     """A title of the page ``target``, as the page's language has it, in the other language:
     its catalog entry's (the title itself where the catalog has none)."""
-    languages = pair(app.config)
+    languages = pair(env.config)
     assert languages is not None
-    entries = catalog(app, target, languages[1]).values()
+    entries = catalog(env, target, languages[1]).values()
     for entry in entries:
         if entry.fuzzy or not entry.msgstr:
             continue
-        if app.config.language == languages[0] and entry.msgid == title:
+        if env.config.language == languages[0] and entry.msgid == title:
             return entry.msgstr
-        if app.config.language != languages[0] and entry.msgstr == title:
+        if env.config.language != languages[0] and entry.msgstr == title:
             return entry.msgid
     return title
 
 
 KEPT = (nodes.emphasis, nodes.strong, nodes.literal, nodes.subscript, nodes.superscript, zh_term)
 DROPPED = (nodes.Invisible, nodes.system_message, nodes.footnote_reference, nodes.image, nodes.raw)
+# What a reference in the other language's text keeps to find its words when the page is
+# written (implicit_title, section_reference).
+XREF_ATTRIBUTES = ("refdomain", "reftype", "reftarget", "refexplicit")
 
 
-def plain(children: list[nodes.Node], values: dict[str, object]) -> list[nodes.Node]:
-    """Text, code, math, emphasis and ``:zh:`` mentions kept; a measured figure as the page's run
-    gave it (``values``); every other element its text, a link's spaced from Chinese as a
-    link is (``jaxbook.sphinxext.cjk``)."""
+def plain(children: list[nodes.Node]) -> list[nodes.Node]:
+    """Text, code, math, emphasis and ``:zh:`` mentions kept; a measured figure and each
+    reference's words kept for the page's writing (``parallel_figure``, ``parallel_link``);
+    every other element its text."""
     out: list[nodes.Node] = []
-    links: list[int] = []  # where the links' titles are in ``out``
     for child in children:
         if isinstance(child, nodes.Text):
             out.append(nodes.Text(str(child)))
@@ -315,29 +322,24 @@ def plain(children: list[nodes.Node], values: dict[str, object]) -> list[nodes.N
         elif isinstance(child, nodes.math):
             out.append(child.deepcopy())  # set by the page's math renderer, as the text's
         elif isinstance(child, measured_value):
-            out.append(nodes.Text(figure(child, values)))
+            out.append(
+                parallel_figure("", child.astext(), variable=child["variable"], spec=child["spec"])
+            )
         elif isinstance(child, KEPT) or (
             isinstance(child, nodes.inline) and "jb-fact" in child["classes"]
         ):
-            kept = plain(child.children, values)
+            kept = plain(child.children)
             out.append(type(child)("", "", *kept, classes=child["classes"]))
         elif isinstance(child, nodes.reference | addnodes.pending_xref):
-            title = "".join(node.astext() for node in plain(child.children, values))
-            before = out[-1].astext()[-1:] if out else ""
-            if HAN.match(before) and LATIN.match(title[:1]):
-                out.append(nodes.Text(" "))
-            links.append(len(out))
-            out.append(nodes.Text(title))
+            words = "".join(node.astext() for node in plain(child.children))
+            xref = {k: child[k] for k in XREF_ATTRIBUTES if k in child.attributes}
+            out.append(parallel_link("", words, **xref))
         elif isinstance(child, nodes.Element):
-            out.extend(plain(child.children, values))
-    for i in links:  # a space after a link that ends in Latin, before Chinese
-        following = out[i + 1].astext()[:1] if i + 1 < len(out) else ""
-        if LATIN.match(out[i].astext()[-1:]) and HAN.match(following):
-            out[i] = nodes.Text(out[i].astext() + " ")
+            out.extend(plain(child.children))
     return out
 
 
-def figure(value: measured_value, values: dict[str, object]) -> str:
+def figure(value: nodes.Element, values: dict[str, object]) -> str:
     """A measured figure of the other language's text, from the value the page's run gave
     the same variable (its format spec the other language's)."""
     name = value["variable"]
@@ -350,11 +352,11 @@ def figure(value: measured_value, values: dict[str, object]) -> str:
 
 
 def other_text(
-    app: Sphinx, docname: str, message: str, languages: tuple[str, str]
+    env: BuildEnvironment, docname: str, message: str, languages: tuple[str, str]
 ) -> tuple[str, str | None]:
     """("text", the other language's message), or ("marker", a label), or ("same", None)."""
     source, translation = languages
-    entry = catalog(app, docname, translation).get(message)
+    entry = catalog(env, docname, translation).get(message)
     if entry is None or not entry.msgstr.strip():
         # Translators: In the parallel text view, in place of a passage's translation that is
         # missing.
@@ -365,57 +367,133 @@ def other_text(
         return "marker", str(_("translation awaiting review (fuzzy)"))
     if entry.msgstr == entry.msgid:
         return "same", None
-    return "text", entry.msgstr if app.config.language == source else entry.msgid
+    return "text", entry.msgstr if env.config.language == source else entry.msgid
 
 
-def insert_parallel_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Each passage's other-language text beside it, on the site; its message dropped.
+def add_parallel_text(app: Sphinx, doctree: nodes.document) -> None:
+    """Each passage's other-language text, parsed as the page is read, beside it in the
+    doctree; its message dropped.
 
-    A ``doctree-resolved`` handler, not a post-transform, for what only comes after every
-    post-transform: it runs after the notebooks' handler (which writes the page's notebook
-    from the page alone, without the other language's text), and it parses the other
-    language's text as a passage outside the page being read, as the builder's handlers
-    do (``env.docname`` empty: a role in it notes no dependency or data for the page, see
-    :func:`jaxbook.sphinxext.drift_report.load`), with the application's parsers, which a
-    post-transform cannot reach (``jaxbook.sphinxext``)."""
-    passages = [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]
-    # The figures the page's run measured (pagerun.sphinxext.measured, before this).
-    values = {
-        value["variable"]: value["pagerun_value"]
-        for value in doctree.findall(measured_value)
-        if "pagerun_value" in value
-    }
+    A ``doctree-read`` handler, not a transform, for the application's parsers, which a
+    transform cannot reach (``jaxbook.sphinxext``); after every other handler, so that none
+    (the page's run, the collectors, the counts of passages) reads the other language's
+    text. The catalogs' templates (``gettext``) show no translation."""
+    docname = app.env.docname
     languages = pair(app.config)
-    shown = False
-    for node in passages:
+    for node in [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]:
         message = node.attributes.pop(MESSAGE)  # an extra attribute would uncompact lists
-        if languages is None or app.builder.name not in HTML_BUILDERS:
+        if languages is None or app.builder.name == "gettext":
             continue
-        kind, text = other_text(app, docname, message, languages)
+        kind, text = other_text(app.env, docname, message, languages)
         if kind == "same":
             continue
-        shown = True
         assert text is not None, "only the same text comes without one"
+        heading = passage_kind(node) == "heading"
+        if heading and is_component(node.parent, "dropdown"):
+            continue  # a dropdown's title: its summary on the website, where no block goes
         if kind == "marker":
             lang, children = bcp47(app.config.language), [nodes.Text(text)]
             classes = ["jb-parallel", "jb-parallel-marker", "no-search"]
         else:
-            other = languages[1] if app.config.language == languages[0] else languages[0]
-            lang, classes = bcp47(other), ["jb-parallel", "no-search"]
-            heading = passage_kind(node) == "heading"
-            children = parse(app, doctree, docname, text, heading, values)
-        if passage_kind(node) == "heading":
+            lang, classes = bcp47(other_language(app.config)), ["jb-parallel", "no-search"]
+            children = parse(app, doctree, docname, text, heading)
+        if heading:
             added = parallel_heading("", "", *children, classes=classes, lang=lang)
             node.parent.insert(node.parent.index(node) + 1, added)
         else:
-            own = parallel_source("", "", *node.children, classes=["jb-parallel-source"])
-            node.clear()
-            node += own
             node += parallel_text("", "", *children, classes=classes, lang=lang)
-    if shown:
+
+
+class ShowParallelText(SphinxPostTransform):
+    """On the website: each passage's own content and its other-language text side by side,
+    with what only the whole book or the page's run knows filled in, and the button that
+    shows them.
+
+    After every other post-transform (the page's measured figures are 900's): no other
+    changes the page beside the passages, and the notebooks (``doctree-resolved``) take
+    the text out again (``without_parallel_text``)."""
+
+    default_priority = 950
+    builders = tuple(HTML_BUILDERS)
+
+    def run(self, **kwargs: Any) -> None:
+        doctree, env = self.document, self.env
+        docname = env.current_document.docname
+        added = added_text(doctree)
+        if not added:
+            return
+        # The figures the page's run measured (pagerun.sphinxext.measured, before this).
+        values = {
+            value["variable"]: value["pagerun_value"]
+            for value in doctree.findall(measured_value)
+            if "pagerun_value" in value
+        }
+        for value in list(doctree.findall(parallel_figure)):
+            value.replace_self(nodes.Text(figure(value, values)))
+        for link in list(doctree.findall(parallel_link)):
+            title = implicit_title(env, docname, link)
+            if title is None:
+                title = section_reference(env, docname, link)
+            link.replace_self(nodes.Text(spaced(link, link.astext() if title is None else title)))
+        for text in added:
+            if isinstance(text, parallel_text):
+                node = text.parent
+                own = [child for child in node.children if child is not text]
+                node.clear()
+                node.append(parallel_source("", "", *own, classes=["jb-parallel-source"]))
+                node.append(text)
         # Translators: A toggle button at the top of a translated page that shows each passage's
         # source beside it.
         doctree.insert(0, parallel_toggle(label=str(_("Parallel text"))))
+
+
+def added_text(doctree: nodes.Node) -> list[nodes.Element]:
+    """The other language's text that the page holds beside its passages."""
+    added = (parallel_text, parallel_heading)
+    return [node for node in doctree.findall(nodes.Element) if isinstance(node, added)]
+
+
+def spaced(link: nodes.Element, words: str) -> str:
+    """A link's words, spaced from the Chinese before and after them as a link is
+    (``jaxbook.sphinxext.cjk``): a space between Chinese and Latin letters."""
+    parent = link.parent
+    index = parent.index(link)
+    before = parent[index - 1].astext()[-1:] if index > 0 else ""
+    following = parent[index + 1].astext()[:1] if index + 1 < len(parent) else ""
+    if HAN.match(before) and LATIN.match(words[:1]):
+        words = " " + words
+    if LATIN.match(words[-1:]) and HAN.match(following):
+        words = words + " "
+    return words
+
+
+class DropParallelText(SphinxPostTransform):
+    """For every builder but the website's: the page as read, without the other language's
+    text (the EPUB, the PDF, the catalogs' templates)."""
+
+    # Before every other post-transform: each sees the page as read.
+    default_priority = 1
+    builders = tuple(HTML_BUILDERS)
+
+    def is_supported(self) -> bool:
+        return not super().is_supported()  # every builder but those
+
+    def run(self, **kwargs: Any) -> None:
+        for node in added_text(self.document):
+            node.parent.remove(node)
+
+
+def without_parallel_text(doctree: nodes.document) -> nodes.document:
+    """A copy of a page as read, without the other language's text that the website shows
+    beside it (for what is made from the page alone: its notebook)."""
+    alone = doctree.deepcopy()
+    for node in [*added_text(alone), *alone.findall(parallel_toggle)]:
+        node.parent.remove(node)
+    for source in list(alone.findall(parallel_source)):
+        parent = source.parent
+        index = parent.index(source)
+        parent[index : index + 1] = source.children
+    return alone
 
 
 def visit_parallel_source(self: Any, node: nodes.Element) -> None:
@@ -473,8 +551,12 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(parallel_text, html=(visit_parallel_text, depart_span))
     app.add_node(parallel_heading, html=(visit_parallel_heading, depart_parallel_heading))
     app.add_node(parallel_toggle, html=(visit_parallel_toggle, None))
+    app.add_node(parallel_link)
+    app.add_node(parallel_figure)
     app.connect("builder-inited", add_assets)
-    # After every other handler: the notebooks see the page alone (the docstring says why this
-    # is a handler, not a post-transform).
-    app.connect("doctree-resolved", insert_parallel_text, priority=950)
-    return {"version": "1.0", **PARALLEL_SAFE}
+    # After every other handler, pagerun's run (900) among them: add_parallel_text says why.
+    app.connect("doctree-read", add_parallel_text, priority=950)
+    app.add_post_transform(ShowParallelText)
+    app.add_post_transform(DropParallelText)
+    # Version 1: the doctrees hold the other language's text, parsed as the page is read.
+    return {"version": "1.0", "env_version": 1, **PARALLEL_SAFE}

@@ -16,6 +16,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from jaxbook.sphinxext._locale import _
+from jaxbook.sphinxext._nodes import is_parallel_text
 from jaxbook.sphinxext.editions.credits import credits_of, edition_name, preface_name
 
 if TYPE_CHECKING:
@@ -38,6 +39,10 @@ class NameThePreface(SphinxPostTransform):
         section = next(iter(self.document.findall(nodes.section)), None)
         if section is not None and isinstance(section[0], nodes.title):
             section[0] = nodes.title("", preface_name())
+            # The title's words in the other language (jaxbook.sphinxext.parallel_text's)
+            # were the book's title, which the heading no longer says.
+            if len(section) > 1 and is_parallel_text(section[1]):
+                del section[1]
 
 
 def preface_in_links(
