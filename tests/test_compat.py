@@ -545,6 +545,64 @@ def test_the_scan_finds_changes_of_sphinxs_own_state(source, expected):
         assert what.startswith(start)
 
 
+# Sphinx's names without an underscore that its documentation does not offer extensions:
+# the ones the packages need, each used through a _compat entry.
+UNDOCUMENTED_IMPORTS = {"sphinx_domains", "LoggingReporter", "HTMLThemeFactory"}
+UNDOCUMENTED_ATTRIBUTES = {"registry", "images"}  # app.registry, env.images
+
+
+def undocumented_uses(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, what) for each use in ``tree`` of a name of Sphinx's that is public by its
+    spelling and internal by its documentation (``UNDOCUMENTED_*``)."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] == "sphinx"
+        ):
+            found += [(node.lineno, a.name) for a in node.names if a.name in UNDOCUMENTED_IMPORTS]
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr in UNDOCUMENTED_ATTRIBUTES
+            and sphinx_owned(chain(node.value))
+        ):
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_module_but_compat_uses_sphinxs_undocumented_names():
+    uses = {path: undocumented_uses(tree) for path, tree in modules().items()}
+    assert uses[COMPAT], "the scan finds nothing where they are used"
+    assert uses[PAGERUN_COMPAT], "the scan finds nothing where they are used"
+    outside = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path, found in uses.items()
+        if path not in COMPATS
+        for line, what in found
+    ]
+    assert not outside, "use these through the package's _compat:\n" + "\n".join(outside)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from sphinx.util.docutils import sphinx_domains", ["sphinx_domains"]),
+        ("from sphinx.util.docutils import LoggingReporter as R", ["LoggingReporter"]),
+        ("from sphinx.theming import HTMLThemeFactory", ["HTMLThemeFactory"]),
+        ("def f(app):\n    return app.registry.create_source_parser", ["app.registry"]),
+        ("def f(env):\n    env.images.add_file('a', 'b')", ["env.images"]),
+        ("def f(self):\n    return self.env.images", ["self.env.images"]),
+        # The documented, and the packages' own.
+        ("from sphinx.util.docutils import SphinxDirective", []),
+        ("def f(app):\n    return app.config.images", []),
+        ("def f(figure):\n    return figure.images", []),
+    ],
+)
+def test_the_scan_finds_sphinxs_undocumented_names(source, expected):
+    assert [what for _line, what in undocumented_uses(ast.parse(source))] == expected
+
+
 # The attributes of Sphinx's doctest nodes that no other node or dict of the packages has:
 # ``groups``, ``options`` and ``skipif`` are also the keys of the engine's blocks
 # (``pagerun.engine.Block``), which a scan of the syntax cannot tell from a node's.

@@ -2,7 +2,8 @@
 
 The package reaches into the internals of Python's standard library, Sphinx
 and JAX only here (``tests/test_compat.py`` keeps it so: no other module of
-``jaxbook`` reads an underscored name of another project). Each function's
+``jaxbook`` reads an underscored name of another project, or one of Sphinx's that
+its documentation does not offer, such as ``app.registry``). Each function's
 docstring says why it is needed, the upstream project and behavior behind it,
 the release in ``uv.lock`` it was written against, and when it can go. An
 upgrade that breaks one of them breaks it here, in one line.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import gettext
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # The attributes of Sphinx's doctest nodes: pagerun's entries (each with its way out), which
@@ -105,6 +107,55 @@ def page_file_of(source: str) -> str:
 #: Written against: Sphinx 9.1.1 and 9.2.0.
 #: Remove when: as ``is_translated_message``.
 TRANSLATED_SUFFIX = ":<translated>"
+
+
+def parse_as_page(app: Sphinx, docname: str, text: str, settings: Any) -> nodes.document:
+    """``text`` parsed as the source of page ``docname`` is (its file's markup, reST or
+    MyST, with the roles of Sphinx's domains), into a document of its own named
+    ``<page file>:<parallel>``, whose warnings go to Sphinx's log.
+
+    Why: the parallel text (``jaxbook.sphinxext.parallel_text``) parses a catalog's
+    message of a page beside the page's own parse.
+    Upstream: Sphinx makes a page's parser with ``SphinxComponentRegistry.create_source_parser``
+    (``app.registry``), parses inside ``sphinx.util.docutils.sphinx_domains`` and reports
+    through ``sphinx.util.docutils.LoggingReporter``; none of the three is documented, and
+    ``SphinxDirective.parse_text_to_nodes``, which is, parses reStructuredText only, and
+    only inside a directive.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx documents a way to parse a text as a given page's source.
+    """
+    import docutils.utils
+    from sphinx.util import get_filetype
+    from sphinx.util.docutils import LoggingReporter, sphinx_domains
+
+    source = str(app.env.doc2path(docname))
+    document = docutils.utils.new_document(f"{source}:<parallel>", settings)
+    document.reporter = LoggingReporter.from_reporter(document.reporter)
+    parser = app.registry.create_source_parser(
+        get_filetype(app.config.source_suffix, source), config=app.config, env=app.env
+    )
+    with sphinx_domains(app.env):  # the roles of Sphinx's domains (:ref:, :doc:)
+        parser.parse(text, document)
+    return document
+
+
+def theme_directories(app: Sphinx) -> list[Path]:
+    """The directories of the HTML theme the build names (``html_theme``), its parents'
+    and Sphinx's ``basic`` among them, as Sphinx finds them.
+
+    Why: the theme's messages are extracted from its templates (``make gettext``,
+    ``jaxbook.sphinxext.interface``), which a build of another builder does not load.
+    Upstream: ``sphinx.theming.HTMLThemeFactory``, made with the application's registry,
+    finds a theme and its parents; neither is documented.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx documents a way to find a theme's directories.
+    """
+    from sphinx.theming import HTMLThemeFactory
+
+    factory = HTMLThemeFactory(
+        confdir=Path(app.confdir), app=app, config=app.config, registry=app.registry
+    )
+    return [Path(d) for d in factory.create(app.config.html_theme).get_theme_dirs()]
 
 
 def forget_gettext_files() -> None:

@@ -51,9 +51,9 @@ import sphinx
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import write_po
-from sphinx.theming import HTMLThemeFactory
 
 from jaxbook import project
+from jaxbook._compat import theme_directories
 from jaxbook.i18n.catalogs import same_but_template_date
 from jaxbook.i18n.pofile import WIDTH
 from jaxbook.sphinxext import PARALLEL_SAFE, chrome
@@ -210,10 +210,7 @@ def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
         msgid_bugs_address="",
         fuzzy=False,
     )
-    theme = HTMLThemeFactory(
-        confdir=Path(app.confdir), app=app, config=app.config, registry=app.registry
-    ).create(app.config.html_theme)
-    theme_dirs = [Path(d) for d in theme.get_theme_dirs() if not Path(d).is_relative_to(SPHINX)]
+    theme_dirs = [d for d in theme_directories(app) if not d.is_relative_to(SPHINX)]
     # As Sphinx finds them: relative to conf.py's directory (the book's docs/_templates).
     template_dirs = [Path(app.confdir, d) for d in app.config.templates_path]
     for directory in [*theme_dirs, *template_dirs]:

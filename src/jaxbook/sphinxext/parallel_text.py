@@ -53,18 +53,17 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import docutils.utils
 import polib
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util import docname_join, get_filetype
-from sphinx.util.docutils import LoggingReporter, sphinx_domains
+from sphinx.util import docname_join
 from sphinx.util.fileutil import copy_asset_file
 from sphinx.util.nodes import extract_messages
 from sphinx_design.shared import is_component
 
+from jaxbook._compat import parse_as_page
 from jaxbook.chinese import HAN
 from jaxbook.project import SOURCE_LANGUAGE, bcp47
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, cjk, numbering
@@ -199,7 +198,6 @@ JOINED_TARGET = re.compile(r"(?<!`)`([^`<]*\S)<([^<>`]+)>`(_{1,2})")
 
 def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading: bool):
     """The inline content of ``text``, parsed as the page's source would be."""
-    source = str(app.env.doc2path(docname))
     text = JOINED_TARGET.sub(r"`\1 <\2>`\3", text)
     if heading:  # as Locale does: else "1. Setup" would read as a list
         text = text + "\n" + "=" * len(text) * 2
@@ -210,13 +208,7 @@ def parse(app: Sphinx, doctree: nodes.document, docname: str, text: str, heading
         if (languages := pair(app.config))
         else app.config.language
     )
-    document = docutils.utils.new_document(f"{source}:<parallel>", settings)
-    document.reporter = LoggingReporter.from_reporter(document.reporter)
-    parser = app.registry.create_source_parser(
-        get_filetype(app.config.source_suffix, source), config=app.config, env=app.env
-    )
-    with sphinx_domains(app.env):  # the roles of Sphinx's domains (:ref:, :doc:)
-        parser.parse(text, document)
+    document = parse_as_page(app, docname, text, settings)
     found = document.next_node(nodes.title if heading else nodes.paragraph)
     if found is None:
         return [nodes.Text(text)]

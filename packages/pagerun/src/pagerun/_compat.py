@@ -137,6 +137,21 @@ def pages_read_at(env: BuildEnvironment) -> dict[str, int]:
     return {docname: read_at * 1000 for docname, read_at in env.all_docs.items()}
 
 
+def note_image(env: BuildEnvironment, docname: str, path: str) -> None:
+    """Have every builder copy the image file ``path`` (absolute) as one of page
+    ``docname``'s, and forget it with the page's others when the page is read again.
+
+    Why: a page's run draws its figures (``testplot``) into files that no image directive
+    of the page names when it is read.
+    Upstream: Sphinx's ``ImageCollector`` notes a page's images in ``BuildEnvironment.images``
+    (a ``FilenameUniqDict``), whose ``add_file`` the builders' copy of images reads; neither
+    is documented.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx documents a way for an extension to add a page's image file.
+    """
+    env.images.add_file(docname, path)
+
+
 # -- The attributes of Sphinx's doctest nodes ----------------------------------------------
 #
 # ``sphinx.ext.doctest``'s directives mark an ordinary docutils node (a literal block, or a

@@ -326,7 +326,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
         domain.records[docname] = earlier
         for paths in earlier.figures.values():
             for path in paths:
-                env.images.add_file(docname, path)  # cleared with the page's other images
+                _compat.note_image(env, docname, path)  # cleared with the page's other images
         return
     if not runs(app, docname):
         domain.unrun.add(docname)  # read, not run: the next build that runs it reads it again
@@ -426,7 +426,7 @@ def run_page(
     answer = kernel.run_page(request, exclusive=app.config.pagerun_exclusive_devices)
     for paths in answer.figures.values():
         for path in paths:
-            app.env.images.add_file(docname, path)  # each builder copies it
+            _compat.note_image(app.env, docname, path)  # each builder copies it
     return PageRecord(answer.run, answer.where, answer.figures)
 
 
