@@ -113,7 +113,11 @@ NODES: dict[str, tuple[str | None, frozenset[str], frozenset[str]]] = {
     "page_reference": ("editions", frozenset({"latex"}), frozenset({"latex"})),  # the PDF's
     "pair": ("pairs", EVERY, ALL),
     "pair_half": ("pairs", EVERY, ALL),
-    "parallel_heading": ("parallel_text", frozenset({"html"}), SITE),  # added for the site only
+    # The other language's words, read for every builder and shown on the site only (the
+    # EPUB's and the PDF's take them out; a link's and a figure's become words first).
+    "parallel_figure": ("parallel_text", NONE, NONE),
+    "parallel_heading": ("parallel_text", frozenset({"html"}), SITE),
+    "parallel_link": ("parallel_text", NONE, NONE),
     "parallel_toggle": ("parallel_text", frozenset({"html"}), SITE),  # added for the site only
     "parallel_source": ("parallel_text", frozenset({"html"}), SITE),
     "parallel_text": ("parallel_text", frozenset({"html"}), SITE),
@@ -300,8 +304,8 @@ def test_links_are_pending_before_resolving_and_the_pdf_layout_comes_last(regist
     assert layout.builders == ("latex",)
     later = {n for n, t in ours.items() if t.default_priority >= layout.default_priority}
     # The EPUB's and the site's, which the PDF never runs: the site's page links, then the
-    # notices of a translated page, which go above them.
-    assert later == {"NameThePreface", "AddPageLinks", "AddNotices"}
+    # notices of a translated page, which go above them, and the parallel text.
+    assert later == {"NameThePreface", "AddPageLinks", "AddNotices", "ShowParallelText"}
     assert ours["AddPageLinks"].default_priority < ours["AddNotices"].default_priority
     # The module under jaxbook.sphinxext ("editions.latex": the editions are a package).
     handlers = {

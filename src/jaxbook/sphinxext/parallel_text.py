@@ -20,8 +20,8 @@ the message ``gettext`` extracts (``extract_messages``) so it survives translati
 makes the translation's catalog a dependency of a source page, so a catalog change
 rereads and rewrites it.
 
-When the page is read (``doctree-read``, after every other handler: nothing that reads
-the page sees the other language's text), each message is parsed as its page is (reST or
+When the page is read (``doctree-read``, after every handler that reads the page's text:
+none sees the other language's), each message is parsed as its page is (reST or
 MyST) and kept to text, code, math, emphasis, strong text and ``:zh:`` mentions, and the
 doctree keeps it, so that every build of the page reuses it. What only the whole book or
 the page's run knows is found when the page is written, by a post-transform of the HTML
@@ -367,9 +367,10 @@ def add_parallel_text(app: Sphinx, doctree: nodes.document) -> None:
     doctree; its message dropped.
 
     A ``doctree-read`` handler, not a transform, for the application's parsers, which a
-    transform cannot reach (``jaxbook.sphinxext``); after every other handler, so that none
-    (the page's run, the collectors, the counts of passages) reads the other language's
-    text. The catalogs' templates (``gettext``) show no translation."""
+    transform cannot reach (``jaxbook.sphinxext``); after the collectors and every other
+    handler that reads the page's text (the counts of passages, the glossary's uses), so
+    that none reads the other language's. The catalogs' templates (``gettext``) show no
+    translation."""
     docname = app.env.docname
     languages = pair(app.config)
     for node in [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]:
@@ -546,8 +547,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(parallel_link)
     app.add_node(parallel_figure)
     app.connect("builder-inited", add_assets)
-    # After every other handler, pagerun's run (900) among them: add_parallel_text says why.
-    app.connect("doctree-read", add_parallel_text, priority=950)
+    # After every other handler that reads the page's text (500); before the page's run
+    # (pagerun's, 900), which reads only its code: add_parallel_text says why.
+    app.connect("doctree-read", add_parallel_text, priority=800)
     app.add_post_transform(ShowParallelText)
     app.add_post_transform(DropParallelText)
     # Version 1: the doctrees hold the other language's text, parsed as the page is read.
