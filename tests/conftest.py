@@ -44,6 +44,17 @@ LONGEST_FIRST = (
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The tests read the checkout through the package installed from it (make's .venv): an
+    # environment installed from another checkout would have them test that one's code.
+    here = Path(__file__).resolve().parents[1]
+    if here != ROOT.resolve():
+        raise pytest.UsageError(
+            f"{here}: the environment's jaxbook is installed from {ROOT}, another checkout; "
+            "run the tests with this checkout's environment (make pytest creates it)"
+        )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if missing := [path for path in LONGEST_FIRST if not (ROOT / path).is_file()]:
         raise pytest.UsageError(f"tests/conftest.py: LONGEST_FIRST names no test module {missing}")
