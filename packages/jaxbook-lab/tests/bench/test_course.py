@@ -55,11 +55,31 @@ def test_every_reference_in_a_copied_catalog_follows_its_renamed_label(three_cha
     import polib
 
     root = three_chapters
+    chapter = root / "docs" / "ch03"  # a reference may name a page of it, not a label
     for catalog in (root / "locale" / "en" / "LC_MESSAGES" / "ch03").glob("*.po"):
         for entry in polib.pofile(str(catalog)):
             for text in (entry.msgid, entry.msgstr):
-                targets = re.findall(r"(?::ref:|\{ref\})`(?:[^`<]*<)?([\w-]+)>?`", text)
-                assert all(t.startswith("c03-") for t in targets), (catalog.name, targets)
+                targets = re.findall(REFERENCE, text)
+                labels = [t for t in targets if not list(chapter.glob(f"{t}.*"))]
+                assert all(t.startswith("c03-") for t in labels), (catalog.name, labels)
+
+
+# A reference to a label: Sphinx's, and the book's to a section, in reST and in MyST.
+ROLES = r"(?::ref:|:book:secnum:|:book:sec:|\{ref\}|\{book:secnum\}|\{book:sec\})"
+REFERENCE = ROLES + r"`(?:[^`<]*<)?([\w-]+)>?`"
+
+
+def test_every_reference_in_a_copied_page_names_a_label_of_its_chapter(three_chapters):
+    """The section references (``:book:sec:``) too: a copy that kept chapter 1's labels
+    would warn "undefined label" in every build of the course."""
+    chapter = three_chapters / "docs" / "ch03"
+    pages = sorted(chapter.glob("*.rst"))
+    targets = [t for page in pages for t in re.findall(REFERENCE, page.read_text("utf-8"))]
+    assert any(":book:sec" in page.read_text("utf-8") for page in pages)
+    # A section reference names a label, or a page of the chapter (its title).
+    labels = [t for t in targets if not list(chapter.glob(f"{t}.*"))]
+    assert labels
+    assert [t for t in labels if not t.startswith("c03-")] == []
 
 
 def test_a_book_of_more_chapters_gives_a_course_of_its_own_chapters(project_copy, tmp_path):

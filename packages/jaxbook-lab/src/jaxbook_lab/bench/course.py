@@ -10,8 +10,8 @@ chapter 1's sections follow chapter 1's renamed labels.
 
 Every other chapter ``chNN`` is a copy of ``docs/ch01`` and its English catalogs,
 with the names that must be unique in a book renamed in the pages and the
-catalogs alike: labels (``.. _check-x:`` or MyST's ``(check-x)=``, ``:ref:``
-or ``{ref}``, ``:verified-by:``)
+catalogs alike: labels (``.. _check-x:`` or MyST's ``(check-x)=``, ``:ref:``,
+``:book:sec:`` and their MyST forms, ``:verified-by:``)
 become ``cNN-check-x``, update-note ids become ``cNN-<id>``, and each
 snippet ``x.py`` becomes ``cNN_x.py`` (the file, the ``.. snippet::`` and the
 code that runs it). Every chapter keeps its own update-notes table. The
@@ -62,9 +62,14 @@ def _any_of(labels: list[str]) -> str:
     return "|".join(map(re.escape, labels)) or "(?!)"
 
 
+# The roles that name a label: Sphinx's references, and the book's section references
+# (``:book:sec:``, ``:book:secnum:``), in reST and in MyST.
+REFERENCE_ROLES = r"(?::ref:|:book:secnum:|:book:sec:|\{ref\}|\{book:secnum\}|\{book:sec\})"
+
+
 def renamed_refs(text: str, prefix: str, labels: list[str]) -> str:
-    """``text`` with its references (``:ref:``, ``{ref}``) to ``labels`` prefixed."""
-    pattern = rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?)({_any_of(labels)})([>`])"
+    """``text`` with its references (``REFERENCE_ROLES``) to ``labels`` prefixed."""
+    pattern = rf"({REFERENCE_ROLES}`(?:[^`<]*<)?)({_any_of(labels)})([>`])"
     return re.sub(pattern, rf"\g<1>{prefix}-\2\3", text)
 
 
@@ -75,7 +80,7 @@ def renamer(number: int, labels: list[str], snippets: list[str]):
     names = _any_of(labels)
     anchor = re.compile(rf"(\.\. _)({names}):")
     myst_anchor = re.compile(rf"^(\s*\()({names})(\)=)", re.M)
-    reference = re.compile(rf"((?::ref:|\{{ref\}})`(?:[^`<]*<)?)({names})([>`])")
+    reference = re.compile(rf"({REFERENCE_ROLES}`(?:[^`<]*<)?)({names})([>`])")
 
     def rename(text: str) -> str:
         text = anchor.sub(rf"\g<1>{prefix}-\2:", text)
