@@ -170,3 +170,51 @@ def test_a_page_that_hangs_in_the_preview_fails_at_its_time_limit(rootdir, tmp_p
         preview.wait(timeout=60)
         preview.stdout.close()
     assert stopped, "".join(seen)[-3000:]
+
+
+def test_a_preview_stopped_by_a_signal_leaves_no_process_holding_its_output(rootdir, tmp_path):
+    """A process manager stops the preview with SIGTERM: it stops as on Ctrl+C, and the
+    processes its build started exit with it. sphinx-sitemap, which the book loads, starts a
+    queue manager through multiprocessing's fork server; killed outright, the preview left
+    both running, holding its output open, so a reader of it (make bench) waited forever."""
+    book = tmp_path / "book"
+    shutil.copytree(rootdir / "test-book", book)
+    with (book / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('\nextensions.append("sphinx_sitemap")\n')
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    preview = subprocess.Popen(
+        [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(port)],
+        cwd=book,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert preview.stdout is not None
+    said: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        for line in preview.stdout:
+            said.put(line)
+        said.put(None)  # the end of its output: no process holds it any more
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    seen: list[str] = []
+    try:
+        while not any("serving http" in line for line in seen):
+            line = said.get(timeout=240)
+            assert line is not None, "".join(seen)[-3000:]
+            seen.append(line)
+        preview.terminate()
+        assert preview.wait(timeout=60) == 0
+        deadline = time.monotonic() + 30
+        while (line := said.get(timeout=max(0.1, deadline - time.monotonic()))) is not None:
+            seen.append(line)
+    finally:
+        preview.kill()
+        preview.wait(timeout=60)
+    # Its output ended: the reader has finished with it (closing it under a reader would wait).
+    reader.join(timeout=5)
+    preview.stdout.close()

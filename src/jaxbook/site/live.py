@@ -41,6 +41,7 @@ import asyncio
 import io
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -182,11 +183,18 @@ def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port
     running = threading.Thread(target=server.run, name="server", daemon=True)
     running.start()
     print(f"serving http://{host}:{port}/ (Ctrl+C stops)", flush=True)
+    # Stopped by a signal (a process manager's, a test's), it stops as on Ctrl+C: the processes
+    # the build started (sphinx-sitemap's queue manager, through the fork server) exit with it.
+    signal.signal(signal.SIGTERM, interrupted)
     try:
         rebuilds.serve_forever(running)
     except KeyboardInterrupt:
         server.should_exit = True
         running.join(timeout=5)
+
+
+def interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
