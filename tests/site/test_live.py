@@ -126,14 +126,18 @@ def test_a_page_that_hangs_in_a_build_outside_the_main_thread_fails_at_its_time_
     assert f"docs/printing.rst:{line}: WARNING: {said}" in built
 
 
+def free_port() -> int:
+    """A port no process listens on, for a preview of its own."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return free.getsockname()[1]
+
+
 def test_a_page_that_hangs_in_the_preview_fails_at_its_time_limit(rootdir, tmp_path):
     book = tmp_path / "book"
     shutil.copytree(rootdir / "test-book", book)
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
     preview = subprocess.Popen(
-        [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(port)],
+        [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(free_port())],
         cwd=book,
         env={**os.environ, "PAGERUN_PAGE_TIMEOUT": "3"},
         stdout=subprocess.PIPE,
@@ -181,11 +185,8 @@ def test_a_preview_stopped_by_a_signal_leaves_no_process_holding_its_output(root
     shutil.copytree(rootdir / "test-book", book)
     with (book / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write('\nextensions.append("sphinx_sitemap")\n')
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
     preview = subprocess.Popen(
-        [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(port)],
+        [sys.executable, "-m", "jaxbook", "livehtml", "--port", str(free_port())],
         cwd=book,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
