@@ -181,16 +181,18 @@ def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port
     )
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     running = threading.Thread(target=server.run, name="server", daemon=True)
-    running.start()
-    print(f"serving http://{host}:{port}/ (Ctrl+C stops)", flush=True)
     # Stopped by a signal (a process manager's, a test's), it stops as on Ctrl+C: the processes
     # the build started (sphinx-sitemap's queue manager, through the fork server) exit with it.
+    # From before it says it serves, which is when a caller may stop it.
     signal.signal(signal.SIGTERM, interrupted)
     try:
+        running.start()
+        print(f"serving http://{host}:{port}/ (Ctrl+C stops)", flush=True)
         rebuilds.serve_forever(running)
     except KeyboardInterrupt:
         server.should_exit = True
-        running.join(timeout=5)
+        if running.is_alive():
+            running.join(timeout=5)
 
 
 def interrupted(signum: int, frame: object) -> None:
