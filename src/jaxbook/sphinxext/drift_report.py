@@ -91,10 +91,9 @@ def read(path: Path) -> dict[str, Any] | FormatError | None:
 def load(env: BuildEnvironment, path: Path) -> dict[str, Any] | FormatError | None:
     """:func:`read`, for the page being read: it shows the file, and is read again when
     the file changes or appears."""
-    if env.docname:  # not a passage parsed while pages are written (the parallel text)
-        _domain(env).data["shows"].setdefault(env.docname, {})[str(path)] = path.is_file()
-        if path.is_file():
-            env.note_dependency(str(path))
+    _domain(env).data["shows"].setdefault(env.docname, {})[str(path)] = path.is_file()
+    if path.is_file():
+        env.note_dependency(str(path))
     return read(path)
 
 

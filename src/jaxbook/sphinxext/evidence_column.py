@@ -217,7 +217,7 @@ class ChangedInRole(SphinxRole):
         releases, _known = (
             ([], False) if not isinstance(evidence, dict) else changed_in(evidence, probes)
         )
-        if isinstance(evidence, dict) and self.env.docname:  # not the parallel text
+        if isinstance(evidence, dict):
             self.env.note_dependency(
                 str(Path(self.env.srcdir, self.config.jaxbook_release_evidence))
             )
