@@ -139,13 +139,16 @@ extensions = [
     # Loaded for every build all the same, so that a deploy's build reads (and runs)
     # nothing the site's build read: a changed list of extensions reads every page again.
     "sphinx_sitemap",
+    # Each page dated by its last commit ("last updated"), in a checkout and an archive alike.
+    "sphinx_last_updated_by_git",
 ]
 # Without a site URL it writes none, and would say "html_baseurl is required" (the same
 # setting in every build, since a changed one reads every page again too).
 suppress_warnings = ["sitemap.configuration"]
-# A checkout's build dates each page by its last commit.
-if (Path(__file__).resolve().parent / ".git").exists():
-    extensions.append("sphinx_last_updated_by_git")
+if not (Path(__file__).resolve().parent / ".git").exists():
+    # A source archive has no history: its pages carry no date, which the dates' extension
+    # would warn of, page directory by page directory.
+    suppress_warnings.append("git.subprocess_error")
 root_doc = "index"
 # A page is reStructuredText or MyST Markdown; jaxbook.sphinxext.myst_i18n loads
 # myst_parser and keeps a MyST page's translated code blocks code.
@@ -306,7 +309,7 @@ html_copy_source = False
 
 # The description meta tag too, from the page's opening paragraph.
 ogp_enable_meta_description = True
-# sphinx_last_updated_by_git (loaded above in a checkout): a page's date as a meta tag.
+# sphinx_last_updated_by_git: a page's date as a meta tag too.
 git_last_updated_metatags = True
 # A deploy build's address (jaxbook.sphinxext.languages reads the same variable): the
 # sitemap lists each page with its other languages' under <site>/<language>/.

@@ -17,8 +17,8 @@ depend on the build's language (``configure``), and none that ``conf.py`` set:
   that Chinese and Japanese are each drawn in their own glyph forms,
   with the book's mark in its corner.
 - ``sphinx_last_updated_by_git``: "last updated" from the date of the last
-  commit of the page's source; ``conf.py`` loads it in a git checkout (a
-  source archive has no history: no dates then, rather than an error).
+  commit of the page's source (a source archive has no history: no dates then,
+  and ``conf.py`` silences the extension's warning that says so).
 - With a repository URL, links to edit the page (the source language: its
   ``.rst``), to translate it (other languages: its ``.po``) and to report a
   problem (a new issue naming the page).
