@@ -28,13 +28,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-# The attributes of Sphinx's doctest nodes: pagerun's entries (each with its way out), which
-# the book's modules read through here as pagerun's do.
-from pagerun._compat import doctest_code as doctest_code
-from pagerun._compat import doctest_kind as doctest_kind
-from pagerun._compat import set_doctest_code as set_doctest_code
-from pagerun._compat import tested_kind as tested_kind
-
 if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx

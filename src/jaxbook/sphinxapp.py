@@ -36,7 +36,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.i18n import docname_to_domain
 
-from jaxbook._compat import doctest_kind, forget_gettext_files, forget_sphinx_catalogs
+from jaxbook._compat import forget_gettext_files, forget_sphinx_catalogs
+from pagerun.pages import doctest_kind
 
 
 def application(

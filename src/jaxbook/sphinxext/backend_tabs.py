@@ -54,13 +54,13 @@ from babel.dates import format_date
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from jaxbook._compat import doctest_kind, set_doctest_code
 from jaxbook.backends import backends_of, ordered
 from jaxbook.chinese import spaced
 from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, join_list
 from jaxbook.sphinxext._nodes import PASSTHROUGH
+from pagerun.pages import doctest_kind, set_doctest_code
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -58,12 +58,12 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxbook import project
-from jaxbook._compat import doctest_code, doctest_kind, page_file_of, tested_kind
+from jaxbook._compat import page_file_of
 from jaxbook.formats import FormatError, code_digest, read_checked
 from jaxbook.sphinxext import PARALLEL_SAFE, _chapters, facts, notes
 from jaxbook.sphinxext._locale import _, add_catalog, join_list, listed, sentence
 from jaxbook.sphinxext._nodes import enclosing
-from pagerun.pages import doctest_nodes_of
+from pagerun.pages import doctest_code, doctest_kind, doctest_nodes_of, tested_kind
 
 if TYPE_CHECKING:
     from collections.abc import Set

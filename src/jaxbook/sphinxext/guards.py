@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
-from jaxbook._compat import doctest_kind
 from jaxbook.backends import backends_of
 from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE
+from pagerun.pages import doctest_kind
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -55,7 +55,6 @@ from sphinx.locale import admonitionlabels
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 
-from jaxbook._compat import doctest_kind
 from jaxbook.backends import backends_of
 from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, book_texts
 from jaxbook.sphinxext._locale import _
@@ -63,6 +62,7 @@ from jaxbook.sphinxext._nodes import after_title, chrome
 from jaxbook.sphinxext.languages import site_url
 from jaxbook.sphinxext.parallel_text import without_parallel_text
 from jaxbook.sphinxext.selfcheck import selfcheck
+from pagerun.pages import doctest_kind
 
 # nbformat is imported where a notebook is made: every build of the book loads this
 # extension, and most (doctest, gettext, refresh) make no notebook.

@@ -34,10 +34,10 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from jaxbook._compat import doctest_kind
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, gettext_noop
 from jaxbook.sphinxext._nodes import PASSTHROUGH
+from pagerun.pages import doctest_kind
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -8,6 +8,9 @@
 - :mod:`pagerun.verdict`: how every report of the runs names a failure and counts them.
 - :mod:`pagerun.sphinxext`: the Sphinx extensions (``run``, ``measured``, ``testplot``).
 
+Each module's public names are those in its ``__all__``; ``pagerun._compat``, which holds
+every use of Python's and Sphinx's internals, is private.
+
 The package imports the standard library, Sphinx and docutils, and nothing of the project
 that uses it: the project says what is its own through configuration (``pagerun_*``
 settings, each documented by the extension that adds it).

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+__all__ = ["Block", "Kind", "Page", "RecordedBlock"]
+
 # What a block is: the name of the doctest directive that made it.
 Kind = Literal["testsetup", "testcleanup", "doctest", "testcode", "testoutput"]
 

@@ -26,6 +26,8 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 
+__all__ = ["DEFAULT_PATTERNS", "held", "holder", "lock_path", "present", "take"]
+
 # The TPU chips: /dev/vfio/N on a TPU v5e, /dev/accelN on older TPU VMs.
 DEFAULT_PATTERNS = ["/dev/vfio/[0-9]*", "/dev/accel[0-9]*"]
 

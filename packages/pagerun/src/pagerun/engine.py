@@ -76,6 +76,20 @@ from pagerun._compat import (
 )
 from pagerun.blocks import Block, Page, RecordedBlock
 
+__all__ = [
+    "FLAG_NAMES",
+    "RUN_LOG",
+    "After",
+    "Outcome",
+    "PageRun",
+    "Report",
+    "Settings",
+    "Started",
+    "exception_line",
+    "is_skipped",
+    "run",
+]
+
 # Sphinx's pattern for an expected output that is a traceback (doctest's own).
 EXCEPTION = DOCTEST_EXCEPTION_RE
 FLAG_NAMES = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}

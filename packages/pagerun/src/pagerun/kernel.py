@@ -75,6 +75,18 @@ from typing import Any, TypeVar
 
 from pagerun import devices, engine
 
+__all__ = [
+    "TIMEOUT",
+    "AskFailed",
+    "ask",
+    "main",
+    "processor",
+    "release",
+    "run_page",
+    "timeout_s",
+    "where",
+]
+
 TIMEOUT = "PAGERUN_PAGE_TIMEOUT"
 TIMEOUT_S = 300.0
 # How long a kernel told to stop may take before it is killed.

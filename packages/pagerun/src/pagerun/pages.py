@@ -25,14 +25,31 @@ from docutils import nodes
 from sphinx import addnodes
 
 from pagerun import engine
-from pagerun._compat import (
-    doctest_code,
-    doctest_condition,
-    doctest_groups,
-    doctest_options,
-    tested_kind,
-)
+
+# What Sphinx's doctest directives record on their nodes (what each node is, the text it
+# tests), which Sphinx does not document: read and written through these, for pagerun's
+# modules and for a project that shows or changes a page's tested code.
+from pagerun._compat import doctest_code as doctest_code
+from pagerun._compat import doctest_condition, doctest_groups, doctest_options
+from pagerun._compat import doctest_kind as doctest_kind
+from pagerun._compat import set_doctest_code as set_doctest_code
+from pagerun._compat import tested_kind as tested_kind
 from pagerun.blocks import Kind
+
+__all__ = [
+    "RUNS",
+    "PageRecord",
+    "TreeRuns",
+    "doctest_code",
+    "doctest_kind",
+    "doctest_nodes_of",
+    "kept_records",
+    "page_of",
+    "records",
+    "run",
+    "set_doctest_code",
+    "tested_kind",
+]
 
 
 def doctest_nodes_of(doctree: nodes.Element, config: Any) -> list[nodes.Element]:

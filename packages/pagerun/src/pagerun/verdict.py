@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from pagerun.engine import PageRun, Report
 
+__all__ = ["UNEXPECTED_WARNING", "Tally", "headline", "text", "title"]
+
 # The last line of an "Exception raised:" report that is a warning: a project whose setup
 # turns warnings into errors (warnings.simplefilter("error")) fails a test on one.
 UNEXPECTED_WARNING = re.compile(

@@ -58,7 +58,6 @@ from sphinx.util import logging, texescape
 from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
-from jaxbook._compat import doctest_kind
 from jaxbook.preflight import tex_language, unknown_language
 from jaxbook.sphinxext import _artwork
 from jaxbook.sphinxext._locale import _
@@ -80,6 +79,7 @@ from jaxbook.sphinxext.fonts import (
     font_cache,
     write_face,
 )
+from pagerun.pages import doctest_kind
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

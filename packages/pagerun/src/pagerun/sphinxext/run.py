@@ -84,6 +84,8 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
+__all__ = ["DoctestBuilder", "RunsDomain", "VerdictBuilder", "run_inputs", "setup"]
+
 logger = logging.getLogger(__name__)
 
 # The builders that show no output: they read pages without running them.

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
+__all__ = ["setup", "testplot_figure"]
+
 logger = logging.getLogger(__name__)
 
 
