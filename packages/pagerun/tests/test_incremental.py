@@ -200,3 +200,37 @@ def test_the_inputs_name_the_machine_the_releases_and_the_variables_that_reach_t
     for unrelated in ("TERM", "OTHERLIB_SITE_URL", "PAGERUN_RUN_LOG"):
         assert unrelated not in dict(inputs["environment"])
     assert "MYLIB_CACHE_DIR" not in dict(inputs["environment"])
+
+
+def test_a_modules_comments_docstrings_and_layout_are_not_an_input_of_the_runs(
+    tmp_path, monkeypatch
+):
+    """The digest of an input module (the engine, the kernel, ``pagerun_input_modules``) is
+    of its code: what it does, not how it is written down or explained."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = tmp_path / "pagerun_planted_setup.py"
+
+    class Config:
+        doctest_default_flags = 0
+        doctest_global_setup = doctest_global_cleanup = ""
+        doctest_test_doctest_blocks = "default"
+        pagerun_input_modules = (module.stem,)
+        pagerun_environment = pagerun_environment_ignored = ()
+
+    def digest(source: str) -> str:
+        module.write_text(source, encoding="utf-8")
+        # The engine's, the kernel's, then the project's modules.
+        return doctest_run.run_inputs(Config())["code"][-1]  # type: ignore[arg-type]
+
+    written = digest('"""Sets the pages up."""\n\ndef setup():\n    return 1\n')
+    explained = digest(
+        '"""Sets the pages up,\nexplained again."""\n\n\n'
+        "def setup():  # a comment\n"
+        '    """One, as the pages expect."""\n\n    return 1\n'
+    )
+    assert explained == written
+    assert digest('"""Sets the pages up."""\n\ndef setup():\n    return 2\n') != written
+    # A string that is code (a value, not a docstring) is part of it.
+    assert digest('def setup():\n    x = "a"\n    return 1\n') != digest(
+        'def setup():\n    x = "b"\n    return 1\n'
+    )

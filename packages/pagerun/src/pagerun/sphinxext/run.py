@@ -54,6 +54,7 @@ are documented once, in pagerun's README.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import os
@@ -182,10 +183,27 @@ def _accelerators() -> list[str]:
 
 
 def _digest(module: str) -> str:
+    """A digest of ``module``'s code: its syntax tree without docstrings, so that a comment,
+    a docstring or a change of layout runs no page again, and any change to what it does
+    runs every one (a module that cannot be parsed is digested as its bytes)."""
     spec = importlib.util.find_spec(module)
     origin = spec.origin if spec else None
     data = Path(origin).read_bytes() if origin and Path(origin).is_file() else b""
-    return hashlib.sha256(data).hexdigest()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return hashlib.sha256(data).hexdigest()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
 
 
 def run_inputs(config: Config) -> dict[str, Any]:
