@@ -1,55 +1,23 @@
 """Run each page's code once, while the page is read; keep what it did in the environment.
 
-MyST-NB's model: the page runs once, every builder renders from the record, none runs
-code again.
+MyST-NB's model, for ``sphinx.ext.doctest``'s blocks. What a user sees of it (when a page
+runs again, the ``verdict`` and ``doctest`` builders, the settings) is in pagerun's README;
+how it works:
 
-How a page runs:
-
-- A ``doctree-read`` handler at priority 900 (after the project's extensions that add or
-  change doctest nodes) runs the page's doctest nodes with the one engine
-  (:mod:`pagerun.engine`), as ``sphinx.ext.doctest``'s builder would, in a process of its
-  own (:mod:`pagerun.kernel`). The build's process runs no page code; a page that crashes
-  its process or passes its time limit fails at its line and the build goes on.
-- The record (:class:`pagerun.pages.PageRecord`: the builder's counts, each example's
-  output and result, each failure's report at its line, the ``:measured:`` values, the
-  ``testplot`` figures, where it ran) is the data of the domain :class:`RunsDomain`
-  (``pagerun``; read with :func:`pagerun.pages.records`). Sphinx pickles it, clears a
-  reread page's and merges parallel readers'; records of another shape (the domain's
-  ``data_version``) discard the pickle, so every page reads and runs again.
-- Every builder renders from the records: measured outputs and figures on the site, PDF
-  and EPUB (:mod:`pagerun.sphinxext.measured`, :mod:`pagerun.sphinxext.testplot`) and
-  the verdict. HTML, LaTeX, EPUB and the verdict share one doctree directory, so one run.
-- ``testplot`` figures are PNGs in ``<doctreedir>/figures/``, registered as the page's
-  images, so builders copy them as any image. gettext and linkcheck read pages without
-  running them.
-
-When a page runs again (Sphinx's dependency tracking decides when it is read):
-
-- when its source, an included file, a shown script or its catalog changed (or what
-  other extensions note); every page when ``pagerun_run_inputs`` changed; and always
-  when its run failed or did not happen, so every build reports a failure until fixed;
-- a reread page whose tested code is unchanged (``code_key``: each block's kind, text,
-  options and file, its ``:measured:`` names, the run's inputs), as after a prose or
-  translation change, takes back its earlier passing run at its blocks' new lines.
-  The key names a file by its path from the source directory, whatever directory the
-  build started from; a project moved or cloned elsewhere runs every page again all the
-  same, as Sphinx discards an environment whose source directory changed.
-
-Warnings: a failure is a warning at its page line (type ``pagerun``, subtype ``run``,
-with doctest's report), so ``--fail-on-warning`` never publishes a page whose shown
-output its code does not print. The verdict builder reports failures in its verdict.
-
-Sphinx's HTML builder rewrites a page only when its file is newer than its output, so a
-page reread by another builder of the same doctree directory (verdict, LaTeX) because a
-dependency changed is marked to be written again (an ``env-get-updated`` handler).
-
-Builders: ``verdict`` reads what is out of date, running it, and writes nothing (tools read
-the verdict from the environment: :func:`pagerun.pages.records`); ``doctest`` replaces
-``sphinx.ext.doctest``'s, which would run every page again in the build's process, and
-reports the kept runs as Sphinx's builder would. Both, and the config values
-(``pagerun_run``, ``pagerun_where``, ``pagerun_input_modules``, ``pagerun_environment``,
-``pagerun_environment_ignored``, ``pagerun_exclusive_devices``, ``pagerun_run_inputs``),
-are documented once, in pagerun's README.
+- :func:`run_at_read`, a ``doctree-read`` handler at priority 900 (after every extension
+  that adds or changes doctest nodes), runs the page with the engine (:mod:`pagerun.engine`)
+  in the kernel (:mod:`pagerun.kernel`), never in the build's own process.
+- The run's :class:`pagerun.pages.PageRecord` is the data of :class:`RunsDomain`: Sphinx
+  pickles it, clears a reread page's and merges parallel readers'. A reread page whose
+  tested code is unchanged (:func:`code_key`: a prose or translation change) takes its
+  earlier passing run back instead of running again.
+- Every builder renders from the records (:mod:`pagerun.sphinxext.measured`,
+  :mod:`pagerun.sphinxext.testplot`, the verdict); ``testplot`` figures are PNGs in
+  ``<doctreedir>/figures/``, registered as the page's images.
+- A failure is a warning at its page line (type ``pagerun``, subtype ``run``).
+- Sphinx's HTML builder writes a page again only when its source is newer than its output:
+  an ``env-get-updated`` handler (:func:`written_again`) names the pages that another
+  builder of the same doctree directory read again.
 """
 
 from __future__ import annotations
