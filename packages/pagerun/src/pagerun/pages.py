@@ -25,10 +25,6 @@ from docutils import nodes
 from sphinx import addnodes
 
 from pagerun import engine
-
-# What Sphinx's doctest directives record on their nodes (what each node is, the text it
-# tests), which Sphinx does not document: read and written through these, for pagerun's
-# modules and for a project that shows or changes a page's tested code.
 from pagerun._compat import doctest_code as doctest_code
 from pagerun._compat import doctest_condition, doctest_groups, doctest_options
 from pagerun._compat import doctest_kind as doctest_kind
@@ -36,6 +32,11 @@ from pagerun._compat import set_doctest_code as set_doctest_code
 from pagerun._compat import tested_kind as tested_kind
 from pagerun.blocks import Kind
 
+# Public beside this module's own names: doctest_kind, tested_kind, doctest_code and
+# set_doctest_code, which read and write what Sphinx's doctest directives record on their
+# nodes (what each node is, the text it tests) and Sphinx does not document; pagerun._compat
+# holds them, each with its way out. For pagerun's modules, and for a project that shows or
+# changes a page's tested code.
 __all__ = [
     "RUNS",
     "PageRecord",
