@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 import pagerun
-import pagerun.sphinxext
 
 ROOT = Path(__file__).resolve().parents[1]
 USERS = [ROOT / "src" / "jaxbook", ROOT / "packages" / "jaxbook-lab" / "src" / "jaxbook_lab"]
@@ -78,12 +77,11 @@ def test_the_book_and_the_lab_take_only_what_pagerun_lists_as_public():
 
 def public_modules() -> list[str]:
     """pagerun's modules that another project may import: all but the underscored."""
-    found = ["pagerun.sphinxext"]
-    for package in (pagerun, pagerun.sphinxext):
-        for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
-            if not module.name.rpartition(".")[2].startswith("_"):
-                found.append(module.name)
-    return sorted(set(found) - {"pagerun.sphinxext.__init__"})
+    return sorted(
+        module.name
+        for module in pkgutil.walk_packages(pagerun.__path__, "pagerun.")
+        if not any(part.startswith("_") for part in module.name.split("."))
+    )
 
 
 @pytest.mark.parametrize("module", public_modules())
