@@ -320,7 +320,7 @@ def run_at_read(app: Sphinx, doctree: nodes.document) -> None:
         node["pagerun_block"] = index  # how the builders find the node's outcome
     key = code_key(app.config, doctree, tested, app.srcdir)
     earlier = domain.kept.pop(docname, None)
-    if earlier is not None and earlier.key == key and figures_kept(app, earlier):
+    if earlier is not None and earlier.key == key and figures_kept(earlier):
         # The same code, perhaps moved by the prose above it: the run, at the blocks' lines.
         for recorded, outcome in zip(earlier.run.printed, earlier.run.outcomes, strict=True):
             recorded["line"] = tested[outcome.block].line
@@ -400,7 +400,7 @@ def _digest_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def figures_kept(app: Sphinx, record: PageRecord) -> bool:
+def figures_kept(record: PageRecord) -> bool:
     """Whether every figure an earlier run saved is still there to be shown."""
     return all(Path(path).is_file() for paths in record.figures.values() for path in paths)
 
