@@ -139,7 +139,7 @@ livehtml: $(SYNCED) ## Serve one language, rebuilt in-process on each save with 
 SIDE_BY_SIDE = -j2 $(if $(filter output-sync,$(.FEATURES)),--output-sync=target)
 
 .PHONY: test
-test: ## Everything that checks the project (warning-free builds of the book and the guides included)
+test: ## Everything that checks the book and pagerun (warning-free builds of the book and the guides included); the lab's tests are make lab-test
 	@$(PREFLIGHT) test
 	@mkdir -p $(BUILDDIR) && : > $(BUILDDIR)/runs.log
 	JAXBOOK_DOCTEST_WARM=0 PAGERUN_RUN_LOG=$(abspath $(BUILDDIR))/runs.log \
