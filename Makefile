@@ -303,8 +303,8 @@ drift: $(SYNCED) ## Run the book on another JAX release (JAX=0.4.38; PYTHON= to 
 	  $(if $(filter command line environment,$(origin PYTHON)),--python $(PYTHON)) $(LANGUAGES)
 
 # The releases readers are likely to have: the newest 0.4, the first with the new
-# RNG default, the previous minor, and the one the book is checked on.
-REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 0.12.0.1
+# RNG default, the previous minor, and the one the book is checked on (pyproject.toml's pin).
+REPORT_RELEASES ?= 0.4.38 0.5.0 0.11.2 $(shell $(PYTHON) src/jaxbook/project.py pinned-jax)
 # The chapters' drift data, each the file its "other releases" page names; a new
 # chapter's (or one chapter alone): DRIFT_FILES=docs/ch02/release-drift.json.
 DRIFT_FILES ?= $(wildcard docs/*/release-drift.json)

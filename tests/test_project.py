@@ -37,6 +37,17 @@ def test_the_makefile_asks_the_module_for_the_languages():
     assert result.stdout.split() == list(project.languages(ROOT))
 
 
+def test_the_makefile_asks_the_module_for_the_pinned_jax():
+    result = subprocess.run(
+        [sys.executable, "src/jaxbook/project.py", "pinned-jax"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == [project.pinned_release(ROOT)]
+
+
 LIST_HEADER = "code,name,status,translators\n"
 
 

@@ -564,9 +564,11 @@ def root() -> Path:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["languages"]:
-        sys.exit("usage: python src/jaxbook/project.py languages")
+    # The Makefile's questions, asked with the system's Python before .venv exists.
+    answers = {"languages": lambda: languages(), "pinned-jax": lambda: [pinned_release(root())]}
+    if len(sys.argv) != 2 or sys.argv[1] not in answers:
+        sys.exit(f"usage: python src/jaxbook/project.py {{{','.join(answers)}}}")
     try:
-        print(*languages())
+        print(*answers[sys.argv[1]]())
     except ValueError as exc:
         sys.exit(str(exc))
