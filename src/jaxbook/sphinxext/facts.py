@@ -47,7 +47,7 @@ from docutils import nodes
 from sphinx.util.docutils import ReferenceRole, SphinxRole
 
 from jaxbook import project
-from jaxbook.chinese import spaced
+from jaxbook.chinese import HAN, spaced
 from jaxbook.sphinxext import PARALLEL_SAFE, backend_tabs
 
 if TYPE_CHECKING:
@@ -109,10 +109,11 @@ class CourseRole(ReferenceRole):
             return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
         path = self.target if self.has_explicit_title else ""
         url = base + (f"/{path.strip('/')}" if path else "")
-        # A course is a work: its title in italics, as a book's is (US style), unless its own
-        # marks set it apart (Chinese 《JAX 入门》).
+        # A course is a work: its title in italics, as a book's is (US style). Chinese sets
+        # no text in italics (clreq): its marks set a title apart (《JAX 入门》), and a part
+        # of the course (第 1 章) stays upright.
         title: nodes.Node = nodes.Text(self.title)
-        if not self.title.startswith("《"):
+        if not HAN.search(self.title):
             title = nodes.emphasis(self.title, self.title)
         return [nodes.reference(self.rawtext, "", title, refuri=url)], []
 
