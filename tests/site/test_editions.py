@@ -1440,6 +1440,29 @@ def test_epub_code_wraps_on_a_phone_and_output_reads_apart(
     assert layout["outputRule"] != "0px"
 
 
+# Each column of the index's tables, and the page, as laid out: their widths in pixels.
+INDEX_COLUMNS = """
+const page = document.body.getBoundingClientRect().width;
+const columns = [...document.querySelectorAll('table.indextable td')];
+return {page: page, columns: columns.map(td => td.getBoundingClientRect().width)};
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_index_reads_in_one_column_as_wide_as_a_phone(
+    built_editions, phone, tmp_path, language
+):
+    """The index's columns stack on a phone, each as wide as the page: with a third of the
+    width each (Sphinx's inline style), an entry broke after each word ("JAX" / "and" /
+    "NumPy")."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    phone.get((tmp_path / "genindex.xhtml").as_uri())
+    layout = phone.execute_script(INDEX_COLUMNS)
+    assert len(layout["columns"]) > 10
+    assert min(layout["columns"]) > 0.9 * layout["page"], layout
+
+
 # Where inline code in a table cell breaks between two letters or digits, as laid out: the
 # code's text, with " / " at the break.
 MID_WORD_BREAKS = """
