@@ -907,6 +907,41 @@ def test_a_chinese_notes_mark_stays_where_the_text_has_it():
     assert paragraph.astext() == "JAX’s “The Sharp Bits7”页面"
 
 
+@pytest.mark.parametrize(
+    ("after", "expected"),
+    [
+        # "\x00 ": docutils' trace of an escaped space (``\ ）``), which writes nothing.
+        ("\x00 ）。下面", "已知缺陷（jax-ml/jax#37830）11。下面"),
+        ("\x00 。下面", "已知缺陷（jax-ml/jax#3783011。下面"),
+    ],
+)
+def test_a_chinese_notes_mark_after_a_digit_follows_the_closing_bracket(after, expected):
+    """The zh editor read “（jax-ml/jax#37830¹¹）” as issue 3783011: after a digit the mark
+    follows the closing quotes and brackets, not the full stop (a 点号)."""
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    from jaxbook.sphinxext.editions.layout import marks_after_quotes
+
+    document = new_document("test")
+    paragraph = nodes.paragraph()
+    issue = "https://github.com/jax-ml/jax/issues/37830"
+    reference = nodes.reference("", "jax-ml/jax#37830", refuri=issue)
+    # As Sphinx's LaTeX transforms leave it: the link's address as a footnote after the link.
+    note = nodes.footnote("", nodes.label("", "11"), nodes.paragraph("", issue), auto=1)
+    paragraph += [nodes.Text("已知缺陷（"), reference, note, nodes.Text(after)]
+    document += paragraph
+    marks_after_quotes(document, "zh_CN")
+    # Where the mark is: the footnote's number alone.
+    note.remove(note[1])
+    assert paragraph.astext() == expected
+
+
+def test_a_chinese_notes_mark_follows_the_bracket_after_an_issues_number(latex):
+    tex, _ = latex("zh_CN")
+    assert "jax\\#37830}）%\n\\begin{footnote}" in tex
+
+
 def test_the_english_edition_sets_one_space_after_a_sentence_and_may_end_a_line_short(latex):
     tex, outdir = latex("en")
     # polyglossia's English set TeX's wider space after a full stop or a colon.

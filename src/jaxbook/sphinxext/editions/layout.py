@@ -9,7 +9,7 @@ runs), where paper needs what the website does not:
 - code and boxes kept together at a page's foot, and headings with what follows them
   (``page_breaks``);
 - a footnote's mark after the closing quote and the punctuation, in an edition in a Latin
-  script;
+  script, and in a CJK edition after the closing quotes and brackets that follow a digit;
 - a line that may end short before inline code rather than spread;
 - headings' bookmarks without emoji.
 """
@@ -114,14 +114,20 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
 # What a note's mark follows in an edition in a Latin script: a closing quote and the
 # punctuation that ends the clause, wherever the link it notes ends.
 AFTER_MARK = re.compile(r"^(?:[”’]+[.,;:!?]?|[.,;:!?]+)")
+# In a CJK edition, after a digit: the closing quotes and brackets (标号), not a full stop
+# or a comma (点号); before them, what an escaped space left (``\ ）``: a null, then the
+# space, both of which docutils writes as nothing).
+AFTER_MARK_CJK = re.compile(r"^(?:\x00\s?)*[”’）)」』》〉】\]]+")
 
 
 def marks_after_quotes(doctree: nodes.document, language: str) -> None:
     """In an edition in a Latin script, a footnote's mark (a link's address, on paper) follows
     the closing quote and the punctuation after the link it notes, as Chicago (14.26) sets it:
-    “The Sharp Bits”⁷, not “The Sharp Bits⁷”. Chinese sets it where the text has it."""
-    if cjk_region(language) is not None:
-        return
+    “The Sharp Bits”⁷, not “The Sharp Bits⁷”. Chinese sets it where the text has it, right
+    after the words it notes, but for words that end in a digit, where the mark would read
+    as one more digit (“jax-ml/jax#37830¹¹”): there it follows the closing quotes and
+    brackets (“（jax-ml/jax#37830）¹¹”)."""
+    cjk = cjk_region(language) is not None
     for mark in list(
         doctree.findall(lambda n: isinstance(n, (nodes.footnote, nodes.footnote_reference)))
     ):
@@ -132,7 +138,16 @@ def marks_after_quotes(doctree: nodes.document, language: str) -> None:
         after = parent[at] if at < len(parent) else None
         if not isinstance(after, nodes.Text):
             continue
-        found = AFTER_MARK.match(str(after))
+        if cjk:
+            # The mark's footnote and its reference sit side by side after the link.
+            noted = next(
+                (n for n in reversed(parent[: parent.index(mark)])
+                 if not isinstance(n, (nodes.footnote, nodes.footnote_reference))),
+                None,
+            )  # fmt: skip
+            if noted is None or not noted.astext()[-1:].isdigit():
+                continue
+        found = (AFTER_MARK_CJK if cjk else AFTER_MARK).match(str(after))
         if found is None:
             continue
         text = str(after)
