@@ -996,3 +996,19 @@ def test_the_glyphs_file_serves_every_document_of_the_build(make_app, tmp_path):
     glyphs = (app.outdir / "jaxbook-glyphs.sty").read_text(encoding="utf-8")
     assert r'\newunicodechar{⇒}{\jbglyph{"21D2}}' in glyphs
     assert r'\newunicodechar{⇔}{\jbglyph{"21D4}}' in glyphs
+
+
+def test_a_line_under_the_title_breaks_at_its_parts_separator():
+    """The English cover broke its line under the title as "… to JAX · For" / "JAX 0.12": a
+    line that does not fit breaks where its parts meet, the break taking the "·"'s place."""
+    from PIL import ImageFont
+
+    from jaxbook.sphinxext import _artwork
+
+    path, index = _artwork.font_face("Noto Sans", "Regular")
+    font = ImageFont.truetype(str(path), 72, index=index)
+    text = "Chapter 1: Introduction to JAX · For JAX 0.12"
+    width = int(font.getlength("Chapter 1: Introduction to JAX · For"))
+    assert _artwork.wrapped(text, font, width) == ["Chapter 1: Introduction to JAX", "For JAX 0.12"]
+    # A line that fits stays whole, its separator kept.
+    assert _artwork.wrapped(text, font, int(font.getlength(text)) + 1) == [text]

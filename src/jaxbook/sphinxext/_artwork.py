@@ -135,8 +135,16 @@ def draw_emoji(character: str, path: Path) -> None:
 TOKEN = re.compile(r"[A-Za-z0-9.'’\-]+|\s+|.")
 
 
+# Between the parts of a line under the title ("Chapter 1: Introduction to JAX · For JAX
+# 0.12"): where it breaks, if it must, the line break takes the separator's place.
+PARTS = " · "
+
+
 def wrapped(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
-    """``text`` in lines no wider than ``width``: Latin at its spaces, Chinese anywhere."""
+    """``text`` in lines no wider than ``width``: first at its parts' separator, then Latin
+    at its spaces and Chinese anywhere ("For" / "JAX 0.12" was a line's end and the next)."""
+    if PARTS in text and font.getlength(text) > width:
+        return [line for part in text.split(PARTS) for line in wrapped(part, font, width)]
     lines: list[str] = []
     line = ""
     for token in TOKEN.findall(text):
