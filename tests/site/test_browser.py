@@ -448,6 +448,65 @@ def test_code_blocks_laid_out_late_keep_their_height(browser, server):
     assert off == {}
 
 
+# Each heading of the article that takes more than one line, laid out: its text by line (its
+# anchor, the "¶" shown on hover, left out). A line starts where a character stands left of
+# the one before it: inline code sits a little higher or lower on the same line.
+HEADING_LINES = """
+const found = [];
+for (const heading of document.querySelectorAll('article h1, article h2, article h3')) {
+  const lines = [''];
+  let left = -Infinity;
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('.headerlink')) continue;
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect || !rect.width) continue;
+      if (rect.left < left - 1) lines.push('');
+      lines[lines.length - 1] += node.data[i];
+      left = rect.left;
+    }
+  }
+  const text = lines.map(line => line.trim());
+  if (text.length > 1) found.push(text);
+}
+return found;
+"""
+
+
+def short_last_lines(headings: list[list[str]]) -> list[str]:
+    """The headings whose last line holds a character or two, or one short word."""
+    return [" / ".join(lines) for lines in headings if len(lines[-1].replace(" ", "")) < 4]
+
+
+def test_the_heading_check_sees_a_last_line_of_one_or_two_characters():
+    assert short_last_lines([["1.1 JAX 是什", "么？"], ["1.1 JAX", "是什么？"]]) == [
+        "1.1 JAX 是什 / 么？"
+    ]
+
+
+def test_headings_wrap_evenly_on_a_phone(browser, server):
+    """The zh editor found "1.1 JAX 是什" / "么？" at 390 px: a heading that wraps leaves more
+    than a character or two on its last line."""
+    browser.set_window_size(390, 844)
+    try:
+        short, wrapping = {}, 0
+        for language in LANGUAGES:
+            for page in ["index", "what-is-jax", "jax-vs-numpy", "transformations", "devices"]:
+                browser.get(f"{server}/{language}/ch01/{page}.html")
+                headings = browser.execute_script(HEADING_LINES)
+                wrapping += len(headings)
+                if found := short_last_lines(headings):
+                    short[f"{language}/{page}"] = found
+    finally:
+        browser.set_window_size(1280, 900)
+    assert wrapping > 5
+    assert short == {}
+
+
 # Each output of the page (each backend tab's too, shown), laid out: whether its frame leaves
 # the article's column, whether its lines wrap, and whether one wider than its frame scrolls.
 OUTPUT_FAULTS = """
