@@ -448,15 +448,16 @@ def test_code_blocks_laid_out_late_keep_their_height(browser, server):
     assert off == {}
 
 
-# Each heading of the article that takes more than one line, laid out: its text by line (its
-# anchor, the "¶" shown on hover, left out). A line starts where a character stands left of
-# the one before it: inline code sits a little higher or lower on the same line.
-HEADING_LINES = """
+# Each element that the script's argument selects and that takes more than one line, laid
+# out: its text, and its text by line (a heading's anchor, the "¶" shown on hover, left out).
+# A line starts where a character stands left of the one before it: inline code sits a little
+# higher or lower on the same line.
+LINES_OF = """
 const found = [];
-for (const heading of document.querySelectorAll('article h1, article h2, article h3')) {
+for (const element of document.querySelectorAll(arguments[0])) {
   const lines = [''];
   let left = -Infinity;
-  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (node.parentElement.closest('.headerlink')) continue;
     for (let i = 0; i < node.data.length; i++) {
@@ -471,21 +472,51 @@ for (const heading of document.querySelectorAll('article h1, article h2, article
     }
   }
   const text = lines.map(line => line.trim());
-  if (text.length > 1) found.push(text);
+  if (text.length > 1) found.push({text: element.textContent.replace(/\\s+/g, ' '), lines: text});
 }
 return found;
 """
 
 
-def short_last_lines(headings: list[list[str]]) -> list[str]:
+def short_last_lines(headings: list[dict]) -> list[str]:
     """The headings whose last line holds a character or two, or one short word."""
-    return [" / ".join(lines) for lines in headings if len(lines[-1].replace(" ", "")) < 4]
+    return [
+        " / ".join(heading["lines"])
+        for heading in headings
+        if len(heading["lines"][-1].replace(" ", "")) < 4
+    ]
 
 
 def test_the_heading_check_sees_a_last_line_of_one_or_two_characters():
-    assert short_last_lines([["1.1 JAX 是什", "么？"], ["1.1 JAX", "是什么？"]]) == [
-        "1.1 JAX 是什 / 么？"
+    found = [{"lines": ["1.1 JAX 是什", "么？"]}, {"lines": ["1.1 JAX", "是什么？"]}]
+    assert short_last_lines(found) == ["1.1 JAX 是什 / 么？"]
+
+
+# Two Han characters, or two letters or digits, that a line break may not part.
+IN_A_WORD = re.compile(r"[\u3400-\u9fff]{2}|[A-Za-z0-9]{2}")
+
+
+def broken_words(cells: list[dict]) -> list[str]:
+    """The cells whose lines part two Han characters, or two letters or digits the text
+    writes together ("版本" / "变化", "recomme" / "nded"), not at a space or a bracket."""
+    return [
+        " / ".join(cell["lines"])
+        for cell in cells
+        if any(
+            IN_A_WORD.fullmatch(before[-1] + after[0]) and before[-1] + after[0] in cell["text"]
+            for before, after in zip(cell["lines"], cell["lines"][1:], strict=False)
+            if before and after
+        )
     ]
+
+
+def test_the_table_header_check_sees_a_word_broken_and_not_one_kept():
+    cells = [
+        {"text": "版本变化", "lines": ["版本", "变化"]},
+        {"text": "Changed in", "lines": ["Changed", "in"]},
+        {"text": "jax.random.key(0)（推荐）", "lines": ["jax.random.key(0)", "（推荐）"]},
+    ]
+    assert broken_words(cells) == ["版本 / 变化"]
 
 
 def test_headings_wrap_evenly_on_a_phone(browser, server):
@@ -497,7 +528,7 @@ def test_headings_wrap_evenly_on_a_phone(browser, server):
         for language in LANGUAGES:
             for page in ["index", "what-is-jax", "jax-vs-numpy", "transformations", "devices"]:
                 browser.get(f"{server}/{language}/ch01/{page}.html")
-                headings = browser.execute_script(HEADING_LINES)
+                headings = browser.execute_script(LINES_OF, "article h1, article h2, article h3")
                 wrapping += len(headings)
                 if found := short_last_lines(headings):
                     short[f"{language}/{page}"] = found
@@ -505,6 +536,23 @@ def test_headings_wrap_evenly_on_a_phone(browser, server):
         browser.set_window_size(1280, 900)
     assert wrapping > 5
     assert short == {}
+
+
+def test_table_headers_break_only_between_words_on_a_phone(browser, server):
+    """The zh editor found the update notes' "编号" header as "编" / "号" at 390 px: a header
+    cell wraps between its words only, as the EPUB's does."""
+    browser.set_window_size(390, 844)
+    try:
+        broken = {}
+        for language in LANGUAGES:
+            for page in ["update-notes", "installation", "arrays"]:
+                browser.get(f"{server}/{language}/ch01/{page}.html")
+                cells = browser.execute_script(LINES_OF, "article table.docutils th")
+                if found := broken_words(cells):
+                    broken[f"{language}/{page}"] = found
+    finally:
+        browser.set_window_size(1280, 900)
+    assert broken == {}
 
 
 # Each output of the page (each backend tab's too, shown), laid out: whether its frame leaves
