@@ -103,8 +103,9 @@ def test_the_printed_book_prints_no_test_report(built_editions, language):
 
 
 def unbalanced_quotes(page: Path) -> list[tuple[str, str]]:
-    """Each output line on ``page`` with an odd number of double quotes, and the code of the
-    cell that printed it (the code block before the output)."""
+    """Each output line on ``page`` with an odd number of double quotes, and what the reader
+    reads before it: the cell that printed it (the code block before the output) and the
+    paragraph before that cell."""
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
     article = soup.select_one("article") or soup
     found = []
@@ -112,19 +113,29 @@ def unbalanced_quotes(page: Path) -> list[tuple[str, str]]:
         for line in output.get_text().splitlines():
             if line.count('"') % 2:
                 code = output.find_previous("div", class_="highlight-python")
-                found.append((line, code.get_text() if code is not None else ""))
+                before = code.find_previous("p") if code is not None else None
+                # The paragraph in the page's language (the parallel text's is hidden).
+                for hidden in before.select(".jb-parallel") if before is not None else []:
+                    hidden.extract()
+                # On one line: the last line of what is read is the paragraph.
+                said = " ".join(before.get_text(" ").split()) if before is not None else ""
+                found.append((line, (code.get_text() if code is not None else "") + "\n" + said))
     return found
 
 
 def unexplained(quotes: list[tuple[str, str]]) -> list[str]:
-    """The lines whose stray quote the code's comment does not explain: a reader would report
-    it as the book's erratum, where it is what the code prints."""
+    """The lines whose stray quote neither the code's comment nor the paragraph before the
+    code explains: a reader would report it as the book's erratum, where it is what the code
+    prints."""
     return [
         line
-        for line, code in quotes
+        for line, read in quotes
         if not any(
-            line.split(":")[0] in comment and "JAX" in comment
-            for comment in (c for c in code.splitlines() if c.lstrip().startswith("#"))
+            line.split(":")[0] in said and "JAX" in said
+            for said in (
+                *(c for c in read.splitlines() if c.lstrip().startswith("#")),
+                read.split("\n")[-1],
+            )
         )
     ]
 
@@ -132,14 +143,14 @@ def unexplained(quotes: list[tuple[str, str]]) -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_stray_quote_in_an_output_is_said_to_be_jaxs_own(built_site, language):
     """jax.print_environment_info() ends its "device info" line with a quote of its own (its
-    f-string has one too many); the cell's comment says so, in each language."""
+    f-string has one too many); the text before the cell says so, in each language."""
     quotes = [q for page in chapter_pages(built_site, language) for q in unbalanced_quotes(page)]
     assert [line.split(":")[0] for line, _code in quotes] == ["device info"]
     assert unexplained(quotes) == []
 
 
 def test_jax_prints_the_stray_quote_the_comment_explains():
-    """Where a JAX release no longer prints it, the comment goes (and the output changes)."""
+    """Where a JAX release no longer prints it, the explanation goes (and the output changes)."""
     import contextlib
     import io
 
@@ -159,3 +170,7 @@ def test_the_quote_check_sees_a_cell_without_its_comment():
     ]
     commented = '# The quote that ends the "device info" line is JAX\'s own.\n' + code
     assert unexplained([('device info: cpu-1, 1 local devices"', commented)]) == []
+    said = code + '\nHere is one run (the quote that ends the "device info" line is JAX\'s own):'
+    assert unexplained([('device info: cpu-1, 1 local devices"', said)]) == []
+    unrelated = code + "\nHere is one run, with no such variable set:"
+    assert unexplained([('device info: cpu-1, 1 local devices"', unrelated)]) != []
