@@ -26,26 +26,23 @@ def test_the_source_comes_first_and_the_translations_are_the_rest():
     assert project.SOURCE_LANGUAGE not in project.translations(ROOT)
 
 
-def test_the_makefile_asks_the_module_for_the_languages():
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("languages", lambda: list(project.languages(ROOT))),
+        ("pinned-jax", lambda: [project.pinned_release(ROOT)]),
+    ],
+)
+def test_the_makefile_asks_the_module(question, answer):
+    """What the Makefile asks with the system's Python, before .venv exists."""
     result = subprocess.run(
-        [sys.executable, "src/jaxbook/project.py", "languages"],
+        [sys.executable, "src/jaxbook/project.py", question],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     )
-    assert result.stdout.split() == list(project.languages(ROOT))
-
-
-def test_the_makefile_asks_the_module_for_the_pinned_jax():
-    result = subprocess.run(
-        [sys.executable, "src/jaxbook/project.py", "pinned-jax"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert result.stdout.split() == [project.pinned_release(ROOT)]
+    assert result.stdout.split() == answer()
 
 
 LIST_HEADER = "code,name,status,translators\n"
