@@ -102,7 +102,7 @@ def test_the_printed_book_prints_no_test_report(built_editions, language):
         assert line not in text, line
 
 
-def unbalanced_quotes(page: Path) -> list[tuple[str, str]]:
+def unbalanced_quotes(page: Path) -> list[tuple[str, str, str]]:
     """Each output line on ``page`` with an odd number of double quotes, and what the reader
     reads before it: the cell that printed it (the code block before the output) and the
     paragraph before that cell."""
@@ -117,24 +117,23 @@ def unbalanced_quotes(page: Path) -> list[tuple[str, str]]:
                 # The paragraph in the page's language (the parallel text's is hidden).
                 for hidden in before.select(".jb-parallel") if before is not None else []:
                     hidden.extract()
-                # On one line: the last line of what is read is the paragraph.
-                said = " ".join(before.get_text(" ").split()) if before is not None else ""
-                found.append((line, (code.get_text() if code is not None else "") + "\n" + said))
+                said = before.get_text(" ") if before is not None else ""
+                found.append((line, code.get_text() if code is not None else "", said))
     return found
 
 
-def unexplained(quotes: list[tuple[str, str]]) -> list[str]:
+def unexplained(quotes: list[tuple[str, str, str]]) -> list[str]:
     """The lines whose stray quote neither the code's comment nor the paragraph before the
     code explains: a reader would report it as the book's erratum, where it is what the code
     prints."""
     return [
         line
-        for line, read in quotes
+        for line, code, paragraph in quotes
         if not any(
             line.split(":")[0] in said and "JAX" in said
             for said in (
-                *(c for c in read.splitlines() if c.lstrip().startswith("#")),
-                read.split("\n")[-1],
+                *(c for c in code.splitlines() if c.lstrip().startswith("#")),
+                " ".join(paragraph.split()),
             )
         )
     ]
@@ -145,7 +144,7 @@ def test_a_stray_quote_in_an_output_is_said_to_be_jaxs_own(built_site, language)
     """jax.print_environment_info() ends its "device info" line with a quote of its own (its
     f-string has one too many); the text before the cell says so, in each language."""
     quotes = [q for page in chapter_pages(built_site, language) for q in unbalanced_quotes(page)]
-    assert [line.split(":")[0] for line, _code in quotes] == ["device info"]
+    assert [line.split(":")[0] for line, _code, _paragraph in quotes] == ["device info"]
     assert unexplained(quotes) == []
 
 
@@ -164,13 +163,11 @@ def test_jax_prints_the_stray_quote_the_comment_explains():
 
 
 def test_the_quote_check_sees_a_cell_without_its_comment():
+    line = 'device info: cpu-1, 1 local devices"'
     code = "jax.print_environment_info()\n"
-    assert unexplained([('device info: cpu-1, 1 local devices"', code)]) == [
-        'device info: cpu-1, 1 local devices"'
-    ]
+    assert unexplained([(line, code, "")]) == [line]
     commented = '# The quote that ends the "device info" line is JAX\'s own.\n' + code
-    assert unexplained([('device info: cpu-1, 1 local devices"', commented)]) == []
-    said = code + '\nHere is one run (the quote that ends the "device info" line is JAX\'s own):'
-    assert unexplained([('device info: cpu-1, 1 local devices"', said)]) == []
-    unrelated = code + "\nHere is one run, with no such variable set:"
-    assert unexplained([('device info: cpu-1, 1 local devices"', unrelated)]) != []
+    assert unexplained([(line, commented, "")]) == []
+    said = 'Here is one run (the quote that ends the "device info" line is JAX\'s own):'
+    assert unexplained([(line, code, said)]) == []
+    assert unexplained([(line, code, "Here is one run, with no such variable set:")]) == [line]
