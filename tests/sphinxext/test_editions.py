@@ -886,12 +886,14 @@ def _quoted_link_with_a_note(after: str):
     [
         ("” page (its list).", "JAX’s “The Sharp Bits”7 page (its list)."),
         ("”.", "JAX’s “The Sharp Bits”.7"),
+        (",” and more", "JAX’s “The Sharp Bits,”7 and more"),
         (" and more", "JAX’s “The Sharp Bits7 and more"),
     ],
 )
 def test_a_notes_mark_follows_the_closing_quote_and_the_punctuation(after, expected):
     """Chicago 14.26: “The Sharp Bits”⁷, where the mark sat inside the quotes, a space before
-    the closing one ("“The Sharp Bits7 ”")."""
+    the closing one ("“The Sharp Bits7 ”"), or before the comma that US style sets inside
+    them (the en editor's “Manual parallelism with shard_map,¹³”)."""
     from jaxbook.sphinxext.editions.layout import marks_after_quotes
 
     document, paragraph = _quoted_link_with_a_note(after)
@@ -908,16 +910,19 @@ def test_a_chinese_notes_mark_stays_where_the_text_has_it():
 
 
 @pytest.mark.parametrize(
-    ("after", "expected"),
+    ("language", "before", "after", "expected"),
     [
         # "\x00 ": docutils' trace of an escaped space (``\ ）``), which writes nothing.
-        ("\x00 ）。下面", "已知缺陷（jax-ml/jax#37830）11。下面"),
-        ("\x00 。下面", "已知缺陷（jax-ml/jax#3783011。下面"),
+        ("zh_CN", "已知缺陷（", "\x00 ）。下面", "已知缺陷（jax-ml/jax#37830）11。下面"),
+        ("zh_CN", "已知缺陷（", "\x00 。下面", "已知缺陷（jax-ml/jax#3783011。下面"),
+        ("en", "known bug (", "). Next", "known bug (jax-ml/jax#37830).11 Next"),
+        ("en", "see ", " next", "see jax-ml/jax#3783011 next"),
     ],
 )
-def test_a_chinese_notes_mark_after_a_digit_follows_the_closing_bracket(after, expected):
-    """The zh editor read “（jax-ml/jax#37830¹¹）” as issue 3783011: after a digit the mark
-    follows the closing quotes and brackets, not the full stop (a 点号)."""
+def test_a_notes_mark_after_a_digit_follows_the_closing_bracket(language, before, after, expected):
+    """The zh editor read “（jax-ml/jax#37830¹¹）” as issue 3783011, and the en editor
+    “(jax-ml/jax#37830¹¹)”: after a digit the mark follows the closing quotes and brackets,
+    in Chinese not the full stop (a 点号), in English the punctuation after them too."""
     from docutils import nodes
     from docutils.utils import new_document
 
@@ -929,9 +934,9 @@ def test_a_chinese_notes_mark_after_a_digit_follows_the_closing_bracket(after, e
     reference = nodes.reference("", "jax-ml/jax#37830", refuri=issue)
     # As Sphinx's LaTeX transforms leave it: the link's address as a footnote after the link.
     note = nodes.footnote("", nodes.label("", "11"), nodes.paragraph("", issue), auto=1)
-    paragraph += [nodes.Text("已知缺陷（"), reference, note, nodes.Text(after)]
+    paragraph += [nodes.Text(before), reference, note, nodes.Text(after)]
     document += paragraph
-    marks_after_quotes(document, "zh_CN")
+    marks_after_quotes(document, language)
     # Where the mark is: the footnote's number alone.
     note.remove(note[1])
     assert paragraph.astext() == expected

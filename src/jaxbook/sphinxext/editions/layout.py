@@ -111,9 +111,11 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
             parent.insert(at, [nodes.Text(space + quote), page])
 
 
-# What a note's mark follows in an edition in a Latin script: a closing quote and the
-# punctuation that ends the clause, wherever the link it notes ends.
-AFTER_MARK = re.compile(r"^(?:[”’]+[.,;:!?]?|[.,;:!?]+)")
+# What a note's mark follows in an edition in a Latin script: a closing quote (with the
+# comma or period that US style sets inside it) and the punctuation that ends the clause,
+# wherever the link it notes ends; after a digit, the closing brackets too.
+AFTER_MARK = re.compile(r"^(?:[.,;:!?]?[”’]+[.,;:!?]?|[.,;:!?]+)")
+AFTER_MARK_DIGIT = re.compile(r"^(?:\x00\s?)*(?:[.,;:!?]?[”’)\]]+[.,;:!?]?|[.,;:!?]+)")
 # In a CJK edition, after a digit: the closing quotes and brackets (标号), not a full stop
 # or a comma (点号); before them, what an escaped space left (``\ ）``: a null, then the
 # space, both of which docutils writes as nothing).
@@ -126,7 +128,8 @@ def marks_after_quotes(doctree: nodes.document, language: str) -> None:
     “The Sharp Bits”⁷, not “The Sharp Bits⁷”. Chinese sets it where the text has it, right
     after the words it notes, but for words that end in a digit, where the mark would read
     as one more digit (“jax-ml/jax#37830¹¹”): there it follows the closing quotes and
-    brackets (“（jax-ml/jax#37830）¹¹”)."""
+    brackets (“（jax-ml/jax#37830）¹¹”), as it does in a Latin script
+    (“(jax-ml/jax#37830).¹¹”)."""
     cjk = cjk_region(language) is not None
     for mark in list(
         doctree.findall(lambda n: isinstance(n, (nodes.footnote, nodes.footnote_reference)))
@@ -138,16 +141,17 @@ def marks_after_quotes(doctree: nodes.document, language: str) -> None:
         after = parent[at] if at < len(parent) else None
         if not isinstance(after, nodes.Text):
             continue
-        if cjk:
-            # The mark's footnote and its reference sit side by side after the link.
-            noted = next(
-                (n for n in reversed(parent[: parent.index(mark)])
-                 if not isinstance(n, (nodes.footnote, nodes.footnote_reference))),
-                None,
-            )  # fmt: skip
-            if noted is None or not noted.astext()[-1:].isdigit():
-                continue
-        found = (AFTER_MARK_CJK if cjk else AFTER_MARK).match(str(after))
+        # The mark's footnote and its reference sit side by side after the link.
+        noted = next(
+            (n for n in reversed(parent[: parent.index(mark)])
+             if not isinstance(n, (nodes.footnote, nodes.footnote_reference))),
+            None,
+        )  # fmt: skip
+        digit = noted is not None and noted.astext()[-1:].isdigit()
+        if cjk and not digit:
+            continue
+        rule = AFTER_MARK_CJK if cjk else AFTER_MARK_DIGIT if digit else AFTER_MARK
+        found = rule.match(str(after))
         if found is None:
             continue
         text = str(after)
