@@ -660,6 +660,75 @@ def test_wide_tables_scroll_inside_their_own_box_on_a_phone(browser, server, sit
     assert found == {}
 
 
+# The widest piece of each table cell's text that cannot break (the cell's width at
+# min-content), in CSS pixels, with the start of the cell's text.
+UNBREAKABLE_WIDTHS = """
+const found = [];
+for (const cell of document.querySelectorAll('article table.docutils td')) {
+  const box = document.createElement('div');
+  box.style.cssText = 'position: absolute; width: min-content; visibility: hidden';
+  box.innerHTML = cell.innerHTML;
+  cell.appendChild(box);
+  found.push([box.getBoundingClientRect().width, cell.textContent.trim().slice(0, 50)]);
+  box.remove();
+}
+return found;
+"""
+# At most half of a 390 px phone's column (328 px): wider, one cell's name holds its column
+# so wide that the next column leaves the screen.
+WIDEST_PIECE = 164
+
+
+def unbreakable_pieces(browser, url: str) -> list[str]:
+    browser.get(url)
+    return [
+        f"{width:.0f} px: {text}"
+        for width, text in browser.execute_script(UNBREAKABLE_WIDTHS)
+        if width > WIDEST_PIECE
+    ]
+
+
+def test_no_table_cell_holds_a_piece_wider_than_half_a_phone(browser, server, site):
+    """The zh editor found the quick reference's second column off a 390 px screen: a name
+    in the first (``jax.config.update("jax_debug_key_reuse",``) held it 317 px wide. Inline
+    code in a cell breaks where the PDF breaks it, so each cell's text narrows."""
+    browser.set_window_size(390, 844)
+    try:
+        found, pages = {}, 0
+        for language in LANGUAGES:
+            for path in sorted((site / language / "ch01").glob("*.html")):
+                if "<table" not in path.read_text(encoding="utf-8"):
+                    continue
+                url = f"{server}/{language}/ch01/{path.name}"
+                pages += 1
+                if pieces := unbreakable_pieces(browser, url):
+                    found[f"{language}/{path.name}"] = pieces[:3]
+    finally:
+        browser.set_window_size(1280, 900)
+    assert pages >= 10
+    assert found == {}
+
+
+def test_the_piece_check_sees_a_name_that_cannot_break(browser, server):
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(f"{server}/en/ch01/summary.html")
+        browser.execute_script(
+            "for (const w of document.querySelectorAll('article td wbr')) w.remove();"
+            "const s = document.createElement('style');"
+            "s.textContent = 'table.docutils { font-size: 1em !important; }';"
+            "document.head.appendChild(s);"
+        )
+        pieces = [
+            text
+            for width, text in browser.execute_script(UNBREAKABLE_WIDTHS)
+            if width > WIDEST_PIECE
+        ]
+    finally:
+        browser.set_window_size(1280, 900)
+    assert any("jax_debug_key_reuse" in text for text in pieces), pieces
+
+
 def test_the_output_check_sees_a_broken_layout(browser, server):
     """Without the book's rule a flex item is as wide as its content, frame and all; and a
     wrapping output breaks its numbers."""

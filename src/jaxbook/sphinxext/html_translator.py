@@ -20,10 +20,11 @@ several extensions change the LaTeX).
   (``jb-line``), which the EPUB's stylesheet sets with a hanging indent: on a
   phone a wrapped line goes on indented under its start, never at the left
   edge where it would read as a new statement.
-- In the EPUB, inline code in a table cell may break where the PDF breaks it
-  (``<wbr />``): before a dot or an underscore, after an opening bracket or a
-  comma: a narrow column on a phone would otherwise break a name between two
-  letters ("jax_debu" / "g_key_reuse").
+- Inline code in a table cell may break where the PDF breaks it (``<wbr />``):
+  before a dot or an underscore, after an opening bracket or a comma. On a
+  phone a table then fits the screen, where a long name held its column as wide
+  as itself and pushed the next column off the screen (the website), or broke
+  between two letters ("jax_debu" / "g_key_reuse", the EPUB).
 
 Config values: none.
 """
@@ -53,7 +54,7 @@ BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
 SCROLLING_WRAPPERS = {"table-wrapper", "math-wrapper"}
 
 
-# Where inline code in an EPUB's table cell may break, as the PDF breaks it: before a dot or
+# Where inline code in a table cell may break, as the PDF breaks it: before a dot or
 # an underscore that follows a letter, digit or bracket, and after an opening bracket or a
 # comma that another character follows.
 CODE_BREAKS = re.compile(r"(?<=[\w)\]])(?=[._]\w)|(?<=[(\[,])(?=[^\s)\]])")
@@ -61,21 +62,20 @@ CODE_BREAKS = re.compile(r"(?<=[\w)\]])(?=[._]\w)|(?<=[(\[,])(?=[^\s)\]])")
 
 class BookHTMLTranslator(HTML5Translator):
     def visit_Text(self, node: nodes.Text) -> None:
-        """Text as Sphinx writes it; in an EPUB's table cell, inline code with a break
-        allowed where the PDF breaks it (``CODE_BREAKS``).
+        """Text as Sphinx writes it; in a table cell, inline code with a break allowed
+        where the PDF breaks it (``CODE_BREAKS``).
 
         Why: Sphinx's ``visit_Text`` writes inline code's text itself, word by word, with no
         hook for where a word may break.
         Upstream: ``HTML5Translator.visit_Text`` (docutils' and Sphinx's).
         Written against: Sphinx 9.1.1 and 9.2.0.
-        Remove when: Sphinx or docutils marks where inline code may break, or EPUB readers
+        Remove when: Sphinx or docutils marks where inline code may break, or browsers
         break it by CSS (``overflow-wrap`` breaks a name anywhere).
         """
         start = len(self.body)
         super().visit_Text(node)
         if (
-            self.builder.name == "epub"
-            and self.protect_literal_text
+            self.protect_literal_text
             and any(isinstance(a, nodes.entry) for a in ancestors(node))
         ):
             self.body[start:] = [CODE_BREAKS.sub("<wbr />", piece) for piece in self.body[start:]]
