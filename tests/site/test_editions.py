@@ -1509,6 +1509,23 @@ def test_epub_tables_break_code_only_between_its_parts_on_a_phone(
     assert found == {}
 
 
+@pytest.mark.parametrize(("language", "style"), [("zh_CN", "normal"), ("en", "italic")])
+def test_a_figures_number_is_upright_in_the_chinese_epub(
+    built_editions, phone, tmp_path, language, style
+):
+    """The zh editor found "图 1-1" in a slanted, synthetic italic: Chinese is never set in
+    italics (clreq), where Sphinx's EPUB style sheet slants every figure's number."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    [page] = [
+        p for p in (tmp_path / "ch01").glob("*.xhtml") if "<figcaption" in p.read_text("utf-8")
+    ]
+    phone.get(page.as_uri())
+    number = "figcaption span.caption-number"
+    assert phone.execute_script(f"return getComputedStyle(document.querySelector('{number}'))"
+                                ".fontStyle") == style  # fmt: skip
+
+
 def header_cell_rules(css: str) -> dict[str, str]:
     """The declarations of the EPUB stylesheet's last rule for table header cells alone."""
     rules = re.findall(r"table\.docutils th \{([^}]*)\}", css)
