@@ -74,10 +74,7 @@ class BookHTMLTranslator(HTML5Translator):
         """
         start = len(self.body)
         super().visit_Text(node)
-        if (
-            self.protect_literal_text
-            and any(isinstance(a, nodes.entry) for a in ancestors(node))
-        ):
+        if self.protect_literal_text and any(isinstance(a, nodes.entry) for a in ancestors(node)):
             self.body[start:] = [CODE_BREAKS.sub("<wbr />", piece) for piece in self.body[start:]]
 
     def starttag(
