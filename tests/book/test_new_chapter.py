@@ -111,15 +111,20 @@ def step(project: Path, *command: str) -> str:
 
 
 class Article(HTMLParser):
-    """The text of a page's article, without the parallel text or the page's navigation."""
+    """The text of a page's article, without the parallel text or the page's navigation;
+    a word that may break (``jnp<wbr />.where``) stays one word."""
 
     def __init__(self) -> None:
         super().__init__()
         self.depth = 0
         self.hidden = 0
         self.text: list[str] = []
+        self.joined = False
 
     def handle_starttag(self, tag, attrs):
+        if tag == "wbr":
+            self.joined = True
+            return
         if tag in {"br", "img", "hr", "input", "meta", "link", "col"}:
             return
         if tag == "article":
@@ -130,13 +135,17 @@ class Article(HTMLParser):
                 self.hidden += 1
 
     def handle_endtag(self, tag):
-        if self.depth and tag not in {"br", "img", "hr", "input", "meta", "link", "col"}:
+        if self.depth and tag not in {"br", "img", "hr", "input", "meta", "link", "col", "wbr"}:
             self.depth -= 1
             self.hidden = max(0, self.hidden - 1) if self.hidden else 0
 
     def handle_data(self, data):
         if self.depth and not self.hidden:
-            self.text.append(data)
+            if self.joined and self.text:
+                self.text[-1] += data
+            else:
+                self.text.append(data)
+        self.joined = False
 
 
 def article(page: Path) -> str:
