@@ -1869,7 +1869,8 @@ def test_the_website_keeps_its_notebooks(built_site, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_quizs_answers_follow_its_questions_in_print(built_editions, language):
-    """In the PDF the answers come after the last question, each linked from its question."""
+    """In the PDF the answers come after the last question, each linked from its question,
+    on a page of their own."""
     heading = {"zh_CN": "答案与解析", "en": "Answers and explanations"}[language]
     pages = pdf_pages(the_pdf(built_editions, language))
     lines = [[squeeze(line) for line in page.splitlines()] for page in pages]
@@ -1880,6 +1881,8 @@ def test_the_quizs_answers_follow_its_questions_in_print(built_editions, languag
     seen = {"zh_CN": "见本测验末尾的", "en": "at the end of the quiz"}[language]
     between = "".join(pages[quiz : answers + 1])
     assert squeeze(between).count(squeeze(seen)) == 8
+    # The zh editor found the answers begun on the page of the last question, under it.
+    assert squeeze(seen) not in squeeze(pages[answers])
 
 
 # -- Set as a publisher sets a book ------------------------------------------------------

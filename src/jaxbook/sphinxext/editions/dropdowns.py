@@ -23,7 +23,7 @@ class LabelDropdowns(SphinxPostTransform):
     question instead, in a section of their own ("Answers and explanations"), each titled
     with its question's number, which links to the question; where each answer was, its
     question links to it. On paper an answer right under its question is read before the
-    question is answered.
+    question is answered, and the answers start a page of their own.
 
     Runs before sphinx-design turns dropdowns into HTML ``<details>`` (whose
     icons an EPUB may not hold there).
@@ -70,6 +70,9 @@ class LabelDropdowns(SphinxPostTransform):
             section += nodes.title("", _("Answers and explanations"))
             section.extend(answers[id(quiz)])
             quiz.insert(quiz.index(last) + 1, section)
+            # On paper the answers start a page: on the last question's page, its answer
+            # would be read before the question is answered.
+            quiz.insert(quiz.index(section), nodes.raw("", r"\clearpage", format="latex"))
 
     def answer_apart(
         self, question: nodes.section, dropdown: nodes.Element, box: nodes.Element, label: str
