@@ -639,21 +639,28 @@ return {faults, wide};
 """
 
 
+def pages_with_tables(site: Path) -> list[str]:
+    """The chapter pages of every language that hold a table, as ``<language>/ch01/<page>``."""
+    return [
+        f"{language}/ch01/{path.name}"
+        for language in LANGUAGES
+        for path in sorted((site / language / "ch01").glob("*.html"))
+        if "<table" in path.read_text(encoding="utf-8")
+    ]
+
+
 def test_wide_tables_scroll_inside_their_own_box_on_a_phone(browser, server, site):
     """At 375 px (a phone) a table wider than the column scrolls inside furo's wrapper, never
     the page: list-tables and the generated update-notes table alike."""
     browser.set_window_size(375, 800)
     try:
         found, wide = {}, 0
-        for language in LANGUAGES:
-            for path in sorted((site / language / "ch01").glob("*.html")):
-                if "<table" not in path.read_text(encoding="utf-8"):
-                    continue
-                browser.get(f"{server}/{language}/ch01/{path.name}")
-                result = browser.execute_script(TABLE_FAULTS)
-                wide += result["wide"]
-                if result["faults"]:
-                    found[f"{language}/{path.name}"] = result["faults"][:3]
+        for page in pages_with_tables(site):
+            browser.get(f"{server}/{page}")
+            result = browser.execute_script(TABLE_FAULTS)
+            wide += result["wide"]
+            if result["faults"]:
+                found[page] = result["faults"][:3]
     finally:
         browser.set_window_size(1280, 900)
     assert wide >= 4  # there are tables wider than a phone to check
@@ -679,8 +686,9 @@ return found;
 WIDEST_PIECE = 164
 
 
-def unbreakable_pieces(browser, url: str) -> list[str]:
-    browser.get(url)
+def unbreakable_pieces(browser) -> list[str]:
+    """The cells of the page the browser shows whose widest unbreakable piece is wider than
+    ``WIDEST_PIECE``: its width and the start of its text."""
     return [
         f"{width:.0f} px: {text}"
         for width, text in browser.execute_script(UNBREAKABLE_WIDTHS)
@@ -694,18 +702,14 @@ def test_no_table_cell_holds_a_piece_wider_than_half_a_phone(browser, server, si
     code in a cell breaks where the PDF breaks it, so each cell's text narrows."""
     browser.set_window_size(390, 844)
     try:
-        found, pages = {}, 0
-        for language in LANGUAGES:
-            for path in sorted((site / language / "ch01").glob("*.html")):
-                if "<table" not in path.read_text(encoding="utf-8"):
-                    continue
-                url = f"{server}/{language}/ch01/{path.name}"
-                pages += 1
-                if pieces := unbreakable_pieces(browser, url):
-                    found[f"{language}/{path.name}"] = pieces[:3]
+        pages, found = pages_with_tables(site), {}
+        for page in pages:
+            browser.get(f"{server}/{page}")
+            if pieces := unbreakable_pieces(browser):
+                found[page] = pieces[:3]
     finally:
         browser.set_window_size(1280, 900)
-    assert pages >= 10
+    assert len(pages) >= 10
     assert found == {}
 
 
@@ -719,14 +723,10 @@ def test_the_piece_check_sees_a_name_that_cannot_break(browser, server):
             "s.textContent = 'table.docutils { font-size: 1em !important; }';"
             "document.head.appendChild(s);"
         )
-        pieces = [
-            text
-            for width, text in browser.execute_script(UNBREAKABLE_WIDTHS)
-            if width > WIDEST_PIECE
-        ]
+        pieces = unbreakable_pieces(browser)
     finally:
         browser.set_window_size(1280, 900)
-    assert any("jax_debug_key_reuse" in text for text in pieces), pieces
+    assert any("jax_debug_key_reuse" in piece for piece in pieces), pieces
 
 
 def test_the_output_check_sees_a_broken_layout(browser, server):
