@@ -772,7 +772,7 @@ def test_every_shim_of_another_projects_output_is_registered_as_compat_entries_a
             found += 1
             if path not in COMPATS and not registered(node, around, lines):
                 unregistered.append(f"{path.relative_to(ROOT)}:{node.lineno}: {what}")  # type: ignore[attr-defined]
-    assert found >= 5, "the scan finds nothing where they are"
+    assert found >= 4, "the scan finds nothing where they are"
     assert not unregistered, (
         "say Why:, Upstream:, Written against: and Remove when: in the docstring around "
         "each (or move it into _compat):\n" + "\n".join(unregistered)

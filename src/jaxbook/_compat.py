@@ -12,9 +12,8 @@ What changes another project's output and cannot live here (a template's text th
 extension rewrites, a translator's method, a page's script) says the same four things in
 its own docstring, which the same test reads: ``chrome.LiteralLabels`` and
 ``chrome.translate_navigation`` (furo's and sphinx-copybutton's labels),
-``search_index.SNIPPETS_SCRIPT`` (Sphinx's search snippets),
-``html_translator.BookHTMLTranslator.visit_Text`` (where an EPUB breaks inline code) and
-``editions.latex.BoxedBadges`` (sphinx-design's badges in LaTeX).
+``search_index.SNIPPETS_SCRIPT`` (Sphinx's search snippets) and
+``html_translator.BookHTMLTranslator.visit_Text`` (where a table cell breaks inline code).
 
 Sphinx and the doctest builder are imported inside the functions that need
 them, so that importing this module costs no more than the standard library.

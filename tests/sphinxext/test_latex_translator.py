@@ -8,7 +8,7 @@ import re
 import pytest
 from sphinx.writers.latex import LaTeXTranslator
 
-from jaxbook.sphinxext.editions.latex import BoxedBadges, OutputFrame
+from jaxbook.sphinxext.editions.latex import OutputFrame
 from jaxbook.sphinxext.latex_translator import BookLaTeXTranslator
 from jaxbook.sphinxext.pinyin_index import IndexEntries
 
@@ -17,8 +17,8 @@ from jaxbook.sphinxext.pinyin_index import IndexEntries
 def test_the_one_latex_translator_is_made_of_each_features_mixin(app):
     assert app.registry.translators["latex"] is BookLaTeXTranslator
     # Sphinx's translator last: each mixin's super() reaches the next mixin, then Sphinx's.
-    mixins = (IndexEntries, OutputFrame, BoxedBadges, LaTeXTranslator)
-    assert BookLaTeXTranslator.__mro__[1:5] == mixins
+    mixins = (IndexEntries, OutputFrame, LaTeXTranslator)
+    assert BookLaTeXTranslator.__mro__[1:4] == mixins
 
 
 @pytest.mark.sphinx("latex", testroot="latex-translator")
@@ -32,5 +32,6 @@ def test_each_features_latex_is_written(app):
     assert len(groups) == 1
     assert "printed" in groups[0]
     assert 'print("code")' not in groups[0]
-    # The badge's (BoxedBadges): boxed, where sphinx-design writes its text alone.
+    # The badge's (editions.latex.visit_badge, over sphinx-design's visitors): boxed, where
+    # sphinx-design writes its text alone.
     assert r"\jbbadge{Optional} For readers" in tex

@@ -10,18 +10,16 @@ what it adds, and ``BookLaTeXTranslator`` is made of them:
   pinyin;
 - ``editions.latex.OutputFrame``: what a cell prints set apart from its code
   (``visit_literal_block``);
-- ``editions.latex.BoxedBadges``: a sphinx-design badge boxed apart from the sentence it
-  opens (``dispatch_visit``: sphinx-design's visitors of the badge are the translator
-  object's own, set by ``add_node``, which a class's method does not override).
 
 A feature adds its mixin to the bases below, before ``LaTeXTranslator``; a method it overrides
 calls ``super()``, so that two mixins that override the same method both take effect. This
 module alone registers a LaTeX translator (``set_translator``): a second registration would
-replace this one, and with it every other feature's part. A mixin changes how another
-extension's node is written here, never through that extension's registration:
-``add_node(override=True)`` would change it for every LaTeX translator, and depend on which
-extension is set up last. The features' other parts (the Chinese index's makeindex style,
-the PDF's settings) stay their extensions'.
+replace this one, and with it every other feature's part. Another extension's node whose
+visitors that extension registers with ``add_node`` (they are set on the translator object,
+over any class's method) is written here through ``add_node(override=True)``, after that
+extension is set up: sphinx-design's badge, boxed apart from the sentence it opens
+(``editions.latex.visit_badge``). The features' other parts (the Chinese index's makeindex
+style, the PDF's settings) stay their extensions'.
 
 Config values: none.
 """
@@ -31,9 +29,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sphinx.writers.latex import LaTeXTranslator
+from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook.sphinxext import PARALLEL_SAFE
-from jaxbook.sphinxext.editions.latex import BoxedBadges, OutputFrame
+from jaxbook.sphinxext.editions.latex import OutputFrame, depart_badge, visit_badge
 from jaxbook.sphinxext.pinyin_index import IndexEntries
 
 if TYPE_CHECKING:
@@ -41,10 +40,13 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
-class BookLaTeXTranslator(IndexEntries, OutputFrame, BoxedBadges, LaTeXTranslator):
+class BookLaTeXTranslator(IndexEntries, OutputFrame, LaTeXTranslator):
     pass
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.set_translator("latex", BookLaTeXTranslator, override=True)
+    # After sphinx-design's own registration (a no-op where conf.py has set it up already).
+    app.setup_extension("sphinx_design")
+    app.add_node(sd_badge, override=True, latex=(visit_badge, depart_badge))
     return {"version": "1.0", **PARALLEL_SAFE}

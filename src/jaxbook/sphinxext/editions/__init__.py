@@ -9,8 +9,8 @@ Modules, one per concern:
 - ``credits``: which edition and who made it, as every edition and the site say it
   (title, names, edition statement, licences, identifier);
 - ``latex``: the PDF's settings (trim, front matter, metadata, language, fonts, preamble),
-  the characters its fonts lack, and two ``jaxbook.sphinxext.latex_translator`` mixins
-  (``OutputFrame``, ``BoxedBadges`` for sphinx-design badges);
+  the characters its fonts lack, a ``jaxbook.sphinxext.latex_translator`` mixin
+  (``OutputFrame``) and the LaTeX of sphinx-design's badges (``visit_badge``);
 - ``layout``: the PDF's rewrites of the resolved book (``PaperLayout``): page references,
   marks after quotes, table cells, names that break, ragged breaks, bookmarks;
 - ``page_breaks``: where the PDF's pages may break (``need_room``);

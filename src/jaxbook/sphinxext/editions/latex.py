@@ -29,9 +29,9 @@
 - Long code or output lines break only at a space or after a comma, with a small grey
   hook; inline code breaks unmarked.
 
-Changes to the resolved book are ``layout``'s. Here are two mixins of
-``jaxbook.sphinxext.latex_translator``: ``OutputFrame`` (a cell's output set apart) and
-``BoxedBadges``.
+Changes to the resolved book are ``layout``'s. Here are a mixin of
+``jaxbook.sphinxext.latex_translator``, ``OutputFrame`` (a cell's output set apart), and the
+LaTeX visitors it registers for sphinx-design's badge (``visit_badge``).
 
 Why the PDF is not tagged: tagging needs ``\\DocumentMetadata`` before
 ``\\documentclass``, which Sphinx's template has no place for (short of copying it);
@@ -55,7 +55,6 @@ from docutils import nodes
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_
 from sphinx.util import logging, texescape
-from sphinx_design.badges_buttons import sd_badge
 
 from jaxbook import project
 from jaxbook.preflight import tex_language, unknown_language
@@ -567,31 +566,12 @@ class OutputFrame(_Translator):
             self.body.append("\\endgroup\n")
 
 
-class BoxedBadges(_Translator):
-    """The badges of the book's LaTeX translator (``jaxbook.sphinxext.latex_translator``): a
-    sphinx-design badge (``:bdg-secondary:`选读```) boxed apart from the sentence it opens
-    (``\\jbbadge``), where sphinx-design writes its text alone ("选读 适合…", one run of text).
+def visit_badge(translator: Any, node: nodes.Element) -> None:
+    """A sphinx-design badge (``:bdg-secondary:`选读```) boxed apart from the sentence it
+    opens (``\\jbbadge``), where sphinx-design writes its text alone ("选读 适合…", one run of
+    text). ``jaxbook.sphinxext.latex_translator`` registers it over sphinx-design's."""
+    translator.body.append(r"\jbbadge{")
 
-    The badge is taken where the translator dispatches a node; every other node goes on to
-    the translator's own dispatch.
 
-    Why: sphinx-design offers no setting for a badge's LaTeX, and registers its visitors
-    with ``add_node``, which Sphinx sets on each translator object over the class's
-    methods: a ``visit_sd_badge`` here would never be called.
-    Upstream: sphinx-design's ``badges_buttons.setup`` (``app.add_node(sd_badge, latex=...)``).
-    Written against: sphinx-design 0.8.0 and Sphinx 9.1.1 and 9.2.0.
-    Remove when: sphinx-design writes a badge's LaTeX through a macro a project can
-    redefine, or Sphinx lets a translator's class method win over ``add_node``'s.
-    """
-
-    def dispatch_visit(self, node: nodes.Node) -> None:
-        if isinstance(node, sd_badge):
-            self.body.append(r"\jbbadge{")
-        else:
-            super().dispatch_visit(node)
-
-    def dispatch_departure(self, node: nodes.Node) -> None:
-        if isinstance(node, sd_badge):
-            self.body.append("}")
-        else:
-            super().dispatch_departure(node)
+def depart_badge(translator: Any, node: nodes.Element) -> None:
+    translator.body.append("}")
