@@ -61,6 +61,10 @@ jaxbook_name_in_text = "%(name)s"
 # What this edition of the book holds, in the line under its title ("第 1 章 JAX 简介（适用于
 # JAX 0.12）") on the title page, the cover and the website's sidebar.
 jaxbook_scope = "第 1 章 JAX 简介"
+# What the book is, in a sentence (the EPUB's description, the PDF's subject), and the words
+# a library finds it by (the PDF's keywords).
+jaxbook_description = "一本学习 JAX 的入门书，依据 ApX Machine Learning 的课程《JAX 入门》整理"
+jaxbook_keywords = "JAX，NumPy，Python，自动微分，即时编译，向量化，XLA"
 # The copyright line claims only what the project owns; the course is credited beside it.
 copyright = f"2026 {author}"
 # The edition: its number and the month it came out. The copyright pages of the PDF and the

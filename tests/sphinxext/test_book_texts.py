@@ -54,6 +54,8 @@ def test_a_translation_takes_its_title_author_and_credit_from_its_catalogs(built
     assert config.jaxbook_publisher == "The small book project"
     assert config.jaxbook_translators == {"en": "The small book's translators"}
     assert config.copyright == "2026 The small book's authors"
+    assert config.jaxbook_description == "A small book drawn from a course"
+    assert config.jaxbook_keywords == "small book, course"
     assert built.warnings == ""
 
 
@@ -64,6 +66,7 @@ def test_the_source_keeps_the_texts_of_conf_py(built):
     assert page.credit == "整理自课程《课程》。"
     assert page.links == ["https://example.org/zh/course/one"]
     assert built.app.config.copyright == "2026 小书的作者"
+    assert built.app.config.jaxbook_description == "一本依据课程整理的小书"
 
 
 @pytest.mark.sphinx("html", testroot="book-texts", confoverrides={"language": "ja"})
@@ -97,9 +100,12 @@ def test_the_gettext_builder_writes_the_texts_into_book_pot(built):
     assert list(where) == [
         "小书的作者",
         "小书项目",
+        "一本依据课程整理的小书",
+        "小书，课程",
         '整理自课程<a href="%(course)s/one">《课程》</a>。',
     ]  # not the translators: each edition names its own, in its language
-    settings = ("author =", "jaxbook_publisher =", "jaxbook_credit =")
+    settings = ("author =", "jaxbook_publisher =", "jaxbook_description =", "jaxbook_keywords =")
+    settings += ("jaxbook_credit =",)
     for msgid, [(path, line)] in where.items():
         assert Path(path).name == "conf.py"
         assert conf[int(line) - 1].startswith(settings), msgid

@@ -2,7 +2,8 @@
 from the catalogs, and the book's file name stem.
 
 ``conf.py`` gives them once, in the source language: ``project`` (the root page's title),
-``author``, ``jaxbook_publisher``, ``jaxbook_scope`` and ``jaxbook_credit``. Another
+``author``, ``jaxbook_publisher``, ``jaxbook_scope``, ``jaxbook_description``,
+``jaxbook_keywords`` and ``jaxbook_credit``. Another
 language's build takes the title from the root page's catalog
 (``<locale>/<language>/LC_MESSAGES/index.po``) and the rest from ``book.po`` beside it:
 the gettext builder writes them to ``book.pot``, so ``make update-po``, ``check-po`` and
@@ -28,6 +29,12 @@ Config values:
 ``jaxbook_scope``
    What the edition holds, in the line under its title before its JAX series (default
    ``""``: the whole book): "第 1 章 JAX 简介".
+``jaxbook_description``
+   What the book is, in a sentence: the EPUB's description and the PDF's subject
+   (default ``""``).
+``jaxbook_keywords``
+   The words a library finds the book by, with the language's commas: the PDF's keywords
+   (default ``""``).
 ``jaxbook_translators``
    Each translation's translators by language code (default ``{}``), in that language;
    only that edition shows them (title page, EPUB), so they are in no catalog.
@@ -55,7 +62,15 @@ if TYPE_CHECKING:
 # The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
 DOMAIN = "book"
 # conf.py's names of the texts in book.po, in the order the catalog lists them.
-TEXTS = ("author", "jaxbook_publisher", "jaxbook_name_in_text", "jaxbook_scope", "jaxbook_credit")
+TEXTS = (
+    "author",
+    "jaxbook_publisher",
+    "jaxbook_name_in_text",
+    "jaxbook_scope",
+    "jaxbook_description",
+    "jaxbook_keywords",
+    "jaxbook_credit",
+)
 
 
 def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
@@ -78,7 +93,8 @@ def localise(app: Sphinx, config: Config) -> None:
     config.jaxbook_name_in_text = texts.get(
         config.jaxbook_name_in_text, config.jaxbook_name_in_text
     )
-    config.jaxbook_scope = texts.get(config.jaxbook_scope, config.jaxbook_scope)
+    for name in ("jaxbook_scope", "jaxbook_description", "jaxbook_keywords"):
+        setattr(config, name, texts.get(getattr(config, name), getattr(config, name)))
     credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
     if credit:
         credit %= {"course": course_url(config)}
@@ -128,6 +144,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_name_in_text", "", "epub", types=frozenset({str}))
     # What the edition holds, before the JAX series in the line under its title.
     app.add_config_value("jaxbook_scope", "", "env", types=frozenset({str}))
+    # In the PDF's and the EPUB's metadata only.
+    app.add_config_value("jaxbook_description", "", "epub", types=frozenset({str}))
+    app.add_config_value("jaxbook_keywords", "", "epub", types=frozenset({str}))
     # Before the extensions that take the title and author (editions, discovery: 800).
     app.connect("config-inited", localise, priority=400)
     app.connect("builder-inited", extract)

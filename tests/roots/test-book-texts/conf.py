@@ -13,3 +13,5 @@ jaxbook_translators = {"en": "The small book's translators"}  # in the translati
 copyright = f"2026 {author}"
 jaxbook_course_url = {"zh_CN": "https://example.org/zh/course", "en": "https://example.org/course"}
 jaxbook_credit = '整理自课程<a href="%(course)s/one">《课程》</a>。'
+jaxbook_description = "一本依据课程整理的小书"
+jaxbook_keywords = "小书，课程"

@@ -9,8 +9,11 @@ extensions = ["sphinx_design", "jaxbook.sphinxext.editions", "jaxbook.sphinxext.
 language = "zh_CN"
 project = "小书"
 author = "作者"
+copyright = f"2026 {author}"
 jaxbook_publisher = "小书出版组"
 jaxbook_translators = {"en": "小书译者"}
 jaxbook_credit = '整理自课程<a href="https://example.org/course">《课程》</a>。'
+jaxbook_description = "一本用来检查版本的小书"
+jaxbook_keywords = "小书，版本，检查"
 release = version = "1.0"
 jaxbook_edition_date = "2026-12"

@@ -59,6 +59,8 @@ class Credits:
     published: str  # the month the edition came out, as the language writes it
     copyright: str
     credit: str  # the course credit, as HTML (the website's footer has it)
+    description: str  # what the book is, in a sentence (the EPUB's, the PDF's subject)
+    keywords: str  # the PDF's, with the language's commas
     site: str  # the website's address, where a deploy build knows it; else ""
     # How a sentence names the authors, translators or publisher (``jaxbook_name_in_text``):
     # "the %(name)s" in English, whose credit lines read "Written by the ... Project".
@@ -187,6 +189,8 @@ def credits_of(config: Config) -> Credits:
         published=spaced(month),
         copyright=config.copyright,
         credit=config.html_context.get("jaxbook_credit", ""),
+        description=config.jaxbook_description,
+        keywords=config.jaxbook_keywords,
         site=site_url(config),
         in_text=config.jaxbook_name_in_text,
     )
@@ -225,14 +229,6 @@ def linked_text(credit: str) -> tuple[str, list[tuple[str, str]]]:
     parser.feed(credit)
     parser.close()
     return "".join(parser.text), parser.links
-
-
-def description() -> str:
-    """What the book is, in a sentence: the EPUB's description and the PDF's subject."""
-    return str(_("An introduction to JAX, based on the course %(course)s by %(author)s")) % {
-        "course": _("Getting Started with JAX"),
-        "author": "ApX Machine Learning",
-    }
 
 
 def identifier(config: Config) -> str:

@@ -30,9 +30,9 @@ from jaxbook.sphinxext._settings import set_default
 from jaxbook.sphinxext.editions.credits import (
     Credits,
     credits_of,
-    description,
     edition_name,
     identifier,
+    linked_text,
     preface_name,
 )
 from jaxbook.sphinxext.fonts import cjk_family, cjk_region
@@ -61,17 +61,19 @@ def configure_epub(config: Config, credits: Credits) -> None:
     # Sphinx asks for a contributor; the package names a translation's translators (with
     # the trl role) and no one else, so the source's is its authors, not written twice.
     set_default(config, "epub_contributor", credits.translators or credits.authors)
-    # dc:rights, which a reader's library shows: the project's text and what is the course's.
-    epub_copyright = str(
-        _(
-            "© %(copyright)s. The book's own text and its translations are licensed under "
-            "CC BY 4.0, and the code of the tools that build the book under the MIT License; "
-            "the course's content belongs to %(author)s."
-        )
-    ) % {"copyright": credits.copyright, "author": "ApX Machine Learning"}
-    set_default(config, "epub_copyright", epub_copyright)
+    # dc:rights, which a reader's library shows: the copyright line, then the credit (what is
+    # the course's, and the licences of what is the project's), as the footer words it.
+    credit, _links = linked_text(credits.credit)
+    rights = f"© {credits.copyright}" if credits.copyright else ""
+    if rights and credit:
+        # Translators: The EPUB's rights (dc:rights): the copyright line, then the credit.
+        rights = str(_("© %(copyright)s. %(credit)s")) % {
+            "copyright": credits.copyright,
+            "credit": credit,
+        }
+    set_default(config, "epub_copyright", rights or credit)
     set_default(config, "epub_language", project.bcp47(config.language))
-    set_default(config, "epub_description", description())
+    set_default(config, "epub_description", credits.description)
     set_default(config, "epub_identifier", identifier(config))
     # The copyright page, after the cover, as the PDF has it on the title page's back.
     # Translators: The EPUB's copyright page, as a reader's table of contents names it.

@@ -63,7 +63,6 @@ from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._settings import set_default
 from jaxbook.sphinxext.editions.credits import (
     Credits,
-    description,
     edition_name,
     identifier,
     licences,
@@ -219,16 +218,6 @@ def pdf_language(language: str) -> str:
     return f"{locale.language}-{territory}" if territory else locale.language
 
 
-def keywords() -> str:
-    """The PDF's keywords, in the edition's language and with its commas."""
-    return str(
-        _(
-            "JAX, NumPy, Python, automatic differentiation, just-in-time compilation, "
-            "vectorization, XLA"
-        )
-    )
-
-
 def pdf_metadata(credits: Credits, language: str, book: str = "") -> str:
     """The PDF's document information and catalog, in the edition's language: its title,
     authors, subject (the EPUB's description), keywords and language, and a viewer shows the
@@ -237,7 +226,6 @@ def pdf_metadata(credits: Credits, language: str, book: str = "") -> str:
     the copyright, the address of the text's licence and the edition's identifier (``book``,
     the EPUB's ``urn:uuid:``), which a rebuild keeps. The information keeps its authors and
     keywords (``keeppdfinfo``), which hyperxmp leaves to the XMP alone."""
-    subject = str(description())
     document = book.removeprefix("urn:")
     _licence, licence_url = licences()[0]
     return "\n".join(
@@ -245,8 +233,8 @@ def pdf_metadata(credits: Credits, language: str, book: str = "") -> str:
             r"\usepackage{hyperxmp}",
             rf"\hypersetup{{pdftitle={{{pdf_string(credits.title)}}}, "
             rf"pdfauthor={{{pdf_string(credits.authors)}}}, "
-            rf"pdfsubject={{{pdf_string(subject)}}}, "
-            rf"pdfkeywords={{{pdf_string(keywords())}}}, "
+            rf"pdfsubject={{{pdf_string(credits.description)}}}, "
+            rf"pdfkeywords={{{pdf_string(credits.keywords)}}}, "
             rf"pdflang={{{pdf_language(language)}}}, pdfdisplaydoctitle=true, keeppdfinfo, "
             rf"pdfpublisher={{{pdf_string(credits.publisher)}}}, "
             rf"pdfcopyright={{© {pdf_string(credits.copyright)}}}, "
