@@ -477,14 +477,6 @@ def read_drift(path: Path) -> DriftData:
     return load(path, *KINDS["drift"])
 
 
-def read_evidence(path: Path) -> Evidence:
-    return load(path, *KINDS["evidence"])
-
-
-def read_places(path: Path) -> BookPlaces:
-    return load(path, *KINDS["places"])
-
-
 def read_checked(kind: str, path: Path) -> Any:
     """For an extension: the data of ``path``, a file of ``kind`` (a key of ``KINDS``), or
     the :class:`FormatError` that says what is wrong with it, to warn with; None without a

@@ -27,7 +27,7 @@ def published(app):
 @pytest.mark.sphinx("html", testroot="places")
 def test_the_books_build_publishes_its_places_in_their_declared_format(built):
     assert built.warnings == ""
-    data = formats.read_places(published(built.app))  # its schema's, or FormatError
+    data = formats.load(published(built.app), *formats.KINDS["places"])  # or FormatError
     # A file for the guides' build, not a page for readers: the site holds none.
     assert not list(built.app.outdir.rglob(places.FILE))
     assert data["language"] == "en"
