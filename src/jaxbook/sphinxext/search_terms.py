@@ -17,7 +17,7 @@ Config values:
    The glossary CSV (its source terms, the ``zh_CN`` column), relative to the
    source directory.
 ``jaxbook_search_terms``
-   Extra Chinese words to keep whole (default: a few compound terms).
+   Chinese words to keep whole that the glossary does not hold (default: none).
 """
 
 from __future__ import annotations
@@ -91,12 +91,7 @@ class GlossaryAwareChinese(SearchChinese):
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("jaxbook_glossary", "", "html", types=frozenset({str}))
-    app.add_config_value(
-        "jaxbook_search_terms",
-        ["函数变换", "异步派发", "即时编译", "纯函数"],
-        "html",
-        types=frozenset({list, tuple}),
-    )
+    app.add_config_value("jaxbook_search_terms", [], "html", types=frozenset({list, tuple}))
     app.add_search_language(GlossaryAwareChinese)
     app.connect("builder-inited", write_dictionary)
     return {"version": "1.0", **PARALLEL_SAFE}
