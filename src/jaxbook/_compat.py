@@ -360,19 +360,6 @@ def use_code_formatter(builder: Any, formatter: type) -> None:
     builder.highlighter.formatter = formatter
 
 
-def copy_no_sources(builder: Any) -> None:
-    """Have the HTML builder ``builder`` make no ``_sources/`` directory.
-
-    Why: with ``html_copy_source`` off Sphinx still makes an empty ``_sources/`` in the
-    site, nothing a reader's site should carry.
-    Upstream: ``StandaloneHTMLBuilder`` makes the directory whenever its attribute
-    ``copysource`` is true (its class default), whatever ``html_copy_source`` says.
-    Written against: Sphinx 9.1.1 and 9.2.0.
-    Remove when: Sphinx makes no ``_sources/`` with ``html_copy_source`` off.
-    """
-    builder.copysource = False
-
-
 def forget_sphinx_catalogs(
     which: Callable[[str, str], bool] = lambda namespace, catalog: True,
 ) -> None:

@@ -145,15 +145,6 @@ def test_each_update_notes_see_cell_lists_its_sections_in_reading_order(built_si
         assert ranks == sorted(ranks), (text(row.td), see)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_site_holds_no_empty_sources_folder(built_site, language):
-    """The empty _sources/ Sphinx makes even when it copies no source is not the site's
-    (the deploy leaves out Sphinx's build info: tests/site/test_workflow.py)."""
-    site = built_site / language
-    assert (site / "index.html").is_file()
-    assert not (site / "_sources").exists()
-
-
 # What the editors called too slight for an update note, and the page that says it as prose.
 PROSE = {
     "what-is-jax": {"zh_CN": "docs.jax.dev", "en": "docs.jax.dev"},

@@ -187,7 +187,8 @@ def test_the_deploy_publishes_what_it_links(workflow):
 def test_the_deploy_uploads_no_file_of_the_build(workflow, tmp_path):
     """Sphinx's build info (``.buildinfo``, and the backup Sphinx 9 keeps when the books'
     links change the settings) tells the next build what to write again; the site is
-    uploaded without it. The deploy's own steps before the upload run here on a site."""
+    uploaded without it, and without the empty ``_sources/`` Sphinx makes even when it copies
+    no source. The deploy's own steps before the upload run here on a site."""
     steps = workflow["jobs"]["build-and-deploy"]["steps"]
     upload = next(
         i for i, step in enumerate(steps) if "upload-pages-artifact" in str(step.get("uses"))
@@ -201,9 +202,12 @@ def test_the_deploy_uploads_no_file_of_the_build(workflow, tmp_path):
         (site / language).mkdir(parents=True)
         for name in ("index.html", ".buildinfo", ".buildinfo.bak"):
             (site / language / name).write_text("x", encoding="utf-8")
+        (site / language / "_sources").mkdir()
     for command in cleaning:
         subprocess.run(command, shell=True, check=True, cwd=tmp_path)
-    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) == [
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == [
+        "en",
         "en/index.html",
+        "zh_CN",
         "zh_CN/index.html",
     ]

@@ -1,4 +1,5 @@
-"""The theme's interface in the page's language, through Sphinx's and Jinja's own mechanisms.
+"""The theme's interface in the page's language: Sphinx's catalog where the theme asks it, and
+where it does not, the template's text made a message as Jinja loads it.
 
 Furo passes most of its labels through Sphinx's translator ("Next", "On this
 page", "Back to top", ...), and Sphinx reads the project's
@@ -56,7 +57,7 @@ from bs4 import BeautifulSoup
 from jinja2.ext import Extension
 from sphinx.locale import get_translation
 
-from jaxbook import _compat, project
+from jaxbook import project
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import catalog_entries, reviewed
 
@@ -212,10 +213,6 @@ def set_up_builder(app: Sphinx) -> None:
         environment.add_extension(LiteralLabels)
     if app.builder.format != "html":
         return
-    # Sphinx makes an empty _sources/ whenever its builder could copy sources, even with
-    # html_copy_source off: nothing a reader's site should carry.
-    if not app.config.html_copy_source:
-        _compat.copy_no_sources(app.builder)
     entries = project_catalog(app)
     script = search_messages(app, entries)
     if script:
