@@ -21,13 +21,14 @@ then ``i18n``, ``doctest``, ``sphinxext``, ``site``, and ``cli`` on top;
 ``pyproject.toml``, dev/layers.md).
 
 The lab (other JAX releases, the doctest bundle and the recording of another
-backend's outputs, speed, Lighthouse and the headless browser) is a package of
-its own in the same distribution, :mod:`jaxbook_lab`, with its own command,
-``jaxbook-lab``. It imports the book; nothing here imports it. What the book
+backend's outputs, speed, Lighthouse and the headless browser) is a distribution
+of its own (``packages/jaxbook-lab``, a member of the checkout's uv workspace),
+:mod:`jaxbook_lab`, with its own command, ``jaxbook-lab``. It imports the book;
+nothing here imports it. What the book
 shows of its findings it reads from the data files the lab writes.
 
 What runs the pages while they are read (the engine, the kernel, the ``run``,
-``measured`` and ``testplot`` extensions) is a third package, :mod:`pagerun`, which
-imports neither; ``conf.py`` configures it with the book's policy (its ``pagerun_*``
-settings).
+``measured`` and ``testplot`` extensions) is a third distribution
+(``packages/pagerun``), :mod:`pagerun`, which imports neither; ``conf.py``
+configures it with the book's policy (its ``pagerun_*`` settings).
 """

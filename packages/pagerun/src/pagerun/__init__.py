@@ -4,6 +4,8 @@
 - :mod:`pagerun.engine`: the one engine, which runs a page as ``sphinx.ext.doctest``'s
   builder would.
 - :mod:`pagerun.kernel`: a child process of the build where every page runs.
+- :mod:`pagerun.devices`: devices one process at a time may open (a TPU chip), and the lock
+  at which the kernels of builds side by side take turns.
 - :mod:`pagerun.pages`: a page Sphinx read as the engine's blocks; the run's record.
 - :mod:`pagerun.verdict`: how every report of the runs names a failure and counts them.
 - :mod:`pagerun.sphinxext`: the Sphinx extensions (``run``, ``measured``, ``testplot``).
