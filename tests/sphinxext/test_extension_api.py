@@ -50,6 +50,8 @@ CONFIG: dict[str, dict[str, str]] = {
         "jaxbook_publisher": "epub",
         "jaxbook_name_in_text": "epub",
         "jaxbook_scope": "env",
+        "jaxbook_description": "epub",
+        "jaxbook_keywords": "epub",
         "jaxbook_translators": "epub",
     },
     "discovery": {

@@ -61,16 +61,19 @@ if TYPE_CHECKING:
 
 # The book's own texts' catalog (locale/<language>/LC_MESSAGES/book.po).
 DOMAIN = "book"
+# This extension's texts of conf.py (each "" by default), with what a change rebuilds: the
+# title page's and the EPUB's metadata alone ("epub"), the line under the title on every
+# page ("env"), the footer ("html").
+OWN_TEXTS = {
+    "jaxbook_publisher": "epub",
+    "jaxbook_name_in_text": "epub",
+    "jaxbook_scope": "env",
+    "jaxbook_description": "epub",
+    "jaxbook_keywords": "epub",
+    "jaxbook_credit": "html",
+}
 # conf.py's names of the texts in book.po, in the order the catalog lists them.
-TEXTS = (
-    "author",
-    "jaxbook_publisher",
-    "jaxbook_name_in_text",
-    "jaxbook_scope",
-    "jaxbook_description",
-    "jaxbook_keywords",
-    "jaxbook_credit",
-)
+TEXTS = ("author", *OWN_TEXTS)
 
 
 def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str]:
@@ -134,19 +137,12 @@ def extract(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(facts.__name__)
-    app.add_config_value("jaxbook_credit", "", "html", types=frozenset({str}))
+    for name, rebuild in OWN_TEXTS.items():
+        app.add_config_value(name, "", rebuild, types=frozenset({str}))
     # The files' names: the PDF's and the EPUB's (editions), the notebooks' zip (notebooks).
     app.add_config_value("jaxbook_basename", "jaxbook", "env", types=frozenset({str}))
-    # On the title page and in the EPUB's metadata only.
-    app.add_config_value("jaxbook_publisher", "", "epub", types=frozenset({str}))
+    # Each translation's translators, in its language: in no catalog.
     app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))
-    # How a credit line's sentence names them; "%(name)s" is the name ("": the name alone).
-    app.add_config_value("jaxbook_name_in_text", "", "epub", types=frozenset({str}))
-    # What the edition holds, before the JAX series in the line under its title.
-    app.add_config_value("jaxbook_scope", "", "env", types=frozenset({str}))
-    # In the PDF's and the EPUB's metadata only.
-    app.add_config_value("jaxbook_description", "", "epub", types=frozenset({str}))
-    app.add_config_value("jaxbook_keywords", "", "epub", types=frozenset({str}))
     # Before the extensions that take the title and author (editions, discovery: 800).
     app.connect("config-inited", localise, priority=400)
     app.connect("builder-inited", extract)
