@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from jaxbook.sphinxext import PARALLEL_SAFE, facts
 from jaxbook.sphinxext._locale import catalog_entries, page_domain, reviewed
@@ -64,7 +64,7 @@ DOMAIN = "book"
 # This extension's texts of conf.py (each "" by default), with what a change rebuilds: the
 # title page's and the EPUB's metadata alone ("epub"), the line under the title on every
 # page ("env"), the footer ("html").
-OWN_TEXTS = {
+OWN_TEXTS: dict[str, Literal["epub", "env", "html"]] = {
     "jaxbook_publisher": "epub",
     "jaxbook_name_in_text": "epub",
     "jaxbook_scope": "env",
