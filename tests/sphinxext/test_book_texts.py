@@ -9,6 +9,8 @@ from pathlib import Path
 import polib
 import pytest
 
+from jaxbook.sphinxext.book_texts import TEXTS
+
 ROOT = Path(__file__).resolve().parents[1] / "roots" / "test-book-texts"
 
 
@@ -104,8 +106,7 @@ def test_the_gettext_builder_writes_the_texts_into_book_pot(built):
         "小书，课程",
         '整理自课程<a href="%(course)s/one">《课程》</a>。',
     ]  # not the translators: each edition names its own, in its language
-    settings = ("author =", "jaxbook_publisher =", "jaxbook_description =", "jaxbook_keywords =")
-    settings += ("jaxbook_credit =",)
+    settings = tuple(f"{name} =" for name in TEXTS)
     for msgid, [(path, line)] in where.items():
         assert Path(path).name == "conf.py"
         assert conf[int(line) - 1].startswith(settings), msgid

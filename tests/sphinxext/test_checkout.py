@@ -10,6 +10,8 @@ from pathlib import Path
 
 import polib
 
+from jaxbook.sphinxext.book_texts import TEXTS
+
 ROOT = Path(__file__).resolve().parents[1] / "roots" / "test-book-texts"
 # A project below the book's checkout, as the guides' conf.py is: the book's settings, its own
 # sources, and the checkout above it.
@@ -63,7 +65,7 @@ def test_the_texts_a_project_takes_from_the_books_conf_py_come_from_there(make_a
     app = make_app("gettext", srcdir=root / "below")
     app.build()
     lines = (root / "conf.py").read_text(encoding="utf-8").splitlines()
-    settings = ("author =", "jaxbook_publisher =", "jaxbook_credit =")
+    settings = tuple(f"{name} =" for name in TEXTS)
     occurrences = [
         occurrence
         for entry in polib.pofile(str(app.outdir / "book.pot"))
