@@ -1462,11 +1462,13 @@ def test_epub_index_reads_in_one_column_as_wide_as_a_phone(
     assert min(layout["columns"]) > 0.9 * layout["page"], layout
 
 
-# Where inline code in a table cell breaks between two letters or digits, as laid out: the
-# code's text, with " / " at the break.
+# Where the text of the elements arguments[0] selects (a table cell's inline code, a cell)
+# breaks between two characters of a word (arguments[1]: a regular expression of one), as
+# laid out: the element's text, with " / " at the break.
 MID_WORD_BREAKS = """
 const found = [];
-for (const code of document.querySelectorAll('table.docutils code')) {
+const inWord = new RegExp(arguments[1]);
+for (const code of document.querySelectorAll(arguments[0])) {
   const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
   const chars = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -1482,7 +1484,7 @@ for (const code of document.querySelectorAll('table.docutils code')) {
   for (let i = 1; i < chars.length; i++) {
     const [before, top0] = chars[i - 1], [after, top1] = chars[i];
     if (top0 !== null && top1 !== null && top1 > top0 + 2
-        && /[A-Za-z0-9]/.test(before) && /[A-Za-z0-9]/.test(after))
+        && inWord.test(before) && inWord.test(after))
       found.push(text.slice(0, i) + ' / ' + text.slice(i));
   }
 }
@@ -1502,9 +1504,35 @@ def test_epub_tables_break_code_only_between_its_parts_on_a_phone(
     for page in sorted((tmp_path / "ch01").glob("*.xhtml")):
         phone.get(page.as_uri())
         tables += phone.execute_script("return document.querySelectorAll('table.docutils').length")
-        if breaks := phone.execute_script(MID_WORD_BREAKS):
+        if breaks := phone.execute_script(MID_WORD_BREAKS, *CODE_IN_A_CELL):
             found[page.name] = breaks
     assert tables > 5
+    assert found == {}
+
+
+# A name of code in a table cell, and a character of it; a table cell, and a letter.
+CODE_IN_A_CELL = ("table.docutils code", "[A-Za-z0-9]")
+WORD_IN_A_CELL = ("table.docutils td, table.docutils th", "[A-Za-z]")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_tables_keep_each_word_whole_on_a_390_px_phone(
+    built_editions, phone, tmp_path, language
+):
+    """The en editor found "Mutabil" / "ity" and "Hardwar" / "e" in the EPUB's tables at
+    390 px: a column's width (the source's ``:widths:``) holds its longest word. A long
+    number may still break between its digits."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    found = {}
+    phone.set_window_size(390, 844)
+    try:
+        for page in sorted((tmp_path / "ch01").glob("*.xhtml")):
+            phone.get(page.as_uri())
+            if breaks := phone.execute_script(MID_WORD_BREAKS, *WORD_IN_A_CELL):
+                found[page.name] = breaks
+    finally:
+        phone.set_window_size(480, 900)
     assert found == {}
 
 
@@ -1555,7 +1583,15 @@ def test_the_table_break_check_sees_a_name_broken_between_letters(phone, tmp_pat
     )
     phone.get(page.as_uri())
     phone.execute_script("document.querySelector('code').style.overflowWrap = 'anywhere';")
-    assert phone.execute_script(MID_WORD_BREAKS)
+    assert phone.execute_script(MID_WORD_BREAKS, *CODE_IN_A_CELL)
+    # A word of a cell's text, in a column narrower than it.
+    page.write_text(
+        '<table class="docutils" style="width: 60px; table-layout: fixed"><tr><td '
+        'style="overflow-wrap: anywhere">Mutability</td></tr></table>',
+        encoding="utf-8",
+    )
+    phone.get(page.as_uri())
+    assert phone.execute_script(MID_WORD_BREAKS, *WORD_IN_A_CELL)
 
 
 # -- The website -------------------------------------------------------------------------
