@@ -787,6 +787,58 @@ def test_a_heading_goes_over_with_the_code_under_it(latex):
     assert tex[:box].rstrip().endswith(r"\needspace{5\baselineskip}")
 
 
+def test_an_output_goes_over_with_the_code_that_prints_it(latex):
+    """The en editor found an answer's "False" alone at the top of a page, the code that
+    printed it at the foot of the page before: no page breaks between a code block and its
+    output, and the room asked for before the code is the two blocks' (each its line and
+    frame)."""
+    tex, _outdir = latex("zh_CN")
+    start = tex.index("框里的一段代码和它打印的内容。")
+    box = tex[start : tex.index(r"\end{sphinxadmonition}", start)]
+    marks = [
+        r"\jbcodelines{1}",
+        r"\needspace{6\baselineskip}",
+        r"\jbcodewithoutput",
+        r"\begin{sphinxVerbatim}",  # the code
+        r"\end{sphinxVerbatim}",
+        r"\jbkeepwithcode",
+        r"\jbcodelines{1}",
+        r"\begin{sphinxVerbatim}",  # its output
+    ]
+    place = 0
+    for mark in marks:
+        place = box.index(mark, place) + len(mark)
+    assert "False" in box[place:]
+    assert r"\needspace" not in box[box.index(r"\end{sphinxVerbatim}") :]
+
+
+def test_an_output_follows_its_code_past_the_break_the_codes_list_leaves(latex):
+    """xelatex sets the small book's box, with a code block and its output, at a page's foot
+    with less and less room left: wherever the box breaks, never between the code and its
+    output (in a box \\needspace cannot see the page: what keeps them is the break). A code
+    block is a list, which leaves a breakpoint where it ends (``\\@endparpenalty``, -51):
+    ``\\nobreak`` after it left that one, and the box broke there. Each block writes the
+    page it is set on."""
+    tex, outdir = latex("zh_CN")
+    text = tex.index("框里的一段代码和它打印的内容。")
+    start = tex.rindex(r"\begin{sphinxadmonition}", 0, text)
+    end = tex.index(r"\end{sphinxadmonition}", text) + len(r"\end{sphinxadmonition}")
+    box = tex[start:end]
+    code_end = "\n" + r"\end{sphinxVerbatim}"
+    trials = []
+    for room in range(40, 200, 8):  # points left under the filler
+        # No space in what they write: a space in a code block is fancyvrb's active one.
+        trial = box.replace(code_end, rf"\write-1{{CODE{room}:\arabic{{page}}}}" + code_end, 1)
+        trial = trial.replace("False", rf"False\write-1{{OUTPUT{room}:\arabic{{page}}}}", 1)
+        filler = rf"\clearpage\noindent\rule{{1pt}}{{\dimexpr\textheight-{room}pt\relax}}\par"
+        trials.append(filler + "\n" + trial)
+    log = probe(tex, outdir, "\n".join(trials))
+    pages = dict(re.findall(r"^((?:CODE|OUTPUT)\d+):(\d+)$", log, re.MULTILINE))
+    assert len(pages) == 2 * len(trials), log[-2000:]
+    apart = [room for room in range(40, 200, 8) if pages[f"CODE{room}"] != pages[f"OUTPUT{room}"]]
+    assert apart == []
+
+
 def test_needspace_breaks_only_where_the_room_is_lacking():
     """needspace.sty's own left a breakpoint of penalty -100 that \\raggedbottom made the best
     break of any page that filled up after it: half-empty pages and stranded headings."""

@@ -5,7 +5,12 @@ from jaxbook.sphinx_settings import *  # noqa: F403  # every one: settings, whic
 
 # The book's LaTeX translator, as the book loads it: its mixins set the PDF's output frames
 # and badges (sphinx-design's, for the page's :bdg-secondary:).
-extensions = ["sphinx_design", "jaxbook.sphinxext.editions", "jaxbook.sphinxext.latex_translator"]
+extensions = [
+    "sphinx.ext.doctest",
+    "sphinx_design",
+    "jaxbook.sphinxext.editions",
+    "jaxbook.sphinxext.latex_translator",
+]
 language = "zh_CN"
 project = "小书"
 author = "作者"

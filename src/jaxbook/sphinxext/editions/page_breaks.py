@@ -1,11 +1,11 @@
 """Where the PDF's pages may break (``keep_code_together``, which ``PaperLayout`` runs): a code
 block or a box begun at a page's foot only if its first lines fit there, an output's label
-and a lead-in kept with the block under them, a heading kept with the text or block under
-it. Each asks, before the node, for the lines it needs (``need_room``: ``\\needspace``, as
-``jaxbook.sty`` sets it), counted roughly from the text, since the tree cannot know how
-LaTeX will set it. ``jaxbook.sty`` breaks a code block from its count of lines
-(``\\jbcodelines``), and never between a label or a lead-in and its block
-(``\\jbkeepwithnext``).
+and a lead-in kept with the block under them, an output kept with the code that prints it, a
+heading kept with the text or block under it. Each asks, before the node, for the lines it
+needs (``need_room``: ``\\needspace``, as ``jaxbook.sty`` sets it), counted roughly from the
+text, since the tree cannot know how LaTeX will set it. ``jaxbook.sty`` breaks a code block
+from its count of lines (``\\jbcodelines``), and never between a label or a lead-in and its
+block (``\\jbkeepwithnext``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sphinx import addnodes
 
 from jaxbook.sphinxext._nodes import ancestors
 from jaxbook.sphinxext.pairs import pair, pair_half
+from pagerun.pages import doctest_kind
 
 # The paragraphs that say where the output under them comes from ("CPU 上的输出：",
 # "Output on CPU:", "Measured on: ..."): jaxbook.sphinxext.backend_tabs and measured.
@@ -39,7 +40,14 @@ def keep_code_together(doctree: nodes.Node) -> None:
         # How many lines it has, for the page break inside it (jaxbook.sty's \jbcodelines).
         lines = rf"\jbcodelines{{{code_lines(block)}}}"
         parent.insert(place, nodes.raw("", lines, format="latex"))
-        if isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
+        if printed_by(block, label):
+            # An output right under its code goes over with it: "False" stood alone at the
+            # top of a page, its code at the foot of the one before. The code asked for the
+            # room of both (block_room).
+            parent.insert(place, nodes.raw("", KEEP_WITH_CODE, format="latex"))
+            assert label is not None
+            parent.insert(parent.index(label), nodes.raw("", CODE_WITH_OUTPUT, format="latex"))
+        elif isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
             # Room for the label and the block's first lines; nothing between them.
             need_room(label, block_room(block, label), depths)
             parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
@@ -124,6 +132,10 @@ BOX_LINES = 24
 LEAD_IN = ("：", ":")
 # After an output's label or a lead-in: no page break before the block (jaxbook.sty).
 KEEP_WITH_NEXT = r"\jbkeepwithnext"
+# Before a code block and between it and its output: no break there, not even the one the
+# code's list leaves where it ends (jaxbook.sty).
+CODE_WITH_OUTPUT = r"\jbcodewithoutput"
+KEEP_WITH_CODE = r"\jbkeepwithcode"
 
 
 # The lines a code block (or a box) needs at the foot of a page, and a labelled output (the
@@ -235,20 +247,53 @@ def code_lines(block: nodes.Element) -> int:
 CODE_LINE_WIDTH = 80
 
 
+# An output of at most this many lines goes over with the code that prints it.
+SHORT_OUTPUT = 3
 # A code block or output of at most this many lines is never broken over a page, and a
 # longer one keeps at least ``CODE_LINES_APART`` lines on each side of the break (jaxbook.sty).
 WHOLE_CODE = 12
 CODE_LINES_APART = 3
 
 
+def printed_by(block: nodes.Node | None, before: nodes.Node | None) -> bool:
+    """Whether ``block`` is a short output (``SHORT_OUTPUT`` lines at most) of the code block
+    ``before`` it, with no label between: one that would stand alone at the top of a page. A
+    longer one may start a page of its own, in its frame, rather than send its code over
+    too and leave the page before it short."""
+    return (
+        isinstance(block, nodes.literal_block)
+        and isinstance(before, nodes.literal_block)
+        and doctest_kind(block) == "testoutput"
+        and doctest_kind(before) == "testcode"
+        and code_lines(block) <= SHORT_OUTPUT
+    )
+
+
+def next_block(node: nodes.Element) -> nodes.Node | None:
+    """The node after ``node`` in its parent, past the LaTeX the layout puts between them."""
+    parent = node.parent
+    assert parent is not None
+    following = parent.children[parent.index(node) + 1 :]
+    return next((child for child in following if not isinstance(child, nodes.raw)), None)
+
+
 def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
     """The lines ``block`` asks for at the foot of a page (``keep_code_together``), with the
     paragraph ``before`` it where that is its label or lead-in. A code block that is never
     broken (``WHOLE_CODE`` lines or fewer) asks for its lines and frame; a longer one for its
-    first ``CODE_LINES_APART`` lines and frame, as a block of five."""
+    first ``CODE_LINES_APART`` lines and frame, as a block of five. A short code block with
+    a short output right under it (``printed_by``) asks for the output's room too: the two go
+    over together."""
     if isinstance(block, nodes.literal_block):
         lines = code_lines(block)
         own = lines + 2 if lines <= WHOLE_CODE else NEED_BLOCK
+        after = next_block(block)
+        if (
+            lines <= WHOLE_CODE
+            and isinstance(after, nodes.literal_block)
+            and printed_by(after, block)
+        ):
+            own = min(own + code_lines(after) + 2, BOX_LINES)  # the output's lines and frame
         if isinstance(before, nodes.paragraph) and OUTPUT_LABELS & set(before["classes"]):
             return max(NEED_LABELLED, own + 1)
         if isinstance(before, nodes.paragraph) and before.astext().rstrip().endswith(LEAD_IN):
