@@ -125,6 +125,32 @@ def pdf_pages(pdf: Path) -> list[str]:
     return pdf_text(pdf, "-layout").split("\f")[:-1]
 
 
+# The glossary's and the index's headings, in each edition.
+GLOSSARY_HEADINGS = {"zh_CN": ("术语表", "索引"), "en": ("Glossary", "Index")}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_glossary_term_never_ends_a_page_without_its_definition(built_editions, language):
+    """The en editor found "host" alone at the foot of a glossary page, its definition on the
+    next: a term's line goes over with its definition's first lines."""
+    pages = pdf_pages(the_pdf(built_editions, language))
+    heading, index = GLOSSARY_HEADINGS[language]
+
+    def starts(title: str) -> int:
+        return next(i for i, page in enumerate(pages) if re.search(rf"^ *{title} *$", page, re.M))
+
+    terms = {term.names.get(language, "") for term in project.glossary(ROOT / project.GLOSSARY)}
+    terms -= {""}
+    ended = []
+    for number in range(starts(heading), starts(index)):
+        lines = [line.strip() for line in pages[number].splitlines() if line.strip()]
+        # The last line is the footer (its folio, and on an even page the running title).
+        if lines[-2] in terms:
+            ended.append((number + 1, lines[-2]))
+    assert len(terms) > 20
+    assert ended == []
+
+
 def pdf_fonts(pdf: Path) -> list[dict[str, str]]:
     lines = subprocess.run(
         ["pdffonts", str(pdf)], capture_output=True, text=True, check=True
