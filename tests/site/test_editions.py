@@ -1579,6 +1579,30 @@ def test_a_figures_number_is_upright_in_the_chinese_epub(
                                 ".fontStyle") == style  # fmt: skip
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_epubs_figure_is_as_wide_as_its_text_on_a_phone(
+    built_editions, phone, tmp_path, language
+):
+    """The en editor found the exercises' plot 279 px wide on a 390 px phone, its labels too
+    small to read: the reader's default margins of a figure, 40 px on each side."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    [page] = [
+        p for p in (tmp_path / "ch01").glob("*.xhtml") if "<figcaption" in p.read_text("utf-8")
+    ]
+    phone.set_window_size(390, 844)
+    try:
+        phone.get(page.as_uri())
+        widths = phone.execute_script(
+            "return [document.querySelector('figure img').getBoundingClientRect().width,"
+            " document.querySelector('figure').parentElement.getBoundingClientRect().width]"
+        )
+    finally:
+        phone.set_window_size(480, 900)
+    image, column = widths
+    assert image >= column - 1, widths
+
+
 def header_cell_rules(css: str) -> dict[str, str]:
     """The declarations of the EPUB stylesheet's last rule for table header cells alone."""
     rules = re.findall(r"table\.docutils th \{([^}]*)\}", css)
