@@ -218,10 +218,10 @@ class PageProse(HTMLParser):
         if tag == "article":
             self.article = True
         # Chrome a notebook has no place for (the downloads line, the heading links, the
-        # backends' tab labels), and the parallel view's other-language text, which a
-        # notebook in one language leaves out.
+        # backends' tab labels), what the page says of its own notebook, and the parallel
+        # view's other-language text, which a notebook in one language leaves out.
         skip = tag in self.SKIP or bool(
-            classes & {"jb-notebook", "headerlink", "jb-tab-label", "jb-parallel"}
+            classes & {"jb-notebook", "headerlink", "jb-tab-label", "jb-web-only", "jb-parallel"}
         )
         if tag not in {"br", "img", "hr", "meta", "link", "input", "col"}:
             self.stack.append((tag, skip))

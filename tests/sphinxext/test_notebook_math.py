@@ -83,3 +83,15 @@ def test_superscripts_and_subscripts_stay_raised_and_lowered():
     html = rendered(markdown)
     assert [html.sup.get_text(), html.sub.get_text()] == ["6", "2"]
     assert [span.get_text() for span in html.select("span.math")] == ["x^2"]
+
+
+def test_what_a_web_page_says_of_its_notebook_stays_out_of_the_notebook():
+    """The en editor found the exercises' notebook telling its reader to download the
+    notebook they were reading: that paragraph is the web page's alone."""
+    web = nodes.paragraph(
+        "", "Download this page's notebook from the link.", classes=["jb-web-only"]
+    )
+    both = nodes.paragraph("", "Run the self-check cell under each answer.")
+    markdown = markdown_of(page(web, both))
+    assert "Run the self-check cell under each answer." in markdown
+    assert "Download" not in markdown

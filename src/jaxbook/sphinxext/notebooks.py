@@ -21,6 +21,9 @@ What it makes:
   ``jaxbook_site`` is set, for ``.. only:: (latex or epub) and jaxbook_site``, and the
   role ``:notebook:`page``` (relative as ``:doc:``'s) writes the notebook's absolute
   address; without one it writes the file name, and on the website a link.
+- What a web page says of its own notebook (``.. rst-class:: jb-web-only``: "the self-checks
+  are in this page's notebook, from the link under the title") stays out of the notebook,
+  whose reader is in it.
 
 Config values (``jaxbook_basename`` is :mod:`jaxbook.sphinxext.book_texts`'s, set up here):
 
@@ -180,7 +183,7 @@ class Cells:
                 text = output if output.endswith("\n") else output + "\n"
                 self.last_code.outputs.append(v4.new_output("stream", name="stdout", text=text))
             return
-        if doctest_kind(node) or isinstance(node, SKIPPED):
+        if doctest_kind(node) or isinstance(node, SKIPPED) or WEB_ONLY in node.get("classes", ()):
             return  # setup, cleanup and the other backend's output; chrome; comments
         runs_code = any(doctest_kind(n) for n in node.findall(nodes.literal_block))
         if isinstance(node, nodes.section):
@@ -258,6 +261,8 @@ def _marker(node: nodes.Element, number: int) -> str:
     return f"{number}."
 
 
+# The class of what a web page says of its notebook: not the notebook's.
+WEB_ONLY = "jb-web-only"
 SKIPPED = (
     chrome,
     nodes.comment,
