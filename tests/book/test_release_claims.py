@@ -126,8 +126,8 @@ def test_no_release_a_behavior_changed_in_is_typed_by_hand(language):
 # no role gives the evidence file's range, so the sentence types it and this test holds it
 # to the file.
 CHECKED_RANGE = {
-    "zh_CN": re.compile(r"在 JAX (\S+) 到 (\S+) 之间的各个版本上运行检查这些说明的代码"),
-    "en": re.compile(r"on the releases from JAX (\S+) through (\d+(?:\.\d+)+)"),
+    "zh_CN": re.compile(r"在 JAX (\S+) 到 (\S+) 的各个版本上实际运行的结果"),
+    "en": re.compile(r"on each release from JAX (\S+) through (\d+(?:\.\d+)+)"),
 }
 
 
