@@ -92,11 +92,8 @@ def localise(app: Sphinx, config: Config) -> None:
     config.copyright = config.copyright.replace(config.author, author)
     config.project = config.html_title = title
     config.author = author
-    config.jaxbook_publisher = texts.get(config.jaxbook_publisher, config.jaxbook_publisher)
-    config.jaxbook_name_in_text = texts.get(
-        config.jaxbook_name_in_text, config.jaxbook_name_in_text
-    )
-    for name in ("jaxbook_scope", "jaxbook_description", "jaxbook_keywords"):
+    # The credit stays the source's in conf.py's value: the footer takes its translation.
+    for name in OWN_TEXTS.keys() - {"jaxbook_credit"}:
         setattr(config, name, texts.get(getattr(config, name), getattr(config, name)))
     credit = texts.get(config.jaxbook_credit, config.jaxbook_credit)
     if credit:
