@@ -401,13 +401,89 @@ def test_the_preface_is_roman_numbered_and_in_the_contents_and_bookmarks(
     assert bookmarks(out.read_text(encoding="utf-8"))[0] == preface
 
 
-def bookmarks(out: str) -> list[str]:
-    """The PDF's bookmarks as hyperref writes them (``.out``): UTF-16 in octal escapes."""
+def bookmarks(out: str, levels: set[int] | None = None) -> list[str]:
+    """The PDF's bookmarks as hyperref writes them (``.out``): UTF-16 in octal escapes;
+    those of ``levels`` only, if given (0: a chapter, 1: a section)."""
     titles = []
-    for escaped in re.findall(r"\\BOOKMARK \[\d+\]\[-?\]\{[^}]*\}\{([^}]*)\}", out):
+    for level, escaped in re.findall(r"\\BOOKMARK \[(\d+)\]\[-?\]\{[^}]*\}\{([^}]*)\}", out):
+        if levels is not None and int(level) not in levels:
+            continue
         data = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), escaped.encode())
         titles.append(data.decode("utf-16"))
     return titles
+
+
+def margins(pdf: Path) -> list[tuple[str, list[tuple[float, str]]]]:
+    """Each page's running head (its text, "" where it has none) and its foot (each word's
+    middle as a share of the page's width, and the word)."""
+    page_tag = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+    word = re.compile(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
+    )
+    found = []
+    for width, height, words in page_tag.findall(pdf_text(pdf, "-bbox")):
+        w, h = float(width), float(height)
+        placed = [
+            (float(a), float(b), float(c), float(d), t) for a, b, c, d, t in word.findall(words)
+        ]
+        head = " ".join(html.unescape(t) for _a, _b, _c, d, t in placed if d < 0.075 * h)
+        foot = [((a + c) / 2 / w, html.unescape(t)) for a, b, c, _d, t in placed if b > 0.93 * h]
+        found.append((head, foot))
+    return found
+
+
+# The contents' heading, which no bookmark names (the contents list the bookmarks' pages).
+CONTENTS = {"zh_CN": "目录", "en": "Contents"}
+ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def folio_number(folio: str) -> int:
+    """A folio's number: arabic, or roman in the front matter."""
+    if folio.isdigit():
+        return int(folio)
+    values = [ROMAN[letter] for letter in folio]
+    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_running_heads_name_the_chapter_and_the_section_and_the_foot_its_folio(
+    built_editions, language
+):
+    """A book's running heads: the chapter over an even page and the section over an odd one,
+    the folio alone at the foot's outer corner. The heads once gave the book's title on every
+    page, and the chapter and section at the foot, which the editors read as a manual's."""
+    [out] = (built_editions / "latex" / language).glob("*.out")
+    text = out.read_text(encoding="utf-8")
+    chapters = {squeeze(t) for t in [CONTENTS[language], *bookmarks(text, {0})]}
+    sections = {squeeze(t) for t in bookmarks(text, {1})}
+    order = [squeeze(t) for t in bookmarks(text, {0, 1})]
+    pdf = the_pdf(built_editions, language)
+    wrong, seen, headless = [], [], []
+    for number, ((head, foot), (inside, _margin)) in enumerate(
+        zip(margins(pdf), body_words(pdf), strict=True), start=1
+    ):
+        if not head:
+            if inside:
+                headless.append(number)
+            continue  # the title page, a chapter's first page, a blank one
+        folios = [w for _x, w in foot]
+        if len(folios) != 1 or not re.fullmatch(r"\d+|[ivxlc]+", folios[0]):
+            wrong.append((number, "foot", folios))
+            continue
+        even = folio_number(folios[0]) % 2 == 0
+        outer = foot[0][0] < 0.5 if even else foot[0][0] > 0.5
+        allowed = chapters if even else chapters | sections
+        if not outer or squeeze(head) not in allowed:
+            wrong.append((number, head, folios[0]))
+        if squeeze(head) in order:
+            seen.append(order.index(squeeze(head)))
+    assert len(seen) > 100  # nearly every page has a head
+    assert wrong == []
+    # A page with text and no head opens a chapter (the contents' too), or is the title page
+    # or its back, the copyright page: the glossary's odd pages had an empty head.
+    assert len(headless) == len(chapters) + 2, headless
+    # The heads follow the book: a chapter's or section's head never comes back after the next.
+    assert [i for i, j in pairwise(seen) if j < i and order[j] not in chapters] == []
 
 
 def body_words(pdf: Path) -> list[tuple[int, int]]:
@@ -447,12 +523,11 @@ FOOT = re.compile(r"^(\d+|[ivxlc]+)(\s.*)?$|^.*\s(\d+|[ivxlc]+)$")
 def body_text(pdf: Path) -> str:
     """The PDF's text in reading order, without running heads and feet: a line broken at
     the foot of a page goes on at the top of the next."""
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
-    title = re.search(r"^Title:\s+(.*)$", info.stdout, re.M)[1]
+    heads = [head for head, _foot in margins(pdf)]
     pages = []
-    for page in pdf_text(pdf, "-raw").split("\f"):
+    for page, head in zip(pdf_text(pdf, "-raw").split("\f"), [*heads, ""], strict=True):
         lines = page.splitlines()
-        if lines and lines[0].strip() == title:
+        if head and lines and squeeze(lines[0]) == squeeze(head):
             lines = lines[1:]
         if lines and FOOT.match(lines[-1].strip()):
             lines = lines[:-1]
