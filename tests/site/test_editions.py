@@ -510,10 +510,13 @@ def test_no_blank_page_carries_a_running_head_or_folio(built_editions, language)
     assert [(i, pages[i - 1][1]) for i in blank if pages[i - 1][1]] == []
 
 
-# An identifier fragment ending in "_" at the end of a line, with no mark on the next
-# (",→", a code block's wrapped line, as poppler reads it): inline code breaks before its
-# underscores, so the next line starts with one.
-UNMARKED_BREAK = re.compile(r"\S*[A-Za-z0-9]_\n(?![ \t]*,\n?→)\S*")
+# A code block's wrapped line goes on after a hook (\sphinxafterbreak), which poppler reads
+# at the start of the next line.
+HOOK = "↪"
+# An identifier fragment ending in "_" at the end of a line, with no mark on the next (the
+# hook of a code block's wrapped line): inline code breaks before its underscores, so the
+# next line starts with one.
+UNMARKED_BREAK = re.compile(rf"\S*[A-Za-z0-9]_\n(?![ \t]*{HOOK})\S*")
 
 
 # A foot: the folio, and the chapter or section beside it.
@@ -537,11 +540,11 @@ def body_text(pdf: Path) -> str:
 
 # A name broken before an underscore, as Chicago (7.42) breaks a name: "jax.default" at a
 # line's end and "_matmul_precision" at the next one's start, with no mark; not with the
-# code blocks' hook (",→" as poppler reads it), which a code block never puts before an
+# code blocks' hook (HOOK), which a code block never puts before an
 # underscore (it breaks only at a space or after a comma) and a reader of running text took
 # for a stray symbol.
 BEFORE_UNDERSCORE = re.compile(r"\S*[A-Za-z0-9]\n_[A-Za-z0-9]\S*")
-HOOKED_UNDERSCORE = re.compile(r"[A-Za-z0-9]\n,\n?→_[A-Za-z0-9]")
+HOOKED_UNDERSCORE = re.compile(rf"[A-Za-z0-9]\n{HOOK}_[A-Za-z0-9]")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -558,7 +561,7 @@ def test_the_break_check_sees_a_break_after_an_underscore_or_a_hook():
     ]
     assert UNMARKED_BREAK.findall("jax.default_matmul\n_precision") == []
     assert BEFORE_UNDERSCORE.findall("such as jax\n_enable_x64. The") == ["jax\n_enable_x64."]
-    assert HOOKED_UNDERSCORE.findall("such as jax\n,\n→_enable_x64. The")
+    assert HOOKED_UNDERSCORE.findall(f"such as jax\n{HOOK}_enable_x64. The")
     assert not HOOKED_UNDERSCORE.findall("such as jax\n_enable_x64. The")
 
 
@@ -830,6 +833,19 @@ def test_the_pdf_embeds_noto_serif_and_the_cjk_fonts(built_editions, language):
     assert "NotoSans-Bold" in names  # the headings
     assert "CJK" in names
     assert "DejaVu" not in names
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_formulas_are_set_in_the_texts_faces(built_editions, language):
+    """The formulas (the linear model's loss, exercise E1's standardization) were set in
+    Computer Modern, LaTeX's default, beside Noto Serif's heavier, wider letters, which the
+    editors saw: a formula's letters and digits are Noto Serif's, and nothing is Computer
+    Modern's."""
+    fonts = pdf_fonts(the_pdf(built_editions, language))
+    faces = {font["face"] for font in fonts}
+    assert [face for face in faces if re.match(r"CM[A-Z]+\d|LMRoman|LMMath", face)] == []
+    assert "NotoSerif-Italic" in faces  # a formula's letters (the text has no italics in zh)
+    assert any(face.startswith("LatinModernMath") for face in faces)  # the summation sign
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -1242,9 +1258,9 @@ def page_code(page: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return blocks, tuple(code.get_text() for code in parsed.select("code.literal"))
 
 
-# A line of code or output that goes on past a break (poppler reads the hook at the start of
-# the next line as "," and "→"), the two sides of the break.
-WRAPPED = re.compile(r"^(.*)\n,\n→(.*)$", re.M)
+# A line of code or output that goes on past a break (the hook at the start of the next
+# line), the two sides of the break.
+WRAPPED = re.compile(rf"^(.*)\n{HOOK}(.*)$", re.M)
 CJK_TEXT = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
@@ -1266,9 +1282,9 @@ def broken_inside(text: str, code: str) -> list[str]:
 
 def test_the_wrap_check_sees_a_number_broken_in_two():
     code = "'w': Array([-10.886865, 7.03], dtype=float32)}\nnormalize_indices=True"
-    assert broken_inside("'w': Array([-10\n,\n→.886865, 7.03], dtype=float32)}", code)
-    assert broken_inside("normalize_\n,\n→indices=True", code)
-    assert not broken_inside("'w':\n,\n→Array([-10.886865, 7.03], dtype=float32)}", code)
+    assert broken_inside(f"'w': Array([-10\n{HOOK}.886865, 7.03], dtype=float32)}}", code)
+    assert broken_inside(f"normalize_\n{HOOK}indices=True", code)
+    assert not broken_inside(f"'w':\n{HOOK}Array([-10.886865, 7.03], dtype=float32)}}", code)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -2144,7 +2160,7 @@ def split_code_blocks(
     def run(lines: list[tuple[float, str]]) -> int:
         heights = set()
         for bottom, line in lines:
-            squeezed = squeeze(html.unescape(line).lstrip(",→ "))
+            squeezed = squeeze(html.unescape(line).lstrip(f"{HOOK} "))
             if not squeezed:  # a wrapped line's hook, read on its own
                 continue
             if squeezed not in code:
@@ -2186,7 +2202,7 @@ def test_the_split_block_check_counts_the_lines_on_each_side():
     hooked = [
         [
             (0.1, "x = jnp.zeros((2, 3))"),
-            (0.2, ", →"),
+            (0.2, HOOK),
             (0.3, "print(x)"),
             (0.4, "(continues on next page)"),
         ],
