@@ -547,12 +547,19 @@ BEFORE_UNDERSCORE = re.compile(r"\S*[A-Za-z0-9]\n_[A-Za-z0-9]\S*")
 HOOKED_UNDERSCORE = re.compile(rf"[A-Za-z0-9]\n{HOOK}_[A-Za-z0-9]")
 
 
+# A quoted string of inline code broken before one of its underscores: "jax_debug_key" at a
+# line's end, "_reuse" at the next one's start.
+STRING_BROKEN = re.compile(r"""(["'])[A-Za-z0-9_.]*[A-Za-z0-9]\n_[A-Za-z0-9_.]*\1""")
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_names_break_only_before_an_underscore_and_with_no_hook(built_editions, language):
     raw = body_text(the_pdf(built_editions, language))
     assert UNMARKED_BREAK.findall(raw) == []
     assert HOOKED_UNDERSCORE.findall(raw) == []
     assert BEFORE_UNDERSCORE.search(raw)  # the book does break names, before "_"
+    # A name breaks; a string does not (the editors read "jax_debug_key" / "_reuse" as a typo).
+    assert [m.group(0) for m in STRING_BROKEN.finditer(raw)] == []
 
 
 def test_the_break_check_sees_a_break_after_an_underscore_or_a_hook():
@@ -562,6 +569,8 @@ def test_the_break_check_sees_a_break_after_an_underscore_or_a_hook():
     assert UNMARKED_BREAK.findall("jax.default_matmul\n_precision") == []
     assert BEFORE_UNDERSCORE.findall("such as jax\n_enable_x64. The") == ["jax\n_enable_x64."]
     assert HOOKED_UNDERSCORE.findall(f"such as jax\n{HOOK}_enable_x64. The")
+    assert STRING_BROKEN.findall('jax.config.update("jax_debug_key\n_reuse", True)')
+    assert not STRING_BROKEN.findall('with jax.default_matmul\n_precision("highest")')
     assert not HOOKED_UNDERSCORE.findall("such as jax\n_enable_x64. The")
 
 

@@ -6,6 +6,7 @@ runs), where paper needs what the website does not:
 - table rows that align: an index entry or link target at the head of a cell moves into
   its first paragraph; a long table may break over pages;
 - a dotted name in a link's text, and a long CamelCase name in inline code, that may break;
+  a string in inline code that does not break at its underscores;
 - code and boxes kept together at a page's foot, and headings with what follows them
   (``page_breaks``);
 - a footnote's mark after the closing quote and the punctuation, in an edition in a Latin
@@ -209,6 +210,33 @@ def break_names_in_links(doctree: nodes.Node) -> None:
                     break
 
 
+# A string in inline code: a quote, what it quotes, the same quote.
+STRING = re.compile(r"""(["'])[^"'\s]*\1""")
+
+
+def strings_whole(doctree: nodes.Node) -> None:
+    """A string in inline code does not break at its underscores, as a name does (jaxbook.sty
+    sets each underscore of inline code with a break before it): "jax_debug_key" /
+    "_reuse" broke a configuration option's quoted name in two, which the editors read as
+    a typo. The line breaks at a dot of the code around it, or at a space."""
+    for literal in doctree.findall(nodes.literal):
+        for text in list(literal.findall(nodes.Text)):
+            pieces: list[nodes.Node] = []
+            at = 0
+            for string in STRING.finditer(str(text)):
+                if "_" not in string.group(0):
+                    continue
+                pieces.append(nodes.Text(str(text)[at : string.start()]))
+                for part in re.split(r"(_)", string.group(0)):
+                    underscore = nodes.raw("", r"\textunderscore{}", format="latex")
+                    pieces.append(underscore if part == "_" else nodes.Text(part))
+                at = string.end()
+            if pieces:
+                pieces.append(nodes.Text(str(text)[at:]))
+                assert text.parent is not None
+                text.parent.replace(text, [p for p in pieces if not isinstance(p, nodes.Text) or p])
+
+
 # Where a line may end before inline code: after a space, a Chinese character, or a Chinese
 # mark that may end a line.
 BEFORE_RAGGED = re.compile(r"[\s\u3400-\u9fff，、：；。！？）》”]$")
@@ -291,12 +319,12 @@ def plain_bookmarks(doctree: nodes.Node) -> None:
 
 class PaperLayout(SphinxPostTransform):
     """The PDF's rewrites of the resolved book, in this order: each cross-reference's page,
-    table cells that align, names that break in links, code and boxes kept together at a
-    page's foot, footnote marks after closing quotes, lines that may end short before inline
-    code, then headings' bookmarks without emoji. After every other post-transform
-    that changes what the PDF shows (the outputs' labels, the measured outputs and the
-    figures, at 920 and below; the notes' tables, 520; LaTeX's own, 750 and below), and
-    after the references are resolved (10), the notes' among them."""
+    table cells that align, names that break in links, strings that do not, code and boxes
+    kept together at a page's foot, footnote marks after closing quotes, lines that may end
+    short before inline code, then headings' bookmarks without emoji. After every other
+    post-transform that changes what the PDF shows (the outputs' labels, the measured
+    outputs and the figures, at 920 and below; the notes' tables, 520; LaTeX's own, 750 and
+    below), and after the references are resolved (10), the notes' among them."""
 
     builders = ("latex",)
     default_priority = 950
@@ -305,6 +333,7 @@ class PaperLayout(SphinxPostTransform):
         add_page_references(self.document, self.config.language)
         fit_table_cells(self.document)
         break_names_in_links(self.document)
+        strings_whole(self.document)
         keep_code_together(self.document)
         marks_after_quotes(self.document, self.config.language)
         ragged_before_code(self.document)
