@@ -92,10 +92,8 @@ STYLE = Path(__file__).parents[1] / "texinputs" / "jaxbook.sty"
 GLYPHS_STYLE = "jaxbook-glyphs"
 # Arrows and mathematical signs (→, ≥): from this font where the text font lacks them.
 MATH_SYMBOL_FONT = "Noto Sans Math"
-# The operators and relations a formula of the book sets between its letters (plus, minus,
-# times, dot, equals, not equal, less and greater, and their "or equal"), which the maths
-# takes from MATH_SYMBOL_FONT.
-MATH_OPERATORS = '"002B,"2212,"00D7,"22C5,"003D,"2260,"003C,"003E,"2264,"2265'
+# The maths font of the formulas' signs, operators and delimiters.
+MATH_FONT = "DejaVu Math TeX Gyre"
 
 MATH_SYMBOLS = (0x2190, 0x22FF)
 
@@ -388,16 +386,14 @@ def fonts(config: Config, is_cjk: bool) -> str:
             rf"\newfontfamily\jbsymbolfont{{{symbols}}}",
             rf"\newfontfamily\jbmathsymbolfont{{{MATH_SYMBOL_FONT}}}",
             # Mathematics in the text's faces: its letters, Greek and digits in Noto Serif
-            # (upright and italic), its operators in Noto Sans Math, which is drawn to go
-            # with them; what needs a maths font's sizes (large operators, delimiters) in
-            # Latin Modern Math, the one TeX always has (Noto Sans Math is no OpenType
-            # maths font to unicode-math). Computer Modern, LaTeX's default, stood beside
-            # Noto Serif's heavier, wider letters.
+            # (upright and italic), everything else (signs, large operators, delimiters) in
+            # one maths font whose weight and proportions go with Noto Serif's, DejaVu Math
+            # TeX Gyre. Computer Modern, LaTeX's default, stood beside Noto Serif's heavier,
+            # wider letters; Noto Sans Math is no OpenType maths font to unicode-math.
             r"\usepackage{unicode-math}",
-            r"\setmathfont{Latin Modern Math}",
+            rf"\setmathfont{{{MATH_FONT}}}",
             r"\setmathfont{Noto Serif}[range={up/{latin,Latin,greek,Greek,num}}]",
             r"\setmathfont{Noto Serif Italic}[range={it/{latin,Latin,greek,Greek}}]",
-            rf"\setmathfont{{{MATH_SYMBOL_FONT}}}[range={{{MATH_OPERATORS}}}]",
             # The emoji presentation selector after ⚠ has no glyph on paper.
             r"\usepackage{newunicodechar}",
             "\\newunicodechar{\ufe0f}{}",
