@@ -445,45 +445,70 @@ def folio_number(folio: str) -> int:
     return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
 
 
+def contents_pages(toc: str) -> list[tuple[int, str]]:
+    """The folio of each chapter's and section's first page, in the order of the contents
+    (the LaTeX ``.toc``), with its level (0: a chapter, 1: a section)."""
+    entries = re.findall(
+        r"\\contentsline \{(chapter|section)\}\{.*\}\{([ivxlc\d]+)\}\{[^{}]*\}%$", toc, re.M
+    )
+    return [(0 if kind == "chapter" else 1, folio) for kind, folio in entries]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_running_heads_name_the_chapter_and_the_section_and_the_foot_its_folio(
     built_editions, language
 ):
-    """A book's running heads: the chapter over an even page and the section over an odd one,
-    the folio alone at the foot's outer corner. The heads once gave the book's title on every
-    page, and the chapter and section at the foot, which the editors read as a manual's."""
+    """A book's running heads: the chapter over an even page and, over an odd one, the section
+    in force where the page begins (or the one it opens with), the folio alone at the foot's
+    outer corner. The heads once gave the book's title on every page, and the chapter and
+    section at the foot, which the editors read as a manual's; then a section begun low on a
+    page named it from its top."""
     [out] = (built_editions / "latex" / language).glob("*.out")
-    text = out.read_text(encoding="utf-8")
-    chapters = {squeeze(t) for t in [CONTENTS[language], *bookmarks(text, {0})]}
-    sections = {squeeze(t) for t in bookmarks(text, {1})}
-    order = [squeeze(t) for t in bookmarks(text, {0, 1})]
+    [toc] = (built_editions / "latex" / language).glob("*.toc")
+    titles = bookmarks(out.read_text(encoding="utf-8"), {0, 1})
+    starts = contents_pages(toc.read_text(encoding="utf-8"))
+    assert len(titles) == len(starts) > 8
     pdf = the_pdf(built_editions, language)
-    wrong, seen, headless = [], [], []
-    for number, ((head, foot), (inside, _margin)) in enumerate(
-        zip(margins(pdf), body_words(pdf), strict=True), start=1
+    pages = margins(pdf)
+    # Each page's folio, and the PDF page of each heading's folio.
+    folios = [
+        next((w for _x, w in foot if re.fullmatch(r"\d+|[ivxlc]+", w)), "") for _h, foot in pages
+    ]
+    headings = [
+        (folios.index(folio), level, squeeze(title))
+        for (level, folio), title in zip(starts, titles, strict=True)
+    ]
+    wrong, headless, checked = [], [], 0
+    for index, ((head, foot), (inside, _margin), lines) in enumerate(
+        zip(pages, body_words(pdf), page_lines(pdf), strict=True)
     ):
         if not head:
             if inside:
-                headless.append(number)
+                headless.append(index + 1)
             continue  # the title page, a chapter's first page, a blank one
-        folios = [w for _x, w in foot]
-        if len(folios) != 1 or not re.fullmatch(r"\d+|[ivxlc]+", folios[0]):
-            wrong.append((number, "foot", folios))
+        words = [w for _x, w in foot]
+        if len(words) != 1 or words[0] != folios[index]:
+            wrong.append((index + 1, "foot", words))
             continue
-        even = folio_number(folios[0]) % 2 == 0
-        outer = foot[0][0] < 0.5 if even else foot[0][0] > 0.5
-        allowed = chapters if even else chapters | sections
-        if not outer or squeeze(head) not in allowed:
-            wrong.append((number, head, folios[0]))
-        if squeeze(head) in order:
-            seen.append(order.index(squeeze(head)))
-    assert len(seen) > 100  # nearly every page has a head
+        even = folio_number(folios[index]) % 2 == 0
+        if (foot[0][0] < 0.5) != even:
+            wrong.append((index + 1, "folio on the inner side", words))
+        before = [h for h in headings if h[0] < index]
+        opens = [h for h in headings if h[0] == index and lines and squeeze(lines[0][1]) == h[2]]
+        if even:
+            chapters = [h for h in headings if h[0] <= index and h[1] == 0]
+            expected = chapters[-1][2] if chapters else squeeze(CONTENTS[language])
+        else:
+            expected = (opens or before or [(0, 0, squeeze(CONTENTS[language]))])[-1][2]
+        checked += 1
+        if squeeze(head) != expected:
+            wrong.append((index + 1, head, expected))
+    assert checked > 100  # nearly every page has a head
     assert wrong == []
     # A page with text and no head opens a chapter (the contents' too), or is the title page
     # or its back, the copyright page: the glossary's odd pages had an empty head.
-    assert len(headless) == len(chapters) + 2, headless
-    # The heads follow the book: a chapter's or section's head never comes back after the next.
-    assert [i for i, j in pairwise(seen) if j < i and order[j] not in chapters] == []
+    chapter_count = sum(1 for level, _folio in starts if level == 0)
+    assert len(headless) == chapter_count + 1 + 2, headless
 
 
 def body_words(pdf: Path) -> list[tuple[int, int]]:
