@@ -587,6 +587,14 @@ def test_names_break_only_before_an_underscore_and_with_no_hook(built_editions, 
     assert [m.group(0) for m in STRING_BROKEN.finditer(raw)] == []
 
 
+def test_a_range_keeps_its_en_dash_with_its_ends_in_english(built_editions):
+    """The English preface broke "exercises E1–" / "E4": xeCJK set the en dash in the CJK
+    font, as a character a line may end after. In English it is the Latin font's."""
+    raw = body_text(the_pdf(built_editions, "en"))
+    assert re.findall(r"\S*[A-Za-z0-9]–\n\S*", raw) == []
+    assert re.search(r"[A-Za-z0-9]–[A-Za-z0-9]", raw)  # the book has ranges
+
+
 def test_the_break_check_sees_a_break_after_an_underscore_or_a_hook():
     assert UNMARKED_BREAK.findall("jax.default_matmul_\nprecision") == [
         "jax.default_matmul_\nprecision"

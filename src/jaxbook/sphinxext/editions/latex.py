@@ -397,9 +397,12 @@ def fonts(config: Config, is_cjk: bool) -> str:
             # The emoji presentation selector after ⚠ has no glyph on paper.
             r"\usepackage{newunicodechar}",
             "\\newunicodechar{\ufe0f}{}",
-            # English text: curly quotes and the middle dot ("Warning · Update note 3")
-            # belong to the Latin font, not the CJK one.
-            "" if is_cjk else r'\xeCJKDeclareCharClass{Default}{"2018 -> "201D, "00B7}',
+            # English text: curly quotes, the middle dot ("Warning · Update note 3") and the
+            # dashes belong to the Latin font, not the CJK one, and a range's en dash does not
+            # end a line ("E1–" / "E4" in the English preface, in the CJK font).
+            ""
+            if is_cjk
+            else r'\xeCJKDeclareCharClass{Default}{"2013 -> "2014, "2018 -> "201D, "00B7}',
         ]
     )
 
