@@ -587,6 +587,36 @@ def test_names_break_only_before_an_underscore_and_with_no_hook(built_editions, 
     assert [m.group(0) for m in STRING_BROKEN.finditer(raw)] == []
 
 
+def split_across_pages(pages: list[list[tuple[float, str]]]) -> list[tuple[int, str]]:
+    """The pages (``page_lines``') whose last line ends inside a name ("jax.lax" / ".psum")
+    or a hyphenated word that the next page's first line finishes: the page and the break."""
+    split = []
+    for number, (lines, following) in enumerate(pairwise(pages), start=1):
+        if not lines or not following:
+            continue
+        last, first = lines[-1][1].rstrip(), following[0][1].lstrip()
+        name = re.search(r"[A-Za-z0-9]$", last) and re.match(r"[._][A-Za-z]", first)
+        word = re.search(r"[A-Za-z]-$", last) and re.match(r"[a-z]", first)
+        if name or word:
+            split.append((number, f"{last[-20:]} / {first[:20]}"))
+    return split
+
+
+def test_the_page_turn_check_sees_a_name_split_over_it():
+    pages = [[(0.9, "such as jax.lax")], [(0.1, ".psum, a sum")], [(0.1, "Updates (.at[i].set,")]]
+    assert split_across_pages(pages) == [(1, "such as jax.lax / .psum, a sum")]
+    assert split_across_pages([[(0.9, "drop out-")], [(0.1, "side the loop")]])
+    assert split_across_pages([*pages[1:], [(0.1, ".add, and the like")]]) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_name_or_word_is_split_across_a_page_turn(built_editions, language):
+    """ "jax.lax" / ".psum" (the English edition) and "JAX_ENABLE" / "_X64=1" (the Chinese)
+    were split across a page turn: a line broken inside a name or a word does not end a
+    page (\brokenpenalty)."""
+    assert split_across_pages(page_lines(the_pdf(built_editions, language))) == []
+
+
 def test_a_range_keeps_its_en_dash_with_its_ends_in_english(built_editions):
     """The English preface broke "exercises E1–" / "E4": xeCJK set the en dash in the CJK
     font, as a character a line may end after. In English it is the Latin font's."""
