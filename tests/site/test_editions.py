@@ -617,6 +617,20 @@ def test_no_name_or_word_is_split_across_a_page_turn(built_editions, language):
     assert split_across_pages(page_lines(the_pdf(built_editions, language))) == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_image_is_printed_at_300_pixels_to_the_inch_or_more(built_editions, language):
+    """Figure 1-1 was printed at 157 ppi, which both editors held against printing: a print
+    book asks 300."""
+    listed = subprocess.run(
+        ["pdfimages", "-list", str(the_pdf(built_editions, language))],
+        capture_output=True, text=True, check=True,
+    ).stdout.splitlines()[2:]  # fmt: skip
+    # page num type width height color comp bpc enc interp object generation x-ppi y-ppi ...
+    images = [(int(r[0]), int(r[3]), int(r[12]), int(r[13])) for r in map(str.split, listed)]
+    assert any(width > 500 for _page, width, _x, _y in images)  # the figure is among them
+    assert [i for i in images if min(i[2:]) < 300] == []
+
+
 def test_a_range_keeps_its_en_dash_with_its_ends_in_english(built_editions):
     """The English preface broke "exercises E1–" / "E4": xeCJK set the en dash in the CJK
     font, as a character a line may end after. In English it is the Latin font's."""

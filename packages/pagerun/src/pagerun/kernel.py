@@ -91,7 +91,9 @@ TIMEOUT = "PAGERUN_PAGE_TIMEOUT"
 TIMEOUT_S = 300.0
 # How long a kernel told to stop may take before it is killed.
 STOP_S = 5.0
-DPI = 144  # of the testplot figures
+# The testplot figures: a print book asks 300 pixels to the inch (the editors found 157 where
+# the PDF set a 144-dpi figure at its text width); a web page shows them scaled to its column.
+DPI = 300
 _HEADER = struct.Struct("!Q")
 
 
