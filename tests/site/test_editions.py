@@ -2374,6 +2374,31 @@ def widest_gaps(lines: list[list[tuple[float, float, str]]]) -> list[float]:
     ]
 
 
+# A name of code in the text of an index entry, as LaTeX's index file writes it.
+INDEXED_CODE = re.compile(r"(?:jax|jnp)\.[A-Za-z_]|jax\\_[a-z]|\.at\{\[\}")
+# A group in code type, with the braces of an escaped bracket inside it.
+TEXTTT = re.compile(r"\\texttt\{(?:[^{}]|\{[^{}]*\})*\}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_names_of_code_in_the_index_are_in_code_type_and_asides_upright(built_editions, language):
+    """Both editors found the index's names of code set three ways: an entry's own in code
+    type, one inside an entry's text ("开启（jax_enable_x64）") in the text's type, one in an
+    aside ("enabling (jax_enable_x64)") in italics. Each is in code type now, and an aside is
+    upright."""
+    [ind] = (built_editions / "latex" / language).glob("*.ind")
+    group = r"((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)"  # braces nested two deep
+    entries = re.findall(
+        rf"\\spxentry\{{\\textrm\{{{group}\}}\}}|\\spxextra\{{{group}\}}",
+        ind.read_text("utf-8"),
+    )
+    texts = [text or aside for text, aside in entries]
+    assert sum(1 for text in texts if TEXTTT.search(text)) >= 3  # the check finds names in text
+    assert [text for text in texts if INDEXED_CODE.search(TEXTTT.sub("", text))] == []
+    style = (built_editions / "latex" / language / "jaxbook.sty").read_text("utf-8")
+    assert r"\def\sphinxstyleindexextra#1{ (#1)}" in style
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_index_is_ragged_right_and_never_hyphenated(built_editions, language):
     """Justified, its narrow columns were spread and its words broken ("Ja-" / "cobian",

@@ -98,6 +98,11 @@ def regroup(groups: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
 
 # A JAX API, configuration option or environment variable, as book_index names them.
 OPTION = re.compile(r"jax_[a-z0-9_]+")
+# Such a name inside an entry's text ("开启（jax_enable_x64）", "取代 jax.pmap 的方式"), or the
+# update method .at[].
+CODE_IN_TEXT = re.compile(rf"({NAME.pattern}|{OPTION.pattern}|\.at\[\])")
+# An entry's aside that is a name of code: with a dot or an underscore ("fold_in", ".at").
+CODE_WORD = re.compile(r"\.[A-Za-z_]\w*|[A-Za-z_]\w*(?:[._]\w+)+")
 
 
 def is_api(name: str) -> bool:
@@ -285,11 +290,22 @@ class IndexEntries(_Translator):
         key = self.index_text(sort_key(text)[1] if chinese else text)
         extra = EXTRA_RE.match(text)
         name, aside = (extra[1], extra[2]) if extra else (text, None)
-        shown = self.index_text(name) if is_api(name) else rf"\textrm{{{self.index_text(name)}}}"
+        shown = self.index_text(name) if is_api(name) else rf"\textrm{{{self.with_code(name)}}}"
         shown = rf"\spxentry{{{shown}}}"
         if aside is not None:
-            shown += rf"\spxextra{{{self.index_text(aside)}}}"
+            # Upright, as the entry is (Sphinx sets it in italics): a name in code type.
+            code = all(CODE_WORD.fullmatch(part) for part in aside.split(", "))
+            aside = self.index_text(aside) if code else self.with_code(aside)
+            shown += rf"\spxextra{{\texttt{{{aside}}}}}" if code else rf"\spxextra{{{aside}}}"
         return f"{key}@{shown}"
+
+    def with_code(self, text: str) -> str:
+        """``text`` escaped, each API name in it ("CPU 上的 jax.device_put") in code type."""
+        pieces = CODE_IN_TEXT.split(text)
+        return "".join(
+            rf"\texttt{{{self.index_text(piece)}}}" if at % 2 else self.index_text(piece)
+            for at, piece in enumerate(pieces)
+        )
 
     def index_text(self, text: str) -> str:
         """Text escaped for LaTeX and makeindex as Sphinx's writer escapes it, with a hyphen
