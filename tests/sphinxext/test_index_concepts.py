@@ -171,13 +171,13 @@ def test_the_pdf_index_has_the_concepts(make_app, rootdir, tmp_path, language, e
             "zh_CN",
             "重复下标; .at[] 的累加",
             r"\index{chong fu xia biao@\spxentry{\textrm{重复下标}}!.at{[}{]} de lei jia@"
-            r"\spxentry{\textrm{.at{[}{]} 的累加}}}",
+            r"\spxentry{\textrm{\texttt{.at{[}{]}} 的累加}}}",
         ),
         (
             "en",
             "duplicate indices; accumulation with .at[]",
             r"\index{duplicate indices@\spxentry{\textrm{duplicate indices}}!accumulation with "
-            r".at{[}{]}@\spxentry{\textrm{accumulation with .at{[}{]}}}}",
+            r".at{[}{]}@\spxentry{\textrm{accumulation with \texttt{.at{[}{]}}}}}",
         ),
     ],
 )
@@ -185,7 +185,7 @@ def test_an_entry_that_latex_escapes_with_braces_is_keyed_and_set_as_any_other(
     make_app, rootdir, tmp_path, language, entry, written
 ):
     """LaTeX escapes a bracket with braces ("{[}"): such an entry still sorts by its pinyin
-    and is set in the text's type."""
+    and is set in the text's type, its name of code (.at[]) in code type."""
     srcdir = shutil.copytree(rootdir / "test-index-concepts", tmp_path / language)
     app = make_app("latex", srcdir=srcdir, confoverrides={"language": language})
     app.builder.init_document_data()
