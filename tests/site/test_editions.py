@@ -2437,6 +2437,33 @@ def test_the_header_check_sees_a_hyphenated_header():
     assert hyphenated_sans_lines(xml) == ["Transforma-"]
 
 
+def hyphenated_bold_lines(xml: str) -> list[str]:
+    """The lines of ``pdftohtml -xml``'s reading set whole in the serif text face's bold (an
+    update note's point, which heads its box) that end with a hyphen."""
+    fonts = dict(re.findall(r'<fontspec id="(\d+)"[^>]*family="([^"]+)"', xml))
+    return [
+        plain(inner)
+        for font, inner in re.findall(r'<text [^>]*font="(\d+)"[^>]*>(<b>.*?</b>)</text>', xml)
+        if re.search(r"NotoSerif", fonts[font]) and re.search(r"\w-$", plain(inner))
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_update_notes_point_is_hyphenated(built_editions, language):
+    """ "The 10.811179161071777 that the course example prints cannot be repro-" / "duced":
+    an update note's point heads its box as a heading does, and breaks between words only."""
+    assert hyphenated_bold_lines(pdf_xml(the_pdf(built_editions, language))) == []
+
+
+def test_the_bold_line_check_sees_a_hyphenated_point():
+    xml = (
+        '<fontspec id="2" size="15" family="AB+NotoSerif" color="#000000"/>\n'
+        '<text top="1" left="1" width="9" height="9" font="2"><b>cannot be repro-</b></text>\n'
+        '<text top="1" left="1" width="9" height="9" font="2">post-</text>\n'
+    )
+    assert hyphenated_bold_lines(xml) == ["cannot be repro-"]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_table_header_is_hyphenated(built_editions, language):
     """ "Transforma-" / "tion" over the table of transformations in the English edition: a

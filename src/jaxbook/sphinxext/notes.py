@@ -707,14 +707,15 @@ def depart_note_latex(self: Any, node: update_note) -> None:
 
 
 def visit_point_latex(self: Any, node: update_note_point) -> None:
-    # The point is the note's headline, in bold as on the web.
+    # The point is the note's headline, in bold as on the web, set as a heading (jaxbook.sty).
+    self.body.append(r"{\jbheadline")
     self.visit_paragraph(node)
     self.body.append(r"\textbf{")
 
 
 def depart_point_latex(self: Any, node: update_note_point) -> None:
     # It goes over with the first lines it heads (jaxbook.sty).
-    self.body.append("}")
+    self.body.append(r"}\par}")
     self.depart_paragraph(node)
     self.body.append(r"\jbkeepwithnextlines" + "\n")
 
