@@ -1643,6 +1643,51 @@ def test_epub_code_wraps_on_a_phone_and_output_reads_apart(
     assert layout["outputRule"] != "0px"
 
 
+# Each indented line of code that wraps, as laid out: its text, where its first character
+# stands and where its wrapped part starts, in pixels from the left.
+WRAPPED_INDENTED = """
+const found = [];
+for (const line of document.querySelectorAll('span.jb-line')) {
+  const text = line.textContent;
+  if (!/^ +\\S/.test(text)) continue;
+  const whole = document.createRange();
+  whole.selectNodeContents(line);
+  const rects = [...whole.getClientRects()].filter(r => r.width > 0);
+  const tops = [...new Set(rects.map(r => Math.round(r.top)))].sort((a, b) => a - b);
+  if (tops.length < 2) continue;
+  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+  let node, first = null;
+  while (first === null && (node = walker.nextNode())) {
+    const at = node.data.search(/\\S/);
+    if (at < 0) continue;
+    const character = document.createRange();
+    character.setStart(node, at);
+    character.setEnd(node, at + 1);
+    first = character.getBoundingClientRect().left;
+  }
+  const next = rects.filter(r => Math.round(r.top) === tops[1]).map(r => r.left);
+  found.push([text.trim().slice(0, 40), first, Math.min(...next)]);
+}
+return found;
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_epub_a_wrapped_line_goes_on_right_of_its_own_indentation(
+    built_editions, phone, tmp_path, language
+):
+    """The en editor read an indented line's wrapped part, two characters from the block's
+    edge, as a statement dedented out of its function (``predict``'s ``params['b']``)."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        epub.extractall(tmp_path)
+    wrapped = []
+    for page in ("transformations", "jax-vs-numpy", "arrays"):
+        phone.get((tmp_path / "ch01" / f"{page}.xhtml").as_uri())
+        wrapped += phone.execute_script(WRAPPED_INDENTED)
+    assert wrapped  # indented lines do wrap on a phone
+    assert [line for line in wrapped if line[2] <= line[1]] == []
+
+
 # Each column of the index's tables, and the page, as laid out: their widths in pixels.
 INDEX_COLUMNS = """
 const page = document.body.getBoundingClientRect().width;

@@ -18,8 +18,9 @@ several extensions change the LaTeX).
   came into view.
 - In the EPUB, each line of a highlighted code block is a block of its own
   (``jb-line``), which the EPUB's stylesheet sets with a hanging indent: on a
-  phone a wrapped line goes on indented under its start, never at the left
-  edge where it would read as a new statement.
+  phone a wrapped line goes on two characters right of its own indentation,
+  never at the left edge or left of the line's start, where it would read as a
+  new statement.
 - Inline code in a table cell may break where the PDF breaks it (``<wbr />``):
   before a dot or an underscore, after an opening bracket or a comma. On a
   phone a table then fits the screen, where a long name held its column as wide
@@ -121,9 +122,23 @@ class CodeFormatter(HtmlFormatter):
             # empty line keeps its height with a space. The line feed stays, at the line's end
             # (a block's last line feed adds no line): a reader that drops the stylesheet still
             # sets the lines apart.
-            lines = [f'<span class="jb-line">{line.rstrip("\n") or " "}\n</span>' for line in lines]
+            lines = [
+                f'<span class="jb-line"{hanging(line)}>{line.rstrip("\n") or " "}\n</span>'
+                for line in lines
+            ]
         yield from ((1, line) for line in lines)
         yield 0, "</pre>"
+
+
+def hanging(line: str) -> str:
+    """The style of an indented line's block: a wrapped part goes on two characters right of
+    the line's own indentation (the stylesheet's 2ch is a line at the margin's). At 2ch from
+    the margin, an indented line's wrapped part read as a statement dedented."""
+    text = re.sub(r"<[^>]*>", "", line)
+    indent = len(text) - len(text.lstrip(" "))
+    if not indent or not text.strip():
+        return ""
+    return f' style="padding-left: {indent + 2}ch; text-indent: -{indent + 2}ch"'
 
 
 class EpubCodeFormatter(CodeFormatter):
