@@ -631,6 +631,25 @@ def test_every_image_is_printed_at_300_pixels_to_the_inch_or_more(built_editions
     assert [i for i in images if min(i[2:]) < 300] == []
 
 
+def test_the_chinese_index_runs_see_into_its_term(built_editions):
+    """ "见 即时编译", "另请参见 异步派发": the zh editor read a space where Chinese sets none
+    (before a Latin term, "见 XLA", the space is the one Chinese sets beside Latin)."""
+    raw = pdf_text(the_pdf(built_editions, "zh_CN"), "-raw")
+    # An index entry's "see" follows its comma; "see also", its pages.
+    see = r"(?:，见|另请参见)"
+    assert re.search(rf"{see}[\u4e00-\u9fff]", raw)  # the index has such entries
+    assert re.findall(rf"{see}[ \t]+[\u4e00-\u9fff]+", raw) == []  # a line may end there
+
+
+def test_the_english_glossary_sets_each_chinese_term_whole(built_editions):
+    """The en editor found "钳" / "制" and "追踪" / "器" broken over two lines in the
+    glossary's "(Chinese: ...)"."""
+    raw = pdf_text(the_pdf(built_editions, "en"), "-raw")
+    quoted = re.findall(r"Chinese:\s*([\u3400-\u9fff\s]+?)\)", raw)
+    assert len(quoted) > 20
+    assert [term for term in quoted if "\n" in term.strip()] == []
+
+
 def test_a_range_keeps_its_en_dash_with_its_ends_in_english(built_editions):
     """The English preface broke "exercises E1–" / "E4": xeCJK set the en dash in the CJK
     font, as a character a line may end after. In English it is the Latin font's."""

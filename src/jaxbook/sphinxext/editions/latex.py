@@ -293,11 +293,17 @@ def page_reference_macro(inner: bool = False, quoted: bool = False) -> str:
 
 # Chinese editions: the marks of a code block continued over a page in full-width
 # parentheses, as Chinese text has them, and a Chinese line spacing.
+# A CJK edition: its code blocks' continuation notes in full-width brackets, its leading,
+# the line before inline code free to end short, and the index's "see" and "see also" run
+# into the term they point to ("见即时编译"), upright: makeidx put a space between and set
+# the words in italics, which Chinese has neither of (the zh editor read "见 即时编译").
 CJK_PREAMBLE = r"""
 \renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}
 \renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}
 \linespread{1.3}
 \def\jbraggedstretch{1fil}
+\renewcommand*\see[2]{\seename#1}
+\renewcommand*\seealso[2]{\alsoname#1}
 """
 
 
