@@ -16,7 +16,8 @@ reading order, not by their titles' spelling, and before the entry's subentries
 In every language an API's entry (``jax.jit``, ``jax_enable_x64``,
 ``XLA_FLAGS``: ``is_api``) is set in code type, in the web's index and the
 PDF's; the LaTeX writer sets every other entry in the text's type (Sphinx sets
-every entry in code type) and writes a hyphen as a hyphen, so that a term the
+every entry in code type), a name of code in its text or its aside in code type and
+the aside upright, and writes a hyphen as a hyphen, so that a term the
 glossary and the text both index is one entry. It writes a "see" or "see also"
 entry where the index begins, past every page of the text: makeindex lists an
 entry's locators by page, so the page numbers come first, then "see also".
