@@ -1808,17 +1808,22 @@ def test_epub_tables_keep_each_word_whole_on_a_390_px_phone(
 def test_a_figures_number_is_upright_in_the_chinese_epub(
     built_editions, phone, tmp_path, language, style
 ):
-    """The zh editor found "图 1-1" in a slanted, synthetic italic: Chinese is never set in
-    italics (clreq), where Sphinx's EPUB style sheet slants every figure's number."""
+    """The zh editor found "图 1-1", and then "代码清单 1-4", in a slanted, synthetic italic:
+    Chinese is never set in italics (clreq), where Sphinx's EPUB style sheet slants every
+    figure's and listing's number."""
     with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
         epub.extractall(tmp_path)
-    [page] = [
-        p for p in (tmp_path / "ch01").glob("*.xhtml") if "<figcaption" in p.read_text("utf-8")
-    ]
-    phone.get(page.as_uri())
-    number = "figcaption span.caption-number"
-    assert phone.execute_script(f"return getComputedStyle(document.querySelector('{number}'))"
-                                ".fontStyle") == style  # fmt: skip
+    for caption, marker in [
+        ("figcaption", "<figcaption"),
+        ("div.code-block-caption", 'class="code-block-caption"'),
+    ]:
+        [page, *_] = [
+            p for p in sorted((tmp_path / "ch01").glob("*.xhtml")) if marker in p.read_text("utf-8")
+        ]
+        phone.get(page.as_uri())
+        number = f"{caption} span.caption-number"
+        assert phone.execute_script(f"return getComputedStyle(document.querySelector('{number}'))"
+                                    ".fontStyle") == style, caption  # fmt: skip
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
