@@ -548,7 +548,16 @@ def test_the_scan_finds_changes_of_sphinxs_own_state(source, expected):
 # Sphinx's names without an underscore that its documentation does not offer extensions:
 # the ones the packages need, each used through a _compat entry.
 UNDOCUMENTED_IMPORTS = {"sphinx_domains", "LoggingReporter", "HTMLThemeFactory"}
-UNDOCUMENTED_ATTRIBUTES = {"registry", "images"}  # app.registry, env.images
+# app.registry, env.images; an HTML builder's templates and search index; the gettext builder's
+# catalogs.
+UNDOCUMENTED_ATTRIBUTES = {"registry", "images", "templates", "search", "searchindex_filename"}
+UNDOCUMENTED_ATTRIBUTES |= {"indexer_format", "indexer_dumps_unicode", "catalogs"}
+
+
+def sphinx_object(names: list[str] | None) -> bool:
+    """Whether ``names`` (``chain``'s) is Sphinx's application, environment or builder,
+    or an attribute of one that is not the settings."""
+    return bool(names) and (names[-1] in OWNED or sphinx_owned(names))
 
 
 def undocumented_uses(tree: ast.Module) -> list[tuple[int, str]]:
@@ -565,7 +574,15 @@ def undocumented_uses(tree: ast.Module) -> list[tuple[int, str]]:
         elif (
             isinstance(node, ast.Attribute)
             and node.attr in UNDOCUMENTED_ATTRIBUTES
-            and sphinx_owned(chain(node.value))
+            and sphinx_object(chain(node.value))
+        ) or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in UNDOCUMENTED_ATTRIBUTES
+            and sphinx_object(chain(node.args[0]))
         ):
             found.append((node.lineno, ast.unparse(node)))
     return found
@@ -593,14 +610,20 @@ def test_no_module_but_compat_uses_sphinxs_undocumented_names():
         ("def f(app):\n    return app.registry.create_source_parser", ["app.registry"]),
         ("def f(env):\n    env.images.add_file('a', 'b')", ["env.images"]),
         ("def f(self):\n    return self.env.images", ["self.env.images"]),
+        ("def f(builder):\n    return builder.indexer_format", ["builder.indexer_format"]),
+        ("def f(app):\n    return app.builder.catalogs['book']", ["app.builder.catalogs"]),
+        ("def f(app):\n    return getattr(app.builder, 'templates')", ["getattr(app.builder, 't"]),
         # The documented, and the packages' own.
         ("from sphinx.util.docutils import SphinxDirective", []),
         ("def f(app):\n    return app.config.images", []),
         ("def f(figure):\n    return figure.images", []),
+        ("def f(page):\n    return getattr(page, 'templates', None)", []),
     ],
 )
 def test_the_scan_finds_sphinxs_undocumented_names(source, expected):
-    assert [what for _line, what in undocumented_uses(ast.parse(source))] == expected
+    found = [what for _line, what in undocumented_uses(ast.parse(source))]
+    assert len(found) == len(expected), found
+    assert all(what.startswith(start) for what, start in zip(found, expected, strict=True)), found
 
 
 # The attributes of Sphinx's doctest nodes that no other node or dict of the packages has:

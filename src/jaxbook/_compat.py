@@ -2,11 +2,11 @@
 
 The package reaches into the internals of Python's standard library, Sphinx
 and JAX only here (``tests/test_compat.py`` keeps it so: no other module of
-``jaxbook`` reads an underscored name of another project, or one of Sphinx's that
-its documentation does not offer, such as ``app.registry``). Each function's
-docstring says why it is needed, the upstream project and behavior behind it,
-the release in ``uv.lock`` it was written against, and when it can go. An
-upgrade that breaks one of them breaks it here, in one line.
+``jaxbook`` reads an underscored name of another project, or one of the names of
+Sphinx's that its documentation does not offer and the test lists, such as
+``app.registry``). Each function's docstring says why it is needed, the upstream
+project and behavior behind it, the release in ``uv.lock`` it was written against,
+and when it can go. An upgrade that breaks one of them breaks it here, in one line.
 
 What changes another project's output and cannot live here (a template's text that a Jinja
 extension rewrites, a translator's method, a page's script) says the same four things in
@@ -218,6 +218,64 @@ def search_index_entries(env: BuildEnvironment) -> dict[str, Any]:
     """
     entries: dict[str, Any] = env._search_index_index_entries  # noqa: SLF001
     return entries
+
+
+def frozen_search_index(builder: Any) -> dict[str, Any] | None:
+    """The search index an HTML builder wrote last time, as it loads it; None where the
+    builder searches nothing or has written none.
+
+    Why: ``search_index.restore_entries`` takes back from it the index entries of the pages
+    the builder does not write again.
+    Upstream: ``StandaloneHTMLBuilder`` keeps its index's file name, format and encoding in
+    the attributes ``search``, ``searchindex_filename``, ``indexer_format`` and
+    ``indexer_dumps_unicode``, which Sphinx's documentation does not offer extensions.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx keeps a page's index entries across incremental builds
+    (sphinx-doc/sphinx#12599), as ``search_index_entries``.
+    """
+    if not builder.search:
+        return None
+    path = builder.outdir / builder.searchindex_filename
+    if not path.is_file():
+        return None
+    if builder.indexer_dumps_unicode:
+        with open(path, encoding="utf-8") as text:
+            frozen: dict[str, Any] = builder.indexer_format.load(text)
+    else:
+        with open(path, "rb") as binary:
+            frozen = builder.indexer_format.load(binary)
+    return frozen
+
+
+def template_environment(builder: Any) -> Any | None:
+    """The Jinja environment that renders a builder's templates; None for a builder
+    without templates (LaTeX, gettext).
+
+    Why: ``chrome.LiteralLabels`` is a Jinja extension, and Jinja takes an extension
+    through the environment that renders the templates.
+    Upstream: ``StandaloneHTMLBuilder.templates``, Sphinx's ``BuiltinTemplateLoader``,
+    keeps its Jinja environment in the attribute ``environment``; neither is in Sphinx's
+    documentation, and the ``template_bridge`` setting replaces the whole loader.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx lets an extension add a Jinja extension to its templates.
+    """
+    return getattr(getattr(builder, "templates", None), "environment", None)
+
+
+def gettext_catalogs(builder: Any) -> dict[str, Any]:
+    """The catalogs the gettext builder fills, by domain (``book`` for ``book.pot``): each
+    ``add(text, origin)`` puts a message in one, and each is a template the build writes.
+
+    Why: ``book_texts`` puts the texts of the book's settings (its title, its credit) in a
+    template beside its pages' messages, and ``interface`` removes the templates of pages
+    that are gone: those the build did not write.
+    Upstream: ``MessageCatalogBuilder.catalogs``, a dict of ``Catalog`` by domain that
+    Sphinx's documentation does not offer extensions.
+    Written against: Sphinx 9.1.1 and 9.2.0.
+    Remove when: Sphinx offers an event or an API to add a message to a catalog.
+    """
+    catalogs: dict[str, Any] = builder.catalogs
+    return catalogs
 
 
 def jax_deprecations(module: object) -> dict[str, Any]:

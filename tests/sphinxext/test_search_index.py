@@ -47,6 +47,26 @@ def test_a_page_removed_between_two_builds_of_one_application_takes_its_entries(
     assert {"vectorization", "compilation"} <= set(entries)
 
 
+@pytest.mark.sphinx("html", testroot="search-index", srcdir="search-index-unreadable")
+def test_an_index_it_cannot_read_is_said_and_indexed_anew(app, make_app):
+    app.build()
+    frozen = frozen_index(app.outdir)
+    fresh = frozen["indexentries"]
+    # An index of this Sphinx's version that Sphinx's own loader reads, in a shape the
+    # entries cannot be taken back from.
+    frozen["indexentries"] = {entry: len(hits) for entry, hits in fresh.items()}
+    script = f"Search.setIndex({json.dumps(frozen)})"
+    (app.outdir / "searchindex.js").write_text(script, encoding="utf-8")
+    other = Path(app.srcdir, "other.rst")
+    other.write_text(other.read_text(encoding="utf-8") + "\nEdited.\n", encoding="utf-8")
+    again = make_app("html", srcdir=app.srcdir, freshenv=False)
+    again.build()
+
+    assert "search index entries not restored" in again.status.getvalue()
+    # The page written again is indexed anew; the others' entries are lost, as Sphinx's are.
+    assert set(frozen_index(again.outdir)["indexentries"]) < set(fresh)
+
+
 def test_the_entries_of_the_kept_pages_are_read_back_as_the_builder_keeps_them():
     frozen = {
         "docnames": ["glossary", "other"],

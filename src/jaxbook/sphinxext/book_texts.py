@@ -50,6 +50,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from jaxbook._compat import gettext_catalogs
 from jaxbook.sphinxext import PARALLEL_SAFE, facts
 from jaxbook.sphinxext._locale import catalog_entries, page_domain, reviewed
 from jaxbook.sphinxext.facts import course_url
@@ -125,7 +126,7 @@ def extract(app: Sphinx) -> None:
 
     if not isinstance(app.builder, MessageCatalogBuilder):
         return
-    catalog = app.builder.catalogs[DOMAIN]
+    catalog = gettext_catalogs(app.builder)[DOMAIN]
     for name in TEXTS:
         text = getattr(app.config, name)
         if text:

@@ -58,6 +58,7 @@ from jinja2.ext import Extension
 from sphinx.locale import get_translation
 
 from jaxbook import project
+from jaxbook._compat import template_environment
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import catalog_entries, reviewed
 
@@ -207,8 +208,7 @@ def copy_button_messages(app: Sphinx, entries: list[polib.POEntry]) -> str:
 
 
 def set_up_builder(app: Sphinx) -> None:
-    templates = getattr(app.builder, "templates", None)
-    environment = getattr(templates, "environment", None)
+    environment = template_environment(app.builder)
     if environment is not None:
         environment.add_extension(LiteralLabels)
     if app.builder.format != "html":

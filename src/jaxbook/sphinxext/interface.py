@@ -53,7 +53,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import write_po
 
 from jaxbook import project
-from jaxbook._compat import theme_directories
+from jaxbook._compat import gettext_catalogs, theme_directories
 from jaxbook.i18n.catalogs import same_but_template_date
 from jaxbook.i18n.pofile import WIDTH
 from jaxbook.sphinxext import PARALLEL_SAFE, chrome
@@ -262,7 +262,7 @@ def write_templates(app: Sphinx, exception: Exception | None) -> None:
     for domain, package in packages.items():
         write_template(extract_package_template(package, outdir), outdir / f"{domain}.pot")
     # The pages this build has are the templates it wrote: any other is a page's that is gone.
-    made = {f"{domain}.pot" for domain in getattr(app.builder, "catalogs", {})}
+    made = {f"{domain}.pot" for domain in gettext_catalogs(app.builder)}
     made |= {f"{domain}.pot" for domain in [*project.INTERFACE_DOMAINS, *packages]}
     for template in outdir.rglob("*.pot"):
         if template.relative_to(outdir).as_posix() not in made:

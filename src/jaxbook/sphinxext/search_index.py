@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.util import logging
 
-from jaxbook._compat import search_index_entries
+from jaxbook._compat import frozen_search_index, search_index_entries
 from jaxbook.sphinxext import PARALLEL_SAFE
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
 
 
 def kept_entries(frozen: dict[str, Any], keep: Set[str]) -> dict[str, list[tuple[str, str, str]]]:
@@ -55,7 +58,7 @@ def kept_entries(frozen: dict[str, Any], keep: Set[str]) -> dict[str, list[tuple
 def restore_entries(app: Sphinx, builder: Builder) -> None:
     """Before the builder writes: the entries of the previous index, where the builder's
     index keeps them. A page written again is indexed again, its entries replaced."""
-    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.search:
+    if not isinstance(builder, StandaloneHTMLBuilder):
         return
     env = builder.env
     # Sphinx's IndexBuilder keeps its index entries in a private dict of the environment
@@ -64,21 +67,15 @@ def restore_entries(app: Sphinx, builder: Builder) -> None:
     entries_of = search_index_entries(env)
     for docname in set(entries_of).difference(env.all_docs):
         del entries_of[docname]
-    path = builder.outdir / builder.searchindex_filename
-    if not path.is_file():
-        return
     try:
-        if builder.indexer_dumps_unicode:
-            with open(path, encoding="utf-8") as text:
-                frozen = builder.indexer_format.load(text)
-        else:
-            with open(path, "rb") as binary:
-                frozen = builder.indexer_format.load(binary)
-        if frozen.get("envversion") != env.version:
+        frozen = frozen_search_index(builder)
+        if frozen is None or frozen.get("envversion") != env.version:
             return  # Sphinx refuses an index of another version, and indexes anew
         entries_of.update(kept_entries(frozen, set(env.all_docs)))
-    except (AttributeError, ValueError, KeyError, IndexError, TypeError):
-        return  # Sphinx reads the same file; what it cannot, it indexes anew
+    except (OSError, AttributeError, ValueError, KeyError, IndexError, TypeError) as error:
+        # Sphinx reads the same file and indexes anew what it cannot read; saying so shows
+        # where a change of Sphinx's format left the entries to that.
+        logger.info("search index entries not restored: %s", error)
 
 
 #: The search page's snippets leave out what is hidden from search (``.no-search``): Sphinx's
