@@ -219,6 +219,9 @@ pagerun_where = "jaxbook.doctest.runtime:where"
 pagerun_measured_label = "jaxbook.sphinxext.backend_tabs:measured_label"
 # A testplot's figure goes after the tabs of its cell's outputs per backend.
 pagerun_printed_nodes = ["jaxbook.sphinxext.backend_tabs:backend_tabs"]
+# The PDF prints a figure at its text width: 300 pixels to the inch at that size (a web page
+# shows the same image scaled to its column).
+pagerun_figure_dpi = 300
 # What changes what the pages print, besides Python and the installed packages: the runtime
 # the global setup imports, and the variables of JAX, XLA, the CUDA and TPU stacks, and the
 # book's own switch (the book's other variables, such as the deploy's URLs, change nothing).

@@ -98,6 +98,24 @@ def test_a_page_read_again_is_drawn_again(app):
     assert not app.warning.getvalue()
 
 
+def png_width(path) -> int:
+    """A PNG's width in pixels, from its header."""
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
+@pytest.mark.sphinx("html", testroot="testplot", srcdir="testplot-dpi", freshenv=True)
+def test_the_figures_resolution_is_a_setting_and_a_change_draws_again(app, make_app):
+    app.build()
+    [image] = BeautifulSoup(built_page(app), "html.parser").select("figure img")
+    width = png_width(app.outdir / image["src"])  # matplotlib's own: the figure's dpi
+    again = make_app(
+        "html", srcdir=app.srcdir, freshenv=False, confoverrides={"pagerun_figure_dpi": 250}
+    )
+    again.build()
+    [image] = BeautifulSoup(built_page(again), "html.parser").select("figure img")
+    assert png_width(again.outdir / image["src"]) == round(width * 2.5)
+
+
 def built_page(app) -> str:
     return (app.outdir / "index.html").read_text(encoding="utf-8")
 

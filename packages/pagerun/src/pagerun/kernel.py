@@ -91,9 +91,6 @@ TIMEOUT = "PAGERUN_PAGE_TIMEOUT"
 TIMEOUT_S = 300.0
 # How long a kernel told to stop may take before it is killed.
 STOP_S = 5.0
-# The testplot figures: a print book asks 300 pixels to the inch (the editors found 157 where
-# the PDF set a 144-dpi figure at its text width); a web page shows them scaled to its column.
-DPI = 300
 _HEADER = struct.Struct("!Q")
 
 
@@ -106,6 +103,7 @@ class Request:
     names: list[str] = field(default_factory=list)  # the :measured: variables
     plots: list[int] = field(default_factory=list)  # the testplot blocks
     figures: str = ""  # where their figures go: a path to which "-<n>.png" is added
+    dpi: int | None = None  # their resolution (pagerun_figure_dpi); None: matplotlib's
     # Where the page ran, if it is to be said: "module:function", called in the kernel
     # after the run, its answer a dict of plain strings ("" says nothing).
     where: str = ""
@@ -425,7 +423,7 @@ def figure_saver(request: Request, figures: dict[int, list[str]]) -> engine.Afte
             shown.add(number)
             path = Path(f"{request.figures}-{len(shown)}.png")
             path.parent.mkdir(parents=True, exist_ok=True)
-            pyplot.figure(number).savefig(path, dpi=DPI)
+            pyplot.figure(number).savefig(path, dpi=request.dpi or "figure")
             figures[block].append(str(path))
 
     return save

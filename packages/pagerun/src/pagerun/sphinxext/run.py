@@ -363,7 +363,8 @@ def code_key(
 ) -> str:
     """What a page's run depends on: each tested block (its kind, text, options and file,
     by its path from ``srcdir``: :func:`source_key`), the names its ``:measured:`` roles
-    show, and the run's inputs (``pagerun_run_inputs``). Not the blocks' lines: prose added
+    show, the run's inputs (``pagerun_run_inputs``) and, for a page that draws figures, their
+    resolution (``pagerun_figure_dpi``). Not the blocks' lines: prose added
     above a cell moves it, and changes nothing it prints (a run taken back takes the blocks'
     new lines)."""
     blocks = [
@@ -376,7 +377,9 @@ def code_key(
         for node in tested
     ]
     names = sorted(value["variable"] for value in doctree.findall(measured_value))
-    return _digest_of(repr((blocks, names, sorted(config.pagerun_run_inputs.items()))))
+    # A figure's resolution is what a page with figures draws, not what the others print.
+    dpi = config.pagerun_figure_dpi if any(node.get("pagerun_plot") for node in tested) else None
+    return _digest_of(repr((blocks, names, sorted(config.pagerun_run_inputs.items()), dpi)))
 
 
 def source_key(source: str | None, srcdir: str | os.PathLike[str]) -> str | None:
@@ -419,6 +422,7 @@ def run_page(
         names,
         plots=[i for i, node in enumerate(tested) if node.get("pagerun_plot")],
         figures=str(Path(app.doctreedir, FIGURES, image_stem(docname))),
+        dpi=app.config.pagerun_figure_dpi,
         where=app.config.pagerun_where
         if names or any(node.get("pagerun_measured") for node in tested)
         else "",
@@ -467,6 +471,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("pagerun_environment", [], "env", types=sequence)
     app.add_config_value("pagerun_environment_ignored", [], "env", types=sequence)
     app.add_config_value("pagerun_run_inputs", run_inputs, "env", types=frozenset({dict}))
+    # A change reads every page again; only those with figures run again (their key holds it).
+    app.add_config_value("pagerun_figure_dpi", None, "env", types=frozenset({int, type(None)}))
     # A list (not a tuple): -D splits a list's value at commas. Not an input of the runs:
     # taking turns changes when a page runs, not what it prints.
     app.add_config_value(
