@@ -291,12 +291,10 @@ def page_reference_macro(inner: bool = False, quoted: bool = False) -> str:
     return rf"\newcommand\{name}[1]{{\ifdim\linewidth<6em\else{reference}\fi}}"
 
 
-# Chinese editions: the marks of a code block continued over a page in full-width
-# parentheses, as Chinese text has them, and a Chinese line spacing.
-# A CJK edition: its code blocks' continuation notes in full-width brackets, its leading,
-# the line before inline code free to end short, and the index's "see" and "see also" run
-# into the term they point to ("见即时编译"), upright: makeidx put a space between and set
-# the words in italics, which Chinese has neither of (the zh editor read "见 即时编译").
+# A CJK edition: its code blocks' continuation notes in full-width brackets, as Chinese
+# text has them, its leading, the line before inline code free to end short, and the
+# index's "see" and "see also" run into the term they point to ("见即时编译"), upright:
+# makeidx puts a space between and sets the words in italics, which Chinese has neither of.
 CJK_PREAMBLE = r"""
 \renewcommand*\sphinxstylecodecontinued[1]{{\footnotesize（#1）}}
 \renewcommand*\sphinxstylecodecontinues[1]{{\footnotesize（#1）}}

@@ -216,9 +216,9 @@ STRING = re.compile(r"""(["'])[^"'\s]*\1""")
 
 def strings_whole(doctree: nodes.Node) -> None:
     """A string in inline code does not break at its underscores, as a name does (jaxbook.sty
-    sets each underscore of inline code with a break before it): "jax_debug_key" /
-    "_reuse" broke a configuration option's quoted name in two, which the editors read as
-    a typo. The line breaks at a dot of the code around it, or at a space."""
+    sets each underscore of inline code with a break before it): a configuration option's
+    quoted name broken in two ("jax_debug_key" / "_reuse") reads as a typo. The line
+    breaks at a dot of the code around it, or at a space."""
     for literal in doctree.findall(nodes.literal):
         for text in list(literal.findall(nodes.Text)):
             pieces: list[nodes.Node] = []
