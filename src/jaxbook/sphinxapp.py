@@ -10,8 +10,6 @@ preview (:mod:`jaxbook.site.live`) all start Sphinx here:
 - ``read_pages``: every page read in one language (translations applied,
   snippets staged) by the ``dummy`` builder, into a scratch directory, so
   that the doctrees can be walked;
-- ``test_nodes_of``: the code cells of a doctree, as the extensions see them
-  (every node the doctest builder tests is ``pagerun.pages.doctest_nodes_of``'s);
 - ``forget_catalogs`` and ``forget_page_catalogs``: what a new application,
   and one that lives on, must do before they read, so that a recompiled
   ``.mo`` is read;
@@ -32,12 +30,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.i18n import docname_to_domain
 
 from jaxbook._compat import forget_gettext_files, forget_sphinx_catalogs
-from pagerun.pages import doctest_kind
 
 
 def application(
@@ -103,15 +99,6 @@ def read_pages(
     )
     app.build()
     return app
-
-
-def test_nodes_of(doctree: nodes.Element) -> list[nodes.Element]:
-    """The doctest nodes (setup, code, output, cleanup) under ``doctree``, in document order."""
-    return [
-        node
-        for node in doctree.findall(nodes.Element)
-        if isinstance(node, (nodes.literal_block, nodes.comment)) and doctest_kind(node) is not None
-    ]
 
 
 def forget_page_catalogs(app: Sphinx) -> None:

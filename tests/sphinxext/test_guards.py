@@ -17,6 +17,8 @@ def test_guards_flag_each_dishonest_block_by_line(built):
     }
     found = {name: re.search(pattern, warnings) for name, pattern in lines.items()}
     assert all(found.values()), warnings
-    assert warnings.count("WARNING") == 5
+    assert warnings.count("WARNING") == 6
+    # The directive's cell and the ">>>" block: both run, both flagged.
+    assert len(re.findall(lines["config"], warnings)) == 2, warnings
     source = (built.app.srcdir / "index.rst").read_text(encoding="utf-8").splitlines()
     assert ">>> 1 + 1" in "\n".join(source[int(found["prompts"][1]) - 1 :][:4])

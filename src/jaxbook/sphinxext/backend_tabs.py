@@ -56,11 +56,10 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from jaxbook.backends import backends_of, ordered
 from jaxbook.chinese import spaced
-from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, join_list
 from jaxbook.sphinxext._nodes import PASSTHROUGH
-from pagerun.pages import doctest_kind, set_doctest_code
+from pagerun.pages import doctest_kind, doctest_nodes_of, set_doctest_code, tested_kind
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -109,7 +108,7 @@ def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
         set_doctest_code(output, test)
 
 
-def skip_where_nothing_is_recorded(doctree: nodes.document) -> None:
+def skip_where_nothing_is_recorded(doctree: nodes.document, config: Config) -> None:
     """Give each cell with per-backend outputs the condition that skips it elsewhere."""
     code: nodes.Element | None = None
     covered: set[str] = set()
@@ -121,8 +120,8 @@ def skip_where_nothing_is_recorded(doctree: nodes.document) -> None:
             own = code.get("skipif")
             code["skipif"] = f"({own}) or {condition}" if own else condition
 
-    for node in test_nodes_of(doctree):
-        kind = doctest_kind(node)
+    for node in doctest_nodes_of(doctree, config):
+        kind = tested_kind(node)
         if kind == "testoutput" and (backends := _backends(node)) is not None:
             covered |= backends
         elif kind in ("testcode", "doctest"):
@@ -135,7 +134,7 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
     for output in doctree.findall(nodes.literal_block):
         if _backends(output):
             compare_machine_names(app, output)
-    skip_where_nothing_is_recorded(doctree)
+    skip_where_nothing_is_recorded(doctree, app.config)
     groups = 0
     for parent in list(doctree.findall(nodes.Element)):
         children = parent.children

@@ -28,9 +28,8 @@ from docutils import nodes
 from sphinx.util import logging
 
 from jaxbook.backends import backends_of
-from jaxbook.sphinxapp import test_nodes_of
 from jaxbook.sphinxext import PARALLEL_SAFE
-from pagerun.pages import doctest_kind
+from pagerun.pages import doctest_kind, doctest_nodes_of, tested_kind
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -57,8 +56,8 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
                 "use '.. doctest::' (or testcode/testoutput)",
             )
     previous_code: nodes.Element | None = None
-    for node in test_nodes_of(doctree):
-        kind = doctest_kind(node)
+    for node in doctest_nodes_of(doctree, app.config):
+        kind = tested_kind(node)  # a ">>>" block is tested as a doctest directive is
         if kind == "testoutput":
             if WHOLE_LINE_WILDCARD.search(node.astext()):
                 _warn(
