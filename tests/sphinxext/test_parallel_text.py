@@ -5,6 +5,7 @@ import zlib
 from html.parser import HTMLParser
 
 import pytest
+from bs4 import BeautifulSoup, Tag
 
 
 class Pairs(HTMLParser):
@@ -57,6 +58,22 @@ def both_languages(builder: str):
     )
 
 
+def inserted(html: str, lang: str) -> list[Tag]:
+    """The inserted elements in ``lang``: each passage's text in the other language."""
+    return BeautifulSoup(html, "html.parser").select(f'.jb-parallel[lang="{lang}"]')
+
+
+def heading_and_its_translation(html: str) -> tuple[str, Tag]:
+    """The page's heading's own text (its permalink's left out), and the element after it."""
+    heading = BeautifulSoup(html, "html.parser").h1
+    assert heading is not None
+    assert heading.find(lang=True) is None, "a translation inside the heading"
+    text = "".join(str(s) for s in heading.find_all(string=True, recursive=False))
+    following = heading.find_next_sibling()
+    assert following is not None
+    return text, following
+
+
 def pairs(html: str) -> Pairs:
     parser = Pairs()
     parser.feed(html)
@@ -77,14 +94,25 @@ def test_a_chinese_page_holds_the_english_text_of_each_passage(built):
         "Cell",
     ]:
         assert found.get(english) == "en", english
+    english = inserted(html, "en")
     # Inline markup kept; roles as their text, links not repeated.
-    assert re.search(r'lang="en">JAX arrays are <em>immutable</em>, made with <code', html)
+    start = "JAX arrays are <em>immutable</em>, made with <code"
+    assert any(e.decode_contents().startswith(start) for e in english), english
+    assert not any(e.find("a") for e in english)
     # A :ref: without a title of its own shows its target's English title, not its label.
-    assert "; see 1. Arrays and the other page.</span>" in html
-    assert "<strong>accelerators</strong>" in html
+    assert any(e.get_text().endswith("; see 1. Arrays and the other page.") for e in english)
+    assert any(str(e.find("strong")) == "<strong>accelerators</strong>" for e in english)
     # A heading's translation follows the heading, never inside it.
-    assert re.search(r"<h1>1\. 数组<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"en\">1\. Arrays</p>", html)
-    assert "<title>1. 数组" in html
+    heading, translation = heading_and_its_translation(html)
+    assert heading == "1. 数组"
+    assert (translation.name, translation["lang"], translation.get_text()) == (
+        "p",
+        "en",
+        "1. Arrays",
+    )
+    title = BeautifulSoup(html, "html.parser").title
+    assert title is not None
+    assert title.get_text().startswith("1. 数组")
     assert built.warnings == ""
 
 
@@ -104,19 +132,29 @@ def test_an_english_page_holds_the_chinese_source_of_each_passage(built):
         "单元格",
     ]:
         assert found.get(chinese) == "zh-CN", chinese
-    assert re.search(r'lang="zh-CN">JAX 的数组是 <em>不可变</em> 的，用 <code', html)
-    assert "见 1. 数组 与 另一页。</span>" in html
+    chinese = inserted(html, "zh-CN")
+    start = "JAX 的数组是 <em>不可变</em> 的，用 <code"
+    assert any(e.decode_contents().startswith(start) for e in chinese), chinese
+    texts = [e.get_text() for e in chinese]
+    assert any(text.endswith("见 1. 数组 与 另一页。") for text in texts), texts
     # A link that hugs the Chinese keeps the space a link's title in Latin gets there.
-    assert "紧贴中文的链接：详见 1. 数组。</span>" in html
-    assert re.search(
-        r"<h1>1\. Arrays<a [^>]*>¶</a></h1>\n<p [^>]*lang=\"zh-CN\">1\. 数组</p>", html
+    assert any(text.endswith("紧贴中文的链接：详见 1. 数组。") for text in texts), texts
+    heading, translation = heading_and_its_translation(html)
+    assert heading == "1. Arrays"
+    assert (translation.name, translation["lang"], translation.get_text()) == (
+        "p",
+        "zh-CN",
+        "1. 数组",
     )
     # A link title that ends in a full-width mark at a line end: its message joins the
     # lines with no space, and the link still reads as its title, not as reST.
-    assert "见《标准》。</span>" in html
+    assert any(text.endswith("见《标准》。") for text in texts), texts
     # A formula is a formula in the other language too, as the page's math renderer sets it.
-    formula = re.escape(r"\(\frac{1}{N}\sum_i e_i^2\)")
-    assert re.search(rf'lang="zh-CN">均方误差是 <span class="math[^"]*">{formula}</span>。', html)
+    [mse] = [e for e in chinese if e.get_text().startswith("均方误差是")]
+    math = mse.find("span", class_="math")
+    assert math is not None
+    assert math.get_text() == r"\(\frac{1}{N}\sum_i e_i^2\)"
+    assert mse.get_text() == f"均方误差是 {math.get_text()}。"
     assert built.warnings == ""
 
 
