@@ -1,48 +1,15 @@
 """The JSON files that pass between the book and its lab: each a JSON Schema with a format number.
 
-The doctest tools, the lab (``jaxbook_lab``) and the book's extensions
-(``jaxbook.sphinxext``) exchange five files; each is declared here, once, by a
-definition of the JSON Schema beside this module (``formats.schema.json``,
-``SCHEMA_FILE``) and a constant with its format number, so that the book reads
-what the lab writes without importing the lab:
+Each file is declared once here, so that the book reads what the lab writes without
+importing the lab: a definition in ``formats.schema.json`` (``SCHEMA_FILE``), a ``TypedDict``
+of the same name, and a format number. The files are the doctest bundle (:class:`Bundle`),
+the run record (:class:`Record`), a chapter's drift data (``DriftData``), the release
+evidence (``Evidence``) and the book's places (``BookPlaces``). Every reader goes through
+:func:`load`, which raises :class:`FormatError` for another format number or a shape the
+schema rejects.
 
-- the doctest bundle, ``Bundle`` (``BUNDLE_FORMAT``): written by ``jaxbook-lab
-  bundle export``, read by ``jaxbook-lab bundle run`` and ``jaxbook-lab drift``;
-- the run record, ``Record`` (``RECORD_FORMAT``): written by ``jaxbook-lab bundle
-  run --record`` and by ``make doctest``, read by ``jaxbook-lab record`` and
-  ``jaxbook-lab drift``;
-- a chapter's drift data, ``DriftData`` (``DRIFT_FORMAT``), the file a
-  chapter's ``drift-report`` directive names: written by ``jaxbook-lab drift --save``
-  (``make release-report``), read by it and by ``jaxbook.sphinxext.drift_report``;
-- the evidence data, ``Evidence`` (``EVIDENCE_FORMAT``),
-  ``docs/release-evidence.json``: written by ``jaxbook-lab evidence``, read by
-  ``jaxbook.sphinxext.evidence_column``; the phrases it carries for each probe are the
-  book's words, ``PROBE_PHRASES``, which the book's catalog translates;
-- the book's places, ``BookPlaces`` (``PLACES_FORMAT``), ``book-places.json``
-  beside the pages of each language's site: written by the book's HTML build
-  (``jaxbook.sphinxext.places``), read by the lab's report in the guides
-  (``jaxbook_lab.sphinxext``).
-
-A writer puts ``"format": <number>`` in; every reader goes through
-:func:`load`, which refuses a file of another format number, or one that its
-schema does not validate (jsonschema), with one sentence that names the file
-and the place in it (:class:`FormatError`). A change of shape that an older
-reader would misread takes the next number. A command that reads one exits
-with the sentence; an extension warns with it, at the file, and goes on as
-without the file.
-
-The ``TypedDict`` of each definition, of the same name, is what the code that
-reads or writes a file is typed with (mypy); ``tests/test_formats.py`` holds
-each to its schema: the same keys, the same required ones. Those of a page's
-code (``Block``, ``Page``, ``RecordedBlock``), which the bundle and the record
-hold, are declared in :mod:`pagerun.blocks`, where the engine takes them from
-without this module.
-
-Nothing here imports more than the standard library at import time, and it
-runs where the bundle runs: on the Python of an old JAX release (3.9 and
-newer), with JAX alone. Where jsonschema is not installed there, only the
-format number is checked. Optional keys are declared in a ``total=False``
-base class, which every such Python reads.
+At import time this module needs only the standard library and :mod:`pagerun.blocks`: it
+runs where the bundle runs, on the Python of an old JAX release (3.9 and newer).
 """
 
 from __future__ import annotations
@@ -59,7 +26,9 @@ from typing import Any, Literal, TypedDict, Union, get_args
 # TYPE_CHECKING: get_type_hints() resolves Bundle and Record in this module.
 from pagerun.blocks import Page, RecordedBlock
 
-# The definitions of every file's shape, read where jsonschema checks one.
+# The definitions of every file's shape, read where jsonschema checks one. Each TypedDict
+# below, of the same name, types the code that reads or writes the file (mypy);
+# tests/test_formats.py holds each to its schema: the same keys, the same required ones.
 SCHEMA_FILE = Path(__file__).with_name("formats.schema.json")
 
 # -- the doctest bundle and the run record --------------------------------------------
@@ -69,7 +38,8 @@ RECORD_FORMAT = 2
 
 
 class Bundle(TypedDict):
-    """``<language>.json``: every doctest of one language."""
+    """``<language>.json``: every doctest of one language. Written by ``jaxbook-lab bundle
+    export``, read by ``jaxbook-lab bundle run`` and ``jaxbook-lab drift``."""
 
     format: int  # BUNDLE_FORMAT
     language: str
@@ -93,13 +63,14 @@ class Machine(TypedDict):
     verdict: str  # the run's last line: "220 passed, 0 failed, 0 skipped"
 
 
+# Optional keys go in a total=False base class, which Python 3.9 reads (where the bundle runs).
 class _RecordDetail(TypedDict, total=False):
     machine: Machine  # the bundle's runs say where they ran
 
 
 class Record(_RecordDetail):
     """``bundle run --record`` (and ``make doctest``'s record): per language, every block
-    that ran, in page order."""
+    that ran, in page order. Read by ``jaxbook-lab record`` and ``jaxbook-lab drift``."""
 
     format: int  # RECORD_FORMAT
     blocks: dict[str, list[RecordedBlock]]
@@ -159,7 +130,10 @@ DriftData = TypedDict(
     "DriftData",
     {"format": int, "generated by": str, "releases": dict[str, ReleaseDrift]},
 )
-DriftData.__doc__ = """A chapter's drift data: every example of the chapter on each release kept."""
+DriftData.__doc__ = """A chapter's drift data: every example of the chapter on each release kept.
+
+The file a chapter's ``drift-report`` directive names: written by ``jaxbook-lab drift --save``
+(``make release-report``), read by it and by :mod:`jaxbook.sphinxext.drift_report`."""
 
 
 def code_digest(code: str, expected: str = "") -> str:
@@ -368,7 +342,11 @@ Evidence = TypedDict(
         "probes": dict[str, ProbeEvidence],
     },
 )
-Evidence.__doc__ = """``docs/release-evidence.json``: every visited release, every probe's eras."""
+Evidence.__doc__ = """``docs/release-evidence.json``: every visited release, every probe's eras.
+
+Written by ``jaxbook-lab evidence``, read by :mod:`jaxbook.sphinxext.evidence_column`; the
+phrases it carries for each probe are the book's words, ``PROBE_PHRASES``, which the book's
+catalog translates."""
 
 
 # -- the book's places --------------------------------------------------------------
@@ -432,7 +410,8 @@ BookPlaces = TypedDict(
     },
 )
 BookPlaces.__doc__ = """``book-places.json``: what the book's build of one language publishes of
-its pages, for the lab's report in the guides, a project apart."""
+its pages, for the lab's report in the guides, a project apart. Written by
+:mod:`jaxbook.sphinxext.places`."""
 
 
 # Each kind of file ``load`` reads: its schema, its format, what it is, how to get one that
@@ -497,7 +476,10 @@ def _checked(kind: str, path: Path, stamp: float) -> Any:
 
 
 class FormatError(ValueError):
-    """A file of another format or shape; ``str()`` is one sentence that starts with the file."""
+    """A file of another format or shape; ``str()`` is one sentence that starts with the file.
+
+    A command that reads the file exits with the sentence; an extension warns with it, at
+    the file, and goes on as without the file."""
 
     def __init__(self, path: Path, sentence: str, line: int = 1) -> None:
         super().__init__(f"{path}: {sentence}")
@@ -517,6 +499,10 @@ def load(path: Path, schema: Any, number: int, what: str, remedy: str) -> Any:
     FormatError.
 
     ``remedy`` ends the sentence: how to get a file that fits (``export it again``).
+
+    A writer puts ``"format": <number>`` in; a change of shape that an older reader would
+    misread takes the next number. Where jsonschema is not installed (where the bundle
+    runs), only the format number is checked.
     """
     try:
         text = path.read_text(encoding="utf-8")

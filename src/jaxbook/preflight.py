@@ -3,34 +3,11 @@
     python3 src/jaxbook/preflight.py [--install] [--languages "zh_CN en"] TARGET...
     jaxbook preflight [--install] [--languages "zh_CN en"] TARGET...
 
-``NEEDS`` is the one list of the tools and fonts that the make targets use
-outside the book's virtual environment, each with the Debian/Ubuntu package
-that provides it (and other packages or runner-image entries that provide it
-as well), read from the table beside this module (``needs.csv``). A language
-of the book has its hunspell dictionary listed when one exists (a language
-without one is reported as unchecked by ``make check-po``, never checked in
-another language); the Spanish dictionary and hyphenation patterns are the
-tests' second language. The check names everything a target lacks in one message:
-what is missing, its package, and the ``apt-get install`` command, and exits
-1. With ``--install``, run as root on Debian or Ubuntu, it installs what is
-missing with ``apt-get`` and checks again; elsewhere (macOS, no root) the
-message is the answer.
-
-A PDF is hyphenated in its edition's language: ``HYPHENATION`` gives each
-language polyglossia's name for it (``jaxbook.sphinxext.editions`` sets it
-as the edition's main language) and the TeX hyphenation patterns it takes,
-with the TeX Live and Debian/Ubuntu packages that hold them. Chinese,
-Japanese and Korean need none (their text breaks between characters), and
-the Latin words in them take US English's. For the PDF (``make pdf``,
-``make test``) the check asks TeX's ``language.dat``, which its formats are
-built from, for the patterns of each language of the book (``--languages``,
-by default those ``locale/languages.csv`` lists), and names the package of
-any it lacks; a language the table does not know fails in one sentence that
-says where to add it.
-
-The module uses the standard library only, so that the Makefile can run it
-as a script before ``.venv`` exists and a fresh machine learns in seconds
-what it lacks, not after ten minutes of building.
+Checks the tools, fonts and TeX hyphenation patterns that the make targets use outside
+the virtual environment, and names everything a target lacks in one message, with the
+``apt-get install`` command that provides it; exit status 1 if anything is missing.
+It uses the standard library only, so that the Makefile can run it before ``.venv``
+exists and a fresh machine learns in seconds what it lacks.
 """
 
 from __future__ import annotations
@@ -121,7 +98,9 @@ class TexLanguage:
 
 
 ENGLISH = TexLanguage("english", "variant=american", "english", "hyphen-base", "texlive-base")
-# By code as Sphinx spells it, then by its language alone (pt_BR, then pt).
+# A PDF is hyphenated in its edition's language (jaxbook.sphinxext.editions sets
+# polyglossia's name for it as the edition's main language). By code as Sphinx spells it,
+# then by its language alone (pt_BR, then pt).
 HYPHENATION = {
     "en": ENGLISH,
     "en_GB": TexLanguage(
@@ -214,6 +193,9 @@ def read_needs(path: Path) -> list[Need]:
         ]
 
 
+# A language's hunspell dictionary is listed where one exists: make check-po reports a
+# language without one as unchecked rather than check it in another. Spanish's dictionary
+# and hyphenation patterns are there for the tests' second language.
 NEEDS = read_needs(Path(__file__).with_name("needs.csv"))
 
 
@@ -262,6 +244,9 @@ def install(lacking: list[Need]) -> None:
 
 
 def check(targets: list[str], allow_install: bool, languages: Sequence[str] = ()) -> int:
+    """0 if the system has what ``targets`` need, else 1 after one message naming it all.
+    With ``allow_install``, as root on Debian or Ubuntu, install what is missing with
+    ``apt-get`` and check again; elsewhere (macOS, no root) the message is the answer."""
     unknown = [code for code in languages if tex_language(code) is None]
     if set(targets) & set(PDF) and unknown:
         for code in unknown:

@@ -1,39 +1,13 @@
 """The book's facts, each in one place, and where the book project is.
 
-- ``languages()``: the book's languages from ``locale/languages.csv`` (``LANGUAGE_LIST``),
-  one row each: code as Sphinx spells it; name for the switcher and landing page; status
-  (``source``, the first row; ``draft`` while under way; ``done`` once its translator says
-  so); translators, written in the source language like ``conf.py``'s ``author`` (the
-  edition names them on its title page and EPUB through its ``book.po``).
-  ``translations()``: all but the source. ``jaxbook language add`` appends a row;
-  ``conf.py``, the tools and the Makefile (``python src/jaxbook/project.py languages``)
-  read them here.
-- ``SOURCE_LANGUAGE``: the pages' language (Chinese); the list's first row must be it.
-- ``GLOSSARY`` (relative to the root) and ``glossary()``, its one reader, for the readers'
-  glossary, Chinese search and ``make check-po``. A translation has three columns (term,
-  ``pattern_<language>``, ``definition_<language>``), a row filling all three or none.
-  Chinese and English share the file; a later language has
-  ``locale/<language>/glossary.csv``, keyed by the Chinese term and merged in
-  (``glossary_files()`` lists them); ``add_language_glossary()`` writes it empty.
-- ``catalog_dir()``, ``catalog_language()``, ``catalog_place()``: where a translation's
-  catalogs are, a directory's language, where a catalog file stands; ``TEMPLATES``: the
-  committed ``.pot`` they merge from.
-- Interface catalogs, messages in English (``INTERFACE_SOURCE``): ``sphinx.po`` (theme,
-  Sphinx's domain), ``jaxbook.po`` (extensions), and other packages' catalogs declared in
-  ``pyproject.toml`` (``[tool.jaxbook] package-catalogs``: ``package_catalog_dirs()``,
-  domains added by ``interface_domains()``); ``interface_catalog()`` finds a language's,
-  in its catalog directory or beside a package that translates it itself.
-- ``bcp47()``: a code as the web spells it (``zh-CN`` for ``zh_CN``).
-- ``sphinx_build()``: the ``sphinx-build`` call for the book or the guides with one builder
-  (``make html``, ``make gettext``); ``config_dir()``: the given ``conf.py``'s directory.
-- ``add_build_arguments()``: arguments of every command running ``sphinx-build``
-  (languages, ``--builddir``, ``--sphinxopts`` as a list).
-- ``pinned_release()``, ``python_version()``: the JAX release (``pyproject.toml``'s pin)
-  and Python (``.python-version``); the prose names them via ``jaxbook.sphinxext.facts``.
+``conf.py``, the tools and the Makefile read here the book's languages
+(``locale/languages.csv``: :func:`languages`), its glossary (:func:`glossary`), where its
+catalogs stand (:func:`catalog_dir`, :func:`interface_catalog`), the ``sphinx-build`` call
+(:func:`sphinx_build`), and the pinned JAX release and Python (:func:`pinned_release`,
+:func:`python_version`).
 
-Relies on: the current directory, as ``git`` does (the package is installed editable, so
-its own location says nothing about the checkout); the standard library only, so the
-Makefile can run it before ``.venv`` exists.
+The book is the one around the current directory (:func:`find_root`). The module uses only
+the standard library, so the Makefile can run it before ``.venv`` exists.
 """
 
 from __future__ import annotations
@@ -47,6 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The pages' language; the first row of the list of languages must be it.
 SOURCE_LANGUAGE = "zh_CN"
 LOCALE = Path("locale")
 LANGUAGE_LIST = LOCALE / "languages.csv"
@@ -54,7 +29,8 @@ LANGUAGE_LIST = LOCALE / "languages.csv"
 TEMPLATES = LOCALE / "pot"
 THEME_DOMAIN = "sphinx"
 EXTENSION_DOMAIN = "jaxbook"
-# The book's own interface domains; interface_domains() adds those of the package catalogs.
+# The book's own interface domains (sphinx.po: the theme and Sphinx's domain; jaxbook.po: the
+# extensions); interface_domains() adds those of the package catalogs.
 INTERFACE_DOMAINS = (THEME_DOMAIN, EXTENSION_DOMAIN)
 # The language the interface's messages are written in: it needs no catalog of them.
 INTERFACE_SOURCE = "en"
@@ -81,7 +57,12 @@ LANGUAGE_COLUMNS = ("code", "name", "status", "translators")
 
 @dataclass(frozen=True)
 class Language:
-    """One row of the list of languages."""
+    """One row of the list of languages.
+
+    ``status`` is ``source`` for the first row only, ``draft`` while a translation is under
+    way and ``done`` once its translator says so (``jaxbook language``). ``translators`` is
+    written in the source language, like ``conf.py``'s ``author``: the edition names them
+    on its title page and in its EPUB through its ``book.po``."""
 
     code: str  # as Sphinx spells it: zh_CN, en, ja, pt_BR
     name: str  # in the language itself, as the switcher shows it
@@ -530,7 +511,8 @@ def sphinx_build(
 
 
 def pinned_release(root: Path, package: str = "jax") -> str:
-    """The release of ``package`` that ``pyproject.toml`` pins exactly (``jax==0.12.0.1``)."""
+    """The release of ``package`` that ``pyproject.toml`` pins exactly (``jax==0.12.0.1``); the
+    prose names it through :mod:`jaxbook.sphinxext.facts`."""
     import tomllib  # Python 3.11: this module also runs where the bundle does
 
     pyproject = root / "pyproject.toml"
@@ -549,6 +531,9 @@ def python_version(root: Path) -> str:
 
 
 def find_root(start: Path | None = None) -> Path | None:
+    """The book around ``start`` (the current directory), found as ``git`` finds its
+    checkout: the package is installed editable, so its own location says nothing about
+    the checkout."""
     here = (start or Path.cwd()).resolve()
     for directory in [here, *here.parents]:
         if (directory / "conf.py").is_file() and (directory / "docs").is_dir():

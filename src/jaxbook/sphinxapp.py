@@ -1,25 +1,10 @@
 """The book's Sphinx application as the tools start it in their own process, and what they read.
 
-``make doctest`` and ``refresh`` (:mod:`jaxbook.doctest.runner`), the tools
-that read every page once (``bundle export``, the bench's floor), and the live
-preview (:mod:`jaxbook.site.live`) all start Sphinx here:
-
-- ``application``: the book's application for one language: the pages of
-  ``srcdir`` with ``confdir``'s ``conf.py``, the build's ``language``
-  overriding conf.py's and any other override;
-- ``read_pages``: every page read in one language (translations applied,
-  snippets staged) by the ``dummy`` builder, into a scratch directory, so
-  that the doctrees can be walked;
-- ``forget_catalogs`` and ``forget_page_catalogs``: what a new application,
-  and one that lives on, must do before they read, so that a recompiled
-  ``.mo`` is read;
-- ``LiveApplication``: an application kept alive and brought up to date again
-  and again (the live preview's, and the warm ``make doctest``'s).
-
-The module imports Sphinx, docutils and, of jaxbook, only the fence around
-Sphinx's internals (``jaxbook._compat``): everything that runs Sphinx (the
-extensions, the doctest tools, the site, the bench) may import it without
-importing one another.
+``make doctest`` and ``refresh`` (:mod:`jaxbook.doctest.runner`), the tools that read every
+page once (``bundle export``, the bench's floor) and the live preview
+(:mod:`jaxbook.site.live`) all start Sphinx here, with no catalog left from an earlier
+application. Of jaxbook, the module imports only ``jaxbook._compat``, so that everything
+that runs Sphinx may import it without importing one another.
 """
 
 from __future__ import annotations
@@ -85,7 +70,9 @@ def read_pages(
     tmp: Path,
     confoverrides: Mapping[str, Any] | None = None,
 ) -> Sphinx:
-    """Read every page in ``language`` (translations applied, snippets staged)."""
+    """Read every page in ``language`` (translations applied, snippets staged) with the
+    ``dummy`` builder into the scratch directory ``tmp``, so that the doctrees can be
+    walked."""
     app = application(
         srcdir,
         confdir,
@@ -123,7 +110,8 @@ class LiveApplication:
 
     Each build drops the page catalogs first (``forget_page_catalogs``), so that a saved
     ``.po`` shows, and returns its own warnings; ``read`` is the pages it read (and so,
-    with the doctest extension, ran).
+    with the doctest extension, ran). The live preview keeps one, and so does the warm
+    ``make doctest``.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

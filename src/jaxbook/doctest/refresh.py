@@ -1,49 +1,13 @@
 """Fill the ``testoutput`` blocks of pages with what their code really prints.
 
-    jaxbook refresh docs/ch01/arrays.rst [...]
-    jaxbook refresh --language en docs/ch01/arrays.rst [...]
-    jaxbook refresh --language zh_CN --language en docs/ch01/arrays.rst [...]
+    jaxbook refresh [--language LANG]... [--check] [--record FILE] docs/ch01/arrays.rst [...]
 
-Without ``--language`` the source language is refreshed. Given several, they
-are refreshed in that order, and the first that fails stops the rest (``make
-refresh-outputs`` gives every language, the source first).
-
-The outputs are those of the build's one run of each page: refresh brings the
-build's doctrees up to date as ``make doctest ONLY=...`` does (``--builddir``,
-default ``_build``: of the pages named, those that changed since the last
-build read them are read, and so run, again; :mod:`pagerun.sphinxext.run`),
-and every ``testoutput`` that failed in the recorded run is rewritten with what its code printed (an
-exception as the traceback's first and last lines). Code that prints and then
-raises is reported as ``file:line`` and left alone, with a non-zero exit: no
-expected output can match it. An expected output that still passes (including
-one with a ``...`` wildcard over a timing) is left alone, unless it passes only
-because ``NORMALIZE_WHITESPACE`` forgave a space the code no longer prints.
-Review the diff before committing it: this tool records behavior, it does not
-judge it.
-
-A page is named by its file or by a pattern (``docs/ch02/*``: the ``.rst`` and
-``.md`` pages it matches, and without a word none of the chapter's other files,
-its self-checks or its drift data; ``make refresh-outputs`` hands ``PAGES`` over
-unexpanded); a file named on its own that is no page is said to be left out,
-and a path that names no file stops the run with "no such file".
-
-With ``--language en`` the pages are read through the English catalogs and
-the translated code runs; what it prints becomes the ``msgstr`` of the output
-block's entry in ``locale/en/LC_MESSAGES/<page>.po`` (re-wrapped at the
-catalogs' width), an untranslated output that the English code prints alike
-("[0 2 4]") included. The Chinese source is not touched. A page with no
-catalog yet is said to be left out. Nothing is written for a page while its
-translation runs any of the source's code: code its catalog lacks (the page
-changed and ``make update-po`` has not merged it yet: it comes before
-``make refresh-outputs``), or has untranslated or fuzzy. Each such block is
-named, ``file:line``, and the run fails: the outputs would be the source's,
-written into the translation as if translated. An output entry left fuzzy by
-``make update-po`` is the entry of the output the page shows, and is rewritten.
-
-``--check`` writes nothing: it names, as ``file:line``, every expected output
-that refresh would rewrite, in every language given, and fails if there is
-one. ``--record FILE`` writes what every example printed (a run record,
-:class:`jaxbook.formats.Record`), as ``make doctest`` does.
+Each expected output that failed in the build's run of its page is rewritten with what the
+code printed: in the page for the source language, and in the page's catalog
+(``locale/<language>/LC_MESSAGES/<page>.po``) for a translation. ``--check`` writes nothing
+and fails if anything is stale; ``--record FILE`` writes a run record
+(:class:`jaxbook.formats.Record`), as ``make doctest`` does. Review the diff before
+committing it: this tool records behavior, it does not judge it.
 """
 
 from __future__ import annotations
@@ -74,7 +38,12 @@ def outputs(
 ) -> tuple[list[tuple[nodes.Element, str]], list[str], PageRun, list[nodes.Element]]:
     """What the build's run of one page recorded: (testoutput node, what its code printed)
     for every output that does not match, a ``file:line: ...`` sentence for each that no
-    expected output could match, the run, and the nodes its blocks came from."""
+    expected output could match, the run, and the nodes its blocks came from.
+
+    An output that still passes, ``...`` wildcards included, is left alone (but see
+    ``_printed_otherwise``). Code that prints and then raises is only reported: the run
+    exits non-zero and the output is left as it is.
+    """
     from pagerun.pages import doctest_nodes_of
 
     record = records(app.env).get(docname)
@@ -166,7 +135,12 @@ def catalog_path(root: Path, language: str, page: Path) -> Path:
 
 
 def refresh_catalog(app: Sphinx, docname: str) -> tuple[int, list[str]]:
-    """Write the real outputs of the translated page into its catalog; say what could not be."""
+    """Write the real outputs of the translated page into its catalog; say what could not be.
+
+    What the translated code prints becomes the ``msgstr`` of the output block's entry
+    (re-wrapped at the catalogs' width); the source page is not touched. An output entry
+    left fuzzy by ``make update-po`` is the one the page shows, and is rewritten.
+    """
     path = catalog_path(Path(app.confdir), app.config.language, Path(docname))
     catalog = polib.pofile(str(path))
     changed = 0
@@ -263,7 +237,12 @@ def refresh_language(
     check: bool,
     record: dict[str, list],
 ) -> list[str]:
-    """Refresh (or check) ``pages`` in ``language``; the sentences of what could not be done."""
+    """Refresh (or check) ``pages`` in ``language``; the sentences of what could not be done.
+
+    The outputs are those of the build's one run of each page: the doctrees in ``builddir``
+    are brought up to date as ``make doctest ONLY=...`` does, so a named page that changed
+    since the last build is read, and run, again (:mod:`pagerun.sphinxext.run`).
+    """
     srcdir = root / "docs"
     if language != SOURCE_LANGUAGE:
         # A page not yet translated is a step to come, not a fault: said, and left out.
@@ -326,9 +305,11 @@ def refresh_language(
 def pages_named(paths: list[Path]) -> tuple[list[Path], list[str]]:
     """The pages a command line names, and a sentence for each path that names none.
 
-    A path is a file or a pattern (``docs/ch02/*``, quoted or expanded by the shell):
-    a pattern stands for the pages (``.rst``, ``.md``) it matches; another file, such
-    as a chapter's ``release-drift.json``, is no page and is said to be left out.
+    A path is a file or a pattern (``docs/ch02/*``, quoted or expanded by the shell;
+    ``make refresh-outputs`` hands ``PAGES`` over unexpanded): a pattern stands for the pages
+    (``.rst``, ``.md``) it matches; another file, such as a chapter's
+    ``release-drift.json``, is no page and is said to be left out. A path that names no
+    file stops the run.
     """
     pages: list[Path] = []
     problems: list[str] = []
@@ -350,6 +331,9 @@ def pages_named(paths: list[Path]) -> tuple[list[Path], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Refresh each language given (default: the source language) in order; outside
+    ``--check`` the first that fails stops the rest. ``make refresh-outputs`` gives every
+    language, the source first."""
     from sphinx.util.docutils import docutils_namespace
 
     root = project.root()

@@ -4,37 +4,12 @@
                     [--only docs/ch01/quiz.rst ...] [--record FILE] zh_CN [en ...]
     jaxbook doctest --stop [--builddir _build] [zh_CN ...]
 
-Each language runs in a process of its own, side by side, as ``make html``
-builds them. A language's process builds with Sphinx's ``verdict`` builder
-(:mod:`pagerun.sphinxext.run`) into ``<builddir>/doctrees/<lang>``, the
-doctree directory of the site, the PDF and the EPUB: Sphinx reads the pages
-that changed since any of them read them, and so runs their code, once, with
-the one engine (:mod:`pagerun.engine`); after ``make html`` nothing
-is read or run. The verdict is what the environment then holds of every
-page's run. ``--force`` reads, and runs, every page again; ``--only`` reports
-those pages alone, and runs no other (a page read without its run is read
-again by the next build that runs it).
-
-The verdict: every failure as ``docs/<page>.rst:<line>: doctest failed
-[<lang>]`` (``.md`` on a MyST page; ``unexpected <Warning>: <message>`` for a
-warning the page did not expect, ``setup code failed`` for its setup), each
-followed by doctest's report (expected and actual output, or the exception);
-a line per language, ``<lang>: N passed, N failed`` (a language whose pages
-could not be read, or warned while read, counts that as a failure); a check
-that every language ran the same number of examples; and last ``N passed, N
-failed`` over all of them. Each failure's line and each count are pagerun's
-(:mod:`pagerun.verdict`: each report's ``headline``, the runs' ``Tally``),
-as ``sphinx-build -b doctest`` names and counts them; this module adds the
-languages. The exit status is non-zero when anything failed. What every
-example printed, passed or not, is written to
-``<builddir>/doctest/record.json`` (a run record,
-:class:`jaxbook.formats.Record`, as the lab's bundle runs write), page by page
-in each language.
-
-Each language's process stays alive after it answers, to answer the next run
-at the cost of the pages it runs (:mod:`jaxbook.doctest.warm`; the verdict
-is the same); ``JAXBOOK_DOCTEST_WARM=0`` or ``CI`` leaves none, ``--stop``
-stops them.
+Each language builds in a process of its own, side by side, with pagerun's ``verdict``
+builder (:mod:`pagerun.sphinxext.run`) over the site's doctrees, so only the pages that
+changed since any build are read and run. The verdict is every failure and a count per
+language (:func:`print_verdict`); what every example printed is written to
+``<builddir>/doctest/record.json``. The exit status is non-zero when anything failed.
+Each language's process stays warm to answer the next run (:mod:`jaxbook.doctest.warm`).
 """
 
 from __future__ import annotations
@@ -124,7 +99,12 @@ def run_language(spec: Spec, language: str) -> LanguageRun:
 
 def verdict_application(spec: Spec, language: str, only: tuple[str, ...] = ()) -> LiveApplication:
     """The book's application in ``language`` with the ``verdict`` builder, over the
-    language's doctree directory (``only``: run those pages alone)."""
+    language's doctree directory (``only``: run those pages alone).
+
+    The site, the PDF and the EPUB share ``<builddir>/doctrees/<lang>``, so Sphinx reads,
+    and runs, only the pages changed since any of them read them: after ``make html``
+    nothing is. A page read without its run (``only``) is read again by the next build
+    that runs it."""
     from jaxbook.sphinxapp import LiveApplication
 
     overrides: dict[str, Any] = dict(spec.confoverrides)
@@ -284,8 +264,12 @@ def run_languages(
 
 
 def print_verdict(runs: list[LanguageRun]) -> bool:
-    """Print the verdict; return whether everything passed. Each failure, and each count,
-    as pagerun's reports and tallies name them, by language."""
+    """Print the verdict; return whether everything passed.
+
+    Each failure as ``docs/<page>.rst:<line>: doctest failed [<lang>]`` followed by
+    doctest's report; a line per language, ``<lang>: N passed, N failed``; a check that
+    every language ran the same number of examples; last, the total. Lines and counts are
+    pagerun's (:mod:`pagerun.verdict`), as ``sphinx-build -b doctest`` names them."""
     total = verdict.Tally()
     tries_by_language = {}
     for run in runs:
@@ -312,7 +296,8 @@ def print_verdict(runs: list[LanguageRun]) -> bool:
 
 
 def write_record(path: Path, runs: list[LanguageRun]) -> None:
-    """What every example printed, in the bundle's ``Record`` format."""
+    """What every example printed, page by page in each language, in the bundle's
+    ``Record`` format (:class:`jaxbook.formats.Record`)."""
     import json
 
     from jaxbook.files import write_text_atomically

@@ -1,67 +1,10 @@
-"""What the doctest global setup imports: backend flags, warnings as errors, checked keys.
+"""What the doctest global setup imports: backend flags, skip conditions and page guards.
 
-Every page's doctests start with ``from jaxbook.doctest.runtime import *``
-(see ``doctest_global_setup`` in ``conf.py``), which gives:
-
-``BACKEND``, ``ON_CPU``, ``ON_GPU``, ``ON_TPU``
-   The backend JAX chose (its platform name), and a flag per backend the book
-   knows (:mod:`jaxbook.backends`), for the ``:skipif:`` conditions that pick
-   per-backend expected outputs. ``JAXBOOK_BACKEND=<name>`` in the environment
-   makes the conditions see another name: a test uses it to run the pages as a
-   backend the book has no record for.
-``unrecorded_here(backends)``
-   The condition ``jaxbook.sphinxext.backend_tabs`` gives a cell whose expected
-   outputs are per backend: on a backend none of them was recorded for, the
-   cell is skipped, saying so, instead of being compared with nothing.
-``unrecorded_on(backend, reason)``
-   A ``:skipif:`` condition for a block whose output on ``backend`` differs
-   from the recorded one and has not yet been produced by a real run there.
-   It prints the reason whenever it skips, so a skip never goes unexplained.
-   With ``JAXBOOK_RUN_UNRECORDED=1`` in the environment it never skips: the
-   blocks run and fail with what they print on that backend, which is how
-   their output for it gets recorded from a real run.
-``other_python(reason)``
-   A ``:skipif:`` condition for a block that prints the Python version: its
-   output was recorded on ``RECORDED_PYTHON`` (the minor version of
-   ``.python-version``), so on another minor version it is skipped, saying
-   why. Outputs never depend on the patch version (``3.13...``).
-
-On a GPU, float32 matrix products default to TF32; the GPU outputs were
-recorded with full float32, so the setup asks for it explicitly there. A TPU
-keeps its default (bfloat16 passes for float32 matrix products), so its
-outputs are what a reader's TPU prints; a page that means full precision asks
-for it in its own code.
-
-A warning is output: between ``watch_warnings()`` and ``unwatch_warnings()``
-(the global setup and cleanup) every warning a page's code emits, of any
-category (``DeprecationWarning`` and ``FutureWarning`` included, which Python
-hides by default), is raised as an exception, so the example that emitted it
-fails at its line with the warning's class and message. A cell that expects a
-warning catches it (``warnings.catch_warnings(record=True)``) and prints it,
-so the warning is part of the output the page shows and the doctest compares.
-
-Keys are checked: between ``check_key_reuse()`` and ``stop_checking_key_reuse()``
-(the global setup and cleanup) JAX's key-reuse checker (``jax_debug_key_reuse``)
-is on, so a cell that draws twice from one typed key fails with JAX's
-``KeyReuseError`` at its line. A cell that shows reuse on purpose catches the
-error and prints it.
-
-A page leaves the process's settings as it found them: ``keep_settings()`` (first in the
-global setup) notes JAX's configuration and NumPy's print options (which JAX's arrays print
-with), and ``settings_left_as_found()`` (last in the global cleanup) fails the page, naming
-each setting it left changed, and puts them back. The next page runs in the same process,
-and would print with them; what must start changed runs as a snippet, in a new process.
-
-A page leaves no figure behind: ``close_figures()`` (the global cleanup)
-closes every pyplot figure the page opened. A process runs many pages, and
-pyplot keeps each figure until it is closed; at the 21st open figure it
-warns, and the warning would fail the page that opened it.
-
-Where a page that shows a measurement ran, the build asks its kernel with ``where()``
-(``pagerun_where`` in ``conf.py``): JAX's backend, its device (the CPU's model on a CPU)
-and release, which the measured outputs' label shows.
-
-Config values: none (this module is not a Sphinx extension).
+Every page's doctests start with ``from jaxbook.doctest.runtime import *`` (see
+``doctest_global_setup`` in ``conf.py``). It gives the backend flags and the ``:skipif:``
+conditions that pick an expected output per backend or Python version, and the setup and
+cleanup calls that fail a page that emits a warning, reuses a random key, leaves a setting
+changed or leaves a figure open.
 """
 
 from __future__ import annotations
@@ -93,6 +36,9 @@ __all__ = [
     "watch_warnings",
 ]
 
+# The backend JAX chose, and a flag per backend the book knows (jaxbook.backends), for the
+# :skipif: conditions. JAXBOOK_BACKEND=<name> makes them see another name: a test uses it to
+# run the pages as a backend the book has no record for.
 BACKEND = os.environ.get("JAXBOOK_BACKEND") or jax.default_backend()
 ON_CPU = BACKEND == "cpu"
 ON_GPU = BACKEND == "gpu"
@@ -101,11 +47,20 @@ RUN_UNRECORDED = os.environ.get("JAXBOOK_RUN_UNRECORDED") == "1"
 # The minor version of .python-version, on which the outputs were recorded.
 RECORDED_PYTHON = (3, 13)
 
+# On a GPU float32 matrix products default to TF32, but the GPU outputs were recorded with
+# full float32. A TPU keeps its default (bfloat16 passes), so its outputs are what a reader's
+# TPU prints; a page that means full precision asks for it in its own code.
 if jax.default_backend() == "gpu":
     jax.config.update("jax_default_matmul_precision", "float32")
 
 
 def unrecorded_on(backend: str, reason: str) -> bool:
+    """Skip a block whose output on ``backend`` differs from the recorded one and has not yet
+    been recorded from a real run there; it prints the reason, so no skip goes unexplained.
+
+    With ``JAXBOOK_RUN_UNRECORDED=1`` it never skips: the block fails with what it prints on
+    that backend, which is how its output for it gets recorded.
+    """
     if backend != BACKEND:
         return False
     if RUN_UNRECORDED:
@@ -116,6 +71,9 @@ def unrecorded_on(backend: str, reason: str) -> bool:
 
 
 def unrecorded_here(backends: tuple[str, ...]) -> bool:
+    """The condition :mod:`jaxbook.sphinxext.backend_tabs` gives a cell with an output per
+    backend: on a backend none was recorded for, the cell is skipped, saying so, instead of
+    being compared with nothing."""
     if BACKEND in backends:
         return False
     if RUN_UNRECORDED:
@@ -130,6 +88,8 @@ def unrecorded_here(backends: tuple[str, ...]) -> bool:
 
 
 def other_python(reason: str) -> bool:
+    """Skip a block that prints the Python version on any minor version but
+    ``RECORDED_PYTHON``, saying why (outputs never depend on the patch version)."""
     if sys.version_info[:2] == RECORDED_PYTHON:
         return False
     major, minor = sys.version_info[:2]
@@ -141,6 +101,12 @@ _watching: list[warnings.catch_warnings] = []
 
 
 def watch_warnings() -> None:
+    """Raise every warning a page's code emits, of any category (``DeprecationWarning`` and
+    ``FutureWarning`` included, which Python hides), until ``unwatch_warnings()``.
+
+    The example that emitted it fails at its line. A cell that expects a warning catches it
+    (``warnings.catch_warnings(record=True)``) and prints it, so the doctest compares it.
+    """
     guard = warnings.catch_warnings()
     guard.__enter__()
     warnings.simplefilter("error")
@@ -153,7 +119,11 @@ def unwatch_warnings() -> None:
 
 
 def close_figures() -> None:
-    """Close the pyplot figures left open (without importing pyplot where no page did)."""
+    """Close the pyplot figures left open (without importing pyplot where no page did).
+
+    Pages share a process, and pyplot keeps each figure until it is closed: at the 21st it
+    warns, and the warning would fail whichever page opened it.
+    """
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         pyplot.close("all")
@@ -170,10 +140,17 @@ def settings() -> Settings:
 
 
 def keep_settings() -> None:
+    """Note the settings (first in the global setup) for ``settings_left_as_found()``."""
     _settings_at_start[:] = [settings()]
 
 
 def settings_left_as_found() -> None:
+    """Fail the page (last in the global cleanup) that left a setting changed, naming each,
+    and put them back.
+
+    The next page runs in the same process and would print with them; code that must start
+    with settings changed runs as a snippet, in a new process.
+    """
     if not _settings_at_start:
         return
     (config, options), (config_now, options_now) = _settings_at_start.pop(), settings()
@@ -200,6 +177,8 @@ def settings_left_as_found() -> None:
 
 
 def check_key_reuse() -> None:
+    """Turn on JAX's key-reuse checker: a cell that draws twice from one typed key fails with
+    ``KeyReuseError`` at its line. A cell that shows reuse on purpose catches and prints it."""
     jax.config.update("jax_debug_key_reuse", True)
 
 
@@ -209,7 +188,8 @@ def stop_checking_key_reuse() -> None:
 
 def where() -> dict[str, str]:
     """Where this process runs JAX: its backend, device and release (not a page's name:
-    the kernel calls it after a page that shows a measurement)."""
+    the kernel calls it after a page that shows a measurement; ``pagerun_where`` in
+    ``conf.py``). The measured outputs' label shows it."""
     backend = jax.default_backend()
     device = processor() if backend == "cpu" else jax.devices()[0].device_kind
     return {"backend": backend, "device": device, "version": jax.__version__}

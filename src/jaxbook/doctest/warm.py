@@ -1,45 +1,12 @@
 """A warm ``make doctest``: each language's verdict process stays alive to answer the next run.
 
-A cold run starts a process per language (Python, Sphinx and the extensions, JAX
-and the pickled environment), several times a one-page edit's own run. As
-Gradle's daemon and mypy's dmypy do, each language's process stays
-alive after it answers, for ``JAXBOOK_DOCTEST_WARM_IDLE`` seconds (600),
-listening on a Unix socket, ``<builddir>/doctest/<language>.sock``; the next
-``jaxbook doctest`` of the same book asks it instead of starting one. It
-brings the doctrees up to date with the application it keeps
-(:class:`jaxbook.sphinxapp.LiveApplication`, as the live preview does) and
-answers the same :class:`jaxbook.doctest.runner.LanguageRun` a new process
-would, with what the build printed: the verdict is the same, line for line.
-
-A server answers only while it is the right process. It keeps the
-fingerprint of what it started with (:func:`fingerprint`: the jaxbook
-package's files, ``conf.py``, ``uv.lock``, the Python executable, the
-working directory, the language's environment, the book, the build directory
-and the spec's overrides and tags); a client whose fingerprint differs tells
-it so, and it exits, and the client starts a new one, which builds as a
-new process does. A server builds holding the doctree directory only while
-it builds; it keeps its kernel (:mod:`pagerun.kernel`, where the pages
-run) between runs, so a page run again does not import JAX again, except on a
-machine whose accelerator one process at a time may open (a TPU chip,
-``pagerun_exclusive_devices``): there a kernel holds the chip for its life, and
-a server that kept one would hold it for minutes, idle, while the other
-language's build or another book's waits for it. So a kernel that holds the chip
-is stopped after each answer (:func:`pagerun.kernel.release`), and the next run
-starts one: the server still spares Python, Sphinx and the environment. When another
-build wrote the doctree directory since its last build (``make html``, a run
-with ``--only`` or ``--force``, which build with an application of their
-own), it starts a new application from what is on disk first.
-
-A server that died, or does not answer (no sign of life for
-:data:`SILENCE_S` while it builds), never holds the client: the client says
-so on stderr in one line and runs that language cold, as without warm
-processes. The servers are off where ``JAXBOOK_DOCTEST_WARM=0`` (``make
-doctest WARM=0``, ``make test`` and the test suite) or ``CI`` is set; a
-server exits after its idle time and when its socket file disappears
-(``make clean``); ``jaxbook doctest --stop`` (``make doctest-stop``) stops
-them.
-
-    python -m jaxbook.doctest.warm SPEC_JSON LANGUAGE   (started by the client)
+As Gradle's daemon and mypy's dmypy do, each language's process listens on a Unix socket,
+``<builddir>/doctest/<language>.sock``, for ``JAXBOOK_DOCTEST_WARM_IDLE`` seconds (600)
+after it answers; the next ``jaxbook doctest`` of the same book asks it (:func:`runs`)
+instead of starting Python, Sphinx, JAX and the environment again, and prints the same
+verdict, line for line. A server that died or hangs never holds the client, which runs
+that language cold. The servers are off where ``JAXBOOK_DOCTEST_WARM=0`` or ``CI`` is
+set; ``jaxbook doctest --stop`` stops them.
 """
 
 from __future__ import annotations
@@ -105,7 +72,8 @@ started: list[subprocess.Popen[bytes]] = []
 
 
 def enabled(environ: Mapping[str, str]) -> bool:
-    """Whether runs may be answered, and processes left, warm: not under CI, not turned off."""
+    """Whether runs may be answered, and processes left, warm: not under CI, not turned off
+    (``JAXBOOK_DOCTEST_WARM=0``: ``make doctest WARM=0``, ``make test``, the test suite)."""
     return environ.get(KNOB, "1") != "0" and not environ.get("CI")
 
 
@@ -124,7 +92,10 @@ def address(path: Path) -> str | None:
 
 
 def fingerprint(spec: Spec, language: str, environ: Mapping[str, str]) -> str:
-    """What a server started with, which must be what the client would start with."""
+    """What a server started with, which must be what the client would start with.
+
+    A client whose fingerprint differs tells the server so; the server exits and the
+    client starts a new one, which builds as a new process does."""
     digest = hashlib.sha256()
     package = Path(jaxbook.__file__).parent
     for path in sorted(package.rglob("*")):
@@ -190,7 +161,10 @@ def runs(
 def ask(
     spec: Spec, language: str, variables: dict[str, str], printing: threading.Lock
 ) -> LanguageRun | None:
-    """``language``'s run from its warm process, started if need be; None: run it cold."""
+    """``language``'s run from its warm process, started if need be; None: run it cold.
+
+    A server that died, or gives no sign of life for :data:`SILENCE_S` while it builds,
+    never holds the client: it says so on stderr in one line and runs the language cold."""
     path = socket_path(spec.builddir, language)
     name = address(path)
     if name is None:
@@ -345,7 +319,8 @@ def stop(builddir: Path, languages: list[str]) -> int:
 
 
 def serve(spec: Spec, language: str, idle_s: float) -> None:
-    """Listen for runs of ``language`` until idle for ``idle_s`` or told to stop."""
+    """Listen for runs of ``language`` until idle for ``idle_s``, told to stop, or its socket
+    file is gone (``make clean``)."""
     mine = fingerprint(spec, language, os.environ)  # first: what this process starts with
     path = socket_path(spec.builddir, language)
     name = address(path)
@@ -393,7 +368,12 @@ def is_mine(path: Path, inode: int) -> bool:
 
 class Kept:
     """A server's application between runs, and whether the doctree directory is still as
-    its last build left it."""
+    its last build left it.
+
+    The kept application (:class:`jaxbook.sphinxapp.LiveApplication`, as the live preview
+    uses) brings the doctrees up to date. When another build wrote the doctree directory
+    since (``make html``, a run with ``--only`` or ``--force``), a new application starts
+    from what is on disk."""
 
     def __init__(self, spec: Spec, language: str) -> None:
         self.spec = spec
@@ -456,7 +436,10 @@ class Kept:
             try:
                 run, built = language_run(spec, self.language, self.built)
             finally:
-                # The chip, if its kernel holds one, is free until the next run.
+                # The chip, if its kernel holds one, is free until the next run: a kernel
+                # holds it for its life, so an idle server would keep the other language's
+                # build, or another book's, waiting for minutes. Other kernels are kept, so
+                # a page run again does not import JAX again.
                 kernel.release()
         self.built = built if ordinary else None
         self.left = self.pickle_state()
@@ -506,6 +489,7 @@ def printed(files: tuple[Path, Path]) -> Iterator[Callable[[], tuple[str, str]]]
 
 
 def main(argv: list[str]) -> None:
+    """``python -m jaxbook.doctest.warm SPEC_JSON LANGUAGE`` (started by the client)."""
     import multiprocessing
 
     # As jaxbook's command does: a process the build starts (sphinx-sitemap's queue

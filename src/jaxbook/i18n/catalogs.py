@@ -1,32 +1,11 @@
 """The catalogs' templates, merge and width: what ``jaxbook po`` does with them.
 
-(The command itself, and its ``check`` and ``lost``, is :mod:`jaxbook.i18n.po`;
-progress and fuzzy lists are potodo's, ``make po-stats`` and ``make fuzzy``.)
-
-``extract`` writes the pages' message templates (``.pot``) with Sphinx's
-gettext builder; ``update_translations`` extracts them and merges them into
-every translation's catalogs, as ``make update-po`` does, for the tools that
-change the pages (``jaxbook-lab record``).
-
-``update`` uses GNU gettext itself: ``msgmerge --previous`` keeps a changed
-paragraph's old translation as a fuzzy entry that shows the previous source
-(``#|``), and keeps a removed paragraph's translation as an obsolete entry
-(``#~``); a new page gets a catalog with every message untranslated. Every
-catalog is written at the same width, ``WIDTH`` (79, GNU gettext's default,
-as powrap and python-docs-fr use), so that editors and merges produce the
-same line breaks.
-
-A catalog whose merge changes nothing but the template's date is left as it
-was, so ``update`` on an unchanged source changes no file. Each catalog is
-named with what became of it (merged, unchanged, created); with ``create``
-off (``jaxbook po update --existing``, which ``make zh-lint-fix`` runs),
-only the catalogs that exist are merged, and a missing one is named as not
-created. ``update`` merges
-nothing while any catalog has a fault that ``jaxbook.i18n.pofile`` finds (an
-editor's CRLF or byte-order mark, another encoding, a duplicate or cut-off
-entry): it names them and exits 1. ``wrap_all`` (``make wrap-po``) removes a
-byte-order mark, CRLF line endings and what another merge tool wrote, says
-so, and re-wraps with powrap; it leaves a catalog it cannot read as it is.
+:func:`extract` writes the pages' message templates (``.pot``) with Sphinx's gettext
+builder; :func:`update` merges them into a language's catalogs with GNU gettext's
+``msgmerge``; :func:`wrap_all` (``make wrap-po``) normalizes and re-wraps them. Every
+catalog is written at one width, ``WIDTH`` (79, GNU gettext's default), so that editors
+and merges produce the same line breaks. The command itself is :mod:`jaxbook.i18n.po`;
+progress and fuzzy lists are potodo's (``make po-stats``, ``make fuzzy``).
 """
 
 from __future__ import annotations
@@ -66,7 +45,11 @@ def same_but_template_date(old: str, new: str) -> bool:
 
 
 def merge(po: Path, pot: Path) -> bool:
-    """Merge ``pot`` into ``po``; write it only when more than the template's date changed."""
+    """Merge ``pot`` into ``po``; write it only when more than the template's date changed,
+    so that an update of an unchanged source changes no file.
+
+    ``--previous`` keeps a changed paragraph's old translation as a fuzzy entry showing the
+    previous source (``#|``); a removed paragraph's stays as an obsolete entry (``#~``)."""
     with tempfile.TemporaryDirectory() as tmp:
         merged = Path(tmp) / po.name
         gettext(
@@ -139,7 +122,9 @@ def sync_templates(built: Path, pot_dir: Path) -> None:
 
 
 def refused(po_dirs: list[Path]) -> bool:
-    """Whether any catalog has a fault; if so, they are named and nothing may be merged."""
+    """Whether any catalog has a fault that :mod:`jaxbook.i18n.pofile` finds (an editor's
+    CRLF or byte-order mark, another encoding, a duplicate or cut-off entry); if so, they
+    are named and nothing may be merged."""
     # A catalog that does not parse as gettext expects is never merged into: msgmerge
     # would rewrite it from what it understood, and the rest would be lost.
     broken = [finding for po_dir in po_dirs for po in catalogs(po_dir) for finding in faults(po)]
@@ -166,7 +151,8 @@ def update_all(pot_dir: Path, po_dirs: list[Path], create: bool = True) -> int:
 
 
 def update_translations(root: Path, pot_dir: Path, *options: str, quiet: bool = False) -> int:
-    """``make update-po``: extract the templates, merge them into every translation's catalogs."""
+    """``make update-po``: extract the templates, merge them into every translation's catalogs
+    (for the tools that change the pages, such as ``jaxbook-lab record``)."""
     quiet_options = ("-q",) if quiet else ()
     if extract(root, pot_dir, *quiet_options, *options):
         print(f"{root / 'docs'}: the gettext build failed; no catalog merged", file=sys.stderr)
@@ -231,7 +217,9 @@ def new_catalog(pot: Path, po: Path, language: str) -> None:
 
 def update(pot_dir: Path, po_dir: Path, language: str, create: bool = True) -> int:
     """Merge each template into its catalog of ``language`` in ``po_dir``, creating a missing
-    one; without ``create``, a missing one is named, not created."""
+    one, and name what became of each (merged, unchanged, created); without ``create``
+    (``jaxbook po update --existing``, which ``make zh-lint-fix`` runs), a missing one is
+    named, not created."""
     pots = sorted(pot_dir.rglob("*.pot"))
     if not pots:
         sys.exit(f"{pot_dir}: no .pot files; run 'make gettext' first")
@@ -274,6 +262,9 @@ def catalogs(po_dir: Path) -> list[Path]:
 
 
 def wrap_all(po_dir: Path) -> int:
+    """``make wrap-po``: remove a byte-order mark, CRLF line endings and what another merge
+    tool wrote, say so, and re-wrap with powrap; a catalog it cannot read is left as it is
+    (exit status 1)."""
     status = 0
     for po in catalogs(po_dir):
         done = normalise(po)

@@ -2,47 +2,11 @@
 
     jaxbook po check [--glossary locale/glossary.csv] [locale/<language>/LC_MESSAGES ...]
 
-Exit status 1 on any finding. This module reads the catalogs and reports; the per-entry
-checks live in :mod:`jaxbook.i18n.parity` (markup, code, placeholders, smuggling),
+Exit status 1 on any finding. This module reads the catalogs and reports: each catalog
+(:func:`check_catalog`), then across a directory's catalogs
+(:func:`inconsistent_translations`). The per-entry checks live in
+:mod:`jaxbook.i18n.parity` (markup, code, placeholders, smuggling),
 :mod:`jaxbook.i18n.glossary` (terms) and :mod:`jaxbook.i18n.style` (English style).
-
-Per catalog:
-
-- The file (``jaxbook.i18n.pofile``: BOM, CRLF, non-UTF-8 bytes, truncation), then
-  ``msgfmt --check`` (syntax, duplicates, format strings): such a fault is the only
-  finding, as the rest cannot be read. Then the ``Language``, ``Plural-Forms`` and charset
-  headers, wrapping (``powrap --check``), and marks another merge tool (sphinx-intl's
-  Babel) writes and ``msgmerge`` does not (``pofile.foreign_marks``; ``make wrap-po``
-  removes them).
-- Untranslated and fuzzy entries in a finished language (a release ships neither); a
-  ``draft`` in ``locale/languages.csv`` gets them counted in one line, and every other
-  check still holds for what it has translated.
-- An obsolete translation whose text the page still shows (the templates lost a message,
-  so the English page would show Chinese).
-- Markup parity, each side read by its page's parser (docutils for reST, with generic
-  directives and roles so nothing runs; markdown-it for MyST, docutils for a MyST page's
-  ``{eval-rst}``, found by line): equal multisets of inline code, roles and targets, link
-  and image targets, footnote and substitution references (``:zh:`` mentions and badge
-  text are the translator's own).
-- Code: a Python msgid's msgstr tokenizes the same, except comments and string text.
-- Nothing smuggled in: no ``<script>``, raw HTML, directive (substitution definitions
-  too), raw role or MyST front matter that the msgid lacks.
-- Named placeholders (``%(course)s`` in ``book.po``'s credit) kept: one renamed or lost is
-  reported as such, even inside a tag's attribute, not as raw HTML.
-- Glossary, in the language's columns: a source term means the translation matches its
-  ``pattern_<language>`` (Python regex, case-insensitive, searched anywhere); an exclusive
-  term (quantization) appears only where the source has its Chinese term or names the
-  word. A finished language with no columns, or empty cells for a term, is a finding
-  (a draft's missing terms are counted in its summary).
-- English house style (US spelling, as the JAX and Python docs): codespell with its
-  British-to-American dictionary and the project word list; no spaced slash ("CPU / GPU");
-  "e.g.," and "i.e.," with a comma; an item the source ends with "；" ends with a period;
-  an ellipsis is "…" (U+2026), not "..." unless the source has "..." (a doctest wildcard,
-  Python's ``...``).
-
-Across a directory's catalogs: a message several pages share (学习目标,
-本节用到的导入：) is translated one way; a second translation is a finding at its
-entry, naming the first.
 """
 
 from __future__ import annotations
@@ -337,7 +301,17 @@ def check_catalog(
     path: Path, language: str, terms: list[Term], draft: bool = False
 ) -> list[Finding]:
     """The findings of one catalog; in a ``draft`` language's, its untranslated and fuzzy
-    entries are work still to do, not findings (``draft_summary`` counts them)."""
+    entries are work still to do, not findings (``draft_summary`` counts them).
+
+    A fault of the file (:func:`jaxbook.i18n.pofile.faults`: BOM, CRLF, non-UTF-8 bytes,
+    truncation, ``msgfmt --check``) is the only finding, as the rest cannot be read. Then:
+    wrapping (``powrap --check``); the ``Language``, ``Plural-Forms`` and charset headers;
+    msgids the template lacks; marks another merge tool (sphinx-intl's Babel) writes and
+    ``msgmerge`` does not; obsolete translations the page still shows. Per entry:
+    untranslated and fuzzy entries (a release ships neither); markup parity, each side read
+    by its page's parser; a Python msgid's code; named placeholders (``%(course)s``);
+    nothing smuggled in that the msgid lacks; Chinese left from the source; the glossary's
+    terms; and, in English, house style."""
     broken = faults(path)
     if broken:
         return broken  # the rest needs a catalog that parses
@@ -411,7 +385,8 @@ def check_catalog(
 
 
 def inconsistent_translations(paths: list[Path], terms: Sequence[Term] = ()) -> list[Finding]:
-    """Each message translated one way across the catalogs: the second way is a finding.
+    """Each message translated one way across the catalogs (学习目标, 本节用到的导入：):
+    a second translation is a finding at its entry, naming the first.
 
     A glossary term said alone is the exception: a table's row ("Function
     transformations"), a cheat sheet's cell ("Reduce") and an index entry's headword

@@ -3,24 +3,9 @@
     jaxbook language add CODE [--name NAME]   its catalogs, and its row in locale/languages.csv
     jaxbook language done CODE                its translator says the translation is finished
 
-``add`` takes a code as Sphinx spells it (``ja``, ``ko``, ``pt_BR``) that CLDR
-knows, brings the templates (``locale/pot``) up to date as ``make gettext``
-does and creates ``locale/<code>/LC_MESSAGES`` from them: a catalog per page,
-``book.po``, and, for a language other than English, the theme's
-``sphinx.po`` and the extensions' ``jaxbook.po``; every entry untranslated,
-the header's ``Plural-Forms`` CLDR's (Babel). Only then does it write the
-language's glossary (``locale/<code>/glossary.csv``: each Chinese term of
-``locale/glossary.csv`` beside its three columns, the term, ``pattern_<code>``
-and ``definition_<code>``, every cell empty, for its translator to fill) and
-list it, as a ``draft``, under its name in itself (CLDR's, or ``--name``) in
-``locale/languages.csv``. It changes nothing else: the next ``make html``
-builds the new edition, and every edition's switcher links it (the landing
-page sends no reader to a draft). Its word list (``locale/<code>/words.txt``)
-follows when its translator writes one.
-
-``done`` marks a listed draft ``done``: from then on ``make check-po`` holds
-its untranslated and fuzzy entries, and each glossary term whose cells it left
-empty, to be findings (``jaxbook.i18n.check``).
+``add`` creates the language's catalogs and glossary and lists it as a ``draft``, which the
+next ``make html`` builds (:func:`add`); ``done`` marks a draft finished, so that ``make
+check-po`` reports what it left untranslated (:func:`done`).
 """
 
 from __future__ import annotations
@@ -51,6 +36,15 @@ def own_name(code: str) -> str:
 
 
 def add(root: Path, code: str, name: str | None) -> int:
+    """Add ``code`` (as Sphinx spells it, and known to CLDR) to the book as a draft.
+
+    The templates are brought up to date as ``make gettext`` does, and
+    ``locale/<code>/LC_MESSAGES`` is created from them: a catalog per page, ``book.po`` and,
+    for a language other than English, ``sphinx.po`` and ``jaxbook.po``; every entry
+    untranslated, ``Plural-Forms`` from CLDR. Only then are its glossary and word list
+    written and its row listed, under its name in itself (CLDR's, or ``name``). Nothing else
+    changes: every edition's switcher links it, and the landing page sends no reader to a
+    draft."""
     listed = project.languages(root)
     if code in listed:
         sys.exit(f"{code} is already one of the book's languages ({project.LANGUAGE_LIST})")
@@ -89,6 +83,8 @@ def add(root: Path, code: str, name: str | None) -> int:
 
 
 def done(root: Path, code: str) -> int:
+    """Mark the draft ``code`` done: from then on ``make check-po`` reports its untranslated
+    and fuzzy entries, and each glossary term it left empty (:mod:`jaxbook.i18n.check`)."""
     listed = project.languages(root)
     language = listed.get(code)
     if language is None or language.status == "source":

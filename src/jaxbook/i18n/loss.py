@@ -2,34 +2,11 @@
 
     jaxbook po lost locale/en/LC_MESSAGES
 
-Whatever merged the templates (``make update-po``, ``sphinx-intl update``,
-Poedit's "update from POT", Weblate), this compares every catalog of the
-directory with the same directory at ``HEAD``. A translation that ``HEAD`` had,
-live, fuzzy or obsolete, is kept when the working tree still holds it, in any
-catalog of the directory:
-
-- live: an entry with the same message (context and msgid) has a translation;
-- fuzzy: an entry whose previous msgid (``#|``, ``msgmerge --previous``) is that
-  message, fuzzy or already reviewed, or any live entry with the same translation
-  (Babel's fuzzy match, which sphinx-intl uses, copies the translation but keeps
-  no ``#|``);
-- obsolete: an obsolete entry (``#~``) of that message holds it, and the page
-  does not show the message again untranslated. That last case is the one
-  where a paragraph came back and a merge added an empty entry beside its
-  obsolete twin: the page shows Chinese, and the translation is only a comment;
-- revised: the translator rewrote a fuzzy entry with its new source, which
-  drops the ``#|`` lines. A live, reviewed entry whose message ``HEAD`` did not
-  have and that reads like the lost one (``difflib`` ratio at least
-  ``SIMILAR``, msgmerge's own threshold for a fuzzy match) counts as its
-  revision, once.
-
-Anything else is lost: ``sphinx-intl update --no-obsolete`` after a paragraph
-was deleted, a catalog deleted by hand, an entry an editor cleared. Each is
-reported as ``file:line`` of the catalog at ``HEAD`` (the working file may not
-have the entry, or may not exist). Exit status 1 if any is.
-
-Outside a git checkout, or before the first commit, there is nothing to
-compare with: it says so in one line and exits 0.
+Whatever merged the templates (``make update-po``, ``sphinx-intl update``, Poedit,
+Weblate), this compares every catalog of the directory with the same directory at
+``HEAD`` and reports each translation, live, fuzzy or obsolete there, that no catalog of
+the directory still holds (:func:`why_lost`); it exits 1 if there is any. Outside a git
+checkout, or before the first commit, it says so in one line and exits 0.
 """
 
 from __future__ import annotations
@@ -130,7 +107,19 @@ def working_catalogs(po_dir: Path) -> tuple[list[Held], list[Finding]]:
 
 
 def why_lost(old: Held, now: list[Held], revisions: list[Held]) -> str | None:
-    """Why ``old`` is lost from ``now``; None when it is kept."""
+    """Why ``old`` is lost from ``now``; None when a catalog of the directory still holds it:
+
+    - live: an entry with the same message (context and msgid) has a translation;
+    - fuzzy: a live entry's previous msgid (``#|``, ``msgmerge --previous``) is that
+      message, or a live entry has the same translation (Babel's fuzzy match, which
+      sphinx-intl uses, keeps no ``#|``);
+    - obsolete: an obsolete entry (``#~``) holds it and the page does not show the message
+      again untranslated (else a merge added an empty entry beside its obsolete twin, and
+      the translation is only a comment);
+    - revised: a live, reviewed entry whose message ``HEAD`` did not have reads like the
+      lost one (``difflib`` ratio at least ``SIMILAR``, msgmerge's threshold for a fuzzy
+      match), once: a translator who rewrites a fuzzy entry drops its ``#|`` lines.
+    """
     same = [h for h in now if h.key == old.key]
     if any(h.msgstr and not h.obsolete for h in same):
         return None
@@ -161,7 +150,11 @@ def why_lost(old: Held, now: list[Held], revisions: list[Held]) -> str | None:
 
 
 def lost(po_dir: Path) -> tuple[list[Finding], str | None]:
-    """The findings, and a note when there is nothing to compare with."""
+    """The findings, and a note when there is nothing to compare with.
+
+    Each finding is at its line in the catalog at ``HEAD``: the working file may have lost
+    the entry, or be gone.
+    """
     head = head_catalogs(po_dir)
     if isinstance(head, str):
         return [], head

@@ -1,23 +1,14 @@
 """``jaxbook po``: the translators' command, one action per tool of :mod:`jaxbook.i18n`.
 
-    jaxbook po gettext [POT_DIR]           write every catalog's template into locale/pot
-                                           (jaxbook.i18n.catalogs)
-    jaxbook po update [--existing] POT_DIR [PO_DIR...]
-                                           merge the templates into the catalogs (with
-                                           --existing, into those that exist only)
-    jaxbook po check [PO_DIR...]           the translation checks (jaxbook.i18n.check)
-    jaxbook po lost [PO_DIR...]            translations HEAD had that are gone (jaxbook.i18n.loss)
-    jaxbook po wrap [PO_DIR...]            normalise every catalog, re-wrap it with powrap
+    jaxbook po gettext [POT_DIR]                        write the templates into locale/pot
+    jaxbook po update [--existing] POT_DIR [PO_DIR...]  merge the templates into the catalogs
+    jaxbook po check [PO_DIR...]                        the translation checks
+    jaxbook po lost [PO_DIR...]                         translations git HEAD had that are gone
+    jaxbook po wrap [PO_DIR...]                         normalize and re-wrap every catalog
 
-Each action takes any number of catalog directories (``locale/<language>/LC_MESSAGES``,
-whose language it reads from the path) and, given none, every language of the
-book (:func:`jaxbook.project.languages`; the source's directory holds its
-catalogs of the interface, whose messages are English). It runs on each directory even when
-one fails, and exits 1 if any did; ``update`` merges into none while any has a
-fault.
-
-Only this module imports the tools it dispatches to, so none of them imports
-another for its command line.
+Each action takes catalog directories (``locale/<language>/LC_MESSAGES``), by default
+every language's (:func:`every_language`); it runs on each even when one fails, and exits 1
+if any did. Only this module imports the tools, so none imports another for its command line.
 """
 
 from __future__ import annotations

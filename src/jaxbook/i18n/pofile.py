@@ -1,32 +1,12 @@
 """One catalog file as the tools read it: its format, its faults, its width.
 
-The lowest part of :mod:`jaxbook.i18n`: :mod:`~jaxbook.i18n.catalogs` (merge,
-wrap), :mod:`~jaxbook.i18n.check` (the QA), :mod:`~jaxbook.i18n.loss` and
+The lowest part of :mod:`jaxbook.i18n`: :mod:`~jaxbook.i18n.catalogs` (merge, wrap),
+:mod:`~jaxbook.i18n.check` (the QA), :mod:`~jaxbook.i18n.loss` and
 :mod:`~jaxbook.i18n.zh_lint` build on it and import none of each other; only
-:mod:`~jaxbook.i18n.po`, the ``jaxbook po`` command, imports them all.
-``save_wrapped`` is how every tool that changes a catalog with polib (the
-merge, the Chinese lint's ``--carry``, the doctest tools' ``refresh`` and
-``record``) writes it back at ``WIDTH``: ``wrap`` is powrap's, and
-``wrap_faults`` is ``powrap --check``, named at the first line it would change.
-
-A catalog that a translator's editor saved may not be the file GNU gettext
-expects. ``file_faults`` names the first such fault as ``file:line``, before
-anything parses the file:
-
-- a UTF-8 byte-order mark, or Windows (CRLF) line endings: ``make wrap-po``
-  removes them (``normalise``) and says so;
-- bytes that are not UTF-8 (a file saved as Latin-1 or GBK while its header
-  says ``charset=UTF-8``): only the translator can say what they meant;
-- a last line without its newline: a file cut off in the middle of an entry.
-
-``msgfmt_check`` then finds what gettext itself refuses (syntax, a duplicate
-msgid, an entry without its ``msgstr``).
-
-A catalog that another merge tool wrote parses, but differs from what
-``msgmerge`` writes: Babel (``sphinx-intl update``) wraps at 76 columns, writes
-``charset=utf-8`` and a ``Generated-By`` header, and flags every message with a
-``%`` or ``{}`` in it as a Python format string. ``foreign_marks`` names those
-marks; ``tidy`` (``make wrap-po``) removes them, and powrap re-wraps.
+:mod:`~jaxbook.i18n.po`, the ``jaxbook po`` command, imports them all. :func:`faults`
+says why a catalog cannot be read; :func:`save_wrapped` is how every tool that changes a
+catalog with polib writes it back, wrapped at ``WIDTH``; :func:`foreign_marks` finds what
+a merge tool other than msgmerge wrote, and :func:`tidy` removes it.
 """
 
 from __future__ import annotations
@@ -111,7 +91,13 @@ def _line_at(data: bytes, offset: int) -> int:
 
 
 def file_faults(path: Path) -> list[Finding]:
-    """The first fault of the file as bytes (at most one finding: the rest may follow from it)."""
+    """The first fault of the file as bytes (at most one finding: the rest may follow from it).
+
+    A catalog that a translator's editor saved may not be the file GNU gettext expects: a
+    UTF-8 byte-order mark or CRLF line endings (``make wrap-po`` removes them,
+    :func:`normalise`); bytes that are not UTF-8 (a file saved as Latin-1 or GBK, which
+    only the translator can mend); a last line without its newline (a file cut off).
+    """
     data = path.read_bytes()
     if data.startswith(BOM):
         return [
@@ -154,6 +140,8 @@ def file_faults(path: Path) -> list[Finding]:
 
 
 def msgfmt_check(path: Path) -> list[Finding]:
+    """What GNU gettext itself refuses (syntax, a duplicate msgid, an entry without its
+    ``msgstr``), each at its line, in words a translator can act on."""
     result = subprocess.run(
         ["msgfmt", "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True
     )
@@ -307,7 +295,12 @@ def save_wrapped(catalog: polib.POFile, po: Path) -> None:
 
 
 def foreign_marks(po: polib.POFile) -> list[tuple[int, str]]:
-    """What a merge tool other than msgmerge wrote into ``po``, as (line, what)."""
+    """What a merge tool other than msgmerge wrote into ``po``, as (line, what).
+
+    Babel (``sphinx-intl update``) writes ``charset=utf-8`` and a ``Generated-By`` header,
+    and flags every message with a ``%`` or ``{}`` in it as a Python format string; it
+    also wraps at 76 columns, which :func:`wrap` mends.
+    """
     marks = []
     if po.metadata.get("Content-Type", CHARSET) != CHARSET:
         marks.append((1, f"header Content-Type {po.metadata['Content-Type']!r}"))

@@ -3,28 +3,12 @@
     jaxbook zh-lint [--fix] docs/ snippets/
     jaxbook zh-lint --carry locale/en/LC_MESSAGES
 
-The text reaches the rules (:mod:`jaxbook.i18n.zh_rules`) as the parsers read it
-(:mod:`jaxbook.i18n.zh_source`): prose from docutils' doctree or markdown-it's
-tokens, the comments and strings of code from Python's tokenizer, expected
-outputs line by line. Prose first goes through autocorrect (``zh-spacing``);
-then every rule of the piece's scope applies until none changes anything.
-Expected outputs are what the code prints: they are checked, never
-corrected here (the fix is the code's, then ``make refresh-outputs``).
-
-Each finding is ``file:line: <what is wrong> (<rule id>); expected: <the
-corrected line>``; the exit status is 1 when there is any. ``--fix`` writes
-the corrections instead, each to just the span it changes (a space that
-inline markup needs becomes reST's escaped space; a section underline grows
-with its title). A comment ``zh-lint: disable=<rule id>`` before a block
-suppresses that rule there; one that suppresses nothing is a finding too.
-
-``--carry`` then keeps the translations of the entries that only such a
-correction changed: after ``make update-po`` such an entry is fuzzy, and its
-previous msgid differs from its msgid only in marks (equal once the folding
-rules, NFKC, 、 read as "/" and dropped spaces make them so). Its translation
-is still right, so the fuzzy flag goes; an untranslated entry whose obsolete
-twin differs only so (msgmerge retires a short entry instead of marking it
-fuzzy) takes the twin's translation. Every other fuzzy entry stays.
+Applies the rules of :mod:`jaxbook.i18n.zh_rules` to the prose, code comments and strings,
+and expected outputs that :mod:`jaxbook.i18n.zh_source` reads from each file, and prints
+each finding with its corrected line (exit status 1 if any). ``--fix`` writes the
+corrections instead; ``--carry`` keeps the translations of catalog entries that only such
+a correction made fuzzy (:func:`carry`). A ``zh-lint: disable=<rule id>`` comment before a
+block suppresses that rule there.
 """
 
 from __future__ import annotations
@@ -177,6 +161,8 @@ class _Run:
         return self.replace(SPACING, changes)
 
     def run(self, rules: list[Rule]) -> None:
+        """autocorrect's spacing (``zh-spacing``, prose only), then every rule, again until
+        nothing changes (at most ``ROUNDS`` times)."""
         for _ in range(ROUNDS):
             spaced = self.piece.scope == PROSE and self.spacing()
             if not [rule for rule in rules if self.apply(rule)] and not spaced:
@@ -266,7 +252,11 @@ class Result:
 
 
 def lint_source(source: Source) -> Result:
-    """Every rule on every piece of ``source``; the findings and the corrected text."""
+    """Every rule on every piece of ``source``; the findings and the corrected text.
+
+    Expected outputs are what the code prints: they are checked, never corrected here (the
+    fix is the code's, then ``make refresh-outputs``). A suppression that suppresses
+    nothing is a finding too."""
     by_scope = defaultdict(list)
     for rule in RULES:
         for scope in rule.scopes:
@@ -308,7 +298,8 @@ def lint_source(source: Source) -> Result:
 
 
 def describe(source, line, scope, hits_by_rule, fixed, edits) -> str:
-    """One finding: what each rule found on the line, and the line corrected."""
+    """One finding: ``file:line: <what is wrong> (<rule id>); expected: <the corrected
+    line>``; for an expected output, how to correct the code that prints it instead."""
     where_in = {PROSE: "", OUTPUT: " in an expected output"}.get(scope, " in code")
     whats = []
     for hits in hits_by_rule:
@@ -358,7 +349,9 @@ def lengthen_underlines(source: Source, fixed: str, edits: list[Edit]) -> str:
 
 
 def lint(path: Path, fix: bool = False) -> list[str]:
-    """The findings for one file; with ``fix``, the file is corrected (not its outputs)."""
+    """The findings for one file; with ``fix``, the file is corrected (not its outputs), each
+    edit to just the span it changes (:func:`source_edits`): a space that inline markup
+    needs becomes reST's escaped space, and a section underline grows with its title."""
     try:
         source = read(path)
     except SourceError as error:
@@ -384,6 +377,12 @@ def folded(text: str) -> str:
 
 def carry(locale: Path) -> tuple[int, int]:
     """Unfuzzy the entries whose only change was this lint's correction.
+
+    After ``make update-po`` such an entry is fuzzy, and its previous msgid differs from its
+    msgid only in marks (equal once :func:`folded`): its translation is still right, so the
+    fuzzy flag goes. An untranslated entry whose obsolete twin differs only so (msgmerge
+    retires a short entry instead of marking it fuzzy) takes the twin's translation. Every
+    other fuzzy entry stays.
 
     Returns (entries carried, entries still fuzzy).
     """

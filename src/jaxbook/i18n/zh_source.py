@@ -1,26 +1,9 @@
 """The text of a page or a Python file as the copy lint's rules read it: its pieces.
 
-A piece is one run of text with its scope:
-
-- ``prose``: a paragraph, a title, a directive's title (its argument), an
-  ``alt``, ``caption`` or ``title`` option; read from docutils' doctree (reST,
-  and the content of ``{eval-rst}``) or from markdown-it's tokens (MyST). Inline
-  markup that is not running text (code, roles, links, footnote and
-  substitution references, math) stands as one placeholder character,
-  :data:`OPAQUE`, or :data:`HUGGING` for a link or cross-reference that sits in
-  a Chinese sentence without spaces; emphasis is read as its text;
-- ``code``: a comment, or the text of a string literal (an f-string's fields
-  as placeholders), found by Python's tokenizer in ``testcode`` and the other
-  Python blocks, ``>>>`` lines and ``.py`` files; a shell block's comments; a
-  line of a text block;
-- ``output``: a line of an expected output (``testoutput``, ``measured-output``).
-
-Every character keeps the span of the file it came from, so that a
-correction is written back to just that span; :func:`read` raises
-:class:`SourceError` (``file:line``) where a parser's text cannot be found in
-the file again. A comment ``zh-lint: disable=RULE[,RULE]`` (reST ``..``, MyST
-``<!-- -->``, Python ``#``) is a :class:`Suppression` of the block after it (in
-Python: of the next line, or of its own line when code precedes it).
+:func:`read` splits a ``.rst``, ``.md`` or ``.py`` file into :class:`Piece` objects,
+each one run of text with its scope (``prose``, ``code`` or ``output``). Every character
+keeps the span of the file it came from, so that a correction is written back to just
+that span. A ``zh-lint: disable=RULE[,RULE]`` comment is a :class:`Suppression`.
 """
 
 from __future__ import annotations
@@ -66,7 +49,23 @@ class SourceError(Exception):
 
 @dataclass
 class Piece:
-    """One run of text: ``spans[i]`` is where ``text[i]`` is written in the file."""
+    """One run of text: ``spans[i]`` is where ``text[i]`` is written in the file.
+
+    Its ``scope`` is one of:
+
+    - ``prose``: a paragraph, a title, a directive's title (its argument), an ``alt``,
+      ``caption`` or ``title`` option; read from docutils' doctree (reST, and the content
+      of ``{eval-rst}``) or from markdown-it's tokens (MyST). Inline markup that is not
+      running text (code, roles, links, footnote and substitution references, math) stands
+      as one placeholder character, :data:`OPAQUE`, or :data:`HUGGING` for a link or
+      cross-reference that sits in a Chinese sentence without spaces; emphasis is read as
+      its text;
+    - ``code``: a comment, or the text of a string literal (an f-string's fields as
+      placeholders), found by Python's tokenizer in ``testcode`` and the other Python
+      blocks, ``>>>`` lines and ``.py`` files; a shell block's comments; a line of a text
+      block;
+    - ``output``: a line of an expected output (``testoutput``, ``measured-output``).
+    """
 
     scope: str
     text: str
@@ -79,7 +78,10 @@ class Piece:
 
 @dataclass
 class Suppression:
-    """``zh-lint: disable=rule`` at ``line``, for the findings on ``lines``."""
+    """``zh-lint: disable=rule`` at ``line``, for the findings on ``lines``.
+
+    The comment (reST ``..``, MyST ``<!-- -->``, Python ``#``) covers the block after it; in
+    Python, the next line, or its own line when code precedes it."""
 
     line: int
     rule: str
@@ -119,7 +121,8 @@ class Source:
 
 
 def read(path: Path, text: str | None = None) -> Source:
-    """The pieces and suppressions of a ``.rst``, ``.md`` or ``.py`` file."""
+    """The pieces and suppressions of a ``.rst``, ``.md`` or ``.py`` file; :class:`SourceError`
+    (``file:line``) where a parser's text cannot be found in the file again."""
     source = Source(path, path.read_text(encoding="utf-8") if text is None else text)
     if path.suffix == ".py":
         _Python(source).read(source.text.split("\n"), 1)

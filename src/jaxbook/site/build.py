@@ -3,21 +3,10 @@
     jaxbook html [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
     jaxbook guides [--builddir _build] [--sphinxopts "..."] zh_CN [en ...]
 
-``jaxbook guides`` builds the guides (``guides/``: how the book is made, the
-author's and translator's guides, the lab's report), a site of their own, into
-``<builddir>/guides/<language>`` (their doctrees in
-``<builddir>/doctrees/guides/<language>``), after the book's site of each
-language has been built there: they link it, and the lab's report shows its
-examples (:mod:`jaxbook.sphinxext.guides`).
-
-Sphinx is given ``--fail-on-warning --keep-going``, so the build stops on no
-warning but fails on any: an example whose output is not what its code prints
-among them (:mod:`pagerun.sphinxext.run` runs each page as it reads it).
-Each language builds into ``<builddir>/doctrees/<language>``, which ``make
-pdf``, ``make epub`` and ``make doctest`` share, in the doctest environment
-(:mod:`jaxbook.doctest.environment`). ``html_command`` is also what the tests
-and ``make bench`` build with, so that they build the way readers' sites are
-built.
+Sphinx runs with ``--fail-on-warning --keep-going``, so no warning stops the build but
+any fails it, an example whose output is not what its code prints among them
+(:mod:`pagerun.sphinxext.run` runs each page as it reads it). ``jaxbook guides`` builds
+the guides, a site of their own (:func:`build_guides`).
 """
 
 from __future__ import annotations
@@ -44,7 +33,8 @@ def html_command(
 ) -> list[str]:
     """The sphinx-build call of `make html` for one language of the book at ``root`` (of
     `make guides` with ``sources="guides"``: with the guides' conf.py, which reads the
-    book's)."""
+    book's). The tests and ``make bench`` build with it too, so that they build the way
+    readers' sites are built."""
     return project.sphinx_build(
         root,
         "html",
@@ -79,7 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build_languages(root: Path, builddir: Path, languages: list[str], extra: list[str]) -> int:
-    """Each language's site, side by side; the worst exit status."""
+    """Each language's site, side by side; the worst exit status. Each builds in the
+    doctest environment (:mod:`jaxbook.doctest.environment`) into
+    ``<builddir>/doctrees/<language>``, which ``make pdf``, ``make epub`` and ``make doctest``
+    share."""
     processes = [
         subprocess.Popen(
             html_command(
@@ -97,7 +90,12 @@ def build_languages(root: Path, builddir: Path, languages: list[str], extra: lis
 
 
 def build_guides(root: Path, builddir: Path, languages: list[str], extra: list[str]) -> int:
-    """The guides' site of each language, side by side, then their landing page."""
+    """The guides' site of each language, side by side, then their landing page.
+
+    The guides (``guides/``: how the book is made, the author's and translator's guides,
+    the lab's report) go into ``<builddir>/guides/<language>``, after the book's site of
+    each language is built there: they link it, and the lab's report shows its examples
+    (:mod:`jaxbook.sphinxext.guides`)."""
     environment = dict(os.environ)
     if url := environment.get("JAXBOOK_SITE_URL", "").rstrip("/"):
         # A deploy publishes them under <site>/guides/ (their canonical URLs and sitemaps),

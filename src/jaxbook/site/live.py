@@ -2,36 +2,13 @@
 
     jaxbook livehtml [--language en] [--port 8000] [--builddir _build]
 
-Each build reads what changed, and so runs the code of the pages it reads,
-once, as every build does (:mod:`pagerun.sphinxext.run`), and prints the
-verdict of each page it ran before it writes the pages::
-
-    doctest: ch01/quiz [zh_CN]: 12 passed, 0 failed (0.41 s)
-
-(the seconds since the watcher saw the change); each failure is among the
-build's warnings, at its ``file:line``, with its expected and actual output.
-So an author who edits a page reads its verdict at about the cost of running
-that page. The pages run in the build's kernel (:mod:`pagerun.kernel`),
-under the page time limit: a page that hangs fails at the line that was running,
-and one that crashes its process fails at its line, while the preview goes on.
-
-A fresh ``sphinx-build`` per edit starts Python, imports Sphinx and the
-extensions and loads the pickled environment before it does anything;
-sphinx-autobuild starts one per change. Here the application
-stays alive: on a change under ``docs/``, ``locale/`` or ``snippets/`` it
-builds again incrementally in the same process. A saved ``.po`` is compiled
-to its ``.mo`` by Sphinx as usual, but gettext caches the catalogs it has
-loaded (Python's ``gettext._translations`` and Sphinx's
-``sphinx.locale.translators``, which would keep the old one as the primary
-catalog and the new one as a mere fallback), so the page catalogs are
-dropped from both caches before each build
-(:func:`jaxbook.sphinxapp.forget_page_catalogs`). Only the changed page (and
-the pages that list it) are read and written again.
-
-The site is served with sphinx-autobuild's server parts (a websocket and a
-script injected into each HTML page), in a thread of its own, so the browser
-reloads when a build finishes. The build's warnings are printed; the server
-keeps running.
+A fresh ``sphinx-build`` per change (as sphinx-autobuild runs) starts Python, imports
+Sphinx and the extensions and loads the pickled environment each time. Here the
+application stays alive and builds again incrementally, in the same process, on a change
+under ``docs/``, ``locale/`` or ``snippets/``. Each build runs the pages it reads
+(:mod:`pagerun.sphinxext.run`) and prints their verdicts, so an author reads a page's
+verdict at about the cost of running that page. The site is served with sphinx-autobuild's
+server parts, which reload the browser when a build finishes.
 """
 
 from __future__ import annotations
@@ -58,7 +35,14 @@ class LiveBuilder(LiveApplication):
     """An HTML build of one language of the book that can be brought up to date again and again.
 
     With ``doctests``, each build after the first prints the verdict of the pages it
-    read (and ran), once they are read and before they are written.
+    read (and ran), once they are read and before they are written::
+
+        doctest: ch01/quiz [zh_CN]: 12 passed, 0 failed (0.41 s)
+
+    (the seconds since the watcher saw the change); each failure is among the build's
+    warnings, at its ``file:line``. The pages run in the build's kernel
+    (:mod:`pagerun.kernel`), so one that hangs or crashes fails at its line while the
+    preview goes on.
     """
 
     def __init__(
@@ -142,6 +126,9 @@ class Rebuilds:
 
 
 def serve(builder: LiveBuilder, watch: list[Path], outdir: Path, host: str, port: int) -> None:
+    """Serve ``outdir`` with sphinx-autobuild's server parts (a websocket and a script
+    injected into each page) in a thread of its own, and build in the main thread on each
+    change under ``watch``; the server keeps running whatever a build warns."""
     import uvicorn
     from sphinx_autobuild.filter import IgnoreFilter
     from sphinx_autobuild.middleware import JavascriptInjectorMiddleware

@@ -1,32 +1,30 @@
-"""The course's own Sphinx extensions, one module per feature; ``conf.py`` lists them all.
+"""The book's own Sphinx extensions, one module per feature; ``conf.py`` loads them all.
 
-- :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, current.
+- :mod:`jaxbook.sphinxext.api_names`: the JAX names and variables in the prose, kept current.
 - :mod:`jaxbook.sphinxext.backend_tabs`: each backend's outputs (CPU, GPU, TPU) as tabs.
 - :mod:`jaxbook.sphinxext.book_index`: the general index, from where the prose mentions things.
-- :mod:`jaxbook.sphinxext.book_texts`: title, author and credit in each language, from catalogs.
+- :mod:`jaxbook.sphinxext.book_texts`: title, author and credit in each language.
 - :mod:`jaxbook.sphinxext.chrome`: the theme's interface in the page's language.
 - :mod:`jaxbook.sphinxext.cjk`: no stray spaces where Chinese prose breaks a line.
 - :mod:`jaxbook.sphinxext.discovery`: sitemap, 404 page, descriptions, cards, dates, links.
-- :mod:`jaxbook.sphinxext.drift_report`: the releases a chapter's note names, from its drift data.
-- :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions (a package: a module to each part).
+- :mod:`jaxbook.sphinxext.drift_report`: the releases a chapter's note names, from drift data.
+- :mod:`jaxbook.sphinxext.editions`: the PDF and EPUB editions (a package).
 - :mod:`jaxbook.sphinxext.evidence_column`: the update-notes table's "Changed in" column.
-- :mod:`jaxbook.sphinxext.facts`: the `:fact:` and `:course:` roles, each fact from one place.
+- :mod:`jaxbook.sphinxext.facts`: the ``:fact:`` and ``:course:`` roles.
 - :mod:`jaxbook.sphinxext.fonts`: the fonts matplotlib draws with, found through fontconfig.
 - :mod:`jaxbook.sphinxext.glossary`: the readers' glossary and first-use links.
-- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded by ``guides/conf.py``),
-  linking the book's. The lab's report among them is the lab's (:mod:`jaxbook_lab.sphinxext`).
+- :mod:`jaxbook.sphinxext.guides`: the guides' own site (loaded by ``guides/conf.py``).
 - :mod:`jaxbook.sphinxext.guards`: build-time checks that keep every code cell honest.
-- :mod:`jaxbook.sphinxext.html_translator`: scrolling regions the keyboard reaches, code heights.
-- :mod:`jaxbook.sphinxext.interface`: the templates of the theme's and the extensions' labels.
+- :mod:`jaxbook.sphinxext.html_translator`: keyboard-reachable scrolling regions, code heights.
+- :mod:`jaxbook.sphinxext.interface`: the templates of the theme's and extensions' labels.
 - :mod:`jaxbook.sphinxext.languages`: language switcher, hreflang and canonical links.
 - :mod:`jaxbook.sphinxext.latex_translator`: the PDF's LaTeX translator, a mixin per feature.
 - :mod:`jaxbook.sphinxext.mathml`: math rendered to MathML at build time.
-- :mod:`jaxbook.sphinxext.myst_i18n`: translated code blocks on MyST Markdown pages stay code.
+- :mod:`jaxbook.sphinxext.myst_i18n`: translated code blocks on MyST pages stay code.
 - :mod:`jaxbook.sphinxext.notebooks`: each page as a runnable notebook in its language.
 - :mod:`jaxbook.sphinxext.notes`: ⚠️ update notes and the generated update-notes table.
-- :mod:`jaxbook.sphinxext.numbering`: sections "1.5" and figures "图 1-2" per chapter; `:book:sec:`.
-- :mod:`jaxbook.sphinxext.parallel_text`: 中英对照 / "Parallel text", each passage by its
-  translation.
+- :mod:`jaxbook.sphinxext.numbering`: per-chapter section and figure numbers; ``:book:sec:``.
+- :mod:`jaxbook.sphinxext.parallel_text`: 中英对照, each passage beside its translation.
 - :mod:`jaxbook.sphinxext.pairs`: the ❌ outdated / ✅ recommended pair directives.
 - :mod:`jaxbook.sphinxext.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`jaxbook.sphinxext.places`: ``book-places.json``, the book's places for the lab's report.
@@ -34,37 +32,22 @@
 - :mod:`jaxbook.sphinxext.search_terms`: the glossary as a jieba dictionary for Chinese search.
 - :mod:`jaxbook.sphinxext.selfcheck`: exercise self-checks in the notebooks, not on the pages.
 - :mod:`jaxbook.sphinxext.snippets`: show a ``snippets/`` script and stage it for its doctest.
-- :mod:`jaxbook.sphinxext.terms`: the `:zh:` role for deliberate Chinese term mentions.
+- :mod:`jaxbook.sphinxext.terms`: the ``:zh:`` role for deliberate Chinese term mentions.
 - :mod:`jaxbook.sphinxext.translation_status`: notices of what is not translated, and drafts.
 
-``conf.py`` also loads :mod:`pagerun`'s extensions (``pagerun.sphinxext.run``,
-``measured``, ``testplot``: each page run once as it is read), set by ``pagerun_*``.
-Modules named ``_…`` are shared helpers. The lab's report uses public modules only
-(:mod:`jaxbook.sphinxext.drift_report`, :func:`jaxbook.sphinxext.evidence_column.sentences`,
-:mod:`jaxbook.sphinxext.places`, :mod:`jaxbook.sphinxext.interface`'s ``__all__``); an
-import-linter contract in ``pyproject.toml`` forbids it the book's private modules.
+``conf.py`` also loads :mod:`pagerun`'s extensions. Modules named ``_…`` are shared helpers;
+the lab's report may use only the public modules (import-linter, ``pyproject.toml``).
 
 Rules every extension follows:
 
-- A change to the resolved tree is a ``SphinxPostTransform`` (``builders``, ``formats``).
-- Links: a transform cannot reach the builder (``SphinxTransform.app`` is deprecated in
-  Sphinx 9, sphinx-doc/sphinx#14136), so it makes ``pending_xref`` nodes of its domain
-  (priority below 10) and the domain's ``resolve_xref`` makes the link, as Sphinx's
-  domains do (the update notes'; the editions' links of :mod:`~jaxbook.sphinxext.languages`).
-  A setting only the application knows is copied at ``config-inited`` into a config value
-  (``jaxbook_repo_root``: :mod:`~jaxbook.sphinxext.facts`, :mod:`~jaxbook.sphinxext.discovery`).
-- Kept state is domain data (``clear_doc``, ``merge_domaindata``, ``data_version``), never
-  ``env.metadata`` (templates see it as ``meta``), with an ``env_version`` in ``setup()``.
-- ``doctree-resolved`` handlers run after every post-transform and read the page or write a
-  file (the PDF's glyphs, the notebooks, which also add their link).
-- What needs the application's parsers is done as the page is read, in a ``doctree-read``
-  handler, and kept in the doctree (the parallel text: ``parallel_text.add_parallel_text``).
-- Warnings: type ``jaxbook``, subtype the module (``suppress_warnings``: ``"jaxbook.pairs"``
-  silences one kind, ``"jaxbook"`` all).
-- ``PARALLEL_SAFE`` (``-j``): state merges from readers; a whole-book file is written in
-  the main process (``doctree-resolved``, ``write_doc_serialized``, ``build-finished``).
-  ``tests/sphinxext/test_parallel_build.py`` builds ``conf.py``'s and ``guides/conf.py``'s
-  extensions at ``-j 2`` and ``-j 1`` to hold it.
+- Changes to the resolved tree are ``SphinxPostTransform`` subclasses; a ``doctree-resolved``
+  handler only reads the page or writes a file.
+- Links are ``pending_xref`` nodes of the extension's domain (see :class:`LinksDomain`): a
+  transform cannot reach the builder (sphinx-doc/sphinx#14136).
+- Kept state is domain data with an ``env_version``, never ``env.metadata`` (seen as ``meta``).
+- Work that needs the application's parsers runs in a ``doctree-read`` handler.
+- Warnings have type ``jaxbook`` and the module's name as subtype.
+- Every extension is parallel-safe (:data:`PARALLEL_SAFE`).
 """
 
 from __future__ import annotations
@@ -85,6 +68,10 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
+# Every extension's metadata: its state merges from parallel readers (domain data), and a
+# whole-book file is written in the main process (``doctree-resolved``,
+# ``write_doc_serialized``, ``build-finished``). tests/sphinxext/test_parallel_build.py builds
+# both conf.py's extensions at -j 2 and -j 1 to hold it.
 PARALLEL_SAFE: ExtensionMetadata = {"parallel_read_safe": True, "parallel_write_safe": True}
 
 # The extensions' templates, beside their modules: the sidebar's language switcher
@@ -160,7 +147,13 @@ class OwnRolesDomain(Domain):
 class LinksDomain(OwnRolesDomain):
     """A domain that only makes links, for the builder that writes the page (which a
     post-transform cannot reach): its references are ``pending_xref`` nodes that its roles'
-    methods resolve; it keeps no data."""
+    methods resolve; it keeps no data.
+
+    A post-transform makes the ``pending_xref`` (at a priority below 10, before Sphinx
+    resolves references) because ``SphinxTransform.app`` is deprecated in Sphinx 9
+    (sphinx-doc/sphinx#14136). A setting only the application knows is copied at
+    ``config-inited`` into a config value (``jaxbook_repo_root``) for a transform to read.
+    """
 
     initial_data: ClassVar[dict[str, Any]] = {}
     data_version = 1

@@ -1,27 +1,10 @@
 """The extensions' own message catalog (labels such as "Outdated"), and whole sentences.
 
-Labels are written in English and translated to the book's source language,
-Chinese, through ``locales/<lang>/LC_MESSAGES/jaxbook.po``, and to any other
-language through the book's ``locale/<lang>/LC_MESSAGES/jaxbook.po``, which
-comes first (``make update-po`` merges both from ``locale/pot/jaxbook.pot``); the
-``.mo`` files are compiled from those catalogs at build time and never committed: the
-book's beside their ``.po`` (as Sphinx compiles the book's catalogs), this package's
-into the build's doctree directory (``<doctreedir>/jaxbook-locales``), so that a build
-never writes into the package, which may be installed read-only.
-
-The book's catalogs (a page's, ``book.po``, the theme's ``sphinx.po``) are found as
-Sphinx finds them, through :class:`~sphinx.util.i18n.CatalogRepository` and
-:func:`~sphinx.util.i18n.docname_to_domain`: :func:`catalog_paths`, and
-:func:`catalog_entries`, the one merge of them, in which the first ``locale_dirs``
-entry's message wins, as in Sphinx's own translations.
-
-A sentence that holds nodes (a link, code) is one message with named
-placeholders, ``%(name)s``, which :func:`sentence` fills with nodes after the
-message is translated, wherever the translation puts them; ````code```` in a
-message is a code span. Lists are joined the way the build's language joins
-them (:func:`listed`, with Babel's CLDR patterns), so a third language needs a
-catalog, not code; Chinese is joined as the book's prose joins it, 、 between
-items and 和 before the last, spaced from a Latin letter or digit beside it.
+Labels are written in English and translated through the book's
+``locale/<lang>/LC_MESSAGES/jaxbook.po``, else this package's ``locales/`` (:func:`add_catalog`).
+:func:`catalog_paths` and :func:`catalog_entries` find the book's catalogs as Sphinx does.
+:func:`sentence` turns a translated message with ``%(name)s`` placeholders into nodes, and
+:func:`listed` joins items as the build's language joins a list.
 """
 
 from __future__ import annotations
@@ -93,8 +76,9 @@ def compile_package_catalog(
 ) -> Path:
     """Compile a package's labels for the build (this package's, or ``domain``'s under
     ``locale_dir``: the lab's) and return the locale directory that holds them: ``.mo``
-    files under the doctree directory, written from the package's ``.po`` where they
-    differ from it."""
+    files under the doctree directory (``<doctreedir>/jaxbook-locales``), written from the
+    package's ``.po`` where they differ from it, so that a build never writes into the
+    package, which may be installed read-only."""
     compiled_dir = Path(app.doctreedir, "jaxbook-locales")
     done = _compiled.setdefault(app, set())
     if domain in done:  # each extension registers the catalog; it is compiled once
@@ -187,7 +171,10 @@ def add_catalog(
     catalog of the book in the build's language is compiled again first where its ``.mo``
     is not its ``.po``'s (``freshen_catalogs``). Another package's extensions register
     their own catalog the same way (``domain``, with its ``.po`` files under
-    ``locale_dir``: the lab's report, ``jaxbook_lab``)."""
+    ``locale_dir``: the lab's report, ``jaxbook_lab``).
+
+    ``make update-po`` merges both catalogs from ``locale/pot/jaxbook.pot``; no ``.mo`` is
+    committed."""
     freshen_catalogs(app)
     language = app.config.language
     book_dirs = [str(Path(app.srcdir, d)) for d in app.config.locale_dirs]
@@ -228,7 +215,8 @@ def catalog_entries(
     srcdir: str | Path, config: Config, domain: str, language: str | None = None
 ) -> dict[str, polib.POEntry]:
     """The live (not obsolete) entries of ``domain``'s catalogs in ``language``, by message
-    id; where two ``locale_dirs`` hold one message, the first one's."""
+    id; where two ``locale_dirs`` hold one message, the first one's, as in Sphinx's own
+    translations."""
     merged: dict[str, polib.POEntry] = {}
     for path in reversed(catalog_paths(srcdir, config, domain, language)):
         merged |= _entries(path, path.stat().st_mtime)
@@ -297,7 +285,8 @@ def _separators(texts: Sequence[str], words: tuple[str, str]) -> list[str]:
 
 
 def join_list(items: Sequence[str], language: str | None) -> str:
-    """Words as a list in ``language``: "a, b, and c"; in Chinese "a、b 和 c"."""
+    """Words as a list in ``language``: "a, b, and c"; in Chinese "a、b 和 c". Babel's CLDR
+    patterns join the other languages', so a new language needs a catalog, not code."""
     where = _locale(language)
     words = LIST_WORDS.get(where.language)
     if words is not None and items:
@@ -321,7 +310,9 @@ def listed(items: Sequence[Part], language: str | None) -> list[nodes.Node]:
 
 def sentence(message: str, **parts: Part) -> list[nodes.Node]:
     """A translated message as nodes: each ``%(name)s`` is the part of that name, text or
-    nodes (a node is used as it is, not copied), and ````code```` a code span."""
+    nodes (a node is used as it is, not copied), and ````code```` a code span. A sentence
+    that holds a link or code is thus one message, its parts wherever the translation
+    puts them."""
     out: list[nodes.Node] = []
     for i, piece in enumerate(PLACEHOLDER.split(str(message))):
         if i % 2:

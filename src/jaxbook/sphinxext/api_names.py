@@ -1,31 +1,10 @@
 """The API names and environment variables the prose recommends, checked against the installed JAX.
 
-When a page is read, every inline literal of its prose (paragraphs, lists,
-tables, notes; code blocks are checked by running them) that begins with a
-name under JAX, ``jax.…`` or ``jnp.…`` (``jax.numpy``), or that is a JAX or
-XLA environment variable, ``JAX_…`` or ``XLA_…`` (``=value`` allowed), is
-resolved against the JAX the build runs with, in the build's kernel
-(:func:`pagerun.kernel.ask`, :mod:`jaxbook.doctest.jax_names`), where
-the pages run: the build's own process never imports JAX. Each answer is kept
-for the process:
-
-- a name must exist, and must not be in JAX's deprecation machinery (listed
-  in its module's ``_deprecations``, or warning when it is looked up);
-- a variable must be read by the installed ``jax`` or ``jaxlib`` (a JAX
-  configuration option, or its name quoted in their Python sources) and no
-  line that names it there may call it deprecated.
-
-A name the text presents as old (a wrong quiz answer, a former address, a
-deprecated spelling it warns against) is written with the role
-``:old-name:`jax.get_device(x)```, which shows it as inline code and checks it
-the other way round: it must be missing or deprecated. A translation keeps the
-role and its text (``make check-po`` compares them), so the English edition is
-checked as the Chinese one is.
-
-A failure is a warning at the literal (``type="jaxbook"``,
-``subtype="api_names"``), so ``-W`` fails the build.
-
-Config values: none.
+On ``doctree-read``, each inline literal of a page that names JAX API (``jax.…``, ``jnp.…``)
+or a JAX or XLA environment variable (``JAX_…``, ``XLA_…``) must exist in the JAX the build
+runs with and must not be deprecated. The role ``:old-name:`jax.get_device(x)``` marks a name
+the text presents as old, which must be missing or deprecated. A failure is a warning at the
+literal (type ``jaxbook``, subtype ``api_names``), so ``-W`` fails the build.
 """
 
 from __future__ import annotations
@@ -49,19 +28,25 @@ logger = logging.getLogger(__name__)
 
 NAME = re.compile(r"(?:jax|jnp)(?:\.[A-Za-z_]\w*)+")
 VARIABLE = re.compile(r"(?:JAX|XLA)_[A-Z0-9_]+(?==|$)")
-# Answered in the build's kernel: the build's process never imports JAX.
+# Answered in the build's kernel (pagerun.kernel.ask), where the pages run: the build's
+# process never imports JAX. Each answer is kept for the process.
 JAX_NAMES = jax_names.__name__
 
 
 @cache
 def name_problem(name: str) -> str | None:
-    """Why ``name`` is not a current JAX API (None when it is)."""
+    """Why ``name`` is not a current JAX API (None when it is): it is missing, or in JAX's
+    deprecation machinery (its module's ``_deprecations``, or a warning when looked up)."""
     return kernel.ask(JAX_NAMES, "name_problem", name)
 
 
 @cache
 def variable_problem(variable: str) -> str | None:
-    """Why ``variable`` is not read, or is deprecated, in the installed JAX (None when fine)."""
+    """Why ``variable`` is not read, or is deprecated, in the installed JAX (None when fine).
+
+    Read means a JAX configuration option, or its name quoted in the Python sources of
+    ``jax`` or ``jaxlib``; deprecated, that a line there that names it says so.
+    """
     return kernel.ask(JAX_NAMES, "variable_problem", variable)
 
 
@@ -75,12 +60,17 @@ def problem(text: str) -> tuple[str, str | None] | None:
 
 
 def old_name_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``:old-name:``: inline code checked the other way round (a wrong quiz answer, a former
+    address). A translation keeps the role and its text (``make check-po`` compares them),
+    so every edition is checked alike."""
     node = nodes.literal(rawtext, text, classes=["jb-old-name"])
     node["jaxbook_old_name"] = True
     return [node], []
 
 
 def check_names(app: Sphinx, doctree: nodes.document) -> None:
+    """Warn at each inline literal that names JAX API wrongly (code blocks are checked by
+    running them)."""
     for node in doctree.findall(nodes.literal):
         found = problem(node.astext())
         if found is None:

@@ -1,47 +1,18 @@
-"""A cell's expected outputs per backend: tabs on the web, labelled outputs in print.
+"""A cell's expected outputs per backend: tabs on the web, labeled outputs in print.
 
-When a ``testcode`` prints something else on another backend, it is answered
-by one ``testoutput`` per recorded output, each naming the backends it holds
-on (:mod:`jaxbook.backends`)::
-
-   .. testoutput::
-      :skipif: not (ON_CPU or ON_GPU)
-
-      [1. 2.]
-
-   .. testoutput::
-      :skipif: not ON_TPU
-
-      [1.0000001 2.       ]
-
-The doctest on each backend checks its own output, and on a backend that
-none of them names the cell itself is skipped, saying why
-(``unrecorded_here`` of :mod:`jaxbook.doctest.runtime`, which this extension
-adds to the cell's condition): a cell is never compared with nothing. The web
-page shows one tab per backend (radio buttons and CSS, no script), each with
-the output that holds there; a PDF or an EPUB shows each output once, under
-the backends it holds on. Where each backend's outputs were recorded is said once, in
-the preface (its ``:fact:`` roles, :mod:`jaxbook.sphinxext.facts`); on the web, where a
-reader may land on any page, a recorded backend's tab label says it too, as its
-``title`` (a tooltip). Write an accelerator's outputs only from a real run there
-(``jaxbook-lab record``).
-
-The book's backends are its policy for the run-at-read extensions too (``conf.py`` names
-them): the tab group holds what a cell printed, so a ``testplot`` figure goes after it
-(``pagerun_printed_nodes``), and :func:`measured_label` labels a measured output with its
-backend, device and JAX release (``pagerun_measured_label``).
+A ``testcode`` that prints something else on another backend is followed by one
+``testoutput`` per recorded output, each naming the backends it holds on
+(``:skipif: not (ON_CPU or ON_GPU)``, ``:skipif: not ON_TPU``; :mod:`jaxbook.backends`).
+This extension adds the ``backend_tabs`` node that groups them (on ``doctree-read``), a
+post-transform that shows them as tabs in HTML and one after the other, labeled, elsewhere,
+and :func:`measured_label` for ``pagerun_measured_label`` in ``conf.py``. Write an
+accelerator's outputs only from a real run there (``jaxbook-lab record``).
 
 Config values:
 
 ``jaxbook_recorded_on``
-   Per backend other than the CPU (JAX's platform name: ``"gpu"``,
-   ``"tpu"``), where its outputs were recorded: ``device``, ``platform`` (the
-   plugin that ran it, ``"CUDA 13"``, ``"libtpu 0.0.50.1"``), ``python``,
-   ``jax`` and the ISO ``date`` (default ``{}``). The device's name, where an
-   output prints it, is shown as recorded and compared as a ``...``
-   wildcard, so a run on another chip of the same backend passes where only
-   the name differs. The CPU outputs need no entry: every ``make doctest``
-   checks them.
+   Default ``{}``. Per backend other than the CPU (``"gpu"``, ``"tpu"``), where its outputs
+   were recorded: ``device``, ``platform`` (``"CUDA 13"``), ``python``, ``jax``, ISO ``date``.
 """
 
 from __future__ import annotations
@@ -68,7 +39,11 @@ if TYPE_CHECKING:
 
 
 class backend_tabs(nodes.General, nodes.Element):
-    """The expected outputs of one cell, one per recorded output."""
+    """The expected outputs of one cell, one per recorded output.
+
+    It holds what a cell printed, so pagerun's ``testplot`` puts a figure after it
+    (``pagerun_printed_nodes`` in ``conf.py``).
+    """
 
 
 def recorded_where(facts: dict[str, Any], language: str) -> dict[str, str]:
@@ -97,7 +72,11 @@ def _label(backends: frozenset[str] | list[str], language: str) -> str:
 
 
 def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
-    """Let the doctest read the recorded device's name in an output as a wildcard."""
+    """Let the doctest read the recorded device's name in an output as a wildcard.
+
+    The name is shown as recorded, and a run on another chip of the same backend passes
+    where only the name differs.
+    """
     recorded = app.config.jaxbook_recorded_on
     names = [recorded[b]["device"] for b in _backends(output) or () if b in recorded]
     text = output.astext()
@@ -109,7 +88,12 @@ def compare_machine_names(app: Sphinx, output: nodes.literal_block) -> None:
 
 
 def skip_where_nothing_is_recorded(doctree: nodes.document, config: Config) -> None:
-    """Give each cell with per-backend outputs the condition that skips it elsewhere."""
+    """Give each cell with per-backend outputs the condition that skips it elsewhere.
+
+    On a backend none of its outputs names, ``unrecorded_here`` of
+    :mod:`jaxbook.doctest.runtime` skips the cell, saying why: a cell is never compared
+    with nothing.
+    """
     code: nodes.Element | None = None
     covered: set[str] = set()
 
@@ -157,7 +141,11 @@ def group_outputs(app: Sphinx, doctree: nodes.document) -> None:
 
 def recorded_sentence(config: Config, backend: str) -> str | None:
     """Where ``backend``'s outputs were recorded, as one sentence; None for a backend
-    ``jaxbook_recorded_on`` does not name (the CPU, which every doctest checks)."""
+    ``jaxbook_recorded_on`` does not name (the CPU, which every doctest checks).
+
+    The preface says it once (its ``:fact:`` roles, :mod:`jaxbook.sphinxext.facts`); on the
+    web, where a reader may land on any page, a tab's label says it too, as its title.
+    """
     recorded = config.jaxbook_recorded_on.get(backend)
     if recorded is None:
         return None
@@ -168,6 +156,7 @@ def recorded_sentence(config: Config, backend: str) -> str | None:
 
 
 def visit_backend_tabs_html(self: Any, node: backend_tabs) -> None:
+    """One tab per backend, made of radio buttons and CSS: no script."""
     group = node["group"]
     self.body.append(self.starttag(node, "div", CLASS=""))
     for index, tab in enumerate(node.children):

@@ -1,41 +1,11 @@
 """The general index, made from the prose: where the text discusses each API, option and term.
 
-On the pages ``jaxbook_glossary_pages`` names (the chapters), the first paragraph, list
-item, table cell or title of a page that mentions one of these becomes its index entry,
-under the page's title (the web names a term's pages in reading order instead of "[1]",
-"[2]"; the PDF gives page numbers in page order):
-
-- A JAX API in an inline literal (``jnp.array(...)`` is ``jnp.array``); a ``jax.Array``
-  method or attribute used on an array (``x.at[idx].set(v)`` is ``jax.Array.at``; not
-  ``np.dot`` nor a method of ``np_arr``, the pages' NumPy array); a JAX config option
-  (``jax_enable_x64``); a JAX or XLA environment variable
-  (``XLA_PYTHON_CLIENT_PREALLOCATE=false`` is ``XLA_PYTHON_CLIENT_PREALLOCATE``).
-  An option's context manager is indexed as the option (``jax.threefry_partitionable``
-  as ``jax_threefry_partitionable``, its ``jax.config`` name). ``:old-name:`` is not indexed.
-- A glossary term, found as :mod:`jaxbook.sphinxext.glossary` links its first use, in the
-  page's language. The glossary's own entry stays too, marked as the definition.
-
-Not indexed: quiz answer options (a wrong one may name an API that does not exist); a
-contents table, whose rows each open with a page reference ("本章内容"); a mention of what
-the page indexes itself by hand (``!single: 纯函数``, ``single: 设备; 放置``), which would add
-a bare page number ("27, **27**").
-
-Entries are made after translation and before Sphinx collects the index, so each
-language's index is in its own words, and they are not catalog messages. In the PDF an
-API is set in code type, a term in text type, and a term is one entry (glossary and text).
-
-Pages add entries by hand with ``index`` (MyST ``{index}``): subentries
-(``single: 纯函数; 与副作用``), "see" and "see also" (``see: JIT; 即时编译``). With
-``"index"`` in ``gettext_additional_targets`` each part is a catalog message.
-
-Warnings (``jaxbook.book_index``): a subentry written twice (on two pages or one) warns at
-each place after the first, since the web's index would number the second ("精度 →
-bfloat16 [1]"): each place needs a subentry of its own.
-
-Relies on: the build's kernel for what the installed JAX has (:func:`pagerun.kernel.ask`,
-:mod:`jaxbook.doctest.jax_names`); the build process never imports JAX.
-
-Config values: none of its own (``jaxbook_glossary_pages``).
+On the pages ``jaxbook_glossary_pages`` names, the first block of a page that mentions a JAX
+API, config option, environment variable or glossary term becomes that name's index entry,
+under the page's title (:class:`IndexMentions`). Pages still add entries by hand with the
+``index`` directive. :func:`check_one_place` warns (``jaxbook.book_index``) where a subentry
+has two places. What the installed JAX has is asked of the build's kernel
+(:func:`pagerun.kernel.ask`): the build process never imports JAX. No config values.
 """
 
 from __future__ import annotations
@@ -121,7 +91,22 @@ def _array_attribute(name: str) -> bool:
 
 
 class IndexMentions(SphinxTransform):
-    """Index each page's first mention of an API, an option or a glossary term."""
+    """Index each page's first mention of an API, an option or a glossary term.
+
+    The first paragraph, list item, table cell or title that mentions it becomes its entry:
+
+    - a JAX API in an inline literal (``jnp.array(...)`` is ``jnp.array``), or a
+      ``jax.Array`` method or attribute used on an array (``x.at[idx].set(v)`` is
+      ``jax.Array.at``; not a method of ``np_arr``, the pages' NumPy array);
+    - a JAX config option (an option's context manager is indexed as the option) or a JAX or
+      XLA environment variable; an ``:old-name:`` is not indexed;
+    - a glossary term, found as :mod:`jaxbook.sphinxext.glossary` links its first use.
+
+    Not indexed: quiz answer options (a wrong one may name an API that does not exist);
+    contents tables; what the page indexes by hand, which would add a bare page number
+    ("27, **27**"). Entries are made after translation, so each language's index is in its
+    own words, and they are not catalog messages.
+    """
 
     # After the i18n transform (20) translates the page, before Sphinx collects the
     # page's index entries (SphinxDomains, 850).

@@ -1,47 +1,20 @@
-"""The book's title, authors, translators, publisher and credit in the build's language,
-from the catalogs, and the book's file name stem.
+"""The book's title, authors, publisher and credit in the build's language, and its file names.
 
-``conf.py`` gives them once, in the source language: ``project`` (the root page's title),
-``author``, ``jaxbook_publisher``, ``jaxbook_scope``, ``jaxbook_description``,
-``jaxbook_keywords`` and ``jaxbook_credit``. Another
-language's build takes the title from the root page's catalog
-(``<locale>/<language>/LC_MESSAGES/index.po``) and the rest from ``book.po`` beside it:
-the gettext builder writes them to ``book.pot``, so ``make update-po``, ``check-po`` and
-``po-stats`` treat them as a page's. A missing, untranslated or fuzzy entry leaves the
-source text, as on a page. The copyright line names the author in the build's language.
-No list of languages is kept here.
+``conf.py`` gives these texts once, in the source language. Another language's build takes
+the title from the root page's catalog and the rest from ``book.po``, whose template the
+gettext builder writes (:func:`extract`); a missing, untranslated or fuzzy entry leaves the
+source text. :func:`localise` sets them at ``config-inited``.
 
-Config values:
+Config values (default ``""`` unless given):
 
-``jaxbook_basename``
-   File name stem, in no catalog (default ``"jaxbook"``): ``<basename>-<language>.pdf``
-   and ``.epub`` (``jaxbook.sphinxext.editions``), ``<basename>-notebooks-<language>.zip``
-   (``jaxbook.sphinxext.notebooks``). Declared here so neither sets up the other.
-``jaxbook_publisher``
-   Who publishes the book (default ``""``); ``author`` when self-published.
-``jaxbook_name_in_text``
-   How a sentence names the authors, translators or publisher, ``%(name)s`` for the name
-   (default ``""``: the name alone, no message in ``book.pot``; a book sets
-   ``"%(name)s"`` so translations may word it). Used by the credit lines of the title
-   page, copyright pages and cover ("Written by %(authors)s"), so a language needing an
-   article says so in its ``book.po`` ("Published by the Bilingual JAX Book Project").
-   The name stands alone on the imprint, in the EPUB's metadata and the copyright line.
-``jaxbook_scope``
-   What the edition holds, in the line under its title before its JAX series (default
-   ``""``: the whole book): "第 1 章 JAX 简介".
-``jaxbook_description``
-   What the book is, in a sentence: the EPUB's description and the PDF's subject
-   (default ``""``).
-``jaxbook_keywords``
-   The words a library finds the book by, with the language's commas: the PDF's keywords
-   (default ``""``).
-``jaxbook_translators``
-   Each translation's translators by language code (default ``{}``), in that language;
-   only that edition shows them (title page, EPUB), so they are in no catalog.
-``jaxbook_credit``
-   The footer's credit, HTML in the source language; ``%(course)s`` is the course's
-   address in the build's language (``jaxbook.sphinxext.facts``). Templates see it as
-   ``jaxbook_credit``.
+- ``jaxbook_basename`` (``"jaxbook"``): the file name stem of the PDF, EPUB and notebooks.
+- ``jaxbook_publisher``: who publishes the book; ``author`` when self-published.
+- ``jaxbook_name_in_text``: how a credit line names a person, ``%(name)s`` for the name.
+- ``jaxbook_scope``: what the edition holds, under its title (empty: the whole book).
+- ``jaxbook_description``: one sentence: the EPUB's description and the PDF's subject.
+- ``jaxbook_keywords``: the PDF's keywords, with the language's commas.
+- ``jaxbook_translators`` (``{}``): each translation's translators by language code.
+- ``jaxbook_credit``: the footer's credit, HTML; ``%(course)s`` is the course's address.
 """
 
 from __future__ import annotations
@@ -64,7 +37,9 @@ if TYPE_CHECKING:
 DOMAIN = "book"
 # This extension's texts of conf.py (each "" by default), with what a change rebuilds: the
 # title page's and the EPUB's metadata alone ("epub"), the line under the title on every
-# page ("env"), the footer ("html").
+# page ("env"), the footer ("html"). jaxbook_name_in_text set to "%(name)s" lets a translation
+# word the credit lines of the title page, copyright pages and cover as its language needs
+# ("Published by the ..."); left "", the name stands alone and book.pot has no message for it.
 OWN_TEXTS: dict[str, Literal["epub", "env", "html"]] = {
     "jaxbook_publisher": "epub",
     "jaxbook_name_in_text": "epub",
@@ -84,6 +59,11 @@ def translated(config: Config, srcdir: str | Path, domain: str) -> dict[str, str
 
 
 def localise(app: Sphinx, config: Config) -> None:
+    """The book's texts in ``config`` translated into the build's language.
+
+    The copyright line names the author in that language. ``jaxbook_credit`` keeps the
+    source text; the footer gets its translation, ``%(course)s`` filled in, as
+    ``jaxbook_credit`` in ``html_context``."""
     texts = translated(config, app.srcdir, DOMAIN)
     # The book's root page: in the guides, a project apart, the book's (jaxbook.sphinxext.guides).
     book_root = getattr(config, "jaxbook_book_root", "") or config.root_doc
@@ -121,7 +101,8 @@ def conf_origin(app: Sphinx, name: str) -> tuple[str, int]:
 
 
 def extract(app: Sphinx) -> None:
-    """Put the book's texts into the gettext builder's ``book.pot``."""
+    """Put the book's texts into the gettext builder's ``book.pot``, so that ``make
+    update-po``, ``check-po`` and ``po-stats`` treat them as a page's."""
     from sphinx.builders.gettext import MessageCatalogBuilder, MsgOrigin
 
     if not isinstance(app.builder, MessageCatalogBuilder):
@@ -137,9 +118,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension(facts.__name__)
     for name, rebuild in OWN_TEXTS.items():
         app.add_config_value(name, "", rebuild, types=frozenset({str}))
-    # The files' names: the PDF's and the EPUB's (editions), the notebooks' zip (notebooks).
+    # The files' names: the PDF's and the EPUB's (editions), the notebooks' zip (notebooks);
+    # declared here so that neither of those sets up the other.
     app.add_config_value("jaxbook_basename", "jaxbook", "env", types=frozenset({str}))
-    # Each translation's translators, in its language: in no catalog.
+    # Each translation's translators, in its language: only that edition shows them (title
+    # page, EPUB), so they are in no catalog.
     app.add_config_value("jaxbook_translators", {}, "epub", types=frozenset({dict}))
     # Before the extensions that take the title and author (editions, discovery: 800).
     app.connect("config-inited", localise, priority=400)

@@ -1,45 +1,11 @@
-"""The theme's interface in the page's language: Sphinx's catalog where the theme asks it, and
-where it does not, the template's text made a message as Jinja loads it.
+"""The theme's interface in the page's language.
 
-Furo passes most of its labels through Sphinx's translator ("Next", "On this
-page", "Back to top", ...), and Sphinx reads the project's
-``locale/<lang>/LC_MESSAGES/sphinx.po`` before its own catalog, so those need
-only that catalog. The rest are made messages of the same catalog before
-anything is rendered; no built file is rewritten:
-
-- A few labels furo's templates write literally: the sidebar and theme
-  toggles' ``aria-label`` and the ``<title>`` of its SVG icons. A Jinja
-  extension of the builder's template environment, :class:`LiteralLabels`,
-  turns each (``LITERALS``: the text as the template has it) into a gettext
-  call as Jinja loads the template.
-- furo's credit in the footer ("Made with Sphinx and @pradyunsg's Furo"),
-  which its template writes as three messages and a literal "@pradyunsg's":
-  no language could put them in its own order. :class:`LiteralLabels` makes
-  it one message whose links are placeholders (``FURO_CREDIT``).
-- Each navigation toggle's "Toggle navigation of <title>", which furo's Python
-  writes into the sidebar's tree: set on that tree in ``html-page-context``,
-  after furo made it and before the page is rendered (with BeautifulSoup, as
-  furo makes it).
-- The search's messages ("Your search did not match any documents"): Sphinx
-  copies ``translations.js`` from its own catalog, so an inline script after
-  it adds the project catalog's with Sphinx's ``Documentation.addTranslations``
-  (the search speaks as the book does: 你, not 您).
-- sphinx-copybutton's labels live in its ``copybutton.js_t``, which Sphinx
-  renders with the same template environment: :class:`LiteralLabels` puts the
-  catalog's translations ("复制成功！", full-width) into its table of messages
-  for the page's language before the script picks its labels.
-
-One thing furo brings is not the interface's: its Pygments styles (accessible-pygments)
-configure Python's root logger at INFO when Pygments first looks for a style
-(``logging.basicConfig``), so every library's INFO lines (JAX's "Unable to
-initialize backend 'tpu'" as a page's code starts it) would fill the build's
-output. :func:`quiet_style_plugins` imports them first, and leaves the root
-logger as it was.
-
-The theme's template, ``locale/pot/sphinx.pot``, holds these messages with the
-theme's own (``jaxbook.sphinxext.interface`` extracts the templates through
-:class:`LiteralLabels` too); ``make update-po`` merges it into each language's
-``sphinx.po``.
+Furo passes most of its labels through Sphinx's translator, which reads the project's
+``locale/<lang>/LC_MESSAGES/sphinx.po`` before its own catalog. This extension makes
+messages of that catalog for the rest, before anything is rendered: the labels furo's
+templates write literally and its footer credit (:class:`LiteralLabels`, a Jinja
+extension), the sidebar's navigation toggles (``html-page-context``), and the search's
+and sphinx-copybutton's messages (``builder-inited``).
 
 Config values: none.
 """
@@ -84,7 +50,8 @@ FURO_CREDIT = (
     "            {% endtrans %}"
 )
 # The credit as one message, its links placeholders that a translation puts where its
-# language says them ("Hecho con %(sphinx)s y %(furo)s de %(author)s").
+# language says them ("Hecho con %(sphinx)s y %(furo)s de %(author)s"): in furo's three
+# pieces, no language could put them in its own order.
 CREDIT = "Made with %(sphinx)s and %(author)s's %(furo)s"
 CREDIT_WITHOUT_SPHINX = "Made with %(furo)s"  # html_show_sphinx = False
 CREDIT_CALL = (
@@ -157,6 +124,9 @@ class LiteralLabels(Extension):
     (``tests/sphinxext/test_chrome.py`` fails where a label is no longer in a template).
     Remove when: furo passes every label through ``_()``, its credit as one message, and
     sphinx-copybutton takes its labels from Sphinx's catalog.
+
+    :mod:`jaxbook.sphinxext.interface` extracts the templates through it too, so the
+    theme's template ``locale/pot/sphinx.pot`` holds these messages.
     """
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
@@ -175,7 +145,11 @@ def project_catalog(app: Sphinx) -> list[polib.POEntry]:
 
 
 def search_messages(app: Sphinx, entries: list[polib.POEntry]) -> str | None:
-    """The inline script that adds the catalog's messages of Sphinx's scripts to its own."""
+    """The inline script that adds the catalog's messages of Sphinx's scripts to its own.
+
+    Sphinx copies ``translations.js`` from its own catalog; this script, run after it, adds
+    the project catalog's with ``Documentation.addTranslations``, so the search speaks as
+    the book does (你, not 您)."""
     messages: dict[str, Any] = {}
     for entry in entries:
         if not any(file.endswith(".js") for file, _line in entry.occurrences):
@@ -195,7 +169,11 @@ def search_messages(app: Sphinx, entries: list[polib.POEntry]) -> str | None:
 
 
 def copy_button_messages(app: Sphinx, entries: list[polib.POEntry]) -> str:
-    """The statement that completes sphinx-copybutton's table for the page's language."""
+    """The statement that completes sphinx-copybutton's table for the page's language.
+
+    Its labels live in its ``copybutton.js_t``, which Sphinx renders with the template
+    environment :class:`LiteralLabels` extends: the statement goes in before the script
+    picks its labels."""
     translated = {e.msgid: e.msgstr for e in entries if e.msgstr}
     labels = {key: translated[msgid] for key, msgid in COPY_BUTTON.items() if msgid in translated}
     if not labels:
@@ -258,7 +236,11 @@ STYLE_PLUGINS = "a11y_pygments"
 
 
 def quiet_style_plugins() -> None:
-    """Import the style plugins that configure the root logger, and keep it as it was."""
+    """Import the style plugins that configure the root logger, and keep it as it was.
+
+    Without this, furo's Pygments styles set the root logger to INFO when Pygments first
+    looks for a style, and every library's INFO lines (JAX's "Unable to initialize backend
+    'tpu'") fill the build's output."""
     root = logging.getLogger()
     level, handlers = root.level, list(root.handlers)
     try:

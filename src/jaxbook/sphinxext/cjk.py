@@ -1,26 +1,10 @@
-r"""Chinese prose spaced as the book writes it, where the source cannot say so.
+"""Chinese prose spaced as the book writes it, where the source cannot say so.
 
-- **Line breaks.** reStructuredText and MyST keep a paragraph's line breaks
-  (MyST as Text nodes of their own), and a browser shows each one as a space:
-  between two Chinese characters (“在每题 下方”), and after or before a
-  full-width mark (“grad、 vmap”, “OverflowError。 JAX”), where Chinese has none.
-  Such a break is dropped, in the text and in the ``rawsource`` that gettext
-  turns into a message id; the transform runs before the i18n one, so the
-  message ids carry no stray spaces either. In the ``rawsource`` the break is
-  judged by what a reader sees beside it, past the inline markup there: in
-  ``的\n**自检**代码`` it goes, as it does on the page. A break between a
-  Chinese character and a Latin letter or digit stays: it is the space the
-  book puts there.
-- **Links.** A cross-reference is written hugging the Chinese around it
-  (``在\ :doc:`devices`\ 里``), but its title is only known once it is
-  resolved, and a title that begins or ends with a Latin letter or digit
-  (“1.6 设备管理：CPU、GPU、TPU”) needs the space between Chinese and Latin that
-  the rest of the text has: “在 1.6 设备管理：CPU、GPU、TPU 里”. In LaTeX that
-  space is a quarter-em skip of its own.
-
-Literal blocks and inline literals are never touched.
-
-Config values: none.
+Adds a transform (:class:`JoinCJKLines`) that drops a paragraph's line breaks where
+Chinese has no space (between two Chinese characters, or beside a full-width mark),
+before gettext makes message ids of the text; and a post-transform (:class:`SpaceLinks`)
+that spaces a resolved link from the Chinese beside it where its title begins or ends
+with a Latin letter or digit. Literal blocks and inline literals are never touched.
 """
 
 from __future__ import annotations
@@ -104,6 +88,15 @@ def join_cjk_source(text: str) -> str:
 
 
 class JoinCJKLines(SphinxTransform):
+    """Drop the line breaks that a browser would show as spaces Chinese does not have.
+
+    reStructuredText and MyST keep a paragraph's line breaks (MyST as Text nodes of their
+    own): "在每题 下方", "grad、 vmap", "OverflowError。 JAX". Each such break goes, in the
+    text and in the ``rawsource`` that gettext turns into a message id
+    (:func:`join_cjk_source`). A break between a Chinese character and a Latin letter or
+    digit stays: it is the space the book puts there.
+    """
+
     # The i18n Locale transform runs at 20; message ids must see the joined text.
     default_priority = 15
 
@@ -152,7 +145,12 @@ class SpaceLinks(SphinxPostTransform):
     """A space between a resolved link and the Chinese beside it, where the title has
     Latin or a digit at that edge. After the references are resolved (10) and the links
     the other post-transforms add; before the PDF's layout (jaxbook.sphinxext.editions,
-    950), which puts a link's page after it."""
+    950), which puts a link's page after it.
+
+    A cross-reference is written hugging the Chinese around it (``在\\ :doc:`devices`\\ 里``),
+    but its title is known only once it is resolved: "在 1.6 设备管理：CPU、GPU、TPU 里"
+    needs the space between Chinese and Latin that the rest of the text has.
+    """
 
     default_priority = 940
     formats = ("latex",)  # where the space is a skip of its own (ecglue)

@@ -1,42 +1,16 @@
 """What search engines and link previews read: sitemap, 404 page, descriptions, cards, dates.
 
-Configures well-kept extensions, which ``conf.py`` lists, for a book built in
-several languages side by side (``<site>/<language>/``) and adds what they
-lack. ``conf.py`` writes their settings; this module sets only those that
-depend on the build's language (``configure``), and none that ``conf.py`` set:
-
-- ``sphinx_sitemap``: ``sitemap.xml`` in each language's root, each page
-  with its ``hreflang`` alternates. A sitemap holds absolute URLs only, so only
-  a deploy build (``JAXBOOK_SITE_URL``) writes one.
-- ``notfound.extension``: a ``404.html`` per language, its links rooted at
-  ``/<site path>/<language>/`` so that it works at any depth.
-- ``sphinxext.opengraph``: ``og:*`` tags; the ``description`` meta tag and
-  ``og:description`` are the page's opening paragraph (the first one outside
-  notes and site chrome). With a site URL also a social card per page, drawn
-  by matplotlib in the Noto Sans CJK of the page's script (Symbola for ❌ ✅), so
-  that Chinese and Japanese are each drawn in their own glyph forms,
-  with the book's mark in its corner.
-- ``sphinx_last_updated_by_git``: "last updated" from the date of the last
-  commit of the page's source (a source archive has no history: no dates then,
-  and ``conf.py`` silences the extension's warning that says so).
-- With a repository URL, links to edit the page (the source language: its
-  ``.rst``), to translate it (other languages: its ``.po``) and to report a
-  problem (a new issue naming the page).
+Configures the extensions ``conf.py`` lists for this (``sphinx_sitemap``,
+``notfound.extension``, ``sphinxext.opengraph``, ``sphinx_last_updated_by_git``) for a book
+built in one directory per language, setting only what depends on the build's language
+(:func:`configure`). Adds each page's description (:func:`add_description`) and its links
+to edit or translate it and to report a problem (:class:`AddPageLinks`).
 
 Config values:
 
-``jaxbook_repo_url``
-   ``https://github.com/<owner>/<repo>`` (registered by
-   ``jaxbook.sphinxext.notebooks``; ``JAXBOOK_REPO_URL`` overrides it).
-``jaxbook_repo_branch``
-   The branch that edit links open (default ``"main"``).
-``jaxbook_repo_root``
-   The checkout, which an edit link's path is relative to (registered by
-   ``jaxbook.sphinxext.facts``, which reads its files).
-``jaxbook_social_card_fonts``
-   The font families of the social cards, in order of preference (default
-   ``[]``: those of ``jaxbook.sphinxext.fonts.book_fonts``, ``["Noto Sans CJK
-   SC", "Symbola"]`` in Chinese, ``["Noto Sans CJK JP", "Symbola"]`` in Japanese).
+- ``jaxbook_repo_branch`` (default ``"main"``): the branch that edit links open.
+- ``jaxbook_social_card_fonts`` (default ``[]``: the language's
+  :func:`~jaxbook.sphinxext.fonts.book_fonts`): the social cards' fonts, in order of preference.
 """
 
 from __future__ import annotations
@@ -99,6 +73,8 @@ def date_format(language: str) -> str:
 
 
 def repo_url(config: Config) -> str:
+    """``https://github.com/<owner>/<repo>``: ``JAXBOOK_REPO_URL``, else ``jaxbook_repo_url``
+    (registered by :mod:`jaxbook.sphinxext.notebooks`)."""
     return (os.environ.get("JAXBOOK_REPO_URL") or config.jaxbook_repo_url).rstrip("/")
 
 
@@ -167,7 +143,17 @@ def not_found_body(home: str) -> str:
 def configure(app: Sphinx, config: Config) -> None:
     """The settings of the extensions above that conf.py cannot write: each depends on the
     language a build is given (``-D language=...``, after conf.py ran), on its translated
-    title, or on its doctree directory. conf.py writes the rest; a value it sets is kept."""
+    title, or on its doctree directory. conf.py writes the rest; a value it sets is kept.
+
+    - The 404 page's links are rooted at ``/<site path>/<language>/``, so it works at any
+      depth.
+    - "Last updated" dates (``sphinx_last_updated_by_git``) are written as the language
+      writes a date; a source archive, which has no history, has none.
+    - Only with a site URL (a deploy build's ``JAXBOOK_SITE_URL``) is there a sitemap, which
+      holds absolute URLs only, and a social card per page, drawn in the Noto Sans CJK of
+      the page's script (so Chinese and Japanese each get their own glyph forms) with the
+      book's mark in its corner.
+    """
     site = site_url(config)
     language = config.language
     base_path = urlparse(site).path.rstrip("/") if site else ""
@@ -206,7 +192,11 @@ def configure(app: Sphinx, config: Config) -> None:
 
 
 def page_links(env: BuildEnvironment, docname: str) -> list[nodes.Node]:
-    """Edit/translate and report links for one page."""
+    """Edit/translate and report links for one page, with a repository URL (:func:`repo_url`).
+
+    A page of the source language links its source file to edit it, another language's its
+    ``.po`` to translate it, each relative to ``jaxbook_repo_root`` (registered by
+    :mod:`jaxbook.sphinxext.facts`); "Report a problem" opens a new issue naming the page."""
     config = env.config
     repo = repo_url(config)
     if not repo:
@@ -249,6 +239,8 @@ DESCRIPTION_LENGTH = 300
 
 
 def opening_paragraph(doctree: nodes.document) -> str:
+    """The page's first paragraph outside notes, tables and site chrome, cut to
+    ``DESCRIPTION_LENGTH``: its ``description`` meta tag and ``og:description``."""
     for paragraph in doctree.findall(nodes.paragraph):
         if isinstance(paragraph, nodes.Invisible) or any(
             isinstance(a, (nodes.Admonition, nodes.Invisible, nodes.table))

@@ -1,41 +1,19 @@
 """What the lab found when it ran a chapter on other JAX releases, as the book shows it.
 
-A chapter's drift data, ``<chapter>/release-drift.json`` (a
-:class:`jaxbook.formats.DriftData` that ``make release-report`` writes), is
-shown in two places:
+A chapter's drift data is ``<chapter>/release-drift.json`` (a
+:class:`jaxbook.formats.DriftData` that ``make release-report`` writes). This extension
+adds the ``:drift:`QUERY``` role, the releases a query holds on for the chapter's note
+on other releases (:func:`releases_where`); the ``drift-unseen`` directive, the
+chapter's examples changed since the data was made; and the ``jaxbook_drift`` domain
+that keeps each page's examples. The lab's report
+(:mod:`jaxbook_lab.sphinxext.drift_report`) reads the data and names the examples
+through :func:`load`, :class:`Place`, :func:`unseen` and :func:`example_name`.
 
-- **The chapter's note on other releases,** which its author writes. Each
-  release it names comes from the data: ``:drift:`QUERY``` gives the releases
-  that QUERY holds on, as a list in the build's language:
+Config values:
 
-  ``checked``             every release of the data but the one the book pins;
-  ``runs``                those on which every example ran without an error
-                          (an exception, a failed assert, or an API it lacks);
-  ``cannot-run TEXT``     those on which an example could not run, its error naming TEXT;
-  ``raises TEXT``         those on which an example raised an unexpected exception, its
-                          message naming TEXT;
-  ``fails TEXT``          those on which an example's assert naming TEXT failed;
-  ``prints TEXT``         those on which an example printed a line with TEXT where the
-                          page shows another;
-  ``lowest QUERY``        the lowest release from which on QUERY holds on every release.
-
-  A query that holds on no release is a warning at the role.
-  ``.. drift-unseen::`` names the chapter's examples that changed since the
-  data was made, with links, and shows nothing while there are none.
-- **The lab's report,** a page of the guides (``guides/lab.rst``), a project
-  apart: :mod:`jaxbook_lab.sphinxext.drift_report` shows there what ran where
-  and when, and every difference, from the data and from the places of the
-  book's examples that the book's build publishes
-  (:mod:`jaxbook.sphinxext.places`). It reads the data, and names the examples,
-  through this module (:func:`load`, :class:`Place`, :func:`unseen`,
-  :func:`example_name`).
-
-An example of the data is found on the pages by its code in the book's
-source language (:func:`jaxbook.formats.code_digest`), which :class:`SourceCode`
-takes before a translation replaces the code. Data older than the pages is
-said where it is shown, never a warning. A file of another format or shape is
-one warning at the file. The warnings are of type ``jaxbook`` and subtype
-``drift_report``.
+``jaxbook_pinned_release``
+   The release the book pins, which ``checked`` leaves out (default ``""``: the pin
+   in the checkout's ``pyproject.toml``).
 """
 
 from __future__ import annotations
@@ -80,6 +58,7 @@ FAILED = {"exception", "assert", "cannot-run"}
 
 
 def warn(message: str, *args: Any, location: Any) -> None:
+    """A warning of type ``jaxbook``, subtype ``drift_report``."""
     logger.warning(message, *args, location=location, type="jaxbook", subtype="drift_report")
 
 
@@ -136,7 +115,8 @@ def unseen_lists_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 class SourceCode(SphinxTransform):
     """Each example's digest in the source language, before a translation replaces its code
-    (with the output after it, as ``jaxbook-lab bundle export`` pairs them)."""
+    (with the output after it, as ``jaxbook-lab bundle export`` pairs them): the data finds
+    an example on the pages by it (:func:`jaxbook.formats.code_digest`)."""
 
     default_priority = 19  # the Locale transform's is 20
 
@@ -248,8 +228,19 @@ OUTCOME_QUERIES = {"cannot-run": "cannot-run", "raises": "exception", "fails": "
 
 
 def releases_where(data: dict[str, Any], query: str, pinned: str) -> list[str] | None:
-    """The releases of the data that ``query`` holds on (see the module's description);
-    None for a query of no known kind."""
+    """The releases of the data that ``query`` holds on; None for a query of no known kind.
+
+    ``checked``             every release of the data but the one the book pins;
+    ``runs``                those on which every example ran without an error
+                            (an exception, a failed assert, or an API it lacks);
+    ``cannot-run TEXT``     those on which an example could not run, its error naming TEXT;
+    ``raises TEXT``         those on which an example raised an unexpected exception, its
+                            message naming TEXT;
+    ``fails TEXT``          those on which an example's assert naming TEXT failed;
+    ``prints TEXT``         those on which an example printed a line with TEXT where the
+                            page shows another;
+    ``lowest QUERY``        the lowest release from which on QUERY holds on every release.
+    """
     lowest = query.startswith("lowest ")
     kind, _sep, text = query.removeprefix("lowest ").strip().partition(" ")
 
@@ -281,7 +272,9 @@ def releases_where(data: dict[str, Any], query: str, pinned: str) -> list[str] |
 
 
 class DriftRole(SphinxRole):
-    """``:drift:`QUERY```: the releases of the chapter's drift data that QUERY holds on."""
+    """``:drift:`QUERY```: the releases of the chapter's drift data that QUERY holds on
+    (:func:`releases_where`), as a list in the build's language; a query that holds on no
+    release is a warning at the role."""
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         # Beside the page's file; also where a translation or the parallel text is parsed
@@ -321,6 +314,10 @@ class drift_placeholder(nodes.General, nodes.Element):
 
 
 class DriftUnseenDirective(SphinxDirective):
+    """``.. drift-unseen::``: the chapter's examples that changed since its drift data was
+    made, with links; nothing while there are none. Data older than the pages is said
+    here, never a warning."""
+
     def run(self) -> list[nodes.Node]:
         path = Path(self.env.doc2path(self.env.docname)).parent / CHAPTER_FILE
         load(self.env, path)

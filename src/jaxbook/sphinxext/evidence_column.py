@@ -1,47 +1,19 @@
-"""Where each update note's behavior changed, from the release evidence file.
+"""Say since which JAX release each update note holds, from the release evidence file.
 
-A note that says how an older JAX release behaved names the probes that
-check it on real releases, ``:evidence: device-method`` (comma-separated;
-see ``jaxbook_lab.releases.probes``), and, where the claim is about one old
-output, that output: ``:old: dot-value=10.811179161071777``
-(``jaxbook.sphinxext.notes`` reads both options with the note). From the
-evidence file that ``jaxbook-lab evidence`` writes, this extension gives:
-
-- the update-notes table a "Changed in" column, one short phrase a row:
-  "since 0.4.31" (the latest release in which one of the note's probes changed
-  its answer: the note holds as a whole from there), "no change since
-  0.4.13" where it never changed (the first release its probes were asked of:
-  the note holds on every release of the file's range from there), and "—"
-  where the note names no probe;
-- the role ``:changed-in:`PROBE ...```, the release since which each of the
-  probes has given its present answer (they must agree), for prose that
-  names it;
-- the lab's report in the guides the detail: for each note with probes, in
-  plain sentences (:func:`sentences`), since when its behavior
-  holds, what held before, and whether a release gives its old output
-  (``.. evidence-report::`` of :mod:`jaxbook_lab.sphinxext.evidence_report`,
-  which reads the notes from the places the book's build publishes,
-  :mod:`jaxbook.sphinxext.places`, and the file through :func:`load_evidence`).
-
-The column is added through ``jaxbook.sphinxext.notes``'s
-``update-notes-columns`` event, and reads the notes through
-:func:`jaxbook.sphinxext.notes.rows`. The file is read once per change of its
-modification time, so a long-lived preview builder sees a new one.
-
-The build warns, at the note, about an ``:evidence:`` probe that the file
-lacks, about a note whose point speaks of an older release ("不再", "已移除",
-"no longer", …) but names no probe, and about an era of a probe for whose
-answer the file has no phrase; at the role, about probes that the file lacks, that never
-changed, or that changed in different releases. These warnings are of type ``jaxbook``
-and subtype ``evidence_column``; a file of another format or shape is one
-warning at the file, and the table then has no "Changed in" column.
+A note names the probes that check its claim on real releases (``:evidence: device-method``)
+and, for a claim about one old output, that output (``:old: dot-value=10.81``); see
+:mod:`jaxbook.sphinxext.notes`. From the file ``jaxbook-lab evidence`` writes, this extension
+adds a "Changed in" column to the update-notes table (through the ``update-notes-columns``
+event) and the role ``:changed-in:`PROBE ...``` for prose. Its warnings have type
+``jaxbook``, subtype ``evidence_column``. The lab's report
+(:mod:`jaxbook_lab.sphinxext.evidence_report`) uses :func:`load_evidence` and
+:func:`sentences`.
 
 Config values:
 
 ``jaxbook_release_evidence``
-   The evidence file, relative to the source directory (default ``""``: no
-   "Changed in" column, and no warning of this extension). It is a
-   :class:`jaxbook.formats.Evidence`.
+   The evidence file (a :class:`jaxbook.formats.Evidence`), relative to the source
+   directory. Default ``""``: no column, and no warning of this extension.
 """
 
 from __future__ import annotations
@@ -75,7 +47,11 @@ WIDTH = 18
 
 
 def load_evidence(app: Sphinx | BuildEnvironment) -> dict[str, Any] | FormatError | None:
-    """The evidence file's data, or what is wrong with it; None without a file configured."""
+    """The evidence file's data, or what is wrong with it; None without a file configured.
+
+    The file is read once per change of its modification time, so a long-lived preview
+    builder sees a new one.
+    """
     name = app.config.jaxbook_release_evidence
     if not name:
         return None
@@ -102,7 +78,13 @@ def _warn(note: notes.Note, message: str, *args: Any) -> None:
 
 
 def check_evidence(app: Sphinx, env: BuildEnvironment) -> None:
-    """Warn once per build: a file that does not fit, probes it lacks, claims without one."""
+    """Warn once per build: a file that does not fit, probes it lacks, claims without one.
+
+    At the note: an ``:evidence:`` probe the file lacks, a point that speaks of an older
+    release (``CHANGE_WORDS``) but names no probe, a probe's answer the file has no phrase
+    for. A file of another format or shape is one warning at the file, and the table then
+    has no "Changed in" column.
+    """
     evidence = load_evidence(app)
     if isinstance(evidence, FormatError):
         logger.warning(
@@ -182,7 +164,12 @@ def checked_since(evidence: dict[str, Any], probes: list[str]) -> str:
 
 
 def column(app: Sphinx, table_doc: str) -> notes.Column | None:
-    """The "Changed in" column of the table on ``table_doc``, when there is evidence."""
+    """The "Changed in" column of the table on ``table_doc``, when there is evidence.
+
+    A cell says "since 0.4.31" (the latest release in which one of the note's probes
+    changed its answer), "no change since 0.4.13" where none changed (the first release its
+    probes were asked of), or "—" where the note names no probe the file has.
+    """
     evidence = load_evidence(app)
     if evidence is None or isinstance(evidence, FormatError):
         return None
@@ -209,7 +196,11 @@ def column(app: Sphinx, table_doc: str) -> notes.Column | None:
 
 
 class ChangedInRole(SphinxRole):
-    """``:changed-in:`PROBE ...```: the release since which the probes give their answers."""
+    """``:changed-in:`PROBE ...```: the release since which the probes give their answers.
+
+    The probes must agree: it warns about a probe the file lacks, one that never changed, or
+    probes that changed in different releases.
+    """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         evidence = load_evidence(self.env)

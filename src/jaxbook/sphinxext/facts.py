@@ -1,40 +1,19 @@
-"""``:fact:`jax``` names a fact about the book's runs from the one place it is kept.
+"""Roles that name the book's facts and its course from the one place each is kept.
 
-The prose says which JAX and Python the outputs come from, and where each
-accelerator's outputs were recorded; each of those facts is kept once, and the
-prose names it through this role, in every language (a translation keeps the
-role as it is):
-
-``jax``
-   the JAX release the checkout's ``pyproject.toml`` pins (``0.12.0.1``);
-``python``
-   the Python the book is built with (the checkout's ``.python-version``: ``3.13``);
-``<backend>-<fact>`` (``gpu-device``, ``tpu-platform``, ``tpu-python``, ...)
-   where that backend's outputs were recorded (``jaxbook_recorded_on`` in
-   ``conf.py``, one entry per backend); ``<backend>-date`` is the day of that
-   recording, as the page's language writes a date ("2026 年 11 月 29 日",
-   "November 29, 2026").
-
-An unknown name is an error at the role, naming the known ones.
-
-``:course:`《JAX 入门》 <chapter-1-introduction-to-jax>``` links to the course the
-book is drawn from, in the edition of the page's language where the course has
-one: the target is a path under the course's address (``jaxbook_course_url``),
-so a translation keeps the target and translates the text.
+Adds two roles, which a translation keeps as they are. ``:fact:`jax``` shows a fact
+about the book's runs (:class:`FactRole`): the pinned JAX release, the Python the book
+is built with, and where and when each backend's outputs were recorded.
+``:course:`《JAX 入门》 <chapter-1-introduction-to-jax>``` links to the course the book
+is drawn from, in the page's language where the course has an edition
+(:class:`CourseRole`).
 
 Config values:
 
-``jaxbook_course_url``
-   The course's address per language, the source language's used where a
-   language has none (default ``{}``). ``jaxbook_recorded_on`` is
-   ``jaxbook.sphinxext.backend_tabs``'.
-``jaxbook_repo_root``
-   The book's checkout, relative to ``conf.py``'s directory (default: that
-   directory; the guides' ``conf.py``, in ``guides/``, gives ``".."``), made
-   absolute when the configuration is read. The facts come from its files; so do
-   the pinned release of the drift data's report (``jaxbook.sphinxext.drift_report``),
-   the notebooks' requirements and the origin of the book's texts in ``book.pot``,
-   and the edit links start their paths from it (``jaxbook.sphinxext.discovery``).
+- ``jaxbook_course_url`` (``{}``): the course's address per language; a language with
+  none uses the source language's.
+- ``jaxbook_repo_root`` (``""``: ``conf.py``'s directory): the book's checkout, relative
+  to ``conf.py``'s directory (the guides give ``".."``), made absolute on
+  ``config-inited``; other extensions read the checkout's files from it too.
 """
 
 from __future__ import annotations
@@ -75,6 +54,16 @@ def facts(config: Config, root: Path, language: str | None = None) -> dict[str, 
 
 
 class FactRole(SphinxRole):
+    """``:fact:`name```: a fact of :func:`facts`, marked as one; an unknown name is an error
+    that lists the known ones.
+
+    The facts: ``jax``, the JAX release the checkout's ``pyproject.toml`` pins;
+    ``python``, the checkout's ``.python-version``; ``<backend>-<fact>`` (``gpu-device``,
+    ``tpu-python``, ...), where that backend's outputs were recorded
+    (``jaxbook_recorded_on``, :mod:`jaxbook.sphinxext.backend_tabs`'s), and
+    ``<backend>-date``, the day of that recording as the page's language writes a date.
+    """
+
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         root = Path(self.config.jaxbook_repo_root)
         # The parallel text parses the other language's message with its own language.
@@ -100,6 +89,10 @@ def course_url(config: Config) -> str:
 
 
 class CourseRole(ReferenceRole):
+    """``:course:`text <path>```: a link to ``path`` under the course's address in the
+    build's language (:func:`course_url`), so a translation keeps the target and
+    translates the text."""
+
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         base = course_url(self.config)
         if not base:

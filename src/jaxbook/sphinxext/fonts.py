@@ -1,43 +1,17 @@
-"""The fonts matplotlib draws the book's images with, found wherever they were installed.
+"""The fonts the book draws and prints with, found wherever they are installed.
 
-Matplotlib lists the system's fonts once, into ``fontlist-*.json`` in its
-cache directory, and never looks again: a list made before the CJK fonts were
-installed makes every later social card draw Chinese as empty boxes, with
-no more than a log line. So when the build starts, this extension asks
-fontconfig (``fc-list``) for the files of each family the book draws with and
-adds them to matplotlib's font manager in this process (and so in the
-processes it forks), whatever the cached list says.
-
-A family that fontconfig does not know stops the build with an error that
-names the family and the Debian package that installs it: a figure or card
-in a fallback font is never made. While the build runs, matplotlib's own
-"font family not found" message is a Sphinx warning, so ``-W`` fails on it.
-
-Chinese, Japanese and Korean share characters but not their shapes (直, 骨
-and 写 are drawn otherwise in each), so each is set in its own Noto CJK:
-``cjk_family()`` names the one for a language (SC for Simplified Chinese, TC
-or HK for Traditional, JP for Japanese, KR for Korean), and an edition in a
-language not written in CJK quotes the source's Chinese in the source's. The
-PDF (``jaxbook.sphinxext.editions``) and the social cards
-(``jaxbook.sphinxext.discovery``) take their families from it.
-
-The PDF embeds each face under the name its font program gives it, and Noto CJK
-is installed as collections (``NotoSansCJK-Regular.ttc``) whose faces, JP, KR,
-SC, TC and HK, share one CFF font program named after the first,
-``NotoSansCJKjp-Regular``: a book set in the SC face would list "NotoSansCJKjp" in
-``pdffonts`` and in a printer's preflight, though every glyph is SC's. So the
-PDF takes each CJK face from a file of its own (``cjk_face_file()``): the face
-out of its collection, its font program named as the face is
-(``NotoSansCJKsc-Regular``), written once into a cache
-(``$XDG_CACHE_HOME/jaxbook/fonts``, or ``jaxbook.sphinxext.editions``'s
-``jaxbook_font_cache``) and used from there by every build.
+On ``config-inited`` this extension adds each family the book draws with to
+matplotlib's font manager (:func:`register`) and turns matplotlib's "font family not
+found" message into a Sphinx warning, so ``-W`` fails on it. It also names each
+language's Noto CJK family (:func:`cjk_family`) for the PDF
+(:mod:`jaxbook.sphinxext.editions`) and the social cards
+(:mod:`jaxbook.sphinxext.discovery`), and writes the PDF's CJK faces to files of their
+own (:func:`write_face`).
 
 Config values:
 
-``jaxbook_fonts``
-   The families matplotlib draws with, each with the Debian package that
-   installs it (default ``{}``: the social cards' families, the build's Noto
-   Sans CJK and Symbola; the plots use matplotlib's own DejaVu Sans).
+- ``jaxbook_fonts`` (``{}``: the edition's Noto Sans CJK and Symbola): the families
+  matplotlib draws with, each mapped to the Debian package that installs it.
 """
 
 from __future__ import annotations
@@ -82,7 +56,11 @@ def cjk_region(language: str) -> str | None:
 
 def cjk_family(language: str, style: str = "Sans") -> str:
     """The Noto CJK family (``style``: Sans, Serif, Sans Mono) for an edition in ``language``:
-    its own script's, or the source's for an edition not written in CJK."""
+    its own script's, or the source's for an edition not written in CJK.
+
+    Chinese, Japanese and Korean share characters but not their shapes (直, 骨 and 写 are
+    drawn differently in each), so each is set in its own Noto CJK.
+    """
     region = cjk_region(language) or cjk_region(SOURCE_LANGUAGE)
     return f"Noto {style} CJK {region}"
 
@@ -160,7 +138,13 @@ def font_cache(directory: str = "") -> Path:
 def write_face(face: Face, directory: Path) -> Path:
     """``face`` as an OpenType file of its own in ``directory`` (once): its tables as its
     collection has them, the font program named as the face is. The glyphs, outlines and
-    tables are not touched (a collection's shared CFF table is copied whole)."""
+    tables are not touched (a collection's shared CFF table is copied whole).
+
+    A PDF embeds a face under its font program's name, and the faces of a Noto CJK
+    collection (``NotoSansCJK-Regular.ttc``) share one CFF program named after the first,
+    ``NotoSansCJKjp-Regular``: without this, a book set in the SC face would list
+    "NotoSansCJKjp" in ``pdffonts`` and in a printer's preflight.
+    """
     path = directory / face.file_name
     if path.is_file():
         return path
@@ -197,7 +181,14 @@ def missing_families(fonts: dict[str, str]) -> dict[str, str]:
 
 
 def register(fonts: dict[str, str]) -> None:
-    """Add every file of each family to matplotlib's font manager; fail on a missing family."""
+    """Add every file of each family to matplotlib's font manager; fail on a missing family.
+
+    Matplotlib lists the system's fonts once, into its cache, and never looks again: a
+    list made before the CJK fonts were installed would draw Chinese as empty boxes, with
+    no more than a log line. Adding the files in this process (and so in the processes it
+    forks) holds whatever the cached list says. A missing family is an error naming its
+    Debian package, so that no figure is made in a fallback font.
+    """
     missing = missing_families(fonts)
     if missing:
         raise ExtensionError(

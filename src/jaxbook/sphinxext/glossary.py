@@ -1,41 +1,16 @@
 """The readers' glossary, generated from the translators' glossary CSV.
 
-``.. book-glossary::`` becomes a Sphinx glossary with one entry per row of
-``jaxbook_glossary`` (the CSV that ``make check-po`` uses), in the build's
-language and in its order (pinyin in Chinese, the alphabet elsewhere): each
-entry is the term in the page's language (its column of the CSV), its
-definition (``definition_<language>``) and, after it, the term in one other
-language: on a source page the glossary's first translation ("（英文：
-vectorization）"), on a translated page the source term (" (Chinese: 向量化)",
-as ``:zh:`` would show it). A language the CSV has no columns for yet, or
-no term filled in them, shows the source's entries, as an untranslated page
-shows its source; a term a language has not translated yet (its cells left
-empty) shows the source's term and definition.
-The entries are real glossary terms: indexed, and linkable with ``:term:``.
-Being generated from the CSV in the build's language, they are not messages
-for the catalogs; a translated glossary term also answers to its source term,
-so ``:term:`向量化``` resolves in every language. Each entry's anchor is
-the same in every language (``Term.key``).
-
-On the pages that ``jaxbook_glossary_pages`` names, the first use of each
-term is linked to its entry while the page is read (after its translation): a
-``:term:`` reference, which Sphinx resolves for every builder. In Chinese (and any
-language written without spaces between words) a use is the term itself, and
-a longer term that contains it wins (向量化 is never linked as 量化), also across a
-line break; in another language it is a match of the CSV's ``pattern_<language>``
-over whole words ("multi-device" is no use of "device"; "typed" and "key" on two
-lines are "typed key"). Code, titles, links and ``:zh:`` mentions are left alone.
+Adds the ``book-glossary`` directive (:class:`BookGlossary`): a Sphinx glossary with one
+entry per row of the CSV that ``jaxbook_glossary`` names (declared by
+:mod:`jaxbook.sphinxext.search_terms`), in the build's language and sort order. The
+entries are real glossary terms, indexed and linkable with ``:term:``. A transform
+(:class:`LinkFirstUses`) links the first use of each term on the chosen pages to its
+entry.
 
 Config values:
 
-``jaxbook_glossary``
-   The CSV, relative to the source directory (declared by
-   ``jaxbook.sphinxext.search_terms``, which feeds the same terms to search),
-   with each language's own ``<language>/glossary.csv`` beside it merged in
-   (``jaxbook.project.glossary``); a page that reads them depends on them all.
-``jaxbook_glossary_pages``
-   ``fnmatch`` patterns of the documents whose first uses are linked
-   (default ``["ch*/*"]``).
+- ``jaxbook_glossary_pages`` (``["ch*/*"]``): ``fnmatch`` patterns of the documents
+  whose first uses are linked.
 """
 
 from __future__ import annotations
@@ -114,7 +89,18 @@ def other_language(language: str, terms: list[Term]) -> str | None:
 
 
 class BookGlossary(SphinxDirective):
-    """``.. book-glossary::``: the glossary CSV as a Sphinx glossary."""
+    """``.. book-glossary::``: the glossary CSV as a Sphinx glossary.
+
+    The CSV has each language's own ``<language>/glossary.csv`` merged in
+    (:func:`jaxbook.project.glossary`). Each entry is the term in the page's language, its
+    definition (``definition_<language>``) and then the term in one other language
+    (:func:`other_language`): "（英文：vectorization）" on a source page, " (Chinese: 向量化)"
+    on a translated one. A language with no terms in the CSV yet shows the source's
+    entries, and a term not yet translated shows the source's term and definition.
+    Generated in the build's language, the entries are not messages for the catalogs; a
+    translated term also answers to its source term, so ``:term:`向量化``` resolves in
+    every language, and each entry's anchor is the same in every language (``Term.key``).
+    """
 
     has_content = False
     option_spec: ClassVar = {}
@@ -239,7 +225,14 @@ class LinkFirstUses(SphinxTransform):
     """The first use of each term on a page becomes a reference to its entry: the
     ``pending_xref`` that ``:term:`` makes (the standard domain's ``term``), so that Sphinx
     resolves it for every builder as it resolves the role's, and a term missing from the
-    glossary is its warning ("term not in glossary")."""
+    glossary is its warning ("term not in glossary").
+
+    In a language written without spaces (Chinese, Japanese) a use is the term itself, and
+    a longer term that contains it wins (向量化 is never linked as 量化), also across a line
+    break; in another language it is a whole-word match of the CSV's ``pattern_<language>``
+    (:func:`rules_for`). Code, titles, links and ``:zh:`` mentions are left alone
+    (:func:`skipped`).
+    """
 
     # After the i18n transform (20) has translated the page and book_index (840) has read
     # the uses as they are written, before Sphinx collects the page (SphinxDomains, 850).

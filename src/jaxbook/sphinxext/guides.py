@@ -1,48 +1,23 @@
-"""The guides: a project of their own beside the reader's book, which they link to.
+"""The guides' link to the book, for the guides' own Sphinx project (``guides/conf.py``).
 
-How the book is made, the author's and the translator's guides, and the lab's
-report are a Sphinx project apart (the sources in ``guides/``, built with their
-own ``guides/conf.py``, which reads the book's, loads this extension and sets the
-values below), so that the reader's site holds the book only: no page,
-footer link or search result of theirs. ``jaxbook guides``
-(:mod:`jaxbook.site.build`) builds them after the book, in each of its
-languages. This extension is the guides' link to the book:
-
-- their ``:doc:`` links to the book's pages (``:doc:`ch01/update-notes```) go to
-  the book's site in the same language, through its inventory (intersphinx's
-  ``book``, read from the book's build);
-- a guide that is built before the book is an error;
-- the lab's report (:mod:`jaxbook_lab.sphinxext`, which sets this extension up)
-  finds the book's sources, the places of its examples and notes that its build
-  keeps beside its doctrees (``book-places.json``, :mod:`jaxbook.sphinxext.places`)
-  and its site through the values below.
+The guides (how the book is made, the author's and translator's guides, the lab's
+report) are built apart, so that the reader's site holds the book only. This extension
+sends their ``:doc:`` links to the book's site in the same language through
+intersphinx's ``book`` inventory (``config-inited``), fails if the book is not built yet
+(``builder-inited``), and tells the lab's report (:mod:`jaxbook_lab.sphinxext`) where
+the book is.
 
 Config values:
 
-``jaxbook_book_srcdir``
-   The book's source directory, relative to the guides' (``"../docs"``).
-``jaxbook_book_build``
-   The book's build directory (default ``"../_build"``, relative to the guides'
-   sources), which holds its site (``html/<language>``) and its doctrees
-   (``doctrees/<language>``).
-``jaxbook_book_html``
-   The book's site of the build's language, as built (default
-   ``<jaxbook_book_build>/html/<language>``): its pages and its inventory
-   (``objects.inv``).
-``jaxbook_book_places``
-   The book's places in the build's language (default
-   ``<jaxbook_book_build>/doctrees/<language>/book-places.json``), which its
-   build keeps out of the site it publishes.
-``jaxbook_book_site``
-   Where the book's site of the build's language is: a URL, or a path relative
-   to the guides' site of that language. Default: the book's build's, relative
-   to the guides' output (``../../html/<language>`` from ``_build/guides/<language>``),
-   or, for a deploy, ``<site URL>/<language>``: ``jaxbook guides`` hands the
-   site's URL over as ``JAXBOOK_BOOK_URL`` and gives the guides
-   ``<site URL>/guides`` as theirs (``JAXBOOK_SITE_URL``).
-``jaxbook_book_root``
-   The book's root page (``"index"``), whose title, translated in its catalog,
-   is the guides' too (:mod:`jaxbook.sphinxext.book_texts`).
+- ``jaxbook_book_srcdir`` (``""``: no book): the book's sources, relative to the guides'.
+- ``jaxbook_book_build`` (``"../_build"``): the book's build directory.
+- ``jaxbook_book_html`` (``<build>/html/<language>``): the book's site, as built.
+- ``jaxbook_book_places`` (``<build>/doctrees/<language>/book-places.json``): where its
+  examples and notes are (:mod:`jaxbook.sphinxext.places`).
+- ``jaxbook_book_site`` (computed): the book's site as the guides link it, a URL or a
+  path relative to the guides' site.
+- ``jaxbook_book_root`` (``"index"``): the book's root page, whose translated title is
+  the guides' too (:mod:`jaxbook.sphinxext.book_texts`).
 """
 
 from __future__ import annotations
@@ -63,7 +38,14 @@ if TYPE_CHECKING:
 
 
 def configure(app: Sphinx, config: Config) -> None:
-    """The book's build, site and inventory in the build's language."""
+    """The book's build, site and inventory in the build's language.
+
+    ``jaxbook_book_site`` defaults to the book's build relative to the guides' output
+    (``../../html/<language>`` from ``_build/guides/<language>``) or, for a deploy,
+    ``<site URL>/<language>``: ``jaxbook guides`` (:mod:`jaxbook.site.build`) hands the
+    book's URL over as ``JAXBOOK_BOOK_URL`` and gives the guides ``<site URL>/guides``
+    as theirs (``JAXBOOK_SITE_URL``).
+    """
     language = config.language
     if not config.jaxbook_book_html:
         config.jaxbook_book_html = str(Path(config.jaxbook_book_build, "html", language))

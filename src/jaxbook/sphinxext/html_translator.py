@@ -1,33 +1,10 @@
 """The book's HTML translator: what the web pages and the EPUB need beyond Sphinx's own.
 
-Its counterpart for the PDF is ``latex_translator`` (one mixin per feature there, since
-several extensions change the LaTeX).
-
-- A region that can scroll sideways takes the keyboard's focus
-  (``tabindex="0"``, WCAG 2.1.1): every ``<pre>``, whose long code lines
-  scroll, and furo's wrapper of each table and displayed formula
-  (``table-wrapper``, ``math-wrapper``), which scroll on a phone.
-- A toctree caption, which Sphinx marks ``role="heading"`` without a level,
-  gets ``aria-level="2"``, in the page and in furo's sidebar (rendered by
-  this translator too).
-- Each highlighted code block's ``<pre>`` carries its number of lines
-  (``--jb-lines``). The stylesheet defers the layout of a page's later code
-  blocks (``content-visibility: auto``) and gives each placeholder that many
-  lines' height: with one height for every block, a link to a later section
-  would land short of it, and the page would move under the reader as blocks
-  came into view.
-- In the EPUB, each line of a highlighted code block is a block of its own
-  (``jb-line``), which the EPUB's stylesheet sets with a hanging indent: on a
-  phone a wrapped line goes on two characters right of its own indentation,
-  never at the left edge or left of the line's start, where it would read as a
-  new statement.
-- Inline code in a table cell may break where the PDF breaks it (``<wbr />``):
-  before a dot or an underscore, after an opening bracket or a comma. On a
-  phone a table then fits the screen, where a long name held its column as wide
-  as itself and pushed the next column off the screen (the website), or broke
-  between two letters ("jax_debu" / "g_key_reuse", the EPUB).
-
-Config values: none.
+For the HTML, dirhtml, singlehtml and EPUB builders this extension sets the translator
+(``BookHTMLTranslator``) and, on ``builder-inited``, the Pygments formatter
+(``CodeFormatter``), for keyboards, screen readers and phones; a post-transform keeps furo's
+scrolling wrappers from repeating an id. Its counterpart for the PDF is ``latex_translator``
+(one mixin per feature there, since several extensions change the LaTeX).
 """
 
 from __future__ import annotations
@@ -57,7 +34,9 @@ SCROLLING_WRAPPERS = {"table-wrapper", "math-wrapper"}
 
 # Where inline code in a table cell may break, as the PDF breaks it: before a dot or
 # an underscore that follows a letter, digit or bracket, and after an opening bracket or a
-# comma that another character follows.
+# comma that another character follows. Without it, on a phone, a long name held its column
+# as wide as itself and pushed the next off the screen (the website), or broke between two
+# letters ("jax_debu" / "g_key_reuse", the EPUB).
 CODE_BREAKS = re.compile(r"(?<=[\w)\]])(?=[._]\w)|(?<=[(\[,])(?=[^\s)\]])")
 
 
@@ -86,6 +65,11 @@ class BookHTMLTranslator(HTML5Translator):
         empty: bool = False,
         **attributes: Any,
     ) -> str:
+        """Sphinx's start tag, and: a region that can scroll sideways takes the keyboard's
+        focus (``tabindex="0"``, WCAG 2.1.1), every ``<pre>`` and furo's table and formula
+        wrappers, which scroll on a phone; a toctree caption, which Sphinx marks
+        ``role="heading"`` without a level, gets ``aria-level="2"``, in the page and in
+        furo's sidebar (rendered by this translator too)."""
         if tagname == "pre" or SCROLLING_WRAPPERS & set(node.get("classes", [])):
             attributes.setdefault("tabindex", "0")
         if attributes.get("ROLE") == "heading":
@@ -108,7 +92,13 @@ def is_term_link(node: nodes.Element) -> bool:
 
 class CodeFormatter(HtmlFormatter):
     """Pygments' HTML for a highlighted block, whose ``<pre>`` Pygments writes, not
-    ``starttag``: it takes the keyboard's focus and carries its number of lines."""
+    ``starttag``: it takes the keyboard's focus and carries its number of lines.
+
+    The stylesheet defers the layout of a page's later code blocks (``content-visibility:
+    auto``) and gives each placeholder ``--jb-lines`` lines' height: with one height for
+    every block, a link to a later section would land short of it, and the page would move
+    under the reader as blocks came into view.
+    """
 
     line_blocks = False  # each line a block of its own (the EPUB's)
 
@@ -142,6 +132,9 @@ def hanging(line: str) -> str:
 
 
 class EpubCodeFormatter(CodeFormatter):
+    """Each line a block (``jb-line``) with a hanging indent (:func:`hanging`): on a phone a
+    wrapped line never goes at the left edge, where it would read as a new statement."""
+
     line_blocks = True
 
 

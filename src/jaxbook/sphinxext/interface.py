@@ -1,40 +1,12 @@
 """The interface's templates: the theme's (``sphinx.pot``) and the extensions' (``jaxbook.pot``).
 
-After the gettext builder writes one template per page and ``book.pot``
-(``jaxbook.sphinxext.book_texts``), this extension writes, into the same directory and
-with Babel's extractors (those Sphinx itself uses), the templates of the interface's
-catalogs, whose messages are English:
-
-- ``sphinx.pot``, the theme's domain: every string of furo's templates and of
-  ``templates_path`` (the extensions' included), read through
-  ``jaxbook.sphinxext.chrome``'s preprocessing, which turns furo's literal labels into
-  messages; Sphinx's search script and admonition titles; chrome's copy button and
-  navigation toggles (``chrome.SCRIPT_MESSAGES``). A language's ``sphinx.po`` needs only
-  what Sphinx's own catalog lacks; ``make check-po`` says which.
-- ``jaxbook.pot``, the extensions' labels: each ``_()``, ``ngettext()``, ``N_()`` and
-  ``gettext_noop()`` (a label kept in data), and the release notes' phrases
-  (``PROBE_PHRASES`` in ``jaxbook/formats.py``, which the lab writes into the evidence file).
-- a package catalog's template (the lab's report: ``jaxbook_lab.pot``) for modules named
-  with :func:`add_package_template`; only those files are read, nothing is imported.
-
-Public surface for another package's extensions (its ``__all__``; they never use the
-``_``-prefixed helpers, which import-linter keeps from the lab): :func:`add_catalog`
-registers their catalog (``domain``, ``.po`` files under ``locale_dir``),
-:func:`add_package_template` has gettext write its template, ``N_()`` and
-:func:`ngettext` (with ``domain``) handle counted labels, :func:`sentence` turns a
-``%(name)s`` message into nodes, :func:`join_list` and :func:`listed` join words or nodes
-as the language lists them. They are ``jaxbook.sphinxext._locale``'s, re-exported so
-another package depends on this module alone.
-
-- Messages with ``%(name)s`` or ``{name}`` are flagged ``python-format`` or
-  ``python-brace-format``, so ``msgfmt --check`` holds translations' placeholders.
-- A ``# Translators:`` comment at a call (``{# Translators: ... #}`` in a template) is the
-  entry's ``#.`` line; every ``jaxbook.pot`` label under four words has one
-  (``tests/i18n/test_templates.py``).
-- A template is written only when more than its date changed; a page's template whose
-  page is gone is removed. ``make gettext`` copies them all into ``locale/pot/``.
-
-Config values: none.
+After the gettext builder has written the pages' templates (``build-finished``), this
+extension writes, with Babel's extractors, the templates of the interface's catalogs, whose
+messages are English: ``sphinx.pot`` (the HTML templates' strings, Sphinx's search script and
+admonition titles, chrome's script labels), ``jaxbook.pot`` (the extensions' labels and the
+release notes' phrases), and one for each package catalog named with
+:func:`add_package_template`. It also re-exports the label helpers that another package's
+extensions use (``__all__``), so that such a package depends on this module alone.
 """
 
 from __future__ import annotations
@@ -63,7 +35,11 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-# The surface of the book's labels for another package's extensions (see above).
+# The surface of the book's labels for another package's extensions, all
+# jaxbook.sphinxext._locale's: add_catalog registers their catalog, add_package_template has
+# gettext write its template, N_ and ngettext handle counted labels, sentence turns a
+# %(name)s message into nodes, join_list and listed join words or nodes as the language
+# lists them. They never use the _-prefixed helpers, which import-linter keeps from the lab.
 __all__ = [
     "N_",
     "add_catalog",
@@ -87,7 +63,8 @@ JINJA_EXTENSIONS = f"jinja2.ext.i18n,{chrome.LiteralLabels.__module__}.LiteralLa
 
 
 # A comment for the translators, the template's "#." line (# Translators: ... in Python,
-# {# Translators: ... #} in a template).
+# {# Translators: ... #} in a template). Every jaxbook.pot label under four words has one
+# (tests/i18n/test_templates.py).
 COMMENT_TAG = "Translators:"
 # What each phrase of the release notes is, for its translators.
 PHRASE_COMMENT = (
@@ -119,6 +96,9 @@ def extract_phrases(
 
 
 def add_extracted(catalog: Catalog, method: Any, path: Path, shown: str, **options: Any) -> None:
+    """Add the messages ``method`` extracts from ``path``. Babel flags one with ``%(name)s``
+    or ``{name}`` ``python-format`` or ``python-brace-format``, so that ``msgfmt --check``
+    holds a translation's placeholders."""
     for line, message, comments, context in extract_from_file(
         method, str(path), keywords=KEYWORDS, comment_tags=(COMMENT_TAG,), options=options
     ):
@@ -142,6 +122,9 @@ def relative(path: Path, outdir: Path, packages: tuple[Path, ...] = ()) -> str:
 
 
 def extensions_catalog(outdir: Path) -> Catalog:
+    """``jaxbook.pot``: each ``_()``, ``ngettext()``, ``N_()`` and ``gettext_noop()`` (a label
+    kept in data) of the extensions, and the release notes' phrases (``PROBE_PHRASES``, which
+    the lab writes into the evidence file)."""
     catalog = Catalog(
         project="jaxbook",
         header_comment="# The labels of the book's extensions: the template of each language's "
@@ -180,7 +163,8 @@ def add_package_template(
     """Have the gettext build write ``<domain>.pot``, the labels (``_()``, ``ngettext()``,
     ``N_()``, ``gettext_noop()``) of ``modules``, named from ``package``: the template of a
     package whose extensions have a catalog of their own. Called by that package's
-    extension as it is set up; again with the same domain, it replaces the first."""
+    extension as it is set up; again with the same domain, it replaces the first. Only those
+    files are read: nothing is imported."""
     app.setup_extension(__name__)
     found = tuple(sorted(Path(module).resolve() for module in modules))
     template = PackageTemplate(domain, found, Path(package).resolve(), header)
@@ -203,6 +187,8 @@ def extract_package_template(template: PackageTemplate, outdir: Path) -> Catalog
 
 
 def theme_catalog(app: Sphinx, outdir: Path) -> Catalog:
+    """``sphinx.pot``, the theme's domain. A language's ``sphinx.po`` needs only what Sphinx's
+    own catalog lacks; ``make check-po`` says which."""
     catalog = Catalog(
         project=app.config.html_theme,
         header_comment="# The theme's messages: the template of each language's sphinx.po.\n"
@@ -253,6 +239,8 @@ def write_template(catalog: Catalog, path: Path) -> None:
 
 
 def write_templates(app: Sphinx, exception: Exception | None) -> None:
+    """Write the interface's templates beside the pages' (``make gettext`` copies them all
+    into ``locale/pot/``), and remove a page's template whose page is gone."""
     if exception is not None or app.builder.name != "gettext":
         return
     outdir = Path(app.outdir)

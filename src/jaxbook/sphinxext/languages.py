@@ -1,38 +1,19 @@
 """Language switcher, ``hreflang`` alternates and a canonical link on every page.
 
-All languages are built from one source tree into sibling directories
-(``<root>/zh_CN/``, ``<root>/en/``, ...), so every page exists under the same name
-in every language and the switcher can link a page to itself elsewhere. A page
-that only one build has (say, a search page of another theme) falls back to
-that language's home page.
-
-``:edition:`英文版 <en>``` links another language's edition of the book, at
-its site's root as the project publishes it: on the website the root of the
-sibling directory, as the switcher links it (``../en/index.html``), or
-``<site URL>/en/`` where the site's address is known (a deploy build,
-``jaxbook_site_url``); in the PDF and the EPUB, which hold one language, that
-address where it is known, and the text alone where it is not (a link out of the
-book to a file beside it would lead nowhere). A translation keeps the target and
-translates the text. Before Sphinx resolves the references, the role's node becomes a
-reference of this extension's domain, which makes the link as the builder that writes the
-page has it (not as the page is read: Sphinx's check of a translation's references would
-take the other edition a translation links for a wrong one).
-
-A section with a label of its own (``.. _ch01-arrays-random:``) takes it as its
-anchor, the first of its ids: a Chinese title makes an anchor like ``#id3``,
-and a translated title another one, while the label is the same readable
-anchor in every language.
+All languages are built from one source tree into sibling directories (``<root>/zh_CN/``,
+``<root>/en/``, ...), so every page exists under the same name in each and the switcher links
+a page to itself elsewhere. This extension fills the switcher's context and the page's head
+links (``html-page-context``), adds the role ``:edition:`英文版 <en>``` that links another
+language's edition, and makes a section's own label its anchor.
 
 Config values:
 
 ``jaxbook_languages``
-   Ordered mapping of language code to its name in that language, the
-   source first (``conf.py`` gives the book's, from ``locale/languages.csv``;
-   default ``{}``: the build's language alone).
+   Ordered mapping of language code to its name in that language, the source first
+   (``conf.py`` reads ``locale/languages.csv``); default ``{}``: the build's language alone.
 ``jaxbook_site_url``
-   Absolute URL of the site root that holds the language directories, used
-   for canonical and ``hreflang`` links (default ``""``: relative links). The
-   ``JAXBOOK_SITE_URL`` environment variable overrides it.
+   Absolute URL of the site root that holds the language directories, for canonical and
+   ``hreflang`` links (default ``""``: relative links). ``JAXBOOK_SITE_URL`` overrides it.
 """
 
 from __future__ import annotations
@@ -115,7 +96,12 @@ def add_language_links(
 
 
 class EditionRole(ReferenceRole):
-    """``:edition:`英文版 <en>```: the other edition's site root, by its language code."""
+    """``:edition:`英文版 <en>```: the other edition's site root, by its language code.
+
+    A translation keeps the target and translates the text. Where the builder has no
+    address for the edition (a PDF or an EPUB without the site's address), the text stays
+    alone: a link out of the book to a file beside it would lead nowhere.
+    """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         code = self.target.strip()
@@ -175,7 +161,11 @@ def edition_address(builder: Builder, docname: str, code: str) -> str:
 
 class EditionsDomain(LinksDomain):
     """The links of ``:edition:``, made for the builder that writes the page, which a
-    post-transform cannot reach (``jaxbook.sphinxext``); it keeps no data."""
+    post-transform cannot reach (``jaxbook.sphinxext``); it keeps no data.
+
+    Not as the page is read: Sphinx's check of a translation's references would take the
+    other edition a translation links for a wrong one.
+    """
 
     name = "jaxbook_editions"
     label = "Editions"
@@ -191,7 +181,12 @@ class EditionsDomain(LinksDomain):
 
 
 class LabelsAsAnchors(SphinxTransform):
-    """Put a section's label before the id its title made."""
+    """Put a section's label before the id its title made.
+
+    The first id is the anchor: a Chinese title makes one like ``#id3`` and a translated
+    title another, while a label (``.. _ch01-arrays-random:``) is the same readable anchor
+    in every language.
+    """
 
     # After docutils moves a label's id onto the section it precedes (PropagateTargets, 260).
     default_priority = 262

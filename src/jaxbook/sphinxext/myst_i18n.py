@@ -1,40 +1,12 @@
 """Translated code blocks on MyST Markdown pages stay code blocks.
 
-With ``gettext_additional_targets = ["literal-block"]``, Sphinx's ``Locale``
-transform translates a literal block (a code fence, the content of a
-``testcode``, ``testoutput``, ``doctest`` or ``snippet``) by wrapping the
-translation in reStructuredText's literal-block syntax (``::``, a blank line,
-the text indented by three spaces) and parsing that with the page's own
-parser. MyST-Parser reads it as Markdown, a paragraph reading ``::``, so every
-translated block of a MyST page would show ``::`` instead of its code, and its
-doctest would fail with a ``SyntaxError`` (MyST-Parser issue #444; the
-transform speaks reST to every parser, Sphinx issue #8852).
-
-This extension replaces MyST-Parser's Sphinx parser with a subclass that
-recognises that string when Sphinx's translation step hands it over (the
-document is named ``<page>:<line>:<translated>`` and the text starts with
-``::`` and a blank line) and reads it with the reStructuredText parser it was
-written for. The translated block then gets exactly the text it would get on a
-reST page; everything else, and every reST page, is MyST-Parser's or docutils'.
-``myst_i18n.patch`` beside this module is the same fix for MyST-Parser itself.
-
-The nodes MyST-Parser makes of a translated message belong to the page
-(``AdoptTranslatedNodes``). MyST-Parser gives every node it makes the document it
-parses; Sphinx parses each message as a document of its own and moves the nodes
-into the page, so they would keep their message's document, and through its reader
-the application and the whole build environment, which pickling the page's doctree
-would write into it: a translated MyST page's doctree would grow with the book, and
-Sphinx's figure numbering unpickles every doctree after any page is read.
-
-The fix relies on how these releases of Sphinx and MyST-Parser work
-(``WRITTEN_FOR``, the versions in ``uv.lock``; a test keeps the two equal).
-With any other installed version (as the packages' metadata says) the build
-goes on with the fix and one warning (``jaxbook.myst_i18n``) naming the
-versions it was written for and the test that checks it again,
-``tests/sphinxext/test_myst_i18n.py``; whoever upgrades runs that test, then
-updates ``WRITTEN_FOR`` (or drops the extension once MyST-Parser has the fix).
-It loads ``myst_parser`` itself, so its place in ``extensions`` does not
-matter.
+Sphinx's ``Locale`` transform hands a translated literal block to the page's parser in
+reStructuredText syntax, which MyST-Parser would show as ``::`` instead of the code.
+This extension replaces MyST-Parser's Sphinx parser with
+:class:`TranslatableMystParser`, adds the :class:`AdoptTranslatedNodes` transform, and
+warns (``jaxbook.myst_i18n``) when the installed Sphinx or MyST-Parser is not a
+release in ``WRITTEN_FOR``. ``myst_i18n.patch`` beside this module is the same fix for
+MyST-Parser itself.
 
 Config values: none.
 """
@@ -61,7 +33,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # The releases the fix was written for and tested with: uv.lock's (Sphinx is 9.2.0 on
-# Python 3.13 and 9.1.1 on 3.12), which test_myst_i18n.py checks this against.
+# Python 3.13 and 9.1.1 on 3.12), which test_myst_i18n.py checks this against. Whoever
+# upgrades runs that test, then updates this (or drops the extension once MyST-Parser has
+# the fix).
 WRITTEN_FOR = {"sphinx": {"9.1.1", "9.2.0"}, "myst-parser": {"5.2.0"}}
 
 
@@ -71,7 +45,14 @@ def is_translated_literal(inputstring: str, document: nodes.document) -> bool:
 
 
 class TranslatableMystParser(MystParser):
-    """MyST-Parser's Sphinx parser, reading Sphinx's translated literal blocks as reST."""
+    """MyST-Parser's Sphinx parser, reading Sphinx's translated literal blocks as reST.
+
+    With ``gettext_additional_targets = ["literal-block"]``, Sphinx's ``Locale`` transform
+    parses a translated literal block (a code fence, a ``testcode``, ``doctest`` or
+    ``snippet`` body) as reST literal-block syntax: ``::``, a blank line, the text
+    indented. MyST-Parser would read a paragraph ``::``, so the block would show ``::``
+    and its doctest fail with a ``SyntaxError`` (MyST-Parser issue #444; Sphinx issue
+    #8852). Read as reST, the block gets exactly the text it would get on a reST page."""
 
     def parse(self, inputstring: str, document: nodes.document) -> None:
         if is_translated_literal(inputstring, document):
@@ -108,7 +89,13 @@ def check_versions(app: Sphinx, config: Config) -> None:
 
 
 class AdoptTranslatedNodes(SphinxTransform):
-    """Every node of the page, translated ones included, belongs to the page's document."""
+    """Every node of the page, translated ones included, belongs to the page's document.
+
+    Sphinx parses each message as a document of its own and moves its nodes into the page.
+    The nodes MyST-Parser makes would keep the message's document, and through its reader
+    the application and build environment, which pickling would write into the page's
+    doctree: it would grow with the book, and Sphinx's figure numbering unpickles every
+    doctree after any page is read."""
 
     default_priority = 21  # after Sphinx's Locale (20), which moves the translated nodes in
 
@@ -121,7 +108,8 @@ class AdoptTranslatedNodes(SphinxTransform):
 def setup(app: Sphinx) -> ExtensionMetadata:
     # Once the configuration is read, so that suppress_warnings applies to the warning.
     app.connect("config-inited", check_versions)
-    # Loaded first, so that its own registration of the parser comes before the override.
+    # Loaded here, so this extension's place in ``extensions`` does not matter, and first,
+    # so that its own registration of the parser comes before the override.
     app.setup_extension("myst_parser")
     app.add_source_parser(TranslatableMystParser, override=True)
     app.add_transform(AdoptTranslatedNodes)

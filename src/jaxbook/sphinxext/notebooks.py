@@ -1,44 +1,24 @@
 """Offer each page's code as a runnable Jupyter notebook, in the page's language.
 
-What it makes:
+For each HTML page with code, this extension writes ``_notebooks/<page>.ipynb`` from the
+translated page (``doctree-resolved``) and links it under the page's title, with the
+language's zip (``build-finished``) and Colab. It adds the role ``:notebook:`page``` (the
+notebook's address, for printed books) and the tag ``jaxbook_site`` when the site's address
+is known, for ``.. only:: (latex or epub) and jaxbook_site``.
 
-- ``<outdir>/_notebooks/<page>.ipynb`` for each HTML page with code cells, written from
-  the translated page: headings (numbered as the page prints them, "1.5 ") and
-  paragraphs as Markdown cells, code as code cells, in page order. A ``.. snippet::``
-  script becomes a ``%%writefile`` cell plus a cell running it in a new Python process
-  on the CPU, as the doctest does. An exercise's self-check
-  (:mod:`jaxbook.sphinxext.selfcheck`) is a code cell below the answer cell; a page's
-  hidden check stays out.
-- Each code cell's output is the expected output the page shows (the CPU one for
-  per-backend outputs), real runs that ``make doctest`` checks, so GitHub and nbviewer
-  show what the code prints. The first cells (tagged ``jaxbook-install``) install the
-  versions those outputs came from and say how to get the CUDA build.
-- Links to the book are absolute when ``jaxbook_site_url`` is known (a notebook is read
-  away from the site); otherwise only the link's words stay.
-- Under the page title: links to the notebook, to the language's zip
-  (``_notebooks/<basename>-notebooks-<language>.zip``) and, with a repository, to Colab.
-- Printed books: with a site address (``JAXBOOK_SITE_URL``, ``jaxbook_site_url``) the tag
-  ``jaxbook_site`` is set, for ``.. only:: (latex or epub) and jaxbook_site``, and the
-  role ``:notebook:`page``` (relative as ``:doc:``'s) writes the notebook's absolute
-  address; without one it writes the file name, and on the website a link.
-- What a web page says of its own notebook (``.. rst-class:: jb-web-only``: "the self-checks
-  are in this page's notebook, from the link under the title") stays out of the notebook,
-  whose reader is in it.
-
-Config values (``jaxbook_basename`` is :mod:`jaxbook.sphinxext.book_texts`'s, set up here):
+Config values:
 
 ``jaxbook_notebook_requirements``
-   Packages the install cell pins (default: ``[project]`` dependencies of the checkout's
-   ``pyproject.toml``; the checkout is ``jaxbook_repo_root``, ``jaxbook.sphinxext.facts``').
+   The packages the install cell pins. Default ``[]``: the ``[project]`` dependencies of
+   the ``pyproject.toml`` in ``jaxbook_repo_root``.
 ``jaxbook_notebook_gpu_extra``, ``jaxbook_notebook_tpu_extra``
-   The requirement replacing ``jax`` for an NVIDIA GPU, a Cloud TPU (default: the
-   ``cuda``, ``tpu`` extra of ``pyproject.toml``, or ``""``: then the TPU note names none).
+   What replaces ``jax`` on an NVIDIA GPU, a Cloud TPU. Default ``""``: the first entry of
+   that ``pyproject.toml``'s ``cuda``, ``tpu`` extra (with neither, the TPU note names none).
 ``jaxbook_repo_url``
-   ``https://github.com/<owner>/<repo>`` (``JAXBOOK_REPO_URL`` overrides; default ``""``:
-   no Colab link).
+   ``https://github.com/<owner>/<repo>``, for Colab links. Default ``""``: no Colab link.
+   ``JAXBOOK_REPO_URL`` overrides it.
 ``jaxbook_notebooks_branch``
-   The branch whose ``<language>/_notebooks/`` Colab opens (default ``"notebooks"``,
-   written by the deploy job's ``jaxbook publish-notebooks``).
+   The branch whose ``<language>/_notebooks/`` Colab opens. Default ``"notebooks"``.
 """
 
 from __future__ import annotations
@@ -114,7 +94,8 @@ def _shown_output(node: nodes.Element) -> str | None:
 
 def install_cells(requirements: list[str], gpu: str, tpu: str = "") -> list[nbformat.NotebookNode]:
     """The note on the pins, with what an NVIDIA GPU and a Cloud TPU install instead of jax,
-    and the install cell."""
+    and the install cell (tagged ``jaxbook-install``), which pins the versions the outputs
+    came from."""
     from nbformat import v4
 
     gpu = f"`{gpu}`" if gpu else "the CUDA build of jax"
@@ -141,7 +122,17 @@ def install_cells(requirements: list[str], gpu: str, tpu: str = "") -> list[nbfo
 
 
 class Cells:
-    """The cells of one notebook, built by walking a page's doctree in reading order."""
+    """The cells of one notebook, built by walking a page's doctree in reading order.
+
+    Headings (with the number the page prints, "1.5 ") and paragraphs become Markdown cells,
+    code becomes code cells. A ``.. snippet::`` script becomes a ``%%writefile`` cell and a
+    cell that runs it (:func:`snippet_run_cell`); an exercise's self-check
+    (:mod:`jaxbook.sphinxext.selfcheck`) is a code cell below the answer cell. A code cell's
+    output is the expected output the page shows (the CPU one, where there is one per
+    backend): a real run that ``make doctest`` checks, so GitHub and nbviewer show what the
+    code prints. What a web page says of its own notebook (class ``jb-web-only``) stays out:
+    the notebook's reader is in it.
+    """
 
     def __init__(
         self,
@@ -453,8 +444,8 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 class notebook_address(nodes.Inline, nodes.TextElement):
-    """The address of a page's notebook (``:notebook:`page```), written when the page is:
-    a deploy build knows the site's address only then."""
+    """The address of a page's notebook (``:notebook:`page```, relative as ``:doc:``'s),
+    written when the page is: a deploy build knows the site's address only then."""
 
 
 def notebook_role(
@@ -500,7 +491,8 @@ class NotebookAddresses(SphinxPostTransform):
 
 
 def tag_site(app: Sphinx) -> None:
-    """``jaxbook_site``: the build knows the site's address (for ``.. only::``)."""
+    """``jaxbook_site``: the build knows the site's address (``JAXBOOK_SITE_URL`` or
+    ``jaxbook_site_url``), for ``.. only::``."""
     if site_url(app.config):
         app.tags.add(SITE_TAG)
 

@@ -1,44 +1,17 @@
 """⚠️ update notes and the generated update-notes table.
 
-An update note marks where a chapter corrects an outdated claim. Its argument is the
-one-line point shown in the table, its body the note on the page, and ``:verified-by:``
-the labels of the doctest blocks that prove it::
-
-    .. update-note:: JAX is not lazy: it dispatches each operation asynchronously
-       :id: async-dispatch
-       :verified-by: check-async-dispatch
-
-       Body of the note.
-
-- ``:evidence: device-method`` (comma-separated) names the probes that check, on real
-  releases, a note about how an older JAX behaved; ``:old: dot-value=10.811179161071777``
-  the one old output it is about. :mod:`jaxbook.sphinxext.evidence_column` turns them
-  into the "Changed in" column and checks them against the evidence file.
-- A second note with the same ``:id:`` and no argument adds a location to the same row.
-- ``.. update-notes-table::`` becomes a table, one row per id in reading order, linking
-  each note and verifying block. It lists the notes of its directory and below, so each
-  chapter has its own (``chNN/update-notes``), numbered from 1; a note links to its
-  chapter's table.
-
-Warnings (``jaxbook.notes``), with a location: an id with no point or two; a
-``:verified-by:`` label that does not exist.
-
-Design, after ``sphinx.ext.todo``: :class:`NotesDomain` keeps each page's notes
-(:class:`Note`, already translated) and the pages holding a table, forgets a reread page
-and merges parallel readers. At resolve time, post-transforms number the notes, write
-repeats as pointers and build tables; every link is a ``pending_xref`` of the domain
-(``row``: a note's row; ``place``: a note or verifying block, ``docname#anchor``) that
-``resolve_xref`` links with the builder, as ``:ref:`` is. Each note and table node carries
-its page's name, so single-document builders (LaTeX, single HTML) still get per-chapter
-tables. Other extensions read notes through :func:`rows`, :func:`table_docnames` and
-:func:`table_of`.
+The ``update-note`` directive marks where a chapter corrects an outdated claim
+(:class:`UpdateNoteDirective`); ``update-notes-table`` becomes a table of the notes of its
+directory and below, one row per note id, linking each note and its verifying blocks
+(:class:`UpdateNotesTableDirective`). :class:`NotesDomain` keeps the notes; other extensions
+read them through :func:`rows`, :func:`table_docnames` and :func:`table_of`. Warnings:
+``jaxbook.notes`` (:func:`check_notes`).
 
 Events:
 
 ``update-notes-columns(app, fromdoc)``
    Emitted for each table as it is built (``fromdoc``: the table's page); a handler
-   returns a :class:`Column` to add after No., Note and See, or None. With any such
-   column those three take their narrow widths.
+   returns a :class:`Column` to add after No., Note and See, or None.
 """
 
 from __future__ import annotations
@@ -73,8 +46,8 @@ logger = logging.getLogger(__name__)
 # numbers' column is as wide as its Chinese header, 编号, set on one line (at 7 it wrapped,
 # "编" / "号", in the Chinese PDF).
 WIDTHS = [8, 55, 37]
-# Beside them the "See" column is the widest: it names each section by number and title,
-# with its page.
+# The three columns' widths beside any column another extension adds (update-notes-columns):
+# the "See" column is the widest, as it names each section by number and title, with its page.
 NARROW_WIDTHS = [9, 35, 38]
 
 
@@ -145,7 +118,8 @@ class update_note_point(nodes.paragraph):
 
 
 class update_notes_table(nodes.General, nodes.Element):
-    """Placeholder replaced by the generated table; ``node['docname']`` is its page."""
+    """Placeholder replaced by the generated table; ``node['docname']`` is its page, so that
+    single-document builders (LaTeX, single HTML) still get one table per chapter."""
 
 
 def _id_list(argument: str) -> list[str]:
@@ -153,6 +127,21 @@ def _id_list(argument: str) -> list[str]:
 
 
 class UpdateNoteDirective(SphinxDirective):
+    """An update note: its argument is the one-line point shown in the table, its body the
+    note on the page, ``:verified-by:`` the labels of the doctest blocks that prove it::
+
+        .. update-note:: JAX is not lazy: it dispatches each operation asynchronously
+           :id: async-dispatch
+           :verified-by: check-async-dispatch
+
+           Body of the note.
+
+    A second note with the same ``:id:`` and no argument adds a place to the same row.
+    ``:evidence:`` (comma-separated) names the probes that check, on real releases, a note
+    about how an older JAX behaved, and ``:old: probe=answer`` the one old output it is
+    about: :mod:`jaxbook.sphinxext.evidence_column` turns them into the "Changed in" column.
+    """
+
     has_content = True
     optional_arguments = 1
     final_argument_whitespace = True
@@ -210,6 +199,9 @@ class UpdateNoteDirective(SphinxDirective):
 
 
 class UpdateNotesTableDirective(SphinxDirective):
+    """The table of the notes of its directory and below, so each chapter has its own
+    (``chNN/update-notes``), numbered from 1; a note links to its chapter's table."""
+
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
@@ -222,7 +214,12 @@ class UpdateNotesTableDirective(SphinxDirective):
 
 
 class NotesDomain(OwnRolesDomain):
-    """Each page's update notes, and the pages that hold a table of them."""
+    """Each page's update notes, and the pages that hold a table of them.
+
+    Modeled on ``sphinx.ext.todo``: it keeps each page's notes (:class:`Note`, already
+    translated), forgets a reread page and merges parallel readers. The post-transforms'
+    links are ``pending_xref`` nodes of this domain: ``row`` (a note's row) and ``place``
+    (``docname#anchor``: a note or a verifying block)."""
 
     name = "jaxbook_notes"
     label = "Update notes"

@@ -1,35 +1,12 @@
-"""Numbers, as a reader of every edition sees them: sections "1.5", figures, tables and code
-listings "图 1-2" / "Figure 1-2", and the book's references that name a section by its number.
-The website, the EPUB and the PDF number alike, and ``:numref:`` and ``:book:sec:`` write
-the numbers the titles and captions show:
+"""Numbers, alike in every edition: sections "1.5", figures, tables and code listings
+"图 1-2" / "Figure 1-2", and the book's references that name a section by its number.
 
-- **Figures, tables and listings** are numbered per chapter, as LaTeX's counters number
-  them in the PDF (``texinputs/jaxbook.sty``); on the web and in the EPUB by Sphinx's
-  numfig, with names in the build's language (``configure_numbering``), through the book
-  (``numfig_secnum_depth`` 0), then counted again per chapter (``ChapterNumbering``), the
-  chapter being the page's entry in the root page's toctree.
-- **Sections.** A chapter's page lists its sections' pages in a ``:numbered: 1`` toctree,
-  which Sphinx numbers from 1 ("5"); ``ChapterNumbering`` puts the chapter's number first
-  ("1.5"), and the HTML and EPUB writers print it before the title, in the sidebar and in
-  links. The chapter's own page and the back matter (a summary, a quiz, in an unnumbered
-  toctree) have none. On paper LaTeX numbers the sections itself; ``SectionNumbersOnPaper``
-  switches its numbers on for exactly the pages the web numbers (``\\jbsectionnumbers``).
-- **References to a section** are the ``book`` domain's (``BookDomain``):
-  ``:book:sec:`label``` writes "1.6 节“数据放置”" / "“Data placement” in section 1.6",
-  ``:book:secnum:`label``` "1.6 节" / "section 1.6". ``:numref:`` is not enough: a
-  reference to a subsection must name its page's number, while Sphinx gives a label below
-  the numbered depth no number at all, and Sphinx's numbers lack the chapter's.
-
-Why a collector: Sphinx numbers sections and figures in its toctree collector, which also
-names the pages to write again, those whose numbers changed. ``ChapterNumbering``, a
-subclass of it in the built-in one's place, lets Sphinx number, renumbers per chapter, and
-compares with the numbers the environment holds from the last build, those the pages were
-written with. For a builder that writes no numbers (``make doctest``'s) it numbers no
-figure: Sphinx's figure numbering unpickles every page's doctree. What this relies on in
-Sphinx 9.2's ``TocTreeCollector`` (``tests/sphinxext/test_numbering.py`` checks it and the
-version): ``assign_section_numbers`` and ``assign_figure_numbers`` number afresh into new
-``env.toc_secnumbers`` and ``env.toc_fignumbers`` and new ``secnumber`` lists on the nodes
-of ``env.tocs`` and ``env.titles``, where the writers read them.
+This extension puts ``ChapterNumbering`` in place of Sphinx's toctree collector, to number
+per chapter as LaTeX's counters do in the PDF (``texinputs/jaxbook.sty``); names the numbers
+in the build's language (``numfig_format``, on ``config-inited``); switches the PDF's section
+numbers on for the pages the web numbers (``SectionNumbersOnPaper``); and adds the ``book``
+domain, whose ``:book:sec:`label``` and ``:book:secnum:`label``` write "“Data placement” in
+section 1.6" and "section 1.6".
 """
 
 from __future__ import annotations
@@ -136,7 +113,15 @@ class ChapterNumbering(TocTreeCollector):
     through the book), then the chapter's number goes in; the pages to write again are
     those whose numbers per chapter differ from the environment's, the numbers of the last
     build (a page moved to another chapter, a figure added before others). In place of the
-    built-in collector (``setup``)."""
+    built-in collector (``setup``).
+
+    A collector, because Sphinx numbers in its toctree collector, which also names the pages
+    to write again. This relies on Sphinx 9.2's ``TocTreeCollector``
+    (``tests/sphinxext/test_numbering.py`` checks it and the version):
+    ``assign_section_numbers`` and ``assign_figure_numbers`` number afresh into new
+    ``env.toc_secnumbers`` and ``env.toc_fignumbers`` and new ``secnumber`` lists on the
+    nodes of ``env.tocs`` and ``env.titles``, where the writers read them.
+    """
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         """Sphinx's numbering, but for a builder that writes no numbers: its figures are not
@@ -157,7 +142,8 @@ class ChapterNumbering(TocTreeCollector):
         here the chapter's number (its place in the root page's toctree) goes before each,
         in ``env.toc_secnumbers`` and on the nodes of the contents and the titles that
         Sphinx gave them to, so the HTML and EPUB writers print "1.5 " before the title, in
-        the sidebar and in the links to the page."""
+        the sidebar and in the links to the page. The chapter's own page and the back
+        matter (a summary, a quiz, in an unnumbered toctree) have none."""
         before = env.toc_secnumbers
         super().assign_section_numbers(env)
         chapters = _chapters.chapter_numbers(env)
@@ -234,7 +220,12 @@ class SectionReference(XRefRole):
 
 class BookDomain(OwnRolesDomain):
     """The book's own cross-references: sections named by their numbers (``:any:`` finds a
-    section through the std domain's labels)."""
+    section through the std domain's labels).
+
+    ``:numref:`` is not enough: a reference to a subsection must name its page's number,
+    while Sphinx gives a label below the numbered depth no number, and Sphinx's numbers lack
+    the chapter's.
+    """
 
     name = "book"
     label = "Book"

@@ -1,8 +1,9 @@
-"""❌ outdated / ✅ recommended pairs.
+"""❌ outdated / ✅ recommended pairs: an outdated idiom beside the one to use instead.
 
-A pair shows an outdated idiom next to the one to use instead. Both halves
-hold real doctest blocks: the ❌ half demonstrates the failure (an exception
-or a wrong value that its doctest checks), the ✅ half passes::
+Adds the ``pair``, ``outdated`` and ``recommended`` directives (nodes :class:`pair` and
+:class:`pair_half`, for HTML and LaTeX), and checks each pair on ``doctree-read``. Both
+halves hold real doctest blocks: the ❌ half demonstrates the failure, which its doctest
+checks; the ✅ half passes::
 
     .. pair:: Requesting float64 under the default configuration
 
@@ -13,16 +14,6 @@ or a wrong value that its doctest checks), the ✅ half passes::
        .. recommended::
 
           .. testcode:: ...
-
-An ❌ half whose code is not old but simply wrong (the course's example
-uses ``np`` without importing it) says so with ``:broken:``: its label reads
-"Broken" instead of "Outdated".
-
-The build warns, with the pair's location, when a pair does not hold exactly
-one ``outdated`` half followed by one ``recommended`` half, when a half holds
-no doctest block, or when a half stands outside a pair.
-
-Config values: none.
 """
 
 from __future__ import annotations
@@ -87,6 +78,10 @@ class PairDirective(SphinxDirective):
 
 
 class HalfDirective(SphinxDirective):
+    """``outdated`` or ``recommended``: one half of a pair, under its label. An ❌ half whose
+    code is not old but simply wrong (it uses ``np`` without importing it) says so with
+    ``:broken:``: its label reads "Broken" instead of "Outdated"."""
+
     has_content = True
     option_spec: ClassVar[dict[str, Any]] = {"broken": directives.flag}
 
@@ -105,6 +100,9 @@ class HalfDirective(SphinxDirective):
 
 
 def check_pairs(app: Sphinx, doctree: nodes.document) -> None:
+    """Warn, at the pair's location, when a pair does not hold exactly one ``outdated``
+    half followed by one ``recommended`` half, when a half holds no doctest block, or when
+    a half stands outside a pair."""
     for half in doctree.findall(pair_half):
         if not isinstance(half.parent, pair):
             logger.warning(

@@ -1,49 +1,17 @@
 """中英对照 / "Parallel text": each passage of an HTML page beside its translation.
 
-What the reader sees:
-
-- A button at the top of a page switches the view on; the choice is kept in
-  ``localStorage`` for the whole site.
-- Each paragraph (in text, list items, notes, table cells) shows its other-language text
-  beside it on a wide screen, under it on a narrow one and in table cells. A heading's
-  follows the heading, outside it, so the contents, page title and anchors keep only the
-  page's own. Code, literal blocks and outputs appear once, in the page's language.
-- A missing or empty entry shows "not yet translated", a fuzzy one "translation awaiting
-  review (fuzzy)", in the page's language; a fuzzy ``msgstr`` is never shown. A passage
-  whose translation equals its source (a name, a number) shows nothing.
-
-Where the text comes from: the catalogs of the translated edition,
-``<locale_dir>/<translation>/LC_MESSAGES/<domain>.po``: on a source-language page the
-``msgstr`` in the translation ``jaxbook_parallel_languages`` names; on a translated page
-the ``msgid`` (the source). A transform before Sphinx's ``Locale`` records on each passage
-the message ``gettext`` extracts (``extract_messages``) so it survives translation, and
-makes the translation's catalog a dependency of a source page, so a catalog change
-rereads and rewrites it.
-
-When the page is read (``doctree-read``, after every handler that reads the page's text:
-none sees the other language's), each message is parsed as its page is (reST or
-MyST) and kept to text, code, math, emphasis, strong text and ``:zh:`` mentions, and the
-doctree keeps it, so that every build of the page reuses it. What only the whole book or
-the page's run knows is found when the page is written, by a post-transform of the HTML
-builders (``ShowParallelText``): a ``:ref:`` or ``:doc:`` with no title shows its
-target's title from that page's catalog, a section reference the section's number, a
-measured figure the page's run; each reference becomes text, spaced from Chinese as a
-link is.
-
-Only the HTML builders (``html``, ``dirhtml``, ``singlehtml``) show the text, button,
-stylesheet (``jaxbook-parallel.css``) and small inline script; for every other builder
-(EPUB, PDF, the notebooks) a post-transform (``DropParallelText``) or
-``without_parallel_text`` takes the text out. Each shown element has the class
-``jb-parallel``, its text's ``lang`` (``zh-CN``, ``en``, ...) and ``hidden``, which the
-stylesheet lifts while the view is on; it is kept out of the search index
-(``no-search``) and the page's text (``astext``), so description and search stay in the
-page's language.
+A button at the top of the page turns the view on for the whole site. Each paragraph and
+heading then shows its other-language text from the translation's catalog: the ``msgstr``
+on a source-language page, the ``msgid`` on a translated one. The text is recorded before
+Sphinx translates the page (:class:`RecordMessages`), parsed as it is read
+(:func:`add_parallel_text`, on ``doctree-read``) and finished as it is written
+(:class:`ShowParallelText`); other builders drop it (:class:`DropParallelText`).
 
 Config values:
 
-``jaxbook_parallel_languages``
-   The source language and the translation shown beside its pages (default: the book's
-   source language and none). A page in any other language pairs with the source.
+- ``jaxbook_parallel_languages`` (default: the source language and ``""``): the source
+  language and the translation shown beside its pages; any other language pairs with the
+  source.
 """
 
 from __future__ import annotations
@@ -149,7 +117,10 @@ class parallel_figure(nodes.Inline, nodes.TextElement):
 
 
 class RecordMessages(SphinxTransform):
-    """Keep each passage's catalog message on the node, before Locale translates it."""
+    """Keep each passage's catalog message on the node, before Locale translates it.
+
+    On a source-language page the translation's catalog becomes a dependency, so that a
+    change to the catalog rereads and rewrites the page."""
 
     # After cjk.JoinCJKLines (15), whose joined lines are the catalog's message ids, and
     # before Locale (20) translates them.
@@ -346,7 +317,11 @@ def figure(value: nodes.Element, values: dict[str, object]) -> str:
 def other_text(
     env: BuildEnvironment, docname: str, message: str, languages: tuple[str, str]
 ) -> tuple[str, str | None]:
-    """("text", the other language's message), or ("marker", a label), or ("same", None)."""
+    """("text", the other language's message), or ("marker", a label), or ("same", None).
+
+    A missing or empty entry is marked "not yet translated" and a fuzzy one "awaiting
+    review": a fuzzy ``msgstr`` is never shown. A translation equal to its source (a name,
+    a number) shows nothing."""
     source, translation = languages
     entry = catalog(env, docname, translation).get(message)
     if entry is None or not entry.msgstr.strip():
@@ -369,8 +344,14 @@ def add_parallel_text(app: Sphinx, doctree: nodes.document) -> None:
     A ``doctree-read`` handler, not a transform, for the application's parsers, which a
     transform cannot reach (``jaxbook.sphinxext``); after the collectors and every other
     handler that reads the page's text (the counts of passages, the glossary's uses), so
-    that none reads the other language's. The catalogs' templates (``gettext``) show no
-    translation."""
+    that none reads the other language's. The doctree keeps the parsed text, so every build
+    of the page reuses it. The catalogs' templates (``gettext``) show no translation.
+
+    A heading's text goes after the heading, not inside it, so the contents, page title and
+    anchors keep only the page's own. Each added element has the class ``jb-parallel``, its
+    text's ``lang`` and ``hidden``, which the stylesheet lifts while the view is on; with
+    ``no-search`` and an empty ``astext()`` it stays out of the search index and the page's
+    description."""
     docname = app.env.docname
     languages = pair(app.config)
     for node in [n for n in doctree.findall(nodes.Element) if MESSAGE in n.attributes]:
@@ -400,7 +381,9 @@ def add_parallel_text(app: Sphinx, doctree: nodes.document) -> None:
 class ShowParallelText(SphinxPostTransform):
     """On the website: each passage's own content and its other-language text side by side,
     with what only the whole book or the page's run knows filled in, and the button that
-    shows them.
+    shows them: a ``:ref:`` or ``:doc:`` without a title shows its target's title from that
+    page's catalog, a section reference the section's number, a measured figure the value
+    of the page's run.
 
     After every other post-transform (the page's measured figures are 900's): no other
     changes the page beside the passages, and the notebooks (``doctree-resolved``) take
@@ -510,6 +493,7 @@ def depart_parallel_heading(self: Any, node: nodes.Element) -> None:
 
 
 def add_assets(app: Sphinx) -> None:
+    """The stylesheet and the small inline script, for the HTML builders only."""
     if pair(app.config) is not None and app.builder.name in HTML_BUILDERS:
         # In the output before any page is written, so that each page's link carries the
         # stylesheet's checksum (Sphinx's cache-busting ?v=); an older copy is replaced.

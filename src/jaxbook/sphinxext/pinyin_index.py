@@ -1,31 +1,11 @@
 """The general index of the Chinese edition, in pinyin order.
 
-Sphinx sorts and groups the general index by code point, which in Chinese is
-no order a reader knows: 不, 中, 主, 函, ... each under its own heading. On a
-Chinese build this extension regroups the index that the ``genindex`` page is
-written from: every entry sorts by its pinyin (``pypinyin``, without tones;
-a Latin entry by itself, lower-cased) and goes under the capital of its first
-letter, A to Z, with symbols and digits first under "Symbols", as Sphinx
-does. Other languages keep Sphinx's order. The PDF's index (makeindex) sorts
-each Chinese entry by the same pinyin: the LaTeX writer gives it as the sort key,
-and the page numbers follow a Chinese entry after full-width commas.
-A subentry (``纯函数; 与副作用``) sorts by its pinyin too, in both.
-In every language, the pages under an entry of the web's index are listed in
-reading order, not by their titles' spelling, and before the entry's subentries
-(in the language's order) and its "see" entries.
-In every language an API's entry (``jax.jit``, ``jax_enable_x64``,
-``XLA_FLAGS``: ``is_api``) is set in code type, in the web's index and the
-PDF's; the LaTeX writer sets every other entry in the text's type (Sphinx sets
-every entry in code type), a name of code in its text or its aside in code type and
-the aside upright, and writes a hyphen as a hyphen, so that a term the
-glossary and the text both index is one entry. It writes a "see" or "see also"
-entry where the index begins, past every page of the text: makeindex lists an
-entry's locators by page, so the page numbers come first, then "see also".
-
-A word whose reading pypinyin gets wrong out of context is read as the book
-means it (``PHRASES``: 重塑 is chóng sù, not zhòng sù).
-
-Config values: none.
+Sphinx sorts the general index by code point, which in Chinese is no order a reader knows.
+On a Chinese build this extension regroups the ``genindex`` page's entries by pinyin under
+the headings A to Z (:func:`order_index`, on ``html-page-context``), and gives the PDF's
+makeindex the same sort keys and Chinese separators (:class:`IndexEntries`, a mixin of the
+book's LaTeX translator; :func:`chinese_separators`). In every language the index lists an
+entry's pages in reading order and sets an API's entry in code type. No config values.
 """
 
 from __future__ import annotations
@@ -59,6 +39,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SYMBOLS = "Symbols"
+# Words whose reading pypinyin gets wrong out of context, read as the book means them.
 PHRASES = {"重塑": [["chóng"], ["sù"]]}
 
 
@@ -195,6 +176,13 @@ def name_pages(groups: list[tuple[str, list[Any]]], titles: dict[str, str]) -> N
 def order_index(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
+    """The ``genindex`` page's entries as the book orders them.
+
+    In Chinese every entry and subentry sorts by its pinyin without tones (a Latin entry by
+    itself, lower-cased) and goes under the capital of its first letter, symbols and digits
+    first under "Symbols", as Sphinx does; other languages keep Sphinx's order. In every
+    language an entry's pages come in reading order, before its subentries and its "see"
+    entries, and an API's entry (:func:`is_api`) is set in code type."""
     if "genindexentries" not in context:
         return
     chinese = (app.config.language or "").startswith("zh")

@@ -1,34 +1,10 @@
-"""The book's places, kept beside its doctrees: ``book-places.json``.
+"""``book-places.json``: the book's pages, examples and update notes, for the lab's report.
 
-The lab's report (``guides/lab.rst``, :mod:`jaxbook_lab.sphinxext`) is a page of
-the guides, a Sphinx project apart from the book's, and shows what the book's
-pages hold: each example's place, to match it with a chapter's drift data and
-link it, and each update note of each table, with the evidence of its probes.
-Only the book's build has read the pages; it says what it found in a file of
-its own, which the guides read as any reader does, through its declared format
-(:class:`jaxbook.formats.BookPlaces`, checked with its JSON Schema):
-
-- each page, in reading order (:func:`jaxbook.sphinxext._chapters.reading_order`):
-  its docname, its title and its chapter (its directory, as the generated pages
-  group pages), with its examples in page order (the places of
-  :class:`jaxbook.sphinxext.drift_report.DriftDomain`: line, digest of the code in
-  the source language, section title, anchor, and its place among its
-  section's examples);
-- each update-notes table (:func:`jaxbook.sphinxext.notes.rows`): its rows in
-  order, each note's id, number, point, the row's anchor, the page and anchor of
-  each place of the note, and its probes and old answers.
-
-The HTML build of the book writes it beside its doctrees, not into the site it
-publishes (``<builddir>/doctrees/<language>/book-places.json``: a file for the
-guides' build, no page for a reader), once the build has finished: the guides
-find it there (``jaxbook_book_places``, :mod:`jaxbook.sphinxext.guides`),
-whatever builder made the doctrees. The build of another builder writes none;
-the guides do not load this extension. The file's keys are sorted and it is
-written only when its text changes, so an unchanged book leaves the same bytes,
-and the same modification time, for the guides' pages that depend on it. A file
-that its schema refuses is a bug of this module: the build fails, naming what does not fit.
-
-Config values: none.
+The lab's report (:mod:`jaxbook_lab.sphinxext`) is a page of the guides, a Sphinx project
+apart from the book's that has not read its pages. At ``build-finished`` the book's HTML
+build writes what it found (:class:`jaxbook.formats.BookPlaces`) to
+``<builddir>/doctrees/<language>/book-places.json`` (:func:`publish`), where the guides
+find it (``jaxbook_book_places``, :mod:`jaxbook.sphinxext.guides`). No config values.
 """
 
 from __future__ import annotations
@@ -82,7 +58,10 @@ def note_row(row: notes.Row) -> formats.NoteRow:
 
 
 def book_places(env: BuildEnvironment) -> formats.BookPlaces:
-    """What the book's pages hold, as the lab's report reads it."""
+    """What the book's pages hold, as the lab's report reads it: each page in reading order
+    with its examples' places (:mod:`jaxbook.sphinxext.drift_report`), to match them with a
+    chapter's drift data and link them; and each update-notes table's rows
+    (:func:`jaxbook.sphinxext.notes.rows`), with each note's probes and old answers."""
     examples: dict[str, list[formats.ExamplePlace]] = {}
     for place in drift_report.chapter_places(env, ""):
         examples.setdefault(place.docname, []).append(
@@ -122,7 +101,12 @@ def text(data: formats.BookPlaces) -> str:
 
 def publish(app: Sphinx, exception: Exception | None) -> None:
     """Write the places of the book's HTML build beside its doctrees, when they changed: the
-    site a deploy publishes holds only what readers read."""
+    site a deploy publishes holds only what readers read.
+
+    Only the ``html`` builder writes the file, whatever builder made the doctrees. It is
+    written only when its text changes, so an unchanged book keeps its modification time
+    for the guides' pages that depend on it. A file its schema refuses is a bug of this
+    module: the build fails, naming what does not fit."""
     if exception is not None or app.builder.name != "html":
         return
     path = Path(app.doctreedir, FILE)

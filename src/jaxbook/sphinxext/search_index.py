@@ -1,26 +1,9 @@
 """Keep the search index's index entries when a rebuild does not write every page.
 
-An incremental HTML build loads the previous ``searchindex.js`` and feeds it
-only the pages it writes again. Sphinx (9.2; sphinx-doc/sphinx#12599, open)
-restores the titles and words of the other pages from that file but not their
-index entries, and the environment it pickles before writing has none either:
-a plain ``make html`` on an unchanged book would lose every entry of the
-index, the glossary's terms among them, which the search ranks above a word's
-mere mention. When the builder starts writing
-(``write-started``), before it loads the file, this module puts the file's
-entries where the builder's index keeps them; a page written again is indexed
-again, and its entries replaced. It also drops the entries of pages removed
-since: Sphinx never prunes them, and in a long-lived application (``make
-livehtml``) the entries of a removed page would break the next build's search
-index.
-
-The search page's snippets leave out what the index leaves out: Sphinx's
-``searchtools.js`` quotes a found page's text around the word, all of it but its
-header links, scripts and styles; a small script has it drop the elements marked
-``no-search`` too (the parallel text's other language, the self-checks), so that a
-Chinese result does not quote the English beside it.
-
-Config values: none.
+On ``write-started`` this extension restores, from the previous ``searchindex.js``, the index
+entries of the pages an incremental HTML build does not write again, which Sphinx loses
+(sphinx-doc/sphinx#12599). On the search page it adds a script that leaves the elements
+marked ``no-search`` out of the results' snippets.
 """
 
 from __future__ import annotations
@@ -57,7 +40,15 @@ def kept_entries(frozen: dict[str, Any], keep: Set[str]) -> dict[str, list[tuple
 
 def restore_entries(app: Sphinx, builder: Builder) -> None:
     """Before the builder writes: the entries of the previous index, where the builder's
-    index keeps them. A page written again is indexed again, its entries replaced."""
+    index keeps them. A page written again is indexed again, its entries replaced.
+
+    An incremental build feeds the index only the pages it writes again, and Sphinx 9.2
+    (sphinx-doc/sphinx#12599, open) restores the others' titles and words from the file but
+    not their index entries, nor does the pickled environment hold them: an unchanged book's
+    ``make html`` would lose every entry, the glossary's terms among them, which the search
+    ranks above a word's mere mention. The entries of pages removed since are dropped, which
+    matters in a long-lived application (``make livehtml``).
+    """
     if not isinstance(builder, StandaloneHTMLBuilder):
         return
     env = builder.env
@@ -100,6 +91,8 @@ SNIPPETS_SCRIPT = """document.addEventListener("DOMContentLoaded", function () {
 
 
 def add_snippets_script(app: Sphinx, pagename: str, *args: Any) -> None:
+    """On the search page, ``SNIPPETS_SCRIPT``: a Chinese result then does not quote the
+    parallel text's English beside it, or a self-check."""
     if pagename == "search":
         app.add_js_file(None, body=SNIPPETS_SCRIPT)
 

@@ -1,23 +1,17 @@
 """Teach the Chinese search the book's terms, from the translation glossary.
 
-Sphinx segments Chinese text for its search index with jieba (without jieba
-it leaves Chinese out of the index). jieba's own dictionary cuts 向量化 into
-向 / 量化 in search mode, which would file *vectorization* under 量化,
-*quantization*: the very confusion the chapter warns about. This module
-writes the glossary's Chinese terms, plus any extra terms, to a jieba user
-dictionary in the doctree directory and points ``html_search_options["dict"]``
-at it (unless ``conf.py`` names a dictionary there: then it warns), so the index
-keeps each term whole. jieba's search mode would still add a term's known
-sub-words (量化 from 向量化), so the Chinese splitter is
-replaced by one that indexes a glossary term whole and nothing inside it.
+On ``builder-inited`` a Chinese HTML build writes the glossary's Chinese terms to a jieba
+user dictionary (:func:`write_dictionary`), and the search language it adds
+(:class:`GlossaryAwareChinese`) indexes each of them whole. Without it, jieba cuts 向量化
+into 向 / 量化 and files *vectorization* under 量化, *quantization*: the very confusion
+the chapter warns about.
 
 Config values:
 
-``jaxbook_glossary``
-   The glossary CSV (its source terms, the ``zh_CN`` column), relative to the
-   source directory.
-``jaxbook_search_terms``
-   Chinese words to keep whole that the glossary does not hold (default: none).
+- ``jaxbook_glossary`` (``""``): the glossary CSV (its source terms, the ``zh_CN``
+  column), relative to the source directory.
+- ``jaxbook_search_terms`` (``[]``): Chinese words to keep whole that the glossary does
+  not hold.
 """
 
 from __future__ import annotations
@@ -50,6 +44,8 @@ def terms(app: Sphinx) -> list[str]:
 
 
 def write_dictionary(app: Sphinx) -> None:
+    """Write the terms to a jieba user dictionary in the doctree directory and point
+    ``html_search_options["dict"]`` at it; warn instead if ``conf.py`` names one there."""
     if not app.config.language.startswith("zh") or app.builder.format != "html":
         return
     path = Path(app.doctreedir, "jieba-dict.txt")
@@ -70,7 +66,8 @@ def write_dictionary(app: Sphinx) -> None:
 
 
 class GlossaryAwareChinese(SearchChinese):
-    """Sphinx's Chinese splitter, keeping the user dictionary's terms whole."""
+    """Sphinx's Chinese splitter, keeping the user dictionary's terms whole: jieba's search
+    mode would still add a term's known sub-words (量化 from 向量化)."""
 
     def __init__(self, options: dict[str, str]) -> None:
         super().__init__(options)

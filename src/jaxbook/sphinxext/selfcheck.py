@@ -1,28 +1,10 @@
 """Exercise self-checks: code a reader runs in the page's notebook, never printed on the page.
 
-An exercise's self-check is a Python file beside its page, named by the page::
-
-    .. selfcheck:: _selfcheck_e1.py
-
-The file's code becomes a literal block inside a ``selfcheck`` node. Every
-writer skips that node (HTML, hence the EPUB, LaTeX, text, man, Texinfo) and
-the search index leaves it out, so the web pages, the PDF and the EPUB show
-neither the code nor any output of it. The literal block stays in the doctree:
-it is a message of the page's catalog like any code block
-(``gettext_additional_targets``), so the English self-check has English
-messages, and the page's notebook (:mod:`jaxbook.sphinxext.notebooks`) makes it
-a code cell, which a reader runs below their answer.
-
-With ``:doctest:`` (on the answers page, after the reference answer) the block
-is also a ``testcode`` with no expected output: ``make doctest`` runs the
-self-check on the reference answer in each language, and it passes only if it
-raises nothing and prints nothing. Without it (on the exercises page, where no
-answer exists) the block is not a doctest.
-
-A self-check prints nothing when the answer passes, and an ``AssertionError``
-that says what is wrong when it does not; ``tests/book/test_selfchecks.py`` runs
-every chapter's files on their reference answers and on no answer, and each
-chapter's ``tests/book/test_chNN_exercises.py`` on wrong answers.
+Adds the ``selfcheck`` directive (``.. selfcheck:: _selfcheck_e1.py``, a Python file
+beside the page) and the ``selfcheck`` node, which every writer skips and the search
+index leaves out. The code stays in the doctree, so it is translated like any code
+block and the page's notebook (:mod:`jaxbook.sphinxext.notebooks`) makes it a code cell
+that the reader runs below their answer.
 
 Config values: none.
 """
@@ -45,7 +27,11 @@ if TYPE_CHECKING:
 
 
 class selfcheck(nodes.General, nodes.Element):
-    """An exercise's self-check: in the doctree (catalog, notebook, doctest), never written."""
+    """An exercise's self-check: in the doctree (catalog, notebook, doctest), never written.
+
+    Every writer skips it (HTML, hence the EPUB, LaTeX, text, man, Texinfo), so no page
+    shows the code or its output; its literal block is a message of the page's catalog like
+    any code block (``gettext_additional_targets``)."""
 
 
 def _skip(_translator: object, _node: nodes.Node) -> None:
@@ -53,7 +39,13 @@ def _skip(_translator: object, _node: nodes.Node) -> None:
 
 
 class SelfcheckDirective(SphinxDirective):
-    """``.. selfcheck:: <file>.py``, with ``:doctest:`` where an answer is defined above it."""
+    """``.. selfcheck:: <file>.py``, with ``:doctest:`` where an answer is defined above it.
+
+    With ``:doctest:`` (on the answers page, after the reference answer) the block is also a
+    ``testcode`` with no expected output, so ``make doctest`` passes it only if it raises and
+    prints nothing. A self-check prints nothing when the answer passes, and raises an
+    ``AssertionError`` saying what is wrong when it does not; ``tests/book/test_selfchecks.py``
+    runs every chapter's self-checks on their reference answers and on no answer."""
 
     required_arguments = 1
     option_spec: ClassVar = {"doctest": directives.flag}

@@ -1,8 +1,8 @@
-"""Scripts that need a fresh interpreter, shown on the page and run by doctest.
+"""The ``snippet`` directive: a script that needs a fresh interpreter, shown and run by doctest.
 
-Some demos only work at interpreter start-up (``jax_enable_x64`` before the
-first array, ``jax_num_cpu_devices`` before the backend starts), so they live
-as scripts in ``snippets/``; the page shows one and, below it, what it prints::
+Some demos work only at interpreter start-up (``jax_enable_x64`` before the first array,
+``jax_num_cpu_devices`` before the backend starts), so they live as scripts in ``snippets/``;
+a page shows one and, below it, what it prints::
 
     .. snippet:: x64_startup.py
 
@@ -10,32 +10,14 @@ as scripts in ``snippets/``; the page shows one and, below it, what it prints::
 
        开启 x64 后，默认浮点：float64
 
-``snippet`` is ``literalinclude`` for a file of the snippets directory: it
-shows the file as a (translatable) literal block, followed by a hidden
-``testcode`` that runs it in a new Python process and prints what it printed
-(and, if it failed, the last line of its error output, the exception a
-terminal ends with), so the ``testoutput`` after it is compared as any
-cell's. The reader sees the script and its output, not the
-plumbing. A failing script's whole error output, its traceback, goes to
-stderr, which the engine (:mod:`pagerun.engine`) shows only where the
-cell fails: a ❌ script that fails as its page says leaves nothing in the
-build's log. The child runs JAX on the CPU (``JAX_PLATFORMS=cpu``): the page's
-own process may hold the accelerator, and a TPU lets only one process open
-it; a script about devices says so and asks for CPU devices itself. A
-script that runs longer than ``:timeout:`` seconds (default 120) fails its
-cell with a ``TimeoutExpired`` error that names it.
-
-After the page is read, and translated, a hidden ``testsetup`` writes the
-text the reader sees into a fresh temporary directory and makes it the
-working directory for the page's doctests; a hidden ``testcleanup`` restores
-the old one. So the script that runs is, character for character, the one
-on the page, in each language.
+The directive shows the script and adds a hidden ``testcode`` that runs it; on
+``doctree-read`` each page with snippets gets a hidden ``testsetup`` and ``testcleanup``
+that stage the scripts.
 
 Config values:
 
 ``jaxbook_snippets_dir``
-   Directory of the scripts, relative to the source directory
-   (default ``"snippets"``).
+   The scripts' directory, relative to the source directory (default ``"snippets"``).
 """
 
 from __future__ import annotations
@@ -60,7 +42,10 @@ logger = logging.getLogger(__name__)
 
 # What runs a snippet, hidden. A script that fails ends with the line a terminal ends with
 # (the exception, "NameError: name 'np' is not defined"); its whole error output goes to
-# the run's own stderr, for the author, which the engine shows only if the cell fails.
+# the run's own stderr, for the author, which the engine (pagerun.engine) shows only if the
+# cell fails: a script that fails as its page says leaves nothing in the build's log.
+# JAX_PLATFORMS=cpu: the page's own process may hold the accelerator, and a TPU lets only
+# one process open it; a script about devices asks for CPU devices itself.
 RUN_CODE = """\
 import os as _snippet_os, subprocess as _snippet_subprocess, sys as _snippet_sys
 _snippet_run = _snippet_subprocess.run(
@@ -80,6 +65,11 @@ class SnippetDirective(LiteralInclude):
 
     Takes ``literalinclude``'s options, and ``:timeout:`` (seconds); the
     language defaults to Python and the caption to the file name.
+
+    A hidden ``testcode`` after the (translatable) literal block runs the script in a new
+    Python process on the CPU and prints what it printed, so the ``testoutput`` after it is
+    compared as any cell's. Past ``:timeout:`` (default 120) the cell fails with a
+    ``TimeoutExpired`` that names the script.
     """
 
     option_spec: ClassVar[OptionSpec] = {
@@ -131,7 +121,13 @@ _CLEANUP_CODE = "\n".join(
 
 
 def stage_snippets(app: Sphinx, doctree: nodes.document) -> None:
-    """Add hidden setup/cleanup that stage the scripts as the page shows them."""
+    """Add hidden setup/cleanup that stage the scripts as the page shows them.
+
+    The setup writes the text the reader sees (translated, in a translation) into a fresh
+    temporary directory and makes it the working directory for the page's doctests; the
+    cleanup restores the old one. So the script that runs is, character for character, the
+    one on the page, in each language.
+    """
     scripts: dict[str, str] = {}
     for block in doctree.findall(nodes.literal_block):
         name = block.get("jaxbook_snippet")

@@ -1,30 +1,16 @@
 """Tell readers of a translated page what is not translated yet, and mark it as source text.
 
-For a build in another language than the source, each page is counted as it
-is read, against its current source: every passage Sphinx would translate
-(paragraphs, titles, code blocks and their outputs), and of those the ones the
-catalog (``<locale_dir>/<language>/LC_MESSAGES/<page>.po``) did not translate:
-no entry yet (the source changed after the catalog was merged), an empty
-``msgstr``, or a fuzzy one, which is never published. A page with any such
-passage gets a notice at its top with the count; a page whose every passage is
-translated gets none, however its catalog's and its source's commit dates
-compare.
-
-Each passage left in the source language carries that language: its node gets
-docutils' ``language-zh-CN`` class, which the HTML writer turns into
-``lang="zh-CN"`` on its element, so that a browser, a screen reader and a
-search engine read it as Chinese on an English page.
-
-A draft edition (``jaxbook_draft_languages``) says so at the top of every page:
-it is built and linked for its translators, not offered to readers.
+In a build in another language than the source, each page's passages are counted as it
+is read (``doctree-read``, :func:`count_passages`), against its catalog found through
+``locale_dirs``; a post-transform (:class:`AddNotices`) puts a notice with the count at
+the top of a page with any untranslated passage, and a draft notice on every page of a
+draft edition. Each passage left in the source language is marked as written in it.
 
 Config values:
 
-``jaxbook_draft_languages``
-   The languages whose translation is a draft (``conf.py``: those
-   ``locale/languages.csv`` lists as ``draft``; default ``[]``).
-
-The catalogs are found through ``locale_dirs``.
+- ``jaxbook_draft_languages`` (``[]``): the languages whose edition is a draft, built
+  and linked for its translators but not offered to readers (``conf.py`` gives those
+  ``locale/languages.csv`` lists as ``draft``).
 """
 
 from __future__ import annotations
@@ -73,7 +59,15 @@ def _domain(env: BuildEnvironment) -> TranslationDomain:
 
 
 def count_passages(app: Sphinx, doctree: nodes.document) -> None:
-    """Store (translated, total) passages of the page just read, in the domain's data."""
+    """Store (translated, total) passages of the page just read, in the domain's data.
+
+    A passage is whatever Sphinx would translate (paragraphs, titles, code blocks and their
+    outputs); it is untranslated when the page's catalog has no entry for it yet (the
+    source changed after the merge), an empty ``msgstr`` or a fuzzy one, which is never
+    published. An untranslated passage gets docutils' ``language-zh-CN`` class, which the
+    HTML writer turns into ``lang="zh-CN"``, so that a browser, a screen reader and a
+    search engine read it as Chinese on an English page.
+    """
     if app.config.language == SOURCE_LANGUAGE:
         return
     docname = app.env.docname

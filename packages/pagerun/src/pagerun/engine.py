@@ -1,56 +1,12 @@
-"""The one engine that runs a page's code.
+"""The one engine that runs a page's code, as ``sphinx.ext.doctest``'s builder would.
 
-:func:`run` is the one function that runs a page's code. A build runs each
-page with it once, while the page is read (:mod:`pagerun.sphinxext.run`),
-in a process of its own (:mod:`pagerun.kernel`), and every builder and tool
-reports or renders what that run recorded (the verdict, the measured outputs,
-the ``testplot`` figures). It needs no Sphinx: a page written to JSON
-(:mod:`pagerun.blocks`) runs with it anywhere.
-
-A page is a list of :class:`Block`, one per doctest directive (and ``>>>``
-block when ``doctest_test_doctest_blocks`` says so) in document order;
-:class:`Settings` are the ``conf.py`` values the builder reads. :func:`run`
-groups and runs them exactly as the builder's ``test_doc`` and ``test_group``
-do:
-
-- a block whose ``:skipif:`` condition holds is left out (the condition is
-  evaluated after the global setup, which the global cleanup then undoes);
-- each group gets a fresh namespace; a block of group ``*`` joins every group,
-  after the group's own blocks; the global setup is the first setup of every
-  group and the global cleanup its last cleanup;
-- setup and cleanup code run as examples whose expected output is empty, so
-  one that prints or raises is a setup (or cleanup) failure, and a group whose
-  setup fails runs no test and no cleanup (the global cleanup still runs here,
-  uncounted, so that what the setup started stops in this process);
-- a ``testcode`` block is compiled as ``exec`` and checked against the
-  ``testoutput`` that follows it in its group (an expected traceback checks
-  the exception), a ``doctest`` block as ``single``, example by example, with
-  the block's options over ``doctest_default_flags``.
-
-The counts are the builder's: ``tries``, ``failures``, ``setup_failures`` and
-``cleanup_failures``; they, and the expected and actual output of every failure,
-are the builder's on a root made of every case (``packages/pagerun/tests/test_engine.py``).
-Each test leaves an :class:`Outcome` (what it printed, whether it passed, the
-exception it raised) and a :class:`~pagerun.blocks.RecordedBlock`
-(the same, by page and line), each failure a :class:`Report` at its page line.
-``names`` reads variables of the namespaces before the cleanup deletes them
-(what the ``:measured:`` figures need), and ``after`` is called after each
-test with its namespace (what ``testplot`` draws its figures from); ``started``
-before each test, setup and cleanup code included, with its file and line (where
-:mod:`pagerun.kernel` says a page that never finished was).
-
-What a test writes to ``sys.stderr`` is shown (written there after it) only if
-the test failed: an example that fails as its page says (printing its
-``NameError``) leaves no traceback in the build's log, one whose output differs
-from the page's leaves it for its author.
-
-Where the environment variable ``PAGERUN_RUN_LOG`` names a file, every run
-appends one line to it, the page and the ``unit`` its caller names (a build's
-doctree directory): how the tests count the runs of a build.
-
-This module imports the standard library, :mod:`pagerun.blocks` (which declares
-a page's blocks) and :mod:`pagerun._compat` (doctest's exception pattern and its
-``compile``).
+A build runs each page with :func:`run` once, while the page is read
+(:mod:`pagerun.sphinxext.run`), in a process of its own (:mod:`pagerun.kernel`); every
+builder and tool then reports or renders what that run recorded (the verdict, the
+measured outputs, the ``testplot`` figures). It needs no Sphinx: a page written to JSON
+(:mod:`pagerun.blocks`) runs with it anywhere. It imports only the standard library,
+:mod:`pagerun.blocks` and :mod:`pagerun._compat`, so the kernel that imports it loads
+no Sphinx.
 """
 
 from __future__ import annotations
@@ -495,6 +451,8 @@ class _Run:
         )
 
 
+# Where this environment variable names a file, every run appends a line to it (the page
+# and its caller's unit): how the tests count the runs of a build.
 RUN_LOG = "PAGERUN_RUN_LOG"
 
 
@@ -506,7 +464,36 @@ def run(
     unit: str = "",
     started: Started | None = None,
 ) -> PageRun:
-    """Run one page's blocks as the doctest builder runs them (see the module's docstring)."""
+    """Run one page's blocks as the doctest builder's ``test_doc`` and ``test_group`` do.
+
+    The page holds one :class:`~pagerun.blocks.Block` per doctest directive (and ``>>>``
+    block when ``doctest_test_doctest_blocks`` says so), in document order. As in the
+    builder:
+
+    - a block whose ``:skipif:`` condition holds is left out (the condition is evaluated
+      after the global setup, which the global cleanup then undoes);
+    - each group gets a fresh namespace; a block of group ``*`` joins every group, after
+      the group's own blocks; the global setup is every group's first setup and the
+      global cleanup its last cleanup;
+    - setup and cleanup code run as examples that expect no output, so one that prints
+      or raises fails; a group whose setup fails runs no test and no cleanup (the global
+      cleanup still runs here, uncounted, so that what the setup started stops in this
+      process);
+    - a ``testcode`` block is compiled as ``exec`` and checked against the ``testoutput``
+      that follows it in its group (an expected traceback checks the exception); a
+      ``doctest`` block is compiled as ``single``, example by example, with the block's
+      options over ``doctest_default_flags``.
+
+    The counts and each failure's expected and actual output are the builder's
+    (``packages/pagerun/tests/test_engine.py`` compares them on a root of every case).
+
+    ``names`` are variables read from the namespaces before the cleanup deletes them (the
+    ``:measured:`` figures); ``after`` is called after each test with its namespace
+    (``testplot`` draws from it); ``started`` before each test, setup and cleanup
+    included, with its file and line (so :mod:`pagerun.kernel` can say where a page that
+    never finished was). ``unit`` names the caller's unit (a build's doctree directory)
+    in the :data:`RUN_LOG` file.
+    """
     if os.environ.get(RUN_LOG):
         with open(os.environ[RUN_LOG], "a", encoding="utf-8") as log:
             log.write(

@@ -1,52 +1,13 @@
 """Run pages' code in a process of its own, the kernel, as MyST-NB runs a notebook's.
 
-A build never runs a page's code in its own process: each process that runs a
-page (a build, each reader a parallel build forks, a process that lives on to
-build again) starts one long-lived child on its first request,
-``python -m pagerun.kernel``, and sends it every page to run (:func:`run_page`).
-The kernel runs it with the one engine (:func:`pagerun.engine.run`) and answers
-the run, its values made plain (a NumPy scalar as Python's), the figures saved
-after its ``testplot`` cells and, if asked, where it ran (the function a request
-names: :func:`where` by default, the project's own through the setting
-``pagerun_where``). So the build process runs no page code, and a page that
-crashes the process running it (a segfault, memory exhausted) or runs past its
-time limit (``PAGERUN_PAGE_TIMEOUT`` seconds, default 300, measured here in any
-thread) loses its kernel, not the build: the kernel is killed, the page fails at
-the line that was running with one sentence saying why, and the next page starts
-a fresh kernel.
+Each build process starts one long-lived kernel (``python -m pagerun.kernel``) on its
+first request and sends it every page (:func:`run_page`); the kernel runs it with
+:func:`pagerun.engine.run` and answers the result, its figures and where it ran. A
+page that crashes or hangs the kernel fails on its own and the next page starts a
+fresh kernel. :func:`ask` calls a function in the kernel, so the build need not
+import the library the pages use.
 
-Nor need the build import the library the pages use: what it must know of it, it
-asks the same kernel (:func:`ask`: a function of a module, by name, called there
-with plain arguments, its plain answer sent back). A build that runs no page but
-asks starts a kernel for its questions.
-
-The protocol is pickled frames (a length, then the pickle) over two pipes of
-the kernel's own, passed as file descriptors, so nothing the page's code prints
-gets into it: what it writes to ``sys.stdout`` and ``sys.stderr`` is sent to the
-build, which writes it to its own, as a page run in its process did (what is
-written below Python goes to the standard output and error the kernel shares
-with the build). Each request carries the build process's working directory,
-``sys.path`` and environment, which the kernel takes before running the page
-or answering, as the page had run in the build's process. Before each test the kernel says
-where it is (file and line), so a page that never answers fails at the test
-that was running. The kernel reads its requests in a thread of its own: when
-the process that started it ends, however it ends (its pipe closes; an
-``atexit`` handler closes it first when it can), the kernel exits at once,
-even in the middle of a page.
-
-Where a device only one process may open is present (a TPU chip: the patterns a request
-names, from the build's setting ``pagerun_exclusive_devices``), the kernel
-takes the machine's lock (:mod:`pagerun.devices`) before it runs anything and holds
-it for its life, so that the kernels of builds side by side take turns at the
-device. Waiting for it is not the page's time: the time limit counts from when the
-kernel holds it, and the build says once on stderr that it waits, and for which
-process. A process that lives on between builds stops a kernel that holds the lock
-after each (:func:`release`), so that the device is not held for nothing.
-
-This module imports the standard library and the engine only, no Sphinx (a
-question, and a request's ``where``, import the module they name).
-
-    python -m pagerun.kernel REQUESTS_FD ANSWERS_FD [DEVICE_PATTERN...]  (run_page, ask start it)
+This module imports only the standard library and the engine, not Sphinx.
 """
 
 from __future__ import annotations
@@ -137,6 +98,10 @@ class Answer:
 
 
 def _send(fd: int, message: object) -> None:
+    """Write ``message`` as one frame: its length, then its pickle.
+
+    Frames travel over two pipes of the kernel's own, passed as file descriptors, so
+    nothing the page's code prints can get into them."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(_HEADER.pack(len(data)) + data)
     while view:
@@ -175,7 +140,13 @@ class _Frames:
 
 class Kernel:
     """One kernel process, and the pipes to it, owned by the process that started it, taking
-    turns at the devices ``exclusive`` matches (absolute glob patterns)."""
+    turns at the devices ``exclusive`` matches (absolute glob patterns).
+
+    Where a device only one process may open is present (a TPU chip), the kernel takes the
+    machine's lock (:mod:`pagerun.devices`) before it runs anything and holds it for its
+    life, so kernels of builds side by side take turns at the device. Waiting for the lock
+    does not count toward the page's time limit; the build says once on stderr that it
+    waits, and for which process."""
 
     def __init__(self, exclusive: Sequence[str]) -> None:
         self.exclusive = tuple(exclusive)
@@ -246,7 +217,10 @@ class Kernel:
         return f"signal {-status}" if status < 0 else f"exit status {status}"
 
     def run(self, request: Request, timeout_s: float) -> Answer:
-        """The kernel's answer; a failed run, the kernel stopped, where it died or hung."""
+        """The kernel's answer; a failed run, the kernel stopped, where it died or hung.
+
+        The kernel says before each test where it is, so a page that crashes or never
+        answers fails at the line that was running, with one sentence saying why."""
         where: list = []
         try:
             return self._exchange(request, timeout_s, where)[1]
@@ -299,6 +273,8 @@ _kernel: Kernel | None = None
 
 
 def timeout_s() -> float:
+    """A page's time limit: ``PAGERUN_PAGE_TIMEOUT`` seconds, default 300. The build
+    enforces it, so it holds whatever thread the page's code hangs in."""
     return float(os.environ.get(TIMEOUT) or TIMEOUT_S)
 
 
@@ -356,6 +332,7 @@ def ask(module: str, function: str, *args: object, exclusive: Sequence[str] | No
 
 
 def _stop() -> None:
+    """At exit, stop the kernel first where this process can (its pipe closing would do)."""
     if _kernel is not None and _kernel.owner == os.getpid():
         _kernel.stop()
 
@@ -483,6 +460,11 @@ class _Printed(io.TextIOBase):
 
 
 def main(argv: list[str]) -> None:
+    """The kernel: ``python -m pagerun.kernel REQUESTS_FD ANSWERS_FD [DEVICE_PATTERN...]``
+    (:func:`run_page` and :func:`ask` start it).
+
+    Requests are read in a thread of their own, so when the build's process ends, however
+    it ends (its pipe closes), the kernel exits at once, even in the middle of a page."""
     requests, answers = _Frames(int(argv[0])), int(argv[1])
     sending = threading.Lock()  # the page's threads print, too
 

@@ -1,47 +1,24 @@
-"""The book on paper and in e-readers: PDF (LaTeX, xelatex + xeCJK) and EPUB, per language.
+"""The book on paper and in e-readers: a PDF (xelatex + xeCJK) and an EPUB per language.
 
-One ``conf.py`` serves every language: the settings come from the book's localised
-title, authors, translators and publisher (``jaxbook.sphinxext.book_texts``). Both
-editions hold the reader's book only: the pages the root page's toctrees reach.
+One ``conf.py`` serves every language: both editions' settings come from the book's
+localized texts (:mod:`jaxbook.sphinxext.book_texts`), and both hold the pages the root
+page's toctrees reach. This module sets up the package's modules, one per concern:
+``credits`` (who made which edition, its licenses and identifier), ``latex`` (the PDF's
+settings, fonts and glyphs), ``layout`` (the PDF's rewrites of the resolved book),
+``page_breaks`` (where the PDF's pages may break), ``dropdowns`` (a dropdown off the web),
+``epub`` (the EPUB builder) and ``web`` (the preface's name, the site's download links).
 
-Modules, one per concern:
+Config values:
 
-- ``credits``: which edition and who made it, as every edition and the site say it
-  (title, names, edition statement, licences, identifier);
-- ``latex``: the PDF's settings (trim, front matter, metadata, language, fonts, preamble),
-  the characters its fonts lack, a ``jaxbook.sphinxext.latex_translator`` mixin
-  (``OutputFrame``) and the LaTeX of sphinx-design's badges (``visit_badge``);
-- ``layout``: the PDF's rewrites of the resolved book (``PaperLayout``): page references,
-  marks after quotes, table cells, names that break, ragged breaks, bookmarks;
-- ``page_breaks``: where the PDF's pages may break (``need_room``);
-- ``dropdowns``: a dropdown on paper and in the EPUB (``LabelDropdowns``);
-- ``epub``: the EPUB builder (``BookEpubBuilder``) and its settings;
-- ``web``: the preface's name in EPUB and website pages, and each site's links to its
-  language's PDF and EPUB.
-
-This module sets them up and declares the config values; ``configure`` makes both
-editions' settings once ``conf.py``'s texts are localised.
-
-Config values (the file stem ``jaxbook_basename`` is ``jaxbook.sphinxext.book_texts``'s):
-
-``jaxbook_symbol_font``
-   Font for symbols the text fonts lack (default ``"Symbola"``).
-``jaxbook_font_cache``
-   Where the PDF's CJK faces are written, one per file
-   (``jaxbook.sphinxext.fonts.write_face``; default ``""``:
-   ``$XDG_CACHE_HOME/jaxbook/fonts``, or ``~/.cache/jaxbook/fonts``).
-``jaxbook_editions``
-   The formats the site offers for download, which its pages link (default ``["pdf",
-   "epub"]``): ``jaxbook editions`` builds them into the site, as a deploy does; a site
-   built alone links them before they are there, and its build says so.
-``jaxbook_edition``
-   The edition's number (default ``1``): "First edition", "第 1 版".
-``jaxbook_edition_date``
-   Month of the edition, ``YYYY-MM`` (default ``""``: the build's month, as a draft's).
-``jaxbook_book_url``
-   The address naming the book, whatever host serves it (default ``""``:
-   ``jaxbook:<basename>``); the EPUB's identifier derives from it, the language and the
-   edition.
+- ``jaxbook_symbol_font`` (``"Symbola"``): the font for symbols the text fonts lack.
+- ``jaxbook_font_cache`` (``""``: the user's cache): where the PDF's CJK faces are
+  written (:func:`jaxbook.sphinxext.fonts.font_cache`).
+- ``jaxbook_editions`` (``["pdf", "epub"]``): the formats the site's pages offer for
+  download; ``jaxbook editions`` builds them into the site.
+- ``jaxbook_edition`` (``1``): the edition's number, as in "First edition".
+- ``jaxbook_edition_date`` (``""``: the build's month): the edition's month, ``YYYY-MM``.
+- ``jaxbook_book_url`` (``""``: ``jaxbook:<basename>``): the address naming the book,
+  whatever host serves it; the EPUB's identifier derives from it.
 """
 
 from __future__ import annotations
@@ -79,6 +56,7 @@ FORMATS = ("pdf", "epub")
 
 
 def configure(app: Sphinx, config: Config) -> None:
+    """Make both editions' settings, once ``conf.py``'s texts are localized."""
     if not config.jaxbook_publisher:
         raise ConfigError(
             f"{Path(app.confdir, 'conf.py')}: jaxbook_publisher must name who publishes the "

@@ -1,45 +1,12 @@
-"""The PDF's settings: the ``latex_elements`` of Sphinx's LaTeX builder (xelatex + xeCJK), on
-``texinputs/jaxbook.sty``.
+"""The PDF edition's settings: the ``latex_elements`` of Sphinx's LaTeX builder (xelatex +
+xeCJK), on ``texinputs/jaxbook.sty``.
 
-- Trim size per edition (``TRIM``: 185 by 260 mm Chinese, 7 by 9.25 in English), margins
-  to match.
-- Front matter, roman-numbered: title page (authors, a translation's translators,
-  publisher); copyright page (the JAX series, "For JAX 0.12", of the release it runs on;
-  the edition statement, "First edition, December 2026"; course credit; licences);
-  contents; the preface (the root page's text) in the contents and bookmarks. No blank
-  page has a running head or folio.
-- PDF information (title, authors, subject, keywords) in the edition's language, and
-  ``/Lang`` with region (``zh-CN``, ``en-US``).
-- Hyphenation: the edition's language is polyglossia's main language (Spanish
-  "sa-li-da", not "sal-ida"; ``jaxbook.preflight.HYPHENATION`` names its patterns'
-  TeX package, which ``make pdf`` checks). A CJK edition's Latin words use US English.
-  The build's names for contents, figures, tables, chapters and "see" survive
-  polyglossia's.
-- Fonts: Noto Serif and Sans beside the script's Noto CJK
-  (``jaxbook.sphinxext.fonts.cjk_family``), Noto Sans Mono CJK for code, each CJK face in
-  its own file named as it is ("NotoSansCJKsc", not the collection's "NotoSansCJKjp":
-  ``jaxbook.sphinxext.fonts.write_face``); missing symbols from a symbol font through
-  xeCJK's fallback; emoji as Noto Color Emoji pictures (``jaxbook-glyphs.sty``, written
-  for the emoji the book uses).
-- Numbering per chapter ("图 1-1", "Figure 1-1", sections "1.5"), as on the web and in
-  the EPUB (``jaxbook.sphinxext.numbering``, set up here; ``jaxbook.sty`` lays it out).
-  Figures stay where the text has them (never between an output and its label); links
-  are black; a reference's page as the language writes it ("（第 12 页）", " (page 12)":
-  ``page_reference_macro``, placed by ``layout``).
-- Long code or output lines break only at a space or after a comma, with a small grey
-  hook; inline code breaks unmarked.
-
-Changes to the resolved book are ``layout``'s. Here are a mixin of
-``jaxbook.sphinxext.latex_translator``, ``OutputFrame`` (a cell's output set apart), and the
-LaTeX visitors it registers for sphinx-design's badge (``visit_badge``).
-
-Why the PDF is not tagged: tagging needs ``\\DocumentMetadata`` before
-``\\documentclass``, which Sphinx's template has no place for (short of copying it);
-TeX Live 2022's XeLaTeX (LaTeX 2022-11-01, tagpdf 0.98a) stops at each longtable that
-breaks over a page ("Infinite glue shrinkage found in box being split"), tags paragraphs
-at most, and lacks the interword spaces a tagged PDF needs. So the PDF declares language
-and information, and the EPUB is the accessible edition. Retry under LuaLaTeX with a
-LaTeX that tags tables and lists.
+:func:`configure_latex` sets the edition's trim size, front matter, PDF metadata,
+language, fonts and preamble; :func:`write_cjk_faces` and :func:`write_glyphs` write the
+CJK faces and the glyphs the fonts lack. Changes to the resolved book are
+:mod:`jaxbook.sphinxext.editions.layout`'s. Also here: :class:`OutputFrame`, a mixin of
+:mod:`jaxbook.sphinxext.latex_translator`, and the LaTeX of sphinx-design's badges
+(:func:`visit_badge`).
 """
 
 from __future__ import annotations
@@ -417,7 +384,8 @@ KEPT_NAMES = ("contentsname", "figurename", "tablename", "chaptername", "seename
 
 
 def multilingual(language: str) -> str:
-    """polyglossia with ``language``'s TeX language as the main one, and the names of
+    """polyglossia with ``language``'s TeX language as the main one, so that words
+    hyphenate by its patterns (Spanish "sa-li-da", not "sal-ida"), and the names of
     ``KEPT_NAMES`` as they are before the build gives any (none where
     ``jaxbook.preflight.HYPHENATION`` does not know it: ``warn_unknown_language`` says so)."""
     tex = tex_language(language)
@@ -443,6 +411,16 @@ def warn_unknown_language(app: Sphinx) -> None:
 
 
 def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
+    """Set the PDF's ``latex_elements`` and ``latex_documents``; ``conf.py``'s own values win.
+
+    The PDF is not tagged: tagging needs ``\\DocumentMetadata`` before ``\\documentclass``,
+    where Sphinx's template has no place (short of copying it), and TeX Live 2022's XeLaTeX
+    (LaTeX 2022-11-01, tagpdf 0.98a) stops at each longtable that breaks over a page
+    ("Infinite glue shrinkage found in box being split"), tags paragraphs at most, and
+    lacks the interword spaces a tagged PDF needs. So the PDF declares its language and
+    information, and the EPUB is the accessible edition. Retry under LuaLaTeX with a LaTeX
+    that tags tables and lists.
+    """
     texescape.init()
     name = edition_name(config)
     is_cjk = cjk_region(config.language) is not None

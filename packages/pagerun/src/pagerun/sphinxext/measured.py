@@ -1,35 +1,17 @@
-"""Measured outputs: what a timing cell printed when the page was built, labelled.
+"""Measured outputs: what a timing cell printed when the page was built, labeled.
 
-A timing differs between machines and runs, so its expected output needs ``...``
-wildcards, but readers should see figures. Write such output with ``measured-output``
-instead of ``testoutput``::
+Adds the ``measured-output`` directive, a ``testoutput`` that the site, PDF and EPUB
+show as what the cell printed in the page's single run (:mod:`pagerun.sphinxext.run`),
+under a label saying where it was measured; and the ``:measured:`name:spec``` role, the
+value of a variable after the page's run, formatted with ``spec``. This extension only
+renders; it runs nothing. Its warnings are ``pagerun.measured``; its HTML classes
+(``pagerun-``) are documented in pagerun's README.
 
-    .. testcode::
+Config values:
 
-       print(f"dispatch only: {t_dispatch * 1e3:.3f} ms")
-       assert t_dispatch * 10 < t_real  # the lesson's claim, with a wide margin
-
-    .. measured-output::
-
-       dispatch only: ... ms
-
-- For ``make doctest`` it is an ordinary ``testoutput`` (same options, same count).
-- Where the page is shown (site, PDF, EPUB), what the cell printed in the page's single
-  run (:mod:`pagerun.sphinxext.run`) replaces the wildcards, under a label saying where
-  it was measured (``pagerun_where`` says, ``pagerun_measured_label`` writes). The real
-  output must still match, wildcards and all; a mismatch or failing code is a warning at
-  the cell, and the page keeps its expected output. Outputs built from one doctree
-  directory show the same run.
-- ``:measured:`name``` or ``:measured:`name:spec``` shows the value of variable ``name``
-  after the page's code ran (end of its group, before cleanup), formatted with ``spec``:
-  ``dispatch took :measured:`t_dispatch_ms:.3f` ms``. Only a variable is read, never an
-  expression, so a translation cannot run code through it. An undefined name or a value
-  the spec cannot format is a warning at the role. Builders that show no measurement
-  (doctest, gettext) show the role's text.
-
-This extension only renders; it runs nothing. Its warnings are ``pagerun.measured``
-(also for a measured output on a page with no code to run). Its HTML classes (``pagerun-``)
-and its config value, ``pagerun_measured_label``, are documented in pagerun's README.
+``pagerun_measured_label``
+   The ``"module:function"`` that writes the label from what ``pagerun_where`` said
+   (default ``"pagerun.sphinxext.measured:label"``).
 """
 
 from __future__ import annotations
@@ -61,7 +43,12 @@ MEASURED_VALUE = re.compile(r"(?P<name>[A-Za-z_]\w*)(?::(?P<spec>[^{}]*))?")
 
 
 class MeasuredRole(SphinxRole):
-    """``:measured:`name:spec```: the value of ``name`` after the page's run."""
+    """``:measured:`name:spec```: the value of ``name`` after the page's run (at the end of
+    its group, before cleanup), formatted with ``spec``: ``:measured:`t_dispatch_ms:.3f```.
+
+    Only a variable is read, never an expression, so a translation cannot run code through
+    it. An undefined name or a value the spec cannot format is a warning at the role;
+    builders that show no measurement (doctest, gettext) show the role's text."""
 
     def run(self) -> tuple[list[Node], list[nodes.system_message]]:
         match = MEASURED_VALUE.fullmatch(self.text.strip())
@@ -84,7 +71,23 @@ class MeasuredRole(SphinxRole):
 
 
 class MeasuredOutputDirective(TestoutputDirective):
-    """A ``testoutput`` whose page shows the output of the build's own run."""
+    """A ``testoutput`` whose page shows the output of the build's own run.
+
+    A timing differs between machines and runs, so its expected output needs ``...``
+    wildcards, but readers should see figures::
+
+        .. testcode::
+
+           print(f"dispatch only: {t_dispatch * 1e3:.3f} ms")
+
+        .. measured-output::
+
+           dispatch only: ... ms
+
+    For ``make doctest`` it is an ordinary ``testoutput`` (same options, same count). The
+    real output must still match; a mismatch or failing code is a warning at the cell, and
+    the page keeps its expected output. Outputs built from one doctree directory show the
+    same run."""
 
     option_spec: ClassVar = TestoutputDirective.option_spec
 

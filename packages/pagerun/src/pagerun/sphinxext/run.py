@@ -1,23 +1,24 @@
 """Run each page's code once, while the page is read; keep what it did in the environment.
 
-MyST-NB's model, for ``sphinx.ext.doctest``'s blocks. What a user sees of it (when a page
-runs again, the ``verdict`` and ``doctest`` builders, the settings) is in pagerun's README;
-how it works:
+MyST-NB's model, for ``sphinx.ext.doctest``'s blocks: a ``doctree-read`` handler
+(:func:`run_at_read`) runs the page in the kernel (:mod:`pagerun.kernel`), never in the
+build's own process, and keeps its record in :class:`RunsDomain`, from which every
+builder renders; a failure is a warning at its page line. Adds the ``verdict`` builder
+and replaces the ``doctest`` one. pagerun's README says what a user sees of it.
 
-- :func:`run_at_read`, a ``doctree-read`` handler at priority 900 (after every extension
-  that adds or changes doctest nodes), runs the page with the engine (:mod:`pagerun.engine`)
-  in the kernel (:mod:`pagerun.kernel`), never in the build's own process.
-- The run's :class:`pagerun.pages.PageRecord` is the data of :class:`RunsDomain`: Sphinx
-  pickles it, clears a reread page's and merges parallel readers'. A reread page whose
-  tested code is unchanged (:func:`code_key`: a prose or translation change) takes its
-  earlier passing run back instead of running again.
-- Every builder renders from the records (:mod:`pagerun.sphinxext.measured`,
-  :mod:`pagerun.sphinxext.testplot`, the verdict); ``testplot`` figures are PNGs in
-  ``<doctreedir>/figures/``, registered as the page's images.
-- A failure is a warning at its page line (type ``pagerun``, subtype ``run``).
-- Sphinx's HTML builder writes a page again only when its source is newer than its output:
-  an ``env-get-updated`` handler (:func:`written_again`) names the pages that another
-  builder of the same doctree directory read again.
+Config values:
+
+- ``pagerun_run`` (``True``): run every page read; ``False``, none; a list, those pages.
+- ``pagerun_where`` (``"pagerun.kernel:where"``): the function that says where a page
+  that shows a measurement ran.
+- ``pagerun_input_modules`` (``[]``): modules whose code changes what the pages print.
+- ``pagerun_environment`` (``[]``): prefixes of more variables that reach the pages' code.
+- ``pagerun_environment_ignored`` (``[]``): those that change only the pages' speed.
+- ``pagerun_run_inputs`` (computed, never set): what outside the pages changes what
+  their code prints (:func:`run_inputs`).
+- ``pagerun_figure_dpi`` (``None``: matplotlib's): the ``testplot`` figures' resolution.
+- ``pagerun_exclusive_devices`` (the TPU chips): glob patterns of the device files one
+  process at a time may open (:mod:`pagerun.devices`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ NOT_RUN_BY = frozenset({"gettext", "linkcheck"})
 # threads, the locale and the kernel's time limit (a project adds its libraries' with
 # pagerun_environment).
 ENVIRONMENT_PREFIXES = ("PYTHON", "MPL", "OMP_", "LC_", "LANG", "TZ", kernel.TIMEOUT)
+# testplot's figures are PNGs in <doctreedir>/figures/, registered as the page's images.
 FIGURES = "figures"
 # The page runs after every other doctree-read handler (Sphinx's default priority is 500):
 # its doctest nodes are final (the snippets' staging, the backend tabs' conditions).
@@ -351,7 +353,9 @@ def unrun_outdated(
 
 def written_again(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages read since this builder last wrote them (by another builder of the same
-    doctree directory): written again (``env-get-updated``)."""
+    doctree directory): written again (``env-get-updated``). Sphinx's HTML builder writes a
+    page again only when its source is newer than its output, so a page run again by another
+    builder would keep its old outputs."""
     return written_before(app, pages_read_at(env))
 
 

@@ -1,23 +1,17 @@
 """A doctested code cell whose figure is drawn from that same code when the page is written.
 
-``.. testplot::`` is a ``testcode`` block (so ``make doctest`` runs it, and a
-following ``testoutput`` checks what it prints) followed by a figure. The page's
-code runs once, while the page is read (:mod:`pagerun.sphinxext.run`);
-right after each ``testplot`` cell, the pyplot figures it opened are saved as
-PNG images, and every builder that shows the page (the site, the PDF, the
-EPUB) shows them in its figure. Nothing is committed as an image, and the
-figure comes from the code on the page, in the page's namespace, run the way
-its doctest runs it. If the code fails or draws nothing, the build warns at
-the cell.
+``.. testplot::`` (```` ```{testplot} ```` in MyST) is a ``testcode`` block, run by
+``make doctest``, followed by a figure; it takes ``testcode``'s options plus ``:alt:`` (the
+image's text, translated with the page) and ``:caption:``. The page's code runs once, while
+the page is read (:mod:`pagerun.sphinxext.run`); a post-transform then shows the pyplot
+figures the cell opened in every builder's figure. This extension only renders: it runs
+nothing. The figure's class is ``pagerun-figure`` (see pagerun's README).
 
-On a MyST Markdown page it is written ```` ```{testplot} ````. Options are
-those of ``testcode`` (``:skipif:``, ``:hide:``...) plus ``:alt:`` (the
-image's text, translated with the page) and ``:caption:`` for the figure.
+Config values:
 
-This extension only renders: it runs nothing.
-
-The figure's class (``pagerun-figure``) and its config value, ``pagerun_printed_nodes``,
-are documented in pagerun's README.
+``pagerun_printed_nodes``
+   Default ``[]``. Node classes (``"module:Class"``) that, besides a ``testoutput``, hold
+   what a cell printed: its figure goes after them.
 """
 
 from __future__ import annotations
@@ -96,7 +90,12 @@ class TestplotDirective(TestcodeDirective):
 
 
 class ShowFigures(SphinxPostTransform):
-    """Each ``testplot`` cell's figure, from the images its page's run saved."""
+    """Each ``testplot`` cell's figure, from the images its page's run saved.
+
+    Right after the cell, the run saved the pyplot figures it opened as PNG images: nothing
+    is committed as an image, and the figure comes from the code on the page, run the way
+    its doctest runs it. A cell that fails or draws nothing gets a warning instead.
+    """
 
     # After the measured outputs (pagerun.sphinxext.measured, 900), before every reader of
     # the resolved tree.
