@@ -233,6 +233,8 @@ def measured_label(place: dict[str, str]) -> str:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    # The cells are sphinx.ext.doctest's, found by its settings (doctest_test_doctest_blocks).
+    app.setup_extension("sphinx.ext.doctest")
     add_catalog(app)
     app.add_config_value("jaxbook_recorded_on", {}, "env", types=frozenset({dict}))
     app.add_node(

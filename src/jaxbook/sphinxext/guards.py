@@ -98,5 +98,7 @@ def check_code_cells(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    # The cells are sphinx.ext.doctest's, found by its settings (doctest_test_doctest_blocks).
+    app.setup_extension("sphinx.ext.doctest")
     app.connect("doctree-read", check_code_cells)
     return {"version": "1.0", **PARALLEL_SAFE}
