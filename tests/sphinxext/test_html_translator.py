@@ -31,6 +31,38 @@ def test_a_toctree_caption_is_a_heading_of_level_two_in_the_page_and_the_sidebar
     assert [caption.get("aria-level") for caption in captions] == ["2", "2"]
 
 
+@pytest.mark.parametrize(
+    ("language", "numbers"),
+    [
+        pytest.param(
+            language,
+            numbers,
+            marks=pytest.mark.sphinx(
+                builder,
+                testroot="html-translator",
+                freshenv=True,
+                confoverrides={"numfig": True, "language": language, "epub_copyright": "x"},
+            ),
+            id=f"{builder}-{language}",
+        )
+        for builder in ("html", "epub")
+        for language, numbers in [
+            ("en", ["Listing 1.", "Table 1."]),
+            ("zh_CN", ["列表 1", "表 1"]),  # Sphinx's own words
+        ]
+    ],
+)
+def test_a_captions_number_ends_as_the_pdf_ends_it(app, language, numbers):
+    """A period after the number in a Latin-script edition, a space alone in a CJK one."""
+    app.build()
+    suffix = ".xhtml" if app.builder.name == "epub" else ".html"
+    page = BeautifulSoup((app.outdir / f"other{suffix}").read_text("utf-8"), "html.parser")
+    found = [span.get_text() for span in page.select("span.caption-number")]
+    assert found == [f"{number} " for number in numbers]
+    # A reference by number is the number alone.
+    assert not page.select("a span.caption-number")
+
+
 @pytest.mark.sphinx("html", testroot="html-translator")
 def test_a_highlighted_block_carries_its_number_of_lines(built):
     page = BeautifulSoup(built.page(), "html.parser")

@@ -21,6 +21,7 @@ from sphinx.writers.html5 import HTML5Translator
 from jaxbook._compat import use_code_formatter
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._nodes import ancestors
+from jaxbook.sphinxext.fonts import cjk_region
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -56,6 +57,25 @@ class BookHTMLTranslator(HTML5Translator):
         super().visit_Text(node)
         if self.protect_literal_text and any(isinstance(a, nodes.entry) for a in ancestors(node)):
             self.body[start:] = [CODE_BREAKS.sub("<wbr />", piece) for piece in self.body[start:]]
+
+    def add_fignumber(self, node: nodes.Element) -> None:
+        """A caption's number as the PDF sets it (``\\jbcaptionsep``): followed by a period
+        in an edition in a Latin script ("Figure 1-1. The five points"), by a space alone in
+        a CJK one ("图 1-1 正弦曲线").
+
+        Why: Chicago's style, and the book's PDF, end a caption's number with a period.
+        Upstream: ``HTML5Translator.add_fignumber`` writes ``numfig_format``'s text and a
+        space; a period in ``numfig_format`` would also end every ``:numref:`` reference.
+        Written against: Sphinx 9.1.1 and 9.2.0.
+        Remove when: Sphinx has a setting for what follows a caption's number.
+        """
+        start = len(self.body)
+        super().add_fignumber(node)
+        if cjk_region(self.config.language or "en") is not None:
+            return
+        for at in range(start + 1, len(self.body)):
+            if self.body[at - 1] == '<span class="caption-number">' and self.body[at].endswith(" "):
+                self.body[at] = f"{self.body[at][:-1]}. "
 
     def starttag(
         self,
