@@ -267,6 +267,71 @@ def test_no_page_ends_with_an_outputs_label(built_editions, language):
     assert ends == []
 
 
+def code_and_outputs(site: Path, pages: set[str]) -> list[tuple[str, str, str]]:
+    """Each code block of the book's pages on the site with the output right under it, no
+    label between: (the page, the code, the output)."""
+    found = []
+    for name in sorted(pages):
+        blocks = soup(site / name).select('div[class^="highlight-"]')
+        for code, output in pairwise(blocks):
+            python = (
+                "highlight-python" in code["class"] and "highlight-python" not in output["class"]
+            )
+            if python and output.find_previous_sibling() is code:
+                found.append((name, code.get_text(), output.get_text()))
+    return found
+
+
+def parted_outputs(
+    pages: list[list[tuple[float, str]]], blocks: list[tuple[str, str, str]]
+) -> list[tuple[int, str, str]]:
+    """Each output of ``blocks`` that starts a page whose page before ends with its code: (the
+    page, the code's last line, the output's first). ``pages`` are ``page_lines``'."""
+    parted = []
+    for number, (page, next_page) in enumerate(pairwise(pages), start=1):
+        if not page or not next_page:
+            continue
+        last, first = squeeze(html.unescape(page[-1][1])), squeeze(html.unescape(next_page[0][1]))
+        for _name, code, output in blocks:
+            code_lines = [squeeze(line) for line in code.split("\n") if squeeze(line)]
+            output_lines = [squeeze(line) for line in output.split("\n") if squeeze(line)]
+            if (
+                last
+                and first
+                and code_lines
+                and output_lines
+                and code_lines[-1].endswith(last[-20:])
+                and output_lines[0].startswith(first[:20])
+            ):
+                parted.append((number, code_lines[-1], output_lines[0]))
+                break
+    return parted
+
+
+def test_the_parted_output_check_sees_an_output_overleaf():
+    blocks = [("p.html", "x = 1\nprint(x)\n", "1\n2\n3\n4\n")]
+    assert parted_outputs([[(0.5, "x = 1"), (0.9, "print(x)")], [(0.1, "1")]], blocks) == [
+        (1, "print(x)", "1")
+    ]
+    assert parted_outputs([[(0.5, "print(x)"), (0.9, "1")], [(0.1, "2")]], blocks) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_output_goes_on_on_the_page_its_code_ends_on(built_site, built_editions, language):
+    """A page that ends with a code block and one that starts with what it printed part a
+    question from its answer (the en editor counted eleven). Each output goes on right under
+    its code, at least its first three lines; a code block long enough to break over pages
+    (over twelve lines) may still end at a page's foot, where LaTeX's frame splits it."""
+    pages = book_pages(built_editions, language) - {"genindex.html", "epub-cover.html", "nav.html"}
+    blocks = [
+        (name, code, output)
+        for name, code, output in code_and_outputs(built_site / language, pages)
+        if code.strip("\n").count("\n") + 1 <= 12
+    ]
+    assert len(blocks) > 30
+    assert parted_outputs(page_lines(the_pdf(built_editions, language)), blocks) == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pdf_shows_measured_figures_not_wildcards(built_editions, language):
     text = pdf_text(the_pdf(built_editions, language))

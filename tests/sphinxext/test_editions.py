@@ -805,7 +805,7 @@ def test_an_output_goes_over_with_the_code_that_prints_it(latex):
         r"\begin{sphinxVerbatim}",  # the code
         r"\end{sphinxVerbatim}",
         r"\jbkeepwithcode",
-        r"\jbcodelines{1}",
+        r"\jboutputlines{1}",
         r"\begin{sphinxVerbatim}",  # its output
     ]
     place = 0

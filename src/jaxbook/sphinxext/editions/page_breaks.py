@@ -36,31 +36,40 @@ def keep_code_together(doctree: nodes.Node) -> None:
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
         place = parent.index(block)
-        label = parent[place - 1] if place else None
-        # How many lines it has, for the page break inside it (jaxbook.sty's \jbcodelines).
-        lines = rf"\jbcodelines{{{code_lines(block)}}}"
+        label = as_block(preceding(outer(block)))
+        # How many lines it has, for the page break inside it (jaxbook.sty's \jbcodelines;
+        # an output under its code may break sooner, \jboutputlines).
+        under_code = printed_by(block, label)
+        lines = rf"\{'jboutputlines' if under_code else 'jbcodelines'}{{{code_lines(block)}}}"
         parent.insert(place, nodes.raw("", lines, format="latex"))
-        if printed_by(block, label):
-            # An output right under its code goes over with it: "False" stood alone at the
-            # top of a page, its code at the foot of the one before. The code asked for the
-            # room of both (block_room).
+        if under_code:
+            # An output goes on right under its code: a page that ends with the code and one
+            # that starts with what it printed part a reader's question from its answer. A
+            # short output goes over with its code; a longer one may break after its first
+            # lines. The code asked for the room (block_room).
             parent.insert(place, nodes.raw("", KEEP_WITH_CODE, format="latex"))
             assert label is not None
-            parent.insert(parent.index(label), nodes.raw("", CODE_WITH_OUTPUT, format="latex"))
+            assert label.parent is not None
+            label.parent.insert(
+                label.parent.index(label), nodes.raw("", CODE_WITH_OUTPUT, format="latex")
+            )
         elif isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
             # Room for the label and the block's first lines; nothing between them.
             need_room(label, block_room(block, label), depths)
-            parent.insert(parent.index(label) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
+            keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
+            label.parent.insert(label.parent.index(label) + 1, keep)
         elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
             # A lead-in ("本节用到的导入：", "The code below prints:") stays with its code:
-            # room for its lines and the block's first lines before it. Not with a block in a
+            # room for its lines and the block's first lines before it (in a box, the box
+            # asks for it: \needspace inside one cannot see the page). Not with a block in a
             # box that takes most of a page, which cannot break there: the box would go over
             # whole and leave the page before it short; the box breaks above the block instead.
-            need_room(label, block_room(block, label), depths)
             boxed = any(isinstance(a, (nodes.Admonition, pair_half)) for a in ancestors(block))
+            if not boxed:
+                need_room(label, block_room(block, label), depths)
             if not boxed or block.astext().count("\n") + 1 < BOX_LINES - NEED_BLOCK:
                 keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
-                parent.insert(parent.index(label) + 1, keep)
+                label.parent.insert(label.parent.index(label) + 1, keep)
         else:
             need_room(block, block_room(block, None), depths)
     boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
@@ -68,13 +77,16 @@ def keep_code_together(doctree: nodes.Node) -> None:
         if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
             need_room(box, NEED_BLOCK, depths)
     # A pair's title (a bold line) stays with its first box, and that box's title with its
-    # first lines: the room for all three is asked for before the title, and no page breaks
-    # after it; its second box asks for room of its own.
+    # first lines (with its lead-in's block, as far as box_room goes): the room for all of it
+    # is asked for before the title, and no page breaks after it; its second box asks for
+    # room of its own.
     for twin in list(doctree.findall(pair)):
         if any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(twin)):
             continue
-        need_room(twin, NEED_PAIR, depths)
         halves = [child for child in twin.children if isinstance(child, pair_half)]
+        # The title's line, and the first box's room as the second box asks for its own.
+        first = 1 + box_room(halves[0]) if halves else NEED_PAIR
+        need_room(twin, max(NEED_PAIR, first), depths)
         if halves and twin.index(halves[0]) == 1:
             twin.insert(1, nodes.raw("", KEEP_WITH_NEXT, format="latex"))
         for half in halves[1:]:
@@ -109,9 +121,8 @@ def box_room(box: nodes.Element) -> int:
     block is longer breaks above it where it must, rather than leave the page before it
     short. Else its title and first lines."""
     room = 2
-    for child in box.children[:5]:
-        if isinstance(child, UNSEEN):
-            continue
+    # Its first few children that take lines: not the labels, or the LaTeX the layout put in.
+    for child in [c for c in box.children if not isinstance(c, UNSEEN)][:5]:
         if isinstance(child, nodes.paragraph):
             room += 1 + len(child.astext()) // 40
         elif isinstance(child, nodes.literal_block) or (
@@ -247,30 +258,62 @@ def code_lines(block: nodes.Element) -> int:
 CODE_LINE_WIDTH = 80
 
 
-# An output of at most this many lines goes over with the code that prints it.
-SHORT_OUTPUT = 3
 # A code block or output of at most this many lines is never broken over a page, and a
 # longer one keeps at least ``CODE_LINES_APART`` lines on each side of the break (jaxbook.sty).
 WHOLE_CODE = 12
 CODE_LINES_APART = 3
+# An output under its code of at most this many lines goes over whole with the code that
+# prints it; a longer one may break with its first lines under the code (\jboutputlines).
+WHOLE_OUTPUT = 2 * CODE_LINES_APART - 1
 
 
 def printed_by(block: nodes.Node | None, before: nodes.Node | None) -> bool:
-    """Whether ``block`` is a short output (``SHORT_OUTPUT`` lines at most) of the code block
-    ``before`` it, with no label between: one that would stand alone at the top of a page. A
-    longer one may start a page of its own, in its frame, rather than send its code over
-    too and leave the page before it short."""
+    """Whether ``block`` is the output of the code block ``before`` it, with no label between:
+    one that goes on right under it, on the same page."""
     return (
         isinstance(block, nodes.literal_block)
         and isinstance(before, nodes.literal_block)
         and doctest_kind(block) == "testoutput"
         and doctest_kind(before) == "testcode"
-        and code_lines(block) <= SHORT_OUTPUT
     )
 
 
+def output_room(output: nodes.Element) -> int:
+    """The lines an output needs under its code at a page's foot, its frame's included: the
+    whole of a short one (``WHOLE_OUTPUT`` lines at most), the first ``CODE_LINES_APART`` of a
+    longer one, which may break after them."""
+    lines = code_lines(output)
+    return min(lines, WHOLE_OUTPUT if lines <= WHOLE_OUTPUT else CODE_LINES_APART) + 2
+
+
+def outer(block: nodes.Element) -> nodes.Element:
+    """A code block as its page holds it: the captioned container it is in (a listing's
+    caption above it), or itself."""
+    parent = block.parent
+    if isinstance(parent, nodes.container) and parent.get("literal_block"):
+        return parent
+    return block
+
+
+def as_block(node: nodes.Node | None) -> nodes.Node | None:
+    """A listing's code block for its captioned container; any other node as it is."""
+    if isinstance(node, nodes.container) and node.get("literal_block"):
+        return next(node.findall(nodes.literal_block), node)
+    return node
+
+
+def preceding(node: nodes.Element) -> nodes.Node | None:
+    """The node before ``node`` in its parent."""
+    parent = node.parent
+    assert parent is not None
+    place = parent.index(node)
+    return parent[place - 1] if place else None
+
+
 def next_block(node: nodes.Element) -> nodes.Node | None:
-    """The node after ``node`` in its parent, past the LaTeX the layout puts between them."""
+    """The node after ``node`` (or after the listing it is in) in its parent, past the LaTeX
+    the layout puts between them."""
+    node = outer(node)
     parent = node.parent
     assert parent is not None
     following = parent.children[parent.index(node) + 1 :]
@@ -281,19 +324,16 @@ def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
     """The lines ``block`` asks for at the foot of a page (``keep_code_together``), with the
     paragraph ``before`` it where that is its label or lead-in. A code block that is never
     broken (``WHOLE_CODE`` lines or fewer) asks for its lines and frame; a longer one for its
-    first ``CODE_LINES_APART`` lines and frame, as a block of five. A short code block with
-    a short output right under it (``printed_by``) asks for the output's room too: the two go
-    over together."""
+    first ``CODE_LINES_APART`` lines and frame, as a block of five. A code block never broken
+    with its output right under it (``printed_by``) asks for the output's room too
+    (``output_room``)."""
     if isinstance(block, nodes.literal_block):
         lines = code_lines(block)
         own = lines + 2 if lines <= WHOLE_CODE else NEED_BLOCK
         after = next_block(block)
-        if (
-            lines <= WHOLE_CODE
-            and isinstance(after, nodes.literal_block)
-            and printed_by(after, block)
-        ):
-            own = min(own + code_lines(after) + 2, BOX_LINES)  # the output's lines and frame
+        if isinstance(after, nodes.literal_block) and printed_by(after, block):
+            together = lines + 2 + output_room(after)
+            own = together if together <= BOX_LINES and lines <= WHOLE_CODE else own
         if isinstance(before, nodes.paragraph) and OUTPUT_LABELS & set(before["classes"]):
             return max(NEED_LABELLED, own + 1)
         if isinstance(before, nodes.paragraph) and before.astext().rstrip().endswith(LEAD_IN):
