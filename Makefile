@@ -64,8 +64,8 @@ $(UV):
 # `import jax` alone took 2.2 s instead of 0.6 s (make bench). uv compiles what it
 # installs; the workspace's own packages, installed as their sources, are compiled here
 # (dev/performance.md, "What keeps the heaviest tests light", measures the gain).
-# One retry: on a fresh clone, uv's bytecode step once failed on one scipy file
-# ("Bytecode compilation failed ... received: \"\"") and passed a minute later.
+# One retry, said on stderr: uv's bytecode step can fail on a file of a package it has just
+# unpacked and pass when run again; a second failure stops the build.
 UV_SYNC = $(UV) sync --frozen --compile-bytecode $(foreach extra,$(EXTRAS),--extra $(extra))
 $(SYNCED): $(UV) pyproject.toml $(wildcard packages/*/pyproject.toml) uv.lock
 	$(UV_SYNC) || { echo "uv sync failed; trying once more" >&2; $(UV_SYNC); }

@@ -425,8 +425,9 @@ def forget_sphinx_catalogs(
     ``which`` accepts (all of them by default), so that the next ``sphinx.locale.init``
     loads them again as the primary catalog.
 
-    Why: the book builds several languages, and compiles catalogs again, in one process
-    (the live server, the tests, ``jaxbook editions``).
+    Why: the live preview and the warm ``make doctest`` keep one process across builds
+    whose catalogs were compiled again, and the tests build several languages in one
+    process.
     Upstream: Sphinx keeps its loaded catalogs process-wide in ``sphinx.locale.translators``
     and adds a catalog loaded later only as a fallback of the first
     (sphinx-doc/sphinx#12130, #13448); it has no public way to drop one.

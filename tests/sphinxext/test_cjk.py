@@ -7,34 +7,39 @@ import re
 
 import polib
 import pytest
+from bs4 import BeautifulSoup
 
 from jaxbook.sphinxext.cjk import join_cjk_lines, join_cjk_source
+
+
+def paragraphs(page: str) -> list:
+    """The page's paragraphs of text (those the theme adds carry a class)."""
+    return [p for p in BeautifulSoup(page, "html.parser").find_all("p") if not p.attrs]
 
 
 @pytest.mark.sphinx("html", testroot="cjk")
 @pytest.mark.parametrize("page", ["index", "page"])
 def test_a_line_break_between_chinese_characters_is_dropped(built, page):
-    paragraph = re.search(r"<p>(.*?)</p>", built.page(page), re.DOTALL)[1]
-    assert paragraph == "它的长处是<strong>加速器</strong>这类硬件，上手\nJAX 很快。"
+    shown = paragraphs(built.page(page))[0].decode_contents()
+    assert shown == "它的长处是<strong>加速器</strong>这类硬件，上手\nJAX 很快。"
 
 
 @pytest.mark.sphinx("html", testroot="cjk")
 def test_a_line_break_beside_a_full_width_mark_is_dropped(built):
-    paragraphs = re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)
-    text = re.sub(r"<[^>]+>", "", paragraphs[1])
+    text = paragraphs(built.page())[1].get_text()
     assert text == "jit、grad、vmap 都是变换。它会抛 OverflowError。JAX 不会（见下文）。"
 
 
 @pytest.mark.sphinx("html", testroot="cjk")
 def test_a_link_whose_title_has_latin_at_an_edge_is_spaced_from_the_chinese(built):
-    text = re.sub(r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)[2])
+    text = paragraphs(built.page())[2].get_text()
     # The title begins with a digit and ends with Latin; the other link ends with Chinese.
     assert text == "详见 1.6 设备：CPU、GPU 里的说明，以 JAX 文档为准。"
 
 
 @pytest.mark.sphinx("html", testroot="cjk")
 def test_a_line_break_before_a_chinese_link_or_an_escaped_space_leaves_no_space(built):
-    text = re.sub(r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(), re.DOTALL)[3])
+    text = paragraphs(built.page())[3].get_text()
     assert text == "先自己写，再看中文标题。和练习页上同一个自检。"
 
 
@@ -51,8 +56,9 @@ def test_in_latex_the_space_beside_a_link_is_a_skip_of_its_own(built):
 def test_each_line_break_beside_code_keeps_its_space(built):
     """MyST makes each line break a Text node of its own, all equal ("\\n"), and docutils
     finds a Text node by equality: a later break's run was joined in place of the first."""
-    paragraph = re.findall(r"<p>(.*?)</p>", built.page("page"), re.DOTALL)[1]
-    assert re.sub(r"<[^>]+>", "", paragraph) == "轴是\nAuto\n类型，又是\nExplicit\n类型。"
+    assert (
+        paragraphs(built.page("page"))[1].get_text() == "轴是\nAuto\n类型，又是\nExplicit\n类型。"
+    )
 
 
 @pytest.mark.parametrize(
@@ -79,10 +85,7 @@ def test_a_break_joins_what_jaxbook_chinese_calls_chinese(text, joined):
     ],
 )
 def test_a_line_break_beside_inline_markup_is_dropped(built, page, paragraph, shown):
-    text = re.sub(
-        r"<[^>]+>", "", re.findall(r"<p>(.*?)</p>", built.page(page), re.DOTALL)[paragraph]
-    )
-    assert text == shown
+    assert paragraphs(built.page(page))[paragraph].get_text() == shown
 
 
 @pytest.mark.sphinx("gettext", testroot="cjk", srcdir="cjk-gettext")

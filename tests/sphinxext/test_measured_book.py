@@ -7,6 +7,8 @@ import re
 import shutil
 from pathlib import Path
 
+from bs4 import BeautifulSoup
+
 # pagerun's own test roots, configured with the book's policy.
 ROOTS = Path(__file__).resolve().parents[2] / "packages" / "pagerun" / "tests" / "roots"
 BOOK_POLICY = {
@@ -22,9 +24,9 @@ def test_the_label_says_the_backend_the_device_and_the_jax_release(make_app, tmp
     app = make_app("html", srcdir=srcdir, confoverrides=BOOK_POLICY)
     app.build()
     html = (app.outdir / "index.html").read_text("utf-8")
-    box = re.search(r'<div class="pagerun-measured[^"]*">(.*?)</div>', html, re.DOTALL)
-    assert box, html
-    assert re.search(r"Measured on: CPU backend, .+, JAX \d", re.sub(r"<[^>]+>", "", box[1]))
+    box = BeautifulSoup(html, "html.parser").select_one('div[class^="pagerun-measured"]')
+    assert box is not None, html
+    assert re.search(r"Measured on: CPU backend, .+, JAX \d", box.get_text())
 
 
 def test_the_parallel_text_shows_the_figure_the_run_measured(make_app, tmp_path, monkeypatch):
