@@ -267,53 +267,58 @@ def test_no_page_ends_with_an_outputs_label(built_editions, language):
     assert ends == []
 
 
-def code_and_outputs(site: Path, pages: set[str]) -> list[tuple[str, str, str]]:
-    """Each code block of the book's pages on the site with the output right under it, no
-    label between: (the page, the code, the output)."""
-    found = []
+def code_and_outputs(site: Path, pages: set[str]) -> list[tuple[str, str, str | None]]:
+    """Each code block of the book's pages on the site with the output right under it: (the
+    page, the code, the output; None for outputs per backend, which print under a label)."""
+    found: list[tuple[str, str, str | None]] = []
     for name in sorted(pages):
-        blocks = soup(site / name).select('div[class^="highlight-"]')
-        for code, output in pairwise(blocks):
-            python = (
-                "highlight-python" in code["class"] and "highlight-python" not in output["class"]
-            )
-            if python and output.find_previous_sibling() is code:
-                found.append((name, code.get_text(), output.get_text()))
+        for code in soup(site / name).select("div.highlight-python"):
+            after = code.find_next_sibling()
+            classes = after.get("class", []) if after is not None else []
+            if any(c.startswith("highlight-") and c != "highlight-python" for c in classes):
+                found.append((name, code.get_text(), after.get_text()))
+            elif "jb-backend-tabs" in classes:
+                found.append((name, code.get_text(), None))
     return found
 
 
 def parted_outputs(
-    pages: list[list[tuple[float, str]]], blocks: list[tuple[str, str, str]]
+    pages: list[list[tuple[float, str]]],
+    blocks: list[tuple[str, str, str | None]],
+    label: re.Pattern[str],
 ) -> list[tuple[int, str, str]]:
     """Each output of ``blocks`` that starts a page whose page before ends with its code: (the
-    page, the code's last line, the output's first). ``pages`` are ``page_lines``'."""
+    page, the code's last line, the output's first line or its ``label``'s). ``pages`` are
+    ``page_lines``'."""
     parted = []
     for number, (page, next_page) in enumerate(pairwise(pages), start=1):
         if not page or not next_page:
             continue
-        last, first = squeeze(html.unescape(page[-1][1])), squeeze(html.unescape(next_page[0][1]))
+        top = html.unescape(next_page[0][1])
+        last, first = squeeze(html.unescape(page[-1][1])), squeeze(top)
         for _name, code, output in blocks:
             code_lines = [squeeze(line) for line in code.split("\n") if squeeze(line)]
-            output_lines = [squeeze(line) for line in output.split("\n") if squeeze(line)]
-            if (
-                last
-                and first
-                and code_lines
-                and output_lines
-                and code_lines[-1].endswith(last[-20:])
-                and output_lines[0].startswith(first[:20])
-            ):
-                parted.append((number, code_lines[-1], output_lines[0]))
+            if not (last and first and code_lines and code_lines[-1].endswith(last[-20:])):
+                continue
+            if output is None:
+                starts = bool(label.search(top))
+            else:
+                output_lines = [squeeze(line) for line in output.split("\n") if squeeze(line)]
+                starts = bool(output_lines) and output_lines[0].startswith(first[:20])
+            if starts:
+                parted.append((number, code_lines[-1], first))
                 break
     return parted
 
 
 def test_the_parted_output_check_sees_an_output_overleaf():
-    blocks = [("p.html", "x = 1\nprint(x)\n", "1\n2\n3\n4\n")]
-    assert parted_outputs([[(0.5, "x = 1"), (0.9, "print(x)")], [(0.1, "1")]], blocks) == [
-        (1, "print(x)", "1")
-    ]
-    assert parted_outputs([[(0.5, "print(x)"), (0.9, "1")], [(0.1, "2")]], blocks) == []
+    label = OUTPUT_LABEL["en"]
+    blocks = [("p.html", "x = 1\nprint(x)\n", "1\n2\n3\n4\n"), ("p.html", "print(y)\n", None)]
+    code_at_foot = [(0.5, "x = 1"), (0.9, "print(x)")]
+    assert parted_outputs([code_at_foot, [(0.1, "1")]], blocks, label) == [(1, "print(x)", "1")]
+    assert parted_outputs([[(0.5, "print(x)"), (0.9, "1")], [(0.1, "2")]], blocks, label) == []
+    labelled = [[(0.9, "print(y)")], [(0.1, "Output on CPU:"), (0.2, "2")]]
+    assert parted_outputs(labelled, blocks, label) == [(1, "print(y)", "OutputonCPU:")]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -328,8 +333,10 @@ def test_an_output_goes_on_on_the_page_its_code_ends_on(built_site, built_editio
         for name, code, output in code_and_outputs(built_site / language, pages)
         if code.strip("\n").count("\n") + 1 <= 12
     ]
-    assert len(blocks) > 30
-    assert parted_outputs(page_lines(the_pdf(built_editions, language)), blocks) == []
+    assert len([block for block in blocks if block[2] is None]) >= 5
+    assert len(blocks) > 40
+    pages = page_lines(the_pdf(built_editions, language))
+    assert parted_outputs(pages, blocks, OUTPUT_LABEL[language]) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -1394,6 +1401,34 @@ def footnote_numbers_by_chapter(pdf: Path) -> list[list[int]]:
     return [run for run in runs if run]
 
 
+def footnote_feet(pdf: Path) -> list[tuple[int, float]]:
+    """Each page whose type area ends with a footnote (an address, as the book's footnotes
+    are): the page, and how far down the page the footnote's last line ends."""
+    page_tag = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
+    line_tag = re.compile(
+        r'<line xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', re.S
+    )
+    feet = []
+    for number, (height, page) in enumerate(page_tag.findall(pdf_text(pdf, "-bbox-layout")), 1):
+        lines = sorted(
+            (float(bottom) / float(height), " ".join(re.findall(r">([^<]*)</word>", words)))
+            for top, bottom, words in line_tag.findall(page)
+            if float(top) / float(height) > 0.08 and float(bottom) / float(height) < 0.915
+        )
+        if lines and re.fullmatch(r"(\d+ )?https?://\S+", lines[-1][1]):
+            feet.append((number, round(lines[-1][0], 3)))
+    return feet
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_footnotes_stand_at_the_foot_of_the_page(built_editions, language):
+    """A reader looks for a footnote at the page's foot: on a page left short the notes stood
+    under the text, mid-page, with the white below them (both editors)."""
+    feet = footnote_feet(the_pdf(built_editions, language))
+    assert len(feet) > 5
+    assert [(page, at) for page, at in feet if at < 0.88] == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_footnotes_are_numbered_from_one_in_each_chapter(built_editions, language):
     """The preface's footnotes went on into chapter 1 (its first footnote was 3): Sphinx
@@ -2445,7 +2480,7 @@ def test_a_code_block_breaks_over_a_page_only_with_three_lines_on_each_side(
     lines = page_lines(the_pdf(built_editions, language))
     splits = split_code_blocks(lines, code)
     assert splits  # long blocks do break over pages
-    printed = "\n".join(o for *_, o in code_and_outputs(built_site / language, pages))
+    printed = "\n".join(o for *_, o in code_and_outputs(built_site / language, pages) if o)
     outputs = {page for page, *_ in split_code_blocks(lines, squeeze(printed))}
     whole = [s for s in splits if sum(s[1:]) <= 12 and s[0] not in outputs]
     assert [s for s in splits if min(s[1:]) < 3] + whole == []

@@ -37,10 +37,15 @@ def keep_code_together(doctree: nodes.Node) -> None:
         parent = block.parent
         place = parent.index(block)
         label = as_block(preceding(outer(block)))
+        labelled = isinstance(label, nodes.paragraph) and bool(
+            OUTPUT_LABELS & set(label["classes"])
+        )
+        code = code_above(label) if isinstance(label, nodes.Element) and labelled else None
         # How many lines it has, for the page break inside it (jaxbook.sty's \jbcodelines;
         # an output under its code may break sooner, \jboutputlines).
         under_code = printed_by(block, label)
-        lines = rf"\{'jboutputlines' if under_code else 'jbcodelines'}{{{code_lines(block)}}}"
+        output = under_code or code is not None
+        lines = rf"\{'jboutputlines' if output else 'jbcodelines'}{{{code_lines(block)}}}"
         parent.insert(place, nodes.raw("", lines, format="latex"))
         if under_code:
             # An output goes on right under its code: a page that ends with the code and one
@@ -53,9 +58,22 @@ def keep_code_together(doctree: nodes.Node) -> None:
             label.parent.insert(
                 label.parent.index(label), nodes.raw("", CODE_WITH_OUTPUT, format="latex")
             )
-        elif isinstance(label, nodes.paragraph) and OUTPUT_LABELS & set(label["classes"]):
-            # Room for the label and the block's first lines; nothing between them.
-            need_room(label, block_room(block, label), depths)
+        elif labelled:
+            assert isinstance(label, nodes.paragraph)
+            assert label.parent is not None
+            if code is not None:
+                # The first of a cell's outputs per backend, under its label, goes on under
+                # the code as an output without a label does; the code asked for the room.
+                label.parent.insert(
+                    label.parent.index(label), nodes.raw("", KEEP_WITH_CODE, format="latex")
+                )
+                assert code.parent is not None
+                code.parent.insert(
+                    code.parent.index(code), nodes.raw("", CODE_WITH_OUTPUT, format="latex")
+                )
+            else:
+                # Room for the label and the block's first lines; nothing between them.
+                need_room(label, block_room(block, label), depths)
             keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
             label.parent.insert(label.parent.index(label) + 1, keep)
         elif isinstance(label, nodes.paragraph) and label.astext().rstrip().endswith(LEAD_IN):
@@ -72,6 +90,14 @@ def keep_code_together(doctree: nodes.Node) -> None:
                 label.parent.insert(label.parent.index(label) + 1, keep)
         else:
             need_room(block, block_room(block, None), depths)
+    # A lead-in to a list stays with the list's first item, as one to a code block does.
+    for paragraph in list(doctree.findall(nodes.paragraph)):
+        after = next_block(paragraph) if paragraph.parent is not None else None
+        lists = (nodes.bullet_list, nodes.enumerated_list)
+        if isinstance(after, lists) and paragraph.astext().rstrip().endswith(LEAD_IN):
+            paragraph.parent.insert(
+                paragraph.parent.index(paragraph) + 1, nodes.raw("", KEEP_WITH_NEXT, format="latex")
+            )
     boxes = [node for node in doctree.findall(nodes.Element) if isinstance(node, nodes.Admonition)]
     for box in boxes:
         if not any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(box)):
@@ -278,6 +304,25 @@ def printed_by(block: nodes.Node | None, before: nodes.Node | None) -> bool:
     )
 
 
+def code_above(label: nodes.Element) -> nodes.Element | None:
+    """The code block, never broken, right above ``label``, the label of the first of its
+    cell's outputs per backend (``backend_tabs`` sets each under its label, on paper)."""
+    code = as_block(preceding(label))
+    if isinstance(code, nodes.literal_block) and doctest_kind(code) == "testcode":
+        # A code block long enough to break asks for no room of its output's: its frame may
+        # end at the page's foot, and the label goes over with its output instead.
+        return code if code_lines(code) <= WHOLE_CODE else None
+    return None
+
+
+def labelled_output(node: nodes.Node | None) -> nodes.Element | None:
+    """The output under ``node`` where that is an output's label; None for any other node."""
+    if not (isinstance(node, nodes.paragraph) and OUTPUT_LABELS & set(node["classes"])):
+        return None
+    output = next_block(node)
+    return output if isinstance(output, nodes.literal_block) else None
+
+
 def output_room(output: nodes.Element) -> int:
     """The lines an output needs under its code at a page's foot, its frame's included: the
     whole of a short one (``WHOLE_OUTPUT`` lines at most), the first ``CODE_LINES_APART`` of a
@@ -303,11 +348,12 @@ def as_block(node: nodes.Node | None) -> nodes.Node | None:
 
 
 def preceding(node: nodes.Element) -> nodes.Node | None:
-    """The node before ``node`` in its parent."""
+    """The node before ``node`` in its parent, past the labels (targets) that a reference to
+    the block puts there."""
     parent = node.parent
     assert parent is not None
-    place = parent.index(node)
-    return parent[place - 1] if place else None
+    before = parent.children[: parent.index(node)]
+    return next((c for c in reversed(before) if not isinstance(c, nodes.target)), None)
 
 
 def next_block(node: nodes.Element) -> nodes.Node | None:
@@ -331,8 +377,13 @@ def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
         lines = code_lines(block)
         own = lines + 2 if lines <= WHOLE_CODE else NEED_BLOCK
         after = next_block(block)
+        extra = None
         if isinstance(after, nodes.literal_block) and printed_by(after, block):
-            together = lines + 2 + output_room(after)
+            extra = output_room(after)
+        elif doctest_kind(block) == "testcode" and (labelled := labelled_output(after)):
+            extra = 1 + output_room(labelled)  # and the label's line
+        if extra is not None:
+            together = lines + 2 + extra
             own = together if together <= BOX_LINES and lines <= WHOLE_CODE else own
         if isinstance(before, nodes.paragraph) and OUTPUT_LABELS & set(before["classes"]):
             return max(NEED_LABELLED, own + 1)
