@@ -41,6 +41,12 @@ SCROLLING_WRAPPERS = {"table-wrapper", "math-wrapper"}
 CODE_BREAKS = re.compile(r"(?<=[\w)\]])(?=[._]\w)|(?<=[(\[,])(?=[^\s)\]])")
 
 
+def caption_number(number: str, language: str) -> str:
+    """A caption's number as the book sets it before the caption's text: with a period in an
+    edition in a Latin script ("Figure 1-1."), alone in a CJK one ("图 1-1")."""
+    return number if cjk_region(language) is not None else f"{number}."
+
+
 class BookHTMLTranslator(HTML5Translator):
     def visit_Text(self, node: nodes.Text) -> None:
         """Text as Sphinx writes it; in a table cell, inline code with a break allowed
@@ -71,11 +77,10 @@ class BookHTMLTranslator(HTML5Translator):
         """
         start = len(self.body)
         super().add_fignumber(node)
-        if cjk_region(self.config.language or "en") is not None:
-            return
+        language = self.config.language or "en"
         for at in range(start + 1, len(self.body)):
             if self.body[at - 1] == '<span class="caption-number">' and self.body[at].endswith(" "):
-                self.body[at] = f"{self.body[at][:-1]}. "
+                self.body[at] = f"{caption_number(self.body[at][:-1], language)} "
 
     def starttag(
         self,

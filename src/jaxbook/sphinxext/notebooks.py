@@ -42,6 +42,7 @@ from jaxbook.backends import backends_of
 from jaxbook.sphinxext import PARALLEL_SAFE, _markdown, book_texts
 from jaxbook.sphinxext._locale import _
 from jaxbook.sphinxext._nodes import after_title, chrome
+from jaxbook.sphinxext.html_translator import caption_number
 from jaxbook.sphinxext.languages import site_url
 from jaxbook.sphinxext.parallel_text import without_parallel_text
 from jaxbook.sphinxext.selfcheck import selfcheck
@@ -207,7 +208,7 @@ class Cells:
                     self.block(child, level, True)
         elif isinstance(node, nodes.TextElement) and not isinstance(node, nodes.literal_block):
             # A rubric, or a caption, with the number its figure, table or listing has on the
-            # page ("Figure 1-1 ...").
+            # page ("Figure 1-1. ...", "图 1-1 ...").
             numbered = self.number(node.parent) if isinstance(node, nodes.caption) else ""
             text = _markdown.inline(node, self.link)
             self.markdown(f"**{numbered} {text}**" if numbered else f"**{text}**", quote)
@@ -385,7 +386,8 @@ def write_notebook(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for kind, ids in numbers.items():
             for node_id in node_ids:
                 if node_id in ids and kind in app.config.numfig_format:
-                    return app.config.numfig_format[kind] % ".".join(map(str, ids[node_id]))
+                    numbered = app.config.numfig_format[kind] % ".".join(map(str, ids[node_id]))
+                    return caption_number(numbered, app.config.language or "en")
         return ""
 
     secnumbers = app.env.toc_secnumbers.get(docname, {})
