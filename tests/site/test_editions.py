@@ -659,6 +659,43 @@ def test_names_break_only_before_an_underscore_and_with_no_hook(built_editions, 
     assert [m.group(0) for m in STRING_BROKEN.finditer(raw)] == []
 
 
+# A name broken at a line's end: "jax.config" / ".update", "jax.default" / "_matmul_precision".
+NAME_BROKEN = re.compile(r"[A-Za-z0-9)\]]\n[._][A-Za-z]")
+# At most one name broken at a line's end in this many pages: a Chinese line may end between
+# any two characters, an English line only at a space. With TeX's cost for such a break (50,
+# not jaxbook.sty's \exhyphenpenalty), there were 29 in the Chinese edition's 141 pages and
+# 62 in the English's 136; the editors counted them against print.
+PAGES_PER_BROKEN_NAME = {"zh_CN": 10, "en": 4}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_line_breaks_inside_a_name_only_where_it_must(built_editions, language):
+    pdf = the_pdf(built_editions, language)
+    broken = NAME_BROKEN.findall(body_text(pdf))
+    assert len(broken) <= len(pdf_pages(pdf)) / PAGES_PER_BROKEN_NAME[language]
+
+
+# pdftotext's words, with their boxes: a run of Chinese characters is one word.
+WORD_BOX = re.compile(
+    r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
+)
+
+
+def test_a_reference_sets_its_closing_quote_and_its_pages_bracket_as_a_pair(built_editions):
+    """clreq (3.1.6): two marks side by side take one and a half characters, not two. A
+    reference whose title ends with its closing quote ("见 1.7 节“练习 E1”（第 99 页）") set
+    the quote and the page's bracket full width each, 3 characters for "”（第": the link
+    ended between them."""
+    words = WORD_BOX.findall(pdf_text(the_pdf(built_editions, "zh_CN"), "-bbox"))
+    pairs = [
+        (float(x1) - float(x0)) / (float(y1) - float(y0))
+        for x0, y0, x1, y1, word in words
+        if word in {"”（第", "”，第"}
+    ]
+    assert pairs
+    assert [round(width, 2) for width in pairs if width > 2.6] == []
+
+
 def split_across_pages(pages: list[list[tuple[float, str]]]) -> list[tuple[int, str]]:
     """The pages (``page_lines``') whose last line ends inside a name ("jax.lax" / ".psum")
     or a hyphenated word that the next page's first line finishes: the page and the break."""

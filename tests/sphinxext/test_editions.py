@@ -297,6 +297,10 @@ def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
     # One in brackets already adds its page without brackets of its own.
     assert r"\newcommand\jbinnerpagereference" in tex
     assert r"{小节}}}}}\jbpagereference{\detokenize{chapter:small-section}}" in tex
+    # One whose text ends with a closing quote has its page inside the link, where xeCJK
+    # sets the quote and the bracket as a pair: the link's end between them kept both full.
+    inside = r"{“小节”}}\jbpagereference{\detokenize{chapter:small-section}}}}}。"
+    assert (inside in tex) == (language == "zh_CN")
 
 
 def test_links_are_black_and_figures_stay_where_the_text_has_them(latex):

@@ -52,6 +52,9 @@ NO_PAGE = (nodes.title, nodes.caption, nodes.term, addnodes.toctree, nodes.liter
 
 
 CLOSING_QUOTES = "”’」』"
+# What a CJK reference's text may end with that xeCJK sets as half of a pair of marks with
+# the page's opening bracket or comma after it.
+CJK_CLOSING = (*CLOSING_QUOTES, "）", "》", "〉", "】")
 # After a reference: the quote that closes a quoted title, and before it the full stop or
 # comma that US English sets inside the quotes (“How to read this book.”), past what an
 # escaped space (”\ ) leaves in the text, a NUL and the space.
@@ -78,6 +81,7 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
     follows the page, wherever the text had it: “阅读说明”（第 5 页）。, “How to read this
     book” (page v). In brackets, an edition that sets commas inside quotes puts the page's
     comma there: (see “Random numbers,” page 50)."""
+    cjk = cjk_region(language) is not None
     for reference in list(doctree.findall(nodes.reference)):
         uri = reference.get("refuri", "")
         internal = uri.startswith("%") or (not uri and reference.get("refid"))
@@ -94,6 +98,12 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
         at = parent.index(reference) + 1
         inner = _in_brackets(parent, reference)
         page = page_reference(refuri=uri, refid=reference.get("refid", ""), inner=inner)
+        if cjk and reference.astext().endswith(CJK_CLOSING):
+            # Inside the link: its end would stand between the closing quote and the
+            # page's bracket or comma, and xeCJK then sets both full width, not as one
+            # pair ("“练习 E1”（第 99 页）").
+            reference.append(page)
+            continue
         after = parent[at] if at < len(parent) else None
         quoted = QUOTE_AFTER.match(str(after)) if isinstance(after, nodes.Text) else None
         if quoted is None:
