@@ -22,9 +22,23 @@ from collections.abc import Iterable
 
 KNOWN = ("cpu", "gpu", "tpu")
 
+# A chip as it is sold, for the device kind JAX reports for it where the two differ (as
+# jax._src.tpu_info.chip_version_from_device_kind pairs them).
+CHIPS = {
+    "TPU v4 lite": "TPU v4i",
+    "TPU v5 lite": "TPU v5e",
+    "TPU v5": "TPU v5p",
+    "TPU v6 lite": "TPU v6e",
+}
+
 _NAME = r"ON_(?P<name>[A-Z]+)"
 _ONE = re.compile(rf"^not {_NAME}$")
 _SEVERAL = re.compile(r"^not \((ON_[A-Z]+(?: or ON_[A-Z]+)+)\)$")
+
+
+def chip(device_kind: str) -> str:
+    """The product's name for a device kind: a book names "TPU v5e", JAX "TPU v5 lite"."""
+    return CHIPS.get(device_kind, device_kind)
 
 
 def flag(backend: str) -> str:

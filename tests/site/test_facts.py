@@ -10,8 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from jaxbook import project
+from jaxbook.backends import chip
+from jaxbook.formats import recorded_on
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["zh_CN", "en"]
@@ -77,3 +80,20 @@ def test_a_typed_copy_is_found(tmp_path):
         encoding="utf-8",
     )
     assert typed_copies(page, "0.12.0.1") == [f"{page}:1: Typed: 0.12.0.1."]
+
+
+def fact_spans(page: Path) -> list[str]:
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    return [span.get_text() for span in soup.select("article span.jb-fact")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_preface_names_the_chip_as_it_is_sold(built_site, language):
+    """The editors read "a TPU v5 lite", the device kind JAX reports, where the product is
+    the TPU v5e: the prose names the chip (``:fact:`tpu-chip```); outputs show the kind."""
+    device = recorded_on(ROOT / "records" / "tpu" / "zh_CN.json")["device"]
+    assert chip("TPU v5 lite") == "TPU v5e"
+    for page in ("index.html", "ch01/index.html"):
+        spans = fact_spans(built_site / language / page)
+        assert chip(device) in spans, page
+        assert device == chip(device) or device not in spans, page

@@ -25,7 +25,7 @@ from babel.dates import format_date
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from jaxbook.backends import backends_of, ordered
+from jaxbook.backends import backends_of, chip, ordered
 from jaxbook.chinese import spaced
 from jaxbook.sphinxext import PARALLEL_SAFE
 from jaxbook.sphinxext._locale import _, add_catalog, join_list
@@ -52,7 +52,7 @@ def recorded_where(facts: dict[str, Any], language: str) -> dict[str, str]:
     day = datetime.date.fromisoformat(facts["date"])
     software = [facts["platform"], f"Python {facts['python']}", f"JAX {facts['jax']}"]
     return {
-        "device": facts["device"],
+        "device": chip(facts["device"]),
         # Translators: Between the items of a list of software ("Linux, Python 3.13, JAX 0.12") in
         # a sentence on where an output was recorded.
         "software": str(_(", ")).join(software),

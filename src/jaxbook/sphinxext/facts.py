@@ -26,6 +26,7 @@ from docutils import nodes
 from sphinx.util.docutils import ReferenceRole, SphinxRole
 
 from jaxbook import project
+from jaxbook.backends import chip
 from jaxbook.chinese import HAN, spaced
 from jaxbook.sphinxext import PARALLEL_SAFE, backend_tabs
 
@@ -50,6 +51,8 @@ def facts(config: Config, root: Path, language: str | None = None) -> dict[str, 
                 value = spaced(format_date(day, "long", locale=language or config.language))
             if isinstance(value, str):
                 known[f"{backend}-{key}"] = value
+        if "device" in recorded:
+            known[f"{backend}-chip"] = chip(recorded["device"])
     return known
 
 
@@ -60,8 +63,10 @@ class FactRole(SphinxRole):
     The facts: ``jax``, the JAX release the checkout's ``pyproject.toml`` pins;
     ``python``, the checkout's ``.python-version``; ``<backend>-<fact>`` (``gpu-device``,
     ``tpu-python``, ...), where that backend's outputs were recorded
-    (``jaxbook_recorded_on``, :mod:`jaxbook.sphinxext.backend_tabs`'s), and
-    ``<backend>-date``, the day of that recording as the page's language writes a date.
+    (``jaxbook_recorded_on``, :mod:`jaxbook.sphinxext.backend_tabs`'s);
+    ``<backend>-date``, the day of that recording as the page's language writes a date; and
+    ``<backend>-chip``, the device by its product's name (``TPU v5e`` where JAX reports
+    ``TPU v5 lite``).
     """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
