@@ -445,9 +445,18 @@ HEIGHTS = (
     rf"\setbox1\vbox{{{PICTURE}\par\caption{{x}}}}"
     r"\typeout{HEIGHTS: \the\ht0+\the\dp0|\the\ht1+\the\dp1:END}"
 )
+# A box too long for a page, after the page's first line.
+LONG_BOX = "\n".join(
+    [
+        r"\noindent Before the box.",
+        r"\begin{sphinxadmonition}{note}{Note:}",
+        *[rf"\sphinxAtStartPar Paragraph {n} of a long box.\par" for n in range(1, 61)],
+        r"\end{sphinxadmonition}",
+    ]
+)
 PROBES = {
     "es": [HYPHENS, rf"\typeout{{NAMES: {NAMES}:END}}"],
-    "en": [HYPHENS],
+    "en": [HYPHENS, LONG_BOX],
     "zh_CN": [HYPHENS, HEIGHTS],
 }
 
@@ -518,6 +527,24 @@ def test_a_picture_as_wide_as_the_line_takes_no_empty_line_before_its_caption(pr
     behind those writes and push itself onto a line of its own."""
     with_space, without = typed_out(probed("zh_CN"), "HEIGHTS").split("|")
     assert with_space == without
+
+
+def test_a_box_that_goes_on_overleaf_says_so_on_both_pages(latex, probed):
+    """As a code block does: the editors read a box whose title and first lines stood at a
+    page's foot as ended there."""
+    _tex, outdir = latex("en")
+    probed("en")
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", "-layout", str(outdir / "probe.pdf"), "-"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    pages = [
+        [line.strip() for line in page.splitlines() if line.strip()] for page in text.split("\f")
+    ]
+    box = [page for page in pages if any("of a long box" in line for line in page)]
+    assert len(box) >= 2
+    assert [page[-2] for page in box[:-1]] == ["(continues on next page)"] * (len(box) - 1)
+    assert [page[0] for page in box[1:]] == ["(continued from previous page)"] * (len(box) - 1)
 
 
 def test_a_language_tex_is_not_known_for_is_named(make_app, tmp_path):

@@ -143,7 +143,8 @@ def box_room(box: nodes.Element) -> int:
     """The lines a pair's second box needs at the foot of a page: where a code block follows
     its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
     frame; with less room the box breaks above the block (jaxbook.sty), and its title and
-    lead-in would stand alone at the page's foot. Not more than ``BOX_LINES``: a box whose
+    lead-in would stand alone at the page's foot; with its caption, and with the output it
+    keeps under it. Not more than ``BOX_LINES``: a box whose
     block is longer breaks above it where it must, rather than leave the page before it
     short. Else its title and first lines."""
     room = 2
@@ -155,7 +156,10 @@ def box_room(box: nodes.Element) -> int:
             isinstance(child, nodes.container) and child.get("literal_block")
         ):
             block = next(child.findall(nodes.literal_block))
-            return min(room + 2 + block.astext().count("\n") + 1, BOX_LINES)
+            # The listing's caption, and the output its code keeps under it (block_room).
+            caption = 0 if child is block else 1
+            lines = max(block_room(block, None), code_lines(block) + 2)
+            return min(room + caption + lines, BOX_LINES)
     return NEED_BLOCK
 
 
@@ -214,6 +218,13 @@ def section_depths(doctree: nodes.Node) -> dict[int, int]:
     return depths
 
 
+def leads_in(paragraph: nodes.Node | None, block: nodes.Node) -> bool:
+    """Whether ``paragraph`` is the label or lead-in that asks for room with ``block``."""
+    if paragraph is None or isinstance(block, (nodes.paragraph, nodes.section)):
+        return False
+    return block_room(block, paragraph) != block_room(block, None)
+
+
 def text_lines(text: str) -> int:
     """About how many lines ``text`` takes, a wide (Chinese) character as two halves."""
     widths = sum(2 if unicodedata.east_asian_width(c) in "WF" else LATIN_WIDTH for c in text)
@@ -234,7 +245,13 @@ def heading_room(section: nodes.section) -> int:
         nonlocal headings, text, block, last, notes
         headings += 1
         for child in section.children:
-            if block or text >= TEXT_UNDER_HEADING:
+            if block:
+                return
+            if isinstance(child, UNSEEN):
+                continue
+            if text >= TEXT_UNDER_HEADING and not leads_in(last, child):
+                # Enough text; but a lead-in goes over with its block, and a heading whose
+                # text stopped at it would stand at the foot with a line or two alone.
                 return
             if isinstance(child, nodes.section):
                 count(child)
@@ -248,7 +265,7 @@ def heading_room(section: nodes.section) -> int:
                     words = words.replace(footnote.astext(), "")
                 text += text_lines(words)
                 last = child
-            elif not isinstance(child, UNSEEN):
+            else:
                 block = block_room(child, last)
                 if last is not None and block != block_room(child, None):
                     # The label's or lead-in's lines are the block's, and a line more: with
@@ -295,12 +312,13 @@ WHOLE_OUTPUT = 2 * CODE_LINES_APART - 1
 
 def printed_by(block: nodes.Node | None, before: nodes.Node | None) -> bool:
     """Whether ``block`` is the output of the code block ``before`` it, with no label between:
-    one that goes on right under it, on the same page."""
+    one that goes on right under it, on the same page. A script's listing (``snippet``, run
+    by the hidden cell after it) is code as a cell's is."""
     return (
         isinstance(block, nodes.literal_block)
         and isinstance(before, nodes.literal_block)
         and doctest_kind(block) == "testoutput"
-        and doctest_kind(before) == "testcode"
+        and (doctest_kind(before) == "testcode" or bool(before.get("jaxbook_snippet")))
     )
 
 
@@ -349,21 +367,23 @@ def as_block(node: nodes.Node | None) -> nodes.Node | None:
 
 def preceding(node: nodes.Element) -> nodes.Node | None:
     """The node before ``node`` in its parent, past the labels (targets) that a reference to
-    the block puts there."""
+    the block puts there and the hidden cells (comments on paper: a script's run)."""
     parent = node.parent
     assert parent is not None
     before = parent.children[: parent.index(node)]
-    return next((c for c in reversed(before) if not isinstance(c, nodes.target)), None)
+    unseen = (nodes.target, nodes.comment)
+    return next((c for c in reversed(before) if not isinstance(c, unseen)), None)
 
 
 def next_block(node: nodes.Element) -> nodes.Node | None:
     """The node after ``node`` (or after the listing it is in) in its parent, past the LaTeX
-    the layout puts between them."""
+    the layout puts between them and the hidden cells."""
     node = outer(node)
     parent = node.parent
     assert parent is not None
     following = parent.children[parent.index(node) + 1 :]
-    return next((child for child in following if not isinstance(child, nodes.raw)), None)
+    unseen = (nodes.raw, nodes.comment)  # a hidden cell is a comment on paper
+    return next((child for child in following if not isinstance(child, unseen)), None)
 
 
 def block_room(block: nodes.Node, before: nodes.Node | None) -> int:
