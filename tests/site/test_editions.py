@@ -129,6 +129,24 @@ def pdf_pages(pdf: Path) -> list[str]:
 GLOSSARY_HEADINGS = {"zh_CN": ("术语表", "索引"), "en": ("Glossary", "Index")}
 
 
+# What the index says under its heading (jaxbook.sphinxext.editions.latex.index_note).
+INDEX_NOTE = {
+    "zh_CN": "粗体页码表示正文主要讲解该条目的地方。",
+    "en": "Page numbers in bold mark the main discussion of an entry.",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_index_says_what_its_bold_page_numbers_mean(built_editions, language):
+    """As a publisher's index does; the editors found bold numbers with no word of them."""
+    pages = [
+        [line.strip() for line in page.splitlines() if line.strip()]
+        for page in pdf_pages(the_pdf(built_editions, language))
+    ]
+    noted = [page[:2] for page in pages if INDEX_NOTE[language] in page]
+    assert noted == [[GLOSSARY_HEADINGS[language][1], INDEX_NOTE[language]]]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_glossary_term_never_ends_a_page_without_its_definition(built_editions, language):
     """The en editor found "host" alone at the foot of a glossary page, its definition on the

@@ -215,6 +215,13 @@ def pdf_metadata(credits: Credits, language: str, book: str = "") -> str:
     )
 
 
+def index_note() -> str:
+    """What the index says under its heading of its bold page numbers (``!single`` entries:
+    the main discussions), as a publisher's index does."""
+    # Translators: In the PDF, under the index's heading.
+    return str(_("Page numbers in bold mark the main discussion of an entry."))
+
+
 def page_reference_macro(inner: bool = False, quoted: bool = False) -> str:
     """``\\jbpagereference{label}``: the page of a cross-reference, as the language writes it
     ("（第 12 页）", " (page 12)"); a Latin opening bracket is spaced from the text before it.
@@ -469,6 +476,7 @@ def configure_latex(app: Sphinx, config: Config, credits: Credits) -> None:
                 # The index's "see" and "see also", in Sphinx's words for the language.
                 rf"\renewcommand\seename{{{tex(see_name('see %s'))}}}",
                 rf"\renewcommand\alsoname{{{tex(see_name('see also %s'))}}}",
+                rf"\newcommand\jbindexnote{{{tex(index_note())}}}",
                 page_reference_macro(),
                 page_reference_macro(inner=True),
                 page_reference_macro(quoted=True),
