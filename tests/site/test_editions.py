@@ -729,6 +729,89 @@ def split_across_pages(pages: list[list[tuple[float, str]]]) -> list[tuple[int, 
     return split
 
 
+# A line that ends a paragraph, and one that stops mid-sentence (at a word or a comma, not a
+# colon, a bracket or a code block's last character).
+ENDS_PARAGRAPH = re.compile(r"[.!?。！？）)」”’]$")
+MID_SENTENCE = re.compile(r"[\w，、,；;]$")
+
+
+def lines_with_ends(pdf: Path) -> list[list[tuple[float, float, str]]]:
+    """Each page's lines in the type area, as ``page_lines`` reads them, with where each ends
+    (its right edge, as a share of the page's width)."""
+    page_tag = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+    line_tag = re.compile(
+        r'<line xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</line>',
+        re.S,
+    )
+    pages = []
+    for width, height, page in page_tag.findall(pdf_text(pdf, "-bbox-layout")):
+        lines = sorted(
+            (
+                float(top) / float(height),
+                float(bottom) / float(height),
+                float(right) / float(width),
+                " ".join(re.findall(r">([^<]*)</word>", words)),
+            )
+            for top, right, bottom, words in line_tag.findall(page)
+        )
+        body = [(b, r, text) for top, b, r, text in lines if top > 0.08 and b < 0.915]
+        while len(body) > 1 and re.match(r"\d+ https?://", body[-1][2]):
+            body.pop()
+        pages.append(body)
+    return pages
+
+
+def widows(pages: list[list[tuple[float, float, str]]], titles: set[str]) -> list[tuple[int, str]]:
+    """The pages (``lines_with_ends``') that open with a paragraph's last line alone, carried
+    over from a page whose last line runs to the margin and stops mid-sentence: the line is
+    followed by the space between two blocks, not by the next line of its paragraph."""
+    found = []
+    for number, (lines, following) in enumerate(pairwise(pages), start=2):
+        if not lines or len(following) < 3:
+            continue
+        _bottom, right, last = lines[-1]
+        first = following[0][2].rstrip()
+        margin = max(r for _b, r, _t in lines)
+        steps = [b[0] - a[0] for a, b in pairwise(following[1:]) if b[0] > a[0]]
+        gap = following[1][0] - following[0][0]
+        if (
+            MID_SENTENCE.search(last.rstrip())
+            and right > margin - 0.02
+            and ENDS_PARAGRAPH.search(first)
+            and not any(first in marks for marks in CONTINUED.values())  # a box goes on
+            and squeeze(first) not in titles
+            and steps
+            and gap > 1.5 * min(steps)
+        ):
+            found.append((number, f"{last.rstrip()[-20:]} / {first[:30]}"))
+    return found
+
+
+def test_the_widow_check_sees_a_last_line_carried_over():
+    pages = [
+        [
+            (0.78, 0.85, "For the releases the code was run on and what changed, by release,"),
+            (0.80, 0.85, "of the release notes, see “Running chapter 1 on other JAX"),
+        ],
+        [
+            (0.10, 0.3, "releases” (page 116)."),
+            (0.16, 0.85, "Next paragraph starts"),
+            (0.18, 0.6, "and goes on."),
+        ],
+    ]
+    assert widows(pages, set()) == [(2, "apter 1 on other JAX / releases” (page 116).")]
+    pages[0][1] = (0.80, 0.5, "a list's item, short")  # a list's item ends there
+    assert widows(pages, set()) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_opens_with_a_paragraphs_last_line_alone(built_site, built_editions, language):
+    """Both editors found widows: "的内存分配，因运行而异…" and "见 JAX 的随机数教程。" at the
+    top of a page of the Chinese edition, "releases” (page 116)." of the English."""
+    titles = {squeeze(title) for title in section_titles(built_site, built_editions, language)}
+    assert widows(lines_with_ends(the_pdf(built_editions, language)), titles) == []
+
+
 def test_the_page_turn_check_sees_a_name_split_over_it():
     pages = [[(0.9, "such as jax.lax")], [(0.1, ".psum, a sum")], [(0.1, "Updates (.at[i].set,")]]
     assert split_across_pages(pages) == [(1, "such as jax.lax / .psum, a sum")]
@@ -2458,6 +2541,9 @@ BLOCK_CONTINUES = re.compile(r"^[(（](continues on next page|续下页)[)）]$"
 BLOCK_CONTINUED = re.compile(r"^[(（](continued from previous page|接上页)[)）]$")
 
 
+FULL_WIDTH_MARKS = re.compile(r"[\u3000-\u303f\uff00-\uffef]+")
+
+
 def split_code_blocks(
     pages: list[list[tuple[float, str]]], code: str
 ) -> list[tuple[int, int, int]]:
@@ -2474,7 +2560,9 @@ def split_code_blocks(
             squeezed = squeeze(html.unescape(line).lstrip(f"{HOOK} "))
             if not squeezed:  # a wrapped line's hook, read on its own
                 continue
-            if squeezed not in code:
+            # A full-width mark read as a line of its own ("：" after a lead-in's inline code)
+            # is the text's, not code's.
+            if squeezed not in code or FULL_WIDTH_MARKS.fullmatch(squeezed):
                 if round(bottom, 3) in heights:
                     return 0  # text beside code on its line: a table's row, not a block
                 break

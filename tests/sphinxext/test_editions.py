@@ -299,7 +299,8 @@ def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
     assert r"{小节}}}}}\jbpagereference{\detokenize{chapter:small-section}}" in tex
     # One whose text ends with a closing quote has its page inside the link, where xeCJK
     # sets the quote and the bracket as a pair: the link's end between them kept both full.
-    inside = r"{“小节”}}\jbpagereference{\detokenize{chapter:small-section}}}}}。"
+    # The full stop after it stays on its line ("（第 37 页）" / "。" at the next's start).
+    inside = r"{“小节”}}\jbpagereference{\detokenize{chapter:small-section}}}}}\nobreak{}。"
     assert (inside in tex) == (language == "zh_CN")
 
 
@@ -454,9 +455,14 @@ LONG_BOX = "\n".join(
         r"\end{sphinxadmonition}",
     ]
 )
+# A badge's height and depth, and a line's (its strut's), in points.
+BADGE = (
+    r"\setbox0\hbox{\jbbadge{Required reading}}"
+    r"\typeout{BADGE: \the\ht0|\the\dp0|\the\ht\strutbox|\the\dp\strutbox:END}"
+)
 PROBES = {
     "es": [HYPHENS, rf"\typeout{{NAMES: {NAMES}:END}}"],
-    "en": [HYPHENS, LONG_BOX],
+    "en": [HYPHENS, LONG_BOX, BADGE],
     "zh_CN": [HYPHENS, HEIGHTS],
 }
 
@@ -545,6 +551,16 @@ def test_a_box_that_goes_on_overleaf_says_so_on_both_pages(latex, probed):
     assert len(box) >= 2
     assert [page[-2] for page in box[:-1]] == ["(continues on next page)"] * (len(box) - 1)
     assert [page[0] for page in box[1:]] == ["(continued from previous page)"] * (len(box) - 1)
+
+
+def test_a_badge_stays_within_its_lines_height(probed):
+    """The badge ("Required reading") had \\fbox's padding all round: the line under it was
+    pushed down and touched its frame."""
+    height, depth, line_height, line_depth = (
+        float(size.removesuffix("pt")) for size in typed_out(probed("en"), "BADGE").split("|")
+    )
+    assert height <= line_height
+    assert depth <= line_depth
 
 
 def test_a_language_tex_is_not_known_for_is_named(make_app, tmp_path):

@@ -55,6 +55,9 @@ CLOSING_QUOTES = "”’」』"
 # What a CJK reference's text may end with that xeCJK sets as half of a pair of marks with
 # the page's opening bracket or comma after it.
 CJK_CLOSING = (*CLOSING_QUOTES, "）", "》", "〉", "】")
+# The marks a Chinese line never starts with (clreq 3.1.7): the points, and closing quotes
+# and brackets.
+NO_LINE_START = "。，、；：！？）》〉】”’」』"
 # After a reference: the quote that closes a quoted title, and before it the full stop or
 # comma that US English sets inside the quotes (“How to read this book.”), past what an
 # escaped space (”\ ) leaves in the text, a NUL and the space.
@@ -103,6 +106,11 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
             # page's bracket or comma, and xeCJK then sets both full width, not as one
             # pair ("“练习 E1”（第 99 页）").
             reference.append(page)
+            after = parent[at] if at < len(parent) else None
+            if isinstance(after, nodes.Text) and str(after).lstrip("\x00 ")[:1] in NO_LINE_START:
+                # The link's end would let the line break before the mark ("（第 37 页）" /
+                # "。"), which xeCJK forbids only between characters.
+                parent.insert(at, nodes.raw("", r"\nobreak{}", format="latex"))
             continue
         after = parent[at] if at < len(parent) else None
         quoted = QUOTE_AFTER.match(str(after)) if isinstance(after, nodes.Text) else None
