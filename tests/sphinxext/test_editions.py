@@ -460,9 +460,15 @@ BADGE = (
     r"\setbox0\hbox{\jbbadge{Required reading}}"
     r"\typeout{BADGE: \the\ht0|\the\dp0|\the\ht\strutbox|\the\dp\strutbox:END}"
 )
+# An index entry between paragraphs at the very foot of a page, its text overleaf.
+INDEX_AT_FOOT = (
+    r"\clearpage\typeout{INDEXPAGE: \thepage:END}\null"
+    r"\vskip\dimexpr\textheight-\topskip-0.5\baselineskip\relax"
+    r"\index{probe entry}\par\noindent Indexed text.\par"
+)
 PROBES = {
     "es": [HYPHENS, rf"\typeout{{NAMES: {NAMES}:END}}"],
-    "en": [HYPHENS, LONG_BOX, BADGE],
+    "en": [HYPHENS, LONG_BOX, BADGE, INDEX_AT_FOOT],
     "zh_CN": [HYPHENS, HEIGHTS],
 }
 
@@ -507,6 +513,17 @@ def test_each_edition_hyphenates_in_its_own_language(latex, probed, language, ma
     assert main in tex
     log = probed(language)
     assert re.search(rf"^\\TU/\S+ {hyphenated}$", log, re.MULTILINE), log[-3000:]
+
+
+def test_an_index_entry_takes_the_page_its_text_starts_on(latex, probed):
+    """An entry above the text it indexes took the page before when the page broke between
+    them: "operator fusion, 11" for text on page 12 (the English editor counted ten)."""
+    _tex, outdir = latex("en")
+    page = int(typed_out(probed("en"), "INDEXPAGE"))
+    index = (outdir / "probe.idx").read_text(encoding="utf-8")
+    assert re.findall(r"\\indexentry\{probe entry(?:\|hyperpage)?\}\{(\d+)\}", index) == [
+        str(page + 1)
+    ]
 
 
 def test_the_editions_names_stay_when_its_language_sets_its_own(latex, probed):
