@@ -304,6 +304,17 @@ def test_a_cross_reference_is_followed_by_its_page(latex, language, page):
     assert (inside in tex) == (language == "zh_CN")
 
 
+def test_a_lead_in_goes_over_with_its_long_table(latex):
+    """ "以 JAX 官方安装说明为准：" ended a page, its table on the next: the room for the
+    lead-in, the header and the first row is asked for before the lead-in, and no page breaks
+    between them."""
+    tex, _outdir = latex("zh_CN")
+    lead_in = tex.index("一张长表，可以跨页：")
+    table = tex.index(r"\begin{longtable}", lead_in)
+    assert r"\jbkeepwithnext" in tex[lead_in:table]
+    assert r"\needspace" not in tex[lead_in:table]  # asked before the lead-in (its heading)
+
+
 def test_links_are_black_and_figures_stay_where_the_text_has_them(latex):
     tex, _outdir = latex("zh_CN")
     # And a code block of twelve lines or fewer (here one) starts at a page's foot only if it

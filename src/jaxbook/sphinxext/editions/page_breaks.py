@@ -123,7 +123,15 @@ def keep_code_together(doctree: nodes.Node) -> None:
     for table in list(doctree.findall(nodes.table)):
         inside = any(isinstance(a, (nodes.Admonition, nodes.table)) for a in ancestors(table))
         if "longtable" in table["classes"] and not inside:
-            need_room(table, NEED_TABLE, depths)
+            lead_in = preceding(table)
+            if isinstance(lead_in, nodes.paragraph) and lead_in.astext().rstrip().endswith(LEAD_IN):
+                # Its lead-in goes over with it ("以 JAX 官方安装说明为准：" ended a page,
+                # the table on the next).
+                need_room(lead_in, table_room(table) + text_lines(lead_in.astext()), depths)
+                keep = nodes.raw("", KEEP_WITH_NEXT, format="latex")
+                lead_in.parent.insert(lead_in.parent.index(lead_in) + 1, keep)
+            else:
+                need_room(table, table_room(table), depths)
     # A heading starts at a page's foot only with room for the first lines of its text too,
     # through a short paragraph to the heading under it (LaTeX alone keeps a heading with as
     # little as one line). A section that opens its parent's text has its room asked for
@@ -225,10 +233,33 @@ def leads_in(paragraph: nodes.Node | None, block: nodes.Node) -> bool:
     return block_room(block, paragraph) != block_room(block, None)
 
 
-def text_lines(text: str) -> int:
-    """About how many lines ``text`` takes, a wide (Chinese) character as two halves."""
+def text_lines(text: str, share: float = 1.0) -> int:
+    """About how many lines ``text`` takes, a wide (Chinese) character as two halves, in a
+    column ``share`` of the line's width."""
     widths = sum(2 if unicodedata.east_asian_width(c) in "WF" else LATIN_WIDTH for c in text)
-    return max(1, math.ceil(widths / LINE_WIDTHS))
+    return max(1, math.ceil(widths / (LINE_WIDTHS * share)))
+
+
+def table_room(table: nodes.table) -> int:
+    """The lines a long table needs at the foot of a page: its header and its first row, as
+    long as the row's longest cell runs in its column (rules and padding a line each), and
+    never less than ``NEED_TABLE``. longtable sets neither apart from the other: where they
+    do not fit, the table goes over whole."""
+    group = next(table.findall(nodes.tgroup), None)
+    if group is None:
+        return NEED_TABLE
+    widths = [spec.get("colwidth", 1) for spec in group.findall(nodes.colspec)]
+    shares = [width / sum(widths) for width in widths] if widths else []
+    lines = 0
+    for part in (nodes.thead, nodes.tbody):
+        row = next((r for p in group.findall(part) for r in p.findall(nodes.row)), None)
+        if row is None or not shares:
+            continue
+        cells = [entry.astext() for entry in row.findall(nodes.entry)]
+        lines += 1 + max(
+            text_lines(text, share * 0.9) for text, share in zip(cells, shares, strict=False)
+        )
+    return max(NEED_TABLE, lines + 1)
 
 
 def heading_room(section: nodes.section) -> int:
@@ -367,11 +398,12 @@ def as_block(node: nodes.Node | None) -> nodes.Node | None:
 
 def preceding(node: nodes.Element) -> nodes.Node | None:
     """The node before ``node`` in its parent, past the labels (targets) that a reference to
-    the block puts there and the hidden cells (comments on paper: a script's run)."""
+    the block puts there, the hidden cells (comments on paper: a script's run) and a table's
+    column widths."""
     parent = node.parent
     assert parent is not None
     before = parent.children[: parent.index(node)]
-    unseen = (nodes.target, nodes.comment)
+    unseen = (nodes.target, nodes.comment, addnodes.tabular_col_spec)
     return next((c for c in reversed(before) if not isinstance(c, unseen)), None)
 
 
