@@ -29,6 +29,7 @@ from jaxbook.project import GLOSSARY, SOURCE_LANGUAGE, SOURCE_SUFFIX, languages,
 from jaxbook.sphinx_settings import (  # noqa: F401  # settings, which Sphinx reads
     epub_cover,
     epub_show_urls,
+    epub_tocdup,
     epub_tocscope,
     epub_uid,
     html_secnumber_suffix,

@@ -36,6 +36,9 @@ epub_show_urls = "no"
 # The chapters list their sections in a hidden toctree (each chapter page has its own table
 # of contents); the e-reader's contents must list them.
 epub_tocscope = "includehidden"
+# A page's entry in the e-reader's contents is not repeated as its own first child (Sphinx's
+# default): "第 1 章 JAX 简介" under "第 1 章 JAX 简介", "1.1 JAX 是什么？" under itself.
+epub_tocdup = False
 # The identifier's XML id (the package's unique-identifier); the NCX's dtb:uid is the
 # identifier itself, as EPUBCheck holds it.
 epub_uid = "bookid"

@@ -147,6 +147,38 @@ def test_the_index_says_what_its_bold_page_numbers_mean(built_editions, language
     assert noted == [[GLOSSARY_HEADINGS[language][1], INDEX_NOTE[language]]]
 
 
+NCX = {"n": "http://www.daisy.org/z3986/2005/ncx/"}
+
+
+def ncx_entry(point: ElementTree.Element) -> tuple[str | None, str | None]:
+    """An entry of an EPUB's contents: its label and the place it leads to."""
+    content = point.find("n:content", NCX)
+    return point.findtext("n:navLabel/n:text", namespaces=NCX), (
+        content.get("src") if content is not None else None
+    )
+
+
+def repeated_entries(ncx: str) -> list[str]:
+    """The entries of an EPUB's contents (``toc.ncx``) whose first child is the entry itself:
+    the same label and the same place."""
+    found = []
+    for point in ElementTree.fromstring(ncx).iter(f"{{{NCX['n']}}}navPoint"):
+        children = point.findall("n:navPoint", NCX)
+        if children and ncx_entry(children[0]) == ncx_entry(point):
+            found.append(ncx_entry(point)[0] or "")
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_epubs_contents_list_each_entry_once(built_editions, language):
+    """The Chinese editor found "第 1 章 JAX 简介" listed again as a child of itself, and so
+    every page of the chapter (Sphinx's epub_tocdup)."""
+    with zipfile.ZipFile(the_epub(built_editions, language)) as epub:
+        ncx = epub.read("toc.ncx").decode("utf-8")
+    assert "<navPoint" in ncx
+    assert repeated_entries(ncx) == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_glossary_term_never_ends_a_page_without_its_definition(built_editions, language):
     """The en editor found "host" alone at the foot of a glossary page, its definition on the
@@ -735,12 +767,12 @@ ENDS_PARAGRAPH = re.compile(r"[.!?。！？）)」”’]$")
 MID_SENTENCE = re.compile(r"[\w，、,；;]$")
 
 
-def lines_with_ends(pdf: Path) -> list[list[tuple[float, float, str]]]:
-    """Each page's lines in the type area, as ``page_lines`` reads them, with where each ends
-    (its right edge, as a share of the page's width)."""
+def lines_with_ends(pdf: Path) -> list[list[tuple[float, float, float, str]]]:
+    """Each page's lines in the type area, as ``page_lines`` reads them, with where each
+    starts and ends (its left and right edges, as shares of the page's width)."""
     page_tag = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
     line_tag = re.compile(
-        r'<line xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</line>',
+        r'<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</line>',
         re.S,
     )
     pages = []
@@ -749,34 +781,41 @@ def lines_with_ends(pdf: Path) -> list[list[tuple[float, float, str]]]:
             (
                 float(top) / float(height),
                 float(bottom) / float(height),
+                float(left) / float(width),
                 float(right) / float(width),
                 " ".join(re.findall(r">([^<]*)</word>", words)),
             )
-            for top, right, bottom, words in line_tag.findall(page)
+            for left, top, right, bottom, words in line_tag.findall(page)
         )
-        body = [(b, r, text) for top, b, r, text in lines if top > 0.08 and b < 0.915]
-        while len(body) > 1 and re.match(r"\d+ https?://", body[-1][2]):
+        body = [(b, lft, r, text) for top, b, lft, r, text in lines if top > 0.08 and b < 0.915]
+        while len(body) > 1 and re.match(r"\d+ https?://", body[-1][3]):
             body.pop()
         pages.append(body)
     return pages
 
 
-def widows(pages: list[list[tuple[float, float, str]]], titles: set[str]) -> list[tuple[int, str]]:
+def widows(
+    pages: list[list[tuple[float, float, float, str]]], titles: set[str]
+) -> list[tuple[int, str]]:
     """The pages (``lines_with_ends``') that open with a paragraph's last line alone, carried
-    over from a page whose last line runs to the margin and stops mid-sentence: the line is
-    followed by the space between two blocks, not by the next line of its paragraph."""
+    over from a page whose last line runs to the margin, stops mid-sentence and starts where
+    the carried line does (not a list item's, indented): the line is followed by the space
+    between two blocks, not by the next line of its paragraph."""
     found = []
     for number, (lines, following) in enumerate(pairwise(pages), start=2):
         if not lines or len(following) < 3:
             continue
-        _bottom, right, last = lines[-1]
-        first = following[0][2].rstrip()
-        margin = max(r for _b, r, _t in lines)
+        _bottom, left, right, last = lines[-1]
+        first = following[0][3].rstrip()
+        margin = max(r for _b, _l, r, _t in lines)
+        indent = left - min(lft for _b, lft, _r, _t in lines)
+        indent_next = following[0][1] - min(lft for _b, lft, _r, _t in following)
         steps = [b[0] - a[0] for a, b in pairwise(following[1:]) if b[0] > a[0]]
         gap = following[1][0] - following[0][0]
         if (
             MID_SENTENCE.search(last.rstrip())
             and right > margin - 0.02
+            and abs(indent - indent_next) < 0.01
             and ENDS_PARAGRAPH.search(first)
             and not any(first in marks for marks in CONTINUED.values())  # a box goes on
             and squeeze(first) not in titles
@@ -790,17 +829,19 @@ def widows(pages: list[list[tuple[float, float, str]]], titles: set[str]) -> lis
 def test_the_widow_check_sees_a_last_line_carried_over():
     pages = [
         [
-            (0.78, 0.85, "For the releases the code was run on and what changed, by release,"),
-            (0.80, 0.85, "of the release notes, see “Running chapter 1 on other JAX"),
+            (0.78, 0.1, 0.85, "For the releases the code was run on and what changed, by release,"),
+            (0.80, 0.1, 0.85, "of the release notes, see “Running chapter 1 on other JAX"),
         ],
         [
-            (0.10, 0.3, "releases” (page 116)."),
-            (0.16, 0.85, "Next paragraph starts"),
-            (0.18, 0.6, "and goes on."),
+            (0.10, 0.12, 0.3, "releases” (page 116)."),
+            (0.16, 0.12, 0.85, "Next paragraph starts"),
+            (0.18, 0.12, 0.6, "and goes on."),
         ],
     ]
     assert widows(pages, set()) == [(2, "apter 1 on other JAX / releases” (page 116).")]
-    pages[0][1] = (0.80, 0.5, "a list's item, short")  # a list's item ends there
+    items = [pages[0][0], (0.80, 0.13, 0.85, "• an item that ends according to the specs")]
+    assert widows([items, pages[1]], set()) == []  # a list's item, indented, ends there
+    pages[0][1] = (0.80, 0.1, 0.5, "a line that ends short")
     assert widows(pages, set()) == []
 
 
