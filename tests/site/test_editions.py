@@ -768,8 +768,9 @@ MID_SENTENCE = re.compile(r"[\w，、,；;]$")
 
 
 def lines_with_ends(pdf: Path) -> list[list[tuple[float, float, float, str]]]:
-    """Each page's lines in the type area, as ``page_lines`` reads them, with where each
-    starts and ends (its left and right edges, as shares of the page's width)."""
+    """Each page's lines of text in the type area, top to bottom, as (the line's foot as a
+    share of the page's height, its left and right edges as shares of the page's width, its
+    text): no running head, foot or footnote. A blank page has none."""
     page_tag = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
     line_tag = re.compile(
         r'<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</line>',
@@ -781,13 +782,14 @@ def lines_with_ends(pdf: Path) -> list[list[tuple[float, float, float, str]]]:
             (
                 float(top) / float(height),
                 float(bottom) / float(height),
+                " ".join(re.findall(r">([^<]*)</word>", words)),
                 float(left) / float(width),
                 float(right) / float(width),
-                " ".join(re.findall(r">([^<]*)</word>", words)),
             )
             for left, top, right, bottom, words in line_tag.findall(page)
         )
-        body = [(b, lft, r, text) for top, b, lft, r, text in lines if top > 0.08 and b < 0.915]
+        # The type area, as body_words has it; a footnote is its number and an address.
+        body = [(b, lft, r, text) for top, b, text, lft, r in lines if top > 0.08 and b < 0.915]
         while len(body) > 1 and re.match(r"\d+ https?://", body[-1][3]):
             body.pop()
         pages.append(body)
@@ -1392,26 +1394,7 @@ def page_lines(pdf: Path) -> list[list[tuple[float, str]]]:
     """Each page's lines of text in the type area, top to bottom, as (the line's foot as a
     share of the page's height, its text): no running head, foot or footnote. A blank page
     has none."""
-    page_tag = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
-    line_tag = re.compile(
-        r'<line xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', re.S
-    )
-    pages = []
-    for height, page in page_tag.findall(pdf_text(pdf, "-bbox-layout")):
-        lines = sorted(
-            (
-                float(top) / float(height),
-                float(bottom) / float(height),
-                " ".join(re.findall(r">([^<]*)</word>", words)),
-            )
-            for top, bottom, words in line_tag.findall(page)
-        )
-        # The type area, as body_words has it; a footnote is its number and an address.
-        body = [(bottom, text) for top, bottom, text in lines if top > 0.08 and bottom < 0.915]
-        while len(body) > 1 and re.match(r"\d+ https?://", body[-1][1]):
-            body.pop()
-        pages.append(body)
-    return pages
+    return [[(bottom, text) for bottom, _l, _r, text in page] for page in lines_with_ends(pdf)]
 
 
 def has_running_head(pdf: Path) -> list[bool]:

@@ -101,18 +101,17 @@ def add_page_references(doctree: nodes.Node, language: str) -> None:
         at = parent.index(reference) + 1
         inner = _in_brackets(parent, reference)
         page = page_reference(refuri=uri, refid=reference.get("refid", ""), inner=inner)
+        after = parent[at] if at < len(parent) else None
         if cjk and reference.astext().endswith(CJK_CLOSING):
             # Inside the link: its end would stand between the closing quote and the
             # page's bracket or comma, and xeCJK then sets both full width, not as one
             # pair ("“练习 E1”（第 99 页）").
             reference.append(page)
-            after = parent[at] if at < len(parent) else None
             if isinstance(after, nodes.Text) and str(after).lstrip("\x00 ")[:1] in NO_LINE_START:
                 # The link's end would let the line break before the mark ("（第 37 页）" /
                 # "。"), which xeCJK forbids only between characters.
                 parent.insert(at, nodes.raw("", r"\nobreak{}", format="latex"))
             continue
-        after = parent[at] if at < len(parent) else None
         quoted = QUOTE_AFTER.match(str(after)) if isinstance(after, nodes.Text) else None
         if quoted is None:
             parent.insert(at, page)

@@ -152,9 +152,9 @@ def box_room(box: nodes.Element) -> int:
     its lead-in, the lead-in and the whole block, which LaTeX sets in the box unbroken, in its
     frame; with less room the box breaks above the block (jaxbook.sty), and its title and
     lead-in would stand alone at the page's foot; with its caption, and with the output it
-    keeps under it. Not more than ``BOX_LINES``: a box whose
-    block is longer breaks above it where it must, rather than leave the page before it
-    short. Else its title and first lines."""
+    keeps under it. Not more than ``BOX_LINES``: a box whose block is longer breaks above it
+    where it must, rather than leave the page before it short. Else its title and first
+    lines."""
     room = 2
     # Its first few children that take lines: not the labels, or the LaTeX the layout put in.
     for child in [c for c in box.children if not isinstance(c, UNSEEN)][:5]:
@@ -298,7 +298,7 @@ def heading_room(section: nodes.section) -> int:
                 last = child
             else:
                 block = block_room(child, last)
-                if last is not None and block != block_room(child, None):
+                if leads_in(last, child):
                     # The label's or lead-in's lines are the block's, and a line more: with
                     # the space above its block, a lead-in takes more than its lines.
                     text -= text_lines(last.astext()) - 1
