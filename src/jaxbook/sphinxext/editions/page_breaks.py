@@ -298,7 +298,7 @@ def heading_room(section: nodes.section) -> int:
                 last = child
             else:
                 block = block_room(child, last)
-                if leads_in(last, child):
+                if last is not None and leads_in(last, child):
                     # The label's or lead-in's lines are the block's, and a line more: with
                     # the space above its block, a lead-in takes more than its lines.
                     text -= text_lines(last.astext()) - 1
